@@ -1,0 +1,253 @@
+import type { z } from 'zod';
+import type { ErrorCode } from './codes.js';
+import type { SafetyLevel } from './schemas.js';
+
+/** What a guard sees: the body, cheaply. Guards are synchronous feasibility gates (V3). */
+export interface GuardContext<Body> {
+  readonly body: Body;
+}
+
+export type GuardResult =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly code: 'guard_failed' | 'precond_missing';
+      readonly reason: string;
+      /** Missing preconditions as predicates a planner can subgoal, e.g. `has_item:stick`. */
+      readonly missing?: readonly string[];
+    };
+
+/** What a runner gets for one attempt. */
+export interface RunContext<Body> {
+  /** The instrumented body: every actuator call on it is seen by the executor's watchdogs. */
+  readonly body: Body;
+  /** Aborted when a watchdog trips, the step is preempted or the plan is cancelled. */
+  readonly signal: AbortSignal;
+  /** Per-step scratch space shared by the attempts of one step. */
+  readonly blackboard: Map<string, unknown>;
+  readonly log: Logger;
+  readonly step: StepInfo;
+  /** Reports progress that is not an actuator command; resets the stuck watchdog (A4). */
+  progress(note?: string): void;
+  /** Reports a behavior-tree node transition; counts as progress and is traced. */
+  transition(nodePath: string, state: string): void;
+  /** Milliseconds from the executor's clock. */
+  now(): number;
+}
+
+export interface StepInfo {
+  readonly planId: string;
+  readonly stepId: string;
+  readonly verb: string;
+  readonly version: string;
+  readonly attempt: number;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** What a runner returns: nothing (success), or an explicit result. */
+export type RunnerResult =
+  | void
+  | { readonly ok: true; readonly observables?: Record<string, unknown> }
+  | {
+      readonly ok: false;
+      readonly code?: ErrorCode;
+      readonly reason: string;
+      readonly retryable?: boolean;
+      readonly missing?: readonly string[];
+      readonly nodePath?: string;
+    };
+
+export type Runner<Body, Args> = (ctx: RunContext<Body>, args: Args) => Promise<RunnerResult>;
+
+/** Anything that can run a capability: a behavior tree (`behavior()` in @sinew/bt-runtime) or an adapter. */
+export interface BehaviorRunner<Body, Args> {
+  readonly kind: string;
+  run(ctx: RunContext<Body>, args: Args): Promise<RunnerResult>;
+}
+
+export type AcceptanceResult = { readonly ok: true } | { readonly ok: false; readonly unmet: readonly string[]; readonly reason?: string };
+
+export type AcceptanceFn<World, Args> = (pre: World, post: World, args: Args) => AcceptanceResult;
+
+const UNVERIFIED = Symbol.for('sinew.acceptance.unverified');
+
+/** Marks a capability whose acceptance does not yet read the world; the verb gate fails on it. */
+export interface UnverifiedAcceptance {
+  readonly [UNVERIFIED]: true;
+  readonly reason: string;
+}
+
+/** Declares that a capability has no real acceptance check yet (reported by `sinew-verbs check`). */
+export function unverified(reason = 'acceptance not written yet'): UnverifiedAcceptance {
+  return { [UNVERIFIED]: true, reason };
+}
+
+export function isUnverified(value: unknown): value is UnverifiedAcceptance {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNVERIFIED] === true;
+}
+
+/** Local retry policy of one capability (A3 caps it at the executor's `maxLocalRetries`). */
+export interface CapabilityRetry {
+  readonly maxLocalRetries?: number;
+  readonly backoffMs?: number;
+}
+
+/** What `defineCapability` takes. */
+export interface CapabilityDefinition<Schema extends z.ZodType, Body, World> {
+  /** Canonical snake_case verb. */
+  readonly name: string;
+  /** Semver `major.minor.patch`. */
+  readonly version: string;
+  readonly description: string;
+  readonly inputSchema: Schema;
+  readonly guard?: (ctx: GuardContext<Body>, args: z.output<Schema>) => GuardResult;
+  readonly run?: Runner<Body, z.output<Schema>>;
+  readonly behavior?: BehaviorRunner<Body, z.output<Schema>>;
+  readonly observe?: (ctx: GuardContext<Body>, args: z.output<Schema>) => World | Promise<World>;
+  readonly acceptance: AcceptanceFn<World, z.output<Schema>> | UnverifiedAcceptance;
+  readonly safetyLevel?: SafetyLevel;
+  /** An atomic step is never aborted by preemption; the preemptor waits for it. */
+  readonly atomic?: boolean;
+  readonly expectedDurationMs?: number;
+  readonly retry?: CapabilityRetry;
+  /** Deprecated verbs that resolve to this one (counted and reported). */
+  readonly aliases?: readonly string[];
+  /** Declared precondition predicates (for planners and the manifest). */
+  readonly preconds?: readonly string[];
+  /** Declared effect predicates (for planners and the manifest). */
+  readonly effects?: readonly string[];
+}
+
+/**
+ * A registered capability, normalized: `run` always present. Methods (not function properties) so a
+ * capability with specific args is assignable where `unknown` args are expected.
+ */
+export interface Capability<Body = unknown, World = unknown, Args = unknown> {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Args>;
+  readonly safetyLevel: SafetyLevel;
+  readonly atomic: boolean;
+  readonly expectedDurationMs?: number;
+  readonly retry?: CapabilityRetry;
+  readonly aliases: readonly string[];
+  readonly preconds: readonly string[];
+  readonly effects: readonly string[];
+  /** `unverified` marker when acceptance is still a stub, else undefined. */
+  readonly unverified?: UnverifiedAcceptance;
+  /** `behavior` kind when run by a behavior runner, else `function`. */
+  readonly runnerKind: string;
+  guard(ctx: GuardContext<Body>, args: Args): GuardResult;
+  run(ctx: RunContext<Body>, args: Args): Promise<RunnerResult>;
+  observe(ctx: GuardContext<Body>, args: Args): World | Promise<World> | undefined;
+  acceptance(pre: World, post: World, args: Args): AcceptanceResult;
+}
+
+export class CapabilityDefinitionError extends Error {
+  override readonly name = 'CapabilityDefinitionError';
+  constructor(
+    readonly capability: string,
+    message: string,
+  ) {
+    super(`capability ${capability}: ${message}`);
+  }
+}
+
+const VERB = /^[a-z][a-z0-9_]*$/;
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * Defines a capability: a canonical verb with its schema, guard, runner and acceptance. The type of
+ * `args` everywhere is inferred from `inputSchema`. Bad definitions throw at once.
+ *
+ * @example
+ * const chat = defineCapability({
+ *   name: 'chat', version: '1.0.0', description: 'say something',
+ *   inputSchema: z.object({ message: z.string().min(1) }),
+ *   run: async (ctx, { message }) => { (ctx.body as { chat(m: string): void }).chat(message); },
+ *   acceptance: unverified('chat has no observable effect'),
+ * });
+ */
+export function defineCapability<Schema extends z.ZodType, Body = unknown, World = unknown>(
+  definition: CapabilityDefinition<Schema, Body, World>,
+): Capability<Body, World, z.output<Schema>> {
+  type Args = z.output<Schema>;
+  const { name } = definition;
+  if (!VERB.test(name)) throw new CapabilityDefinitionError(name, 'name must be a snake_case verb like `dig_block`');
+  if (!SEMVER.test(definition.version)) {
+    throw new CapabilityDefinitionError(name, `version "${definition.version}" is not semver (major.minor.patch)`);
+  }
+  if (!definition.description.trim()) throw new CapabilityDefinitionError(name, 'description is empty');
+  if (!definition.run === !definition.behavior) {
+    throw new CapabilityDefinitionError(name, 'give exactly one of `run` or `behavior`');
+  }
+  if (definition.expectedDurationMs !== undefined && !(definition.expectedDurationMs > 0)) {
+    throw new CapabilityDefinitionError(name, 'expectedDurationMs must be > 0');
+  }
+  for (const alias of definition.aliases ?? []) {
+    if (!VERB.test(alias) || alias === name) throw new CapabilityDefinitionError(name, `bad alias "${alias}"`);
+  }
+  const acceptance = definition.acceptance;
+  const marker = isUnverified(acceptance) ? acceptance : undefined;
+  const behavior = definition.behavior;
+  const run: Runner<Body, Args> = definition.run ?? ((ctx, args) => behavior!.run(ctx, args));
+  return {
+    name,
+    version: definition.version,
+    description: definition.description,
+    inputSchema: definition.inputSchema as z.ZodType<Args>,
+    safetyLevel: definition.safetyLevel ?? 'safe',
+    atomic: definition.atomic ?? false,
+    ...(definition.expectedDurationMs !== undefined ? { expectedDurationMs: definition.expectedDurationMs } : {}),
+    ...(definition.retry ? { retry: definition.retry } : {}),
+    aliases: [...(definition.aliases ?? [])],
+    preconds: [...(definition.preconds ?? [])],
+    effects: [...(definition.effects ?? [])],
+    ...(marker ? { unverified: marker } : {}),
+    runnerKind: behavior ? behavior.kind : 'function',
+    guard: definition.guard ?? (() => ({ ok: true })),
+    run,
+    observe: definition.observe ?? (() => undefined),
+    acceptance: marker ? () => ({ ok: true }) : (acceptance as AcceptanceFn<World, Args>),
+  };
+}
+
+/**
+ * Binds `defineCapability` to one body and world type, so runners and acceptance are typed without
+ * annotations.
+ *
+ * @example
+ * const defineBotCapability = capabilityFactory<MyBot, MyWorld>();
+ */
+export function capabilityFactory<Body, World>() {
+  return <Schema extends z.ZodType>(definition: CapabilityDefinition<Schema, Body, World>) =>
+    defineCapability<Schema, Body, World>(definition);
+}
+
+/** A passing guard. */
+export const guardOk: GuardResult = { ok: true };
+
+/** A guard refusal that names the missing preconditions so a planner can subgoal them. */
+export function precondMissing(missing: readonly string[], reason = `missing: ${missing.join(', ')}`): GuardResult {
+  return { ok: false, code: 'precond_missing', reason, missing };
+}
+
+/** A plain guard refusal. */
+export function guardFailed(reason: string): GuardResult {
+  return { ok: false, code: 'guard_failed', reason };
+}
+
+/** A passing acceptance check. */
+export const accepted: AcceptanceResult = { ok: true };
+
+/** A failing acceptance check naming the effects that did not happen. */
+export function effectsUnmet(unmet: readonly string[], reason?: string): AcceptanceResult {
+  return reason === undefined ? { ok: false, unmet } : { ok: false, unmet, reason };
+}

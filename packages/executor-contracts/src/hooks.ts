@@ -1,0 +1,33 @@
+import type { Plan, PlanStep, StepFailure, StepOutcome } from './schemas.js';
+
+/**
+ * What the executor hands a repair hook when a step has exhausted its local retries (I3) or failed
+ * with `precond_missing` (FM-02).
+ */
+export interface RepairRequest {
+  readonly plan: Plan;
+  readonly step: PlanStep;
+  readonly failure: StepFailure;
+  /** How many repairs this plan has already had. */
+  readonly repairsSoFar: number;
+}
+
+/**
+ * The executor's repair hook: return replacement steps to run before retrying the failed step (or
+ * instead of it, with `replace: true`), or undefined to let the plan fail with the step's code.
+ */
+export interface RepairHook {
+  repair(request: RepairRequest): Promise<RepairResponse | undefined> | RepairResponse | undefined;
+}
+
+export interface RepairResponse {
+  readonly steps: readonly PlanStep[];
+  /** true: the steps replace the failed step; false (default): they run first, then the step is retried. */
+  readonly replace?: boolean;
+  readonly reason: string;
+}
+
+/** The executor's preemption entry point, as modules (the belief reflex) see it. */
+export interface Preemptor {
+  preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<readonly StepOutcome[]>;
+}

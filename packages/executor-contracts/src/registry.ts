@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import type { Capability } from './capability.js';
+import { SafetyLevelSchema } from './schemas.js';
+import { compareVersions, parseRange, parseVersion } from './semver.js';
+
+const REGISTRY_BRAND = Symbol.for('sinew.capability-registry');
+
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+  constructor(
+    readonly code: 'duplicate_capability' | 'alias_conflict' | 'bad_version',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Resolution<Body> =
+  | { readonly ok: true; readonly capability: Capability<Body>; readonly alias?: string }
+  | { readonly ok: false; readonly reason: 'unknown_verb' | 'no_matching_version' | 'bad_range'; readonly message: string; readonly available: readonly string[] };
+
+/** One entry of `manifest()`: a version of a verb, with its input as JSON Schema. */
+export const ManifestVersionSchema = z.object({
+  version: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  safetyLevel: SafetyLevelSchema,
+  atomic: z.boolean(),
+  expectedDurationMs: z.number().optional(),
+  preconds: z.array(z.string()),
+  effects: z.array(z.string()),
+  acceptance: z.enum(['verified', 'unverified']),
+  unverifiedReason: z.string().optional(),
+  runner: z.string(),
+});
+
+/** The registry as data: what the verb gate and other tools read. */
+export const ManifestSchema = z.object({
+  manifestVersion: z.literal(1),
+  capabilities: z.array(
+    z.object({ name: z.string(), aliases: z.array(z.string()), versions: z.array(ManifestVersionSchema) }),
+  ),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** A tool an LLM can call: one per verb, highest version. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/**
+ * The table of contents between plan and body: canonical verbs → versioned capabilities.
+ *
+ * @example
+ * const registry = new CapabilityRegistry().register(chat);
+ * registry.resolve('chat', '^1');
+ */
+export class CapabilityRegistry<Body = unknown> {
+  readonly [REGISTRY_BRAND] = true;
+  readonly #versions = new Map<string, Capability<Body>[]>();
+  readonly #aliases = new Map<string, string>();
+  readonly #aliasUses = new Map<string, number>();
+
+  /** True for any CapabilityRegistry, across package copies and module formats. */
+  static isRegistry(value: unknown): value is CapabilityRegistry {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REGISTRY_BRAND] === true;
+  }
+
+  /** Registers a capability; a duplicate `name@version` or an alias clash throws a RegistryError. */
+  register<World, Args>(capability: Capability<Body, World, Args>): this {
+    const cap = capability as unknown as Capability<Body>;
+    if (!parseVersion(cap.version)) throw new RegistryError('bad_version', `${cap.name}: "${cap.version}" is not semver`);
+    const list = this.#versions.get(cap.name) ?? [];
+    if (list.some((c) => c.version === cap.version)) {
+      throw new RegistryError('duplicate_capability', `${cap.name}@${cap.version} is already registered`);
+    }
+    if (this.#aliases.has(cap.name)) {
+      throw new RegistryError('alias_conflict', `${cap.name} is already an alias of ${this.#aliases.get(cap.name)}`);
+    }
+    for (const alias of cap.aliases) {
+      const owner = this.#aliases.get(alias);
+      if (this.#versions.has(alias) || (owner !== undefined && owner !== cap.name)) {
+        throw new RegistryError('alias_conflict', `alias ${alias} of ${cap.name} is already taken by ${owner ?? alias}`);
+      }
+    }
+    for (const alias of cap.aliases) this.#aliases.set(alias, cap.name);
+    list.push(cap);
+    list.sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
+    this.#versions.set(cap.name, list);
+    return this;
+  }
+
+  /** Registers several capabilities in order. */
+  registerAll(capabilities: Iterable<Capability<Body, never, never>>): this {
+    for (const capability of capabilities) this.register(capability as Capability<Body>);
+    return this;
+  }
+
+  /** Canonical verbs, sorted. */
+  verbs(): string[] {
+    return [...this.#versions.keys()].sort();
+  }
+
+  /** Deprecated alias → canonical verb. */
+  aliases(): ReadonlyMap<string, string> {
+    return new Map([...this.#aliases].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  /** How often each deprecated alias was resolved. */
+  aliasUses(): ReadonlyMap<string, number> {
+    return new Map(this.#aliasUses);
+  }
+
+  /** Whether a verb (or a deprecated alias) is known. */
+  has(verb: string): boolean {
+    return this.#versions.has(verb) || this.#aliases.has(verb);
+  }
+
+  /** All registered capabilities, verbs sorted, highest version first. */
+  capabilities(): Capability<Body>[] {
+    return this.verbs().flatMap((verb) => this.#versions.get(verb) ?? []);
+  }
+
+  /** Resolves a verb or alias to a capability; the highest version satisfying `range` (default: highest). */
+  resolve(verb: string, range?: string): Resolution<Body> {
+    const canonical = this.#versions.has(verb) ? verb : this.#aliases.get(verb);
+    const list = canonical === undefined ? undefined : this.#versions.get(canonical);
+    if (canonical === undefined || !list) {
+      return { ok: false, reason: 'unknown_verb', message: `no capability provides "${verb}"`, available: this.verbs() };
+    }
+    let capability = list[0]!;
+    if (range !== undefined) {
+      const matches = parseRange(range);
+      if (!matches) return { ok: false, reason: 'bad_range', message: `"${range}" is not a semver range`, available: list.map((c) => c.version) };
+      const found = list.find((c) => matches(c.version));
+      if (!found) {
+        return {
+          ok: false,
+          reason: 'no_matching_version',
+          message: `no version of ${canonical} satisfies ${range} (have ${list.map((c) => c.version).join(', ')})`,
+          available: list.map((c) => c.version),
+        };
+      }
+      capability = found;
+    }
+    if (canonical !== verb) {
+      this.#aliasUses.set(verb, (this.#aliasUses.get(verb) ?? 0) + 1);
+      return { ok: true, capability, alias: verb };
+    }
+    return { ok: true, capability };
+  }
+
+  /** The capability for a verb, or undefined (convenience over `resolve`). */
+  get(verb: string, range?: string): Capability<Body> | undefined {
+    const resolution = this.resolve(verb, range);
+    return resolution.ok ? resolution.capability : undefined;
+  }
+
+  /** The registry as data, with each input schema as JSON Schema. */
+  manifest(): Manifest {
+    return {
+      manifestVersion: 1,
+      capabilities: this.verbs().map((name) => ({
+        name,
+        aliases: [...this.#aliases].filter(([, to]) => to === name).map(([alias]) => alias).sort(),
+        versions: (this.#versions.get(name) ?? []).map((cap) => ({
+          version: cap.version,
+          description: cap.description,
+          inputSchema: toJsonSchema(cap.inputSchema),
+          safetyLevel: cap.safetyLevel,
+          atomic: cap.atomic,
+          ...(cap.expectedDurationMs !== undefined ? { expectedDurationMs: cap.expectedDurationMs } : {}),
+          preconds: [...cap.preconds],
+          effects: [...cap.effects],
+          acceptance: cap.unverified ? ('unverified' as const) : ('verified' as const),
+          ...(cap.unverified ? { unverifiedReason: cap.unverified.reason } : {}),
+          runner: cap.runnerKind,
+        })),
+      })),
+    };
+  }
+
+  /** Tool definitions an LLM can call: name, description and JSON Schema of the highest version of each verb. */
+  toolDefinitions(): ToolDefinition[] {
+    return this.verbs().map((name) => {
+      const cap = this.#versions.get(name)![0]!;
+      return { name, description: cap.description, inputSchema: toJsonSchema(cap.inputSchema) };
+    });
+  }
+}
+
+function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  // `io: 'input'` describes what a planner may send (defaults optional); unrepresentable parts become {}.
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ErrorCodeSchema } from './codes.js';
+
+const id = z.string().min(1).max(256);
+
+export const SafetyLevelSchema = z.enum(['safe', 'caution', 'restricted']);
+export type SafetyLevel = z.infer<typeof SafetyLevelSchema>;
+
+/** A normalized goal: what the bot should achieve, from whom, how urgently. */
+export const IntentSchema = z.object({
+  id,
+  source: z.enum(['user', 'system', 'memory', 'planner']),
+  goal: z.string().min(1),
+  context: z.record(z.string(), z.unknown()).default({}),
+  urgency: z.number().min(0).max(1),
+  safety: z.object({ allowed: z.boolean(), reason: z.string().optional() }).default({ allowed: true }),
+  /** Routing traits, e.g. `safety_critical`, `multi_step`, `social`, `ambiguous`. */
+  traits: z.array(z.string()).default([]),
+  timeBudgetMs: z.number().int().positive().optional(),
+  provenanceRef: z.string().optional(),
+});
+export type Intent = z.output<typeof IntentSchema>;
+export type IntentInput = z.input<typeof IntentSchema>;
+
+/** One executable atom of a plan: a canonical verb and its structured args. */
+export const PlanStepSchema = z.object({
+  stepId: id,
+  type: z.string().min(1).max(128),
+  args: z.record(z.string(), z.unknown()).default({}),
+  preconds: z.array(z.string()).optional(),
+  effects: z.array(z.string()).optional(),
+  cost: z.number().nonnegative().optional(),
+  priority: z.number().optional(),
+  safetyLevel: SafetyLevelSchema.optional(),
+  expectedDurationMs: z.number().int().positive().optional(),
+  idempotencyKey: id.optional(),
+  /** A semver range the resolved capability must satisfy; default: the highest version. */
+  capabilityVersion: z.string().min(1).optional(),
+});
+export type PlanStep = z.output<typeof PlanStepSchema>;
+export type PlanStepInput = z.input<typeof PlanStepSchema>;
+
+/** An ordered list of steps serving one intent. */
+export const PlanSchema = z.object({
+  planId: id,
+  intentId: id,
+  steps: z.array(PlanStepSchema),
+  planner: z.string().optional(),
+});
+export type Plan = z.output<typeof PlanSchema>;
+export type PlanInput = z.input<typeof PlanSchema>;
+
+export const ZodIssueSummarySchema = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  code: z.string(),
+  message: z.string(),
+});
+export type ZodIssueSummary = z.infer<typeof ZodIssueSummarySchema>;
+
+/** A coded failure: what went wrong, whether it may be retried, and what a planner needs to repair it. */
+export const StepFailureSchema = z.object({
+  code: ErrorCodeSchema,
+  reason: z.string(),
+  retryable: z.boolean(),
+  /** Missing preconditions, e.g. `has_item:stick` (precond_missing). */
+  missing: z.array(z.string()).optional(),
+  /** Declared effects acceptance did not observe (effects_unmet). */
+  unmet: z.array(z.string()).optional(),
+  /** Schema issues (invalid_args). */
+  issues: z.array(ZodIssueSummarySchema).optional(),
+  /** Path of the behavior-tree node that failed, when known. */
+  nodePath: z.string().optional(),
+  /** Registered verbs close to an unknown one. */
+  suggestions: z.array(z.string()).optional(),
+});
+export type StepFailure = z.infer<typeof StepFailureSchema>;
+
+/** The result of one attempt at a step (the spec's `ActionResult`). */
+export const ActionResultSchema = z.object({
+  ok: z.boolean(),
+  error: z
+    .object({ code: ErrorCodeSchema, detail: z.string().optional(), retryable: z.boolean().optional() })
+    .optional(),
+  startedAt: z.number(),
+  endedAt: z.number(),
+  observables: z.record(z.string(), z.unknown()).optional(),
+});
+export type ActionResult = z.infer<typeof ActionResultSchema>;
+
+export const StepStatusSchema = z.enum(['succeeded', 'failed', 'preempted']);
+export type StepStatus = z.infer<typeof StepStatusSchema>;
+
+/** How a step ended — always one of succeeded, failed (with a code) or preempted (A2). */
+export const StepOutcomeSchema = z.object({
+  planId: id,
+  stepId: id,
+  verb: z.string(),
+  capability: z.object({ name: z.string(), version: z.string() }).optional(),
+  status: StepStatusSchema,
+  failure: StepFailureSchema.optional(),
+  attempts: z.number().int().nonnegative(),
+  startedAt: z.number(),
+  endedAt: z.number(),
+  /** Milliseconds from dispatch to the first actuator command of the last attempt. */
+  ttfaMs: z.number().nonnegative().optional(),
+  observables: z.record(z.string(), z.unknown()).optional(),
+});
+export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
