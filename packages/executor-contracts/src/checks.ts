@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { AcceptanceResult, Capability, GuardContext } from './capability.js';
+import type { AcceptanceResult, Capability, GuardContext, GuardResult } from './capability.js';
 import { describeError, stepFailure, summarizeIssues } from './failure.js';
 import type { CapabilityRegistry } from './registry.js';
+import { closestVerbs } from './suggest.js';
 import { PlanStepSchema, type PlanStep, type StepFailure } from './schemas.js';
 
 export type StepCheck<Body> =
@@ -35,7 +36,7 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
     // V1: the verb must be registered (I4).
     const resolution = registry.resolve(planStep.type, planStep.capabilityVersion);
     if (!resolution.ok) {
-      const suggestions = resolution.reason === 'unknown_verb' ? closest(planStep.type, resolution.available) : [];
+      const suggestions = resolution.reason === 'unknown_verb' ? closestVerbs(planStep.type, resolution.available) : [];
       const hint = suggestions.length ? ` (did you mean ${suggestions.join(', ')}?)` : '';
       return {
         ok: false,
@@ -44,7 +45,16 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
     }
     const { capability } = resolution;
     // V2: args must satisfy the capability's input schema.
-    const parsed = capability.inputSchema.safeParse(planStep.args);
+    let parsed: ReturnType<typeof capability.inputSchema.safeParse>;
+    try {
+      parsed = capability.inputSchema.safeParse(planStep.args);
+    } catch (error) {
+      // A refinement that throws (or is async) is the capability's bug, but the step still gets a code.
+      return {
+        ok: false,
+        failure: stepFailure('invalid_args', `input schema of ${capability.name}@${capability.version} threw: ${describeError(error)}`),
+      };
+    }
     if (!parsed.success) {
       return {
         ok: false,
@@ -69,14 +79,21 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
 
 /** V3 alone: the capability's guard as a coded failure, or undefined when it passes. Never throws. */
 export function runGuard<Body>(capability: Capability<Body>, ctx: GuardContext<Body>, args: unknown): StepFailure | undefined {
-  let result;
+  let result: GuardResult;
   try {
     result = capability.guard(ctx, args);
   } catch (error) {
     return stepFailure('guard_failed', `guard of ${capability.name} threw: ${describeError(error)}`);
   }
-  if (result.ok) return undefined;
-  return stepFailure(result.code, result.reason, result.missing ? { missing: [...result.missing] } : {});
+  // A guard written in plain JS (or async by mistake) may return anything; only `{ ok: true }` passes.
+  if (typeof result !== 'object' || result === null || typeof (result as { then?: unknown }).then === 'function') {
+    return stepFailure('guard_failed', `guard of ${capability.name} returned ${describeResult(result)}, not a GuardResult`);
+  }
+  if (result.ok === true) return undefined;
+  const code = result.code === 'precond_missing' ? 'precond_missing' : 'guard_failed';
+  const missing = Array.isArray(result.missing) ? result.missing.map(String) : undefined;
+  const reason = typeof result.reason === 'string' ? result.reason : `guard of ${capability.name} refused the step`;
+  return stepFailure(code, reason, missing ? { missing } : {});
 }
 
 /** V4: acceptance on the pre/post snapshots; an unmet effect (or a throwing check) is `effects_unmet`. */
@@ -92,31 +109,17 @@ export function checkAcceptance<Body, World>(
   } catch (error) {
     return stepFailure('effects_unmet', `acceptance of ${capability.name} threw: ${describeError(error)}`);
   }
-  if (result.ok) return undefined;
-  const reason = result.reason ?? `effects not observed: ${result.unmet.join(', ')}`;
-  return stepFailure('effects_unmet', reason, { unmet: [...result.unmet] });
-}
-
-/** Up to three registered verbs within a small edit distance of `verb`. */
-function closest(verb: string, verbs: readonly string[]): string[] {
-  const limit = Math.max(2, Math.floor(verb.length / 3));
-  return verbs
-    .map((candidate) => ({ candidate, distance: editDistance(verb.slice(0, 64), candidate) }))
-    .filter(({ distance }) => distance <= limit)
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
-    .slice(0, 3)
-    .map(({ candidate }) => candidate);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-    }
-    previous = current;
+  if (typeof result !== 'object' || result === null || typeof (result as { then?: unknown }).then === 'function') {
+    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned ${describeResult(result)}, not an AcceptanceResult`);
   }
-  return previous[b.length] as number;
+  if (result.ok === true) return undefined;
+  const unmet = Array.isArray(result.unmet) ? result.unmet.map(String) : [];
+  const reason = typeof result.reason === 'string' ? result.reason : `effects not observed: ${unmet.join(', ') || '(none named)'}`;
+  return stepFailure('effects_unmet', reason, { unmet });
+}
+
+function describeResult(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') return 'a Promise (guards and acceptance are synchronous)';
+  return typeof value;
 }

@@ -60,3 +60,19 @@ export {
 export { checkAcceptance, checkStep, runGuard, type StepCheck } from './checks.js';
 export { compareVersions, parseRange, parseVersion, satisfies } from './semver.js';
 export type { Preemptor, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
+export {
+  checkVerbs,
+  PlannerVerbSchema,
+  VerbFindingKindSchema,
+  VerbFindingSchema,
+  VerbReportSchema,
+  VerbSourceSchema,
+  type PlannerVerb,
+  type VerbCheckInput,
+  type VerbFinding,
+  type VerbFindingKind,
+  type VerbReport,
+  type VerbSource,
+} from './gate/check.js';
+export { formatVerbReport, VerbReportFormatSchema, type VerbReportFormat } from './gate/format.js';
+export { locateVerb, scanVerbLiterals } from './gate/scan.js';

@@ -1,0 +1,174 @@
+// The CLI's file side: loading registry and planner modules (.ts via jiti), JSON lists and scanned
+// sources. Not exported from the package index, so the library stays zod-only at import time.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { CapabilityRegistry, ManifestSchema, type Manifest } from '../registry.js';
+import { describeError } from '../failure.js';
+import type { PlannerVerb } from './check.js';
+import { globBase, globToRegExp } from './glob.js';
+import { locateVerb, scanVerbLiterals } from './scan.js';
+
+/** Bad input to the CLI (exit 2): a file that does not exist, a module without a registry, bad JSON. */
+export class GateUsageError extends Error {
+  override readonly name = 'GateUsageError';
+  readonly code = 'usage';
+}
+
+const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.jsx']);
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'coverage']);
+
+/** A path as printed in reports and annotations: relative to cwd, with forward slashes. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, resolve(cwd, file));
+  return (rel.startsWith('..') || isAbsolute(rel) ? resolve(cwd, file) : rel).split(sep).join('/');
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new GateUsageError(`cannot read ${file}: ${describeError(error)}`);
+  }
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readText(file));
+  } catch (error) {
+    if (error instanceof GateUsageError) throw error;
+    throw new GateUsageError(`${file} is not valid JSON: ${describeError(error)}`);
+  }
+}
+
+/** Imports a .ts/.js module through jiti (loaded lazily, only here). */
+async function importModule(file: string): Promise<Record<string, unknown>> {
+  const absolute = resolve(file);
+  try {
+    statSync(absolute);
+  } catch {
+    throw new GateUsageError(`${file} does not exist`);
+  }
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(pathToFileURL(join(process.cwd(), '/')).href, { moduleCache: false });
+  try {
+    const loaded = await jiti.import<unknown>(absolute);
+    return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
+  } catch (error) {
+    throw new GateUsageError(`cannot load ${file}: ${describeError(error)}`);
+  }
+}
+
+function isModule(file: string): boolean {
+  return MODULE_EXTENSIONS.has(extname(file));
+}
+
+/** A registry manifest from a module's CapabilityRegistry export (`exportName` picks one) or a manifest.json. */
+export async function loadManifest(spec: string, exportName?: string): Promise<Manifest> {
+  if (extname(spec) === '.json') {
+    const parsed = ManifestSchema.safeParse(readJson(spec));
+    if (!parsed.success) throw new GateUsageError(`${spec} is not a registry manifest:\n${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  }
+  if (!isModule(spec)) throw new GateUsageError(`--registry ${spec}: expected a .ts/.js module or a manifest .json`);
+  const exports = await importModule(spec);
+  const registries = Object.entries(exports).filter(([, value]) => CapabilityRegistry.isRegistry(value));
+  let chosen: unknown;
+  if (exportName !== undefined) {
+    if (!(exportName in exports)) {
+      throw new GateUsageError(`${spec} has no export "${exportName}" (exports: ${Object.keys(exports).join(', ') || 'none'})`);
+    }
+    chosen = exports[exportName];
+    if (!CapabilityRegistry.isRegistry(chosen)) throw new GateUsageError(`${spec}: export "${exportName}" is not a CapabilityRegistry`);
+  } else if (registries.length === 1) {
+    chosen = registries[0]?.[1];
+  } else if (registries.length === 0) {
+    throw new GateUsageError(`${spec} exports no CapabilityRegistry (exports: ${Object.keys(exports).join(', ') || 'none'})`);
+  } else {
+    throw new GateUsageError(`${spec} exports several registries (${registries.map(([name]) => name).join(', ')}); pick one with --export <name>`);
+  }
+  let manifest: unknown;
+  try {
+    manifest = (chosen as CapabilityRegistry).manifest();
+  } catch (error) {
+    throw new GateUsageError(`${spec}: manifest() failed: ${describeError(error)}`);
+  }
+  const parsed = ManifestSchema.safeParse(manifest);
+  if (!parsed.success) throw new GateUsageError(`${spec}: the registry produced a bad manifest:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const VerbListSchema = z.array(z.string().min(1));
+
+function located(verbs: readonly string[], source: string, file: string, text: string): PlannerVerb[] {
+  return verbs.map((verb) => ({ verb, source, file: displayPath(file), ...locateVerb(text, verb) }));
+}
+
+/** Planner verbs from a JSON array of verbs, or a module exporting Planners (`verbs()`) or string arrays. */
+export async function loadPlannerVerbs(spec: string): Promise<PlannerVerb[]> {
+  const text = readText(spec);
+  if (extname(spec) === '.json') {
+    const parsed = VerbListSchema.safeParse(readJson(spec));
+    if (!parsed.success) throw new GateUsageError(`${spec} must be a JSON array of verb strings:\n${z.prettifyError(parsed.error)}`);
+    return located(parsed.data, displayPath(spec), spec, text);
+  }
+  if (!isModule(spec)) throw new GateUsageError(`--planner ${spec}: expected a verbs .json or a .ts/.js module`);
+  const exports = await importModule(spec);
+  const verbs: PlannerVerb[] = [];
+  let found = 0;
+  for (const [name, value] of Object.entries(exports)) {
+    if (CapabilityRegistry.isRegistry(value)) continue; // a registry also has verbs(); it is not a planner
+    const source = `${displayPath(spec)}#${name}`;
+    let list: unknown;
+    if (typeof value === 'object' && value !== null && typeof (value as { verbs?: unknown }).verbs === 'function') {
+      try {
+        list = await (value as { verbs(): unknown }).verbs();
+      } catch (error) {
+        throw new GateUsageError(`${source}: verbs() threw: ${describeError(error)}`);
+      }
+      const parsed = VerbListSchema.safeParse(list);
+      if (!parsed.success) throw new GateUsageError(`${source}: verbs() must return verb strings:\n${z.prettifyError(parsed.error)}`);
+      list = parsed.data;
+    } else if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v.length > 0)) {
+      list = value;
+    } else continue;
+    found += 1;
+    verbs.push(...located(list as string[], source, spec, text));
+  }
+  if (found === 0) {
+    throw new GateUsageError(`${spec} exports no Planner (an object with verbs()) and no array of verb strings (exports: ${Object.keys(exports).join(', ') || 'none'})`);
+  }
+  return verbs;
+}
+
+/** Files under cwd matching a glob, sorted; node_modules, .git, dist and coverage are skipped. */
+export function globFiles(pattern: string, cwd = process.cwd()): string[] {
+  const normalized = pattern.split(sep).join('/').replace(/^\.\//, '');
+  const matcher = globToRegExp(normalized);
+  const base = globBase(normalized);
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(resolve(cwd, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(path);
+      } else if (entry.isFile() && matcher.test(path)) out.push(path);
+    }
+  };
+  walk(base);
+  return out.sort();
+}
+
+/** Planner verbs from the `type: '<verb>'` literals of every file matching `pattern`. */
+export function scanFiles(pattern: string, cwd = process.cwd()): { files: number; verbs: PlannerVerb[] } {
+  const files = globFiles(pattern, cwd);
+  if (files.length === 0) throw new GateUsageError(`--scan ${pattern} matched no files`);
+  return { files: files.length, verbs: files.flatMap((file) => scanVerbLiterals(readText(resolve(cwd, file)), displayPath(file, cwd))) };
+}
