@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ActionResultSchema,
+  describeError,
+  IntentSchema,
+  PlanSchema,
+  PlanStepSchema,
+  StepFailureSchema,
+  StepOutcomeSchema,
+  summarizeIssues,
+} from '@sinew/executor-contracts';
+
+describe('schemas', () => {
+  it('fills Intent defaults and bounds urgency', () => {
+    const intent = IntentSchema.parse({ id: 'i1', source: 'user', goal: 'get wood', urgency: 0.5 });
+    expect(intent).toEqual({ id: 'i1', source: 'user', goal: 'get wood', urgency: 0.5, context: {}, safety: { allowed: true }, traits: [] });
+    expect(IntentSchema.safeParse({ id: 'i1', source: 'user', goal: 'x', urgency: 2 }).success).toBe(false);
+    expect(IntentSchema.safeParse({ id: 'i1', source: 'alien', goal: 'x', urgency: 0 }).success).toBe(false);
+  });
+
+  it('defaults step args to {} and rejects bad fields with a path', () => {
+    expect(PlanStepSchema.parse({ stepId: 's', type: 'chat' }).args).toEqual({});
+    const bad = PlanStepSchema.safeParse({ stepId: '', type: 'chat', args: [], expectedDurationMs: -1 });
+    expect(bad.success).toBe(false);
+    const paths = bad.error!.issues.map((i) => i.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['stepId', 'args', 'expectedDurationMs']));
+  });
+
+  it('caps verb and id length so hostile input stays cheap', () => {
+    expect(PlanStepSchema.safeParse({ stepId: 's', type: 'a'.repeat(129) }).success).toBe(false);
+    expect(PlanStepSchema.safeParse({ stepId: 's'.repeat(257), type: 'a' }).success).toBe(false);
+  });
+
+  it('validates a plan and every step in it', () => {
+    const plan = PlanSchema.parse({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'chat', args: { message: 'hi' } }] });
+    expect(plan.steps[0]?.type).toBe('chat');
+    const bad = PlanSchema.safeParse({ planId: 'p', intentId: 'i', steps: [{ stepId: 's' }] });
+    expect(bad.error?.issues[0]?.path).toEqual(['steps', 0, 'type']);
+  });
+
+  it('accepts the outcome and action-result shapes the executor emits', () => {
+    const failure = { code: 'effects_unmet', reason: 'no log', retryable: true, unmet: ['has_item:log'] };
+    expect(StepFailureSchema.parse(failure)).toEqual(failure);
+    expect(StepFailureSchema.safeParse({ ...failure, code: 'nope' }).success).toBe(false);
+    const outcome = { planId: 'p', stepId: 's', verb: 'dig_block', status: 'failed', failure, attempts: 3, startedAt: 0, endedAt: 10 };
+    expect(StepOutcomeSchema.parse(outcome)).toEqual(outcome);
+    expect(StepOutcomeSchema.safeParse({ ...outcome, status: 'maybe' }).success).toBe(false);
+    expect(ActionResultSchema.parse({ ok: false, error: { code: 'stuck' }, startedAt: 1, endedAt: 2 }).error?.code).toBe('stuck');
+  });
+
+  it('summarizes zod issues as serializable records', () => {
+    const result = PlanStepSchema.safeParse({ stepId: 's', type: 7 });
+    const summary = summarizeIssues(result.error!.issues);
+    expect(summary).toEqual([{ path: ['type'], code: 'invalid_type', message: expect.stringContaining('expected string') }]);
+    expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
+  });
+
+  it('describes anything thrown without throwing itself', () => {
+    expect(describeError(new Error('boom'))).toBe('boom');
+    expect(describeError('text')).toBe('text');
+    expect(describeError({ a: 1 })).toBe('{"a":1}');
+    expect(describeError(undefined)).toBe('undefined');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(describeError(cyclic)).toBe('[object Object]');
+    expect(describeError(10n)).toBe('[object BigInt]');
+  });
+});
