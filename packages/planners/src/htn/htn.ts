@@ -1,0 +1,166 @@
+import type { Intent, PlanStep, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
+
+/** A task to achieve: compound (decomposed by methods) or primitive (a registry verb with an operator). */
+export interface HtnTask {
+  readonly task: string;
+  readonly args?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A method: data (name, the task it decomposes, subtask templates whose `$arg` strings are filled from
+ * the task's args) plus optional code (`applicable`, or `expand` when the subtasks depend on the state).
+ */
+export interface HtnMethod<State = WorldSnapshot> {
+  /** Unique, e.g. `obtain.craft`; the key of its effectiveness memory. */
+  readonly name: string;
+  readonly task: string;
+  readonly description: string;
+  readonly applicable?: (state: State, args: Readonly<Record<string, unknown>>) => boolean;
+  /** Subtasks as data; `"$item"` is replaced by the task's `item` arg. */
+  readonly subtasks?: readonly HtnTask[];
+  /** Subtasks as code; `undefined` means the method does not apply in this state. */
+  readonly expand?: (state: State, args: Readonly<Record<string, unknown>>) => readonly HtnTask[] | undefined;
+}
+
+/** How a primitive task (a registry verb) changes the simulated state while planning. */
+export interface HtnOperator<State = WorldSnapshot> {
+  readonly verb: string;
+  /** Mutates the (cloned) planning state; return false when the step cannot run in this state. */
+  readonly apply?: (state: State, args: Readonly<Record<string, unknown>>) => boolean | void;
+  /** Effect predicates written onto the plan step. */
+  readonly effects?: (args: Readonly<Record<string, unknown>>) => readonly string[];
+}
+
+export interface HtnPlannerOptions<State = WorldSnapshot> {
+  readonly name?: string;
+  readonly methods: readonly HtnMethod<State>[];
+  readonly operators: readonly HtnOperator<State>[];
+  /** The root tasks for an intent, or undefined when this planner does not handle its goal. */
+  readonly tasksFor: (intent: Intent) => readonly HtnTask[] | undefined;
+  /** Method-effectiveness memory; methods with a better record in the intent's context are tried first. */
+  readonly memory?: OutcomeMemory;
+  /** Which intent.context keys make up the memory context (default: all scalar entries). */
+  readonly contextKeys?: readonly string[];
+  /** Decomposition depth bound (default 24) and expansion budget (default 5000). */
+  readonly maxDepth?: number;
+  readonly maxExpansions?: number;
+  /** Precondition repair used by `repair()` (e.g. `minecraftRepair()` from @sinew/planners/minecraft). */
+  readonly repairer?: (request: RepairRequest, world: State) => RepairResponse | undefined;
+  /** Copies the state before a branch mutates it (default: structuredClone). */
+  readonly clone?: (state: State) => State;
+}
+
+export interface HtnPlanner<State = WorldSnapshot> extends Planner<State> {
+  /** Methods in the order they would be tried for `task` in `context`, best record first. */
+  methodOrder(task: string, context: string): readonly string[];
+  /** Records whether the plan succeeded; every method it used is credited, and the memory saved. */
+  recordOutcome(planId: string, success: boolean): void;
+}
+
+type Expansion = { steps: { verb: string; args: Record<string, unknown> }[]; methods: string[] };
+
+/**
+ * An HTN planner: total-order forward decomposition with backtracking over methods ordered by their
+ * recorded effectiveness, down to registry verbs.
+ *
+ * @example
+ * const htn = createHtnPlanner({ methods, operators, tasksFor: (i) => [{ task: 'obtain', args: { item: 'stick', count: 4 } }] });
+ */
+export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptions<State>): HtnPlanner<State> {
+  const name = options.name ?? 'htn';
+  const maxDepth = options.maxDepth ?? 24;
+  const maxExpansions = options.maxExpansions ?? 5000;
+  const clone = options.clone ?? ((state: State) => structuredClone(state));
+  const operators = new Map(options.operators.map((op) => [op.verb, op]));
+  const byTask = new Map<string, HtnMethod<State>[]>();
+  for (const method of options.methods) {
+    if (operators.has(method.task)) throw new Error(`HTN method ${method.name}: task ${method.task} is a primitive verb`);
+    if (!method.subtasks === !method.expand) throw new Error(`HTN method ${method.name}: give exactly one of subtasks or expand`);
+    byTask.set(method.task, [...(byTask.get(method.task) ?? []), method]);
+  }
+  const planMethods = new Map<string, { methods: string[]; context: string }>();
+  let planCounter = 0;
+
+  function ordered(task: string, context: string): HtnMethod<State>[] {
+    const methods = byTask.get(task) ?? [];
+    if (!options.memory) return methods;
+    const memory = options.memory;
+    // Stable sort: equal records keep the declared order.
+    return methods
+      .map((method, index) => ({ method, index, score: memory.score(method.name, context) }))
+      .sort((a, b) => b.score - a.score || a.index - b.index)
+      .map(({ method }) => method);
+  }
+
+  function plan(intent: Intent, world: State): PlanResult {
+    const roots = options.tasksFor(intent);
+    if (!roots) return planFailure(name, 'unsupported_goal', `no HTN task for goal "${intent.goal}"`);
+    const context = contextKey(intent.context, options.contextKeys);
+    let expansions = 0;
+    const tried: string[] = [];
+    let deepest = false;
+
+    const solve = (tasks: readonly (HtnTask & { depth: number })[], state: State): Expansion | undefined => {
+      const [head, ...rest] = tasks;
+      if (!head) return { steps: [], methods: [] };
+      if (++expansions > maxExpansions) return undefined;
+      const args = head.args ?? {};
+      const operator = operators.get(head.task);
+      if (operator) {
+        const next = clone(state);
+        if (operator.apply?.(next, args) === false) return undefined;
+        const tail = solve(rest, next);
+        return tail && { steps: [{ verb: head.task, args: { ...args } }, ...tail.steps], methods: tail.methods };
+      }
+      if (head.depth >= maxDepth) {
+        deepest = true;
+        return undefined;
+      }
+      for (const method of ordered(head.task, context)) {
+        if (method.applicable && !method.applicable(state, args)) continue;
+        const subtasks = method.expand ? method.expand(state, args) : method.subtasks!.map((t) => fill(t, args));
+        if (!subtasks) continue;
+        tried.push(method.name);
+        const result = solve([...subtasks.map((t) => ({ ...t, depth: head.depth + 1 })), ...rest], state);
+        if (result) return { steps: result.steps, methods: [method.name, ...result.methods] };
+      }
+      return undefined;
+    };
+
+    const found = solve(roots.map((t) => ({ ...t, depth: 0 })), world);
+    if (!found) {
+      const code = expansions > maxExpansions || deepest ? 'depth_exceeded' : 'no_method';
+      return planFailure(name, code, `no decomposition of ${roots.map((r) => r.task).join(', ')} for "${intent.goal}"`, [...new Set(tried)]);
+    }
+    planCounter += 1;
+    const planId = `${name}-${intent.id}-${planCounter}`;
+    const steps: PlanStep[] = found.steps.map((step, index) => {
+      const effects = operators.get(step.verb)?.effects?.(step.args);
+      return { stepId: `s${index + 1}`, type: step.verb, args: step.args, ...(effects?.length ? { effects: [...effects] } : {}) };
+    });
+    planMethods.set(planId, { methods: [...new Set(found.methods)], context });
+    return { ok: true, planner: name, methods: [...new Set(found.methods)], plan: { planId, intentId: intent.id, planner: name, steps } };
+  }
+
+  return {
+    name,
+    verbs: () => [...operators.keys()].sort(),
+    plan,
+    ...(options.repairer ? { repair: options.repairer } : {}),
+    methodOrder: (task, context) => ordered(task, context).map((m) => m.name),
+    recordOutcome(planId, success) {
+      const used = planMethods.get(planId);
+      if (!used || !options.memory) return;
+      for (const method of used.methods) options.memory.record(method, used.context, success);
+      options.memory.save();
+    },
+  };
+}
+
+function fill(template: HtnTask, args: Readonly<Record<string, unknown>>): HtnTask {
+  const substitute = (value: unknown): unknown =>
+    typeof value === 'string' && value.startsWith('$') && value.slice(1) in args ? args[value.slice(1)] : value;
+  return { task: template.task, args: Object.fromEntries(Object.entries(template.args ?? {}).map(([k, v]) => [k, substitute(v)])) };
+}

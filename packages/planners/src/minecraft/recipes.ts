@@ -1,0 +1,150 @@
+import minecraftData from 'minecraft-data';
+import type { WorldSnapshot } from '../contract.js';
+
+/** One way to craft an item, normalized from minecraft-data. */
+export interface RecipeOption {
+  readonly result: string;
+  readonly resultCount: number;
+  /** ingredient item → count per craft */
+  readonly ingredients: Readonly<Record<string, number>>;
+  /** true when the shape does not fit the 2×2 inventory grid */
+  readonly needsTable: boolean;
+}
+
+/** A raw item and how to get it with the `gather` verb. */
+export interface GatherSource {
+  readonly block: string;
+  /** A tool the block needs to drop the item (any better tool of the same kind works too). */
+  readonly tool?: string;
+}
+
+export interface RecipeBook {
+  readonly version: string;
+  /** Every recipe variant for an item, in minecraft-data order. */
+  recipes(item: string): readonly RecipeOption[];
+  /** How to gather a raw item, when it is gathered rather than crafted. */
+  gatherSource(item: string): GatherSource | undefined;
+  /** The item a block drops when dug (`stone` → `cobblestone`, `oak_log` → `oak_log`). */
+  dropOf(block: string): string;
+  isItem(name: string): boolean;
+}
+
+interface McItem {
+  readonly id: number;
+  readonly name: string;
+}
+type McIngredient = number | null | { id: number; count?: number };
+interface McRecipe {
+  readonly result: { readonly id: number; readonly count: number };
+  readonly inShape?: readonly (readonly McIngredient[])[];
+  readonly ingredients?: readonly McIngredient[];
+}
+interface McData {
+  readonly itemsByName: Record<string, McItem | undefined>;
+  readonly items: Record<number, McItem | undefined>;
+  readonly recipes: Record<number, readonly McRecipe[] | undefined>;
+}
+
+/** Raw items gathered from blocks; everything else is crafted. Data, so a new source is one line. */
+const GATHER: readonly { readonly match: (item: string) => boolean; readonly source: (item: string) => GatherSource }[] = [
+  { match: (item) => /_log$|_stem$/.test(item), source: (item) => ({ block: item }) },
+  { match: (item) => item === 'cobblestone', source: () => ({ block: 'stone', tool: 'wooden_pickaxe' }) },
+  { match: (item) => item === 'cobbled_deepslate', source: () => ({ block: 'deepslate', tool: 'wooden_pickaxe' }) },
+  { match: (item) => ['dirt', 'sand', 'gravel'].includes(item), source: (item) => ({ block: item }) },
+];
+const DROPS: Readonly<Record<string, string>> = { stone: 'cobblestone', deepslate: 'cobbled_deepslate', grass_block: 'dirt' };
+
+const books = new Map<string, RecipeBook>();
+
+/** The recipe book of a Minecraft version (default 1.20.4, the embedded server's), from minecraft-data. */
+export function recipeBook(version = '1.20.4'): RecipeBook {
+  const cached = books.get(version);
+  if (cached) return cached;
+  const data = (minecraftData as unknown as (v: string) => McData | undefined)(version);
+  if (!data) throw new Error(`minecraft-data has no version ${version}`);
+  const cache = new Map<string, RecipeOption[]>();
+  const nameOf = (ingredient: McIngredient): string | undefined => {
+    if (ingredient === null) return undefined;
+    const id = typeof ingredient === 'number' ? ingredient : ingredient.id;
+    return data.items[id]?.name;
+  };
+  const book: RecipeBook = {
+    version,
+    recipes(item) {
+      const hit = cache.get(item);
+      if (hit) return hit;
+      const id = data.itemsByName[item]?.id;
+      const options: RecipeOption[] = [];
+      for (const recipe of id === undefined ? [] : (data.recipes[id] ?? [])) {
+        const cells = recipe.inShape ? recipe.inShape.flat() : (recipe.ingredients ?? []);
+        const ingredients: Record<string, number> = {};
+        let valid = true;
+        for (const cell of cells) {
+          if (cell === null) continue;
+          const name = nameOf(cell);
+          if (!name) valid = false;
+          else ingredients[name] = (ingredients[name] ?? 0) + 1;
+        }
+        const rows = recipe.inShape?.length ?? 0;
+        const cols = Math.max(0, ...(recipe.inShape ?? []).map((row) => row.length));
+        const needsTable = recipe.inShape ? rows > 2 || cols > 2 : cells.length > 4;
+        if (valid && Object.keys(ingredients).length) {
+          options.push({ result: item, resultCount: recipe.result.count, ingredients, needsTable });
+        }
+      }
+      cache.set(item, options);
+      return options;
+    },
+    gatherSource(item) {
+      return GATHER.find((g) => g.match(item))?.source(item);
+    },
+    dropOf(block) {
+      return DROPS[block] ?? block;
+    },
+    isItem(name) {
+      return data.itemsByName[name] !== undefined;
+    },
+  };
+  books.set(version, book);
+  return book;
+}
+
+/** The wood family to prefer: logs/planks already held, else the nearest log in view, else oak. */
+export function preferredWood(world: Pick<WorldSnapshot, 'inventory' | 'blocks' | 'position'>): string {
+  const held = Object.entries(world.inventory)
+    .filter(([name, count]) => count > 0 && /_(log|planks)$/.test(name))
+    .sort(([a, ca], [b, cb]) => cb - ca || a.localeCompare(b));
+  if (held[0]) return held[0][0].replace(/_(log|planks)$/, '');
+  let best: { family: string; distance: number } | undefined;
+  for (const [key, block] of Object.entries(world.blocks)) {
+    if (!/_log$/.test(block) || block.startsWith('stripped_')) continue;
+    const [x = 0, y = 0, z = 0] = key.split(',').map(Number);
+    const distance = Math.hypot(x - world.position.x, y - world.position.y, z - world.position.z);
+    const family = block.replace(/_log$/, '');
+    if (!best || distance < best.distance || (distance === best.distance && family < best.family)) best = { family, distance };
+  }
+  return best?.family ?? 'oak';
+}
+
+/**
+ * Recipe variants ranked for a state: most ingredient units already held first, then the preferred
+ * wood family, then minecraft-data order. Variants needing an ingredient that can be neither held,
+ * gathered nor crafted are dropped.
+ */
+export function rankRecipes(book: RecipeBook, item: string, inventory: Readonly<Record<string, number>>, wood: string): RecipeOption[] {
+  return book
+    .recipes(item)
+    .map((option, index) => {
+      const entries = Object.entries(option.ingredients);
+      const held = entries.reduce((sum, [name, n]) => sum + Math.min(n, inventory[name] ?? 0), 0);
+      const reachable = entries.every(
+        ([name]) => (inventory[name] ?? 0) > 0 || book.gatherSource(name) !== undefined || book.recipes(name).length > 0,
+      );
+      const family = entries.some(([name]) => name.startsWith(`${wood}_`)) ? 1 : 0;
+      const stripped = entries.some(([name]) => name.startsWith('stripped_') || name.endsWith('_wood')) ? 1 : 0;
+      return { option, index, held, reachable, family, stripped };
+    })
+    .filter((r) => r.reachable)
+    .sort((a, b) => b.held - a.held || b.family - a.family || a.stripped - b.stripped || a.index - b.index)
+    .map((r) => r.option);
+}

@@ -1,0 +1,191 @@
+import type { PlanStep, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import type { WorldSnapshot } from '../contract.js';
+import { formatPredicate, parsePredicate, type Predicate } from '../repair/predicates.js';
+import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
+import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, placeSpot } from './state.js';
+
+export interface MinecraftRepairOptions {
+  /** Regression depth bound (default 8: pickaxe ← sticks ← planks ← logs is 4). */
+  readonly maxDepth?: number;
+  readonly book?: RecipeBook;
+}
+
+/** A repair that could not be built, with the chain that failed. */
+export interface RepairGap {
+  readonly code: 'depth_exceeded' | 'cycle' | 'unobtainable' | 'unknown_predicate';
+  readonly reason: string;
+}
+
+export type SubgoalResult = { readonly ok: true; readonly steps: readonly Omit<PlanStep, 'stepId'>[] } | { readonly ok: false; readonly gap: RepairGap };
+
+type Draft = Omit<PlanStep, 'stepId'>;
+
+/**
+ * GOAP-style precondition regression (FM-02): the subgoal steps that make every predicate true,
+ * from minecraft-data recipes, the gather table and the declared predicates, on a simulated copy of
+ * the world. Bounded depth; an item that is already being achieved higher up the chain is a cycle.
+ *
+ * @example
+ * subgoalsFor(['has_item:stick:2'], world) // → gather oak_log, craft oak_planks, craft stick
+ */
+export function subgoalsFor(missing: readonly string[], world: WorldSnapshot, options: MinecraftRepairOptions = {}): SubgoalResult {
+  const first = regress(missing, world, options, new Map());
+  if (!first.ok) return first;
+  // Second pass: gather each raw item's total demand in one trip instead of one trip per recipe.
+  const totals = new Map<string, number>();
+  for (const step of first.steps) {
+    if (step.type !== 'gather') continue;
+    const { block, count: n } = step.args as { block: string; count: number };
+    totals.set(block, (totals.get(block) ?? 0) + n);
+  }
+  const second = regress(missing, world, options, totals);
+  return second.ok && second.steps.length <= first.steps.length ? second : first;
+}
+
+function regress(
+  missing: readonly string[],
+  world: WorldSnapshot,
+  options: MinecraftRepairOptions,
+  gatherTotals: ReadonlyMap<string, number>,
+): SubgoalResult {
+  const gathered = new Map<string, number>();
+  const book = options.book ?? recipeBook();
+  const maxDepth = options.maxDepth ?? 8;
+  const state: WorldSnapshot = structuredClone(world);
+  const wood = preferredWood(world);
+  const steps: Draft[] = [];
+  let gap: RepairGap | undefined;
+  const fail = (code: RepairGap['code'], reason: string): false => {
+    gap ??= { code, reason };
+    return false;
+  };
+
+  const tableNear = () => blockNear(state, 'crafting_table');
+
+  const achieveTable = (depth: number, chain: readonly string[]): boolean => {
+    if (tableNear()) return true;
+    if (count(state, 'crafting_table') < 1 && !achieveItem('crafting_table', 1, depth + 1, chain)) return false;
+    steps.push({ type: 'place_block', args: { item: 'crafting_table' }, effects: ['near_block:crafting_table'] });
+    add(state, 'crafting_table', -1);
+    state.blocks[placeSpot(state.position)] = 'crafting_table';
+    return true;
+  };
+
+  const achieveItem = (item: string, need: number, depth: number, chain: readonly string[]): boolean => {
+    if (count(state, item) >= need) return true;
+    if (chain.includes(item)) return fail('cycle', `cycle: ${[...chain, item].join(' ← ')}`);
+    if (depth > maxDepth) return fail('depth_exceeded', `depth ${maxDepth} exceeded at ${[...chain, item].join(' ← ')}`);
+    const deficit = need - count(state, item);
+    const path = [...chain, item];
+    const source = book.gatherSource(item);
+    if (source) {
+      if (source.tool && !heldTool(state, source.tool)) {
+        if (!achieveItem(source.tool, 1, depth + 1, path)) return false;
+      }
+      const tool = source.tool ? heldTool(state, source.tool) : undefined;
+      if (tool && state.heldItem !== tool) {
+        steps.push({ type: 'equip', args: { item: tool, destination: 'hand' } });
+        state.heldItem = tool;
+      }
+      const amount = Math.max(deficit, (gatherTotals.get(source.block) ?? 0) - (gathered.get(source.block) ?? 0));
+      gathered.set(source.block, (gathered.get(source.block) ?? 0) + amount);
+      steps.push({ type: 'gather', args: { block: source.block, count: amount }, effects: [`has_item:${item}:${count(state, item) + amount}`] });
+      add(state, item, amount);
+      return true;
+    }
+    const options = rankRecipes(book, item, state.inventory, wood);
+    if (!options.length) return fail('unobtainable', `no recipe or gather source for ${item} (${path.join(' ← ')})`);
+    for (const option of options) {
+      const mark = { steps: steps.length, state: structuredClone(state) };
+      const crafts = Math.ceil(deficit / option.resultCount);
+      // The table first: crafting it would otherwise eat planks meant for this recipe.
+      if (option.needsTable && !achieveTable(depth, path)) {
+        steps.length = mark.steps;
+        Object.assign(state, mark.state);
+        continue;
+      }
+      // Re-check after each pass: making one ingredient may consume another (sticks eat planks).
+      let satisfied = false;
+      for (let pass = 0; pass < 3 && !satisfied; pass += 1) {
+        let ok = true;
+        for (const ingredient of ingredientOrder(book, option)) {
+          if (!achieveItem(ingredient, option.ingredients[ingredient]! * crafts, depth + 1, path)) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) break;
+        satisfied = Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n * crafts);
+      }
+      if (satisfied && applyCraft(state, option, crafts)) {
+        steps.push({ type: 'craft_item', args: { item, count: deficit }, effects: [`has_item:${item}:${need}`] });
+        return true;
+      }
+      steps.length = mark.steps;
+      Object.assign(state, mark.state);
+    }
+    return fail('unobtainable', `no recipe for ${item} could be satisfied (${path.join(' ← ')})`);
+  };
+
+  const achieve = (predicate: Predicate): boolean => {
+    switch (predicate.kind) {
+      case 'has_item':
+        return achieveItem(predicate.item, predicate.count, 0, []);
+      case 'near_block':
+        if (predicate.block === 'crafting_table') return achieveTable(0, []);
+        if (blockNear(state, predicate.block)) return true;
+        steps.push({ type: 'navigate', args: { block: predicate.block, range: 3 } });
+        state.blocks[placeSpot(state.position)] = predicate.block;
+        return true;
+      case 'within_reach': {
+        const { x, y, z } = predicate.position;
+        if (Math.hypot(x - state.position.x, y - state.position.y, z - state.position.z) <= 3) return true;
+        steps.push({ type: 'navigate', args: { position: predicate.position, range: 3 } });
+        state.position = { ...predicate.position };
+        return true;
+      }
+    }
+  };
+
+  const parsed: Predicate[] = [];
+  for (const text of missing) {
+    const result = parsePredicate(text);
+    if (!result.ok) return { ok: false, gap: { code: 'unknown_predicate', reason: result.reason } };
+    parsed.push(result.predicate);
+  }
+  // Tables first (crafting one eats planks), then items, then reach (walk last, right before the retry).
+  const rank = { near_block: 0, has_item: 1, within_reach: 2 } as const;
+  parsed.sort((a, b) => rank[a.kind] - rank[b.kind]);
+  // Making one missing item may consume another (sticks eat planks): repeat until all hold, bounded.
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (const predicate of parsed) {
+      if (!achieve(predicate)) return { ok: false, gap: gap ?? { code: 'unobtainable', reason: `cannot satisfy ${formatPredicate(predicate)}` } };
+    }
+    if (parsed.every((p) => p.kind !== 'has_item' || count(state, p.item) >= p.count)) return { ok: true, steps };
+  }
+  return { ok: false, gap: { code: 'unobtainable', reason: `could not hold ${missing.join(', ')} at once` } };
+}
+
+/**
+ * The planner-side answer to the executor's repair hook for Minecraft: on `precond_missing`, subgoal
+ * steps that satisfy the missing predicates, run before the failed step is retried.
+ */
+export function minecraftRepair(options: MinecraftRepairOptions = {}): (request: RepairRequest, world: WorldSnapshot) => RepairResponse | undefined {
+  return (request, world) => {
+    const { failure, step } = request;
+    if (failure.code !== 'precond_missing' || !failure.missing?.length) return undefined;
+    const result = subgoalsFor(failure.missing, world, options);
+    if (!result.ok || !result.steps.length) return undefined;
+    const prefix = `${step.stepId}.r${request.repairsSoFar + 1}`;
+    return {
+      steps: result.steps.map((draft, index) => ({ ...draft, stepId: `${prefix}.${index + 1}` })),
+      reason: `${step.type} missing ${failure.missing.join(', ')} → ${result.steps.map(describe).join(', ')}`,
+    };
+  };
+}
+
+function describe(step: Draft): string {
+  const args = step.args as Record<string, unknown>;
+  const what = args.item ?? args.block ?? '';
+  return `${step.type}(${String(what)}${args.count !== undefined ? ` ×${String(args.count)}` : ''})`;
+}

@@ -1,0 +1,54 @@
+import type { Vec3, WorldSnapshot } from '../contract.js';
+import type { RecipeBook, RecipeOption } from './recipes.js';
+
+/** Blocks within this distance count as `near_block` (the craft_item guard's radius). */
+export const NEAR_BLOCK_RADIUS = 4;
+
+/** Whether a block of this name is within `radius` of the position in the snapshot's known blocks. */
+export function blockNear(world: Pick<WorldSnapshot, 'blocks' | 'position'>, block: string, radius = NEAR_BLOCK_RADIUS): boolean {
+  return Object.entries(world.blocks).some(([key, name]) => {
+    if (name !== block) return false;
+    const [x = 0, y = 0, z = 0] = key.split(',').map(Number);
+    return Math.hypot(x - world.position.x, y - world.position.y, z - world.position.z) <= radius;
+  });
+}
+
+export function count(world: Pick<WorldSnapshot, 'inventory'>, item: string): number {
+  return world.inventory[item] ?? 0;
+}
+
+export function add(world: Pick<WorldSnapshot, 'inventory'>, item: string, n: number): void {
+  const next = count(world, item) + n;
+  if (next > 0) world.inventory[item] = next;
+  else delete world.inventory[item];
+}
+
+/** Applies `crafts` crafts of a recipe to a simulated inventory; false when an ingredient is short. */
+export function applyCraft(world: Pick<WorldSnapshot, 'inventory'>, option: RecipeOption, crafts: number): boolean {
+  for (const [item, n] of Object.entries(option.ingredients)) if (count(world, item) < n * crafts) return false;
+  for (const [item, n] of Object.entries(option.ingredients)) add(world, item, -n * crafts);
+  add(world, option.result, option.resultCount * crafts);
+  return true;
+}
+
+/** The free spot `place_block` without a position uses: next to the bot (simulated as +x). */
+export function placeSpot(position: Vec3): string {
+  return `${Math.floor(position.x) + 1},${Math.floor(position.y)},${Math.floor(position.z)}`;
+}
+
+/** Pickaxes from weakest to strongest; any at least as strong as the required one will do. */
+const PICKAXES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'golden_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
+
+/** The best held tool that satisfies `tool` (e.g. a stone pickaxe for `wooden_pickaxe`), if any. */
+export function heldTool(world: Pick<WorldSnapshot, 'inventory'>, tool: string): string | undefined {
+  const rank = PICKAXES.indexOf(tool);
+  if (rank < 0) return count(world, tool) > 0 ? tool : undefined;
+  return PICKAXES.slice(rank).reverse().find((t) => count(world, t) > 0);
+}
+
+/** Ingredient order for crafting: intermediates made from other ingredients first (sticks before planks). */
+export function ingredientOrder(book: RecipeBook, option: RecipeOption): string[] {
+  const names = Object.keys(option.ingredients).sort();
+  const usesOther = (name: string) => book.recipes(name).some((r) => names.some((other) => other !== name && other in r.ingredients));
+  return names.sort((a, b) => Number(usesOther(b)) - Number(usesOther(a)) || a.localeCompare(b));
+}
