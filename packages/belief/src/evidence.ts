@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+const coord = z.number().finite();
+
+export const Vec3Schema = z.object({ x: coord, y: coord, z: coord }).strict();
+export type Vec3 = z.infer<typeof Vec3Schema>;
+
+/** One detection. `hint` is the engine's entity id: a tie-breaker for association, never the key. */
+export const EvidenceItemSchema = z
+  .object({
+    cls: z.string().min(1).max(64),
+    hostile: z.boolean(),
+    position: Vec3Schema,
+    hint: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
+
+/** Everything sensed in one tick, relative to an observer (the bot). */
+export const EvidenceBatchSchema = z
+  .object({
+    observer: Vec3Schema,
+    items: z.array(EvidenceItemSchema).max(100_000),
+  })
+  .strict();
+export type EvidenceBatch = z.infer<typeof EvidenceBatchSchema>;
+
+/** An evidence item on integer units, with its index in the batch as given. */
+export interface CanonicalEvidence {
+  readonly cls: string;
+  readonly hostile: boolean;
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  readonly hint: string | undefined;
+  readonly input: number;
+}
+
+/** Rounds a block coordinate to integer units; the only place a float becomes canonical. */
+export function toUnits(value: number, unitsPerBlock: number): number {
+  return Math.round(value * unitsPerBlock);
+}
+
+function compareStrings(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  return a < b ? -1 : 1;
+}
+
+/** Stable canonical order: class, then integer position, then hostility, then hint. Never the raw order. */
+export function compareEvidence(a: CanonicalEvidence, b: CanonicalEvidence): number {
+  return (
+    compareStrings(a.cls, b.cls) ||
+    a.x - b.x ||
+    a.y - b.y ||
+    a.z - b.z ||
+    Number(a.hostile) - Number(b.hostile) ||
+    compareStrings(a.hint, b.hint)
+  );
+}
+
+/** Quantizes a batch to integer units and sorts it canonically. */
+export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
+  const out = batch.items.map((item, input) => ({
+    cls: item.cls,
+    hostile: item.hostile,
+    x: toUnits(item.position.x, unitsPerBlock),
+    y: toUnits(item.position.y, unitsPerBlock),
+    z: toUnits(item.position.z, unitsPerBlock),
+    hint: item.hint,
+    input,
+  }));
+  return out.sort(compareEvidence);
+}

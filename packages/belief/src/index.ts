@@ -1,0 +1,51 @@
+export { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from './config.js';
+export { BeliefConfigError, type BeliefError, type BeliefErrorCode, type BeliefIssue } from './errors.js';
+export {
+  canonicalizeEvidence,
+  EvidenceBatchSchema,
+  EvidenceItemSchema,
+  Vec3Schema,
+  type CanonicalEvidence,
+  type EvidenceBatch,
+  type EvidenceItem,
+  type Vec3,
+} from './evidence.js';
+export { fnv1a64 } from './hash.js';
+export { createBeliefBus, type BeliefBus, type IngestResult } from './bus/bus.js';
+export type { TrackView, Visibility } from './bus/track.js';
+export type { HazardRegion, HazardSummary } from './bus/hazard.js';
+export {
+  DeltasMessageSchema,
+  DeltaTypeSchema,
+  SaliencyDeltaSchema,
+  SnapshotMessageSchema,
+  STREAM_VERSION,
+  StreamMessageSchema,
+  TrackSummarySchema,
+  type DeltasMessage,
+  type DeltaType,
+  type SaliencyDelta,
+  type SnapshotMessage,
+  type StreamMessage,
+  type TrackSummary,
+} from './stream/schemas.js';
+export {
+  applyStream,
+  consumerView,
+  initialConsumerState,
+  type ApplyOptions,
+  type ApplyStatus,
+  type ConsumerState,
+} from './stream/consumer.js';
+export {
+  createReflex,
+  ReflexConfigSchema,
+  type Reflex,
+  type ReflexConfig,
+  type ReflexConfigInput,
+  type ReflexDecision,
+  type ReflexEvent,
+  type ReflexOptions,
+  type ReflexStatus,
+  type ReflexThreat,
+} from './reflex/reflex.js';

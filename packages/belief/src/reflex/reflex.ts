@@ -1,0 +1,200 @@
+import { PlanStepSchema, type PlanStep, type Preemptor, type StepOutcome } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { BeliefConfigError, issuesOf } from '../errors.js';
+import type { Vec3 } from '../evidence.js';
+
+const blocks = z.number().positive().finite();
+
+/** The reflex's bands and hold, validated when the reflex is built. */
+export const ReflexConfigSchema = z
+  .object({
+    /** A hostile this close engages the reflex (trigger band). */
+    fleeWithinBlocks: blocks.default(6),
+    /** Control is released only once the nearest hostile is beyond this (reset band) and the hold expired. */
+    releaseBeyondBlocks: blocks.default(10),
+    /** Closer than this, fleeing is pointless: fight (`attack_entity`). */
+    attackWithinBlocks: blocks.default(1.5),
+    /** `flee.distance` asked of the body. */
+    fleeDistanceBlocks: blocks.default(12),
+    /** `attack_entity.maxDistance` asked of the body. */
+    attackMaxDistanceBlocks: blocks.default(6),
+    /** After each preemption the reflex keeps control for at least this many ticks. */
+    holdTicks: z.number().int().positive().default(10),
+    /** Flees within one engagement before the bot counts as cornered and fights. */
+    maxFleesBeforeFight: z.number().int().positive().default(3),
+  })
+  .strict()
+  .refine((c) => c.releaseBeyondBlocks > c.fleeWithinBlocks, {
+    message: 'releaseBeyondBlocks must exceed fleeWithinBlocks (hysteresis)',
+    path: ['releaseBeyondBlocks'],
+  })
+  .refine((c) => c.attackWithinBlocks < c.fleeWithinBlocks, {
+    message: 'attackWithinBlocks must be below fleeWithinBlocks',
+    path: ['attackWithinBlocks'],
+  });
+export type ReflexConfig = z.output<typeof ReflexConfigSchema>;
+export type ReflexConfigInput = z.input<typeof ReflexConfigSchema>;
+
+/** What the reflex reads of a threat track (a `TrackView` fits). */
+export interface ReflexThreat {
+  readonly trackId: number;
+  readonly cls: string;
+  readonly hostile: boolean;
+  readonly visibility: 'visible' | 'inferred' | 'lost';
+  readonly predicted: Vec3;
+  readonly distance: number;
+}
+
+export type ReflexEvent =
+  | { readonly type: 'engaged'; readonly tickId: number; readonly trackId: number; readonly distance: number }
+  | { readonly type: 'preempt'; readonly tickId: number; readonly trackId: number; readonly step: PlanStep }
+  | { readonly type: 'outcome'; readonly tickId: number; readonly step: PlanStep; readonly outcomes: readonly StepOutcome[] }
+  | { readonly type: 'error'; readonly tickId: number; readonly step: PlanStep; readonly message: string }
+  | { readonly type: 'released'; readonly tickId: number };
+
+/** What one reflex tick did. */
+export type ReflexDecision = 'idle' | 'preempting' | 'busy' | 'holding' | 'released';
+
+export interface ReflexStatus {
+  readonly engaged: boolean;
+  readonly inFlight: boolean;
+  readonly engagedSinceTick: number | undefined;
+  readonly holdUntilTick: number;
+  readonly preempts: number;
+  readonly flees: number;
+  readonly attacks: number;
+  readonly errors: number;
+  /** Ticks on which a threat was in band but a preemption was still running (one controller at a time). */
+  readonly busyTicks: number;
+}
+
+export interface Reflex {
+  readonly config: ReflexConfig;
+  /** Reads the threats of this tick (call it every ingest tick) and preempts when a band is entered. */
+  tick(tickId: number, threats: readonly ReflexThreat[]): ReflexDecision;
+  /** True from engagement until the threat is beyond the reset band, nothing runs and the hold expired. */
+  inControl(): boolean;
+  status(): ReflexStatus;
+  /** Resolves when no preemption is in flight. */
+  idle(): Promise<void>;
+}
+
+export interface ReflexOptions {
+  readonly preemptor: Preemptor;
+  readonly config?: ReflexConfigInput;
+  readonly onEvent?: (event: ReflexEvent) => void;
+}
+
+/** Builds the reflex: TrackSet threats → `preempt([flee | attack_entity])`, never via a planner. */
+export function createReflex(options: ReflexOptions): Reflex {
+  const parsed = ReflexConfigSchema.safeParse(options.config ?? {});
+  if (!parsed.success) throw new BeliefConfigError(issuesOf(parsed.error));
+  const config = parsed.data;
+  const emit = options.onEvent ?? (() => {});
+  let engaged = false;
+  let engagedSinceTick: number | undefined;
+  let holdUntilTick = 0;
+  let inFlight: Promise<void> | undefined;
+  let flees = 0;
+  let fleesThisEngagement = 0;
+  let lastFleeFailed = false;
+  let attacks = 0;
+  let errors = 0;
+  let preempts = 0;
+  let busyTicks = 0;
+
+  function fire(tickId: number, threat: ReflexThreat): void {
+    const cornered =
+      threat.distance <= config.attackWithinBlocks || lastFleeFailed || fleesThisEngagement >= config.maxFleesBeforeFight;
+    const entity = threat.cls === 'unknown' ? {} : { entity: threat.cls };
+    const step = cornered
+      ? PlanStepSchema.parse({
+          stepId: `reflex-${tickId}-attack_entity`,
+          type: 'attack_entity',
+          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks },
+          safetyLevel: 'caution',
+        })
+      : PlanStepSchema.parse({
+          stepId: `reflex-${tickId}-flee`,
+          type: 'flee',
+          args: { from: { ...threat.predicted }, ...entity, distance: config.fleeDistanceBlocks },
+          safetyLevel: 'caution',
+        });
+    if (cornered) attacks += 1;
+    else {
+      flees += 1;
+      fleesThisEngagement += 1;
+    }
+    preempts += 1;
+    holdUntilTick = Math.max(holdUntilTick, tickId + config.holdTicks);
+    emit({ type: 'preempt', tickId, trackId: threat.trackId, step });
+    let call: Promise<readonly StepOutcome[]>;
+    try {
+      call = Promise.resolve(options.preemptor.preempt([step], { reason: `reflex: ${threat.cls} at ${threat.distance.toFixed(1)} blocks` }));
+    } catch (error) {
+      call = Promise.reject(error);
+    }
+    inFlight = call.then(
+      (outcomes) => {
+        if (step.type === 'flee') lastFleeFailed = outcomes.some((o) => o.status !== 'succeeded');
+        emit({ type: 'outcome', tickId, step, outcomes });
+      },
+      (error: unknown) => {
+        errors += 1;
+        if (step.type === 'flee') lastFleeFailed = true;
+        emit({ type: 'error', tickId, step, message: error instanceof Error ? error.message : String(error) });
+      },
+    ).finally(() => {
+      inFlight = undefined;
+    });
+  }
+
+  return {
+    config,
+    tick(tickId, threats) {
+      let nearest: ReflexThreat | undefined;
+      for (const t of threats) {
+        if (!t.hostile || t.visibility === 'lost') continue;
+        if (!nearest || t.distance < nearest.distance || (t.distance === nearest.distance && t.trackId < nearest.trackId)) nearest = t;
+      }
+      const inBand = nearest !== undefined && nearest.distance <= config.fleeWithinBlocks;
+      const released = nearest === undefined || nearest.distance > config.releaseBeyondBlocks;
+      if (inFlight) {
+        if (inBand) busyTicks += 1;
+        return 'busy';
+      }
+      if (inBand && nearest) {
+        if (!engaged) {
+          engaged = true;
+          engagedSinceTick = tickId;
+          fleesThisEngagement = 0;
+          lastFleeFailed = false;
+          emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
+        }
+        fire(tickId, nearest);
+        return 'preempting';
+      }
+      if (!engaged) return 'idle';
+      if (tickId < holdUntilTick || !released) return 'holding';
+      engaged = false;
+      engagedSinceTick = undefined;
+      emit({ type: 'released', tickId });
+      return 'released';
+    },
+    inControl: () => engaged || inFlight !== undefined,
+    status: () => ({
+      engaged,
+      inFlight: inFlight !== undefined,
+      engagedSinceTick,
+      holdUntilTick,
+      preempts,
+      flees,
+      attacks,
+      errors,
+      busyTicks,
+    }),
+    idle: async () => {
+      while (inFlight) await inFlight;
+    },
+  };
+}
