@@ -6,6 +6,11 @@ import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
 export interface HtnTask {
   readonly task: string;
   readonly args?: Readonly<Record<string, unknown>>;
+  /**
+   * Primitive only: emit the step even when the simulation says its preconditions are unmet — the
+   * executor's guard reports them as `precond_missing` and the repair hook subgoals them (FM-02).
+   */
+  readonly deferPreconds?: boolean;
 }
 
 /**
@@ -29,6 +34,8 @@ export interface HtnOperator<State = WorldSnapshot> {
   readonly verb: string;
   /** Mutates the (cloned) planning state; return false when the step cannot run in this state. */
   readonly apply?: (state: State, args: Readonly<Record<string, unknown>>) => boolean | void;
+  /** For `deferPreconds` tasks whose `apply` failed: the state as if the step had run. */
+  readonly assume?: (state: State, args: Readonly<Record<string, unknown>>) => void;
   /** Effect predicates written onto the plan step. */
   readonly effects?: (args: Readonly<Record<string, unknown>>) => readonly string[];
 }
@@ -53,6 +60,9 @@ export interface HtnPlannerOptions<State = WorldSnapshot> {
 }
 
 export interface HtnPlanner<State = WorldSnapshot> extends Planner<State> {
+  /** Synchronous: decomposition is pure computation over the simulated state. */
+  plan(intent: Intent, world: State): PlanResult;
+  repair?(request: RepairRequest, world: State): RepairResponse | undefined;
   /** Methods in the order they would be tried for `task` in `context`, best record first. */
   methodOrder(task: string, context: string): readonly string[];
   /** Records whether the plan succeeded; every method it used is credited, and the memory saved. */
@@ -109,8 +119,12 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
       const args = head.args ?? {};
       const operator = operators.get(head.task);
       if (operator) {
-        const next = clone(state);
-        if (operator.apply?.(next, args) === false) return undefined;
+        let next = clone(state);
+        if (operator.apply?.(next, args) === false) {
+          if (!head.deferPreconds) return undefined;
+          next = clone(state);
+          operator.assume?.(next, args);
+        }
         const tail = solve(rest, next);
         return tail && { steps: [{ verb: head.task, args: { ...args } }, ...tail.steps], methods: tail.methods };
       }
@@ -162,5 +176,9 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
 function fill(template: HtnTask, args: Readonly<Record<string, unknown>>): HtnTask {
   const substitute = (value: unknown): unknown =>
     typeof value === 'string' && value.startsWith('$') && value.slice(1) in args ? args[value.slice(1)] : value;
-  return { task: template.task, args: Object.fromEntries(Object.entries(template.args ?? {}).map(([k, v]) => [k, substitute(v)])) };
+  return {
+    task: template.task,
+    args: Object.fromEntries(Object.entries(template.args ?? {}).map(([k, v]) => [k, substitute(v)])),
+    ...(template.deferPreconds ? { deferPreconds: true } : {}),
+  };
 }

@@ -1,0 +1,59 @@
+import type { IntentInput } from '@sinew/executor-contracts';
+import { IntentSchema } from '@sinew/executor-contracts';
+import type { PlanResult, WorldSnapshot } from '../contract.js';
+import { createHtnPlanner, type HtnPlanner } from '../htn/htn.js';
+import type { OutcomeMemory } from '../memory/outcomes.js';
+import { minecraftMethods, minecraftTasks } from './methods.js';
+import { minecraftOperators } from './operators.js';
+import { recipeBook, type RecipeBook } from './recipes.js';
+import { minecraftRepair } from './repair.js';
+
+export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
+export { minecraftOperators } from './operators.js';
+export { preferredWood, rankRecipes, recipeBook, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
+export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
+
+export interface MinecraftHtnOptions {
+  /** Method-effectiveness memory (e.g. `loadOutcomeMemory('.sinew/htn-memory.json')`). */
+  readonly memory?: OutcomeMemory;
+  /** Minecraft version of the recipes (default 1.20.4, the embedded server's). */
+  readonly version?: string;
+  readonly book?: RecipeBook;
+  /** Which intent.context keys form the memory context (default: all scalar entries). */
+  readonly contextKeys?: readonly string[];
+}
+
+/** The HTN planner with the Minecraft method library, operators and recipe-based precondition repair. */
+export function createMinecraftHtn(options: MinecraftHtnOptions = {}): HtnPlanner<WorldSnapshot> {
+  const book = options.book ?? recipeBook(options.version);
+  return createHtnPlanner<WorldSnapshot>({
+    name: 'htn',
+    methods: minecraftMethods(book),
+    operators: minecraftOperators(book),
+    tasksFor: minecraftTasks,
+    repairer: minecraftRepair({ book }),
+    ...(options.memory ? { memory: options.memory } : {}),
+    ...(options.contextKeys ? { contextKeys: options.contextKeys } : {}),
+  });
+}
+
+/** The need-wood demo intent: fell a tree and make a wooden pickaxe (sticks are left to repair). */
+export function needWoodIntent(overrides: Partial<IntentInput> = {}) {
+  return IntentSchema.parse({
+    id: 'need-wood',
+    source: 'system',
+    goal: 'need wood',
+    urgency: 0.6,
+    traits: ['multi_step', 'crafting'],
+    context: { tool: 'wooden_pickaxe' },
+    ...overrides,
+  });
+}
+
+/**
+ * The need-wood demo plan: gather logs → planks → crafting table → craft the wooden pickaxe, whose
+ * guard fails with `precond_missing: has_item:stick:2` so the repair hook crafts the sticks live.
+ */
+export function planNeedWood(world: WorldSnapshot, options: MinecraftHtnOptions = {}): PlanResult {
+  return createMinecraftHtn(options).plan(needWoodIntent(), world);
+}

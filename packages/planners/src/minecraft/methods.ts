@@ -1,0 +1,212 @@
+import type { Intent } from '@sinew/executor-contracts';
+import type { HtnMethod, HtnTask } from '../htn/htn.js';
+import type { WorldSnapshot } from '../contract.js';
+import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
+import { subgoalsFor } from './repair.js';
+import { blockNear, count, heldTool, ingredientOrder } from './state.js';
+
+type Args = Readonly<Record<string, unknown>>;
+const item = (args: Args): string => String(args.item);
+const want = (args: Args): number => (typeof args.count === 'number' ? args.count : 1);
+
+/** The materials a hut may be built from, best first. */
+const HUT_MATERIALS = ['cobblestone', 'dirt'];
+
+/** A 3×3 hut around the origin: two rings of walls and a roof (25 blocks). */
+export function hutBlueprint(block: string): { dx: number; dy: number; dz: number; block: string }[] {
+  const cells: { dx: number; dy: number; dz: number; block: string }[] = [];
+  for (let dy = 0; dy <= 2; dy += 1) {
+    for (let dx = -1; dx <= 1; dx += 1) {
+      for (let dz = -1; dz <= 1; dz += 1) {
+        if (dy < 2 && dx === 0 && dz === 0) continue;
+        cells.push({ dx, dy, dz, block });
+      }
+    }
+  }
+  return cells;
+}
+
+/**
+ * The Minecraft method library: wood, planks, sticks, crafting table, wooden and stone tools,
+ * shelter. Each method is data (name, task, description, subtasks) or a small `expand` over the
+ * simulated world and the recipe book.
+ */
+export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
+  const craftVia = (rank: number): HtnMethod<WorldSnapshot>['expand'] => (state, args) => {
+    const option = rankRecipes(book, item(args), state.inventory, preferredWood(state))[rank];
+    if (!option) return undefined;
+    const deficit = want(args) - count(state, item(args));
+    const crafts = Math.ceil(deficit / option.resultCount);
+    // Fetch every raw item the whole chain needs in one trip (one gather of 3 logs, not three of 1).
+    const dry = subgoalsFor([`has_item:${item(args)}:${want(args)}`], state, { book });
+    const prefetch: HtnTask[] = (dry.ok ? dry.steps : [])
+      .filter((step) => step.type === 'gather' && !book.gatherSource(book.dropOf(String(step.args.block)))?.tool)
+      .map((step) => ({ task: 'gather', args: { ...step.args } }));
+    const subtasks: HtnTask[] = [...prefetch, ...(option.needsTable ? [{ task: 'ensure_table' }] : [])];
+    for (const ingredient of ingredientOrder(book, option)) {
+      subtasks.push({ task: 'obtain', args: { item: ingredient, count: option.ingredients[ingredient]! * crafts } });
+    }
+    subtasks.push({ task: 'craft_item', args: { item: item(args), count: deficit } });
+    return subtasks;
+  };
+  return [
+    {
+      name: 'obtain.held',
+      task: 'obtain',
+      description: 'already holding enough: nothing to do',
+      applicable: (state, args) => count(state, item(args)) >= want(args),
+      subtasks: [],
+    },
+    {
+      name: 'obtain.gather',
+      task: 'obtain',
+      description: 'gather a raw item from its block (logs, dirt, sand)',
+      expand(state, args) {
+        const source = book.gatherSource(item(args));
+        if (!source || source.tool) return undefined;
+        return [{ task: 'gather', args: { block: source.block, count: want(args) - count(state, item(args)) } }];
+      },
+    },
+    {
+      name: 'obtain.mine',
+      task: 'obtain',
+      description: 'mine a raw item that needs a tool (cobblestone ← stone with a pickaxe): get and equip the tool first',
+      expand(state, args) {
+        const source = book.gatherSource(item(args));
+        if (!source?.tool) return undefined;
+        const tool = heldTool(state, source.tool) ?? source.tool;
+        return [
+          { task: 'obtain', args: { item: tool, count: 1 } },
+          ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }]),
+          { task: 'gather', args: { block: source.block, count: want(args) - count(state, item(args)) } },
+        ];
+      },
+    },
+    { name: 'obtain.craft', task: 'obtain', description: 'craft by the best-ranked recipe (held ingredients, local wood)', expand: craftVia(0) },
+    { name: 'obtain.craft_alt', task: 'obtain', description: 'craft by the second-ranked recipe', expand: craftVia(1) },
+    {
+      name: 'table.nearby',
+      task: 'ensure_table',
+      description: 'a crafting table is already within reach',
+      applicable: (state) => blockNear(state, 'crafting_table'),
+      subtasks: [],
+    },
+    {
+      name: 'table.place_held',
+      task: 'ensure_table',
+      description: 'place the crafting table from the inventory',
+      applicable: (state) => count(state, 'crafting_table') > 0,
+      subtasks: [{ task: 'place_block', args: { item: 'crafting_table' } }],
+    },
+    {
+      name: 'table.craft_and_place',
+      task: 'ensure_table',
+      description: 'craft a crafting table, then place it',
+      subtasks: [
+        { task: 'obtain', args: { item: 'crafting_table', count: 1 } },
+        { task: 'place_block', args: { item: 'crafting_table' } },
+      ],
+    },
+    {
+      name: 'wood.visible_tree',
+      task: 'acquire_wood',
+      description: 'fell the tree in view: gather logs of its kind',
+      expand(state, args) {
+        const log = Object.values(state.blocks).find((b) => /_log$/.test(b) && !b.startsWith('stripped_'));
+        return log ? [{ task: 'gather', args: { block: `${preferredWood(state)}_log`, count: want(args) } }] : undefined;
+      },
+    },
+    {
+      name: 'wood.any_log',
+      task: 'acquire_wood',
+      description: 'no tree in view: gather any log (the gather BT explores)',
+      subtasks: [{ task: 'gather', args: { block: 'log', count: '$count' } }],
+    },
+    {
+      name: 'need_wood.fell_then_craft',
+      task: 'need_wood',
+      description: 'fell a tree, make planks and a table, then craft the tool; sticks are left to precondition repair (FM-02)',
+      expand(state, args) {
+        const tool = String(args.tool);
+        const planks = `${preferredWood(state)}_planks`;
+        return [
+          { task: 'acquire_wood', args: { count: 3 } },
+          { task: 'craft_item', args: { item: planks, count: 12 } },
+          { task: 'ensure_table' },
+          { task: 'craft_item', args: { item: tool, count: 1 }, deferPreconds: true },
+        ];
+      },
+    },
+    {
+      name: 'tools.wooden',
+      task: 'craft_tools',
+      description: 'wooden pickaxe and axe',
+      applicable: (_state, args) => args.tier === 'wooden',
+      subtasks: [
+        { task: 'obtain', args: { item: 'wooden_pickaxe', count: 1 } },
+        { task: 'obtain', args: { item: 'wooden_axe', count: 1 } },
+      ],
+    },
+    {
+      name: 'tools.stone',
+      task: 'craft_tools',
+      description: 'stone pickaxe, axe and sword (mines cobblestone with a wooden pickaxe first)',
+      applicable: (_state, args) => args.tier === 'stone',
+      subtasks: [
+        { task: 'obtain', args: { item: 'stone_pickaxe', count: 1 } },
+        { task: 'obtain', args: { item: 'stone_axe', count: 1 } },
+        { task: 'obtain', args: { item: 'stone_sword', count: 1 } },
+      ],
+    },
+    {
+      name: 'shelter.hut',
+      task: 'shelter',
+      description: 'build a 3×3 hut around the bot from the best held material (else planks)',
+      expand(state) {
+        const material = HUT_MATERIALS.find((m) => count(state, m) >= 25) ?? `${preferredWood(state)}_planks`;
+        const origin = { x: Math.floor(state.position.x), y: Math.floor(state.position.y), z: Math.floor(state.position.z) };
+        return [
+          { task: 'obtain', args: { item: material, count: 25 } },
+          { task: 'build_structure', args: { origin, blueprint: hutBlueprint(material) } },
+        ];
+      },
+    },
+    {
+      name: 'shelter.pillar',
+      task: 'shelter',
+      description: 'pillar up three blocks out of reach of mobs',
+      expand(state) {
+        const material = [...HUT_MATERIALS, `${preferredWood(state)}_planks`].find((m) => count(state, m) >= 3) ?? `${preferredWood(state)}_planks`;
+        return [
+          { task: 'obtain', args: { item: material, count: 3 } },
+          { task: 'pillar_up', args: { height: 3, item: material } },
+        ];
+      },
+    },
+  ];
+}
+
+/**
+ * Maps an intent's goal to root tasks: `craft <item>` / `obtain <item>`, `acquire wood`
+ * (`AcquireWood`), `need wood`, `wooden_tools` / `stone_tools`, `shelter`. Counts come from
+ * `intent.context.count` (defaults: 1 item, 4 logs).
+ */
+export function minecraftTasks(intent: Intent): HtnTask[] | undefined {
+  const words = intent.goal
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .trim()
+    .split(/\s+/);
+  const [verb, target] = words;
+  const count = typeof intent.context.count === 'number' ? intent.context.count : undefined;
+  const joined = words.join('_');
+  if ((verb === 'craft' || verb === 'obtain' || verb === 'get') && target) return [{ task: 'obtain', args: { item: target, count: count ?? 1 } }];
+  if (['acquire_wood', 'gather_wood', 'get_wood'].includes(joined)) return [{ task: 'acquire_wood', args: { count: count ?? 4 } }];
+  if (joined === 'need_wood') {
+    const tool = typeof intent.context.tool === 'string' ? intent.context.tool : 'wooden_pickaxe';
+    return [{ task: 'need_wood', args: { tool } }];
+  }
+  if (joined === 'wooden_tools' || joined === 'stone_tools') return [{ task: 'craft_tools', args: { tier: joined.split('_')[0] } }];
+  if (['shelter', 'build_shelter'].includes(joined)) return [{ task: 'shelter' }];
+  return undefined;
+}

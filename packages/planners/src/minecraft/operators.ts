@@ -1,0 +1,113 @@
+import type { HtnOperator } from '../htn/htn.js';
+import type { WorldSnapshot } from '../contract.js';
+import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
+import { add, applyCraft, blockNear, count, placeSpot } from './state.js';
+
+type Args = Readonly<Record<string, unknown>>;
+const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+const num = (args: Args, key: string, fallback: number): number => (typeof args[key] === 'number' ? (args[key] as number) : fallback);
+
+/**
+ * How each standard verb changes the simulated world while the HTN plans ahead (items gathered,
+ * crafted, placed). Verbs and args are exactly those of /tmp/sinew-verbs.md.
+ */
+export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>[] {
+  return [
+    {
+      verb: 'gather',
+      apply(state, args) {
+        const block = str(args, 'block');
+        if (!block) return false;
+        const source = book.gatherSource(book.dropOf(block));
+        if (source?.tool && !['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'].some((t) => count(state, t) > 0)) {
+          return false;
+        }
+        // The `log` group drops whichever log is nearest; plan with the preferred family.
+        const drop = block === 'log' ? `${preferredWood(state)}_log` : book.dropOf(block);
+        add(state, drop, num(args, 'count', 1));
+        return true;
+      },
+      effects: (args) => [`has_item:${book.dropOf(String(args.block))}:${num(args, 'count', 1)}`],
+    },
+    {
+      verb: 'craft_item',
+      apply(state, args) {
+        const item = str(args, 'item');
+        if (!item) return false;
+        const option = rankRecipes(book, item, state.inventory, preferredWood(state)).find((o) => !o.needsTable || blockNear(state, 'crafting_table'));
+        return option ? applyCraft(state, option, Math.ceil(num(args, 'count', 1) / option.resultCount)) : false;
+      },
+      assume: (state, args) => add(state, String(args.item), num(args, 'count', 1)),
+      effects: (args) => [`has_item:${String(args.item)}:${num(args, 'count', 1)}`],
+    },
+    {
+      verb: 'place_block',
+      apply(state, args) {
+        const item = str(args, 'item');
+        if (!item || count(state, item) < 1) return false;
+        add(state, item, -1);
+        const position = args.position as { x: number; y: number; z: number } | undefined;
+        state.blocks[position ? `${position.x},${position.y},${position.z}` : placeSpot(state.position)] = item;
+        return true;
+      },
+      effects: (args) => (args.item === 'crafting_table' ? ['near_block:crafting_table'] : []),
+    },
+    {
+      verb: 'equip',
+      apply(state, args) {
+        const item = str(args, 'item');
+        if (!item || count(state, item) < 1) return false;
+        state.heldItem = item;
+        return true;
+      },
+    },
+    {
+      verb: 'build_structure',
+      apply(state, args) {
+        const blueprint = (args.blueprint ?? []) as readonly { block: string; dx: number; dy: number; dz: number }[];
+        const origin = (args.origin as { x: number; y: number; z: number } | undefined) ?? state.position;
+        const need = new Map<string, number>();
+        for (const cell of blueprint) need.set(cell.block, (need.get(cell.block) ?? 0) + 1);
+        for (const [block, n] of need) if (count(state, block) < n) return false;
+        for (const cell of blueprint) {
+          add(state, cell.block, -1);
+          state.blocks[`${Math.floor(origin.x) + cell.dx},${Math.floor(origin.y) + cell.dy},${Math.floor(origin.z) + cell.dz}`] = cell.block;
+        }
+        return true;
+      },
+    },
+    {
+      verb: 'pillar_up',
+      apply(state, args) {
+        const height = num(args, 'height', 1);
+        const item = str(args, 'item');
+        if (item && count(state, item) < height) return false;
+        if (item) add(state, item, -height);
+        state.position = { ...state.position, y: state.position.y + height };
+        return true;
+      },
+    },
+    {
+      verb: 'navigate',
+      apply(state, args) {
+        const position = args.position as { x: number; y: number; z: number } | undefined;
+        if (position) state.position = { ...position };
+      },
+    },
+    {
+      verb: 'consume_food',
+      apply(state, args) {
+        const item = str(args, 'item');
+        if (item && count(state, item) < 1) return false;
+        if (item) add(state, item, -1);
+        state.food = 20;
+        return true;
+      },
+    },
+    { verb: 'flee', apply: (state) => void (state.threats = []) },
+    { verb: 'dig_block' },
+    { verb: 'collect_drops' },
+    { verb: 'attack_entity' },
+    { verb: 'chat' },
+  ];
+}
