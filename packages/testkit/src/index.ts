@@ -1,0 +1,11 @@
+export { startServer, DEFAULT_VERSION, GROUND_Y } from './server.js';
+export type { StartServerOptions, TestServer } from './server.js';
+export { connectBot } from './bot.js';
+export type { ConnectBotOptions } from './bot.js';
+export { setBlock, fill, placeTree, reset } from './world.js';
+export type { Position, TreeOptions, PlacedTree, ResetOptions } from './world.js';
+export { give, damage, setFood, setGameMode } from './player.js';
+export type { GameMode } from './player.js';
+export { TestkitError } from './errors.js';
+export type { TestkitErrorCode } from './errors.js';
+export type { SquidServer, SquidPlayer, SquidEntity, SquidItem, SquidWindow, SquidWorld, SquidClient } from './squid/types.js';

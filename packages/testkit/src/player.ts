@@ -1,0 +1,102 @@
+import type { Bot } from 'mineflayer';
+import { serverOfBot } from './bot.js';
+import { TestkitError } from './errors.js';
+import { playerOf } from './server.js';
+import type { SquidItem, SquidServer } from './squid/types.js';
+import { syncBot } from './sync.js';
+import { createItem } from './extensions/items.js';
+
+/** Game modes accepted by {@link setGameMode}. */
+export type GameMode = 'survival' | 'creative' | 'adventure' | 'spectator';
+const GAME_MODES: readonly GameMode[] = ['survival', 'creative', 'adventure', 'spectator'];
+
+function control(bot: Bot, helper: string) {
+  const { server, state } = serverOfBot(bot);
+  return { server, state, serv: state.serv, helper };
+}
+
+/** Adds `count` of an item to the bot's inventory (stacking, hotbar first) and waits until the bot sees it. */
+export async function give(bot: Bot, item: string, count = 1): Promise<void> {
+  if (!Number.isInteger(count) || count < 1 || count > 64 * 36)
+    throw new TestkitError('invalid_options', `count: expected an integer 1..2304, received ${JSON.stringify(count)}`);
+  const name = item.replace(/^minecraft:/, '');
+  const { state, serv } = control(bot, 'give');
+  if (!serv) {
+    await state.external!.command(`give ${bot.username} minecraft:${name} ${count}`);
+    return;
+  }
+  const def = serv.registry.itemsByName[name];
+  if (!def) throw new TestkitError('unknown_item', `no item named ${JSON.stringify(item)}`);
+  const player = playerOf(serv, bot.username);
+  const inv = player.inventory;
+  let left = count;
+  const order = [...range(36, 45), ...range(9, 36)];
+  for (const slot of order) {
+    const existing = inv.slots[slot];
+    if (left === 0) break;
+    if (existing && existing.type === def.id && existing.count < def.stackSize) {
+      const add = Math.min(left, def.stackSize - existing.count);
+      existing.count += add;
+      inv.updateSlot(slot, existing);
+      left -= add;
+    }
+  }
+  for (const slot of order) {
+    if (left === 0) break;
+    if (!inv.slots[slot]) {
+      const add = Math.min(left, def.stackSize);
+      inv.updateSlot(slot, createItem(serv, def.id, add));
+      left -= add;
+    }
+  }
+  if (left > 0) throw new TestkitError('invalid_options', `inventory of ${bot.username} is full (${left} ${name} not given)`);
+  await syncBot(serv, bot);
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}
+
+/** Hurts the bot by `amount` half-hearts as a hit would (death at 0) and waits until the bot sees it. */
+export async function damage(bot: Bot, amount: number): Promise<void> {
+  if (!(Number.isFinite(amount) && amount > 0))
+    throw new TestkitError('invalid_options', `amount: expected a positive number, received ${JSON.stringify(amount)}`);
+  const { state, serv } = control(bot, 'damage');
+  if (!serv) {
+    await state.external!.command(`damage ${bot.username} ${amount}`);
+    return;
+  }
+  const player = playerOf(serv, bot.username);
+  player.takeDamage({ damage: amount, animation: true });
+  await syncBot(serv, bot);
+}
+
+/** Sets the bot's food level (0..20) and waits until the bot sees it. */
+export async function setFood(bot: Bot, level: number): Promise<void> {
+  if (!(Number.isInteger(level) && level >= 0 && level <= 20))
+    throw new TestkitError('invalid_options', `level: expected an integer 0..20, received ${JSON.stringify(level)}`);
+  const { serv } = control(bot, 'setFood');
+  if (!serv) throw new TestkitError('unsupported_external', 'setFood has no vanilla command; use effects on an external server');
+  const player = playerOf(serv, bot.username);
+  player.foodSaturation = Math.min(player.foodSaturation ?? 0, level);
+  player.updateFood(level);
+  await syncBot(serv, bot);
+}
+
+/** Changes the bot's game mode (server and bot agree afterwards: `bot.game.gameMode`). */
+export async function setGameMode(bot: Bot, mode: GameMode): Promise<void> {
+  const index = GAME_MODES.indexOf(mode);
+  if (index < 0) throw new TestkitError('invalid_options', `mode: expected one of ${GAME_MODES.join(', ')}, received ${JSON.stringify(mode)}`);
+  const { state, serv } = control(bot, 'setGameMode');
+  if (!serv) {
+    await state.external!.command(`gamemode ${mode} ${bot.username}`);
+    return;
+  }
+  playerOf(serv, bot.username).setGameMode(index);
+  await syncBot(serv, bot);
+}
+
+/** The item stack the server holds in a bot's slot (for assertions against the server's truth). */
+export function serverSlot(serv: SquidServer, username: string, slot: number): SquidItem | null {
+  return playerOf(serv, username).inventory.slots[slot] ?? null;
+}

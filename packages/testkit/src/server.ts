@@ -1,0 +1,263 @@
+import { once } from 'node:events';
+import type { Server as NetServer } from 'node:net';
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import { TestkitError } from './errors.js';
+import type { ExtensionContext } from './extensions/context.js';
+import { installExtensions } from './extensions/index.js';
+import { createQuietSquid } from './squid/load.js';
+import type { SquidPlayer, SquidServer } from './squid/types.js';
+import { connectExternal, type ExternalControl } from './external.js';
+
+/** Minecraft version the testkit is built and tested for. */
+export const DEFAULT_VERSION = '1.20.4';
+/** Top block of the superflat ground (grass); bots stand at GROUND_Y + 1. */
+export const GROUND_Y = 4;
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /** Minecraft version (default 1.20.4, the one the extensions are tested on). */
+  version?: string;
+  /** TCP port on 127.0.0.1 (default: a free one). */
+  port?: number;
+  /** World seed (superflat ignores it for terrain; it still reaches the clients). */
+  seed?: number;
+  /** World storage: in memory by default; `dir` keeps region files there (left in place on stop). */
+  world?: { dir?: string };
+  /** Chunk radius sent to bots (default 4). */
+  viewDistance?: number;
+}
+
+/** A running test server. */
+export interface TestServer {
+  host: string;
+  port: number;
+  version: string;
+  /** The flying-squid server object; null when the handle points to an external server. */
+  serv: SquidServer | null;
+  /** True when SINEW_MC_HOST/SINEW_MC_PORT selected an external server. */
+  external: boolean;
+  /** Where players spawn (block centre, standing on the ground). */
+  spawn: Vec3;
+  /** Kicks all players, closes the server and every timer it owns. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Bookkeeping behind a TestServer handle. */
+export interface ServerState {
+  handle: TestServer;
+  serv: SquidServer | null;
+  external: ExternalControl | null;
+  bots: Set<Bot>;
+  ctx: ExtensionContext | null;
+  stopped: boolean;
+  botCounter: number;
+}
+
+const debugLog = process.env.SINEW_TESTKIT_DEBUG ? (message: unknown) => console.error('[squid]', message) : () => undefined;
+
+const states = new WeakMap<TestServer, ServerState>();
+
+/** The bookkeeping of a handle returned by startServer. */
+export function stateOf(server: TestServer): ServerState {
+  const state = states.get(server);
+  if (!state) throw new TestkitError('invalid_options', 'not a server returned by startServer()');
+  if (state.stopped) throw new TestkitError('server_stopped', 'the server was stopped');
+  return state;
+}
+
+/** The flying-squid server of an embedded handle, or a clear error for external ones. */
+export function embedded(server: TestServer, helper: string): { state: ServerState; serv: SquidServer } {
+  const state = stateOf(server);
+  if (!state.serv) throw new TestkitError('unsupported_external', `${helper} needs the embedded server`);
+  return { state, serv: state.serv };
+}
+
+/** The server-side player of a connected username. */
+export function playerOf(serv: SquidServer, username: string): SquidPlayer {
+  const player = serv.getPlayer(username);
+  if (!player) throw new TestkitError('player_not_found', `no player named ${username} on the server`);
+  return player;
+}
+
+function validate(options: StartServerOptions): void {
+  const { version, port, seed, viewDistance } = options;
+  if (version !== undefined && (typeof version !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(version)))
+    throw new TestkitError('invalid_options', `version: expected a version like "1.20.4", received ${JSON.stringify(version)}`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new TestkitError('invalid_options', `port: expected an integer 0..65535, received ${JSON.stringify(port)}`);
+  if (seed !== undefined && !Number.isSafeInteger(seed))
+    throw new TestkitError('invalid_options', `seed: expected an integer, received ${JSON.stringify(seed)}`);
+  if (viewDistance !== undefined && !(Number.isInteger(viewDistance) && viewDistance >= 2 && viewDistance <= 12))
+    throw new TestkitError('invalid_options', `viewDistance: expected an integer 2..12, received ${JSON.stringify(viewDistance)}`);
+}
+
+/**
+ * Starts flying-squid in this process on 127.0.0.1 (offline mode, superflat, survival), with
+ * the testkit's extensions (crafting, eating, mob AI, respawn, player list, game-mode sync).
+ * With SINEW_MC_HOST/SINEW_MC_PORT set, returns a handle to that external server instead.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
+  validate(options);
+  const version = options.version ?? DEFAULT_VERSION;
+  const spawn = new Vec3(0.5, GROUND_Y + 1, 0.5);
+
+  const externalHost = process.env.SINEW_MC_HOST;
+  if (externalHost) return startExternal(externalHost, version, spawn);
+
+  const serv = createQuietSquid({
+    motd: 'sinew testkit',
+    port: options.port ?? 0,
+    host: '127.0.0.1',
+    'online-mode': false,
+    logging: false,
+    noConsoleOutput: true,
+    // A debug hook also keeps flying-squid from installing process-wide crash handlers (process.exit).
+    debug: debugLog,
+    gameMode: 0,
+    difficulty: 2,
+    'max-players': 50,
+    'max-entities': 500,
+    'view-distance': options.viewDistance ?? 4,
+    kickTimeout: 30_000,
+    'everybody-op': true,
+    'player-list-text': { header: { text: 'sinew' }, footer: { text: 'testkit' } },
+    plugins: {},
+    modpe: false,
+    version,
+    generation: { name: 'superflat', options: { seed: options.seed } },
+    worldFolder: options.world?.dir,
+  });
+
+  const ctx: ExtensionContext = {
+    serv,
+    timers: new Set(),
+    onStop: (cleanup) => cleanups.push(cleanup),
+  };
+  const cleanups: (() => void)[] = [];
+  serv.getSpawnPoint = async () => spawn.clone();
+  installExtensions(ctx);
+
+  const state: ServerState = {
+    handle: undefined as unknown as TestServer,
+    serv,
+    external: null,
+    bots: new Set(),
+    ctx,
+    stopped: false,
+    botCounter: 0,
+  };
+
+  const stop = async (): Promise<void> => {
+    if (state.stopped) return;
+    state.stopped = true;
+    const bots = [...state.bots];
+    state.bots.clear();
+    await Promise.all(bots.map(quitAndWait));
+    for (const cleanup of cleanups) cleanup();
+    await shutdownSquid(serv, ctx);
+  };
+
+  try {
+    await Promise.race([
+      once(serv, 'ready'),
+      once(serv, 'error').then(([err]) => {
+        throw err;
+      }),
+    ]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  const address = serv._server.socketServer?.address() as { port: number } | null;
+  const handle: TestServer = {
+    host: '127.0.0.1',
+    port: address?.port ?? options.port ?? 0,
+    version,
+    serv,
+    external: false,
+    spawn,
+    stop,
+  };
+  state.handle = handle;
+  states.set(handle, state);
+  return handle;
+}
+
+/** Quits a bot and waits (at most 2 s) for its socket to close. */
+export async function quitAndWait(bot: Bot): Promise<void> {
+  const socket = (bot._client as unknown as { socket?: { destroyed?: boolean } }).socket;
+  if (!socket || socket.destroyed) return;
+  const ended = once(bot, 'end').then(() => undefined);
+  bot.quit();
+  await Promise.race([ended, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]);
+}
+
+async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<void> {
+  serv.stopTickInterval();
+  const leaving = serv.players.map((player) => {
+    const gone = player.disconnected ? Promise.resolve() : once(player, 'disconnected').then(() => undefined);
+    try {
+      player._client.end('server stopped');
+    } catch {
+      // already closed
+    }
+    return Promise.race([gone, new Promise<void>((resolve) => setTimeout(resolve, 500).unref())]);
+  });
+  await Promise.all(leaving);
+  // Clients still in login/configuration are not players yet; end their sockets directly.
+  const clients = (serv._server as unknown as { clients?: Record<string, { end(r: string): void; socket?: { destroy(): void } }> }).clients ?? {};
+  for (const client of Object.values(clients)) {
+    client.end('server stopped');
+    client.socket?.destroy();
+  }
+  for (const timer of ctx.timers) clearTimeout(timer);
+  ctx.timers.clear();
+  serv.overworld?.stopSaving?.();
+  const socketServer = (serv._server as unknown as { socketServer?: NetServer }).socketServer;
+  const closed = socketServer?.listening ? once(socketServer, 'close').then(() => undefined) : Promise.resolve();
+  try {
+    await serv.destroy();
+  } catch {
+    // destroy() rejects when 'close' takes over 1 s; the wait below covers it
+  }
+  await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]);
+  // Handles finish closing on the next loop turns; resolve after them so callers see none left.
+  await new Promise<void>((resolve) => setTimeout(resolve, 20));
+}
+
+async function startExternal(host: string, version: string, spawn: Vec3): Promise<TestServer> {
+  const portText = process.env.SINEW_MC_PORT ?? '25565';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    throw new TestkitError('invalid_options', `SINEW_MC_PORT: expected a port number, received ${JSON.stringify(portText)}`);
+  const state: ServerState = {
+    handle: undefined as unknown as TestServer,
+    serv: null,
+    external: null,
+    bots: new Set(),
+    ctx: null,
+    stopped: false,
+    botCounter: 0,
+  };
+  const handle: TestServer = {
+    host,
+    port,
+    version: process.env.SINEW_MC_VERSION ?? version,
+    serv: null,
+    external: true,
+    spawn,
+    stop: async () => {
+      if (state.stopped) return;
+      state.stopped = true;
+      for (const bot of state.bots) bot.quit();
+      state.bots.clear();
+      state.external?.close();
+    },
+  };
+  state.handle = handle;
+  state.external = connectExternal(handle);
+  states.set(handle, state);
+  return handle;
+}
