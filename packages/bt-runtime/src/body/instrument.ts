@@ -1,0 +1,141 @@
+/** One call that moves the body: the executor's pulse for TTFA and stuck detection. */
+export interface ActuatorCommand {
+  /** A bounded name, e.g. the method name `dig` or `setControlState` (used as a metric label). */
+  readonly command: string;
+  /** A short human-readable summary of the arguments, for the provenance trace (never a label). */
+  readonly detail?: string;
+}
+
+/** A body the executor can watch: it reports every actuator command it performs. */
+export interface ActuatorSource {
+  /** Subscribes to actuator commands; returns the unsubscribe function. */
+  onActuate(listener: (command: ActuatorCommand) => void): () => void;
+}
+
+export interface InstrumentOptions {
+  /** Builds the `detail` of a call; default: the primitive args, comma-separated, at most 120 chars. */
+  readonly describe?: (method: string, args: readonly unknown[]) => string | undefined;
+  /** The command name reported for a method; default: the method path itself (`pathfinder.setGoal`). */
+  readonly commandName?: (method: string) => string;
+  /** Skip method paths that do not exist (yet) instead of throwing. Default false. */
+  readonly ignoreMissing?: boolean;
+}
+
+export class InstrumentError extends Error {
+  override readonly name = 'InstrumentError';
+  readonly code = 'missing_method' as const;
+  constructor(readonly method: string) {
+    super(`cannot instrument "${method}": it is not a function on the target`);
+  }
+}
+
+const HUB = Symbol.for('sinew.actuator-hub');
+
+interface Hub {
+  readonly listeners: Set<(command: ActuatorCommand) => void>;
+  readonly patched: Set<string>;
+}
+
+/** Default call summary: primitive args only (objects are summarised by their kind), capped at 120 chars. */
+export function describeArgs(args: readonly unknown[]): string | undefined {
+  if (args.length === 0) return undefined;
+  const parts = args.map((arg) => {
+    if (arg === null || arg === undefined) return String(arg);
+    switch (typeof arg) {
+      case 'string':
+        return JSON.stringify(arg.length > 40 ? `${arg.slice(0, 40)}…` : arg);
+      case 'number':
+      case 'boolean':
+      case 'bigint':
+        return String(arg);
+      case 'function':
+        return 'fn';
+      default: {
+        const name = (arg as { constructor?: { name?: string } }).constructor?.name;
+        return name && name !== 'Object' ? name : 'object';
+      }
+    }
+  });
+  const text = parts.join(', ');
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+function hubOf(target: object): Hub {
+  const existing = (target as Record<symbol, Hub | undefined>)[HUB];
+  if (existing) return existing;
+  const hub: Hub = { listeners: new Set(), patched: new Set() };
+  Object.defineProperty(target, HUB, { value: hub, enumerable: false });
+  Object.defineProperty(target, 'onActuate', {
+    enumerable: false,
+    configurable: true,
+    writable: true,
+    value(listener: (command: ActuatorCommand) => void): () => void {
+      hub.listeners.add(listener);
+      return () => hub.listeners.delete(listener);
+    },
+  });
+  return hub;
+}
+
+/** Reports an actuator command on a target prepared by `instrumentMethods` (for moves that are not method calls). */
+export function emitActuatorCommand(target: ActuatorSource, command: ActuatorCommand): void {
+  const hub = (target as unknown as Record<symbol, Hub | undefined>)[HUB];
+  if (!hub) throw new TypeError('emitActuatorCommand: target was not prepared by instrumentMethods');
+  for (const listener of [...hub.listeners]) listener(command);
+}
+
+/**
+ * Patches the named methods of `target` in place (dotted paths reach nested objects, e.g.
+ * `pathfinder.setGoal`) so each call first emits an `ActuatorCommand`, and adds `onActuate`. Returns
+ * the same object: the user keeps calling the plain API. Instrumenting twice never double-reports.
+ *
+ * @example
+ * const body = instrumentMethods(bot, ['dig', 'placeBlock', 'setControlState', 'pathfinder.setGoal']);
+ * body.onActuate((c) => console.log(c.command));
+ */
+export function instrumentMethods<T extends object>(
+  target: T,
+  methods: readonly string[],
+  options: InstrumentOptions = {},
+): T & ActuatorSource {
+  const hub = hubOf(target);
+  const describe = options.describe ?? ((_method: string, args: readonly unknown[]) => describeArgs(args));
+  for (const method of methods) {
+    if (hub.patched.has(method)) continue;
+    const segments = method.split('.');
+    const key = segments.pop()!;
+    let owner: unknown = target;
+    for (const segment of segments) owner = owner === null || owner === undefined ? undefined : (owner as Record<string, unknown>)[segment];
+    const original = owner === null || typeof owner !== 'object' && typeof owner !== 'function' ? undefined : (owner as Record<string, unknown>)[key];
+    if (typeof original !== 'function') {
+      if (options.ignoreMissing) continue;
+      throw new InstrumentError(method);
+    }
+    const command = options.commandName?.(method) ?? method;
+    const listeners = hub.listeners;
+    const patched = function (this: unknown, ...args: unknown[]): unknown {
+      if (listeners.size > 0) {
+        // Emitted before the call so a command that throws is still seen (it did try to move the body).
+        let detail: string | undefined;
+        try {
+          detail = describe(method, args);
+        } catch {
+          detail = undefined;
+        }
+        const event: ActuatorCommand = detail === undefined ? { command } : { command, detail };
+        for (const listener of [...listeners]) {
+          try {
+            listener(event);
+          } catch {
+            // A listener must never break the body's own call.
+          }
+        }
+      }
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    Object.defineProperty(patched, 'name', { value: (original as { name: string }).name || key });
+    (owner as Record<string, unknown>)[key] = patched;
+    hub.patched.add(method);
+  }
+  return target as T & ActuatorSource;
+}

@@ -1,0 +1,938 @@
+import {
+  checkAcceptance,
+  checkStep,
+  describeError,
+  ErrorCodeSchema,
+  isRetryable,
+  PlanSchema,
+  runGuard,
+  stepFailure,
+  summarizeIssues,
+  type Capability,
+  type ErrorCode,
+  type Logger,
+  type Plan,
+  type PlanStep,
+  type RunnerResult,
+  type StepFailure,
+  type StepOutcome,
+} from '@sinew/executor-contracts';
+import { z } from 'zod';
+import type { ActuatorCommand, ActuatorSource } from '../body/instrument.js';
+import { systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
+import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metrics.js';
+import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
+import { HealthTracker } from './health.js';
+import { backoffMs, executorPolicy, type ExecutorPolicy } from './policy.js';
+import { StepSlot } from './slot.js';
+import type {
+  ActiveStepState,
+  Executor,
+  ExecutorEventName,
+  ExecutorEvents,
+  ExecutorOptions,
+  ExecutorRunContext,
+  ExecutorState,
+  HealthReport,
+  PlanOutcome,
+  PlanStatus,
+  RunOptions,
+} from './types.js';
+
+const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Why an attempt's signal was aborted; `signal.reason` is one of these. */
+export class StepAbortError extends Error {
+  override readonly name = 'StepAbortError';
+  constructor(
+    readonly code: 'ttfa_exceeded' | 'stuck' | 'timeout' | 'preempted' | 'aborted',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type TripCode = StepAbortError['code'];
+
+type AttemptResult =
+  | { readonly kind: 'ok'; readonly observables?: Record<string, unknown>; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
+  | { readonly kind: 'failed'; readonly failure: StepFailure; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
+  | { readonly kind: 'preempted'; readonly ttfaMs?: number }
+  | { readonly kind: 'aborted'; readonly failure: StepFailure; readonly ttfaMs?: number };
+
+interface PlanContext {
+  readonly plan: Plan;
+  readonly signal?: AbortSignal;
+  /** Set for steps run by `preempt()`: they already hold the slot and are never interrupted. */
+  readonly preemptReason?: string;
+}
+
+/** Book-keeping of the one active step (I1). */
+interface ActiveStep {
+  readonly planId: string;
+  readonly stepId: string;
+  readonly verb: string;
+  readonly capability: Capability<unknown>;
+  readonly fastPath: boolean;
+  attempt: number;
+  phase: ActiveStepState['phase'];
+  sinceMs: number;
+  /** Interrupts whatever the step is doing now (the attempt, or its backoff wait). */
+  interrupt?: (code: 'preempted' | 'aborted') => void;
+  readonly trace: TraceEntry[];
+  traceDropped: number;
+  readonly startedAt: number;
+}
+
+/** The live watchdog state of one attempt. */
+interface LiveAttempt {
+  over: boolean;
+  readonly onActivity: (kind: TraceEntry['kind'], name: string, detail?: string) => void;
+}
+
+type IdempotencyEntry = { readonly state: 'in_flight'; readonly done: Promise<StepOutcome> } | { readonly state: 'completed'; readonly outcome: StepOutcome };
+
+/**
+ * Builds the Enhanced Reactive Executor for one body: V1–V3 checks, idempotency, watchdogs (TTFA,
+ * stuck, timeout), acceptance, bounded retries and repair, preemption, metrics and provenance.
+ *
+ * @example
+ * const executor = createExecutor({ registry, body: instrumentMethods(bot, ['dig']) });
+ * const outcome = await executor.run({ planId: 'p1', intentId: 'i1', steps: [{ stepId: 's1', type: 'dig_block', args: {} }] });
+ */
+export function createExecutor<Body extends ActuatorSource>(options: ExecutorOptions<Body>): Executor<Body> {
+  return new ReactiveExecutor(options);
+}
+
+class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
+  readonly metrics: ExecutorMetrics;
+  readonly policy: ExecutorPolicy;
+  readonly registry: ExecutorOptions<Body>['registry'];
+  readonly #body: Body;
+  readonly #clock: Clock;
+  readonly #sinks: readonly ProvenanceSink[];
+  readonly #repair: ExecutorOptions<Body>['repair'];
+  readonly #log: Logger;
+  readonly #slot = new StepSlot();
+  readonly #listeners = new Map<ExecutorEventName, Set<(payload: never) => void>>();
+  readonly #idempotency = new Map<string, IdempotencyEntry>();
+  readonly #health = new HealthTracker();
+  readonly #reasonLabels = new Set<string>();
+  readonly #commandLabels = new Set<string>();
+  readonly #unsubscribe: () => void;
+  #active: ActiveStep | undefined;
+  #attempt: LiveAttempt | undefined;
+  #plansRunning = 0;
+  #preempting = 0;
+  #preemptSeq = 0;
+  #closed = false;
+
+  constructor(options: ExecutorOptions<Body>) {
+    this.policy = executorPolicy(options.policy ?? {});
+    this.registry = options.registry;
+    this.#body = options.body;
+    this.#clock = options.clock ?? systemClock;
+    this.metrics = options.metrics ?? createMetrics();
+    const sinks = options.provenance;
+    this.#sinks = sinks === undefined ? [] : Array.isArray(sinks) ? [...(sinks as readonly ProvenanceSink[])] : [sinks as ProvenanceSink];
+    this.#repair = options.repair;
+    this.#log = options.logger ?? silentLogger;
+    if (typeof this.#body?.onActuate !== 'function') {
+      throw new TypeError('createExecutor: body has no onActuate(); wrap it with instrumentMethods(body, [...methods])');
+    }
+    this.#unsubscribe = this.#body.onActuate((command) => this.#onActuate(command));
+  }
+
+  on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void {
+    let set = this.#listeners.get(event);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(event, set);
+    }
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  state(): ExecutorState {
+    const active = this.#active;
+    return {
+      status: this.#closed ? 'closed' : active || this.#plansRunning > 0 ? 'running' : 'idle',
+      ...(active
+        ? {
+            activeStep: {
+              planId: active.planId,
+              stepId: active.stepId,
+              verb: active.verb,
+              capability: `${active.capability.name}@${active.capability.version}`,
+              attempt: active.attempt,
+              phase: active.phase,
+              sinceMs: active.sinceMs,
+              atomic: active.capability.atomic,
+            },
+          }
+        : {}),
+      waiting: this.#slot.waiting(),
+      plansRunning: this.#plansRunning,
+      preempting: this.#preempting > 0,
+    };
+  }
+
+  health(): HealthReport {
+    return { executor: this.state(), capabilities: this.#health.report() };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#active?.interrupt?.('aborted');
+    this.#unsubscribe();
+    await Promise.all(this.#sinks.map((sink) => sink.close?.().catch((error: unknown) => this.#log.error('provenance sink close failed', { error: describeError(error) }))));
+  }
+
+  async run(input: unknown, options: RunOptions = {}): Promise<PlanOutcome> {
+    const startedAt = this.#clock.now();
+    const parsed = PlanSchema.safeParse(input);
+    if (!parsed.success || this.#closed) {
+      const raw = (typeof input === 'object' && input !== null ? input : {}) as { planId?: unknown; intentId?: unknown };
+      const failure = this.#closed
+        ? stepFailure('aborted', 'the executor is closed')
+        : stepFailure('invalid_args', `malformed plan:\n${z.prettifyError(parsed.error!)}`, { issues: summarizeIssues(parsed.error!.issues) });
+      const outcome: PlanOutcome = {
+        planId: typeof raw.planId === 'string' && raw.planId ? raw.planId : 'invalid',
+        intentId: typeof raw.intentId === 'string' && raw.intentId ? raw.intentId : 'invalid',
+        status: this.#closed ? 'aborted' : 'failed',
+        steps: [],
+        failure,
+        repairs: 0,
+        startedAt,
+        endedAt: this.#clock.now(),
+      };
+      this.metrics.plans.inc({ status: outcome.status });
+      this.#emit('plan.failed', outcome);
+      return outcome;
+    }
+    const plan = parsed.data;
+    this.#plansRunning += 1;
+    try {
+      return await this.#runPlan({ plan, ...(options.signal ? { signal: options.signal } : {}) }, startedAt);
+    } finally {
+      this.#plansRunning -= 1;
+    }
+  }
+
+  async #runPlan(planCtx: PlanContext, startedAt: number): Promise<PlanOutcome> {
+    const { plan, signal } = planCtx;
+    this.#emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
+    const queue: PlanStep[] = [...plan.steps];
+    const outcomes: StepOutcome[] = [];
+    let repairs = 0;
+    let status: PlanStatus = 'completed';
+    let failure: StepFailure | undefined;
+    let failedStepId: string | undefined;
+    while (queue.length > 0) {
+      if (signal?.aborted || this.#closed) {
+        status = 'aborted';
+        failure = stepFailure('aborted', this.#closed ? 'the executor was closed' : 'the plan was cancelled');
+        break;
+      }
+      const step = queue.shift()!;
+      const outcome = await this.#executeStep(planCtx, step);
+      outcomes.push(outcome);
+      if (outcome.status === 'succeeded') continue;
+      const stepFailed = outcome.failure ?? stepFailure('runner_error', 'step ended without a failure record');
+      if (stepFailed.code === 'aborted') {
+        status = 'aborted';
+        failure = stepFailed;
+        failedStepId = outcome.stepId;
+        break;
+      }
+      if (this.#repair && isRepairable(stepFailed) && outcome.status === 'failed') {
+        const response = repairs < this.policy.maxRepairsPerPlan ? await this.#askRepair(plan, step, stepFailed, repairs) : undefined;
+        if (response && response.steps.length > 0) {
+          repairs += 1;
+          queue.unshift(...response.steps, ...(response.replace ? [] : [step]));
+          continue;
+        }
+      }
+      status = 'failed';
+      failure = stepFailed;
+      failedStepId = outcome.stepId;
+      break;
+    }
+    const outcome: PlanOutcome = {
+      planId: plan.planId,
+      intentId: plan.intentId,
+      status,
+      steps: outcomes,
+      ...(failure ? { failure } : {}),
+      ...(failedStepId ? { failedStepId } : {}),
+      repairs,
+      startedAt,
+      endedAt: this.#clock.now(),
+    };
+    this.metrics.plans.inc({ status });
+    await this.#flushSinks();
+    this.#emit(status === 'completed' ? 'plan.completed' : 'plan.failed', outcome);
+    return outcome;
+  }
+
+  async #askRepair(plan: Plan, step: PlanStep, failure: StepFailure, repairsSoFar: number) {
+    try {
+      const response = await this.#repair!.repair({ plan, step, failure, repairsSoFar });
+      this.metrics.repairs.inc({ reason: failure.code, result: response && response.steps.length > 0 ? 'steps' : 'none' });
+      return response;
+    } catch (error) {
+      this.metrics.repairs.inc({ reason: failure.code, result: 'error' });
+      this.#log.error('repair hook threw', { error: describeError(error), stepId: step.stepId });
+      return undefined;
+    }
+  }
+
+  async preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<StepOutcome[]> {
+    const reason = options.reason;
+    this.metrics.preemptions.inc({ reason: labelValue(reason, this.#reasonLabels) });
+    this.#preemptSeq += 1;
+    const planId = `preempt-${this.#preemptSeq}`;
+    const plan: Plan = { planId, intentId: `preempt:${reason}`.slice(0, 256), steps: [...steps], planner: 'preemption' };
+    this.#preempting += 1;
+    try {
+      // Queue first (priority), then interrupt: the interrupted step yields the slot straight to us.
+      const granted = this.#slot.acquire({ priority: true });
+      const active = this.#active;
+      if (active && !active.fastPath && !active.capability.atomic) active.interrupt?.('preempted');
+      await granted;
+      const outcomes: StepOutcome[] = [];
+      try {
+        for (const step of steps) {
+          if (this.#closed) break;
+          outcomes.push(await this.#executeStep({ plan, preemptReason: reason }, step));
+        }
+      } finally {
+        this.#slot.release();
+      }
+      await this.#flushSinks();
+      return outcomes;
+    } finally {
+      this.#preempting -= 1;
+    }
+  }
+
+  /** One step, start to end: checks, idempotency, slot, attempts with retries and resumes. Never throws. */
+  async #executeStep(planCtx: PlanContext, rawStep: unknown): Promise<StepOutcome> {
+    const startedAt = this.#clock.now();
+    const { plan } = planCtx;
+    // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
+    const check = checkStep(this.registry, rawStep);
+    if (!check.ok) {
+      const raw = (typeof rawStep === 'object' && rawStep !== null ? rawStep : {}) as { stepId?: unknown; type?: unknown };
+      const stepId = typeof raw.stepId === 'string' && raw.stepId ? raw.stepId.slice(0, 256) : 'invalid';
+      const verb = typeof raw.type === 'string' ? raw.type.slice(0, 128) : '';
+      const outcome: StepOutcome = { planId: plan.planId, stepId, verb, status: 'failed', failure: check.failure, attempts: 0, startedAt, endedAt: this.#clock.now() };
+      this.#finish(planCtx, outcome, { verb, trace: [], traceDropped: 0, failures: [check.failure], preemptions: 0, args: undefined });
+      return outcome;
+    }
+    const { step, capability, args } = check;
+    const key = step.idempotencyKey ?? `${plan.planId}:${step.stepId}`;
+    const known = this.#idempotency.get(key);
+    if (known) return this.#duplicate(planCtx, step, capability, key, known, startedAt);
+    let settle!: (outcome: StepOutcome) => void;
+    const done = new Promise<StepOutcome>((resolve) => (settle = resolve));
+    this.#idempotency.set(key, { state: 'in_flight', done });
+    let outcome: StepOutcome | undefined;
+    try {
+      outcome = await this.#dispatch(planCtx, step, capability, args, key, startedAt);
+      return outcome;
+    } catch (error) {
+      // Unreachable by design; kept so a bug still ends the step with a code (A2).
+      const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
+      outcome = { planId: plan.planId, stepId: step.stepId, verb: step.type, capability: capRef(capability), status: 'failed', failure, attempts: 0, startedAt, endedAt: this.#clock.now() };
+      this.#finish(planCtx, outcome, { verb: step.type, capability, key, args, trace: [], traceDropped: 0, failures: [failure], preemptions: 0 });
+      return outcome;
+    } finally {
+      if (outcome?.status === 'succeeded') this.#remember(key, outcome);
+      else this.#idempotency.delete(key);
+      settle(outcome!);
+    }
+  }
+
+  async #duplicate(
+    planCtx: PlanContext,
+    step: PlanStep,
+    capability: Capability<Body>,
+    key: string,
+    known: IdempotencyEntry,
+    startedAt: number,
+  ): Promise<StepOutcome> {
+    const kind = known.state === 'completed' ? 'completed' : 'in_flight';
+    this.metrics.duplicates.inc({ capability: capability.name, kind });
+    const original = known.state === 'completed' ? known.outcome : await known.done;
+    const of = `${original.planId}:${original.stepId}`;
+    const outcome: StepOutcome = {
+      ...original,
+      planId: planCtx.plan.planId,
+      stepId: step.stepId,
+      verb: step.type,
+      // A completed key answers with the recorded result; `duplicate` says it was not dispatched again.
+      ...(original.status === 'succeeded'
+        ? { failure: stepFailure('duplicate', `idempotency key "${key}" ${kind === 'completed' ? 'already completed' : 'was in flight'} as ${of}; not dispatched again`) }
+        : {}),
+      startedAt,
+      endedAt: this.#clock.now(),
+    };
+    this.#finish(planCtx, outcome, {
+      verb: step.type,
+      capability,
+      key,
+      args: step.args,
+      trace: [],
+      traceDropped: 0,
+      failures: outcome.failure ? [outcome.failure] : [],
+      preemptions: 0,
+      duplicate: true,
+    });
+    return outcome;
+  }
+
+  #remember(key: string, outcome: StepOutcome): void {
+    this.#idempotency.delete(key);
+    this.#idempotency.set(key, { state: 'completed', outcome });
+    while (this.#idempotency.size > this.policy.idempotencyCapacity) {
+      const oldest = this.#firstCompletedKey();
+      if (oldest === undefined) break;
+      this.#idempotency.delete(oldest);
+    }
+  }
+
+  #firstCompletedKey(): string | undefined {
+    for (const [key, entry] of this.#idempotency) if (entry.state === 'completed') return key;
+    return undefined;
+  }
+
+  async #dispatch(
+    planCtx: PlanContext,
+    step: PlanStep,
+    capability: Capability<Body>,
+    args: unknown,
+    key: string,
+    startedAt: number,
+  ): Promise<StepOutcome> {
+    const { plan, signal } = planCtx;
+    const fastPath = planCtx.preemptReason !== undefined;
+    const failures: StepFailure[] = [];
+    const base = { planId: plan.planId, stepId: step.stepId, verb: step.type, capability: capRef(capability) };
+    const ref = { planId: plan.planId, stepId: step.stepId, verb: step.type };
+    if (!fastPath) {
+      const granted = await this.#slot.acquire(signal ? { signal } : {});
+      if (!granted) {
+        const failure = stepFailure('aborted', 'the plan was cancelled before the step started');
+        const outcome: StepOutcome = { ...base, status: 'failed', failure, attempts: 0, startedAt, endedAt: this.#clock.now() };
+        this.#finish(planCtx, outcome, { verb: step.type, capability, key, args, trace: [], traceDropped: 0, failures: [failure], preemptions: 0 });
+        return outcome;
+      }
+    }
+    const active: ActiveStep = {
+      planId: plan.planId,
+      stepId: step.stepId,
+      verb: step.type,
+      capability: capability as Capability<unknown>,
+      fastPath,
+      attempt: 0,
+      phase: 'starting',
+      sinceMs: this.#clock.now(),
+      trace: [],
+      traceDropped: 0,
+      startedAt,
+    };
+    this.#active = active;
+    this.metrics.activeSteps.inc();
+    const blackboard = new Map<string, unknown>();
+    const maxRetries = Math.min(this.policy.maxLocalRetries, capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
+    let retries = 0;
+    let resumes = 0;
+    let interrupted = false;
+    let holding = !fastPath;
+    let ttfaMs: number | undefined;
+    let acceptance: ProvenanceRecord['acceptance'];
+    const end = (status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome => {
+      const outcome: StepOutcome = {
+        ...base,
+        status,
+        ...(failure ? { failure } : {}),
+        attempts: active.attempt,
+        startedAt,
+        endedAt: this.#clock.now(),
+        ...(ttfaMs !== undefined ? { ttfaMs } : {}),
+        ...(observables ? { observables } : {}),
+      };
+      this.#finish(planCtx, outcome, {
+        verb: step.type,
+        capability,
+        key,
+        args,
+        trace: active.trace,
+        traceDropped: active.traceDropped,
+        failures,
+        preemptions: resumes,
+        ...(acceptance ? { acceptance } : {}),
+      });
+      return outcome;
+    };
+    try {
+      for (;;) {
+        if (signal?.aborted || this.#closed) return end('failed', record(failures, stepFailure('aborted', 'the plan was cancelled')));
+        // Safe point: a preemption queued while we were between attempts takes the body now.
+        if (!fastPath && this.#slot.hasPriorityWaiter() && !interrupted) interrupted = true;
+        if (interrupted) {
+          interrupted = false;
+          resumes += 1;
+          const reason = 'preempted by a safety request';
+          if (resumes > this.policy.maxResumes) {
+            const failure = record(failures, stepFailure('preempted', `interrupted ${resumes} times (maxResumes ${this.policy.maxResumes})`));
+            const outcome = end('preempted', failure);
+            this.#emit('step.preempted', { ...ref, reason, resumes, outcome });
+            return outcome;
+          }
+          this.#emit('step.preempted', { ...ref, reason, resumes });
+          active.phase = 'interrupted';
+          this.#active = undefined;
+          this.metrics.activeSteps.dec();
+          this.#slot.release();
+          holding = false;
+          holding = await this.#slot.acquire({ priority: true, ...(signal ? { signal } : {}) });
+          if (!holding) return end('failed', record(failures, stepFailure('aborted', 'the plan was cancelled while preempted')));
+          this.#active = active;
+          this.metrics.activeSteps.inc();
+          this.#emit('step.resumed', { ...ref, resumes });
+        }
+        // V3: the guard, re-run before every attempt (a resumed step re-guards).
+        const guard = runGuard(capability, { body: this.#body }, args);
+        if (guard) return end('failed', record(failures, guard));
+        active.attempt += 1;
+        active.phase = 'running';
+        active.sinceMs = this.#clock.now();
+        this.#emit('step.dispatched', { ...ref, capability: `${capability.name}@${capability.version}`, attempt: active.attempt });
+        const result = await this.#attemptOnce(active, planCtx, step, capability, args, blackboard);
+        ttfaMs = result.ttfaMs ?? ttfaMs;
+        if ('acceptance' in result && result.acceptance) acceptance = result.acceptance;
+        if (result.kind === 'ok') return end('succeeded', undefined, result.observables);
+        if (result.kind === 'aborted') return end('failed', record(failures, result.failure));
+        if (result.kind === 'preempted') {
+          // An interrupted attempt is not a failed one: it does not use up a retry.
+          active.attempt -= 1;
+          interrupted = true;
+          continue;
+        }
+        const failure = record(failures, result.failure);
+        if (!failure.retryable || retries >= maxRetries) return end('failed', failure);
+        retries += 1;
+        const wait = backoffMs(this.policy, retries, capability.retry?.backoffMs);
+        this.metrics.retries.inc({ capability: capability.name, code: failure.code });
+        this.#emit('step.retry', { ...ref, attempt: active.attempt + 1, failure, backoffMs: wait });
+        active.phase = 'backoff';
+        const woke = await this.#sleep(active, wait, signal);
+        if (woke === 'preempted') interrupted = true;
+      }
+    } finally {
+      if (this.#active === active) {
+        this.#active = undefined;
+        this.metrics.activeSteps.dec();
+      }
+      if (holding) this.#slot.release();
+    }
+  }
+
+  /** Backoff that a preemption or cancellation cuts short. */
+  #sleep(active: ActiveStep, ms: number, signal: AbortSignal | undefined): Promise<'elapsed' | 'preempted' | 'aborted'> {
+    return new Promise((resolve) => {
+      let timer: TimerHandle | undefined;
+      const finish = (how: 'elapsed' | 'preempted' | 'aborted') => {
+        if (timer !== undefined) this.#clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        active.interrupt = undefined;
+        resolve(how);
+      };
+      const onAbort = () => finish('aborted');
+      active.interrupt = (code) => finish(code);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      timer = this.#clock.setTimeout(() => finish('elapsed'), ms);
+    });
+  }
+
+  /** One attempt with its watchdogs. Resolves exactly once; never waits forever on the runner. */
+  async #attemptOnce(
+    active: ActiveStep,
+    planCtx: PlanContext,
+    step: PlanStep,
+    capability: Capability<Body>,
+    args: unknown,
+    blackboard: Map<string, unknown>,
+  ): Promise<AttemptResult> {
+    const clock = this.#clock;
+    const policy = this.policy;
+    const overrides = policy.capabilities[capability.name];
+    const ttfaDeadline = overrides?.ttfaMs ?? policy.ttfaMs;
+    const stuckDeadline = overrides?.stuckMs ?? policy.stuckMs;
+    const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
+    const attemptTimeout = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
+    const controller = new AbortController();
+    const planSignal = planCtx.signal;
+    const capLabel = { capability: capability.name };
+    let tripped: TripCode | 'finishing' | undefined;
+    let dispatchAt = clock.now();
+    let firstActionAt: number | undefined;
+    let lastActivity = dispatchAt;
+    let ttfaTimer: TimerHandle | undefined;
+    let stuckTimer: TimerHandle | undefined;
+    let timeoutTimer: TimerHandle | undefined;
+    let graceTimer: TimerHandle | undefined;
+    let resolveAttempt!: (result: AttemptResult) => void;
+    const result = new Promise<AttemptResult>((resolve) => (resolveAttempt = resolve));
+
+    const traceEntry = (kind: TraceEntry['kind'], name: string, detail?: string) => {
+      if (active.trace.length >= policy.traceLimit) {
+        active.traceDropped += 1;
+        return;
+      }
+      const at = clock.now() - active.startedAt;
+      active.trace.push(detail === undefined ? { atMs: at, kind, name } : { atMs: at, kind, name, detail });
+    };
+    const clearWatchdogs = () => {
+      if (ttfaTimer !== undefined) clock.clearTimeout(ttfaTimer);
+      if (stuckTimer !== undefined) clock.clearTimeout(stuckTimer);
+      if (timeoutTimer !== undefined) clock.clearTimeout(timeoutTimer);
+      ttfaTimer = stuckTimer = timeoutTimer = undefined;
+    };
+    const live: LiveAttempt = {
+      over: false,
+      onActivity: (kind, name, detail) => {
+        if (live.over) return;
+        lastActivity = clock.now();
+        traceEntry(kind, name, detail);
+        if (kind === 'command' && firstActionAt === undefined && tripped === undefined) {
+          firstActionAt = lastActivity;
+          if (ttfaTimer !== undefined) clock.clearTimeout(ttfaTimer);
+          ttfaTimer = undefined;
+          const ttfa = firstActionAt - dispatchAt;
+          this.metrics.ttfa.observe(capLabel, ttfa / 1000);
+          this.#emit('step.first_action', { planId: active.planId, stepId: active.stepId, verb: active.verb, command: name, ttfaMs: ttfa, attempt: active.attempt });
+        }
+      },
+    };
+    const ttfa = () => (firstActionAt === undefined ? undefined : firstActionAt - dispatchAt);
+    const settle = (value: AttemptResult) => {
+      if (live.over) return;
+      live.over = true;
+      clearWatchdogs();
+      if (graceTimer !== undefined) clock.clearTimeout(graceTimer);
+      planSignal?.removeEventListener('abort', onPlanAbort);
+      active.interrupt = undefined;
+      if (this.#attempt === live) this.#attempt = undefined;
+      resolveAttempt(value);
+    };
+    const trippedResult = (code: TripCode): AttemptResult => {
+      const t = ttfa();
+      const withTtfa = t === undefined ? {} : { ttfaMs: t };
+      if (code === 'preempted') return { kind: 'preempted', ...withTtfa };
+      if (code === 'aborted') return { kind: 'aborted', failure: stepFailure('aborted', this.#closed ? 'the executor was closed' : 'the plan was cancelled'), ...withTtfa };
+      return { kind: 'failed', failure: watchdogFailure(code, { ttfaDeadline, stuckDeadline, attemptTimeout }), ...withTtfa };
+    };
+    const trip = (code: TripCode) => {
+      if (live.over || tripped !== undefined) return;
+      tripped = code;
+      clearWatchdogs();
+      if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') {
+        this.metrics.watchdogTrips.inc({ capability: capability.name, code });
+        if (code === 'stuck') this.metrics.stuck.inc(capLabel);
+      }
+      controller.abort(new StepAbortError(code, `step ${active.stepId} aborted: ${code}`));
+      if (!runnerStarted) {
+        settle(trippedResult(code));
+        return;
+      }
+      graceTimer = clock.setTimeout(() => {
+        if (live.over) return;
+        // The runner ignored the abort: abandon it; whatever it returns later is dropped and counted.
+        this.metrics.abandonedRunners.inc(capLabel);
+        this.#log.warn('runner ignored abort; abandoned', { stepId: active.stepId, capability: capability.name, code });
+        settle(trippedResult(code));
+      }, policy.abortGraceMs);
+    };
+    const onPlanAbort = () => trip('aborted');
+    let runnerStarted = false;
+    active.interrupt = (code) => trip(code);
+    planSignal?.addEventListener('abort', onPlanAbort, { once: true });
+    if (planSignal?.aborted) trip('aborted');
+    if (live.over) return result;
+
+    const guardCtx = { body: this.#body };
+    let pre: unknown;
+    try {
+      pre = await capability.observe(guardCtx, args);
+    } catch (error) {
+      settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (pre) of ${capability.name} threw: ${describeError(error)}`) });
+      return result;
+    }
+    if (live.over) return result;
+
+    const ctx: ExecutorRunContext<Body> = {
+      body: this.#body,
+      signal: controller.signal,
+      blackboard,
+      log: this.#log,
+      step: { planId: active.planId, stepId: active.stepId, verb: capability.name, version: capability.version, attempt: active.attempt },
+      progress: (note) => live.onActivity('progress', note ?? 'progress'),
+      transition: (nodePath, state) => live.onActivity('transition', nodePath, state),
+      now: () => clock.now(),
+      clock,
+    };
+    dispatchAt = clock.now();
+    lastActivity = dispatchAt;
+    this.#attempt = live;
+    ttfaTimer = clock.setTimeout(() => trip('ttfa_exceeded'), ttfaDeadline);
+    const checkStuck = () => {
+      stuckTimer = undefined;
+      if (live.over || tripped !== undefined) return;
+      const idle = clock.now() - lastActivity;
+      if (idle >= stuckDeadline) trip('stuck');
+      else stuckTimer = clock.setTimeout(checkStuck, stuckDeadline - idle);
+    };
+    stuckTimer = clock.setTimeout(checkStuck, stuckDeadline);
+    timeoutTimer = clock.setTimeout(() => trip('timeout'), attemptTimeout);
+
+    let runner: Promise<RunnerResult>;
+    runnerStarted = true;
+    try {
+      runner = Promise.resolve(capability.run(ctx, args));
+    } catch (error) {
+      runner = Promise.reject(error);
+    }
+    const finishing = () => {
+      // The runner is done acting: no watchdog or preemption may override its result now.
+      clearWatchdogs();
+      tripped = tripped ?? 'finishing';
+      active.interrupt = undefined;
+    };
+    const hooks = { tripped: () => tripped, trippedResult, settle, finishing, ttfa };
+    runner.then(
+      (value) => this.#onRunnerSettled(live, capability, hooks, { value }, pre, args),
+      (error: unknown) => this.#onRunnerSettled(live, capability, hooks, { error }, pre, args),
+    );
+    return result;
+  }
+
+  async #onRunnerSettled(
+    live: LiveAttempt,
+    capability: Capability<Body>,
+    hooks: {
+      tripped: () => TripCode | 'finishing' | undefined;
+      trippedResult: (code: TripCode) => AttemptResult;
+      settle: (result: AttemptResult) => void;
+      finishing: () => void;
+      ttfa: () => number | undefined;
+    },
+    settled: { value?: unknown; error?: unknown },
+    pre: unknown,
+    args: unknown,
+  ): Promise<void> {
+    const { settle, ttfa } = hooks;
+    if (live.over) {
+      this.metrics.lateResults.inc({ capability: capability.name });
+      this.#log.warn('late runner result dropped', { capability: capability.name });
+      return;
+    }
+    const code = hooks.tripped();
+    if (code !== undefined && code !== 'finishing') {
+      // The watchdog's verdict stands, whatever the runner says after being aborted.
+      settle(hooks.trippedResult(code));
+      return;
+    }
+    hooks.finishing();
+    const t = ttfa();
+    const withTtfa = t === undefined ? {} : { ttfaMs: t };
+    if ('error' in settled) {
+      const nodePath = (settled.error as { nodePath?: unknown } | null)?.nodePath;
+      settle({
+        kind: 'failed',
+        failure: stepFailure('runner_error', `${capability.name} runner threw: ${describeError(settled.error)}`, typeof nodePath === 'string' ? { nodePath } : {}),
+        ...withTtfa,
+      });
+      return;
+    }
+    const interpreted = interpretRunnerResult(capability.name, settled.value);
+    if (!interpreted.ok) {
+      settle({ kind: 'failed', failure: interpreted.failure, ...withTtfa });
+      return;
+    }
+    let post: unknown;
+    try {
+      post = await capability.observe({ body: this.#body }, args);
+    } catch (error) {
+      settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (post) of ${capability.name} threw: ${describeError(error)}`), ...withTtfa });
+      return;
+    }
+    if (live.over) return;
+    const unmet = checkAcceptance(capability, pre, post, args);
+    if (unmet) {
+      settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...withTtfa });
+      return;
+    }
+    settle({ kind: 'ok', ...(interpreted.observables ? { observables: interpreted.observables } : {}), acceptance: { ok: true }, ...withTtfa });
+  }
+
+  #onActuate(command: ActuatorCommand): void {
+    const name = typeof command?.command === 'string' ? command.command : 'unknown';
+    this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) });
+    this.#attempt?.onActivity('command', name, typeof command?.detail === 'string' ? command.detail : undefined);
+  }
+
+  #finish(
+    planCtx: PlanContext,
+    outcome: StepOutcome,
+    details: {
+      verb: string;
+      capability?: Capability<Body>;
+      key?: string;
+      args: unknown;
+      trace: readonly TraceEntry[];
+      traceDropped: number;
+      failures: readonly StepFailure[];
+      preemptions: number;
+      acceptance?: ProvenanceRecord['acceptance'];
+      duplicate?: boolean;
+    },
+  ): void {
+    const capName = details.capability?.name ?? 'unknown';
+    const label = details.duplicate ? 'duplicate' : outcome.status;
+    this.metrics.steps.inc({
+      capability: capName,
+      version: details.capability?.version ?? 'none',
+      outcome: label,
+      code: details.duplicate ? 'duplicate' : outcome.failure?.code ?? 'none',
+    });
+    this.metrics.stepDuration.observe({ capability: capName, outcome: label }, Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
+    this.#health.record(capName, outcome);
+    if (this.#sinks.length > 0) {
+      const record: ProvenanceRecord = {
+        intentId: planCtx.plan.intentId,
+        planId: outcome.planId,
+        stepId: outcome.stepId,
+        verb: details.verb,
+        ...(details.capability ? { capability: `${details.capability.name}@${details.capability.version}` } : {}),
+        ...(details.args !== undefined ? { args: details.args } : {}),
+        ...(details.key ? { idempotencyKey: details.key } : {}),
+        attempts: outcome.attempts,
+        preemptions: details.preemptions,
+        trace: [...details.trace],
+        traceDropped: details.traceDropped,
+        ...(details.acceptance ? { acceptance: details.acceptance } : {}),
+        failures: [...details.failures],
+        outcome,
+        ...(planCtx.preemptReason !== undefined ? { preemptReason: planCtx.preemptReason } : {}),
+      };
+      for (const sink of this.#sinks) {
+        try {
+          sink.write(record);
+        } catch (error) {
+          this.#log.error('provenance sink write failed', { error: describeError(error) });
+        }
+      }
+    }
+    if (outcome.status === 'succeeded') this.#emit('step.succeeded', outcome);
+    else if (outcome.status === 'failed') this.#emit('step.failed', outcome);
+  }
+
+  async #flushSinks(): Promise<void> {
+    await Promise.all(
+      this.#sinks.map(async (sink) => {
+        try {
+          await sink.flush?.();
+        } catch (error) {
+          this.#log.error('provenance sink flush failed', { error: describeError(error) });
+        }
+      }),
+    );
+  }
+
+  #emit<E extends ExecutorEventName>(event: E, payload: ExecutorEvents[E]): void {
+    const set = this.#listeners.get(event);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        (listener as (p: ExecutorEvents[E]) => void)(payload);
+      } catch (error) {
+        this.#log.error('executor event listener threw', { event, error: describeError(error) });
+      }
+    }
+  }
+}
+
+function capRef(capability: Capability<unknown>): { name: string; version: string } {
+  return { name: capability.name, version: capability.version };
+}
+
+function record(failures: StepFailure[], failure: StepFailure): StepFailure {
+  failures.push(failure);
+  return failure;
+}
+
+/** Failures the repair hook may answer: precond_missing (FM-02) and exhausted attempt failures. */
+function isRepairable(failure: StepFailure): boolean {
+  switch (failure.code) {
+    case 'unknown_verb':
+    case 'invalid_args':
+    case 'guard_failed':
+    case 'aborted':
+    case 'preempted':
+    case 'duplicate':
+    case 'body_disconnected':
+      return false;
+    default:
+      return true;
+  }
+}
+
+function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: { ttfaDeadline: number; stuckDeadline: number; attemptTimeout: number }): StepFailure {
+  switch (code) {
+    case 'ttfa_exceeded':
+      return stepFailure(code, `no actuator command within ${limits.ttfaDeadline} ms of dispatch`);
+    case 'stuck':
+      return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckDeadline} ms`);
+    case 'timeout':
+      return stepFailure(code, `attempt ran past its ${limits.attemptTimeout} ms deadline`);
+  }
+}
+
+const RunnerResultSchema = z.union([
+  z.undefined(),
+  z.object({ ok: z.literal(true), observables: z.record(z.string(), z.unknown()).optional() }),
+  z.object({
+    ok: z.literal(false),
+    code: ErrorCodeSchema.optional(),
+    reason: z.string(),
+    retryable: z.boolean().optional(),
+    missing: z.array(z.string()).optional(),
+    nodePath: z.string().optional(),
+  }),
+]);
+
+function interpretRunnerResult(
+  capability: string,
+  value: unknown,
+): { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure } {
+  const parsed = RunnerResultSchema.safeParse(value);
+  if (!parsed.success) {
+    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a malformed result:\n${z.prettifyError(parsed.error)}`) };
+  }
+  const result = parsed.data;
+  if (result === undefined) return { ok: true };
+  if (result.ok) return result.observables ? { ok: true, observables: result.observables } : { ok: true };
+  const code: ErrorCode = result.code ?? 'runner_error';
+  return {
+    ok: false,
+    failure: stepFailure(code, result.reason, {
+      retryable: result.retryable ?? isRetryable(code),
+      ...(result.missing ? { missing: result.missing } : {}),
+      ...(result.nodePath ? { nodePath: result.nodePath } : {}),
+    }),
+  };
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const deadline = (what: string) =>
+  z
+    .number({ error: `${what} must be a number of milliseconds` })
+    .positive({ error: `${what} must be > 0 ms (a zero or negative deadline would never let a step act)` })
+    .finite({ error: `${what} must be finite` });
+
+const count = (what: string) => z.number().int({ error: `${what} must be an integer` }).nonnegative({ error: `${what} must be >= 0` });
+
+/** Per-verb overrides of the watchdog deadlines. */
+export const CapabilityPolicySchema = z.strictObject({
+  ttfaMs: deadline('ttfaMs').optional(),
+  stuckMs: deadline('stuckMs').optional(),
+  timeoutMs: deadline('timeoutMs').optional(),
+});
+
+/**
+ * The executor policy, validated when built (like Temporal's RetryPolicy): deadlines, retries,
+ * backoff, preemption bound. Every field has a documented default.
+ */
+export const ExecutorPolicySchema = z
+  .strictObject({
+    /** A1: time from dispatch to the first actuator command. */
+    ttfaMs: deadline('ttfaMs').default(2000),
+    /** A4: longest gap without an actuator command, BT node transition or `progress()`. */
+    stuckMs: deadline('stuckMs').default(3000),
+    /** I2: attempt timeout = expectedDurationMs × this multiplier. */
+    timeoutMultiplier: z.number().min(1, { error: 'timeoutMultiplier must be >= 1' }).finite().default(3),
+    /** I2: attempt timeout when neither the step nor the capability declares expectedDurationMs. */
+    defaultTimeoutMs: deadline('defaultTimeoutMs').default(30_000),
+    /** How long a runner may ignore an abort before it is abandoned and its late result dropped. */
+    abortGraceMs: deadline('abortGraceMs').default(1000),
+    /** A3: local retries of a retryable failure before escalating to repair. */
+    maxLocalRetries: count('maxLocalRetries').max(10, { error: 'maxLocalRetries must be <= 10' }).default(2),
+    /** Backoff before local retry n: min(initial × factor^(n-1), max). */
+    backoff: z
+      .strictObject({
+        initialMs: deadline('backoff.initialMs').default(250),
+        factor: z.number().min(1, { error: 'backoff.factor must be >= 1' }).finite().default(2),
+        maxMs: deadline('backoff.maxMs').default(5000),
+      })
+      .prefault({}),
+    /** Repairs (replacement step batches) one plan may receive. */
+    maxRepairsPerPlan: count('maxRepairsPerPlan').default(3),
+    /** Times one step may be interrupted by preemption and resumed before it ends `preempted`. */
+    maxResumes: count('maxResumes').default(3),
+    /** Completed idempotency keys remembered (oldest forgotten first). */
+    idempotencyCapacity: z.number().int().positive({ error: 'idempotencyCapacity must be > 0' }).default(10_000),
+    /** Actuator commands kept in each provenance record's trace. */
+    traceLimit: z.number().int().positive().default(200),
+    /** Per-verb deadline overrides. */
+    capabilities: z.record(z.string(), CapabilityPolicySchema).default({}),
+  })
+  .check((ctx) => {
+    const { backoff } = ctx.value;
+    if (backoff.maxMs < backoff.initialMs) {
+      ctx.issues.push({ code: 'custom', input: backoff, path: ['backoff', 'maxMs'], message: 'backoff.maxMs must be >= backoff.initialMs' });
+    }
+  });
+
+export type ExecutorPolicy = z.output<typeof ExecutorPolicySchema>;
+export type ExecutorPolicyInput = z.input<typeof ExecutorPolicySchema>;
+
+export class PolicyError extends Error {
+  override readonly name = 'PolicyError';
+  readonly code = 'invalid_policy' as const;
+  constructor(
+    message: string,
+    readonly issues: readonly { path: (string | number)[]; message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+/** Validates and fills in a policy; throws a PolicyError naming each bad field. */
+export function executorPolicy(input: ExecutorPolicyInput = {}): ExecutorPolicy {
+  const parsed = ExecutorPolicySchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: issue.message,
+  }));
+  throw new PolicyError(`invalid executor policy:\n${z.prettifyError(parsed.error)}`, issues);
+}
+
+/** Backoff before local retry `retry` (1-based). */
+export function backoffMs(policy: ExecutorPolicy, retry: number, initialOverride?: number): number {
+  const initial = initialOverride ?? policy.backoff.initialMs;
+  return Math.min(initial * policy.backoff.factor ** Math.max(0, retry - 1), policy.backoff.maxMs);
+}

@@ -1,0 +1,108 @@
+import type { CapabilityRegistry, Logger, PlanStep, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
+import type { Clock } from '../clock/clock.js';
+import type { ExecutorMetrics } from '../metrics/metrics.js';
+import type { ProvenanceSink } from '../provenance/provenance.js';
+import type { CapabilityHealth } from './health.js';
+import type { ExecutorPolicy, ExecutorPolicyInput } from './policy.js';
+
+/** The RunContext the executor hands runners: the contract plus the executor's clock (behavior trees use it). */
+export interface ExecutorRunContext<Body> extends RunContext<Body> {
+  readonly clock: Clock;
+}
+
+export interface ExecutorOptions<Body extends ActuatorSource> {
+  readonly registry: CapabilityRegistry<Body>;
+  /** The instrumented body (see `instrumentMethods`); its actuator commands feed TTFA and stuck detection. */
+  readonly body: Body;
+  readonly clock?: Clock;
+  /** Validated when the executor is built; a bad policy throws a PolicyError. */
+  readonly policy?: ExecutorPolicyInput;
+  /** Default: `createMetrics()` on a fresh Registry. */
+  readonly metrics?: ExecutorMetrics;
+  readonly provenance?: ProvenanceSink | readonly ProvenanceSink[];
+  readonly repair?: RepairHook;
+  readonly logger?: Logger;
+}
+
+export type PlanStatus = 'completed' | 'failed' | 'aborted';
+
+/** How a plan ended: every step it ran, in order (repair steps included), and the failure that stopped it. */
+export interface PlanOutcome {
+  readonly planId: string;
+  readonly intentId: string;
+  readonly status: PlanStatus;
+  readonly steps: readonly StepOutcome[];
+  readonly failure?: StepFailure;
+  /** The step whose failure ended the plan. */
+  readonly failedStepId?: string;
+  readonly repairs: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
+export interface StepRef {
+  readonly planId: string;
+  readonly stepId: string;
+  readonly verb: string;
+}
+
+/** Typed executor events. */
+export interface ExecutorEvents {
+  'plan.started': { readonly planId: string; readonly intentId: string; readonly steps: number };
+  'step.dispatched': StepRef & { readonly capability: string; readonly attempt: number };
+  'step.first_action': StepRef & { readonly command: string; readonly ttfaMs: number; readonly attempt: number };
+  'step.retry': StepRef & { readonly attempt: number; readonly failure: StepFailure; readonly backoffMs: number };
+  'step.succeeded': StepOutcome;
+  'step.failed': StepOutcome;
+  /** The step was interrupted by a preemption; `outcome` is set when it will not resume (bound reached). */
+  'step.preempted': StepRef & { readonly reason: string; readonly resumes: number; readonly outcome?: StepOutcome };
+  'step.resumed': StepRef & { readonly resumes: number };
+  'plan.completed': PlanOutcome;
+  'plan.failed': PlanOutcome;
+}
+
+export type ExecutorEventName = keyof ExecutorEvents;
+
+export interface ActiveStepState extends StepRef {
+  readonly capability: string;
+  readonly attempt: number;
+  readonly phase: 'starting' | 'running' | 'backoff' | 'interrupted';
+  readonly sinceMs: number;
+  readonly atomic: boolean;
+}
+
+export interface ExecutorState {
+  readonly status: 'idle' | 'running' | 'closed';
+  readonly activeStep?: ActiveStepState;
+  /** Steps waiting for the active-step slot. */
+  readonly waiting: number;
+  readonly plansRunning: number;
+  readonly preempting: boolean;
+}
+
+export interface HealthReport {
+  readonly executor: ExecutorState;
+  readonly capabilities: readonly CapabilityHealth[];
+}
+
+export interface RunOptions {
+  /** Cancels the plan: the active step is aborted with code `aborted`, the plan ends `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/** The Enhanced Reactive Executor for one body. */
+export interface Executor<Body> {
+  /** Runs a plan (validated with PlanSchema; bad input yields a failed outcome, never a throw). */
+  run(plan: unknown, options?: RunOptions): Promise<PlanOutcome>;
+  /** Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes. */
+  preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<StepOutcome[]>;
+  on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void;
+  state(): ExecutorState;
+  health(): HealthReport;
+  readonly metrics: ExecutorMetrics;
+  readonly policy: ExecutorPolicy;
+  readonly registry: CapabilityRegistry<Body>;
+  /** Aborts the active step, refuses new plans, flushes and closes provenance sinks. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,59 @@
+export { flushMicrotasks, ManualClock, systemClock, type Clock, type TimerHandle } from './clock/clock.js';
+export {
+  describeArgs,
+  emitActuatorCommand,
+  InstrumentError,
+  instrumentMethods,
+  type ActuatorCommand,
+  type ActuatorSource,
+  type InstrumentOptions,
+} from './body/instrument.js';
+export {
+  backoffMs,
+  CapabilityPolicySchema,
+  executorPolicy,
+  ExecutorPolicySchema,
+  PolicyError,
+  type ExecutorPolicy,
+  type ExecutorPolicyInput,
+} from './executor/policy.js';
+export { createExecutor, StepAbortError } from './executor/executor.js';
+export type { CapabilityHealth } from './executor/health.js';
+export type {
+  ActiveStepState,
+  Executor,
+  ExecutorEventName,
+  ExecutorEvents,
+  ExecutorOptions,
+  ExecutorRunContext,
+  ExecutorState,
+  HealthReport,
+  PlanOutcome,
+  PlanStatus,
+  RunOptions,
+  StepRef,
+} from './executor/types.js';
+export {
+  behavior,
+  BehaviorDefinitionError,
+  BehaviorNodeError,
+  type BehaviorAction,
+  type BehaviorCallback,
+  type BehaviorCondition,
+  type BehaviorOptions,
+  type BehaviorTreeRunner,
+  type LeafContext,
+  type LeafStatus,
+  type NodeArgument,
+} from './bt/behavior.js';
+export { createMetrics, type ExecutorMetrics } from './metrics/metrics.js';
+export {
+  callbackProvenance,
+  jsonlProvenance,
+  memoryProvenance,
+  type MemoryProvenance,
+  type ProvenanceRecord,
+  type ProvenanceSink,
+  type TraceEntry,
+} from './provenance/provenance.js';
+export { serveTelemetry, TelemetryOptionsSchema, type TelemetryServer, type TelemetrySource } from './telemetry/server.js';

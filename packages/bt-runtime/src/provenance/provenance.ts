@@ -1,0 +1,107 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { StepFailure, StepOutcome } from '@sinew/executor-contracts';
+
+/** One entry of a step's actuator trace. */
+export interface TraceEntry {
+  /** Milliseconds since the step started. */
+  readonly atMs: number;
+  readonly kind: 'command' | 'transition' | 'progress';
+  /** The actuator command, BT node path, or progress note. */
+  readonly name: string;
+  readonly detail?: string;
+}
+
+/** One record per step: intent → plan → step → capability@version → actuator trace → effects → outcome. */
+export interface ProvenanceRecord {
+  readonly intentId: string;
+  readonly planId: string;
+  readonly stepId: string;
+  readonly verb: string;
+  /** `name@version`, absent when the verb did not resolve. */
+  readonly capability?: string;
+  readonly args?: unknown;
+  readonly idempotencyKey?: string;
+  readonly attempts: number;
+  readonly preemptions: number;
+  readonly trace: readonly TraceEntry[];
+  /** Entries dropped because the trace hit its limit. */
+  readonly traceDropped: number;
+  readonly acceptance?: { readonly ok: true } | { readonly ok: false; readonly unmet: readonly string[] };
+  readonly failures: readonly StepFailure[];
+  readonly outcome: StepOutcome;
+  /** Set for steps run by `preempt()`. */
+  readonly preemptReason?: string;
+}
+
+/** Where provenance records go. `flush` is awaited when a plan ends. */
+export interface ProvenanceSink {
+  write(record: ProvenanceRecord): void;
+  flush?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** An in-memory ring of the last `capacity` records. */
+export interface MemoryProvenance extends ProvenanceSink {
+  records(): ProvenanceRecord[];
+  clear(): void;
+}
+
+/** Keeps the last `capacity` records (default 1000) in memory. */
+export function memoryProvenance(options: { capacity?: number } = {}): MemoryProvenance {
+  const capacity = options.capacity ?? 1000;
+  if (!(Number.isInteger(capacity) && capacity > 0)) throw new RangeError(`memoryProvenance: capacity must be a positive integer, got ${capacity}`);
+  const ring: ProvenanceRecord[] = new Array(capacity);
+  let next = 0;
+  let size = 0;
+  return {
+    write(record) {
+      ring[next] = record;
+      next = (next + 1) % capacity;
+      size = Math.min(size + 1, capacity);
+    },
+    records() {
+      const out: ProvenanceRecord[] = [];
+      for (let i = 0; i < size; i += 1) out.push(ring[(next - size + i + capacity) % capacity]!);
+      return out;
+    },
+    clear() {
+      next = 0;
+      size = 0;
+    },
+  };
+}
+
+/** Appends records as JSON lines to `path`; buffered and written on `flush()` (the executor flushes at plan end). */
+export function jsonlProvenance(options: { path: string }): ProvenanceSink & { readonly path: string } {
+  const { path } = options;
+  let buffer: string[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let dirReady = false;
+  const flush = (): Promise<void> => {
+    if (buffer.length === 0) return writing;
+    const chunk = buffer.join('');
+    buffer = [];
+    writing = writing.then(async () => {
+      if (!dirReady) {
+        await mkdir(dirname(path), { recursive: true });
+        dirReady = true;
+      }
+      await appendFile(path, chunk, 'utf8');
+    });
+    return writing;
+  };
+  return {
+    path,
+    write(record) {
+      buffer.push(`${JSON.stringify(record)}\n`);
+    },
+    flush,
+    close: flush,
+  };
+}
+
+/** Hands every record to `callback` (errors it throws are swallowed by the executor and logged). */
+export function callbackProvenance(callback: (record: ProvenanceRecord) => void): ProvenanceSink {
+  return { write: callback };
+}
