@@ -92,8 +92,8 @@ export class CapabilityRegistry<Body = unknown> {
     return this;
   }
 
-  /** Registers several capabilities in order. */
-  registerAll(capabilities: Iterable<Capability<Body, never, never>>): this {
+  /** Registers several capabilities in order (any args and world types; methods are checked bivariantly). */
+  registerAll(capabilities: Iterable<Capability<Body, unknown, unknown>>): this {
     for (const capability of capabilities) this.register(capability as Capability<Body>);
     return this;
   }

@@ -10,22 +10,26 @@ import {
   guardFailed,
   precondMissing,
   runGuard,
+  type AcceptanceResult,
+  type GuardContext,
   type GuardResult,
 } from '@sinew/executor-contracts';
 
 type Body = { sticks: number; night: boolean };
 type World = { logs: number };
 
-const craft = defineCapability<z.ZodObject<{ item: z.ZodString; count: z.ZodDefault<z.ZodNumber> }>, Body, World>({
+const craftDefinition = {
   name: 'craft_item',
   version: '1.0.0',
   description: 'craft',
   inputSchema: z.object({ item: z.string().min(1), count: z.number().int().positive().default(1) }),
-  guard: ({ body }, { count }) => (body.night ? guardFailed('too dark') : body.sticks >= count ? { ok: true } : precondMissing(['has_item:stick'])),
+  guard: ({ body }: GuardContext<Body>, { count }: { count: number }): GuardResult =>
+    body.night ? guardFailed('too dark') : body.sticks >= count ? { ok: true } : precondMissing(['has_item:stick']),
   run: async () => {},
-  acceptance: (pre, post, args) => (post.logs >= pre.logs + (args as { count: number }).count ? accepted : effectsUnmet(['has_item:log'])),
-});
-const craftV2 = defineCapability({ ...craft, version: '2.0.0', guard: undefined, acceptance: () => accepted, aliases: ['make_item'] });
+  acceptance: (pre: World, post: World, args: { count: number }): AcceptanceResult => (post.logs >= pre.logs + args.count ? accepted : effectsUnmet(['has_item:log'])),
+};
+const craft = defineCapability<typeof craftDefinition.inputSchema, Body, World>(craftDefinition);
+const craftV2 = defineCapability<typeof craftDefinition.inputSchema, Body, World>({ ...craftDefinition, version: '2.0.0', guard: undefined, acceptance: () => accepted, aliases: ['make_item'] });
 const registry = new CapabilityRegistry<Body>().register(craft).register(craftV2);
 const day: Body = { sticks: 5, night: false };
 
@@ -117,7 +121,7 @@ describe('checkStep (V1–V3)', () => {
 
 describe('runGuard', () => {
   const withGuard = (guard: () => unknown) =>
-    defineCapability({ ...craft, guard: guard as () => GuardResult });
+    defineCapability<typeof craftDefinition.inputSchema, Body, World>({ ...craftDefinition, guard: guard as () => GuardResult });
 
   it('turns a throwing guard into guard_failed', () => {
     const failure = runGuard(withGuard(() => { throw new Error('no bot'); }), { body: day }, {});
@@ -160,16 +164,16 @@ describe('checkAcceptance (V4)', () => {
   });
 
   it('keeps the reason an acceptance check gives', () => {
-    const cap = defineCapability({ ...craft, acceptance: () => effectsUnmet(['x'], 'the log despawned') });
+    const cap = defineCapability<typeof craftDefinition.inputSchema, Body, World>({ ...craftDefinition, acceptance: () => effectsUnmet(['x'], 'the log despawned') });
     expect(checkAcceptance(cap, { logs: 0 }, { logs: 0 }, {})?.reason).toBe('the log despawned');
   });
 
   it('turns a throwing or malformed acceptance into effects_unmet', () => {
-    const throwing = defineCapability({ ...craft, acceptance: (_pre, post) => ({ ok: post.logs.toFixed(0) === 'never' }) as never });
+    const throwing = defineCapability<typeof craftDefinition.inputSchema, Body, World>({ ...craftDefinition, acceptance: (_pre, post) => ({ ok: post.logs.toFixed(0) === 'never' }) as never });
     expect(checkAcceptance(throwing, { logs: 0 }, undefined as unknown as World, {})).toMatchObject({ code: 'effects_unmet', reason: expect.stringContaining('acceptance of craft_item threw') });
-    const junk = defineCapability({ ...craft, acceptance: (() => 'yes') as never });
+    const junk = defineCapability<typeof craftDefinition.inputSchema, Body, World>({ ...craftDefinition, acceptance: (() => 'yes') as never });
     expect(checkAcceptance(junk, { logs: 0 }, { logs: 1 }, {})).toMatchObject({ code: 'effects_unmet', reason: expect.stringContaining('returned string') });
-    const noList = defineCapability({ ...craft, acceptance: (() => ({ ok: false })) as never });
+    const noList = defineCapability<typeof craftDefinition.inputSchema, Body, World>({ ...craftDefinition, acceptance: (() => ({ ok: false })) as never });
     expect(checkAcceptance(noList, { logs: 0 }, { logs: 1 }, {})).toEqual({ code: 'effects_unmet', reason: 'effects not observed: (none named)', retryable: true, unmet: [] });
   });
 });

@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ManifestSchema, VerbReportSchema } from '@sinew/executor-contracts';
+
+// Drives the real CLI from source (`node --import tsx`) from the repo root, as CI would run it.
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const cli = 'packages/executor-contracts/src/cli.ts';
+const F = 'packages/executor-contracts/test/fixtures';
+const TIMEOUT = 30_000;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function sinewVerbs(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: repoRoot, timeout: TIMEOUT }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'sinew-verbs-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe.concurrent('sinew-verbs check on fixture projects', () => {
+  it('passes a clean project (planner module, verbs.json and a source scan agree)', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/clean/registry.ts`, '--planner', `${F}/clean/planner.ts`, '--planner', `${F}/clean/verbs.json`, '--scan', `${F}/clean/plans/**/*.ts`);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('verb gate passed: 3 planner verb(s), 3 registered verb(s), 0 error(s), 0 warning(s)\n');
+    expect(run.code).toBe(0);
+  }, TIMEOUT);
+
+  it('reports the clean project as JSON, planner verbs located in their files', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/clean/registry.ts`, '--planner', `${F}/clean/planner.ts`, '--format', 'json');
+    expect(run.code).toBe(0);
+    const report = VerbReportSchema.parse(JSON.parse(run.stdout));
+    expect(report).toMatchObject({ ok: true, registryVerbs: ['chat', 'craft_item', 'dig_block'], plannerVerbs: ['chat', 'craft_item', 'dig_block'], findings: [] });
+  }, TIMEOUT);
+
+  it('fails FM-01 divergence with GitHub annotations at the verb source lines', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/unknown-verb/registry.ts`, '--planner', `${F}/unknown-verb/planner.ts`, '--scan', `${F}/unknown-verb/plans/*.ts`, '--format', 'github');
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toEqual([
+      `::error file=${F}/unknown-verb/planner.ts,line=2,col=58,title=sinew-verbs unknown_verb::planner verb "dig_blok" has no capability (FM-01: the bot would silently do nothing); did you mean "dig_block"?`,
+      `::error file=${F}/unknown-verb/plans/craft.ts,line=4,col=20,title=sinew-verbs unknown_verb::planner verb "place_block" has no capability (FM-01: the bot would silently do nothing)`,
+      'verb gate FAILED: 5 planner verb(s), 3 registered verb(s), 2 error(s), 0 warning(s)',
+    ]);
+  }, TIMEOUT);
+
+  it('fails a capability whose acceptance is unverified', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/unverified/registry.ts`, '--planner', `${F}/unverified/verbs.json`);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('error   [unverified_acceptance] wave@0.1.0 has no real acceptance check (unverified: no observable effect yet)');
+  }, TIMEOUT);
+
+  it('warns, but passes, when a planner uses a deprecated alias', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/alias/registry.ts`, '--planner', `${F}/alias/verbs.json`);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`warning [alias_use] "mine_block" is a deprecated alias of "dig_block"; emit "dig_block" instead\n      at ${F}/alias/verbs.json:1:2`);
+  }, TIMEOUT);
+
+  it('warns, but passes, on registry-only verbs', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/registry-only/registry.ts`, '--planner', `${F}/registry-only/verbs.json`, '--format', 'github');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('::warning title=sinew-verbs registry_only::capability "chat" is registered but no planner emits it');
+    expect(run.stdout).toContain('0 error(s), 2 warning(s)');
+  }, TIMEOUT);
+
+  it('needs --export when a module has several registries', async () => {
+    const ambiguous = await sinewVerbs('check', '--registry', `${F}/multi-registry/registry.ts`, '--planner', `${F}/multi-registry/verbs.json`);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('exports several registries (social, survival); pick one with --export <name>');
+    const picked = await sinewVerbs('check', '--registry', `${F}/multi-registry/registry.ts`, '--export', 'social', '--planner', `${F}/multi-registry/verbs.json`);
+    expect(picked.stdout).toBe('verb gate passed: 1 planner verb(s), 1 registered verb(s), 0 error(s), 0 warning(s)\n');
+    expect(picked.code).toBe(0);
+  }, TIMEOUT);
+});
+
+describe('sinew-verbs manifest', () => {
+  it('prints the manifest, writes it with --out, and check accepts the written file', async () => {
+    const printed = await sinewVerbs('manifest', '--registry', `${F}/unknown-verb/registry.ts`);
+    expect(printed.code).toBe(0);
+    const manifest = ManifestSchema.parse(JSON.parse(printed.stdout));
+    expect(manifest.capabilities.map((c) => c.name)).toEqual(['chat', 'craft_item', 'dig_block']);
+    expect(manifest.capabilities[2]).toMatchObject({ aliases: ['mine_block'], versions: [{ version: '1.0.0', acceptance: 'verified', inputSchema: { type: 'object', required: ['x', 'y', 'z'] } }] });
+
+    const out = join(tmp, 'manifest.json');
+    const written = await sinewVerbs('manifest', '--registry', `${F}/unknown-verb/registry.ts`, '--out', out);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toContain(`wrote ${out}`);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(manifest);
+
+    const fromJson = await sinewVerbs('check', '--registry', out, '--planner', `${F}/unknown-verb/planner.ts`);
+    expect(fromJson.code).toBe(1);
+    expect(fromJson.stdout).toContain('planner verb "dig_blok" has no capability');
+  }, TIMEOUT);
+});
+
+describe.concurrent('sinew-verbs bad usage exits 2 with a clear message', () => {
+  const clean = `${F}/clean/registry.ts`;
+  it.each([
+    [[], 'missing command (manifest or check)'],
+    [['deploy'], 'unknown command "deploy"'],
+    [['check', '--registry', clean, '--planner', `${F}/clean/verbs.json`, '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['check', '--registry', clean, '--planner', `${F}/clean/verbs.json`, '--format', 'xml'], 'expected one of "text"|"json"|"github"\n  → at --format'],
+    [['check', '--planner', `${F}/clean/verbs.json`], '→ at --registry'],
+    [['check', '--registry', clean], 'give at least one --planner or --scan'],
+    [['manifest', '--registry', `${F}/nope.ts`], `${F}/nope.ts does not exist`],
+    [['manifest', '--registry', `${F}/clean/verbs.json`], 'is not a registry manifest'],
+    [['manifest', '--registry', `${F}/bad/duplicate-registry.ts`], 'cannot load packages/executor-contracts/test/fixtures/bad/duplicate-registry.ts: chat@1.0.0 is already registered'],
+    [['manifest', '--registry', `${F}/clean/planner.ts`], 'exports no CapabilityRegistry (exports: SOCIAL_VERBS, gatherPlanner, unrelated)'],
+    [['manifest', '--registry', clean, '--export', 'notARegistry'], 'export "notARegistry" is not a CapabilityRegistry'],
+    [['check', '--registry', clean, '--planner', `${F}/bad/verbs-wrong-shape.json`], 'must be a JSON array of verb strings:\n✖ Invalid input: expected string, received number\n  → at [1]'],
+    [['check', '--registry', clean, '--planner', `${F}/bad/verbs-not-json.json`], 'is not valid JSON'],
+    [['check', '--registry', `${F}/bad/manifest-wrong-version.json`, '--planner', `${F}/clean/verbs.json`], '→ at manifestVersion'],
+    [['check', '--registry', clean, '--planner', `${F}/bad/no-planner.ts`], 'exports no Planner (an object with verbs())'],
+    [['check', '--registry', clean, '--scan', `${F}/clean/nothing/**/*.ts`], 'matched no files'],
+    [['check', '--registry', clean, '--planner', `${F}/clean/README.md`], 'no such file'],
+  ])('sinew-verbs %j', async (args, message) => {
+    const run = await sinewVerbs(...args);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toMatch(/^sinew-verbs: /);
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(2);
+  }, TIMEOUT);
+
+  it('prints usage with --help and exits 0', async () => {
+    const run = await sinewVerbs('--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('sinew-verbs check --registry <module|manifest.json>');
+  }, TIMEOUT);
+});
