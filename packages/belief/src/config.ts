@@ -50,7 +50,7 @@ export const BeliefConfigSchema = z
     threatOn: permille.default(600),
     /** … and off at or below this one. */
     threatOff: permille.default(400),
-    /** Ticks after creation during which a track's events are unfiltered (no hysteresis/cooldown). */
+    /** Ticks after creation during which a track's events are unfiltered (no hysteresis/cooldown); the first emission after it settles the published view. */
     warmupTicks: ticks.default(10),
     /** After warmup, at most one distance_changed per track per this many ticks. */
     cooldownTicks: ticks.default(25),

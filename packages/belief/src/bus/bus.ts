@@ -347,7 +347,8 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       else if (!now.threat && before.threat) type = 'threat_cleared';
       else if (now.distanceBucket !== before.distanceBucket) {
         const t = tracks.get(id)!;
-        const warm = tick - t.createdTick < config.warmupTicks;
+        // the first emission after warmup still settles the bucket warmup left behind
+        const warm = tick - t.createdTick < config.warmupTicks + config.emitEveryTicks;
         const last = lastDeltaTick.get(id);
         if (warm || last === undefined || tick - last >= config.cooldownTicks) type = 'distance_changed';
       }
