@@ -1,0 +1,213 @@
+import { capabilityFactory, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
+import type { Bot } from 'mineflayer';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Block } from 'prismarine-block';
+import { Vec3 } from 'vec3';
+import type { SinewBot } from './bot.js';
+import { createFlapDetector, type FlapPolicyInput } from './flap.js';
+import type { Vec3Like, WorldSnapshot } from './world.js';
+
+const { Movements } = pathfinderPackage;
+type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
+
+/** `defineCapability` bound to the mineflayer body and the shared world snapshot. */
+export const defineBotCapability = capabilityFactory<SinewBot, WorldSnapshot>();
+
+export type BotRunContext = RunContext<SinewBot>;
+export type Failure = Extract<RunnerResult, { ok: false }>;
+
+/** Reach from the eyes to a block centre, as vanilla survival allows it (≈ 4.5 blocks). */
+export const REACH = 4.5;
+/** Distance at which a block counts as "near" for `near_block:<block>` (crafting needs the table this close). */
+export const NEAR_BLOCK_DISTANCE = 4;
+const EYE_HEIGHT = 1.62;
+const AIR = new Set(['air', 'cave_air', 'void_air']);
+
+/** Whether a block name is some kind of air. */
+export function isAir(name: string | undefined): boolean {
+  return name === undefined || AIR.has(name);
+}
+
+/** A `Vec3` from any `{x,y,z}`, floored to a block position. */
+export function toBlockVec(position: Vec3Like): Vec3 {
+  return new Vec3(Math.floor(position.x), Math.floor(position.y), Math.floor(position.z));
+}
+
+/** Distance from the bot's eyes to the centre of the block at `position`. */
+export function eyeDistance(bot: Bot, position: Vec3Like): number {
+  const eye = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+  return eye.distanceTo(toBlockVec(position).offset(0.5, 0.5, 0.5));
+}
+
+/** The `within_reach:x,y,z` predicate of a block position. */
+export function withinReachPredicate(position: Vec3Like): string {
+  const p = toBlockVec(position);
+  return `within_reach:${p.x},${p.y},${p.z}`;
+}
+
+/**
+ * Whether a block name matches a block pattern: the exact name, or a suffix group (`log` → any `*_log`)
+ * when the pattern is not itself a block name.
+ */
+export function blockMatcher(bot: Bot, pattern: string): (name: string) => boolean {
+  if (bot.registry.blocksByName[pattern]) return (name) => name === pattern;
+  const suffix = `_${pattern}`;
+  return (name) => name.endsWith(suffix);
+}
+
+/** Ids of every block matching a pattern (see `blockMatcher`). */
+export function blockIds(bot: Bot, pattern: string): number[] {
+  const matches = blockMatcher(bot, pattern);
+  return bot.registry.blocksArray.filter((block) => matches(block.name)).map((block) => block.id);
+}
+
+/** The nearest loaded block matching a pattern within `maxDistance`, or undefined. */
+export function nearestBlock(bot: Bot, pattern: string, maxDistance: number): Block | undefined {
+  const ids = blockIds(bot, pattern);
+  if (ids.length === 0) return undefined;
+  return bot.findBlock({ matching: ids, maxDistance }) ?? undefined;
+}
+
+/** Total count in an inventory record of the items matching a pattern (exact name or suffix group). */
+export function countMatching(inventory: Readonly<Record<string, number>>, matches: (name: string) => boolean): number {
+  let total = 0;
+  for (const [name, count] of Object.entries(inventory)) if (matches(name)) total += count;
+  return total;
+}
+
+/** Count of one item in the bot's inventory. */
+export function countItem(bot: Bot, name: string): number {
+  let total = 0;
+  for (const item of bot.inventory.items()) if (item.name === name) total += item.count;
+  return total;
+}
+
+/** The item names a block drops when broken by hand or tool (from minecraft-data), falling back to its own name. */
+export function dropNames(bot: Bot, blockName: string): string[] {
+  const block = bot.registry.blocksByName[blockName];
+  if (!block) return [blockName];
+  const names = new Set<string>();
+  for (const drop of block.drops ?? []) {
+    const id = typeof drop === 'number' ? drop : (drop as { drop?: number | { id: number } }).drop;
+    const itemId = typeof id === 'number' ? id : id?.id;
+    const item = itemId === undefined ? undefined : bot.registry.items[itemId];
+    if (item) names.add(item.name);
+  }
+  if (names.size === 0 && bot.registry.itemsByName[blockName]) names.add(blockName);
+  return [...names];
+}
+
+/**
+ * A per-args memo: guard, observe and runner of one step see the same target (the executor hands them
+ * the same parsed args object), so "the nearest oak_log" cannot change between pre and post snapshots.
+ */
+export function targetMemo<T>(): { get(args: object): T | undefined; set(args: object, value: T): T } {
+  const memo = new WeakMap<object, T>();
+  return {
+    get: (args) => memo.get(args),
+    set: (args, value) => {
+      memo.set(args, value);
+      return value;
+    },
+  };
+}
+
+const movementsByBot = new WeakMap<Bot, InstanceType<typeof Movements>>();
+
+/** Pathfinder movements for a bot, built once (building them scans the registry). */
+export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
+  let movements = movementsByBot.get(bot);
+  if (!movements) {
+    movements = new Movements(bot);
+    movementsByBot.set(bot, movements);
+  }
+  return movements;
+}
+
+export interface WalkOptions {
+  /** Give up after this long (the executor's attempt timeout usually fires first). */
+  readonly budgetMs?: number;
+  /** Whether the goal follows a moving target (pathfinder's dynamic goal). */
+  readonly dynamic?: boolean;
+  readonly flap?: FlapPolicyInput;
+  /** Position sampling interval for flap detection. */
+  readonly sampleMs?: number;
+}
+
+/**
+ * Walks to a pathfinder goal: abortable, FM-04 flap detection, progress on every path update. Resolves
+ * undefined when pathfinder says it is done — which can happen without reaching the goal (an empty
+ * computed path), so callers must check the position — or a `stuck` failure.
+ */
+export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOptions = {}): Promise<Failure | undefined> {
+  const bot = ctx.body;
+  const { budgetMs = 60_000, sampleMs = 250 } = options;
+  bot.pathfinder.setMovements(movementsFor(bot));
+  const flap = createFlapDetector(options.flap);
+  const startedAt = ctx.now();
+  return new Promise<Failure | undefined>((resolve) => {
+    let settled = false;
+    const onPath = (result: { status: string }) => ctx.progress(`path ${result.status}`);
+    const onAbort = () => finish({ ok: false, code: 'aborted', reason: 'navigation aborted', retryable: false });
+    const timer = setInterval(() => {
+      const now = ctx.now();
+      if (flap.sample(bot.entity.position, now)) {
+        finish({
+          ok: false,
+          code: 'stuck',
+          reason: `navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`,
+          retryable: true,
+        });
+      } else if (now - startedAt > budgetMs) {
+        finish({ ok: false, code: 'timeout', reason: `navigation did not finish within ${budgetMs} ms`, retryable: true });
+      }
+    }, sampleMs);
+    const finish = (failure: Failure | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(timer);
+      bot.removeListener('path_update', onPath);
+      ctx.signal.removeEventListener('abort', onAbort);
+      if (failure) {
+        bot.pathfinder.setGoal(null);
+        bot.clearControlStates();
+      }
+      resolve(failure);
+    };
+    if (ctx.signal.aborted) return onAbort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    bot.on('path_update', onPath);
+    bot.pathfinder.goto(goal).then(
+      () => finish(undefined),
+      (error: unknown) => {
+        const name = error instanceof Error ? error.name : '';
+        const message = error instanceof Error ? error.message : String(error);
+        if (name === 'NoPath') finish({ ok: false, code: 'stuck', reason: `no path: ${message}`, retryable: false });
+        else if (name === 'Timeout') finish({ ok: false, code: 'stuck', reason: `pathfinder gave up: ${message}`, retryable: true });
+        else finish({ ok: false, code: 'stuck', reason: `navigation failed: ${message}`, retryable: true });
+      },
+    );
+  });
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A runner failure for an aborted attempt. */
+export const ABORTED: Failure = { ok: false, code: 'aborted', reason: 'attempt aborted', retryable: false };
+
+/** A runner failure from anything thrown by mineflayer. */
+export function thrown(code: Failure['code'], what: string, error: unknown): Failure {
+  return { ok: false, code: code ?? 'runner_error', reason: `${what}: ${error instanceof Error ? error.message : String(error)}` };
+}

@@ -1,0 +1,133 @@
+import { instrumentMethods, type ActuatorSource } from '@sinew/bt-runtime';
+import type { Bot } from 'mineflayer';
+import pathfinderPackage from 'mineflayer-pathfinder';
+
+/** What `instrumentBot` adds to a bot: its actuator commands, its recent chat and the hurts it saw. */
+export interface Instrumentation extends ActuatorSource {
+  /** The last chat lines the server sent this bot (plain text, oldest first, at most 50). */
+  readonly sinewChatLog: readonly string[];
+  /** Entity id → how many times the bot saw it hurt (for entities still around). */
+  readonly sinewHurtCounts: ReadonlyMap<number, number>;
+}
+
+/** A mineflayer bot with pathfinder loaded and its actuators instrumented. */
+export type SinewBot = Bot & Instrumentation;
+
+/** Every bot method that moves the body (control states, look, dig, place, craft, equip, attack, consume, activate, chat, swing). */
+export const BOT_ACTUATORS = [
+  'setControlState',
+  'clearControlStates',
+  'look',
+  'lookAt',
+  'dig',
+  'stopDigging',
+  'placeBlock',
+  'craft',
+  'equip',
+  'unequip',
+  'toss',
+  'tossStack',
+  'attack',
+  'consume',
+  'activateBlock',
+  'activateEntity',
+  'activateItem',
+  'deactivateItem',
+  'chat',
+  'whisper',
+  'swingArm',
+] as const;
+
+/** The pathfinder calls that set the body moving (its own steering goes through the bot methods above). */
+export const PATHFINDER_ACTUATORS = ['pathfinder.setGoal', 'pathfinder.goto', 'pathfinder.stop'] as const;
+
+const EXTRAS = Symbol.for('sinew.capabilities.instrumented');
+const CHAT_LOG_LIMIT = 50;
+
+/**
+ * Instruments a mineflayer bot in place, plugin-style: the same object comes back (still the user's
+ * bot), pathfinder is loaded if it was not, and every call that moves the body emits an actuator
+ * command to `onActuate` listeners before it runs. Calling it twice is harmless.
+ *
+ * @example
+ * const bot = instrumentBot(await connectBot(server));
+ * const stop = bot.onActuate(({ command }) => console.log(command));
+ */
+export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
+  const target = bot as B & Instrumentation & { [EXTRAS]?: true };
+  if (!(bot as { pathfinder?: unknown }).pathfinder) bot.loadPlugin(pathfinderPackage.pathfinder);
+  instrumentMethods(bot, [...BOT_ACTUATORS, ...PATHFINDER_ACTUATORS], { ignoreMissing: true, describe });
+  // A brand-new bot loads plugins on `inject_allowed`; instrument pathfinder once it exists.
+  if (!(bot as { pathfinder?: unknown }).pathfinder) {
+    bot.once('inject_allowed', () => {
+      setImmediate(() => {
+        instrumentMethods(bot, [...PATHFINDER_ACTUATORS], { ignoreMissing: true, describe });
+      });
+    });
+  }
+  if (target[EXTRAS]) return target;
+  Object.defineProperty(target, EXTRAS, { value: true });
+  const chatLog: string[] = [];
+  const hurts = new Map<number, number>();
+  Object.defineProperty(target, 'sinewChatLog', { get: () => chatLog, enumerable: false });
+  Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
+  bot.on('messagestr', (message: string) => {
+    chatLog.push(message);
+    if (chatLog.length > CHAT_LOG_LIMIT) chatLog.shift();
+  });
+  bot.on('entityHurt', (entity) => {
+    hurts.set(entity.id, (hurts.get(entity.id) ?? 0) + 1);
+  });
+  bot.on('entityGone', (entity) => {
+    hurts.delete(entity.id);
+  });
+  return target;
+}
+
+/** Short provenance detail of an actuator call: block/entity/item names and positions, never whole objects. */
+function describe(method: string, args: readonly unknown[]): string | undefined {
+  const [first, second] = args;
+  switch (method) {
+    case 'setControlState':
+      return `${String(first)}=${String(second)}`;
+    case 'look':
+      return `${num(first)},${num(second)}`;
+    case 'lookAt':
+      return vec(first);
+    case 'dig':
+    case 'activateBlock':
+    case 'placeBlock': {
+      const block = first as { name?: string; position?: unknown } | undefined;
+      return block ? `${block.name ?? 'block'}@${vec(block.position)}` : undefined;
+    }
+    case 'attack':
+    case 'activateEntity': {
+      const entity = first as { name?: string; id?: number } | undefined;
+      return entity ? `${entity.name ?? 'entity'}#${entity.id ?? '?'}` : undefined;
+    }
+    case 'equip':
+    case 'tossStack':
+      return typeof first === 'object' && first !== null ? `${(first as { name?: string }).name ?? 'item'}${second ? `→${String(second)}` : ''}` : String(first);
+    case 'craft': {
+      const recipe = first as { result?: { id?: number; count?: number } } | undefined;
+      return `item#${recipe?.result?.id ?? '?'}×${num(second ?? 1)}`;
+    }
+    case 'chat':
+      return typeof first === 'string' ? `${first.length} chars` : undefined;
+    case 'pathfinder.setGoal':
+    case 'pathfinder.goto':
+      return first === null || first === undefined ? 'null' : ((first as { constructor?: { name?: string } }).constructor?.name ?? 'Goal');
+    default:
+      return undefined;
+  }
+}
+
+function num(value: unknown): string {
+  return typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(2) : String(value);
+}
+
+function vec(value: unknown): string {
+  if (!value || typeof value !== 'object') return String(value);
+  const { x, y, z } = value as { x?: unknown; y?: unknown; z?: unknown };
+  return `${num(x)},${num(y)},${num(z)}`;
+}

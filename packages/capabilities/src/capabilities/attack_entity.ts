@@ -1,0 +1,101 @@
+import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Entity } from 'prismarine-entity';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { ABORTED, defineBotCapability, movementsFor, pause, targetMemo } from '../body.js';
+import { observeWorld } from '../world.js';
+import { nearestEntityNamed } from './navigate.js';
+
+const { goals } = pathfinderPackage;
+
+export const AttackEntityArgsSchema = z.object({
+  /** Entity type, mob name or username (nearest one); default: the nearest hostile mob. */
+  entity: z.string().min(1).optional(),
+  maxDistance: z.number().positive().max(64).default(16),
+  /** Stop after this many hits; default: keep hitting until the target dies (at most 40 hits). */
+  hits: z.number().int().positive().max(200).optional(),
+});
+export type AttackEntityArgs = z.output<typeof AttackEntityArgsSchema>;
+
+const MELEE_RANGE = 3;
+const HIT_COOLDOWN_MS = 650;
+const MAX_HITS = 40;
+
+/** The nearest hostile mob within `maxDistance`. */
+export function nearestHostile(bot: SinewBot, maxDistance: number): Entity | undefined {
+  const me = bot.entity.position;
+  let best: Entity | undefined;
+  for (const entity of Object.values(bot.entities)) {
+    if (entity === bot.entity || entity.isValid === false || entity.type !== 'hostile') continue;
+    const distance = entity.position.distanceTo(me);
+    if (distance <= maxDistance && (!best || distance < best.position.distanceTo(me))) best = entity;
+  }
+  return best;
+}
+
+const targets = targetMemo<Entity>();
+
+function resolveTarget(bot: SinewBot, args: AttackEntityArgs): Entity | undefined {
+  const known = targets.get(args);
+  if (known) return known;
+  const entity = args.entity ? nearestEntityNamed(bot, args.entity, args.maxDistance) : nearestHostile(bot, args.maxDistance);
+  return entity ? targets.set(args, entity) : undefined;
+}
+
+function alive(bot: SinewBot, entity: Entity): boolean {
+  return entity.isValid !== false && bot.entities[entity.id] === entity;
+}
+
+/** Chases the nearest entity of a kind (default: nearest hostile) and hits it until it dies or `hits` land. */
+export const attackEntity = defineBotCapability({
+  name: 'attack_entity',
+  version: '1.0.0',
+  description: 'Chase and hit the nearest entity of a kind (default: nearest hostile) until it dies or `hits` land.',
+  inputSchema: AttackEntityArgsSchema,
+  expectedDurationMs: 30_000,
+  safetyLevel: 'caution',
+  effects: ['hurt:<entity>'],
+  guard: ({ body }, args) =>
+    resolveTarget(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} within ${args.maxDistance} blocks`),
+  observe: ({ body }, args) => {
+    const target = resolveTarget(body, args);
+    return observeWorld(body, { entityIds: target ? [target.id] : [] });
+  },
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const target = resolveTarget(bot, args);
+    if (!target || !alive(bot, target)) return { ok: false, code: 'guard_failed', reason: 'the target is gone', retryable: false };
+    const wanted = args.hits ?? MAX_HITS;
+    let hits = 0;
+    bot.pathfinder.setMovements(movementsFor(bot));
+    bot.pathfinder.setGoal(new goals.GoalFollow(target, MELEE_RANGE - 1), true);
+    try {
+      while (hits < wanted && alive(bot, target)) {
+        if (ctx.signal.aborted) return ABORTED;
+        if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
+          await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
+          bot.attack(target);
+          hits += 1;
+          await pause(HIT_COOLDOWN_MS, ctx.signal);
+        } else {
+          ctx.progress('chasing');
+          await pause(100, ctx.signal);
+        }
+      }
+    } finally {
+      bot.pathfinder.setGoal(null);
+      bot.clearControlStates();
+    }
+    return { ok: true, observables: { hits, killed: !alive(bot, target) } };
+  },
+  acceptance: (pre, post) => {
+    const [id, before] = Object.entries(pre.entities ?? {})[0] ?? [];
+    if (!id || !before) return effectsUnmet(['hurt:<entity>'], 'no target was observed before the attack');
+    const after = post.entities?.[id];
+    if (!after) return accepted; // died (or despawned) — either way it no longer threatens
+    if (before.health !== undefined && after.health !== undefined && after.health < before.health) return accepted;
+    if ((after.hurts ?? 0) > (before.hurts ?? 0)) return accepted;
+    return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id} was not hurt`);
+  },
+});

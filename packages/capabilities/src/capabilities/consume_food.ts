@@ -1,0 +1,54 @@
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import type { Item } from 'prismarine-item';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { ABORTED, defineBotCapability, thrown } from '../body.js';
+import { observeWorld } from '../world.js';
+
+export const ConsumeFoodArgsSchema = z.object({
+  /** The food to eat; default: the most nourishing food in the inventory. */
+  item: z.string().min(1).optional(),
+});
+export type ConsumeFoodArgs = z.output<typeof ConsumeFoodArgsSchema>;
+
+const MAX_FOOD = 20;
+
+/** The food stack to eat: the named one, else the one with the most food points. */
+export function pickFood(bot: SinewBot, item?: string): Item | undefined {
+  const foods = bot.registry.foodsByName;
+  const candidates = bot.inventory.items().filter((stack) => (item ? stack.name === item : foods[stack.name] !== undefined));
+  return candidates.sort((a, b) => (foods[b.name]?.foodPoints ?? 0) - (foods[a.name]?.foodPoints ?? 0))[0];
+}
+
+/** Eats one food item from the inventory. */
+export const consumeFood = defineBotCapability({
+  name: 'consume_food',
+  version: '1.0.0',
+  description: 'Eat a food item from the inventory (default: the most nourishing one).',
+  inputSchema: ConsumeFoodArgsSchema,
+  expectedDurationMs: 8_000,
+  preconds: ['has_item:<food>:1'],
+  effects: ['food:rose'],
+  guard: ({ body }, args) => {
+    if (args.item && !body.registry.foodsByName[args.item]) return guardFailed(`${args.item} is not food`);
+    if (!pickFood(body, args.item)) return precondMissing([`has_item:${args.item ?? 'food'}:1`]);
+    if (body.food >= MAX_FOOD) return guardFailed('not hungry: food is full');
+    return guardOk;
+  },
+  observe: ({ body }) => observeWorld(body),
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const food = pickFood(bot, args.item);
+    if (!food) return { ok: false, code: 'precond_missing', reason: 'no food', missing: [`has_item:${args.item ?? 'food'}:1`], retryable: false };
+    try {
+      if (bot.heldItem?.name !== food.name) await bot.equip(food, 'hand');
+      if (ctx.signal.aborted) return ABORTED;
+      await bot.consume();
+      return { ok: true, observables: { ate: food.name } };
+    } catch (error) {
+      return ctx.signal.aborted ? ABORTED : thrown('runner_error', `eat ${food.name}`, error);
+    }
+  },
+  acceptance: (pre, post) =>
+    post.food > pre.food ? accepted : effectsUnmet(['food:rose'], `food did not rise (${pre.food} → ${post.food})`),
+});

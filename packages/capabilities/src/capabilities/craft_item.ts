@@ -1,0 +1,100 @@
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import type { Block } from 'prismarine-block';
+import type { Recipe } from 'prismarine-recipe';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { ABORTED, countItem, defineBotCapability, NEAR_BLOCK_DISTANCE, nearestBlock, thrown } from '../body.js';
+import { observeWorld } from '../world.js';
+
+export const CraftItemArgsSchema = z.object({
+  item: z.string().min(1),
+  /** How many items are wanted (the recipe runs as often as needed). */
+  count: z.number().int().positive().max(64 * 36).default(1),
+});
+export type CraftItemArgs = z.output<typeof CraftItemArgsSchema>;
+
+export interface CraftPlan {
+  readonly recipe: Recipe;
+  readonly times: number;
+  /** Ingredient name → total needed for `times` crafts. */
+  readonly needs: ReadonlyMap<string, number>;
+  readonly table: Block | undefined;
+  /** Predicates still missing (`has_item:…`, `near_block:crafting_table`); empty when craftable now. */
+  readonly missing: readonly string[];
+}
+
+/**
+ * Chooses the recipe for `count` of `item`: a craftable one (2×2 before table), else the closest one
+ * with what is missing — per ingredient `has_item:<name>:<total>` and `near_block:crafting_table`.
+ */
+export function planCraft(bot: SinewBot, item: string, count: number): CraftPlan | undefined {
+  const itemInfo = bot.registry.itemsByName[item];
+  if (!itemInfo) return undefined;
+  const table = nearestBlock(bot, 'crafting_table', NEAR_BLOCK_DISTANCE);
+  const recipes = bot.recipesAll(itemInfo.id, null, true);
+  let best: { plan: CraftPlan; score: number } | undefined;
+  for (const recipe of recipes) {
+    const times = Math.ceil(count / recipe.result.count);
+    const needs = new Map<string, number>();
+    for (const { id, count: delta } of recipe.delta) {
+      if (delta >= 0) continue;
+      const name = bot.registry.items[id]?.name;
+      if (name) needs.set(name, (needs.get(name) ?? 0) - delta * times);
+    }
+    const missing: string[] = [];
+    let have = 0;
+    let total = 0;
+    for (const [name, need] of needs) {
+      const owned = countItem(bot, name);
+      have += Math.min(owned, need);
+      total += need;
+      if (owned < need) missing.push(`has_item:${name}:${need}`);
+    }
+    if (recipe.requiresTable && !table) missing.push('near_block:crafting_table');
+    // Prefer craftable, then the most ingredients on hand, then no table.
+    const score = (missing.length === 0 ? 10 : 0) + (total ? have / total : 0) + (recipe.requiresTable ? 0 : 0.01);
+    const plan: CraftPlan = { recipe, times, needs, table: recipe.requiresTable ? table : undefined, missing };
+    if (!best || score > best.score) best = { plan, score };
+  }
+  return best?.plan;
+}
+
+/** Crafts an item in the 2×2 inventory grid or at a crafting table within 4 blocks. */
+export const craftItem = defineBotCapability({
+  name: 'craft_item',
+  version: '1.0.0',
+  description: 'Craft `count` of an item in the inventory grid, or at a crafting table within 4 blocks.',
+  inputSchema: CraftItemArgsSchema,
+  expectedDurationMs: 10_000,
+  preconds: ['has_item:<ingredient>:<n>', 'near_block:crafting_table'],
+  effects: ['has_item:<item>:<count>'],
+  guard: ({ body }, args) => {
+    if (!body.registry.itemsByName[args.item]) return guardFailed(`unknown item ${args.item}`);
+    const plan = planCraft(body, args.item, args.count);
+    if (!plan) return guardFailed(`${args.item} has no crafting recipe`);
+    return plan.missing.length ? precondMissing(plan.missing, `cannot craft ${args.count} ${args.item}: missing ${plan.missing.join(', ')}`) : guardOk;
+  },
+  observe: ({ body }) => observeWorld(body),
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const plan = planCraft(bot, args.item, args.count);
+    if (!plan) return { ok: false, code: 'guard_failed', reason: `${args.item} has no crafting recipe`, retryable: false };
+    if (plan.missing.length) {
+      return { ok: false, code: 'precond_missing', reason: `missing ${plan.missing.join(', ')}`, missing: plan.missing, retryable: false };
+    }
+    if (ctx.signal.aborted) return ABORTED;
+    try {
+      await bot.craft(plan.recipe, plan.times, plan.table);
+      return { ok: true, observables: { crafted: plan.times * plan.recipe.result.count, table: plan.table !== undefined } };
+    } catch (error) {
+      return ctx.signal.aborted ? ABORTED : thrown('runner_error', `craft ${args.item}`, error);
+    }
+  },
+  acceptance: (pre, post, args) => {
+    const before = pre.inventory[args.item] ?? 0;
+    const after = post.inventory[args.item] ?? 0;
+    return after - before >= args.count
+      ? accepted
+      : effectsUnmet([`has_item:${args.item}:${before + args.count}`], `${args.item} went ${before} → ${after}, wanted +${args.count}`);
+  },
+});

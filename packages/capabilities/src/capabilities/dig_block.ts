@@ -1,0 +1,112 @@
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import type { Block } from 'prismarine-block';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import {
+  ABORTED,
+  defineBotCapability,
+  eyeDistance,
+  isAir,
+  nearestBlock,
+  REACH,
+  targetMemo,
+  thrown,
+  toBlockVec,
+  withinReachPredicate,
+} from '../body.js';
+import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
+
+export const DigBlockArgsSchema = z
+  .object({
+    position: Vec3Schema.optional(),
+    /** Dig the nearest block of this name (or suffix group, e.g. `log`). */
+    block: z.string().min(1).optional(),
+    maxDistance: z.number().positive().max(256).default(32),
+  })
+  .refine((args) => (args.position === undefined) !== (args.block === undefined), {
+    message: 'give exactly one of position or block',
+  });
+export type DigBlockArgs = z.output<typeof DigBlockArgsSchema>;
+
+const targets = targetMemo<Vec3Like>();
+
+function resolveTarget(bot: SinewBot, args: DigBlockArgs): Block | undefined {
+  const known = targets.get(args);
+  if (known) {
+    const block = bot.blockAt(toBlockVec(known));
+    // A memoized block that is gone already was dug (or never existed): keep it so acceptance sees air.
+    if (args.position || (block && !isAir(block.name))) return block ?? undefined;
+  }
+  if (args.position) {
+    targets.set(args, args.position);
+    return bot.blockAt(toBlockVec(args.position)) ?? undefined;
+  }
+  const block = nearestBlock(bot, args.block!, args.maxDistance);
+  if (block) targets.set(args, block.position);
+  return block;
+}
+
+/** Names of the tools that can harvest a block, or undefined when any tool (or a hand) will do. */
+function harvestToolNames(bot: SinewBot, block: Block): string[] | undefined {
+  const tools = block.harvestTools;
+  if (!tools) return undefined;
+  return Object.keys(tools)
+    .map((id) => bot.registry.items[Number(id)]?.name)
+    .filter((name): name is string => name !== undefined);
+}
+
+/** Breaks one block (at a position or the nearest of a kind) with the best tool in the inventory. */
+export const digBlock = defineBotCapability({
+  name: 'dig_block',
+  version: '1.0.0',
+  description: 'Break the block at a position, or the nearest block of a kind, within reach.',
+  inputSchema: DigBlockArgsSchema,
+  expectedDurationMs: 20_000,
+  preconds: ['within_reach:<target>'],
+  effects: ['air:<target>'],
+  guard: ({ body }, args) => {
+    const block = resolveTarget(body, args);
+    if (!block) {
+      return guardFailed(args.block ? `no ${args.block} within ${args.maxDistance} blocks` : `block at ${blockKey(args.position!)} is not loaded`);
+    }
+    if (isAir(block.name)) return guardFailed(`nothing to dig at ${blockKey(block.position)} (${block.name})`);
+    if (block.diggable === false || block.hardness === null || block.hardness < 0) {
+      return guardFailed(`${block.name} at ${blockKey(block.position)} cannot be broken`);
+    }
+    const missing: string[] = [];
+    const tools = harvestToolNames(body, block);
+    if (tools && !body.inventory.items().some((item) => tools.includes(item.name))) {
+      const cheapest = tools.find((name) => name.startsWith('wooden_')) ?? tools[0];
+      if (cheapest) missing.push(`has_item:${cheapest}:1`);
+    }
+    if (eyeDistance(body, block.position) > REACH) missing.push(withinReachPredicate(block.position));
+    return missing.length ? precondMissing(missing) : guardOk;
+  },
+  observe: ({ body }, args) => {
+    const block = resolveTarget(body, args);
+    return observeWorld(body, { positions: block ? [block.position] : [] });
+  },
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const block = resolveTarget(bot, args);
+    if (!block || isAir(block.name)) return { ok: false, code: 'guard_failed', reason: 'the block to dig is gone', retryable: false };
+    const onAbort = () => bot.stopDigging();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const tool = bot.pathfinder.bestHarvestTool(block);
+      if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+      if (ctx.signal.aborted) return ABORTED;
+      await bot.dig(block, true);
+      return { ok: true, observables: { block: block.name, position: blockKey(block.position) } };
+    } catch (error) {
+      return ctx.signal.aborted ? ABORTED : thrown('runner_error', `dig ${block.name}`, error);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  },
+  acceptance: (pre, post) => {
+    const key = Object.keys(pre.blocks)[0];
+    if (!key) return effectsUnmet(['air:<target>'], 'no target block was observed before digging');
+    return isAir(post.blocks[key]) ? accepted : effectsUnmet([`air:${key}`], `block at ${key} is still ${post.blocks[key]}`);
+  },
+});

@@ -1,0 +1,87 @@
+import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Entity } from 'prismarine-entity';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { defineBotCapability, targetMemo, walkTo } from '../body.js';
+import { observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
+import { nearestHostile } from './attack_entity.js';
+import { nearestEntityNamed } from './navigate.js';
+
+const { goals } = pathfinderPackage;
+
+export const FleeArgsSchema = z.object({
+  /** Run from this position. */
+  from: Vec3Schema.optional(),
+  /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */
+  entity: z.string().min(1).optional(),
+  distance: z.number().positive().max(64).default(12),
+});
+export type FleeArgs = z.output<typeof FleeArgsSchema>;
+
+type Threat = { kind: 'position'; position: Vec3Like } | { kind: 'entity'; entity: Entity };
+
+const threats = targetMemo<Threat>();
+const THREAT_SEARCH = 32;
+const MAX_LEGS = 4;
+
+function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
+  const known = threats.get(args);
+  if (known) return known;
+  if (args.from) return threats.set(args, { kind: 'position', position: args.from });
+  const entity = args.entity ? nearestEntityNamed(bot, args.entity, THREAT_SEARCH) : nearestHostile(bot, THREAT_SEARCH);
+  return entity ? threats.set(args, { kind: 'entity', entity }) : undefined;
+}
+
+function horizontal(a: Vec3Like, b: Vec3Like): number {
+  return Math.hypot(a.x - b.x, a.z - b.z);
+}
+
+/** Runs away from a position or the nearest threat until at least `distance` blocks separate them. */
+export const flee = defineBotCapability({
+  name: 'flee',
+  version: '1.0.0',
+  description: 'Run from a position or the nearest threat (default: nearest hostile) until `distance` blocks away.',
+  inputSchema: FleeArgsSchema,
+  expectedDurationMs: 20_000,
+  safetyLevel: 'caution',
+  effects: ['distance_from_threat:>=<distance>'],
+  guard: ({ body }, args) =>
+    resolveThreat(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} to flee from within ${THREAT_SEARCH} blocks`),
+  observe: ({ body }, args) => {
+    const threat = resolveThreat(body, args);
+    const snapshot = observeWorld(body, { entityIds: threat?.kind === 'entity' ? [threat.entity.id] : [] });
+    // Positional threats are recorded as a pseudo-entity so acceptance reads both kinds alike.
+    if (threat?.kind === 'position') snapshot.entities = { from: { name: 'position', position: threat.position } };
+    return snapshot;
+  },
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const threat = resolveThreat(bot, args);
+    if (!threat) return { ok: false, code: 'guard_failed', reason: 'nothing to flee from', retryable: false };
+    const where = () => (threat.kind === 'entity' ? threat.entity.position : threat.position);
+    for (let leg = 0; leg < MAX_LEGS; leg += 1) {
+      const from = where();
+      if (horizontal(bot.entity.position, from) >= args.distance) break;
+      const away = new goals.GoalInvert(new goals.GoalNear(from.x, from.y, from.z, args.distance + 2));
+      const failure = await walkTo(ctx, away, { budgetMs: 15_000 });
+      if (failure?.code === 'aborted') return failure;
+      if (failure && leg === MAX_LEGS - 1) return failure;
+    }
+    const left = horizontal(bot.entity.position, where());
+    return { ok: true, observables: { distance: Number(left.toFixed(1)) } };
+  },
+  acceptance: (pre, post, args) => {
+    const before = Object.values(pre.entities ?? {})[0]?.position;
+    const after = Object.values(post.entities ?? {})[0]?.position;
+    // A threat entity that vanished (despawned, died) is as good as outrun.
+    if (!after) return Object.keys(pre.entities ?? {}).length ? accepted : effectsUnmet(['distance_from_threat'], 'no threat observed');
+    const startDistance = before ? horizontal(pre.position, before) : 0;
+    const endDistance = horizontal(post.position, after);
+    if (endDistance >= args.distance) return accepted;
+    return effectsUnmet(
+      [`distance_from_threat:>=${args.distance}`],
+      `threat still ${endDistance.toFixed(1)} blocks away (was ${startDistance.toFixed(1)}, wanted ≥ ${args.distance})`,
+    );
+  },
+});

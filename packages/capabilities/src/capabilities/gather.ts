@@ -1,0 +1,189 @@
+import { behavior, type LeafContext } from '@sinew/bt-runtime';
+import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import {
+  blockIds,
+  blockMatcher,
+  countMatching,
+  defineBotCapability,
+  dropNames,
+  eyeDistance,
+  isAir,
+  REACH,
+  targetMemo,
+  toBlockVec,
+  walkTo,
+} from '../body.js';
+import { blockKey, inventoryCounts, observeWorld, type Vec3Like } from '../world.js';
+import { pickUpDrops } from './collect_drops.js';
+
+const { goals } = pathfinderPackage;
+
+export const GatherArgsSchema = z.object({
+  /** A block name (`oak_log`) or a suffix group (`log` = any `*_log`). */
+  block: z.string().min(1),
+  count: z.number().int().positive().max(256).default(1),
+  maxDistance: z.number().positive().max(128).default(48),
+});
+export type GatherArgs = z.output<typeof GatherArgsSchema>;
+
+type Leaf = LeafContext<SinewBot, GatherArgs>;
+
+const matchers = targetMemo<(item: string) => boolean>();
+
+/**
+ * find → go → dig → collect, repeated until the count is reached; when nothing is found (or it cannot
+ * be reached) the bot explores and tries again. Bounded by the retry count.
+ */
+export const GATHER_TREE = `
+root {
+  selector {
+    condition [HasEnough]
+    retry [64] {
+      sequence {
+        selector {
+          sequence {
+            action [FindTarget]
+            action [GoToTarget]
+            action [DigTarget]
+            action [CollectDrops]
+          }
+          action [Explore]
+        }
+        condition [HasEnough]
+      }
+    }
+  }
+}`;
+
+const EXPLORE_DISTANCE = 16;
+const EXPLORE_DIRECTIONS = [
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+  [0, -1],
+] as const;
+
+/** Item names a gathered block yields: the group's own items for a suffix group, else minecraft-data drops. */
+export function gatheredItemMatcher(bot: SinewBot, pattern: string): (item: string) => boolean {
+  if (bot.registry.blocksByName[pattern]) {
+    const names = new Set(dropNames(bot, pattern));
+    return (item) => names.has(item);
+  }
+  return blockMatcher(bot, pattern);
+}
+
+function yieldCount(bot: SinewBot, args: GatherArgs): number {
+  return countMatching(inventoryCounts(bot), gatheredItemMatcher(bot, args.block));
+}
+
+/** Per-attempt baseline, so the runner stops exactly where acceptance (pre vs post of this attempt) is met. */
+function baselineKey(ctx: Leaf): string {
+  return `gather.baseline.${ctx.step.attempt}`;
+}
+
+function unreachable(ctx: Leaf): Set<string> {
+  let set = ctx.blackboard.get('gather.unreachable') as Set<string> | undefined;
+  if (!set) ctx.blackboard.set('gather.unreachable', (set = new Set()));
+  return set;
+}
+
+function target(ctx: Leaf): Vec3Like | undefined {
+  return ctx.blackboard.get('gather.target') as Vec3Like | undefined;
+}
+
+const gatherTree = behavior<SinewBot, GatherArgs>({
+  tree: GATHER_TREE,
+  maxNodeDurationMs: 45_000,
+  conditions: {
+    HasEnough: (ctx) => {
+      const now = yieldCount(ctx.body, ctx.args);
+      if (!ctx.blackboard.has(baselineKey(ctx))) ctx.blackboard.set(baselineKey(ctx), now);
+      return now - (ctx.blackboard.get(baselineKey(ctx)) as number) >= ctx.args.count;
+    },
+  },
+  actions: {
+    FindTarget: (ctx) => {
+      const bot = ctx.body;
+      const skip = unreachable(ctx);
+      const found = bot.findBlocks({ matching: blockIds(bot, ctx.args.block), maxDistance: ctx.args.maxDistance, count: skip.size + 1 });
+      const next = found.find((position) => !skip.has(blockKey(position)));
+      ctx.blackboard.set('gather.target', next);
+      return next !== undefined;
+    },
+    GoToTarget: async (ctx) => {
+      const bot = ctx.body;
+      const position = target(ctx);
+      if (!position) return false;
+      if (eyeDistance(bot, position) <= REACH - 0.3) return true;
+      const failure = await walkTo(ctx, new goals.GoalLookAtBlock(toBlockVec(position), bot.world, { reach: REACH - 0.5 }), { budgetMs: 30_000 });
+      if (failure?.code === 'aborted') return false;
+      if (failure || eyeDistance(bot, position) > REACH) {
+        unreachable(ctx).add(blockKey(position));
+        return false;
+      }
+      return true;
+    },
+    DigTarget: async (ctx) => {
+      const bot = ctx.body;
+      const position = target(ctx);
+      const block = position ? bot.blockAt(toBlockVec(position)) : null;
+      if (!block || isAir(block.name)) return true; // someone else got it; the drops may still be there
+      const onAbort = () => bot.stopDigging();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const tool = bot.pathfinder.bestHarvestTool(block);
+        if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+        await bot.dig(block, true);
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
+      }
+      return isAir(bot.blockAt(block.position)?.name);
+    },
+    CollectDrops: async (ctx) => {
+      const matches = gatheredItemMatcher(ctx.body, ctx.args.block);
+      const result = await pickUpDrops(ctx, 6, matches);
+      return result.ok;
+    },
+    Explore: async (ctx) => {
+      const bot = ctx.body;
+      const turn = (ctx.blackboard.get('gather.explore') as number | undefined) ?? 0;
+      ctx.blackboard.set('gather.explore', turn + 1);
+      const [dx, dz] = EXPLORE_DIRECTIONS[turn % EXPLORE_DIRECTIONS.length]!;
+      const start = bot.entity.position.clone();
+      const goal = new goals.GoalNearXZ(start.x + dx * EXPLORE_DISTANCE, start.z + dz * EXPLORE_DISTANCE, 2);
+      const failure = await walkTo(ctx, goal, { budgetMs: 20_000 });
+      if (failure?.code === 'aborted') return false;
+      // Newly seen ground may hold blocks skipped as unreachable from the old spot.
+      unreachable(ctx).clear();
+      return bot.entity.position.distanceTo(start) >= 4;
+    },
+  },
+});
+
+/** Gathers `count` items from blocks of a kind (a BT: find → go → dig → collect, explore when nothing is found). */
+export const gather = defineBotCapability({
+  name: 'gather',
+  version: '1.0.0',
+  description: 'Collect `count` items from blocks of a kind nearby (find → go → dig → collect; explore when none is found).',
+  inputSchema: GatherArgsSchema,
+  expectedDurationMs: 120_000,
+  effects: ['has_item:<drop>:+<count>'],
+  behavior: gatherTree,
+  guard: ({ body }, args) =>
+    blockIds(body, args.block).length > 0 ? guardOk : guardFailed(`"${args.block}" is neither a block name nor a block group`),
+  observe: ({ body }, args) => {
+    // Acceptance has no body: remember which item names count for these args (stone → cobblestone).
+    if (!matchers.get(args)) matchers.set(args, gatheredItemMatcher(body, args.block));
+    return observeWorld(body);
+  },
+  acceptance: (pre, post, args) => {
+    const matches = matchers.get(args) ?? ((name: string) => name === args.block || name.endsWith(`_${args.block}`));
+    const gained = countMatching(post.inventory, matches) - countMatching(pre.inventory, matches);
+    return gained >= args.count
+      ? accepted
+      : effectsUnmet([`has_item:${args.block}:+${args.count}`], `gathered ${gained} of ${args.count} ${args.block}`);
+  },
+});

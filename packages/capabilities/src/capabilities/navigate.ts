@@ -1,0 +1,132 @@
+import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Entity } from 'prismarine-entity';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { defineBotCapability, nearestBlock, targetMemo, walkTo } from '../body.js';
+import { blockKey, observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
+
+const { goals } = pathfinderPackage;
+
+export const NavigateArgsSchema = z
+  .object({
+    position: Vec3Schema.optional(),
+    /** Walk to the nearest block of this name (or suffix group, e.g. `log`). */
+    block: z.string().min(1).optional(),
+    /** Walk to the nearest entity of this type, mob name or username. */
+    entity: z.string().min(1).optional(),
+    range: z.number().nonnegative().default(2),
+    /** How far to search for `block`/`entity`. */
+    maxDistance: z.number().positive().max(256).default(64),
+  })
+  .refine((args) => [args.position, args.block, args.entity].filter((v) => v !== undefined).length === 1, {
+    message: 'give exactly one of position, block or entity',
+  });
+export type NavigateArgs = z.output<typeof NavigateArgsSchema>;
+
+type Target = { kind: 'position'; position: Vec3Like } | { kind: 'block'; position: Vec3Like } | { kind: 'entity'; entity: Entity };
+
+const targets = targetMemo<Target>();
+
+/** The nearest entity of a type, mob name or username within `maxDistance` (never the bot itself). */
+export function nearestEntityNamed(bot: SinewBot, name: string, maxDistance: number): Entity | undefined {
+  const lower = name.toLowerCase();
+  const me = bot.entity.position;
+  let best: Entity | undefined;
+  let bestDistance = maxDistance;
+  for (const entity of Object.values(bot.entities)) {
+    if (entity === bot.entity || entity.isValid === false) continue;
+    const names = [entity.name, entity.username, entity.displayName, entity.type].map((v) => v?.toLowerCase());
+    if (!names.includes(lower)) continue;
+    const distance = entity.position.distanceTo(me);
+    if (distance <= bestDistance) {
+      best = entity;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function resolveTarget(bot: SinewBot, args: NavigateArgs): Target | undefined {
+  const known = targets.get(args);
+  if (known && (known.kind !== 'entity' || known.entity.isValid !== false)) return known;
+  if (args.position) return targets.set(args, { kind: 'position', position: args.position });
+  if (args.block) {
+    const block = nearestBlock(bot, args.block, args.maxDistance);
+    return block ? targets.set(args, { kind: 'block', position: block.position }) : undefined;
+  }
+  const entity = nearestEntityNamed(bot, args.entity!, args.maxDistance);
+  return entity ? targets.set(args, { kind: 'entity', entity }) : undefined;
+}
+
+function targetPosition(target: Target): Vec3Like {
+  return target.kind === 'entity' ? target.entity.position : target.position;
+}
+
+/** Distance the acceptance allows: pathfinder's GoalNear measures whole blocks, the body stands off-centre. */
+function allowed(args: NavigateArgs): number {
+  return args.range + 1;
+}
+
+function distance(a: Vec3Like, b: Vec3Like): number {
+  return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+function blockCentre(position: Vec3Like): Vec3Like {
+  return { x: Math.floor(position.x) + 0.5, y: Math.floor(position.y), z: Math.floor(position.z) + 0.5 };
+}
+
+/** Walks to a position, the nearest block of a kind, or the nearest entity, with FM-04 flap detection. */
+export const navigate = defineBotCapability({
+  name: 'navigate',
+  version: '1.0.0',
+  description: 'Walk to a position, the nearest block of a kind, or the nearest entity (within range).',
+  inputSchema: NavigateArgsSchema,
+  expectedDurationMs: 30_000,
+  effects: ['at:target'],
+  guard: ({ body }, args) => {
+    if (resolveTarget(body, args)) return guardOk;
+    return guardFailed(
+      args.block ? `no ${args.block} within ${args.maxDistance} blocks` : `no entity "${args.entity}" within ${args.maxDistance} blocks`,
+    );
+  },
+  observe: ({ body }, args): WorldSnapshot => {
+    const target = resolveTarget(body, args);
+    if (target?.kind === 'entity') return observeWorld(body, { entityIds: [target.entity.id] });
+    return observeWorld(body, target ? { positions: [targetPosition(target)] } : {});
+  },
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const target = resolveTarget(bot, args);
+    if (!target) return { ok: false, code: 'guard_failed', reason: 'navigation target vanished', retryable: false };
+    const goal =
+      target.kind === 'entity'
+        ? new goals.GoalFollow(target.entity, args.range)
+        : new goals.GoalNear(target.position.x, target.position.y, target.position.z, args.range);
+    const failure = await walkTo(ctx, goal, { dynamic: target.kind === 'entity' });
+    if (failure) return failure;
+    const goalAt = target.kind === 'entity' ? target.entity.position : blockCentre(target.position);
+    const left = distance(bot.entity.position, goalAt);
+    // pathfinder's goto resolves on an empty computed path without having arrived: read the position.
+    if (left > allowed(args)) {
+      return { ok: false, code: 'stuck', reason: `pathfinder stopped ${left.toFixed(1)} blocks from the goal`, retryable: true };
+    }
+    return { ok: true, observables: { distance: Number(left.toFixed(2)) } };
+  },
+  acceptance: (_pre, post, args) => {
+    let goalAt: Vec3Like | undefined;
+    if (args.position) goalAt = blockCentre(args.position);
+    else if (args.block) {
+      const key = Object.keys(post.blocks)[0];
+      if (key) goalAt = blockCentre(parseBlockKey(key));
+    } else {
+      const entity = Object.values(post.entities ?? {})[0];
+      if (entity) goalAt = entity.position;
+    }
+    if (!goalAt) return effectsUnmet(['at:target'], 'the navigation target is no longer observed');
+    const left = distance(post.position, goalAt);
+    return left <= allowed(args)
+      ? accepted
+      : effectsUnmet([`at:${blockKey(goalAt)}`], `bot is ${left.toFixed(1)} blocks from the target (range ${args.range})`);
+  },
+});

@@ -1,0 +1,93 @@
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { Vec3 } from 'vec3';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { ABORTED, countItem, defineBotCapability, pause, thrown } from '../body.js';
+import { observeWorld } from '../world.js';
+import { isReplaceable } from './place_block.js';
+
+export const PillarUpArgsSchema = z.object({
+  height: z.number().int().positive().max(32),
+  /** The block to stand on; default: the first of dirt, cobblestone, planks, … in the inventory. */
+  item: z.string().min(1).optional(),
+});
+export type PillarUpArgs = z.output<typeof PillarUpArgsSchema>;
+
+const SCAFFOLD = ['dirt', 'cobblestone', 'oak_planks', 'spruce_planks', 'birch_planks', 'netherrack', 'stone', 'sand'];
+const JUMP_TIMEOUT_MS = 1_500;
+
+/** The scaffold block to use: the named one, else the first common one the bot holds enough of. */
+export function scaffoldItem(bot: SinewBot, height: number, item?: string): string | undefined {
+  if (item) return item;
+  return SCAFFOLD.find((name) => countItem(bot, name) >= height) ?? SCAFFOLD.find((name) => countItem(bot, name) > 0);
+}
+
+/** Jumps and places a block underneath, `height` times. */
+export const pillarUp = defineBotCapability({
+  name: 'pillar_up',
+  version: '1.0.0',
+  description: 'Rise `height` blocks by jumping and placing a block underneath each time.',
+  inputSchema: PillarUpArgsSchema,
+  expectedDurationMs: 20_000,
+  preconds: ['has_item:<item>:<height>'],
+  effects: ['y:+<height>'],
+  guard: ({ body }, args) => {
+    const item = scaffoldItem(body, args.height, args.item);
+    if (!item || countItem(body, item) < args.height) return precondMissing([`has_item:${item ?? 'dirt'}:${args.height}`]);
+    if (!body.registry.blocksByName[item]) return guardFailed(`${item} is not a placeable block`);
+    const feet = body.entity.position.floored();
+    for (let dy = 2; dy <= args.height + 1; dy += 1) {
+      const above = body.blockAt(feet.offset(0, dy, 0));
+      if (!isReplaceable(above)) return guardFailed(`no head room: ${above?.name ?? 'unloaded'} ${dy} blocks above`);
+    }
+    return guardOk;
+  },
+  observe: ({ body }) => observeWorld(body),
+  run: async (ctx, args) => {
+    const bot = ctx.body;
+    const item = scaffoldItem(bot, args.height, args.item);
+    const stack = item ? bot.inventory.items().find((candidate) => candidate.name === item) : undefined;
+    if (!item || !stack) return { ok: false, code: 'precond_missing', reason: 'no scaffold blocks', missing: [`has_item:${item ?? 'dirt'}:${args.height}`] };
+    try {
+      await bot.equip(stack, 'hand');
+      // Centre on the block so the new block never clips the body.
+      const centre = bot.entity.position.floored().offset(0.5, 0, 0.5);
+      await bot.lookAt(centre.offset(0, -1, 0), true);
+      for (let level = 0; level < args.height; level += 1) {
+        if (ctx.signal.aborted) return ABORTED;
+        const standY = Math.floor(bot.entity.position.y);
+        const support = bot.blockAt(new Vec3(Math.floor(bot.entity.position.x), standY - 1, Math.floor(bot.entity.position.z)));
+        if (!support) return { ok: false, code: 'runner_error', reason: 'standing on an unloaded block' };
+        bot.setControlState('jump', true);
+        const rose = await waitFor(ctx.signal, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS);
+        bot.setControlState('jump', false);
+        if (!rose) return { ok: false, code: 'stuck', reason: `could not jump above y=${standY}`, retryable: true };
+        await bot.placeBlock(support, new Vec3(0, 1, 0)).catch(async (error: unknown) => {
+          // The server confirms placement with a block update that may arrive after mineflayer's wait.
+          const placed = bot.blockAt(support.position.offset(0, 1, 0));
+          if (placed?.name !== item) throw error;
+        });
+        await waitFor(ctx.signal, () => bot.entity.onGround, JUMP_TIMEOUT_MS);
+        ctx.progress(`level ${level + 1}`);
+      }
+      return { ok: true, observables: { y: bot.entity.position.y } };
+    } catch (error) {
+      return ctx.signal.aborted ? ABORTED : thrown('runner_error', 'pillar up', error);
+    } finally {
+      bot.setControlState('jump', false);
+    }
+  },
+  acceptance: (pre, post, args) => {
+    const rose = Math.floor(post.position.y + 0.01) - Math.floor(pre.position.y + 0.01);
+    return rose >= args.height ? accepted : effectsUnmet([`y:+${args.height}`], `rose ${rose} of ${args.height} blocks`);
+  },
+});
+
+async function waitFor(signal: AbortSignal, done: () => boolean, timeoutMs: number): Promise<boolean> {
+  for (let waited = 0; waited < timeoutMs; waited += 25) {
+    if (done()) return true;
+    if (signal.aborted) return false;
+    await pause(25, signal);
+  }
+  return done();
+}

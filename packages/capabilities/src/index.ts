@@ -1,0 +1,31 @@
+export { BOT_ACTUATORS, instrumentBot, PATHFINDER_ACTUATORS, type Instrumentation, type SinewBot } from './bot.js';
+export {
+  blockKey,
+  EntitySnapshotSchema,
+  EquipmentSlotSchema,
+  inventoryCounts,
+  observeWorld,
+  parseBlockKey,
+  Vec3Schema,
+  WorldSnapshotSchema,
+  type EquipmentSlot,
+  type Vec3Like,
+  type WorldFocus,
+  type WorldSnapshot,
+} from './world.js';
+export { createFlapDetector, FlapPolicySchema, type FlapDetector, type FlapPolicy, type FlapPolicyInput } from './flap.js';
+export { defineBotCapability, NEAR_BLOCK_DISTANCE, REACH, type BotRunContext } from './body.js';
+export { createStandardRegistry, standardCapabilities, standardRegistry } from './registry.js';
+export { attackEntity, AttackEntityArgsSchema, type AttackEntityArgs } from './capabilities/attack_entity.js';
+export { BlueprintBlockSchema, buildStructure, BuildStructureArgsSchema, type BuildStructureArgs } from './capabilities/build_structure.js';
+export { chat, ChatArgsSchema, type ChatArgs } from './capabilities/chat.js';
+export { collectDrops, CollectDropsArgsSchema, type CollectDropsArgs } from './capabilities/collect_drops.js';
+export { consumeFood, ConsumeFoodArgsSchema, type ConsumeFoodArgs } from './capabilities/consume_food.js';
+export { craftItem, CraftItemArgsSchema, planCraft, type CraftItemArgs, type CraftPlan } from './capabilities/craft_item.js';
+export { digBlock, DigBlockArgsSchema, type DigBlockArgs } from './capabilities/dig_block.js';
+export { equip, EquipArgsSchema, type EquipArgs } from './capabilities/equip.js';
+export { flee, FleeArgsSchema, type FleeArgs } from './capabilities/flee.js';
+export { gather, GatherArgsSchema, GATHER_TREE, type GatherArgs } from './capabilities/gather.js';
+export { navigate, NavigateArgsSchema, type NavigateArgs } from './capabilities/navigate.js';
+export { pillarUp, PillarUpArgsSchema, type PillarUpArgs } from './capabilities/pillar_up.js';
+export { placeBlock, PlaceBlockArgsSchema, type PlaceBlockArgs } from './capabilities/place_block.js';

@@ -1,0 +1,120 @@
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import { z } from 'zod';
+
+/** A block or entity position. */
+export const Vec3Schema = z.object({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
+export type Vec3Like = z.infer<typeof Vec3Schema>;
+
+export const EquipmentSlotSchema = z.enum(['hand', 'off-hand', 'head', 'torso', 'legs', 'feet']);
+export type EquipmentSlot = z.infer<typeof EquipmentSlotSchema>;
+
+/** An entity the snapshot was asked to watch (keyed by entity id). */
+export const EntitySnapshotSchema = z.object({
+  name: z.string(),
+  position: Vec3Schema,
+  /** From the entity's metadata when the server sends it. */
+  health: z.number().optional(),
+  /** How many times the bot has seen it hurt (hurt animations and damage events). */
+  hurts: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * What acceptance reads and planners plan on: the shape shared with @sinew/planners and @sinew/belief.
+ * `equipment`, `entities` and `chat` are filled only when the focus asks for them.
+ */
+export const WorldSnapshotSchema = z.object({
+  position: Vec3Schema,
+  health: z.number(),
+  food: z.number(),
+  heldItem: z.string().nullable(),
+  /** Item name → total count. */
+  inventory: z.record(z.string(), z.number()),
+  /** `"x,y,z"` → block name, for the positions in focus. */
+  blocks: z.record(z.string(), z.string()),
+  /** Time of day in ticks. */
+  time: z.number().optional(),
+  equipment: z.partialRecord(EquipmentSlotSchema, z.string().nullable()).optional(),
+  entities: z.record(z.string(), EntitySnapshotSchema).optional(),
+  chat: z.array(z.string()).optional(),
+});
+export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
+
+/** What a snapshot should look at beyond the body itself. */
+export interface WorldFocus {
+  /** Blocks to record in `blocks`. */
+  readonly positions?: readonly Vec3Like[];
+  /** Entity ids to record in `entities` (missing ones are simply absent: gone or dead). */
+  readonly entityIds?: readonly number[];
+  readonly equipment?: boolean;
+  readonly chat?: boolean;
+}
+
+// LivingEntity health sits at metadata index 9 on 1.17+.
+const HEALTH_METADATA_INDEX = 9;
+
+/** `"x,y,z"` of a block position (floored). */
+export function blockKey(position: Vec3Like): string {
+  return `${Math.floor(position.x)},${Math.floor(position.y)},${Math.floor(position.z)}`;
+}
+
+/** Parses a `blockKey` back into a position. */
+export function parseBlockKey(key: string): Vec3Like {
+  const [x, y, z] = key.split(',').map(Number);
+  return { x: x ?? Number.NaN, y: y ?? Number.NaN, z: z ?? Number.NaN };
+}
+
+/** Item name → total count of the bot's inventory. */
+export function inventoryCounts(bot: Bot): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of bot.inventory.items()) counts[item.name] = (counts[item.name] ?? 0) + item.count;
+  return counts;
+}
+
+/**
+ * The pre/post snapshot acceptance reads: position, health, food, held item, inventory counts, and the
+ * blocks, entities, equipment and chat named by `focus`. Synchronous and cheap.
+ */
+export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
+  const { x, y, z } = bot.entity.position;
+  const blocks: Record<string, string> = {};
+  for (const position of focus.positions ?? []) {
+    const block = bot.blockAt(new Vec3(Math.floor(position.x), Math.floor(position.y), Math.floor(position.z)));
+    blocks[blockKey(position)] = block ? block.name : 'unloaded';
+  }
+  const snapshot: WorldSnapshot = {
+    position: { x, y, z },
+    health: bot.health,
+    food: bot.food,
+    heldItem: bot.heldItem ? bot.heldItem.name : null,
+    inventory: inventoryCounts(bot),
+    blocks,
+    time: bot.time?.timeOfDay,
+  };
+  if (focus.equipment) {
+    const equipment: Partial<Record<EquipmentSlot, string | null>> = {};
+    for (const slot of EquipmentSlotSchema.options) {
+      const item = slot === 'hand' ? bot.heldItem : bot.inventory.slots[bot.getEquipmentDestSlot(slot)];
+      equipment[slot] = item ? item.name : null;
+    }
+    snapshot.equipment = equipment;
+  }
+  if (focus.entityIds) {
+    const entities: NonNullable<WorldSnapshot['entities']> = {};
+    const hurtCounts = (bot as { sinewHurtCounts?: ReadonlyMap<number, number> }).sinewHurtCounts;
+    for (const id of focus.entityIds) {
+      const entity = bot.entities[id];
+      if (!entity || entity.isValid === false) continue;
+      const health = entity.metadata?.[HEALTH_METADATA_INDEX];
+      entities[String(id)] = {
+        name: entity.name ?? entity.username ?? entity.type,
+        position: { x: entity.position.x, y: entity.position.y, z: entity.position.z },
+        ...(typeof health === 'number' ? { health } : {}),
+        ...(hurtCounts ? { hurts: hurtCounts.get(id) ?? 0 } : {}),
+      };
+    }
+    snapshot.entities = entities;
+  }
+  if (focus.chat) snapshot.chat = [...((bot as { sinewChatLog?: readonly string[] }).sinewChatLog ?? [])];
+  return snapshot;
+}
