@@ -1,0 +1,533 @@
+import { dirname, resolve } from 'node:path';
+import {
+  Node,
+  SyntaxKind,
+  type CallExpression,
+  type ClassDeclaration,
+  type Expression,
+  type ParameterDeclaration,
+  type SourceFile,
+  type Type,
+  type TypeNode,
+} from 'ts-morph';
+import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
+import type { Finding, FindingCode, RunnerShape } from './report.js';
+import { deriveSchema, objectSchemaSource, quote } from './schema.js';
+
+/** How the wrapped runner's result becomes a RunnerResult. */
+export type ResultKind = 'void' | 'boolean' | 'success' | 'leaf' | 'value';
+
+/** Where a name is imported from: a module file (absolute path, extension as it will be written) or a package. */
+export type ImportFrom = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'package'; readonly specifier: string };
+
+/** A name the generated file imports. */
+export interface ImportNeed {
+  readonly name: string;
+  readonly from: ImportFrom;
+  readonly typeOnly: boolean;
+}
+
+/** One capability to generate. */
+export interface PlannedCapability {
+  readonly verb: string;
+  readonly aliases: readonly string[];
+  readonly exportName: string;
+  readonly description: string;
+  readonly shape: RunnerShape;
+  readonly symbol: string;
+  readonly line: number;
+  readonly file: string;
+  /** zod schema source (indented for a property of the definition object). */
+  readonly schema: string;
+  readonly usesVec3: boolean;
+  /** The body type as written in `RunContext<…>`. */
+  readonly bodyType: string;
+  /** Expression calling the old runner; uses `ctx.body` and `args`, and the instance factory when there is one. */
+  readonly call: string;
+  readonly resultKind: ResultKind;
+  /** How a failure names the runner in its reason. */
+  readonly runnerLabel: string;
+  readonly imports: readonly ImportNeed[];
+  /** A per-body instance factory, for class shapes. */
+  readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
+}
+
+/** What analysing one file found. */
+export interface FileAnalysis {
+  readonly capabilities: PlannedCapability[];
+  readonly findings: Finding[];
+  /** Declarations that must become exported so the generated file can import them. */
+  readonly mustExport: Node[];
+}
+
+interface Ctx {
+  readonly file: SourceFile;
+  readonly sourceModule: string;
+  readonly out: FileAnalysis;
+}
+
+/** Options of the analysis: how relative imports end (`.js` or ''). */
+export interface AnalyzeOptions {
+  readonly importExtension: string;
+}
+
+/** Finds the three runner shapes in a file. Never edits it; `mustExport` lists the edits needed. */
+export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnalysis {
+  const out: FileAnalysis = { capabilities: [], findings: [], mustExport: [] };
+  const ctx: Ctx = { file, sourceModule: file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension, out };
+  for (const fn of file.getFunctions()) {
+    if (!fn.getName() || !fn.getBody()) continue;
+    analyzeFunction(ctx, fn.getName()!, fn, fn.getParameters(), fn.isExported(), fn.isDefaultExport(), fn.getOverloads().length > 0, fn.getStartLineNumber());
+  }
+  for (const statement of file.getVariableStatements()) {
+    for (const decl of statement.getDeclarations()) {
+      const init = decl.getInitializer();
+      if (!init || !(Node.isArrowFunction(init) || Node.isFunctionExpression(init)) || !Node.isIdentifier(decl.getNameNode())) continue;
+      analyzeFunction(ctx, decl.getName(), init, init.getParameters(), statement.isExported(), false, false, decl.getStartLineNumber(), statement);
+    }
+  }
+  for (const cls of file.getClasses()) {
+    if (cls.getInstanceMethod('executeAction')) analyzeDispatcher(ctx, cls);
+    else if (cls.getInstanceMethod('run') && (cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec'))) analyzeLeaf(ctx, cls);
+  }
+  return out;
+}
+
+function finding(ctx: Ctx, kind: Finding['kind'], code: FindingCode, symbol: string, line: number, reason: string, extra: Partial<Finding> = {}): void {
+  ctx.out.findings.push({ kind, code, file: ctx.file.getFilePath(), line, symbol, reason, ...extra });
+}
+
+/** A parameter that receives the bot: named `bot`, or typed `Bot` / `…Bot`. */
+function isBotParam(param: ParameterDeclaration | undefined): boolean {
+  if (!param) return false;
+  if (param.getName() === 'bot') return true;
+  return /(^|\.)\w*Bot$/.test(param.getTypeNode()?.getText() ?? '');
+}
+
+function isBotType(type: Type, typeNode: TypeNode | undefined, name: string): boolean {
+  if (name === 'bot') return true;
+  if (/(^|\.)\w*Bot$/.test(typeNode?.getText() ?? '')) return true;
+  return type.getSymbol()?.getName() === 'Bot' || type.getAliasSymbol()?.getName() === 'Bot';
+}
+
+function description(node: Node, fallback: string): string {
+  const holder = Node.isJSDocable(node) ? node : node.getFirstAncestor((a) => Node.isJSDocable(a));
+  const docs = holder && Node.isJSDocable(holder) ? holder.getJsDocs() : [];
+  const text = docs[0]?.getDescription().trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim();
+  return text ? text : fallback;
+}
+
+function isPromiseLike(type: Type): boolean {
+  return type.getSymbol()?.getName() === 'Promise' || type.getProperty('then') !== undefined;
+}
+
+function awaited(type: Type): Type {
+  if (type.getSymbol()?.getName() === 'Promise' && type.getTypeArguments().length === 1) return type.getTypeArguments()[0]!;
+  return type;
+}
+
+/** Classifies what a runner resolves to, so the generated code can adapt it. */
+function resultKind(returnType: Type): ResultKind {
+  const type = awaited(returnType);
+  if (type.isAny() || type.isUnknown()) return 'value';
+  const members = type.isUnion() ? type.getUnionTypes() : [type];
+  const defined = members.filter((m) => !m.isUndefined() && (m.getFlags() & 16384) === 0 /* void */);
+  if (defined.length === 0) return 'void';
+  if (defined.every((m) => m.isBoolean() || m.isBooleanLiteral())) return 'boolean';
+  if (defined.every((m) => m.isObject() && m.getProperty('success') !== undefined)) return 'success';
+  if (defined.every((m) => m.isObject() && m.getProperty('status') !== undefined)) return 'leaf';
+  return 'value';
+}
+
+function literalDefault(init: Expression | undefined): string | undefined {
+  if (!init) return undefined;
+  if (
+    Node.isNumericLiteral(init) ||
+    Node.isStringLiteral(init) ||
+    Node.isNoSubstitutionTemplateLiteral(init) ||
+    init.getKind() === SyntaxKind.TrueKeyword ||
+    init.getKind() === SyntaxKind.FalseKeyword ||
+    init.getKind() === SyntaxKind.NullKeyword
+  ) {
+    return Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init) ? quote(init.getLiteralValue()) : init.getText();
+  }
+  if (Node.isPrefixUnaryExpression(init) && Node.isNumericLiteral(init.getOperand())) return init.getText();
+  return undefined;
+}
+
+/** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
+function isPlainObject(type: Type): boolean {
+  if (!type.isObject() || type.isArray() || type.isTuple() || type.getCallSignatures().length > 0) return false;
+  return type.getSymbol()?.getName() !== 'Vec3' && type.getSymbol()?.getName() !== 'ReadonlyArray';
+}
+
+interface Members {
+  readonly ok: true;
+  readonly schema: string;
+  readonly usesVec3: boolean;
+  /** How each value is passed to the runner: `args` (flattened) or `args.name` per parameter. */
+  readonly callArgs: string[];
+}
+
+/** The input schema of the parameters after the bot, and how to pass them on. */
+function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members | { ok: false; reason: string } {
+  const first = params[0];
+  if (params.length === 1 && first && (Node.isObjectBindingPattern(first.getNameNode()) || isPlainObject(first.getType()))) {
+    const type = first.getType().getNonNullableType();
+    const derived = deriveSchema(type, at, 'args', '  ');
+    if (!derived.ok) return derived;
+    return { ok: true, schema: derived.code, usesVec3: derived.usesVec3, callArgs: ['args'] };
+  }
+  const members: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
+  const callArgs: string[] = [];
+  let usesVec3 = false;
+  for (const [index, param] of params.entries()) {
+    // A destructured parameter among others has no name of its own: it becomes `argN`.
+    const name = Node.isIdentifier(param.getNameNode()) ? param.getName() : `arg${index + 1}`;
+    const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
+    if (!derived.ok) return derived;
+    usesVec3 ||= derived.usesVec3;
+    const defaultCode = literalDefault(param.getInitializer());
+    const optional = derived.optional || param.isOptional() || param.hasInitializer();
+    members.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
+    callArgs.push(`args.${name}`);
+  }
+  return { ok: true, schema: objectSchemaSource(members, '  '), usesVec3, callArgs };
+}
+
+/** The body type text and the imports it needs; `fallback` when the annotation cannot be imported. */
+function resolveBody(ctx: Ctx, typeNode: TypeNode | undefined, fallback: string, importExtension: string): { text: string; imports: ImportNeed[] } {
+  if (typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 && Node.isIdentifier(typeNode.getTypeName())) {
+    const name = typeNode.getTypeName().getText();
+    const sf = typeNode.getSourceFile();
+    for (const decl of sf.getImportDeclarations()) {
+      const spec = decl.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
+      if (!spec) continue;
+      const target = decl.getModuleSpecifierValue();
+      const from: ImportFrom = target.startsWith('.') ? { kind: 'file', path: resolve(dirname(sf.getFilePath()), target) } : { kind: 'package', specifier: target };
+      return { text: spec.getName(), imports: [{ name: spec.getName(), from, typeOnly: true }] };
+    }
+    const local = sf.getInterface(name) ?? sf.getTypeAlias(name) ?? sf.getClass(name);
+    if (local && !local.isDefaultExport()) {
+      if (!local.isExported()) ctx.out.mustExport.push(local);
+      const path = sf === ctx.file ? ctx.sourceModule : sf.getFilePath().replace(/\.(c|m)?tsx?$/, '') + importExtension;
+      return { text: name, imports: [{ name, from: { kind: 'file', path }, typeOnly: true }] };
+    }
+  }
+  return { text: fallback, imports: [] };
+}
+
+function extensionOf(ctx: Ctx): string {
+  return ctx.sourceModule.endsWith('.js') ? '.js' : '';
+}
+
+function analyzeFunction(
+  ctx: Ctx,
+  name: string,
+  fn: Node & { getReturnType(): Type },
+  params: ParameterDeclaration[],
+  exported: boolean,
+  isDefault: boolean,
+  overloaded: boolean,
+  line: number,
+  statement?: Node,
+): void {
+  if (!isBotParam(params[0])) return;
+  const rest = params.slice(1);
+  if (isDefault) return finding(ctx, 'skipped', 'default_export', name, line, 'default export; export it by name to wrap it');
+  if (!exported) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
+  if (overloaded) {
+    return finding(ctx, 'unsafe', 'overloaded', name, line, 'overloaded: which signature a planner means is a guess; wrap one overload by hand');
+  }
+  if (params.some((p) => p.isRestParameter())) {
+    return finding(ctx, 'unsafe', 'spread_args', name, line, 'takes rest/spread arguments: their names and order cannot be derived; wrap by hand');
+  }
+  const returnType = fn.getReturnType();
+  if (!isPromiseLike(returnType)) {
+    return finding(ctx, 'skipped', 'not_async', name, line, `synchronous (returns ${returnType.getText(fn)}): a runner returns a promise`);
+  }
+  const members = paramSchema(rest, fn);
+  if (!members.ok) return finding(ctx, 'skipped', 'unsupported_type', name, line, members.reason);
+  const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
+  ctx.out.capabilities.push({
+    verb: toSnakeCase(name),
+    aliases: [],
+    exportName: `${toCamelCase(name)}Capability`,
+    description: description(statement ?? fn, `Runs ${name}() (wrapped by sinew-codemod).`),
+    shape: 'function',
+    symbol: name,
+    line,
+    file: ctx.file.getFilePath(),
+    schema: members.schema,
+    usesVec3: members.usesVec3,
+    bodyType: body.text,
+    call: `${name}(${['ctx.body', ...members.callArgs].join(', ')})`,
+    resultKind: resultKind(returnType),
+    runnerLabel: name,
+    imports: [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+  });
+}
+
+/** How a class gets its bot: `new C()` or `new C(body)`; undefined when it cannot be built from a bot alone. */
+function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): { construct: string; botParam?: ParameterDeclaration } | undefined {
+  const ctor = cls.getConstructors()[0];
+  const params = ctor?.getParameters() ?? [];
+  const first = params[0];
+  if (first && isBotParam(first)) {
+    if (params.slice(1).some((p) => !p.isOptional() && !p.hasInitializer())) {
+      finding(ctx, 'skipped', 'constructor_needs_more', symbol, line, `the constructor needs more than the bot (${params.slice(1).map((p) => p.getName()).join(', ')}); wrap by hand`);
+      return undefined;
+    }
+    return { construct: `new ${cls.getName()!}(body)`, botParam: first };
+  }
+  if (params.some((p) => !p.isOptional() && !p.hasInitializer())) {
+    finding(ctx, 'skipped', 'constructor_needs_more', symbol, line, `the constructor needs ${params.map((p) => p.getName()).join(', ')}, not a bot; wrap by hand`);
+    return undefined;
+  }
+  if (needBotParam) {
+    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${cls.getName()!} gets its bot: its constructor does not take one`);
+    return undefined;
+  }
+  return { construct: `new ${cls.getName()!}()` };
+}
+
+function thisCall(node: Node): CallExpression | undefined {
+  const calls = [...(Node.isCallExpression(node) ? [node] : []), ...node.getDescendantsOfKind(SyntaxKind.CallExpression)];
+  return calls.find((call) => {
+    const callee = call.getExpression();
+    return Node.isPropertyAccessExpression(callee) && callee.getExpression().getKind() === SyntaxKind.ThisKeyword;
+  });
+}
+
+function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
+  const className = cls.getName();
+  const method = cls.getInstanceMethodOrThrow('executeAction');
+  const line = method.getStartLineNumber();
+  const symbol = `${className ?? '<anonymous class>'}.executeAction`;
+  if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  const actionParam = method.getParameters()[0];
+  if (!actionParam || !Node.isIdentifier(actionParam.getNameNode())) {
+    return finding(ctx, 'skipped', 'dynamic_dispatch', symbol, line, 'executeAction has no named action parameter');
+  }
+  const actionName = actionParam.getName();
+  const switches = method.getDescendantsOfKind(SyntaxKind.SwitchStatement).filter((s) => {
+    const e = s.getExpression();
+    return Node.isPropertyAccessExpression(e) && e.getName() === 'type' && e.getExpression().getText() === actionName;
+  });
+  if (switches.length === 0) {
+    return finding(ctx, 'unsafe', 'dynamic_dispatch', symbol, line, `does not switch on ${actionName}.type (dynamic dispatch): which verbs it handles is a guess; wrap by hand`);
+  }
+  const built = construction(ctx, cls, symbol, line, true);
+  if (!built) return;
+  const body = resolveBody(ctx, built.botParam?.getTypeNode(), `ConstructorParameters<typeof ${className}>[0]`, extensionOf(ctx));
+  const factory = `${toCamelCase(className)}For`;
+  const actionType = actionParam.getType();
+  const kind = resultKind(method.getReturnType());
+  let group: string[] = [];
+  const before = ctx.out.capabilities.length;
+  for (const clause of switches[0]!.getClauses()) {
+    if (Node.isDefaultClause(clause)) {
+      group = [];
+      continue;
+    }
+    const label = clause.getExpression();
+    const clauseLine = clause.getStartLineNumber();
+    if (!Node.isStringLiteral(label) && !Node.isNoSubstitutionTemplateLiteral(label)) {
+      finding(ctx, 'unsafe', 'non_literal_case', `${symbol}#${label.getText()}`, clauseLine, `case ${label.getText()} is not a string literal: the verb is a guess; wrap by hand`);
+      group = [];
+      continue;
+    }
+    group.push(label.getLiteralValue());
+    if (clause.getStatements().length === 0) continue; // fall-through: the labels share the next body
+    const labels = group;
+    group = [];
+    const type = labels[0]!;
+    const caseSymbol = `${symbol}#${type}`;
+    const call = thisCall(clause);
+    const input = dispatcherInput(cls, actionType, actionParam, actionName, type, call);
+    if (!input.ok) {
+      finding(ctx, input.kind, input.code, caseSymbol, clauseLine, input.reason);
+      continue;
+    }
+    const verb = toSnakeCase(type);
+    const runner = call ? cls.getInstanceMethod(call.getExpression().asKindOrThrow(SyntaxKind.PropertyAccessExpression).getName()) : undefined;
+    ctx.out.capabilities.push({
+      verb,
+      aliases: labels.slice(1).map(toSnakeCase).filter((a) => isVerb(a) && a !== verb),
+      exportName: `${toCamelCase(verb)}Capability`,
+      description: runner ? description(runner, `Runs '${type}' through ${className}.executeAction (wrapped by sinew-codemod).`) : `Runs '${type}' through ${className}.executeAction (wrapped by sinew-codemod).`,
+      shape: 'dispatcher',
+      symbol: caseSymbol,
+      line: clauseLine,
+      file: ctx.file.getFilePath(),
+      schema: input.schema,
+      usesVec3: input.usesVec3,
+      bodyType: body.text,
+      call: `${factory}(ctx.body).executeAction(${input.action})`,
+      resultKind: kind,
+      runnerLabel: `${className}.executeAction(${type})`,
+      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+      instance: { factory, className, construct: built.construct },
+    });
+  }
+  if (ctx.out.capabilities.length > before && !cls.isExported()) ctx.out.mustExport.push(cls);
+}
+
+type DispatcherInput =
+  | { ok: true; schema: string; usesVec3: boolean; action: string }
+  | { ok: false; kind: 'skipped' | 'unsafe'; code: FindingCode; reason: string };
+
+/** The input of one `case`: the union member's fields when the action is a discriminated union, else the runner's parameters. */
+function dispatcherInput(cls: ClassDeclaration, actionType: Type, at: Node, actionName: string, type: string, call: CallExpression | undefined): DispatcherInput {
+  const members = (actionType.isUnion() ? actionType.getUnionTypes() : [actionType]).filter((m) => {
+    const discriminant = m.getProperty('type')?.getTypeAtLocation(at);
+    return discriminant?.isStringLiteral() && discriminant.getLiteralValue() === type;
+  });
+  if (members.length === 1) {
+    const fields: { name: string; code: string; optional: boolean }[] = [];
+    let usesVec3 = false;
+    for (const property of members[0]!.getProperties()) {
+      if (property.getName() === 'type') continue;
+      const derived = deriveSchema(property.getTypeAtLocation(at), at, `args.${property.getName()}`, '    ');
+      if (!derived.ok) return { ok: false, kind: 'skipped', code: 'unsupported_type', reason: derived.reason };
+      usesVec3 ||= derived.usesVec3;
+      fields.push({ name: property.getName(), code: derived.code, optional: derived.optional || property.isOptional() });
+    }
+    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: `{ type: ${quote(type)}, ...args }` };
+  }
+  // A loose action type: map `action.x` / `action.args.x` arguments onto the runner's parameter types.
+  if (!call) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `case '${type}' calls no runner method on this, and ${actionName} is not a discriminated union to read its fields from` };
+  if (call.getArguments().some((a) => Node.isSpreadElement(a))) {
+    return { ok: false, kind: 'unsafe', code: 'spread_args', reason: `case '${type}' spreads arguments into ${call.getExpression().getText()}(): their names cannot be derived; wrap by hand` };
+  }
+  const runnerName = call.getExpression().asKindOrThrow(SyntaxKind.PropertyAccessExpression).getName();
+  const runner = cls.getInstanceMethod(runnerName);
+  if (!runner) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `this.${runnerName} is not a method of ${cls.getName()!}` };
+  const params = runner.getParameters();
+  const fields: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
+  const containers = new Set<string>();
+  let usesVec3 = false;
+  for (const [index, arg] of call.getArguments().entries()) {
+    const param = params[index];
+    if (!param) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `this.${runnerName}() gets more arguments than it declares` };
+    if (arg.getText().startsWith('this.') && isBotParam(param)) continue;
+    let access: Node = arg;
+    let defaultCode: string | undefined;
+    if (Node.isBinaryExpression(arg) && ['??', '||'].includes(arg.getOperatorToken().getText())) {
+      defaultCode = literalDefault(arg.getRight());
+      access = arg.getLeft();
+    }
+    const path = Node.isPropertyAccessExpression(access) ? access.getText().split('.') : [];
+    if (path[0] !== actionName || path.length < 2 || path.length > 3 || (defaultCode === undefined && access !== arg)) {
+      return {
+        ok: false,
+        kind: 'unsafe',
+        code: 'unmappable_args',
+        reason: `case '${type}' passes ${arg.getText()} to this.${runnerName}(): not a plain ${actionName} field, so the input is a guess; wrap by hand`,
+      };
+    }
+    containers.add(path.length === 3 ? path[1]! : '');
+    const name = path[path.length - 1]!;
+    const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
+    if (!derived.ok) return { ok: false, kind: 'skipped', code: 'unsupported_type', reason: derived.reason };
+    usesVec3 ||= derived.usesVec3;
+    const optional = derived.optional || param.isOptional() || param.hasInitializer() || access !== arg;
+    fields.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
+  }
+  if (containers.size > 1) {
+    return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' mixes fields of ${actionName} and of nested objects; wrap by hand` };
+  }
+  const container = [...containers][0] ?? '';
+  const action = container ? `{ type: ${quote(type)}, ${container === 'args' ? 'args' : `${container}: args`} }` : `{ type: ${quote(type)}, ...args }`;
+  return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action };
+}
+
+function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
+  const spec = cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec');
+  const init = spec && Node.isPropertyDeclaration(spec) ? spec.getInitializer() : undefined;
+  if (!init || !Node.isObjectLiteralExpression(init)) return {};
+  const read = (key: string) => {
+    const prop = init.getProperty(key);
+    const value = prop && Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
+    return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
+  };
+  const name = read('name');
+  const text = read('description');
+  return { ...(name !== undefined ? { name } : {}), ...(text !== undefined ? { description: text } : {}) };
+}
+
+const CONTEXT_FIELDS: Record<string, string> = { signal: 'ctx.signal', abortSignal: 'ctx.signal' };
+
+function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
+  const className = cls.getName();
+  const method = cls.getInstanceMethodOrThrow('run');
+  const line = method.getStartLineNumber();
+  const symbol = `${className ?? '<anonymous class>'}.run`;
+  if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  const [ctxParam, argsParam, ...extra] = method.getParameters();
+  if (!ctxParam || extra.length > 0 || argsParam?.isRestParameter()) {
+    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, 'run() is not run(ctx, args)');
+  }
+  if (method.getOverloads().length > 0) return finding(ctx, 'unsafe', 'overloaded', symbol, line, 'run() is overloaded; wrap one overload by hand');
+  const returnType = method.getReturnType();
+  if (!isPromiseLike(returnType)) return finding(ctx, 'skipped', 'not_async', symbol, line, `run() is synchronous (returns ${returnType.getText(method)})`);
+  const contextType = ctxParam.getType();
+  if (contextType.isAny() || contextType.isUnknown()) {
+    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes`);
+  }
+  const fields: string[] = [];
+  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
+  const missing: string[] = [];
+  for (const property of contextType.getProperties()) {
+    const name = property.getName();
+    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
+    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
+    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
+      botField = { name, typeNode };
+      fields.push(`${name}: ctx.body`);
+    } else if (CONTEXT_FIELDS[name]) {
+      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
+    } else if (!property.isOptional()) {
+      missing.push(name);
+    }
+  }
+  if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
+  if (missing.length > 0) {
+    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context needs ${missing.join(', ')}, which a RunContext does not provide; wrap by hand`);
+  }
+  const built = construction(ctx, cls, symbol, line, false);
+  if (!built) return;
+  const spec = specFields(cls);
+  const verb = toSnakeCase(spec.name ?? className.replace(/Leaf$/, ''));
+  let schema = 'z.object({})';
+  let usesVec3 = false;
+  let argsExpr = '{}';
+  if (argsParam) {
+    const derived = deriveSchema(argsParam.getType(), method, 'args', '  ');
+    if (!derived.ok) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, derived.reason);
+    schema = derived.code;
+    usesVec3 = derived.usesVec3;
+    argsExpr = 'args';
+  }
+  const body = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
+  const factory = `${toCamelCase(className)}For`;
+  ctx.out.capabilities.push({
+    verb,
+    aliases: [],
+    exportName: `${toCamelCase(verb)}Capability`,
+    description: spec.description ?? description(cls, `Runs the ${className} leaf (wrapped by sinew-codemod).`),
+    shape: 'leaf',
+    symbol,
+    line,
+    file: ctx.file.getFilePath(),
+    schema,
+    usesVec3,
+    bodyType: body.text,
+    call: `${factory}(ctx.body).run({ ${fields.join(', ')} }, ${argsExpr})`,
+    resultKind: resultKind(returnType),
+    runnerLabel: className,
+    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    instance: { factory, className, construct: built.construct },
+  });
+  if (!cls.isExported()) ctx.out.mustExport.push(cls);
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Project, ts } from 'ts-morph';
+import { z } from 'zod';
+import { unifiedDiff } from './diff.js';
+import { formatReport } from './report.js';
+import { wrapRunners } from './wrap.js';
+
+const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <dir>] [--registry-file <path>]
+
+  <paths…>               .ts files or directories (searched for .ts files, node_modules skipped)
+  --dry-run              print a unified diff of what would change; write nothing
+  --out <dir>            write generated files under <dir> (mirroring the input tree) instead of beside the sources
+  --registry-file <path> where the registry goes (default: sinew.registry.ts in --out or the inputs' common directory)`;
+
+/** The CLI's arguments after parsing; validated so bad usage gets a clear message and exit code 2. */
+const CliArgsSchema = z.object({
+  command: z.literal('wrap-runners', { error: (issue) => `unknown command ${JSON.stringify(issue.input)}; expected wrap-runners` }),
+  paths: z.array(z.string().min(1)).min(1, 'give at least one file or directory'),
+  dryRun: z.boolean(),
+  out: z.string().min(1, '--out needs a directory').optional(),
+  registryFile: z
+    .string()
+    .min(1, '--registry-file needs a path')
+    .regex(/\.(c|m)?tsx?$/, '--registry-file must be a .ts file')
+    .optional(),
+});
+
+type CliArgs = z.infer<typeof CliArgsSchema>;
+
+class UsageError extends Error {}
+
+function parse(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { 'dry-run': { type: 'boolean' }, out: { type: 'string' }, 'registry-file': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const [command, ...paths] = parsed.positionals;
+  const result = CliArgsSchema.safeParse({
+    command,
+    paths,
+    dryRun: parsed.values['dry-run'] ?? false,
+    out: parsed.values.out,
+    registryFile: parsed.values['registry-file'],
+  });
+  if (!result.success) throw new UsageError(z.prettifyError(result.error));
+  for (const path of result.data.paths) if (!existsSync(path)) throw new UsageError(`${path} does not exist`);
+  return result.data;
+}
+
+const SKIP = new Set(['node_modules', '.git', 'dist', 'coverage']);
+
+function collect(path: string, into: string[]): void {
+  const absolute = resolve(path);
+  if (statSync(absolute).isDirectory()) {
+    for (const entry of readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.isDirectory() && !SKIP.has(entry.name)) collect(join(absolute, entry.name), into);
+      else if (entry.isFile() && /\.(c|m)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) into.push(join(absolute, entry.name));
+    }
+  } else into.push(absolute);
+}
+
+/** The nearest tsconfig.json above a directory, so the type checker sees the project's own settings. */
+function findTsconfig(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function run(argv: readonly string[]): number {
+  const args = parse(argv);
+  const files: string[] = [];
+  for (const path of args.paths) collect(path, files);
+  if (files.length === 0) throw new UsageError(`no .ts files under ${args.paths.join(', ')}`);
+  const tsconfig = findTsconfig(dirname(files[0]!));
+  const project = tsconfig
+    ? new Project({ tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true })
+    : new Project({
+        compilerOptions: { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true },
+      });
+  for (const file of files) project.addSourceFileAtPath(file);
+  const result = wrapRunners(project, {
+    files,
+    ...(args.out !== undefined ? { outDir: args.out } : {}),
+    ...(args.registryFile !== undefined ? { registryFile: args.registryFile } : {}),
+  });
+  const cwd = process.cwd();
+  if (args.dryRun) {
+    for (const change of result.changes) process.stdout.write(unifiedDiff(relative(cwd, change.path), change.before, change.after));
+  } else {
+    for (const change of result.changes) {
+      mkdirSync(dirname(change.path), { recursive: true });
+      writeFileSync(change.path, change.after);
+    }
+  }
+  const verb = args.dryRun ? 'would change' : 'changed';
+  process.stderr.write(`${formatReport(result.report, cwd)}\n${result.changes.length} file(s) ${verb}\n`);
+  return 0;
+}
+
+try {
+  process.exitCode = run(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`sinew-codemod: ${error.message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`sinew-codemod: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

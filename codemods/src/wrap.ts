@@ -1,0 +1,182 @@
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { Node, type Project, type SourceFile } from 'ts-morph';
+import { analyzeFile, type PlannedCapability } from './analyze.js';
+import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
+import { buildReport, type Finding, type WrapReport } from './report.js';
+
+/** Options of `wrapRunners`. Paths are absolute (or relative to the process cwd). */
+export interface WrapRunnersOptions {
+  /** Files to analyse; default: every source file in the project. */
+  readonly files?: readonly string[];
+  /** Base of the tree mirrored under `outDir`; default: the common directory of the files. */
+  readonly rootDir?: string;
+  /** Write generated files here (mirroring `rootDir`) instead of beside each source. */
+  readonly outDir?: string;
+  /** The registry file; default `sinew.registry.ts` in `outDir`, else in `rootDir`. */
+  readonly registryFile?: string;
+  /** Where `defineCapability` and friends come from; default `@sinew/executor-contracts`. */
+  readonly contractsModule?: string;
+  /** Version of every generated capability; default `0.1.0`. */
+  readonly version?: string;
+}
+
+/** A file the codemod writes: new (`before` undefined) or changed. */
+export interface FileChange {
+  readonly path: string;
+  readonly before: string | undefined;
+  readonly after: string;
+  /** `capabilities`: a generated `*.capabilities.ts`; `registry`: the registry; `export`: a source file whose declaration had to be exported. */
+  readonly kind: 'capabilities' | 'registry' | 'export';
+}
+
+/** What `wrapRunners` would change, and its report. Nothing is written: apply `changes` yourself (the CLI does). */
+export interface WrapResult {
+  readonly changes: readonly FileChange[];
+  readonly report: WrapReport;
+  /** Absolute path of the registry file. */
+  readonly registryFile: string;
+}
+
+const SOURCE = /\.(c|m)?tsx?$/;
+
+/** The `*.capabilities.ts` path for a source file. */
+export function capabilitiesPath(source: string, rootDir: string, outDir?: string): string {
+  const target = outDir ? join(resolve(outDir), relative(rootDir, source)) : source;
+  return target.replace(SOURCE, '.capabilities.ts');
+}
+
+function lineOf(note: string): number {
+  return Number(/\(line (\d+)\)/.exec(note)?.[1] ?? 0);
+}
+
+function commonDir(paths: readonly string[]): string {
+  if (paths.length === 0) return process.cwd();
+  let common = dirname(paths[0]!).split(sep);
+  for (const path of paths.slice(1)) {
+    const parts = dirname(path).split(sep);
+    let i = 0;
+    while (i < common.length && common[i] === parts[i]) i += 1;
+    common = common.slice(0, i);
+  }
+  return common.join(sep) || sep;
+}
+
+/** `.js` when the file's relative imports carry it (or it has none), '' when they are extensionless. */
+function importExtension(file: SourceFile): string {
+  const relativeImports = file.getImportDeclarations().map((d) => d.getModuleSpecifierValue()).filter((s) => s.startsWith('.'));
+  if (relativeImports.some((s) => s.endsWith('.js'))) return '.js';
+  return relativeImports.length > 0 ? '' : '.js';
+}
+
+/**
+ * Wraps the runners of a ts-morph project into Sinew capabilities: one `*.capabilities.ts` beside each
+ * source with runners, and a registry file. Bodies are never rewritten; a source only changes where a
+ * declaration must be exported. Running it again on its own output changes nothing.
+ *
+ * @example
+ * const project = new Project({ tsConfigFilePath: 'tsconfig.json' });
+ * const { changes, report } = wrapRunners(project, { files: ['src/bot/actions.ts'] });
+ */
+export function wrapRunners(project: Project, options: WrapRunnersOptions = {}): WrapResult {
+  const contractsModule = options.contractsModule ?? '@sinew/executor-contracts';
+  const version = options.version ?? '0.1.0';
+  const fs = project.getFileSystem();
+  const read = (path: string) => (fs.fileExistsSync(path) ? fs.readFileSync(path) : undefined);
+  const requested = options.files
+    ? options.files.map((f) => project.getSourceFile(resolve(f)) ?? project.addSourceFileAtPath(resolve(f)))
+    : project.getSourceFiles();
+  const outDir = options.outDir ? resolve(options.outDir) : undefined;
+  const rootDir = options.rootDir ? resolve(options.rootDir) : commonDir(requested.map((f) => f.getFilePath()));
+  const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, 'sinew.registry.ts'));
+  const sources = requested
+    .filter((f) => {
+      const path = f.getFilePath();
+      return !f.isDeclarationFile() && !/\.capabilities\.tsx?$/.test(path) && path !== registryFile && !path.includes('/node_modules/') && !isGenerated(f.getFullText());
+    })
+    .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
+
+  const findings: Finding[] = [];
+  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file) }) }));
+  const notesByFile = new Map<string, string[]>();
+  const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
+
+  // One verb, one runner: a later runner with a taken verb is reported, not guessed between.
+  const owners = new Map<string, PlannedCapability>();
+  const kept = new Map<string, PlannedCapability[]>();
+  for (const { file, analysis } of analyses) {
+    findings.push(...analysis.findings);
+    for (const f of analysis.findings) if (f.kind === 'unsafe') note(file.getFilePath(), `${f.symbol} (line ${f.line}) not wrapped: ${f.reason}`);
+    const list: PlannedCapability[] = [];
+    for (const cap of analysis.capabilities) {
+      const owner = owners.get(cap.verb);
+      if (owner) {
+        const reason = `verb ${cap.verb} is already provided by ${owner.symbol} (${basename(owner.file)}:${owner.line}); rename one runner or wrap it by hand`;
+        findings.push({ kind: 'unsafe', code: 'name_collision', file: cap.file, line: cap.line, symbol: cap.symbol, reason, verb: cap.verb, shape: cap.shape });
+        note(cap.file, `${cap.symbol} (line ${cap.line}) not wrapped: ${reason}`);
+        continue;
+      }
+      owners.set(cap.verb, cap);
+      list.push({ ...cap, aliases: cap.aliases.filter((a) => !owners.has(a)) });
+    }
+    for (const cap of list) for (const alias of cap.aliases) owners.set(alias, cap);
+    kept.set(file.getFilePath(), list);
+  }
+
+  for (const list of notesByFile.values()) list.sort((a, b) => lineOf(a) - lineOf(b));
+  const changes: FileChange[] = [];
+  const registryEntries: RegistryEntry[] = [];
+  for (const { file, analysis } of analyses) {
+    const source = file.getFilePath();
+    const caps = kept.get(source) ?? [];
+    const notes = notesByFile.get(source) ?? [];
+    if (caps.length === 0 && notes.length === 0) continue;
+    const target = capabilitiesPath(source, rootDir, outDir);
+    const existing = read(target);
+    const owner = ownership(existing);
+    if (owner === 'hand_edited' || owner === 'not_generated') {
+      const reason =
+        owner === 'hand_edited'
+          ? 'was edited after it was generated; left as it is (delete its header line to silence this)'
+          : 'exists and is not generated by sinew-codemod; left as it is';
+      findings.push({ kind: 'skipped', code: owner, file: target, line: 1, symbol: basename(target), reason });
+      const exported = [...(existing ?? '').matchAll(/export const (\w+)\s*=\s*defineCapability\b/g)].map((m) => m[1]!);
+      if (exported.length > 0) registryEntries.push({ path: target, exports: exported });
+      continue;
+    }
+    const text = renderCapabilitiesFile({
+      path: target,
+      sourceLabel: relative(dirname(target), source).split(sep).join('/').replace(/^(?!\.)/, './'),
+      capabilities: caps,
+      notes,
+      contractsModule,
+      version,
+    });
+    if (text !== existing) changes.push({ path: target, before: existing, after: text, kind: 'capabilities' });
+    for (const cap of caps) {
+      findings.push({ kind: 'wrapped', code: 'wrapped', file: cap.file, line: cap.line, symbol: cap.symbol, reason: `wrapped as ${cap.exportName}`, verb: cap.verb, shape: cap.shape });
+    }
+    if (caps.length > 0) registryEntries.push({ path: target, exports: caps.map((c) => c.exportName) });
+    const before = file.getFullText();
+    for (const node of new Set(analysis.mustExport)) if (Node.isExportable(node) && !node.isExported()) node.setIsExported(true);
+    const after = file.getFullText();
+    if (after !== before) changes.push({ path: source, before, after, kind: 'export' });
+  }
+
+  const existingRegistry = read(registryFile);
+  const registryOwner = ownership(existingRegistry);
+  if (registryOwner === 'hand_edited' || registryOwner === 'not_generated') {
+    findings.push({
+      kind: 'skipped',
+      code: registryOwner,
+      file: registryFile,
+      line: 1,
+      symbol: basename(registryFile),
+      reason: 'registry file is not the generated one (edited or hand-written); left as it is — register the capabilities yourself',
+    });
+  } else {
+    const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
+    const text = renderRegistryFile(registryFile, registryEntries, contractsModule, extension);
+    if (text !== existingRegistry) changes.push({ path: registryFile, before: existingRegistry, after: text, kind: 'registry' });
+  }
+  return { changes, report: buildReport(findings), registryFile };
+}
