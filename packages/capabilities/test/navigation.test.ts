@@ -1,0 +1,136 @@
+import { fill, setBlock } from '@sinew/testkit';
+import { Vec3 } from 'vec3';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ActuatorCommand } from '@sinew/bt-runtime';
+import { instrumentBot } from '../src/index.js';
+import { startWorld, type TestWorld } from './world.js';
+
+let world: TestWorld;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+beforeEach(async () => {
+  await world.reset();
+});
+
+describe('instrumentBot', () => {
+  it('returns the same bot and reports actuator calls before they run', async () => {
+    const { bot } = world;
+    expect(instrumentBot(bot)).toBe(bot);
+    const seen: ActuatorCommand[] = [];
+    const stop = bot.onActuate((command) => seen.push(command));
+    bot.setControlState('jump', true);
+    bot.setControlState('jump', false);
+    await bot.look(0, 0, true);
+    bot.swingArm('right');
+    stop();
+    bot.swingArm('right');
+    expect(seen.map((c) => c.command)).toEqual(['setControlState', 'setControlState', 'look', 'swingArm']);
+    expect(seen[0]?.detail).toBe('jump=true');
+  });
+
+  it('reports pathfinder goals and the control states pathfinder drives', async () => {
+    const { bot, server } = world;
+    const commands = new Set<string>();
+    const stop = bot.onActuate((command) => commands.add(command.command));
+    const outcome = await world.step('navigate', { position: { x: server.spawn.x + 4, y: server.spawn.y, z: server.spawn.z } });
+    stop();
+    expect(outcome.status).toBe('succeeded');
+    expect(commands).toContain('pathfinder.setGoal');
+    expect(commands).toContain('setControlState');
+  });
+});
+
+describe('navigate', () => {
+  it('walks to a position and acceptance reads the position', async () => {
+    const { bot, server } = world;
+    const target = { x: server.spawn.x + 8, y: server.spawn.y, z: server.spawn.z - 5 };
+    const outcome = await world.step('navigate', { position: target, range: 1 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(outcome.ttfaMs).toBeLessThan(500);
+    expect(bot.entity.position.distanceTo(new Vec3(target.x + 0.5, target.y, target.z + 0.5))).toBeLessThanOrEqual(2);
+  });
+
+  it('walks to the nearest block of a kind', async () => {
+    const { bot, server } = world;
+    const log = server.spawn.offset(-7, 0, 3).floored();
+    await setBlock(server, log, 'oak_log');
+    const outcome = await world.step('navigate', { block: 'oak_log', range: 2 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.distanceTo(log.offset(0.5, 0, 0.5))).toBeLessThanOrEqual(3);
+  });
+
+  it('fails the guard when no block of the kind is in range', async () => {
+    const outcome = await world.step('navigate', { block: 'diamond_block' });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure?.code).toBe('guard_failed');
+  });
+
+  it('rejects args that name no target or two targets (invalid_args)', async () => {
+    expect((await world.step('navigate', { range: 2 })).failure?.code).toBe('invalid_args');
+    expect((await world.step('navigate', { block: 'stone', entity: 'zombie' })).failure?.code).toBe('invalid_args');
+  });
+
+  it('ends an unreachable goal with stuck, not a hang', async () => {
+    const { server } = world;
+    const centre = server.spawn.offset(12, 0, 0).floored();
+    // A sealed bedrock box around the target: no path exists.
+    await fill(server, centre.offset(-2, -1, -2), centre.offset(2, 3, 2), 'bedrock');
+    await fill(server, centre.offset(-1, 0, -1), centre.offset(1, 2, 1), 'air');
+    const started = Date.now();
+    const outcome = await world.step('navigate', { position: { x: centre.x, y: centre.y, z: centre.z }, range: 0 });
+    expect(outcome.status).toBe('failed');
+    expect(['stuck', 'timeout']).toContain(outcome.failure?.code);
+    expect(Date.now() - started).toBeLessThan(40_000);
+  });
+});
+
+describe('pillar_up', () => {
+  it('rises by the height, placing blocks underneath', async () => {
+    const { bot } = world;
+    const { give } = await import('@sinew/testkit');
+    await give(bot, 'dirt', 3);
+    const startY = Math.floor(bot.entity.position.y);
+    const outcome = await world.step('pillar_up', { height: 3 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(Math.floor(bot.entity.position.y)).toBe(startY + 3);
+    expect(bot.blockAt(bot.entity.position.floored().offset(0, -1, 0))?.name).toBe('dirt');
+  });
+
+  it('asks for scaffold blocks it does not have (precond_missing)', async () => {
+    const outcome = await world.step('pillar_up', { height: 2 });
+    expect(outcome.failure?.code).toBe('precond_missing');
+    expect(outcome.failure?.missing).toEqual(['has_item:dirt:2']);
+  });
+});
+
+describe('flee', () => {
+  it('runs from a position until the distance is reached', async () => {
+    const { bot, server } = world;
+    const from = { x: server.spawn.x + 1, y: server.spawn.y, z: server.spawn.z };
+    const outcome = await world.step('flee', { from, distance: 8 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(Math.hypot(bot.entity.position.x - from.x, bot.entity.position.z - from.z)).toBeGreaterThanOrEqual(8);
+  });
+
+  it('fails the guard when there is nothing to flee from', async () => {
+    const outcome = await world.step('flee', { entity: 'zombie' });
+    expect(outcome.failure?.code).toBe('guard_failed');
+  });
+});
+
+describe('chat', () => {
+  it('sends a message and sees the server echo it', async () => {
+    const outcome = await world.step('chat', { message: 'hello from sinew' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(world.bot.sinewChatLog.some((line) => line.includes('hello from sinew'))).toBe(true);
+  });
+
+  it('rejects an empty message (invalid_args)', async () => {
+    expect((await world.step('chat', { message: '' })).failure?.code).toBe('invalid_args');
+  });
+});

@@ -1,0 +1,57 @@
+import { createExecutor, type Executor } from '@sinew/bt-runtime';
+import type { StepOutcome } from '@sinew/executor-contracts';
+import { connectBot, reset, startServer, type TestServer } from '@sinew/testkit';
+import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
+
+/** One embedded server, one instrumented bot and one real executor per test file. */
+export interface TestWorld {
+  readonly server: TestServer;
+  readonly bot: SinewBot;
+  readonly executor: Executor<SinewBot>;
+  /** Runs one step through the executor (V1–V4, watchdogs, acceptance) and returns its outcome. */
+  step(type: string, args: Record<string, unknown>): Promise<StepOutcome>;
+  /** Clears the area, the inventory and the mobs, and puts the bot back at spawn. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let planSeq = 0;
+
+/** Starts the server and bot; retries are off so failure paths end in their first code. */
+export async function startWorld(username = 'sinew'): Promise<TestWorld> {
+  const server = await startServer();
+  const bot = instrumentBot(await connectBot(server, { username }));
+  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
+  return {
+    server,
+    bot,
+    executor,
+    async step(type, args) {
+      planSeq += 1;
+      const outcome = await executor.run({ planId: `p${planSeq}`, intentId: 'test', steps: [{ stepId: 's1', type, args }] });
+      const step = outcome.steps.at(-1);
+      if (!step) throw new Error(`plan produced no step outcome: ${JSON.stringify(outcome)}`);
+      return step;
+    },
+    async reset() {
+      bot.pathfinder.setGoal(null);
+      bot.clearControlStates();
+      await reset(server);
+      await waitUntil(() => bot.entity.position.distanceTo(server.spawn) < 1.5 && bot.inventory.items().length === 0, 5_000);
+    },
+    async close() {
+      await executor.close();
+      bot.quit();
+      await server.stop();
+    },
+  };
+}
+
+/** Polls `done` every 50 ms until true or `timeoutMs` passes (then throws). */
+export async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
