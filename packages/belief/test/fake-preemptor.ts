@@ -1,0 +1,65 @@
+import type { PlanStep, Preemptor, StepOutcome } from '@sinew/executor-contracts';
+
+interface Call {
+  readonly steps: readonly PlanStep[];
+  readonly reason: string;
+  /** Calls still running when this one started (one controller at a time ⇒ always 0). */
+  readonly concurrent: number;
+  settle(status?: 'succeeded' | 'failed'): void;
+  fail(message: string): void;
+}
+
+/**
+ * A small fake executor preemption port: it records calls, and each call stays pending until the test
+ * settles or fails it (a slow executor), or settles at once in `auto` mode.
+ */
+export class FakePreemptor implements Preemptor {
+  readonly calls: Call[] = [];
+  private running = 0;
+  maxConcurrent = 0;
+
+  constructor(private readonly mode: 'auto' | 'manual' | 'throw' = 'manual') {}
+
+  preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<readonly StepOutcome[]> {
+    if (this.mode === 'throw') throw new Error('executor is gone');
+    const concurrent = this.running;
+    this.running += 1;
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.running);
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        this.running -= 1;
+      };
+      const call: Call = {
+        steps,
+        reason: options.reason,
+        concurrent,
+        settle: (status = 'succeeded') => {
+          done();
+          resolve(
+            steps.map((s) => ({
+              planId: 'reflex',
+              stepId: s.stepId,
+              verb: s.type,
+              status,
+              attempts: 1,
+              startedAt: 0,
+              endedAt: 1,
+              ...(status === 'failed' ? { failure: { code: 'effects_unmet', reason: 'still close', retryable: true } } : {}),
+            })),
+          );
+        },
+        fail: (message) => {
+          done();
+          reject(new Error(message));
+        },
+      };
+      this.calls.push(call);
+      if (this.mode === 'auto') call.settle();
+    });
+  }
+}
+
+/** Lets pending promise callbacks run (no timers involved). */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i += 1) await Promise.resolve();
+}

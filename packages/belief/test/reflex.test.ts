@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { BeliefConfigError, createReflex, type ReflexEvent, type ReflexThreat } from '@sinew/belief';
+import { FakePreemptor, flush } from './fake-preemptor.js';
+
+const zombieAt = (distance: number, trackId = 1): ReflexThreat => ({
+  trackId,
+  cls: 'zombie',
+  hostile: true,
+  visibility: 'visible',
+  predicted: { x: distance, y: 64, z: 0 },
+  distance,
+});
+
+describe('reflex', () => {
+  it('rejects a config whose release band is not beyond its trigger band', () => {
+    expect(() => createReflex({ preemptor: new FakePreemptor(), config: { fleeWithinBlocks: 8, releaseBeyondBlocks: 6 } })).toThrow(
+      BeliefConfigError,
+    );
+  });
+
+  it('ignores threats outside the band, passive tracks and lost tracks', () => {
+    const preemptor = new FakePreemptor();
+    const reflex = createReflex({ preemptor });
+    expect(reflex.tick(1, [zombieAt(9)])).toBe('idle');
+    expect(reflex.tick(2, [{ ...zombieAt(3), hostile: false }])).toBe('idle');
+    expect(reflex.tick(3, [{ ...zombieAt(3), visibility: 'lost' }])).toBe('idle');
+    expect(preemptor.calls).toHaveLength(0);
+    expect(reflex.inControl()).toBe(false);
+  });
+
+  it('preempts with flee away from the threat the tick it enters the band', async () => {
+    const preemptor = new FakePreemptor('auto');
+    const events: ReflexEvent[] = [];
+    const reflex = createReflex({ preemptor, onEvent: (e) => events.push(e) });
+    expect(reflex.tick(1, [zombieAt(5)])).toBe('preempting');
+    expect(preemptor.calls).toHaveLength(1);
+    const step = preemptor.calls[0]!.steps[0]!;
+    expect(step).toMatchObject({ type: 'flee', args: { from: { x: 5, y: 64, z: 0 }, entity: 'zombie', distance: 12 } });
+    expect(preemptor.calls[0]!.reason).toMatch(/^reflex: zombie/);
+    await reflex.idle();
+    expect(events.map((e) => e.type)).toEqual(['engaged', 'preempt', 'outcome']);
+  });
+
+  it('fights with attack_entity when the threat is already inside the attack band (cornered)', () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor });
+    reflex.tick(1, [zombieAt(1)]);
+    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { entity: 'zombie', maxDistance: 6 } });
+  });
+
+  it('holds control for holdTicks and until the threat is beyond the reset band', async () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor, config: { holdTicks: 10 } });
+    reflex.tick(1, [zombieAt(5)]);
+    await reflex.idle();
+    expect(reflex.tick(2, [zombieAt(15)])).toBe('holding'); // far, but the hold runs to tick 11
+    expect(reflex.inControl()).toBe(true);
+    expect(reflex.tick(11, [zombieAt(8)])).toBe('holding'); // between bands: still holding
+    expect(reflex.tick(12, [zombieAt(11)])).toBe('released');
+    expect(reflex.inControl()).toBe(false);
+    expect(preemptor.calls).toHaveLength(1);
+  });
+
+  it('a slow executor is never preempted twice at once; in-band ticks meanwhile are counted as busy', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor });
+    reflex.tick(1, [zombieAt(5)]);
+    for (let tick = 2; tick <= 6; tick += 1) expect(reflex.tick(tick, [zombieAt(4)])).toBe('busy');
+    expect(preemptor.calls).toHaveLength(1);
+    expect(reflex.status().busyTicks).toBe(5);
+    preemptor.calls[0]!.settle();
+    await flush();
+    expect(reflex.tick(7, [zombieAt(4)])).toBe('preempting');
+    expect(preemptor.calls).toHaveLength(2);
+    expect(preemptor.maxConcurrent).toBe(1);
+  });
+
+  it('after repeated or failed flees the bot counts as cornered and fights', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2 } });
+    reflex.tick(1, [zombieAt(5)]);
+    preemptor.calls[0]!.settle('failed');
+    await flush();
+    reflex.tick(2, [zombieAt(5)]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'attack_entity']);
+  });
+
+  it('a failing or throwing preemptor is an error event, not a crash, and the reflex recovers', async () => {
+    const events: ReflexEvent[] = [];
+    const rejecting = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor: rejecting, onEvent: (e) => events.push(e) });
+    reflex.tick(1, [zombieAt(5)]);
+    rejecting.calls[0]!.fail('executor busy');
+    await reflex.idle();
+    expect(reflex.status().errors).toBe(1);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ message: 'executor busy' });
+    const throwing = createReflex({ preemptor: new FakePreemptor('throw') });
+    expect(throwing.tick(1, [zombieAt(5)])).toBe('preempting');
+    await throwing.idle();
+    expect(throwing.status().errors).toBe(1);
+    expect(throwing.tick(2, [zombieAt(5)])).toBe('preempting');
+  });
+});
