@@ -1,7 +1,7 @@
 // The CLI's file side: loading registry and planner modules (.ts via jiti), JSON lists and scanned
 // sources. Not exported from the package index, so the library stays zod-only at import time.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { CapabilityRegistry, ManifestSchema, type Manifest } from '../registry.js';
@@ -51,7 +51,8 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
     throw new GateUsageError(`${file} does not exist`);
   }
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(pathToFileURL(join(process.cwd(), '/')).href, { moduleCache: false });
+  // tsconfigPaths: `@scope/pkg` imports follow the nearest tsconfig `paths` (source), so no build is needed.
+  const jiti = createJiti(pathToFileURL(absolute).href, { moduleCache: false, tsconfigPaths: true });
   try {
     const loaded = await jiti.import<unknown>(absolute);
     return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
