@@ -1,0 +1,73 @@
+export {
+  PLANNER_ERROR_CODES,
+  planFailure,
+  ThreatSchema,
+  WorldSnapshotSchema,
+  type Planner,
+  type PlannerErrorCode,
+  type PlannerFailure,
+  type PlanResult,
+  type Threat,
+  type Vec3,
+  type WorldSnapshot,
+} from './contract.js';
+export {
+  contextKey,
+  loadOutcomeMemory,
+  OutcomeMemory,
+  OutcomeMemoryFileSchema,
+  type OutcomeMemoryError,
+  type OutcomeMemoryFile,
+  type OutcomeStats,
+} from './memory/outcomes.js';
+export {
+  createRouter,
+  DEFAULT_ROUTING_RULES,
+  type RouteCandidate,
+  type RouteEvent,
+  type Router,
+  type RouterOptions,
+  type RouteRule,
+} from './router/router.js';
+export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
+export { formatPredicate, parsePredicate, type Predicate, type PredicateParse } from './repair/predicates.js';
+export { plannerRepairHook, type RepairHookOptions } from './repair/hook.js';
+export {
+  CognitionConfigSchema,
+  CognitionGateConfigSchema,
+  CORRECTIVE_TEMPLATE_TOKEN,
+  loadCognitionConfig,
+  loadCognitionConfigFile,
+  planOutputSchema,
+  USER_TEMPLATE_TOKENS,
+  type CognitionConfig,
+  type CognitionConfigInput,
+  type CognitionGateConfig,
+  type ConfigError,
+  type ConfigLoad,
+} from './llm/config.js';
+export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
+export {
+  createLlmPlanner,
+  describeIntent,
+  describeWorld,
+  LlmPlanReplySchema,
+  validateReply,
+  type CompleteFn,
+  type LlmEvent,
+  type LlmPlannerOptions,
+  type LlmPlanReply,
+  type ReplyCheck,
+} from './llm/planner.js';
+export { CompletionError, openAiCompatibleComplete, type OpenAiCompatibleOptions } from './llm/openai.js';
+export {
+  createNeedsPlanner,
+  NeedsThresholdsSchema,
+  type Need,
+  type NeedKind,
+  type NeedsPlanner,
+  type NeedsPlannerOptions,
+  type NeedsThresholds,
+  type ThoughtEvent,
+} from './needs/needs.js';
+export { canonicalJson, mulberry32 } from './needs/random.js';

@@ -1,0 +1,166 @@
+import { checkStep, describeError, type CapabilityRegistry, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import type { CognitionConfig } from './config.js';
+import type { CognitionGate, GateDecision, GateSignal } from './gate.js';
+
+/** Any chat model: one system prompt, one user prompt, a text reply. No vendor SDK required. */
+export type CompleteFn = (prompt: { readonly system: string; readonly user: string }) => Promise<string>;
+
+/** The reply the model must give: a rationale in words and steps of registry verbs. */
+export const LlmPlanReplySchema = z.strictObject({
+  rationale: z.string().optional(),
+  steps: z
+    .array(z.strictObject({ verb: z.string().min(1), args: z.record(z.string(), z.unknown()) }))
+    .min(1)
+    .max(32),
+});
+export type LlmPlanReply = z.infer<typeof LlmPlanReplySchema>;
+
+export type LlmEvent =
+  | { readonly type: 'gate'; readonly intentId: string; readonly decision: GateDecision }
+  | { readonly type: 'prompt'; readonly intentId: string; readonly attempt: number; readonly system: string; readonly user: string }
+  | { readonly type: 'rejected'; readonly intentId: string; readonly attempt: number; readonly complaint: string }
+  | { readonly type: 'accepted'; readonly intentId: string; readonly attempt: number; readonly steps: number };
+
+export interface LlmPlannerOptions<World = WorldSnapshot, Body = unknown> {
+  readonly complete: CompleteFn;
+  /** From `loadCognitionConfig` — validated, no defaults. */
+  readonly config: CognitionConfig;
+  /** Verbs and schemas the reply is checked against. */
+  readonly registry: CapabilityRegistry<Body>;
+  /** The seeds/001 gate and how to read its signal from an intent; without it every intent is planned. */
+  readonly gate?: { readonly gate: CognitionGate; readonly signal: (intent: Intent, world: World) => GateSignal };
+  /** Renders the world for `{world}`; default `describeWorld` (health and food in words). */
+  readonly describeWorld?: (world: World) => string;
+  readonly name?: string;
+  readonly onEvent?: (event: LlmEvent) => void;
+}
+
+/**
+ * The LLM planner: renders the cognition config's prompts, validates the reply (JSON only, no
+ * numeric state fields, the reply schema, every step through `checkStep`), sends each rejection back
+ * through the corrective template up to the retry budget, then fails with `llm_output_rejected`.
+ */
+export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options: LlmPlannerOptions<World, Body>): Planner<World> {
+  const { config, registry } = options;
+  const name = options.name ?? 'llm';
+  const emit = (event: LlmEvent) => options.onEvent?.(event);
+  const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as WorldSnapshot));
+  let planCounter = 0;
+
+  async function plan(intent: Intent, world: World): Promise<PlanResult> {
+    if (options.gate) {
+      const decision = options.gate.gate.evaluate(options.gate.signal(intent, world));
+      emit({ type: 'gate', intentId: intent.id, decision });
+      if (!decision.think) return planFailure(name, 'gate_closed', decision.reason);
+    }
+    const tools = registry.toolDefinitions();
+    const request = config.userTemplate
+      .replaceAll('{intent}', describeIntent(intent))
+      .replaceAll('{world}', render(world))
+      .replaceAll('{verbs}', tools.map((t) => `- ${t.name}: ${t.description}`).join('\n'))
+      .replaceAll('{schema}', JSON.stringify(config.outputSchema));
+    let user = request;
+    const complaints: string[] = [];
+    for (let attempt = 1; attempt <= 1 + config.retryBudget; attempt += 1) {
+      emit({ type: 'prompt', intentId: intent.id, attempt, system: config.system, user });
+      let reply: string;
+      try {
+        reply = await options.complete({ system: config.system, user });
+      } catch (error) {
+        return planFailure(name, 'llm_unavailable', `complete() failed on attempt ${attempt}: ${describeError(error)}`, complaints);
+      }
+      const checked = validateReply(reply, registry);
+      if (checked.ok) {
+        emit({ type: 'accepted', intentId: intent.id, attempt, steps: checked.steps.length });
+        planCounter += 1;
+        return { ok: true, planner: name, plan: { planId: `${name}-${intent.id}-${planCounter}`, intentId: intent.id, planner: name, steps: checked.steps } };
+      }
+      complaints.push(checked.complaint);
+      emit({ type: 'rejected', intentId: intent.id, attempt, complaint: checked.complaint });
+      user = config.correctiveTemplate
+        .replaceAll('{complaint}', checked.complaint)
+        .replaceAll('{previous}', reply)
+        .replaceAll('{request}', request);
+    }
+    return planFailure(name, 'llm_output_rejected', `reply rejected ${complaints.length}× (budget ${config.retryBudget} corrective retries)`, complaints);
+  }
+
+  return { name, verbs: () => registry.verbs(), plan };
+}
+
+export type ReplyCheck = { readonly ok: true; readonly steps: PlanStep[] } | { readonly ok: false; readonly complaint: string };
+
+/** Checks one model reply; the complaint says what was wrong in words the model can act on. */
+export function validateReply<Body>(reply: string, registry: CapabilityRegistry<Body>): ReplyCheck {
+  const text = reply.trim();
+  if (!text.startsWith('{') || !text.endsWith('}')) {
+    return { ok: false, complaint: `Your reply had text around the JSON (it began "${text.slice(0, 40)}"). Reply with exactly one JSON object: no prose, no code fences.` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, complaint: `Your reply was not valid JSON (${describeError(error)}). Reply with exactly one JSON object.` };
+  }
+  const numeric = numericStateFields(json);
+  if (numeric.length) {
+    return {
+      ok: false,
+      complaint: `You set numeric state (${numeric.join(', ')}). You never set numbers outside a step's args: put your judgement in words in "rationale" and remove those fields.`,
+    };
+  }
+  const shape = LlmPlanReplySchema.safeParse(json);
+  if (!shape.success) return { ok: false, complaint: `Your reply does not match the schema:\n${z.prettifyError(shape.error)}` };
+  const steps: PlanStep[] = [];
+  const problems: string[] = [];
+  shape.data.steps.forEach((step, index) => {
+    const check = checkStep(registry, { stepId: `s${index + 1}`, type: step.verb, args: step.args });
+    if (check.ok) steps.push({ stepId: `s${index + 1}`, type: check.capability.name, args: step.args });
+    else if (check.failure.code === 'unknown_verb') {
+      problems.push(`steps[${index}].verb "${step.verb}" is not a registered verb (${check.failure.reason}). Use only: ${registry.verbs().join(', ')}.`);
+    } else problems.push(`steps[${index}] (${step.verb}) has invalid args: ${check.failure.reason}`);
+  });
+  return problems.length ? { ok: false, complaint: problems.join('\n') } : { ok: true, steps };
+}
+
+/** Paths of numbers anywhere except inside a step's `args` (seeds/001: the model never sets numbers). */
+function numericStateFields(value: unknown, path = '', insideArgs = false): string[] {
+  if (insideArgs) return [];
+  if (typeof value === 'number') return [`${path || '(root)'} = ${value}`];
+  if (Array.isArray(value)) return value.flatMap((item, index) => numericStateFields(item, `${path}[${index}]`));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => {
+      const isStepArgs = key === 'args' && /^steps\[\d+\]$/.test(path);
+      return numericStateFields(item, path ? `${path}.${key}` : key, isStepArgs);
+    });
+  }
+  return [];
+}
+
+/** The intent for the prompt: goal, source, traits and urgency in words. */
+export function describeIntent(intent: Intent): string {
+  const urgency = intent.urgency >= 0.8 ? 'urgent' : intent.urgency >= 0.4 ? 'moderately urgent' : 'not urgent';
+  const context = Object.entries(intent.context)
+    .filter(([, v]) => typeof v === 'string' || typeof v === 'boolean')
+    .map(([k, v]) => `${k}: ${String(v)}`);
+  return [`goal: ${intent.goal}`, `from: ${intent.source}`, `urgency: ${urgency}`, ...(intent.traits.length ? [`traits: ${intent.traits.join(', ')}`] : []), ...context].join('\n');
+}
+
+/** The world for the prompt: health and food in words (numeric state stays in the substrate), items and blocks as facts. */
+export function describeWorld(world: WorldSnapshot): string {
+  const health = world.health >= 16 ? 'healthy' : world.health >= 8 ? 'hurt' : 'badly hurt';
+  const food = world.food >= 16 ? 'fed' : world.food >= 6 ? 'hungry' : 'starving';
+  const items = Object.entries(world.inventory).sort(([a], [b]) => a.localeCompare(b)).map(([item, n]) => `${item} ×${n}`);
+  const blocks = Object.entries(world.blocks).sort(([a], [b]) => a.localeCompare(b)).map(([at, block]) => `${block} at ${at}`);
+  const p = world.position;
+  return [
+    `position: ${Math.floor(p.x)},${Math.floor(p.y)},${Math.floor(p.z)}`,
+    `condition: ${health}, ${food}`,
+    `holding: ${world.heldItem ?? 'nothing'}`,
+    `inventory: ${items.length ? items.join(', ') : 'empty'}`,
+    `blocks in view: ${blocks.length ? blocks.join('; ') : 'none noted'}`,
+    ...(world.threats?.length ? [`threats: ${world.threats.map((t) => t.entity).join(', ')}`] : []),
+  ].join('\n');
+}

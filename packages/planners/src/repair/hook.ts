@@ -1,0 +1,44 @@
+import type { RepairHook, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import type { Planner } from '../contract.js';
+
+export interface RepairHookOptions {
+  /** Repairs allowed per plan (default 6). */
+  readonly maxRepairs?: number;
+  /** Repairs allowed for the same step with the same missing predicates — more is a loop (default 2). */
+  readonly maxSameFailure?: number;
+  /** Every repair decision, with its reason. */
+  readonly onRepair?: (event: { readonly planId: string; readonly stepId: string; readonly repaired: boolean; readonly reason: string }) => void;
+}
+
+/**
+ * Adapts a planner (or the router) to the executor's `RepairHook`: on a failed step it observes the
+ * world and asks the planner's `repair`; bounded per plan and per repeated failure so a repair that
+ * does not fix its precondition cannot loop.
+ *
+ * @example
+ * createExecutor({ ..., repair: plannerRepairHook(router, () => observeWorld(bot)) })
+ */
+export function plannerRepairHook<World>(
+  planner: Pick<Planner<World>, 'name' | 'repair'>,
+  world: () => World | Promise<World>,
+  options: RepairHookOptions = {},
+): RepairHook {
+  const maxRepairs = options.maxRepairs ?? 6;
+  const maxSame = options.maxSameFailure ?? 2;
+  const seen = new Map<string, number>();
+  return {
+    async repair(request: RepairRequest): Promise<RepairResponse | undefined> {
+      const { plan, step, failure } = request;
+      const report = (repaired: boolean, reason: string) => options.onRepair?.({ planId: plan.planId, stepId: step.stepId, repaired, reason });
+      if (!planner.repair) return report(false, `${planner.name} cannot repair`), undefined;
+      if (request.repairsSoFar >= maxRepairs) return report(false, `repair budget ${maxRepairs} spent`), undefined;
+      const key = `${plan.planId}|${step.stepId}|${failure.code}|${[...(failure.missing ?? [])].sort().join(',')}`;
+      const times = seen.get(key) ?? 0;
+      if (times >= maxSame) return report(false, `same failure repaired ${times}× already (${failure.reason}): not looping`), undefined;
+      seen.set(key, times + 1);
+      const response = await planner.repair(request, await world());
+      report(Boolean(response), response?.reason ?? `${planner.name} had no repair for ${failure.code}: ${failure.reason}`);
+      return response;
+    },
+  };
+}

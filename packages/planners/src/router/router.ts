@@ -1,0 +1,187 @@
+import type { Intent, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
+
+/** One row of the routing table: intents matching it are routed to `route` (best first) with `weight`. */
+export interface RouteRule {
+  readonly name: string;
+  /** Matches when the intent has any of these traits. */
+  readonly traits?: readonly string[];
+  /** Or when the goal matches. */
+  readonly goal?: RegExp;
+  /** Or when urgency is at least this. */
+  readonly minUrgency?: number;
+  /** Planner names, best first; each later one gets half the weight of the one before. */
+  readonly route: readonly string[];
+  readonly weight: number;
+}
+
+/**
+ * The default routing table (seeds/004 "Routing Strategy"): time-critical safety → the fast path
+ * (`needs`), structured multi-step crafting/building → `htn`, ambiguous/social/natural-language → `llm`.
+ */
+export const DEFAULT_ROUTING_RULES: readonly RouteRule[] = [
+  { name: 'safety_critical', traits: ['safety_critical', 'emergency', 'threat'], route: ['needs'], weight: 10 },
+  { name: 'urgent', minUrgency: 0.9, route: ['needs'], weight: 4 },
+  { name: 'structured', traits: ['multi_step', 'crafting', 'building', 'gathering'], route: ['htn'], weight: 3 },
+  { name: 'ambiguous_social', traits: ['ambiguous', 'social', 'natural_language', 'creative'], route: ['llm'], weight: 3 },
+  { name: 'known_goal', goal: /^(craft|obtain|get|acquire|need|shelter|build|wooden|stone)/i, route: ['htn', 'llm'], weight: 1 },
+];
+
+export interface RouteCandidate {
+  readonly planner: string;
+  readonly rules: readonly string[];
+  readonly ruleScore: number;
+  /** Laplace-smoothed recorded success of this planner in the intent's context (0.5 = no evidence). */
+  readonly prior: number;
+  readonly successes: number;
+  readonly failures: number;
+  readonly score: number;
+}
+
+/** Every routing decision, with its reason — what the router chose, tried and fell back from. */
+export type RouteEvent =
+  | {
+      readonly type: 'route';
+      readonly intentId: string;
+      readonly goal: string;
+      readonly context: string;
+      readonly chosen: string | undefined;
+      readonly candidates: readonly RouteCandidate[];
+      /** True when memory priors overrode the order the rules alone gave. */
+      readonly memoryOverride: boolean;
+      readonly reason: string;
+    }
+  | { readonly type: 'fallback'; readonly intentId: string; readonly from: string; readonly to: string | undefined; readonly reason: string }
+  | { readonly type: 'planned'; readonly intentId: string; readonly planner: string; readonly planId: string; readonly reason: string }
+  | { readonly type: 'outcome'; readonly planId: string; readonly planner: string; readonly success: boolean; readonly context: string; readonly reason: string };
+
+export interface RouterOptions<World = WorldSnapshot> {
+  readonly planners: readonly Planner<World>[];
+  readonly rules: readonly RouteRule[];
+  /** Recorded success per (planner, context) — conditions the routes. */
+  readonly memory?: OutcomeMemory;
+  /** How far a perfect or hopeless record moves a score (± priorWeight; default 4). */
+  readonly priorWeight?: number;
+  /** Which intent.context keys form the memory context (default: all scalar entries). */
+  readonly contextKeys?: readonly string[];
+  readonly onEvent?: (event: RouteEvent) => void;
+}
+
+export interface Router<World = WorldSnapshot> extends Planner<World> {
+  /** The ranked candidates for an intent, without planning (emits nothing). */
+  route(intent: Intent): Extract<RouteEvent, { type: 'route' }>;
+  /** The planner that made a plan, by planId. */
+  plannerFor(planId: string): Planner<World> | undefined;
+  /** Records how a routed plan ended; updates the priors (and the memory file). */
+  recordOutcome(planId: string, success: boolean): void;
+}
+
+/**
+ * A cognitive task router: scores each planner by the routing rules the intent matches plus its
+ * recorded success in the intent's context, plans with the best one and falls back down the list.
+ *
+ * @example
+ * const router = createRouter({ planners: [htn, llm, needs], rules: DEFAULT_ROUTING_RULES, onEvent: console.log });
+ */
+export function createRouter<World = WorldSnapshot>(options: RouterOptions<World>): Router<World> {
+  const byName = new Map(options.planners.map((p) => [p.name, p]));
+  if (byName.size !== options.planners.length) throw new Error('router: planner names must be unique');
+  for (const rule of options.rules) {
+    if (!(rule.weight > 0)) throw new Error(`router: rule ${rule.name} needs a positive weight`);
+  }
+  const priorWeight = options.priorWeight ?? 4;
+  const emit = (event: RouteEvent) => options.onEvent?.(event);
+  const plans = new Map<string, { planner: string; context: string }>();
+  const subject = (planner: string) => `planner:${planner}`;
+
+  function route(intent: Intent): Extract<RouteEvent, { type: 'route' }> {
+    const context = contextKey(intent.context, options.contextKeys);
+    const ruleScores = new Map<string, { score: number; rules: string[] }>();
+    for (const rule of options.rules) {
+      const matches =
+        (rule.traits?.some((t) => intent.traits.includes(t)) ?? false) ||
+        (rule.goal?.test(intent.goal) ?? false) ||
+        (rule.minUrgency !== undefined && intent.urgency >= rule.minUrgency);
+      if (!matches) continue;
+      rule.route.forEach((name, index) => {
+        if (!byName.has(name)) return;
+        const entry = ruleScores.get(name) ?? { score: 0, rules: [] };
+        entry.score += rule.weight / 2 ** index;
+        entry.rules.push(rule.name);
+        ruleScores.set(name, entry);
+      });
+    }
+    const candidates: RouteCandidate[] = [...ruleScores].map(([planner, { score, rules }]) => {
+      const stats = options.memory?.stats(subject(planner), context) ?? { successes: 0, failures: 0 };
+      const prior = options.memory?.score(subject(planner), context) ?? 0.5;
+      return { planner, rules, ruleScore: score, prior, ...stats, score: score + priorWeight * (prior - 0.5) * 2 };
+    });
+    const order = (a: RouteCandidate, b: RouteCandidate) =>
+      b.score - a.score || options.planners.findIndex((p) => p.name === a.planner) - options.planners.findIndex((p) => p.name === b.planner);
+    candidates.sort(order);
+    const byRules = [...candidates].sort((a, b) => b.ruleScore - a.ruleScore || order(a, b));
+    const chosen = candidates[0]?.planner;
+    const memoryOverride = chosen !== undefined && byRules[0]?.planner !== chosen;
+    const explain = (c: RouteCandidate) =>
+      `${c.planner} ${c.score.toFixed(2)} (rules ${c.rules.join('+')} ${c.ruleScore.toFixed(2)}, prior ${c.prior.toFixed(2)} from ${c.successes}✓/${c.failures}✗)`;
+    const reason = !chosen
+      ? `no routing rule matched goal "${intent.goal}" traits [${intent.traits.join(', ')}] urgency ${intent.urgency}`
+      : `${memoryOverride ? `memory override of ${byRules[0]!.planner}: ` : ''}${candidates.map(explain).join('; ')} in context ${context}`;
+    return { type: 'route', intentId: intent.id, goal: intent.goal, context, chosen, candidates, memoryOverride, reason };
+  }
+
+  async function plan(intent: Intent, world: World): Promise<PlanResult> {
+    const decision = route(intent);
+    emit(decision);
+    const order = decision.candidates.map((c) => c.planner);
+    const complaints: string[] = [];
+    for (const [index, name] of order.entries()) {
+      const planner = byName.get(name)!;
+      const result = await planner.plan(intent, world);
+      if (result.ok) {
+        plans.set(result.plan.planId, { planner: name, context: decision.context });
+        emit({ type: 'planned', intentId: intent.id, planner: name, planId: result.plan.planId, reason: `${name} produced ${result.plan.steps.length} steps` });
+        return result;
+      }
+      complaints.push(`${name}: ${result.failure.code}: ${result.failure.reason}`);
+      emit({ type: 'fallback', intentId: intent.id, from: name, to: order[index + 1], reason: `${result.failure.code}: ${result.failure.reason}` });
+    }
+    return planFailure('router', 'no_route', decision.chosen ? `every routed planner failed for "${intent.goal}"` : decision.reason, complaints);
+  }
+
+  return {
+    name: 'router',
+    verbs: () => [...new Set(options.planners.flatMap((p) => [...p.verbs()]))].sort(),
+    plan,
+    route,
+    plannerFor: (planId) => {
+      const entry = plans.get(planId);
+      return entry ? byName.get(entry.planner) : undefined;
+    },
+    async repair(request: RepairRequest, world: World): Promise<RepairResponse | undefined> {
+      // The plan's own planner first, then any other that can repair (recipe repair fits any plan).
+      const own = plans.get(request.plan.planId)?.planner ?? request.plan.planner;
+      const ordered = [...options.planners].sort((a, b) => Number(b.name === own) - Number(a.name === own));
+      for (const planner of ordered) {
+        const response = await planner.repair?.(request, world);
+        if (response) return response;
+      }
+      return undefined;
+    },
+    recordOutcome(planId, success) {
+      const entry = plans.get(planId);
+      if (!entry) return;
+      options.memory?.record(subject(entry.planner), entry.context, success);
+      options.memory?.save();
+      emit({
+        type: 'outcome',
+        planId,
+        planner: entry.planner,
+        success,
+        context: entry.context,
+        reason: `${entry.planner} ${success ? 'succeeded' : 'failed'} in ${entry.context}; prior now ${(options.memory?.score(subject(entry.planner), entry.context) ?? 0.5).toFixed(2)}`,
+      });
+    },
+  };
+}
