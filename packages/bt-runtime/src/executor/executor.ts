@@ -523,6 +523,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
           continue;
         }
         const failure = record(failures, result.failure);
+        // Stuck from the watchdog (A4) or from a behavior tree's node limit (FM-03) alike.
+        if (failure.code === 'stuck') this.metrics.stuck.inc({ capability: capability.name });
         if (!failure.retryable || retries >= maxRetries) return end('failed', failure);
         retries += 1;
         const wait = backoffMs(this.policy, retries, capability.retry?.backoffMs);
@@ -642,7 +644,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       clearWatchdogs();
       if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') {
         this.metrics.watchdogTrips.inc({ capability: capability.name, code });
-        if (code === 'stuck') this.metrics.stuck.inc(capLabel);
       }
       controller.abort(new StepAbortError(code, `step ${active.stepId} aborted: ${code}`));
       if (!runnerStarted) {

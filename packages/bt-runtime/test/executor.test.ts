@@ -1,0 +1,600 @@
+import { accepted, type PlanStepInput, type RepairHook, type RunContext } from '@sinew/executor-contracts';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createExecutor, createMetrics, ManualClock, memoryProvenance, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
+import { craftItem, defineFake, digBlock, fakeBody, registryWith, type Body } from './fake-body.js';
+import { metric } from './metric.js';
+
+/** Resolves when the signal aborts: a runner that honours abort. */
+const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+/** Waits `ms` on the executor clock (ManualClock in tests); rejects early if the signal aborts. */
+const sleep = (ctx: RunContext<Body>, ms: number) =>
+  new Promise<void>((resolve, reject) => {
+    const clock = (ctx as RunContext<Body> & { clock: ManualClock }).clock;
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      reject(ctx.signal.reason);
+    };
+    const timer = clock.setTimeout(() => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+const empty = z.object({});
+
+/** Never acts, returns once aborted. */
+const idle = defineFake({ name: 'idle', version: '1.0.0', description: 'never acts', inputSchema: empty, run: (ctx) => aborted(ctx.signal), acceptance: () => accepted });
+
+/** Walks `steps` moves, one every `everyMs`. */
+const walk = defineFake({
+  name: 'walk',
+  version: '1.0.0',
+  description: 'walk some steps',
+  inputSchema: z.object({ steps: z.number().int().positive(), everyMs: z.number().positive().default(200) }),
+  guard: ({ body }) => (body.x < 1000 ? { ok: true } : { ok: false, code: 'guard_failed', reason: 'too far' }),
+  run: async (ctx, { steps, everyMs }) => {
+    const start = ctx.blackboard.get('done') as number | undefined;
+    for (let i = start ?? 0; i < steps; i += 1) {
+      ctx.body.move(1);
+      ctx.blackboard.set('done', i + 1);
+      await sleep(ctx, everyMs);
+    }
+  },
+  observe: ({ body }) => body.snapshot(),
+  acceptance: (pre, post, { steps }) => (post.x - pre.x >= 1 || steps === 0 ? accepted : { ok: false, unmet: ['moved'] }),
+  expectedDurationMs: 5000,
+});
+
+/** The fast-path safety capability. */
+const flee = defineFake({
+  name: 'flee',
+  version: '1.0.0',
+  description: 'run away',
+  inputSchema: empty,
+  safetyLevel: 'safe',
+  run: async (ctx) => {
+    ctx.body.move(-5);
+  },
+  observe: ({ body }) => body.snapshot(),
+  acceptance: (pre, post) => (post.x < pre.x ? accepted : { ok: false, unmet: ['fled'] }),
+});
+
+function setup(policy: ExecutorPolicyInput = {}, repair?: RepairHook, extra: Parameters<typeof registryWith>[0][] = []) {
+  const body = fakeBody();
+  const clock = new ManualClock();
+  const metrics = createMetrics();
+  const provenance = memoryProvenance();
+  const registry = registryWith(digBlock, craftItem, idle, walk, flee, ...extra);
+  const executor = createExecutor({ registry, body, clock, metrics, provenance, policy, ...(repair ? { repair } : {}) });
+  const r = metrics.registry;
+  return { body, clock, metrics, registry: r, provenance, executor };
+}
+
+const plan = (steps: PlanStepInput[], planId = 'p1') => ({ planId, intentId: 'i1', steps });
+
+describe('executor: PBI acceptance A1–A4', () => {
+  it('A1: ttfa_exceeded when no actuator command within 2000 ms', async () => {
+    const { executor, clock, registry, body } = setup({ maxLocalRetries: 0 });
+    const done = executor.run(plan([{ stepId: 's1', type: 'idle' }]));
+    let settled = false;
+    void done.then(() => (settled = true));
+    await clock.advance(1999);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const outcome = await done;
+    expect(outcome.status).toBe('failed');
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', failure: { code: 'ttfa_exceeded' }, attempts: 1, endedAt: 2000 });
+    expect(body.calls).toEqual([]);
+    expect(await metric(registry, 'sinew_watchdog_trips_total', { capability: 'idle', code: 'ttfa_exceeded' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'idle', outcome: 'failed', code: 'ttfa_exceeded' })).toBe(1);
+    expect(await metric(registry, 'sinew_step_ttfa_seconds_count', { capability: 'idle' })).toBe(0);
+  });
+
+  it('A1: TTFA is measured to the first actuator command and recorded', async () => {
+    const late = defineFake({
+      name: 'late_start',
+      version: '1.0.0',
+      description: 'acts after 1500 ms',
+      inputSchema: empty,
+      run: async (ctx) => {
+        await sleep(ctx, 1500);
+        ctx.body.chat('hello');
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, registry } = setup({}, undefined, [late]);
+    const firstActions: number[] = [];
+    executor.on('step.first_action', (e) => firstActions.push(e.ttfaMs));
+    const done = executor.run(plan([{ stepId: 's1', type: 'late_start' }]));
+    await clock.advance(1500);
+    const outcome = await done;
+    expect(outcome.steps[0]).toMatchObject({ status: 'succeeded', ttfaMs: 1500 });
+    expect(firstActions).toEqual([1500]);
+    expect(await metric(registry, 'sinew_step_ttfa_seconds_count', { capability: 'late_start' })).toBe(1);
+    expect(await metric(registry, 'sinew_step_ttfa_seconds_sum', { capability: 'late_start' })).toBeCloseTo(1.5);
+    expect(await metric(registry, 'sinew_actuator_commands_total', { command: 'chat' })).toBe(1);
+  });
+
+  it('A2: every step ends with a status, whether its runner throws, rejects, lies, resolves twice or never settles', async () => {
+    let finishIgnored!: () => void;
+    const runners: Record<string, (ctx: RunContext<Body>) => unknown> = {
+      throws_sync: () => {
+        throw new Error('sync boom');
+      },
+      rejects: async (ctx) => {
+        ctx.body.chat('x');
+        throw new Error('async boom');
+      },
+      malformed: async (ctx) => {
+        ctx.body.chat('x');
+        return 42;
+      },
+      twice: (ctx) => {
+        ctx.body.chat('x');
+        // A thenable that calls back twice, first with a failure: only the first settlement counts.
+        return { then: (ok: (v: unknown) => void) => (ok({ ok: false, reason: 'first', retryable: false }), ok(undefined)) };
+      },
+      ignores_abort: (ctx) => {
+        ctx.body.chat('x');
+        return new Promise<void>((resolve) => (finishIgnored = resolve));
+      },
+    };
+    const caps = Object.entries(runners).map(([name, run]) =>
+      defineFake({ name, version: '1.0.0', description: name, inputSchema: empty, run: run as never, acceptance: () => accepted, expectedDurationMs: 100 }),
+    );
+    const { executor, clock, registry, provenance } = setup({ maxLocalRetries: 0, stuckMs: 60_000 }, undefined, caps);
+    const outcomes = [];
+    for (const name of Object.keys(runners)) {
+      const done = executor.run(plan([{ stepId: name, type: name }], `plan-${name}`));
+      await clock.advance(2000);
+      outcomes.push((await done).steps[0]!);
+    }
+    expect(outcomes.map((o) => [o.stepId, o.status, o.failure?.code])).toEqual([
+      ['throws_sync', 'failed', 'runner_error'],
+      ['rejects', 'failed', 'runner_error'],
+      ['malformed', 'failed', 'runner_error'],
+      ['twice', 'failed', 'runner_error'],
+      ['ignores_abort', 'failed', 'timeout'],
+    ]);
+    expect(outcomes[1]!.failure?.reason).toContain('async boom');
+    expect(outcomes[3]!.failure?.reason).toBe('first');
+    expect(await metric(registry, 'sinew_runners_abandoned_total', { capability: 'ignores_abort' })).toBe(1);
+    expect(await metric(registry, 'sinew_late_results_dropped_total', { capability: 'ignores_abort' })).toBe(0);
+    finishIgnored();
+    await clock.flush();
+    expect(await metric(registry, 'sinew_late_results_dropped_total', { capability: 'ignores_abort' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { outcome: 'failed' })).toBe(5);
+    expect(await metric(registry, 'sinew_steps_total')).toBe(5);
+    expect(provenance.records()).toHaveLength(5);
+    expect(executor.state()).toMatchObject({ status: 'idle', waiting: 0 });
+    expect(await metric(registry, 'sinew_active_steps')).toBe(0);
+  });
+
+  it('A3: at most 2 local retries with backoff, then repair(), then the plan fails with the step code', async () => {
+    let attempts = 0;
+    const flaky = defineFake({
+      name: 'flaky',
+      version: '1.0.0',
+      description: 'always fails',
+      inputSchema: empty,
+      run: async (ctx) => {
+        attempts += 1;
+        ctx.body.chat(`try ${attempts}`);
+        return { ok: false, reason: 'no luck' };
+      },
+      acceptance: () => accepted,
+    });
+    const repairs: string[] = [];
+    const { executor, clock, registry } = setup({}, { repair: ({ failure }) => (repairs.push(failure.code), undefined) }, [flaky]);
+    const retries: number[] = [];
+    executor.on('step.retry', (e) => retries.push(e.backoffMs));
+    const done = executor.run(plan([{ stepId: 's1', type: 'flaky' }]));
+    await clock.flush();
+    expect(attempts).toBe(1);
+    await clock.advance(249);
+    expect(attempts).toBe(1);
+    await clock.advance(1);
+    expect(attempts).toBe(2);
+    await clock.advance(500);
+    expect(attempts).toBe(3);
+    const outcome = await done;
+    expect(attempts).toBe(3);
+    expect(retries).toEqual([250, 500]);
+    expect(repairs).toEqual(['runner_error']);
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'runner_error' }, failedStepId: 's1' });
+    expect(outcome.steps[0]).toMatchObject({ attempts: 3 });
+    expect(await metric(registry, 'sinew_step_retries_total', { capability: 'flaky', code: 'runner_error' })).toBe(2);
+    expect(await metric(registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'none' })).toBe(1);
+    expect(await metric(registry, 'sinew_plans_total', { status: 'failed' })).toBe(1);
+  });
+
+  it('A4: stuck after 3000 ms with no actuator command, node transition or progress()', async () => {
+    const stall = defineFake({
+      name: 'stall',
+      version: '1.0.0',
+      description: 'acts, reports progress for a while, then stalls',
+      inputSchema: empty,
+      run: async (ctx) => {
+        ctx.body.move(1);
+        for (let i = 0; i < 4; i += 1) {
+          await sleep(ctx, 1000);
+          ctx.progress(`tick ${i}`);
+        }
+        await aborted(ctx.signal);
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, registry, provenance } = setup({ maxLocalRetries: 0 }, undefined, [stall]);
+    const done = executor.run(plan([{ stepId: 's1', type: 'stall' }]));
+    // Last progress at 4000 ms: stuck trips at 7000, not before.
+    await clock.advance(6999);
+    expect(executor.state().activeStep?.stepId).toBe('s1');
+    await clock.advance(1);
+    const outcome = await done;
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', failure: { code: 'stuck' }, endedAt: 7000 });
+    expect(await metric(registry, 'sinew_step_stuck_total', { capability: 'stall' })).toBe(1);
+    expect(await metric(registry, 'sinew_watchdog_trips_total', { capability: 'stall', code: 'stuck' })).toBe(1);
+    expect(provenance.records()[0]!.trace.map((t) => t.kind)).toEqual(['command', 'progress', 'progress', 'progress', 'progress']);
+  });
+});
+
+describe('executor: invariants I1–I4', () => {
+  it('I1: one active step per executor, even with concurrent plans', async () => {
+    const { executor, clock, registry, body } = setup();
+    let active = 0;
+    let maxActive = 0;
+    const gauge: number[] = [];
+    const slow = defineFake({
+      name: 'slow',
+      version: '1.0.0',
+      description: 'takes 300 ms',
+      inputSchema: z.object({ tag: z.string() }),
+      run: async (ctx, { tag }) => {
+        active += 1;
+        maxActive = Math.max(maxActive, active);
+        gauge.push(await metric(registry, 'sinew_active_steps'));
+        ctx.body.chat(`${tag}:start`);
+        await sleep(ctx, 300);
+        ctx.body.chat(`${tag}:end`);
+        active -= 1;
+      },
+      acceptance: () => accepted,
+    });
+    executor.registry.register(slow);
+    const a = executor.run(plan([{ stepId: 'a1', type: 'slow', args: { tag: 'a1' } }, { stepId: 'a2', type: 'slow', args: { tag: 'a2' } }], 'A'));
+    const b = executor.run(plan([{ stepId: 'b1', type: 'slow', args: { tag: 'b1' } }], 'B'));
+    await clock.flush();
+    expect(executor.state()).toMatchObject({ status: 'running', plansRunning: 2, waiting: 1 });
+    await clock.advance(1000);
+    expect((await a).status).toBe('completed');
+    expect((await b).status).toBe('completed');
+    expect(maxActive).toBe(1);
+    expect(gauge).toEqual([1, 1, 1]);
+    expect(await metric(registry, 'sinew_active_steps')).toBe(0);
+    // Never interleaved: each step's start is followed by its own end.
+    expect(body.calls).toEqual(['chat:a1:start', 'chat:a1:end', 'chat:b1:start', 'chat:b1:end', 'chat:a2:start', 'chat:a2:end']);
+  });
+
+  it('I2: every attempt has a deadline: expectedDurationMs × 3 (policy), default 30 s', async () => {
+    const busy = defineFake({
+      name: 'busy',
+      version: '1.0.0',
+      description: 'moves forever, never finishes',
+      inputSchema: empty,
+      run: async (ctx) => {
+        for (;;) {
+          ctx.body.move(1);
+          await sleep(ctx, 500);
+        }
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, registry } = setup({ maxLocalRetries: 0 }, undefined, [busy]);
+    const first = executor.run(plan([{ stepId: 's1', type: 'busy', expectedDurationMs: 1000 }]));
+    await clock.advance(2999);
+    expect(executor.state().activeStep?.stepId).toBe('s1');
+    await clock.advance(1);
+    expect((await first).steps[0]).toMatchObject({ failure: { code: 'timeout' }, endedAt: 3000 });
+    const second = executor.run(plan([{ stepId: 's2', type: 'busy' }], 'p2'));
+    await clock.advance(30_000);
+    expect((await second).steps[0]).toMatchObject({ failure: { code: 'timeout' } });
+    expect((await second).steps[0]!.endedAt - (await second).steps[0]!.startedAt).toBe(30_000);
+    expect(await metric(registry, 'sinew_watchdog_trips_total', { capability: 'busy', code: 'timeout' })).toBe(2);
+  });
+
+  it('I2: a zero or negative deadline is rejected when the policy is built', () => {
+    const build = (policy: ExecutorPolicyInput) => () => createExecutor({ registry: registryWith(), body: fakeBody(), policy });
+    expect(build({ ttfaMs: 0 })).toThrow(PolicyError);
+    expect(build({ ttfaMs: 0 })).toThrow(/ttfaMs must be > 0 ms/);
+    expect(build({ stuckMs: -5 })).toThrow(/stuckMs/);
+    expect(build({ capabilities: { dig_block: { timeoutMs: 0 } } })).toThrow(/capabilities\.dig_block\.timeoutMs/);
+    expect(build({ backoff: { initialMs: 500, maxMs: 100 } })).toThrow(/backoff\.maxMs must be >= backoff\.initialMs/);
+    expect(build({ maxLocalRetries: 1.5 } as ExecutorPolicyInput)).toThrow(/maxLocalRetries/);
+    try {
+      build({ ttfaMs: -1 })();
+    } catch (error) {
+      expect((error as PolicyError).issues).toEqual([{ path: ['ttfaMs'], message: expect.stringContaining('> 0') }]);
+    }
+    expect(createExecutor({ registry: registryWith(), body: fakeBody() }).policy).toMatchObject({ ttfaMs: 2000, stuckMs: 3000, maxLocalRetries: 2 });
+  });
+
+  it('I3: retries exhausted → repair() replacement steps run and the plan completes', async () => {
+    let tries = 0;
+    const shaky = defineFake({
+      name: 'shaky',
+      version: '1.0.0',
+      description: 'never acts',
+      inputSchema: empty,
+      run: async (ctx) => {
+        tries += 1;
+        await aborted(ctx.signal);
+      },
+      acceptance: () => accepted,
+    });
+    const requests: string[] = [];
+    const repair: RepairHook = {
+      repair: ({ failure, step, repairsSoFar }) => {
+        requests.push(`${step.stepId}:${failure.code}:${repairsSoFar}`);
+        return { steps: [{ stepId: 'alt', type: 'walk', args: { steps: 1 } }], replace: true, reason: 'walk instead' };
+      },
+    };
+    const { executor, clock, registry, body } = setup({ backoff: { initialMs: 100 } }, repair, [shaky]);
+    const done = executor.run(plan([{ stepId: 's1', type: 'shaky' }]));
+    await clock.advance(2000 + 100 + 2000 + 200 + 2000 + 200);
+    const outcome = await done;
+    expect(tries).toBe(3);
+    expect(requests).toEqual(['s1:ttfa_exceeded:0']);
+    expect(outcome.status).toBe('completed');
+    expect(outcome.repairs).toBe(1);
+    expect(outcome.steps.map((s) => [s.stepId, s.status, s.failure?.code])).toEqual([
+      ['s1', 'failed', 'ttfa_exceeded'],
+      ['alt', 'succeeded', undefined],
+    ]);
+    expect(body.calls).toEqual(['move:1']);
+    expect(await metric(registry, 'sinew_step_retries_total', { capability: 'shaky', code: 'ttfa_exceeded' })).toBe(2);
+    expect(await metric(registry, 'sinew_plan_repairs_total', { reason: 'ttfa_exceeded', result: 'steps' })).toBe(1);
+    expect(await metric(registry, 'sinew_plans_total', { status: 'completed' })).toBe(1);
+  });
+
+  it('I4: only registry verbs run — an unregistered verb or version never reaches the body', async () => {
+    const { executor, clock, registry, body } = setup();
+    const done = executor.run(plan([{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' }, capabilityVersion: '^2' }]));
+    await clock.flush();
+    const outcome = await done;
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', failure: { code: 'unknown_verb' }, attempts: 0 });
+    expect(outcome.steps[0]!.failure!.reason).toContain('no version of dig_block satisfies ^2');
+    expect(body.calls).toEqual([]);
+    expect(await metric(registry, 'sinew_actuator_commands_total')).toBe(0);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'unknown', code: 'unknown_verb' })).toBe(1);
+  });
+});
+
+describe('executor: failure-mode cards', () => {
+  it('FM-01: an unknown verb fails fast with unknown_verb and suggestions, no dispatch, no TTFA wait', async () => {
+    const { executor, registry, body } = setup();
+    const dispatched: string[] = [];
+    executor.on('step.dispatched', (e) => dispatched.push(e.stepId));
+    const outcome = await executor.run(plan([{ stepId: 's1', type: 'dig_blok', args: { block: 'log_1' } }, { stepId: 's2', type: 'dig_block', args: { block: 'log_2' } }]));
+    expect(outcome).toMatchObject({ status: 'failed', failedStepId: 's1', failure: { code: 'unknown_verb', suggestions: ['dig_block'] } });
+    expect(outcome.steps).toHaveLength(1);
+    expect(outcome.endedAt - outcome.startedAt).toBe(0);
+    expect(dispatched).toEqual([]);
+    expect(body.calls).toEqual([]);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'unknown', version: 'none', outcome: 'failed', code: 'unknown_verb' })).toBe(1);
+    expect(await metric(registry, 'sinew_plan_repairs_total')).toBe(0);
+  });
+
+  it('FM-02: precond_missing goes to the repair hook, whose subgoal runs first, then the step succeeds', async () => {
+    const seen: { missing?: readonly string[] }[] = [];
+    const repair: RepairHook = {
+      repair: ({ failure }) => {
+        seen.push({ missing: failure.missing ?? [] });
+        return { steps: [{ stepId: 'sub-planks', type: 'craft_item', args: { item: 'planks' } }], reason: 'craft the missing planks' };
+      },
+    };
+    const { executor, clock, registry, body } = setup({}, repair);
+    body.inventory.log = 1;
+    const done = executor.run(plan([{ stepId: 'stick', type: 'craft_item', args: { item: 'stick' } }]));
+    await clock.flush();
+    const outcome = await done;
+    expect(seen).toEqual([{ missing: ['has_item:planks'] }]);
+    expect(outcome.status).toBe('completed');
+    expect(outcome.steps.map((s) => [s.stepId, s.status, s.failure?.code])).toEqual([
+      ['stick', 'failed', 'precond_missing'],
+      ['sub-planks', 'succeeded', undefined],
+      ['stick', 'succeeded', undefined],
+    ]);
+    expect(body.calls).toEqual(['craft:planks', 'craft:stick']);
+    expect(await metric(registry, 'sinew_plan_repairs_total', { reason: 'precond_missing', result: 'steps' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'craft_item', outcome: 'failed', code: 'precond_missing' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'craft_item', outcome: 'succeeded' })).toBe(2);
+    expect(await metric(registry, 'sinew_step_retries_total')).toBe(0);
+  });
+
+  it('FM-02: without a repair hook precond_missing fails the plan at once, never retried locally', async () => {
+    const { executor, registry, body } = setup();
+    const outcome = await executor.run(plan([{ stepId: 'stick', type: 'craft_item', args: { item: 'stick' } }]));
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'precond_missing', missing: ['has_item:planks'] } });
+    expect(body.calls).toEqual([]);
+    expect(await metric(registry, 'sinew_step_retries_total')).toBe(0);
+    expect(await metric(registry, 'sinew_steps_total', { code: 'precond_missing' })).toBe(1);
+  });
+
+  it('FM-05: a completed idempotency key returns the recorded outcome as duplicate; never dug twice', async () => {
+    const { executor, clock, registry, body } = setup();
+    const first = executor.run(plan([{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' }, idempotencyKey: 'dig:log_1' }], 'p1'));
+    await clock.flush();
+    expect((await first).status).toBe('completed');
+    const again = await executor.run(plan([{ stepId: 's9', type: 'dig_block', args: { block: 'log_1' }, idempotencyKey: 'dig:log_1' }], 'p2'));
+    expect(again.status).toBe('completed');
+    expect(again.steps[0]).toMatchObject({ planId: 'p2', stepId: 's9', status: 'succeeded', failure: { code: 'duplicate' } });
+    expect(again.steps[0]!.failure!.reason).toContain('p1:s1');
+    expect(body.calls).toEqual(['dig:log_1']);
+    expect(await metric(registry, 'sinew_step_duplicates_total', { capability: 'dig_block', kind: 'completed' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', outcome: 'duplicate', code: 'duplicate' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', outcome: 'succeeded' })).toBe(1);
+  });
+
+  it('FM-05: an in-flight key joins the running attempt instead of dispatching again', async () => {
+    const { executor, clock, registry, body } = setup();
+    const step = { stepId: 'w', type: 'walk', args: { steps: 3 }, idempotencyKey: 'walk-3' };
+    const a = executor.run(plan([step], 'A'));
+    await clock.advance(100);
+    const b = executor.run(plan([{ ...step, stepId: 'w-copy' }], 'B'));
+    await clock.advance(1000);
+    const [ra, rb] = await Promise.all([a, b]);
+    expect(ra.steps[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(rb.steps[0]).toMatchObject({ planId: 'B', stepId: 'w-copy', status: 'succeeded', failure: { code: 'duplicate' } });
+    expect(body.calls).toEqual(['move:1', 'move:1', 'move:1']);
+    expect(await metric(registry, 'sinew_step_duplicates_total', { capability: 'walk', kind: 'in_flight' })).toBe(1);
+  });
+
+  it('FM-05: a failed key is forgotten so the planner may dispatch it again', async () => {
+    const { executor, body } = setup();
+    const step = { stepId: 's1', type: 'dig_block', args: { block: 'log_9' }, idempotencyKey: 'dig:log_9' };
+    expect((await executor.run(plan([step], 'p1'))).steps[0]!.failure?.code).toBe('guard_failed');
+    body.blocks.add('log_9');
+    expect((await executor.run(plan([step], 'p2'))).steps[0]).toMatchObject({ status: 'succeeded' });
+    expect(body.calls).toEqual(['dig:log_9']);
+  });
+});
+
+describe('executor: acceptance, cancellation, input', () => {
+  it('V4: a runner that changes nothing ends effects_unmet with the unmet effects', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    body.blocks.delete('log_1');
+    // Guard passes on a block that the body cannot actually dig (it vanished between guard and run).
+    const sneaky = defineFake({
+      name: 'dig_ghost',
+      version: '1.0.0',
+      description: 'digs nothing',
+      inputSchema: z.object({ block: z.string() }),
+      run: async (ctx, { block }) => {
+        ctx.body.dig(block);
+      },
+      observe: ({ body: b }) => b.snapshot(),
+      acceptance: (pre, post) => ((post.inventory.log ?? 0) > (pre.inventory.log ?? 0) ? accepted : { ok: false, unmet: ['has_item:log'] }),
+    });
+    executor.registry.register(sneaky);
+    const outcome = await executor.run(plan([{ stepId: 's1', type: 'dig_ghost', args: { block: 'log_1' } }]));
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', failure: { code: 'effects_unmet', unmet: ['has_item:log'] } });
+    expect(await metric(registry, 'sinew_steps_total', { code: 'effects_unmet' })).toBe(1);
+  });
+
+  it('a cancelled plan aborts the active step through its AbortSignal and ends aborted', async () => {
+    const { executor, clock, registry } = setup();
+    const controller = new AbortController();
+    let reason: unknown;
+    const watcher = defineFake({
+      name: 'watcher',
+      version: '1.0.0',
+      description: 'acts then waits',
+      inputSchema: empty,
+      run: async (ctx) => {
+        ctx.body.chat('on');
+        await aborted(ctx.signal);
+        reason = ctx.signal.reason;
+      },
+      acceptance: () => accepted,
+    });
+    executor.registry.register(watcher);
+    const done = executor.run(plan([{ stepId: 's1', type: 'watcher' }, { stepId: 's2', type: 'flee' }]), { signal: controller.signal });
+    await clock.advance(500);
+    controller.abort();
+    await clock.flush();
+    const outcome = await done;
+    expect(outcome).toMatchObject({ status: 'aborted', failure: { code: 'aborted' } });
+    expect(outcome.steps).toHaveLength(1);
+    expect(reason).toBeInstanceOf(StepAbortError);
+    expect((reason as StepAbortError).code).toBe('aborted');
+    expect(await metric(registry, 'sinew_plans_total', { status: 'aborted' })).toBe(1);
+  });
+
+  it('a malformed plan is a failed outcome naming the field, never a throw', async () => {
+    const { executor } = setup();
+    const outcome = await executor.run({ planId: 'p', steps: [{ type: 'dig_block' }] });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure?.code).toBe('invalid_args');
+    expect(outcome.failure?.issues?.map((i) => i.path.join('.'))).toEqual(expect.arrayContaining(['intentId', 'steps.0.stepId']));
+    const bad = await executor.run(plan([{ stepId: 's1', type: 'dig_block', args: { block: 7 } }]));
+    expect(bad.steps[0]).toMatchObject({ failure: { code: 'invalid_args', issues: [{ path: ['block'] }] } });
+  });
+});
+
+describe('executor: preemption', () => {
+  it('aborts the active step, runs the fast-path steps, then re-guards and resumes the step', async () => {
+    const { executor, clock, registry, body } = setup();
+    const events: string[] = [];
+    executor.on('step.preempted', (e) => events.push(`preempted:${e.stepId}`));
+    executor.on('step.resumed', (e) => events.push(`resumed:${e.stepId}`));
+    executor.on('step.succeeded', (e) => events.push(`succeeded:${e.stepId}`));
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 4 } }]));
+    await clock.advance(300);
+    const preempted = executor.preempt([{ stepId: 'flee', type: 'flee', args: {} }], { reason: 'hostile close' });
+    await clock.flush();
+    const fast = await preempted;
+    expect(fast.map((o) => [o.stepId, o.status])).toEqual([['flee', 'succeeded']]);
+    await clock.advance(2000);
+    const outcome = await done;
+    expect(outcome.status).toBe('completed');
+    expect(outcome.steps[0]).toMatchObject({ stepId: 'walk', status: 'succeeded', attempts: 1 });
+    // Two moves before the flee, the rest after it (blackboard kept across the resume).
+    expect(body.calls).toEqual(['move:1', 'move:1', 'move:-5', 'move:1', 'move:1']);
+    expect(events).toEqual(['preempted:walk', 'succeeded:flee', 'resumed:walk', 'succeeded:walk']);
+    expect(await metric(registry, 'sinew_preemptions_total', { reason: 'hostile_close' })).toBe(1);
+  });
+
+  it('waits for an atomic capability to finish before running the fast path', async () => {
+    const craftSlow = defineFake({
+      name: 'craft_slow',
+      version: '1.0.0',
+      description: 'atomic crafting',
+      inputSchema: empty,
+      atomic: true,
+      run: async (ctx) => {
+        ctx.body.craft('table', {});
+        await sleep(ctx, 500);
+        ctx.body.chat('crafted');
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, body } = setup({}, undefined, [craftSlow]);
+    const done = executor.run(plan([{ stepId: 'c', type: 'craft_slow' }]));
+    await clock.advance(100);
+    const fast = executor.preempt([{ stepId: 'flee', type: 'flee' }], { reason: 'lava' });
+    await clock.advance(500);
+    expect((await fast)[0]!.status).toBe('succeeded');
+    expect((await done).steps[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(body.calls).toEqual(['craft:table', 'chat:crafted', 'move:-5']);
+  });
+
+  it('is bounded: past maxResumes the interrupted step ends preempted', async () => {
+    const { executor, clock, registry } = setup({ maxResumes: 1 });
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 20 } }]));
+    await clock.advance(100);
+    await executor.preempt([{ stepId: 'f1', type: 'flee' }], { reason: 'zombie' });
+    await clock.advance(100);
+    await executor.preempt([{ stepId: 'f2', type: 'flee' }], { reason: 'zombie' });
+    await clock.flush();
+    const outcome = await done;
+    expect(outcome.steps[0]).toMatchObject({ status: 'preempted', failure: { code: 'preempted' } });
+    expect(outcome.status).toBe('failed');
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'walk', outcome: 'preempted', code: 'preempted' })).toBe(1);
+    expect(await metric(registry, 'sinew_preemptions_total', { reason: 'zombie' })).toBe(2);
+  });
+
+  it('a resumed step re-guards: a guard that no longer holds fails it', async () => {
+    const { executor, clock, body } = setup();
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 5 } }]));
+    await clock.advance(100);
+    const teleport = defineFake({ name: 'teleport', version: '1.0.0', description: 'far away', inputSchema: empty, run: async (ctx) => ctx.body.move(5000), acceptance: () => accepted });
+    executor.registry.register(teleport);
+    await executor.preempt([{ stepId: 't', type: 'teleport' }], { reason: 'test' });
+    await clock.flush();
+    expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'too far' } });
+    expect(body.x).toBe(5001);
+  });
+});
