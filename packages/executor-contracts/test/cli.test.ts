@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,21 @@ describe.concurrent('sinew-verbs check on fixture projects', () => {
   }, TIMEOUT);
 });
 
+describe('sinew-verbs module loading', () => {
+  it('resolves package imports through the nearest tsconfig paths, so registries load before any build', async () => {
+    const project = join(tmp, 'paths-project');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    const contracts = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+    // A JSONC tsconfig (comments, trailing commas) mapping an alias that exists in no node_modules.
+    writeFileSync(join(project, 'tsconfig.json'), `{\n  // paths only\n  "compilerOptions": { "paths": { "@bot/contracts": [${JSON.stringify(contracts)}], }, },\n}\n`);
+    writeFileSync(join(project, 'src/registry.ts'), "import { CapabilityRegistry } from '@bot/contracts';\nexport const registry: CapabilityRegistry = new CapabilityRegistry();\n");
+    const run = await sinewVerbs('manifest', '--registry', join(project, 'src/registry.ts'));
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ manifestVersion: 1, capabilities: [] });
+    expect(run.code).toBe(0);
+  }, TIMEOUT);
+});
+
 describe('sinew-verbs manifest', () => {
   it('prints the manifest, writes it with --out, and check accepts the written file', async () => {
     const printed = await sinewVerbs('manifest', '--registry', `${F}/unknown-verb/registry.ts`);
@@ -139,3 +154,44 @@ describe.concurrent('sinew-verbs bad usage exits 2 with a clear message', () => 
     expect(run.stdout).toContain('sinew-verbs check --registry <module|manifest.json>');
   }, TIMEOUT);
 });
+
+describe('examples/ci/verbs-gate.yml', () => {
+  const workflow = readFileSync(join(repoRoot, 'examples/ci/verbs-gate.yml'), 'utf8');
+
+  /** The `run: |` block of the named step, de-indented. */
+  function stepScript(name: string): string {
+    const lines = workflow.split('\n');
+    const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
+    const runAt = lines.findIndex((line, i) => i > start && line.trim() === 'run: |');
+    const indent = (lines[runAt + 1] ?? '').search(/\S/);
+    const body: string[] = [];
+    for (const line of lines.slice(runAt + 1)) {
+      if (line.trim() !== '' && line.search(/\S/) < indent) break;
+      body.push(line.slice(indent));
+    }
+    return body.join('\n');
+  }
+
+  it('runs the gate on pull requests', () => {
+    expect(workflow).toMatch(/^on:\n {2}pull_request:/m);
+  });
+
+  it.each([
+    ['clean', `${F}/clean/planner.ts ${F}/clean/verbs.json`, `${F}/clean/plans/**/*.ts`, 0],
+    ['unknown-verb', `${F}/unknown-verb/planner.ts`, `${F}/unknown-verb/plans/*.ts`, 1],
+    ['unverified', `${F}/unverified/verbs.json`, '', 1],
+  ])('its gate step passes or fails the %s fixture project', (project, planners, scan, expected) => {
+    const script = stepScript('Verb gate').replace('npx --no-install sinew-verbs', `"${process.execPath}" --import tsx ${cli}`);
+    expect(script).toContain('--format github');
+    const run = spawnSync('bash', ['-c', script], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: TIMEOUT,
+      env: { ...process.env, REGISTRY: `${F}/${project}/registry.ts`, PLANNERS: planners, SCAN: scan },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(expected);
+    if (expected) expect(run.stdout).toMatch(/^::error /m);
+  }, TIMEOUT);
+});
+
