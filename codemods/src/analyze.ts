@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import {
   Node,
   SyntaxKind,
+  ts,
   type CallExpression,
   type ClassDeclaration,
   type Expression,
@@ -158,7 +159,8 @@ function literalDefault(init: Expression | undefined): string | undefined {
 /** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
 function isPlainObject(type: Type): boolean {
   if (!type.isObject() || type.isArray() || type.isTuple() || type.getCallSignatures().length > 0) return false;
-  return type.getSymbol()?.getName() !== 'Vec3' && type.getSymbol()?.getName() !== 'ReadonlyArray';
+  if (type.getSymbol()?.getName() === 'Vec3' || type.getSymbol()?.getName() === 'ReadonlyArray') return false;
+  return type.getProperties().every((p) => !p.hasFlags(ts.SymbolFlags.Method));
 }
 
 interface Members {
@@ -355,7 +357,7 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
       verb,
       aliases: labels.slice(1).map(toSnakeCase).filter((a) => isVerb(a) && a !== verb),
       exportName: `${toCamelCase(verb)}Capability`,
-      description: runner ? description(runner, `Runs '${type}' through ${className}.executeAction (wrapped by sinew-codemod).`) : `Runs '${type}' through ${className}.executeAction (wrapped by sinew-codemod).`,
+      description: runner ? description(runner, `Runs the ${type} action through ${className}.executeAction (wrapped by sinew-codemod).`) : `Runs the ${type} action through ${className}.executeAction (wrapped by sinew-codemod).`,
       shape: 'dispatcher',
       symbol: caseSymbol,
       line: clauseLine,

@@ -169,8 +169,8 @@ function convertObject(type: Type, path: string, indent: string, state: State): 
     const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
     const isMethod = property.hasFlags(ts.SymbolFlags.Method) || (decl !== undefined && Node.isMethodDeclaration(decl));
     if (isMethod || property.getTypeAtLocation(state.at).getCallSignatures().length > 0) {
-      const what = name && name !== '__type' && name !== '__object' ? `a ${name}` : 'an object';
-      throw new Unsupported(`${path} is ${what} with behaviour (${property.getName()}()), not plain data a planner can send`);
+      const what = name && name !== '__type' && name !== '__object' ? ` (${name})` : '';
+      throw new Unsupported(`${path}${what} has behaviour (${property.getName()}()), it is not plain data a planner can send`);
     }
   }
   state.stack.push(type);
