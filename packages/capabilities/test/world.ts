@@ -37,7 +37,11 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
       bot.pathfinder.setGoal(null);
       bot.clearControlStates();
       await reset(server);
-      await waitUntil(() => bot.entity.position.distanceTo(server.spawn) < 1.5 && bot.inventory.items().length === 0, 5_000);
+      // Wait until the bot stands (digging mid-air is 5× slower) at spawn with an empty inventory.
+      await waitUntil(
+        () => bot.entity.onGround && bot.entity.position.distanceTo(server.spawn) < 1.5 && bot.inventory.items().length === 0,
+        5_000,
+      );
     },
     async close() {
       await executor.close();

@@ -15,10 +15,15 @@ export const CollectDropsArgsSchema = z.object({
 });
 export type CollectDropsArgs = z.output<typeof CollectDropsArgsSchema>;
 
-/** Item name of a dropped-item entity, or undefined when it is not an item drop. */
+/** Item name of a dropped-item entity, or undefined when the server did not say (or it is no item drop). */
 export function droppedItemName(entity: Entity): string | undefined {
   if (entity.name !== 'item') return undefined;
-  return entity.getDroppedItem()?.name ?? undefined;
+  try {
+    return entity.getDroppedItem()?.name ?? undefined;
+  } catch {
+    // Servers that send no item metadata (flying-squid) leave the stack unknown.
+    return undefined;
+  }
 }
 
 /** Dropped items within `radius` of the bot (optionally of one item, or those a predicate accepts), nearest first. */
@@ -27,7 +32,11 @@ export function dropsNear(bot: SinewBot, radius: number, item?: string | ((name:
   const me = bot.entity.position;
   return Object.values(bot.entities)
     .filter((entity) => entity.isValid !== false && entity.name === 'item' && entity.position.distanceTo(me) <= radius)
-    .filter((entity) => wanted(droppedItemName(entity) ?? ''))
+    .filter((entity) => {
+      const name = droppedItemName(entity);
+      // An unknown stack might be the wanted one: pick it up, acceptance counts what really arrived.
+      return name === undefined || wanted(name);
+    })
     .sort((a, b) => a.position.distanceTo(me) - b.position.distanceTo(me));
 }
 
