@@ -2,6 +2,7 @@ export { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from '.
 export { BeliefConfigError, type BeliefError, type BeliefErrorCode, type BeliefIssue } from './errors.js';
 export {
   canonicalizeEvidence,
+  sortEvidence,
   EvidenceBatchSchema,
   EvidenceItemSchema,
   Vec3Schema,

@@ -1,0 +1,142 @@
+import { performance } from 'node:perf_hooks';
+import { Registry } from 'prom-client';
+import { createBeliefBus, type BeliefBus } from '../bus/bus.js';
+import type { HazardSummary } from '../bus/hazard.js';
+import type { TrackView } from '../bus/track.js';
+import type { BeliefConfigInput } from '../config.js';
+import type { BeliefError } from '../errors.js';
+import type { Reflex } from '../reflex/reflex.js';
+import type { DeltasMessage, SnapshotMessage, StreamMessage } from '../stream/schemas.js';
+import { evidenceFromBot, type BotLike, type EvidenceOptions } from './evidence.js';
+import { beliefMetrics, type BeliefMetrics } from './metrics.js';
+
+/** A timer source; inject a fake one in tests (default: the global setInterval). */
+export interface Scheduler {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export interface TickEvent {
+  readonly tickId: number;
+  readonly threats: readonly TrackView[];
+  readonly hazards: HazardSummary;
+}
+
+interface Events {
+  message: StreamMessage;
+  deltas: DeltasMessage;
+  snapshot: SnapshotMessage;
+  tick: TickEvent;
+  error: BeliefError;
+}
+
+export interface BeliefAdapterOptions {
+  /** Bus config; `emitEveryTicks` defaults to emitEveryMs / ingestEveryMs. */
+  readonly bus?: BeliefConfigInput;
+  /** Ingest cadence (default 200 ms = 5 Hz). */
+  readonly ingestEveryMs?: number;
+  /** Emission cadence toward cognition (default 1000 ms = 1 Hz). */
+  readonly emitEveryMs?: number;
+  readonly evidence?: EvidenceOptions;
+  readonly scheduler?: Scheduler;
+  /** Monotonic seconds source for `sinew_belief_ingest_seconds` (default performance.now). */
+  readonly now?: () => number;
+  /** prom-client registry for the belief metrics (default: a private one). */
+  readonly registry?: Registry;
+  /** Read every ingest tick with the bus's threats (the reflex never waits for emission). */
+  readonly reflex?: Reflex;
+}
+
+export interface BeliefAdapter {
+  readonly bus: BeliefBus;
+  readonly registry: Registry;
+  /** Starts ingesting on the cadence (idempotent). */
+  start(): void;
+  /** Stops the cadence (idempotent). */
+  stop(): void;
+  /** Runs one ingest tick now (what the cadence calls). */
+  tick(): void;
+  on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void;
+}
+
+const globalScheduler: Scheduler = {
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+};
+
+/**
+ * Attaches a Belief Bus to a mineflayer bot: evidence from its entity table in canonical order at 5 Hz,
+ * deltas/snapshots at 1 Hz as events and metrics, the reflex fed every tick.
+ */
+export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): BeliefAdapter {
+  const ingestEveryMs = options.ingestEveryMs ?? 200;
+  const emitEveryMs = options.emitEveryMs ?? 1000;
+  const bus = createBeliefBus({
+    emitEveryTicks: Math.max(1, Math.round(emitEveryMs / ingestEveryMs)),
+    ...options.bus,
+  });
+  const scheduler = options.scheduler ?? globalScheduler;
+  const now = options.now ?? (() => performance.now() / 1000);
+  const registry = options.registry ?? new Registry();
+  const metrics: BeliefMetrics = beliefMetrics(registry);
+  const evidenceOptions = { unitsPerBlock: bus.config.unitsPerBlock, ...options.evidence };
+  const listeners: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = {
+    message: new Set(),
+    deltas: new Set(),
+    snapshot: new Set(),
+    tick: new Set(),
+    error: new Set(),
+  };
+  let handle: unknown;
+  let tickId = 0;
+
+  function emit<K extends keyof Events>(event: K, payload: Events[K]): void {
+    for (const listener of listeners[event]) listener(payload);
+  }
+
+  function tick(): void {
+    const started = now();
+    const batch = evidenceFromBot(bot, evidenceOptions);
+    if (!batch) return; // not spawned yet: no observer, no evidence
+    tickId += 1;
+    const result = bus.ingest(tickId, batch);
+    metrics.ingestSeconds.observe(Math.max(0, now() - started));
+    if (!result.ok) {
+      emit('error', result.error);
+      return;
+    }
+    const counts = { visible: 0, inferred: 0, lost: 0 };
+    const views = bus.tracks();
+    for (const t of views) counts[t.visibility] += 1;
+    for (const [visibility, n] of Object.entries(counts)) metrics.tracks.set({ visibility }, n);
+    const threats = views.filter((t) => t.hostile && t.visibility !== 'lost').sort((a, b) => a.distance - b.distance || a.trackId - b.trackId);
+    options.reflex?.tick(tickId, threats);
+    for (const message of result.messages) {
+      if (message.kind === 'deltas') {
+        for (const d of message.deltas) metrics.deltas.inc({ type: d.type });
+        emit('deltas', message);
+      } else emit('snapshot', message);
+      emit('message', message);
+    }
+    emit('tick', { tickId, threats, hazards: bus.hazards() });
+  }
+
+  return {
+    bus,
+    registry,
+    start() {
+      if (handle === undefined) handle = scheduler.setInterval(tick, ingestEveryMs);
+    },
+    stop() {
+      if (handle !== undefined) scheduler.clearInterval(handle);
+      handle = undefined;
+    },
+    tick,
+    on(event, listener) {
+      listeners[event].add(listener);
+      return () => {
+        listeners[event].delete(listener);
+      };
+    },
+  };
+}

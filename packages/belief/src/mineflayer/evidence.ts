@@ -1,0 +1,59 @@
+import { sortEvidence, type EvidenceBatch, type EvidenceItem } from '../evidence.js';
+
+/** The part of a mineflayer entity the evidence builder reads (prismarine-entity fits). */
+export interface EntityLike {
+  readonly id: number;
+  readonly type?: string;
+  readonly name?: string;
+  readonly kind?: string;
+  readonly position: { readonly x: number; readonly y: number; readonly z: number };
+}
+
+/** The part of a mineflayer bot the adapter reads. */
+export interface BotLike {
+  readonly entity?: EntityLike | null;
+  readonly entities: Readonly<Record<string, EntityLike>>;
+}
+
+export interface EvidenceOptions {
+  /** Entities farther than this from the bot are not evidence (default 32 blocks). */
+  readonly maxDistanceBlocks?: number;
+  /** Mob names treated as hostile besides mineflayer's `type: 'hostile'` / `kind: 'Hostile mobs'`. */
+  readonly hostileNames?: readonly string[];
+  /** Entity types that are never evidence (default: object, orb, global, other). */
+  readonly ignoreTypes?: readonly string[];
+  /** Units per block of the canonical order (match the bus; default 16). */
+  readonly unitsPerBlock?: number;
+}
+
+const DEFAULT_IGNORED = ['object', 'orb', 'global', 'other'];
+
+/**
+ * The only reader of `bot.entities`: turns them into an EvidenceBatch of plain values in canonical
+ * order (never the raw entity objects, never `Object.values` order).
+ */
+export function evidenceFromBot(bot: BotLike, options: EvidenceOptions = {}): EvidenceBatch | undefined {
+  const self = bot.entity;
+  if (!self) return undefined;
+  const max = options.maxDistanceBlocks ?? 32;
+  const hostileNames = new Set(options.hostileNames ?? []);
+  const ignored = new Set(options.ignoreTypes ?? DEFAULT_IGNORED);
+  const observer = { x: self.position.x, y: self.position.y, z: self.position.z };
+  const items: EvidenceItem[] = [];
+  for (const key of Object.keys(bot.entities)) {
+    const e = bot.entities[key];
+    if (!e || e === self || e.id === self.id || (e.type !== undefined && ignored.has(e.type))) continue;
+    const { x, y, z } = e.position;
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
+    const dx = x - observer.x, dy = y - observer.y, dz = z - observer.z;
+    if (dx * dx + dy * dy + dz * dz > max * max) continue;
+    const cls = e.name ?? e.type ?? 'unknown';
+    items.push({
+      cls,
+      hostile: e.type === 'hostile' || e.kind === 'Hostile mobs' || hostileNames.has(cls),
+      position: { x, y, z },
+      hint: String(e.id),
+    });
+  }
+  return { observer, items: sortEvidence(items, options.unitsPerBlock ?? 16) };
+}

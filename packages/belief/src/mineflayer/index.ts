@@ -1,0 +1,3 @@
+export { attachBelief, type BeliefAdapter, type BeliefAdapterOptions, type Scheduler, type TickEvent } from './adapter.js';
+export { evidenceFromBot, type BotLike, type EntityLike, type EvidenceOptions } from './evidence.js';
+export { beliefMetrics, type BeliefMetrics } from './metrics.js';

@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Bot } from 'mineflayer';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { createReflex, StreamMessageSchema, type StreamMessage } from '@sinew/belief';
+import { attachBelief, evidenceFromBot, type BotLike, type EntityLike, type Scheduler } from '@sinew/belief/mineflayer';
+import { FakePreemptor } from './fake-preemptor.js';
+
+/** A small fake body: a mutable entity table and a self entity, as mineflayer keeps them. */
+function fakeBot(entities: EntityLike[]): BotLike & { entities: Record<string, EntityLike> } {
+  const self: EntityLike = { id: 1, type: 'player', name: 'player', position: { x: 0.5, y: 64, z: 0.5 } };
+  const table: Record<string, EntityLike> = { '1': self };
+  for (const e of entities) table[String(e.id)] = e;
+  return { entity: self, entities: table };
+}
+
+const mob = (id: number, name: string, x: number, z: number, type = 'hostile'): EntityLike => ({
+  id,
+  name,
+  type,
+  position: { x, y: 64, z },
+});
+
+/** A fake interval scheduler driven by hand, with its own millisecond clock. */
+class FakeScheduler implements Scheduler {
+  nowMs = 0;
+  private timers = new Map<number, { callback: () => void; ms: number; next: number }>();
+  private nextHandle = 1;
+  setInterval(callback: () => void, ms: number): unknown {
+    const handle = this.nextHandle++;
+    this.timers.set(handle, { callback, ms, next: this.nowMs + ms });
+    return handle;
+  }
+  clearInterval(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  get active(): number {
+    return this.timers.size;
+  }
+  advance(ms: number, onStep?: (nowMs: number) => void): void {
+    const end = this.nowMs + ms;
+    for (;;) {
+      const due = [...this.timers.values()].filter((t) => t.next <= end).sort((a, b) => a.next - b.next)[0];
+      if (!due) break;
+      this.nowMs = due.next;
+      due.next += due.ms;
+      onStep?.(this.nowMs);
+      due.callback();
+    }
+    this.nowMs = end;
+  }
+}
+
+describe('mineflayer evidence builder', () => {
+  it('a real mineflayer Bot type is accepted (compile-time)', () => {
+    const accepts = (bot: Bot) => evidenceFromBot(bot);
+    expect(typeof accepts).toBe('function');
+  });
+
+  it('builds plain, canonically ordered evidence regardless of entity insertion order', () => {
+    const entities = [
+      mob(7, 'zombie', 4, 4),
+      mob(3, 'cow', -3, 2, 'passive'),
+      mob(9, 'creeper', 4, -8),
+      mob(5, 'item', 1, 1, 'object'),
+      mob(11, 'skeleton', 60, 0),
+      { id: 12, name: 'pillager', type: 'mob', position: { x: 2, y: 64, z: 2 } },
+    ];
+    const a = evidenceFromBot(fakeBot(entities), { hostileNames: ['pillager'] })!;
+    const b = evidenceFromBot(fakeBot([...entities].reverse()), { hostileNames: ['pillager'] })!;
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(a.items.map((i) => [i.cls, i.hostile, i.hint])).toEqual([
+      ['cow', false, '3'],
+      ['creeper', true, '9'],
+      ['pillager', true, '12'],
+      ['zombie', true, '7'],
+    ]);
+    expect(Object.keys(a.items[0]!).sort()).toEqual(['cls', 'hint', 'hostile', 'position']);
+  });
+
+  it('yields nothing before the bot has spawned', () => {
+    expect(evidenceFromBot({ entity: null, entities: {} })).toBeUndefined();
+  });
+});
+
+describe('attachBelief', () => {
+  it('ingests at 5 Hz and emits at 1 Hz by default on an injected scheduler, and stops cleanly', () => {
+    const scheduler = new FakeScheduler();
+    const bot = fakeBot([mob(7, 'zombie', 20, 0), mob(3, 'cow', -5, 2, 'passive')]);
+    const adapter = attachBelief(bot, { scheduler });
+    const ticks: number[] = [];
+    const messages: StreamMessage[] = [];
+    adapter.on('tick', (t) => ticks.push(t.tickId));
+    adapter.on('message', (m) => messages.push(m));
+    adapter.start();
+    adapter.start();
+    expect(scheduler.active).toBe(1);
+    let x = 20;
+    scheduler.advance(3000, () => {
+      x -= 1;
+      bot.entities['7'] = mob(7, 'zombie', x, 0);
+    });
+    expect(ticks).toHaveLength(15);
+    expect(messages[0]!.kind).toBe('snapshot');
+    expect(new Set(messages.map((m) => m.tickId))).toEqual(new Set([1, 6, 11]));
+    for (const m of messages) expect(StreamMessageSchema.safeParse(m).success).toBe(true);
+    adapter.stop();
+    expect(scheduler.active).toBe(0);
+    scheduler.advance(1000);
+    expect(ticks).toHaveLength(15);
+  });
+
+  it('exports tracks, deltas by type and ingest time in the injected registry', async () => {
+    const registry = new Registry();
+    const bot = fakeBot([mob(7, 'zombie', 20, 0), mob(3, 'cow', -5, 2, 'passive')]);
+    let fakeSeconds = 0;
+    const adapter = attachBelief(bot, { registry, scheduler: new FakeScheduler(), now: () => (fakeSeconds += 0.0001) });
+    for (let i = 0; i < 12; i += 1) {
+      bot.entities['7'] = mob(7, 'zombie', Math.max(3, 20 - i * 2), 0);
+      adapter.tick();
+    }
+    const text = await registry.metrics();
+    expect(text).toContain('sinew_belief_tracks{visibility="visible"} 2');
+    expect(text).toMatch(/sinew_belief_deltas_total\{type="new_threat"\} 1/);
+    expect(text).toContain('sinew_belief_ingest_seconds_count 12');
+    expect(text).toMatch(/sinew_belief_ingest_seconds_bucket\{le="0.0002"\} 12/);
+    // a second adapter on the same registry reuses the metrics instead of throwing
+    expect(() => attachBelief(bot, { registry })).not.toThrow();
+  });
+
+  it('§9 pivot 1: the reflex reads every 200 ms tick and preempts < 250 ms after a hostile closes in', () => {
+    const scheduler = new FakeScheduler();
+    const preemptor = new FakePreemptor('manual');
+    const bot = fakeBot([mob(7, 'zombie', 14, 0)]);
+    const adapter = attachBelief(bot, { scheduler, reflex: createReflex({ preemptor }) });
+    const tickTimes: number[] = [];
+    adapter.on('tick', () => tickTimes.push(scheduler.nowMs));
+    adapter.start();
+    scheduler.advance(1000);
+    expect(preemptor.calls).toHaveLength(0);
+    const closedAt = scheduler.nowMs + 30; // the zombie lunges between two ticks
+    let calledAt: number | undefined;
+    scheduler.advance(1000, (nowMs) => {
+      if (nowMs >= closedAt) bot.entities['7'] = mob(7, 'zombie', 3, 0);
+      if (calledAt === undefined && preemptor.calls.length > 0) calledAt = nowMs;
+    });
+    // the call happened inside the first tick at or after the lunge
+    const firstTickAfter = tickTimes.find((t) => t >= closedAt)!;
+    expect(preemptor.calls).toHaveLength(1);
+    expect(firstTickAfter - closedAt).toBeLessThan(250);
+    expect(tickTimes.slice(1).map((t, i) => t - tickTimes[i]!)).toEqual(tickTimes.slice(1).map(() => 200));
+    expect(preemptor.calls[0]!.steps[0]!.type).toBe('flee');
+    adapter.stop();
+  });
+
+  it('§9 pivot 5: only versioned stream messages leave the adapter; nothing else reads bot.entities', () => {
+    const bot = fakeBot([mob(7, 'zombie', 5, 0), mob(3, 'cow', -5, 2, 'passive')]);
+    const adapter = attachBelief(bot, { scheduler: new FakeScheduler() });
+    const out: unknown[] = [];
+    adapter.on('message', (m) => out.push(m));
+    for (let i = 0; i < 12; i += 1) adapter.tick();
+    expect(out.length).toBeGreaterThan(0);
+    for (const m of out) {
+      // strict schemas: an extra field (a raw entity, an id, a float position) fails the parse
+      expect(StreamMessageSchema.safeParse(m).success).toBe(true);
+      expect(JSON.stringify(m)).not.toMatch(/"position"|"hint"|"entity"/);
+    }
+    const tampered = { ...(out[0] as object), rawEntity: bot.entities['7'] };
+    expect(StreamMessageSchema.safeParse(tampered).success).toBe(false);
+    // tripwire: the evidence builder is the only source file that touches bot.entities
+    const src = fileURLToPath(new URL('../src', import.meta.url));
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+    })(src);
+    const readers = files.filter((f) => /\bbot\.entities\b|Object\.values\(\s*\w+\.entities\s*\)/.test(readFileSync(f, 'utf8')));
+    expect(readers.map((f) => f.slice(src.length + 1))).toEqual(['mineflayer/evidence.ts']);
+  });
+
+  it('a bot that has not spawned is skipped without ticking', () => {
+    const adapter = attachBelief({ entity: null, entities: {} }, { scheduler: new FakeScheduler() });
+    let ticks = 0;
+    adapter.on('tick', () => (ticks += 1));
+    adapter.tick();
+    expect(ticks).toBe(0);
+    expect(adapter.bus.lastTickId).toBeUndefined();
+  });
+});
