@@ -100,3 +100,16 @@ export async function setGameMode(bot: Bot, mode: GameMode): Promise<void> {
 export function serverSlot(serv: SquidServer, username: string, slot: number): SquidItem | null {
   return playerOf(serv, username).inventory.slots[slot] ?? null;
 }
+
+/**
+ * Waits until the server has handled everything the bot sent so far and the bot has handled
+ * everything the server sent (one ping round trip), e.g. before asserting the server's state.
+ */
+export async function sync(bot: Bot): Promise<void> {
+  const { serv } = control(bot, 'sync');
+  if (!serv) {
+    await bot.waitForTicks(2);
+    return;
+  }
+  await syncBot(serv, bot);
+}

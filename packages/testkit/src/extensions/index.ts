@@ -1,7 +1,15 @@
 import type { ExtensionContext } from './context.js';
+import { installCrafting } from './crafting.js';
+import { installEating } from './eating.js';
+import { installGameMode } from './gamemode.js';
 import { installPlayers } from './players.js';
+import { installRespawn } from './respawn.js';
 
 /** Installs every testkit extension on a freshly created flying-squid server. */
 export function installExtensions(ctx: ExtensionContext): void {
   installPlayers(ctx);
+  installCrafting(ctx);
+  installEating(ctx);
+  installRespawn(ctx);
+  installGameMode(ctx);
 }
