@@ -1,0 +1,180 @@
+import { IntentSchema, type Plan } from '@sinew/executor-contracts';
+import { describe, expect, it } from 'vitest';
+import { formatPredicate, parsePredicate, plannerRepairHook, type WorldSnapshot } from '../src/index.js';
+import { createMinecraftHtn, minecraftRepair, planNeedWood, subgoalsFor } from '../src/minecraft/index.js';
+import { FakeBody, fakeRegistry, runWithRepair } from './support/fake-minecraft.js';
+
+const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }): WorldSnapshot => ({
+  position: { x: 0, y: 64, z: 0 },
+  health: 20,
+  food: 20,
+  heldItem: null,
+  inventory,
+  blocks,
+});
+const verbs = (steps: readonly { type: string; args: Record<string, unknown> }[]) =>
+  steps.map((s) => `${s.type}:${String(s.args.item ?? s.args.block ?? '')}:${String(s.args.count ?? '')}`);
+
+describe('predicates', () => {
+  it('parses and formats the three declared predicate kinds', () => {
+    for (const text of ['has_item:stick:2', 'near_block:crafting_table', 'within_reach:1,64,-3']) {
+      const parsed = parsePredicate(text);
+      expect(parsed.ok).toBe(true);
+      if (parsed.ok) expect(formatPredicate(parsed.predicate)).toBe(text);
+    }
+    expect(parsePredicate('has_item:stick')).toEqual({ ok: true, predicate: { kind: 'has_item', item: 'stick', count: 1 } });
+  });
+
+  it('reports malformed predicates instead of throwing', () => {
+    for (const bad of ['has_item:stick:0', 'has_item::2', 'near_block:', 'within_reach:1,2', 'hungry:yes', '']) {
+      const parsed = parsePredicate(bad);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.reason).toContain('"');
+    }
+  });
+});
+
+describe('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 recipes)', () => {
+  it('no sticks → craft sticks ← planks ← logs → gather', () => {
+    const result = subgoalsFor(['has_item:stick:2'], world());
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(verbs(result.steps)).toEqual(['gather:oak_log:1', 'craft_item:oak_planks:2', 'craft_item:stick:2']);
+  });
+
+  it('uses what is held: planks in the inventory make the sticks directly', () => {
+    const result = subgoalsFor(['has_item:stick:2'], world({ birch_planks: 5 }));
+    expect(result.ok && verbs(result.steps)).toEqual(['craft_item:stick:2']);
+  });
+
+  it('follows the wood of the tree in view (birch tree → birch logs and planks)', () => {
+    const result = subgoalsFor(['has_item:stick:1'], world({}, { '3,64,1': 'birch_log' }));
+    expect(result.ok && verbs(result.steps)).toEqual(['gather:birch_log:1', 'craft_item:birch_planks:2', 'craft_item:stick:1']);
+  });
+
+  it('empty inventory → wooden_pickaxe: one trip for all logs, table placed before the 3×3 recipe', () => {
+    const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(verbs(result.steps)).toEqual([
+      'gather:oak_log:3',
+      'craft_item:oak_planks:4',
+      'craft_item:crafting_table:1',
+      'place_block:crafting_table:',
+      'craft_item:oak_planks:2',
+      'craft_item:stick:2',
+      'craft_item:oak_planks:1',
+      'craft_item:wooden_pickaxe:1',
+    ]);
+  });
+
+  it('cobblestone needs a pickaxe: the chain makes and equips one before mining stone', () => {
+    const result = subgoalsFor(['has_item:cobblestone:3'], world({ oak_planks: 4, stick: 2, crafting_table: 1 }));
+    expect(result.ok && verbs(result.steps)).toEqual([
+      'place_block:crafting_table:',
+      'craft_item:wooden_pickaxe:1',
+      'equip:wooden_pickaxe:',
+      'gather:stone:3',
+    ]);
+  });
+
+  it('satisfies near_block and within_reach predicates', () => {
+    const table = subgoalsFor(['near_block:crafting_table'], world({ crafting_table: 1 }));
+    expect(table.ok && verbs(table.steps)).toEqual(['place_block:crafting_table:']);
+    const already = subgoalsFor(['near_block:crafting_table'], world({}, { '1,64,1': 'crafting_table' }));
+    expect(already.ok && already.steps).toEqual([]);
+    const reach = subgoalsFor(['within_reach:10,64,0'], world());
+    expect(reach.ok && reach.steps).toEqual([{ type: 'navigate', args: { position: { x: 10, y: 64, z: 0 }, range: 3 } }]);
+  });
+
+  it('is bounded: a chain deeper than maxDepth is depth_exceeded', () => {
+    const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world(), { maxDepth: 1 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.gap.code).toBe('depth_exceeded');
+  });
+
+  it('reports unobtainable items and unknown predicates as coded gaps', () => {
+    const bedrock = subgoalsFor(['has_item:bedrock:1'], world());
+    expect(!bedrock.ok && bedrock.gap.code).toBe('unobtainable');
+    const unknown = subgoalsFor(['is_sunny'], world());
+    expect(!unknown.ok && unknown.gap.code).toBe('unknown_predicate');
+  });
+
+  it('never revisits an item already on the chain (no cycles), even for recipes that loop back', () => {
+    // iron_block ↔ iron_ingot and the nugget recipes form cycles in minecraft-data.
+    const result = subgoalsFor(['has_item:iron_ingot:1'], world());
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(['cycle', 'unobtainable']).toContain(result.gap.code);
+  });
+});
+
+describe('minecraftRepair and plannerRepairHook', () => {
+  const plan: Plan = { planId: 'p1', intentId: 'i1', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'wooden_pickaxe' } }] };
+  const request = (missing: string[], repairsSoFar = 0) => ({
+    plan,
+    step: plan.steps[0]!,
+    failure: { code: 'precond_missing' as const, reason: 'missing', retryable: false, missing },
+    repairsSoFar,
+  });
+
+  it('answers precond_missing with uniquely numbered subgoal steps run before the retried parent', () => {
+    const response = minecraftRepair()(request(['has_item:stick:2']), world({ oak_planks: 5 }));
+    expect(response).toBeDefined();
+    expect(response!.replace).toBeUndefined();
+    expect(response!.steps.map((s) => s.stepId)).toEqual(['s1.r1.1']);
+    expect(response!.reason).toContain('has_item:stick:2');
+  });
+
+  it('ignores failures it cannot subgoal', () => {
+    const repair = minecraftRepair();
+    expect(repair({ ...request([]), failure: { code: 'stuck', reason: 'stuck', retryable: true } }, world())).toBeUndefined();
+    expect(repair(request(['has_item:bedrock:1']), world())).toBeUndefined();
+  });
+
+  it('the hook refuses a third repair of the same failure and a plan past its repair budget', async () => {
+    const events: string[] = [];
+    const hook = plannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });
+    expect(await hook.repair(request(['has_item:stick:2']))).toBeDefined();
+    expect(await hook.repair(request(['has_item:stick:2']))).toBeDefined();
+    expect(await hook.repair(request(['has_item:stick:2']))).toBeUndefined();
+    expect(events.at(-1)).toContain('not looping');
+    const budgeted = plannerRepairHook(createMinecraftHtn(), () => world(), { maxRepairs: 1 });
+    expect(await budgeted.repair(request(['has_item:stick:2'], 1))).toBeUndefined();
+  });
+
+  it('empty inventory beside a tree → wooden_pickaxe through repairs alone (fake body with hand-written recipes)', async () => {
+    const body = new FakeBody(5);
+    const registry = fakeRegistry();
+    const htn = createMinecraftHtn();
+    const result = await runWithRepair(registry, plan, body, plannerRepairHook(htn, () => body.snapshot()));
+    expect(result.ok).toBe(true);
+    expect(body.inventory.wooden_pickaxe).toBe(1);
+    expect(result.repairs.length).toBeGreaterThanOrEqual(1);
+    expect(body.actions).toContain('craft stick 2');
+    expect(body.logsInTree).toBe(2);
+  });
+
+  it('need-wood demo: the pickaxe step fails with precond_missing has_item:stick:2 and the repair crafts the sticks', async () => {
+    const body = new FakeBody(5);
+    const planned = planNeedWood(body.snapshot());
+    expect(planned.ok).toBe(true);
+    if (!planned.ok) return;
+    const failures: string[][] = [];
+    const hook = plannerRepairHook(createMinecraftHtn(), () => body.snapshot());
+    const spy = { repair: (r: Parameters<typeof hook.repair>[0]) => (failures.push([...(r.failure.missing ?? [])]), hook.repair(r)) };
+    const result = await runWithRepair(fakeRegistry(), planned.plan, body, spy);
+    expect(result.ok).toBe(true);
+    expect(failures).toEqual([['has_item:stick:2']]);
+    expect(result.repairs[0]).toContain('craft_item(stick ×2)');
+    expect(body.inventory.wooden_pickaxe).toBe(1);
+  });
+
+  it('HTN plans for craft wooden_pickaxe run on the fake body without any repair', async () => {
+    const body = new FakeBody(5);
+    const result = createMinecraftHtn().plan(IntentSchema.parse({ id: 'i', source: 'user', goal: 'craft wooden_pickaxe', urgency: 0.5 }), body.snapshot());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const run = await runWithRepair(fakeRegistry(), result.plan, body, { repair: () => undefined });
+    expect(run.ok).toBe(true);
+    expect(body.inventory.wooden_pickaxe).toBe(1);
+  });
+});
