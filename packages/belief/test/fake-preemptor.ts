@@ -26,15 +26,19 @@ export class FakePreemptor implements Preemptor {
     this.running += 1;
     this.maxConcurrent = Math.max(this.maxConcurrent, this.running);
     return new Promise((resolve, reject) => {
+      let settled = false;
       const done = () => {
+        if (settled) return false;
+        settled = true;
         this.running -= 1;
+        return true;
       };
       const call: Call = {
         steps,
         reason: options.reason,
         concurrent,
         settle: (status = 'succeeded') => {
-          done();
+          if (!done()) return;
           resolve(
             steps.map((s) => ({
               planId: 'reflex',
@@ -49,7 +53,7 @@ export class FakePreemptor implements Preemptor {
           );
         },
         fail: (message) => {
-          done();
+          if (!done()) return;
           reject(new Error(message));
         },
       };
