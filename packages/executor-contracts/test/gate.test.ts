@@ -132,11 +132,13 @@ describe('scanVerbLiterals', () => {
       "const pkg = { type: 'module' }; // sinew-verbs-ignore",
       "const notAVerb = { type: 'Dig-Block', kind: 'x' };",
       "const subtype = { subtype: 'dig_block' };",
+      '{ "stepId": "s1", "type": "chat" }',
     ].join('\n');
     expect(scanVerbLiterals(source, 'plan.ts')).toEqual([
       { verb: 'dig_block', source: 'scan', file: 'plan.ts', line: 1, column: 26 },
       { verb: 'craft_item', source: 'scan', file: 'plan.ts', line: 2, column: 14 },
       { verb: 'chat', source: 'scan', file: 'plan.ts', line: 2, column: 38 },
+      { verb: 'chat', source: 'scan', file: 'plan.ts', line: 6, column: 19 },
     ]);
   });
 

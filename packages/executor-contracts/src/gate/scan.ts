@@ -1,7 +1,7 @@
 import type { PlannerVerb } from './check.js';
 
-// `type: 'verb'` / `type: "verb"` / `type: \`verb\`` as a plan step literal; verbs are snake_case.
-const TYPE_LITERAL = /\btype\s*:\s*(['"`])([a-z][a-z0-9_]*)\1/g;
+// `type: 'verb'` (any quote style; the key may be quoted, as in JSON) as a plan step literal; verbs are snake_case.
+const TYPE_LITERAL = /(?:\btype|(['"])type\1)\s*:\s*(['"`])([a-z][a-z0-9_]*)\2/g;
 const IGNORE = 'sinew-verbs-ignore';
 
 /**
@@ -14,7 +14,7 @@ export function scanVerbLiterals(text: string, file: string): PlannerVerb[] {
   lines.forEach((line, index) => {
     if (line.includes(IGNORE)) return;
     for (const match of line.matchAll(TYPE_LITERAL)) {
-      found.push({ verb: match[2] as string, source: 'scan', file, line: index + 1, column: (match.index ?? 0) + 1 });
+      found.push({ verb: match[3] as string, source: 'scan', file, line: index + 1, column: (match.index ?? 0) + 1 });
     }
   });
   return found;
