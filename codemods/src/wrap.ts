@@ -45,6 +45,17 @@ export function capabilitiesPath(source: string, rootDir: string, outDir?: strin
   return target.replace(SOURCE, '.capabilities.ts');
 }
 
+/** The capability modules and export names a generated registry imports. */
+function registeredEarlier(text: string | undefined, registryFile: string, contractsModule: string): RegistryEntry[] {
+  if (text === undefined) return [];
+  return [...text.matchAll(/^import \{ ([^}]+) \} from '([^']+)';$/gm)]
+    .filter((m) => m[2] !== contractsModule && m[2]!.startsWith('.'))
+    .map((m) => ({
+      path: resolve(dirname(registryFile), m[2]!).replace(/\.js$/, '').concat('.ts'),
+      exports: m[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!),
+    }));
+}
+
 function lineOf(note: string): number {
   return Number(/\(line (\d+)\)/.exec(note)?.[1] ?? 0);
 }
@@ -174,6 +185,12 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
       reason: 'registry file is not the generated one (edited or hand-written); left as it is — register the capabilities yourself',
     });
   } else {
+    // Capability files registered by earlier runs over other inputs stay registered while they exist.
+    const covered = new Set(registryEntries.map((e) => e.path));
+    for (const earlier of registeredEarlier(existingRegistry, registryFile, contractsModule)) {
+      if (!covered.has(earlier.path) && fs.fileExistsSync(earlier.path)) registryEntries.push(earlier);
+    }
+    registryEntries.sort((a, b) => (a.path < b.path ? -1 : 1));
     const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
     const text = renderRegistryFile(registryFile, registryEntries, contractsModule, extension);
     if (text !== existingRegistry) changes.push({ path: registryFile, before: existingRegistry, after: text, kind: 'registry' });
