@@ -174,8 +174,13 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
 }
 
 function fill(template: HtnTask, args: Readonly<Record<string, unknown>>): HtnTask {
-  const substitute = (value: unknown): unknown =>
-    typeof value === 'string' && value.startsWith('$') && value.slice(1) in args ? args[value.slice(1)] : value;
+  // "$item" alone takes the arg as is (any type); inside a longer string it is interpolated.
+  const substitute = (value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    const whole = /^\$([a-zA-Z_]\w*)$/.exec(value);
+    if (whole && whole[1]! in args) return args[whole[1]!];
+    return value.replace(/\$([a-zA-Z_]\w*)/g, (token, key: string) => (key in args ? String(args[key]) : token));
+  };
   return {
     task: template.task,
     args: Object.fromEntries(Object.entries(template.args ?? {}).map(([k, v]) => [k, substitute(v)])),

@@ -1,0 +1,177 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkStep, IntentSchema, type Intent } from '@sinew/executor-contracts';
+import { describe, expect, it } from 'vitest';
+import { createHtnPlanner, loadOutcomeMemory, OutcomeMemory, type HtnMethod, type HtnOperator } from '../src/index.js';
+import { createMinecraftHtn, minecraftTasks } from '../src/minecraft/index.js';
+import { fakeRegistry } from './support/fake-minecraft.js';
+
+type Toy = { at: string; has: string[] };
+const intent = (goal: string, context: Record<string, unknown> = {}): Intent =>
+  IntentSchema.parse({ id: `i-${goal.replace(/\s+/g, '-')}`, source: 'user', goal, urgency: 0.5, context });
+
+const toyOperators: HtnOperator<Toy>[] = [
+  { verb: 'navigate', apply: (s, a) => void (s.at = String(a.block)) },
+  { verb: 'dig_block', apply: (s, a) => (s.at === a.block ? void s.has.push(String(a.block)) : false) },
+  { verb: 'chat', effects: () => [] },
+];
+const toyMethods: HtnMethod<Toy>[] = [
+  { name: 'fetch.walk_and_dig', task: 'fetch', description: 'walk to it, dig it', subtasks: [{ task: 'navigate', args: { block: '$what' } }, { task: 'dig_block', args: { block: '$what' } }] },
+  { name: 'fetch.ask', task: 'fetch', description: 'ask for it', subtasks: [{ task: 'chat', args: { message: 'please bring $what' } }] },
+  { name: 'fetch.broken', task: 'broken', description: 'digs where it is not', subtasks: [{ task: 'dig_block', args: { block: 'nowhere' } }] },
+  { name: 'loop.forever', task: 'loop', description: 'recursion without end', subtasks: [{ task: 'loop' }] },
+];
+const toyPlanner = (memory?: OutcomeMemory) =>
+  createHtnPlanner<Toy>({
+    methods: toyMethods,
+    operators: toyOperators,
+    tasksFor: (i) => {
+      const [task, what] = i.goal.split(' ');
+      return task ? [{ task, args: { what } }] : undefined;
+    },
+    ...(memory ? { memory } : {}),
+    maxDepth: 10,
+  });
+const toyWorld = (): Toy => ({ at: 'spawn', has: [] });
+
+describe('HTN planner (core)', () => {
+  it('decomposes a task into registry verbs with $arg substitution', () => {
+    const result = toyPlanner().plan(intent('fetch stone'), toyWorld());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.plan.steps).toEqual([
+      { stepId: 's1', type: 'navigate', args: { block: 'stone' } },
+      { stepId: 's2', type: 'dig_block', args: { block: 'stone' } },
+    ]);
+    expect(result.methods).toEqual(['fetch.walk_and_dig']);
+    expect(result.plan.planner).toBe('htn');
+  });
+
+  it('is deterministic: the same intent and world give the same steps', () => {
+    const planner = toyPlanner();
+    const a = planner.plan(intent('fetch stone'), toyWorld());
+    const b = planner.plan(intent('fetch stone'), toyWorld());
+    expect(a.ok && b.ok && a.plan.steps).toEqual(b.ok && b.plan.steps);
+  });
+
+  it('fails with coded errors: no method, depth bound, unsupported goal', () => {
+    const planner = toyPlanner();
+    const broken = planner.plan(intent('broken x'), toyWorld());
+    expect(!broken.ok && broken.failure.code).toBe('no_method');
+    const loop = planner.plan(intent('loop'), toyWorld());
+    expect(!loop.ok && loop.failure.code).toBe('depth_exceeded');
+    const none = createHtnPlanner<Toy>({ methods: toyMethods, operators: toyOperators, tasksFor: () => undefined }).plan(intent('x'), toyWorld());
+    expect(!none.ok && none.failure.code).toBe('unsupported_goal');
+  });
+
+  it('rejects a method for a primitive task and a method with both or neither subtasks/expand', () => {
+    expect(() => createHtnPlanner<Toy>({ methods: [{ name: 'bad', task: 'chat', description: '', subtasks: [] }], operators: toyOperators, tasksFor: () => [] })).toThrow(/primitive/);
+    expect(() => createHtnPlanner<Toy>({ methods: [{ name: 'bad', task: 't', description: '' }], operators: toyOperators, tasksFor: () => [] })).toThrow(/exactly one/);
+  });
+
+  it('method-effectiveness memory reorders methods per context and is persisted to a JSON file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sinew-htn-'));
+    const file = join(dir, 'memory.json');
+    const memory = new OutcomeMemory(file);
+    const planner = toyPlanner(memory);
+    const night = intent('fetch stone', { time: 'night' });
+    expect(planner.methodOrder('fetch', 'time:night')).toEqual(['fetch.walk_and_dig', 'fetch.ask']);
+    const first = planner.plan(night, toyWorld());
+    expect(first.ok && first.methods).toEqual(['fetch.walk_and_dig']);
+    if (first.ok) planner.recordOutcome(first.plan.planId, false);
+    expect(planner.methodOrder('fetch', 'time:night')).toEqual(['fetch.ask', 'fetch.walk_and_dig']);
+    // Other contexts keep the declared order.
+    expect(planner.methodOrder('fetch', 'time:day')).toEqual(['fetch.walk_and_dig', 'fetch.ask']);
+    const reordered = planner.plan(night, toyWorld());
+    expect(reordered.ok && reordered.methods).toEqual(['fetch.ask']);
+    expect(reordered.ok && reordered.plan.steps[0]!.args).toEqual({ message: 'please bring stone' });
+
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.outcomes['fetch.walk_and_dig']['time:night']).toEqual({ successes: 0, failures: 1 });
+    const loaded = loadOutcomeMemory(file);
+    expect(loaded.ok).toBe(true);
+    if (loaded.ok) expect(toyPlanner(loaded.memory).methodOrder('fetch', 'time:night')[0]).toBe('fetch.ask');
+  });
+
+  it('a corrupt memory file is a coded error; a missing one is an empty memory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sinew-htn-'));
+    writeFileSync(join(dir, 'bad.json'), '{"version":1,"outcomes":{"m":{"c":{"successes":-1,"failures":0}}}}');
+    const bad = loadOutcomeMemory(join(dir, 'bad.json'));
+    expect(!bad.ok && bad.error.code).toBe('memory_file_invalid');
+    expect(!bad.ok && bad.error.reason).toContain('successes');
+    writeFileSync(join(dir, 'junk.json'), 'not json');
+    expect(loadOutcomeMemory(join(dir, 'junk.json')).ok).toBe(false);
+    const missing = loadOutcomeMemory(join(dir, 'none.json'));
+    expect(missing.ok && missing.memory.score('x', 'y')).toBe(0.5);
+  });
+});
+
+describe('Minecraft method library', () => {
+  const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }) => ({
+    position: { x: 0, y: 64, z: 0 },
+    health: 20,
+    food: 20,
+    heldItem: null,
+    inventory,
+    blocks,
+  });
+  const registry = fakeRegistry();
+  const planOf = (goal: string, w = world(), context: Record<string, unknown> = {}) => {
+    const result = createMinecraftHtn().plan(intent(goal, context), w);
+    if (!result.ok) throw new Error(`${goal}: ${result.failure.code} ${result.failure.reason}`);
+    return result;
+  };
+  const validAgainstRegistry = (steps: readonly unknown[]) => steps.every((step) => checkStep(registry, step).ok);
+
+  it('maps goals to root tasks', () => {
+    expect(minecraftTasks(intent('craft stick', { count: 4 }))).toEqual([{ task: 'obtain', args: { item: 'stick', count: 4 } }]);
+    expect(minecraftTasks(intent('AcquireWood'))).toEqual([{ task: 'acquire_wood', args: { count: 4 } }]);
+    expect(minecraftTasks(intent('stone_tools'))).toEqual([{ task: 'craft_tools', args: { tier: 'stone' } }]);
+    expect(minecraftTasks(intent('dance'))).toBeUndefined();
+  });
+
+  it('wood: fells the tree in view, or gathers any log when none is in view', () => {
+    expect(planOf('acquire wood').plan.steps.map((s) => s.args)).toEqual([{ block: 'oak_log', count: 4 }]);
+    const blind = planOf('acquire wood', world({}, {}));
+    expect(blind.methods).toEqual(['wood.any_log']);
+    expect(blind.plan.steps[0]!.args).toEqual({ block: 'log', count: 4 });
+  });
+
+  it('planks, sticks, crafting table, wooden and stone tools, shelter: every step is a valid registry step', () => {
+    for (const goal of ['craft oak_planks', 'craft stick', 'craft crafting_table', 'craft wooden_pickaxe', 'wooden_tools', 'stone_tools', 'shelter']) {
+      const result = planOf(goal);
+      expect(validAgainstRegistry(result.plan.steps), goal).toBe(true);
+    }
+    const stone = planOf('stone_tools');
+    const types = stone.plan.steps.map((s) => `${s.type}:${String(s.args.item ?? s.args.block)}`);
+    expect(types.indexOf('craft_item:wooden_pickaxe')).toBeLessThan(types.indexOf('gather:stone'));
+    expect(types).toContain('craft_item:stone_pickaxe');
+    expect(types).toContain('craft_item:stone_sword');
+    const shelter = planOf('shelter');
+    expect(shelter.methods[0]).toBe('shelter.hut');
+    expect(shelter.plan.steps.at(-1)!.type).toBe('build_structure');
+  });
+
+  it('uses a crafting table already in reach instead of placing one', () => {
+    const result = planOf('craft wooden_pickaxe', world({ oak_planks: 3, stick: 2 }, { '1,64,1': 'crafting_table' }));
+    expect(result.plan.steps.map((s) => s.type)).toEqual(['craft_item']);
+    expect(result.methods).toContain('table.nearby');
+  });
+
+  it('need wood leaves the sticks to precondition repair (the demo)', () => {
+    const result = planOf('need wood');
+    expect(result.plan.steps.map((s) => `${s.type}:${String(s.args.item ?? s.args.block)}`)).toEqual([
+      'gather:oak_log',
+      'craft_item:oak_planks',
+      'craft_item:crafting_table',
+      'place_block:crafting_table',
+      'craft_item:wooden_pickaxe',
+    ]);
+  });
+
+  it('lists only registry verbs', () => {
+    const planner = createMinecraftHtn();
+    expect(planner.verbs().every((v) => registry.has(v))).toBe(true);
+  });
+});
