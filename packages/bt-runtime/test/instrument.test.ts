@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { emitActuatorCommand, InstrumentError, instrumentMethods, ManualClock, type ActuatorCommand } from '../src/index.js';
+
+class Bot {
+  pos = 0;
+  pathfinder = { goal: undefined as unknown, setGoal(goal: unknown) { this.goal = goal; } };
+  move(dx: number) {
+    this.pos += dx;
+    return this.pos;
+  }
+  fail() {
+    throw new Error('cannot');
+  }
+}
+
+describe('instrumentMethods', () => {
+  it('patches methods in place: same object, same behaviour, one command per call (nested paths too)', () => {
+    const bot = new Bot();
+    const body = instrumentMethods(bot, ['move', 'fail', 'pathfinder.setGoal']);
+    expect(body).toBe(bot);
+    const seen: ActuatorCommand[] = [];
+    const off = body.onActuate((c) => seen.push(c));
+    expect(body.move(2)).toBe(2);
+    body.pathfinder.setGoal({ x: 1 });
+    expect(bot.pathfinder.goal).toEqual({ x: 1 });
+    expect(() => body.fail()).toThrow('cannot');
+    expect(seen).toEqual([{ command: 'move', detail: '2' }, { command: 'pathfinder.setGoal', detail: 'object' }, { command: 'fail' }]);
+    off();
+    body.move(1);
+    expect(seen).toHaveLength(3);
+    expect(Object.keys(bot)).not.toContain('onActuate');
+  });
+
+  it('instrumenting twice never double-reports; a listener that throws never breaks the body', () => {
+    const bot = instrumentMethods(instrumentMethods(new Bot(), ['move']), ['move']);
+    const seen: string[] = [];
+    bot.onActuate(() => {
+      throw new Error('bad listener');
+    });
+    bot.onActuate((c) => seen.push(c.command));
+    bot.move(1);
+    expect(seen).toEqual(['move']);
+    expect(bot.pos).toBe(1);
+  });
+
+  it('rejects missing methods unless told to skip them; emits non-method commands', () => {
+    expect(() => instrumentMethods(new Bot(), ['fly'])).toThrow(InstrumentError);
+    const bot = instrumentMethods(new Bot(), ['fly', 'move'], { ignoreMissing: true, commandName: (m) => `bot.${m}` });
+    const seen: string[] = [];
+    bot.onActuate((c) => seen.push(c.command));
+    bot.move(1);
+    emitActuatorCommand(bot, { command: 'control.forward' });
+    expect(seen).toEqual(['bot.move', 'control.forward']);
+  });
+});
+
+describe('ManualClock', () => {
+  it('runs due timers in order only when advanced', async () => {
+    const clock = new ManualClock(100);
+    const fired: string[] = [];
+    clock.setTimeout(() => fired.push('b@300'), 200);
+    clock.setTimeout(() => fired.push('a@150'), 50);
+    const cancelled = clock.setTimeout(() => fired.push('never'), 10);
+    clock.clearTimeout(cancelled);
+    await clock.advance(49);
+    expect(fired).toEqual([]);
+    await clock.advance(151);
+    expect(fired).toEqual(['a@150', 'b@300']);
+    expect(clock.now()).toBe(300);
+    expect(clock.pending()).toBe(0);
+    await expect(clock.advance(-1)).rejects.toThrow(RangeError);
+  });
+});
