@@ -88,6 +88,7 @@ export function unverified(reason = 'acceptance not written yet'): UnverifiedAcc
   return { [UNVERIFIED]: true, reason };
 }
 
+/** Whether an acceptance value is the `unverified` marker. */
 export function isUnverified(value: unknown): value is UnverifiedAcceptance {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNVERIFIED] === true;
 }

@@ -1,15 +1,18 @@
 // A minimal semver: enough to order capability versions and match the range forms planners use
 // (exact, x-ranges, ^, ~, comparators, space = and, || = or). Keeps executor-contracts zod-only.
 
+/** A parsed version: major, minor, patch, prerelease ('' for a release). */
 export type Version = readonly [number, number, number, string];
 
 const VERSION = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
 
+/** Parses `major.minor.patch[-prerelease]` (leading `v` allowed); undefined when malformed. */
 export function parseVersion(text: string): Version | undefined {
   const m = VERSION.exec(text.trim());
   return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ?? ''] : undefined;
 }
 
+/** Orders two versions: negative, zero or positive; a release outranks its prereleases. */
 export function compareVersions(a: Version, b: Version): number {
   for (let i = 0; i < 3; i += 1) {
     const d = (a[i] as number) - (b[i] as number);

@@ -16,6 +16,7 @@ export type VerbSource = z.infer<typeof VerbSourceSchema>;
 export const PlannerVerbSchema = VerbSourceSchema.extend({ verb: z.string().min(1) });
 export type PlannerVerb = z.infer<typeof PlannerVerbSchema>;
 
+/** What a gate finding is about. */
 export const VerbFindingKindSchema = z.enum(['unknown_verb', 'unverified_acceptance', 'alias_use', 'registry_only']);
 export type VerbFindingKind = z.infer<typeof VerbFindingKindSchema>;
 

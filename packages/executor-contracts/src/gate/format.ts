@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { VerbFinding, VerbReport } from './check.js';
 
+/** Output formats of the gate report. */
 export const VerbReportFormatSchema = z.enum(['text', 'json', 'github']);
 export type VerbReportFormat = z.infer<typeof VerbReportFormatSchema>;
 
