@@ -1,0 +1,140 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IntentSchema, type Intent, type IntentInput } from '@sinew/executor-contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  createNeedsPlanner,
+  createRouter,
+  DEFAULT_ROUTING_RULES,
+  OutcomeMemory,
+  planFailure,
+  plannerRepairHook,
+  type Planner,
+  type RouteEvent,
+  type WorldSnapshot,
+} from '../src/index.js';
+import { createMinecraftHtn } from '../src/minecraft/index.js';
+
+const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '2,64,0': 'oak_log' } };
+const intent = (input: Partial<IntentInput> & { goal: string }): Intent => IntentSchema.parse({ id: `i-${input.goal.replace(/\W+/g, '-')}`, source: 'user', urgency: 0.4, ...input });
+
+/** A scripted planner standing in for the LLM: one chat step, or a failure when told to. */
+const chatPlanner = (fail = false): Planner => ({
+  name: 'llm',
+  verbs: () => ['chat'],
+  plan: (i) =>
+    fail
+      ? planFailure('llm', 'llm_output_rejected', 'scripted failure')
+      : { ok: true, planner: 'llm', plan: { planId: `llm-${i.id}`, intentId: i.id, planner: 'llm', steps: [{ stepId: 's1', type: 'chat', args: { message: 'hello' } }] } },
+});
+
+function setup(options: { llmFails?: boolean; memory?: OutcomeMemory } = {}) {
+  const events: RouteEvent[] = [];
+  const router = createRouter({
+    planners: [createMinecraftHtn(), chatPlanner(options.llmFails), createNeedsPlanner({ seed: 7 })],
+    rules: DEFAULT_ROUTING_RULES,
+    ...(options.memory ? { memory: options.memory } : {}),
+    onEvent: (e) => events.push(e),
+  });
+  return { router, events };
+}
+
+describe('router: the routing table', () => {
+  it.each([
+    [{ goal: 'flee zombie', traits: ['safety_critical'], urgency: 0.95 }, 'needs'],
+    [{ goal: 'craft wooden_pickaxe', traits: ['multi_step', 'crafting'] }, 'htn'],
+    [{ goal: 'greet the player', traits: ['social'] }, 'llm'],
+    [{ goal: 'shelter' }, 'htn'],
+    [{ goal: 'eat', urgency: 0.92 }, 'needs'],
+  ] as const)('%o → %s', (input, expected) => {
+    const { router } = setup();
+    expect(router.route(intent({ ...input, traits: [...(('traits' in input && input.traits) || [])] })).chosen).toBe(expected);
+  });
+
+  it('emits a route event with its reason for every decision, then planned', async () => {
+    const { router, events } = setup();
+    const result = await router.plan(intent({ goal: 'craft stick', traits: ['crafting'] }), world);
+    expect(result.ok).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['route', 'planned']);
+    const route = events[0] as Extract<RouteEvent, { type: 'route' }>;
+    expect(route.chosen).toBe('htn');
+    expect(route.reason).toMatch(/htn .*rules structured\+known_goal/);
+    expect(route.candidates.map((c) => c.planner)).toEqual(['htn', 'llm']);
+  });
+
+  it('no matching rule → no_route with the reason, after a route event', async () => {
+    const { router, events } = setup();
+    const result = await router.plan(intent({ goal: 'ponder' }), world);
+    expect(!result.ok && result.failure.code).toBe('no_route');
+    expect(events[0]!.type === 'route' && events[0]!.chosen).toBeUndefined();
+    expect(events[0]!.reason).toContain('no routing rule matched goal "ponder"');
+  });
+
+  it('falls back down the candidates when the chosen planner fails, and says why', async () => {
+    const { router, events } = setup({ llmFails: true });
+    const result = await router.plan(intent({ goal: 'craft the thing everyone wants', traits: ['ambiguous'] }), world);
+    // llm (rule ambiguous_social) fails; htn (known_goal) cannot parse "craft the" → unobtainable item → no plan either.
+    expect(result.ok).toBe(false);
+    expect(events.filter((e) => e.type === 'fallback').map((e) => (e.type === 'fallback' ? `${e.from}→${e.to}` : ''))).toEqual(['llm→htn', 'htn→undefined']);
+  });
+
+  it('memory-conditioned priors: repeated failures of htn in a context route to llm there, not elsewhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sinew-router-'));
+    const memory = new OutcomeMemory(join(dir, 'router.json'));
+    const { router, events } = setup({ memory });
+    const dusk = intent({ goal: 'craft stick', context: { biome: 'taiga', time: 'dusk' } });
+    // Only the weak known_goal rule backs htn (1.0 vs llm 0.5): one recorded failure flips the route.
+    const result = await router.plan(dusk, world);
+    expect(result.ok && result.planner).toBe('htn');
+    if (result.ok) router.recordOutcome(result.plan.planId, false);
+    const decision = router.route(dusk);
+    expect(decision.chosen).toBe('llm');
+    expect(decision.memoryOverride).toBe(true);
+    expect(decision.reason).toMatch(/memory override of htn/);
+    expect(router.route(intent({ goal: 'craft stick', context: { biome: 'plains', time: 'day' } })).chosen).toBe('htn');
+    expect(events.filter((e) => e.type === 'outcome')).toHaveLength(1);
+    const file = JSON.parse(readFileSync(join(dir, 'router.json'), 'utf8'));
+    expect(file.outcomes['planner:htn']['biome:taiga|time:dusk']).toEqual({ successes: 0, failures: 1 });
+  });
+
+  it('a strong rule needs much more evidence: three failures do not move a crafting intent off htn', async () => {
+    const memory = new OutcomeMemory();
+    const { router } = setup({ memory });
+    const crafting = intent({ goal: 'craft stick', traits: ['crafting'], context: { time: 'dusk' } });
+    for (let i = 0; i < 3; i += 1) {
+      const result = await router.plan(crafting, world);
+      expect(result.ok && result.planner).toBe('htn');
+      if (result.ok) router.recordOutcome(result.plan.planId, false);
+    }
+    expect(router.route(crafting).chosen).toBe('htn');
+    for (let i = 0; i < 3; i += 1) memory.record('planner:llm', 'time:dusk', true);
+    for (let i = 0; i < 12; i += 1) memory.record('planner:htn', 'time:dusk', false);
+    expect(router.route(crafting).chosen).toBe('llm');
+  });
+
+  it('verbs() is the union of its planners', () => {
+    const { router } = setup();
+    expect(router.verbs()).toEqual(expect.arrayContaining(['chat', 'craft_item', 'flee', 'gather']));
+  });
+
+  it('repair goes to the plan’s own planner first, then any planner that can repair', async () => {
+    const { router } = setup();
+    const result = await router.plan(intent({ goal: 'greet', traits: ['social'] }), world);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const hook = plannerRepairHook(router, () => ({ ...world, inventory: { oak_planks: 4 } }));
+    const response = await hook.repair({
+      plan: result.plan,
+      step: result.plan.steps[0]!,
+      failure: { code: 'precond_missing', reason: 'x', retryable: false, missing: ['has_item:stick:1'] },
+      repairsSoFar: 0,
+    });
+    expect(response?.steps.map((s) => s.type)).toEqual(['craft_item']);
+  });
+
+  it('rejects duplicate planner names and non-positive rule weights at construction', () => {
+    expect(() => createRouter({ planners: [chatPlanner(), chatPlanner()], rules: [] })).toThrow(/unique/);
+    expect(() => createRouter({ planners: [chatPlanner()], rules: [{ name: 'r', route: ['llm'], weight: 0 }] })).toThrow(/weight/);
+  });
+});
