@@ -95,13 +95,15 @@ export type ReplyCheck = { readonly ok: true; readonly steps: PlanStep[] } | { r
 /** Checks one model reply; the complaint says what was wrong in words the model can act on. */
 export function validateReply<Body>(reply: string, registry: CapabilityRegistry<Body>): ReplyCheck {
   const text = reply.trim();
-  if (!text.startsWith('{') || !text.endsWith('}')) {
-    return { ok: false, complaint: `Your reply had text around the JSON (it began "${text.slice(0, 40)}"). Reply with exactly one JSON object: no prose, no code fences.` };
-  }
+  const prose = `Your reply had text around the JSON (it began "${text.slice(0, 40)}"). Reply with exactly one JSON object: no prose, no code fences.`;
+  if (!text.startsWith('{')) return { ok: false, complaint: prose };
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
+    // A JSON object followed by chatter is prose; anything else is broken JSON.
+    const end = text.lastIndexOf('}');
+    if (end > 0 && end < text.length - 1 && parses(text.slice(0, end + 1))) return { ok: false, complaint: prose };
     return { ok: false, complaint: `Your reply was not valid JSON (${describeError(error)}). Reply with exactly one JSON object.` };
   }
   const numeric = numericStateFields(json);
@@ -123,6 +125,15 @@ export function validateReply<Body>(reply: string, registry: CapabilityRegistry<
     } else problems.push(`steps[${index}] (${step.verb}) has invalid args: ${check.failure.reason}`);
   });
   return problems.length ? { ok: false, complaint: problems.join('\n') } : { ok: true, steps };
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Paths of numbers anywhere except inside a step's `args` (seeds/001: the model never sets numbers). */
