@@ -8,6 +8,8 @@ export interface TestWorld {
   readonly server: TestServer;
   readonly bot: SinewBot;
   readonly executor: Executor<SinewBot>;
+  /** Replaces the bot (and its executor) with a newly connected one. */
+  reconnect(): Promise<void>;
   /** Runs one step through the executor (V1–V4, watchdogs, acceptance) and returns its outcome. */
   step(type: string, args: Record<string, unknown>): Promise<StepOutcome>;
   /** Clears the area, the inventory and the mobs, and puts the bot back at spawn. */
@@ -20,13 +22,28 @@ let planSeq = 0;
 /** Starts the server and bot; retries are off so failure paths end in their first code. */
 export async function startWorld(username = 'sinew'): Promise<TestWorld> {
   const server = await startServer();
-  const bot = instrumentBot(await connectBot(server, { username }));
-  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
+  let bots = 0;
+  const connect = async () => {
+    const bot = instrumentBot(await connectBot(server, { username: bots++ ? `${username}${bots}` : username }));
+    const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
+    return { bot, executor };
+  };
+  let current = await connect();
   return {
     server,
-    bot,
-    executor,
+    get bot() {
+      return current.bot;
+    },
+    get executor() {
+      return current.executor;
+    },
+    async reconnect() {
+      await current.executor.close();
+      current.bot.quit();
+      current = await connect();
+    },
     async step(type, args) {
+      const { executor } = current;
       planSeq += 1;
       const outcome = await executor.run({ planId: `p${planSeq}`, intentId: 'test', steps: [{ stepId: 's1', type, args }] });
       const step = outcome.steps.at(-1);
@@ -34,6 +51,7 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
       return step;
     },
     async reset() {
+      const { bot } = current;
       bot.pathfinder.setGoal(null);
       bot.clearControlStates();
       await reset(server);
@@ -44,8 +62,8 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
       );
     },
     async close() {
-      await executor.close();
-      bot.quit();
+      await current.executor.close();
+      current.bot.quit();
       await server.stop();
     },
   };

@@ -1,0 +1,108 @@
+import { give, setBlock, setFood } from '@sinew/testkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from './world.js';
+
+let world: TestWorld;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+// A fresh bot per test: the 2×2 grid leaves a stale client inventory after testkit's reset (reported).
+beforeEach(async () => {
+  await world.reconnect();
+  await world.reset();
+});
+
+const count = (name: string) => world.bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
+
+describe('craft_item', () => {
+  it('crafts planks in the 2×2 grid; acceptance sees the count rise', async () => {
+    await give(world.bot, 'oak_log', 1);
+    const outcome = await world.step('craft_item', { item: 'oak_planks', count: 4 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(count('oak_planks')).toBe(4);
+    expect(count('oak_log')).toBe(0);
+  });
+
+  it('runs the recipe as often as the count needs', async () => {
+    await give(world.bot, 'oak_planks', 4);
+    const outcome = await world.step('craft_item', { item: 'stick', count: 8 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(count('stick')).toBe(8);
+  });
+
+  it('crafts a wooden pickaxe at a crafting table within 4 blocks', async () => {
+    const { bot, server } = world;
+    await give(bot, 'oak_planks', 3);
+    await give(bot, 'stick', 2);
+    await setBlock(server, server.spawn.offset(2, 0, 0).floored(), 'crafting_table');
+    const outcome = await world.step('craft_item', { item: 'wooden_pickaxe' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(count('wooden_pickaxe')).toBe(1);
+  });
+
+  it('names the missing ingredients and the missing table (precond_missing)', async () => {
+    await give(world.bot, 'oak_planks', 3);
+    const outcome = await world.step('craft_item', { item: 'wooden_pickaxe' });
+    expect(outcome.failure?.code).toBe('precond_missing');
+    expect(outcome.failure?.missing).toEqual(['has_item:stick:2', 'near_block:crafting_table']);
+  });
+
+  it('names the ingredient totals for a bigger count', async () => {
+    await give(world.bot, 'oak_planks', 1);
+    const outcome = await world.step('craft_item', { item: 'stick', count: 8 });
+    expect(outcome.failure?.missing).toEqual(['has_item:oak_planks:4']);
+  });
+
+  it('refuses unknown items and uncraftable ones (guard_failed)', async () => {
+    expect((await world.step('craft_item', { item: 'unobtainium' })).failure?.code).toBe('guard_failed');
+    expect((await world.step('craft_item', { item: 'diamond_ore' })).failure?.code).toBe('guard_failed');
+  });
+});
+
+describe('consume_food', () => {
+  it('eats and food rises', async () => {
+    const { bot } = world;
+    await give(bot, 'bread', 2);
+    await setFood(bot, 10);
+    const outcome = await world.step('consume_food', {});
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.food).toBeGreaterThan(10);
+    expect(count('bread')).toBe(1);
+  });
+
+  it('asks for food it does not have (precond_missing)', async () => {
+    await setFood(world.bot, 10);
+    const outcome = await world.step('consume_food', { item: 'bread' });
+    expect(outcome.failure?.code).toBe('precond_missing');
+    expect(outcome.failure?.missing).toEqual(['has_item:bread:1']);
+  });
+
+  it('refuses to eat when full (guard_failed)', async () => {
+    await give(world.bot, 'bread', 1);
+    expect((await world.step('consume_food', {})).failure?.code).toBe('guard_failed');
+  });
+});
+
+describe('equip', () => {
+  it('holds an item; acceptance reads the hand', async () => {
+    await give(world.bot, 'wooden_pickaxe', 1);
+    const outcome = await world.step('equip', { item: 'wooden_pickaxe' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(world.bot.heldItem?.name).toBe('wooden_pickaxe');
+  });
+
+  it('wears armour on its slot', async () => {
+    await give(world.bot, 'leather_helmet', 1);
+    const outcome = await world.step('equip', { item: 'leather_helmet', destination: 'head' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+  });
+
+  it('asks for an item it does not have (precond_missing)', async () => {
+    const outcome = await world.step('equip', { item: 'stone_sword' });
+    expect(outcome.failure?.missing).toEqual(['has_item:stone_sword:1']);
+  });
+});
