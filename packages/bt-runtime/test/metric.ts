@@ -6,8 +6,8 @@ export async function metric(registry: Registry, name: string, labels: Record<st
   const found = registry.getSingleMetric(base) ?? registry.getSingleMetric(name);
   if (!found) throw new Error(`metric ${name} is not registered`);
   const { values } = await found.get();
-  return values
-    .filter((v) => (base === name ? !('metricName' in v) || v.metricName === undefined || v.metricName === name : v.metricName === name))
+  return (values as { value: number; labels: object; metricName?: string }[])
+    .filter((v) => (base === name ? v.metricName === undefined || v.metricName === name : v.metricName === name))
     .filter((v) => Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want))
     .reduce((sum, v) => sum + v.value, 0);
 }

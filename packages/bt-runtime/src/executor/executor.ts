@@ -13,6 +13,7 @@ import {
   type Logger,
   type Plan,
   type PlanStep,
+  type PlanStepInput,
   type RunnerResult,
   type StepFailure,
   type StepOutcome,
@@ -288,12 +289,12 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
   }
 
-  async preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<StepOutcome[]> {
+  async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]> {
     const reason = options.reason;
     this.metrics.preemptions.inc({ reason: labelValue(reason, this.#reasonLabels) });
     this.#preemptSeq += 1;
     const planId = `preempt-${this.#preemptSeq}`;
-    const plan: Plan = { planId, intentId: `preempt:${reason}`.slice(0, 256), steps: [...steps], planner: 'preemption' };
+    const plan: Plan = { planId, intentId: `preempt:${reason}`.slice(0, 256), steps: [], planner: 'preemption' }; // steps are checked one by one below
     this.#preempting += 1;
     try {
       // Queue first (priority), then interrupt: the interrupted step yields the slot straight to us.

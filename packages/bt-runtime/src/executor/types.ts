@@ -1,4 +1,4 @@
-import type { CapabilityRegistry, Logger, PlanStep, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
+import type { CapabilityRegistry, Logger, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
@@ -96,7 +96,7 @@ export interface Executor<Body> {
   /** Runs a plan (validated with PlanSchema; bad input yields a failed outcome, never a throw). */
   run(plan: unknown, options?: RunOptions): Promise<PlanOutcome>;
   /** Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes. */
-  preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<StepOutcome[]>;
+  preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]>;
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void;
   state(): ExecutorState;
   health(): HealthReport;
