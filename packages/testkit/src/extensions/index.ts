@@ -1,7 +1,9 @@
 import type { ExtensionContext } from './context.js';
 import { installCrafting } from './crafting.js';
 import { installEating } from './eating.js';
+import { installFallDamage } from './falldamage.js';
 import { installGameMode } from './gamemode.js';
+import { installMobs } from './mobs.js';
 import { installPlayers } from './players.js';
 import { installRespawn } from './respawn.js';
 
@@ -12,4 +14,6 @@ export function installExtensions(ctx: ExtensionContext): void {
   installEating(ctx);
   installRespawn(ctx);
   installGameMode(ctx);
+  installMobs(ctx);
+  installFallDamage(ctx);
 }

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { Vec3 } from 'vec3';
+import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../squid/types.js';
+import type { ExtensionContext } from './context.js';
+
+/** How a spawned mob behaves; defaults come from the mob kind. */
+export interface MobBehavior {
+  /** Chase and hit players (default: true for hostile kinds). */
+  hostile: boolean;
+  /** Walking speed in blocks per second. */
+  speed: number;
+  /** Damage per hit in half-hearts. */
+  attackDamage: number;
+  /** Ticks between two hits. */
+  attackCooldownTicks: number;
+  /** Horizontal distance at which it hits. */
+  reach: number;
+  /** Distance within which it notices a player. */
+  followRange: number;
+}
+
+const MELEE_DAMAGE: Record<string, number> = { zombie: 3, husk: 3, drowned: 3, zombie_villager: 3, spider: 2, cave_spider: 2, skeleton: 2, stray: 2, wither_skeleton: 5, vindicator: 8, piglin_brute: 7, zoglin: 6, hoglin: 6, enderman: 7 };
+
+interface MobBrain {
+  entity: SquidEntity;
+  behavior: MobBehavior;
+  nextAttackTick: number;
+  deadSinceTick: number | null;
+  busy: boolean;
+}
+
+const brainsByServer = new WeakMap<SquidServer, Map<number, MobBrain>>();
+
+/** Spawns a mob with the testkit's simple AI (chase the nearest player in range and hit it with a cooldown). */
+export function spawnMobEntity(serv: SquidServer, kind: string, position: Vec3, overrides: Partial<MobBehavior> = {}): SquidEntity | null {
+  const data = serv.registry.entitiesByName[kind];
+  if (!data || data.type === 'player' || data.type === 'projectile') return null;
+  const entity = serv.initEntity('mob', data.id, serv.overworld, position.clone());
+  entity.uuid = randomUUID();
+  entity.name = data.name;
+  entity.velocity = new Vec3(0, 0, 0);
+  entity.pitch = 0;
+  entity.headPitch = 0;
+  entity.yaw = 0;
+  // No size: flying-squid's own physics skips the mob (it bounces on the ground); the AI moves it.
+  entity.size = undefined;
+  entity.health = 20;
+  entity.metadata = [];
+  entity.onGround = true;
+  entity.updateAndSpawn();
+  const hostile = data.type === 'hostile' || data.category === 'Hostile mobs';
+  const behavior: MobBehavior = {
+    hostile,
+    speed: 2.5,
+    attackDamage: MELEE_DAMAGE[data.name] ?? 3,
+    attackCooldownTicks: 20,
+    reach: 1.6,
+    followRange: 16,
+    ...overrides,
+  };
+  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false });
+  return entity;
+}
+
+/** Drives every spawned mob once per server tick. */
+export function installMobs(ctx: ExtensionContext): void {
+  const { serv } = ctx;
+  const brains = new Map<number, MobBrain>();
+  brainsByServer.set(serv, brains);
+  // mineflayer 4.25 reads entity_velocity as velocityX/Y/Z while 1.20.4 decodes one `velocity`
+  // field, so any such packet turns the entity's position into NaN: keep knockback server-side.
+  serv.on('newEntity', (entity: SquidEntity) => {
+    (entity as unknown as { sendVelocity: (v: Vec3, max?: Vec3) => void }).sendVelocity = (v, max = new Vec3(4, 4, 4)) => {
+      if (entity.type === 'player') return;
+      const current = entity.velocity ?? new Vec3(0, 0, 0);
+      const clamp = (c: number, add: number, m: number): number => Math.max(-m, Math.min(m, c + add));
+      entity.velocity = new Vec3(clamp(current.x, v.x, max.x), clamp(current.y, v.y, max.y), clamp(current.z, v.z, max.z));
+    };
+  });
+  const solidIds = new Set(serv.registry.blocksArray.filter((b) => b.boundingBox === 'block').map((b) => b.id));
+  const solid = async (world: SquidWorld, p: Vec3): Promise<boolean> => solidIds.has(await world.getBlockType(p));
+
+  const think = async (brain: MobBrain, tick: number): Promise<void> => {
+    const { entity, behavior } = brain;
+    if (serv.entities[entity.id] !== entity && entity.health > 0) {
+      brains.delete(entity.id);
+      return;
+    }
+    if (entity.health <= 0) {
+      // flying-squid only plays the death animation; remove the body after a second.
+      brain.deadSinceTick ??= tick;
+      if (tick - brain.deadSinceTick >= 20) {
+        brains.delete(entity.id);
+        serv.entities[entity.id] = entity;
+        entity.destroy();
+      }
+      return;
+    }
+    let move = new Vec3(0, 0, 0);
+    const knockback = entity.velocity ?? new Vec3(0, 0, 0);
+    if (Math.abs(knockback.x) + Math.abs(knockback.z) > 0.01) {
+      move = move.plus(new Vec3(knockback.x / 20, 0, knockback.z / 20));
+      entity.velocity = new Vec3(knockback.x * 0.6, 0, knockback.z * 0.6);
+    } else if (behavior.hostile) {
+      const target = nearestTarget(serv, entity, behavior.followRange);
+      if (target) {
+        const delta = target.position.minus(entity.position);
+        const horizontal = Math.hypot(delta.x, delta.z);
+        entity.yaw = toByteAngle(Math.atan2(-delta.x, delta.z));
+        if (horizontal > behavior.reach) {
+          const step = Math.min(behavior.speed / 20, horizontal - behavior.reach * 0.8);
+          move = new Vec3((delta.x / horizontal) * step, 0, (delta.z / horizontal) * step);
+        } else if (Math.abs(delta.y) < 2 && tick >= brain.nextAttackTick) {
+          brain.nextAttackTick = tick + behavior.attackCooldownTicks;
+          const push = horizontal > 0 ? new Vec3((delta.x / horizontal) * 8, 6, (delta.z / horizontal) * 8) : new Vec3(0, 6, 0);
+          entity._writeOthersNearby('animation', { entityId: entity.id, animation: 0 });
+          target.takeDamage({ damage: behavior.attackDamage, velocity: push });
+        }
+      }
+    }
+    const next = await walk(entity, move, solid);
+    if (!next.equals(entity.position)) {
+      await entity.sendPosition(next, true);
+      entity._writeOthersNearby('entity_head_rotation', { entityId: entity.id, headYaw: entity.yaw });
+    }
+  };
+
+  serv.on('tick', (_delta: number, tick: number) => {
+    for (const brain of brains.values()) {
+      if (brain.busy) continue;
+      brain.busy = true;
+      think(brain, tick)
+        .catch((err: unknown) => serv.emit('error', err))
+        .finally(() => {
+          brain.busy = false;
+        });
+    }
+  });
+  ctx.onStop(() => brains.clear());
+}
+
+/** Moves horizontally if the way is free (stepping up one block), then falls onto the ground. */
+async function walk(entity: SquidEntity, move: Vec3, solid: (w: SquidWorld, p: Vec3) => Promise<boolean>): Promise<Vec3> {
+  const world = entity.world;
+  let pos = entity.position.clone();
+  if (move.x !== 0 || move.z !== 0) {
+    const ahead = pos.plus(move);
+    const feet = ahead.floored();
+    if (!(await solid(world, feet)) && !(await solid(world, feet.offset(0, 1, 0)))) pos = ahead;
+    else if (!(await solid(world, feet.offset(0, 1, 0))) && !(await solid(world, feet.offset(0, 2, 0)))) pos = new Vec3(ahead.x, feet.y + 1, ahead.z);
+  }
+  // Gravity, at most one block per tick.
+  const below = new Vec3(Math.floor(pos.x), Math.floor(pos.y - 0.01), Math.floor(pos.z));
+  if (pos.y > -64 && !(await solid(world, below))) pos = new Vec3(pos.x, Math.max(below.y, pos.y - 1), pos.z);
+  else if (pos.y !== Math.floor(pos.y) && (await solid(world, below))) pos = new Vec3(pos.x, below.y + 1, pos.z);
+  return pos;
+}
+
+function nearestTarget(serv: SquidServer, mob: SquidEntity, range: number): SquidPlayer | null {
+  let best: SquidPlayer | null = null;
+  let bestDistance = range;
+  for (const player of serv.players) {
+    if (player.disconnected || player.health <= 0 || player.world !== mob.world) continue;
+    if (player.gameMode === 1 || player.gameMode === 3) continue;
+    const d = player.position.distanceTo(mob.position);
+    if (d <= bestDistance) {
+      best = player;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function toByteAngle(radians: number): number {
+  const degrees = (radians * 180) / Math.PI;
+  let b = Math.floor(((degrees % 360) * 256) / 360);
+  if (b < -128) b += 256;
+  else if (b > 127) b -= 256;
+  return b;
+}
