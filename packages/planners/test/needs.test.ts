@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { createNeedsPlanner, type ThoughtEvent, type WorldSnapshot } from '../src/index.js';
+
+const base: WorldSnapshot = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
+const perceive = (overrides: Partial<WorldSnapshot>): WorldSnapshot => ({ ...base, ...overrides });
+
+describe('deterministic needs planner (seeds/000)', () => {
+  it('same seed + same perception ⇒ same intent, plan and thought', () => {
+    const world = perceive({ food: 4, inventory: { stone_pickaxe: 1 } });
+    const runs = [1, 2].map(() => {
+      const thoughts: ThoughtEvent[] = [];
+      const decision = createNeedsPlanner({ seed: 1234, onThought: (t) => thoughts.push(t) }).decide(world);
+      return { decision, thoughts };
+    });
+    expect(runs[0]).toEqual(runs[1]);
+    expect(runs[0]!.decision.intent.goal).toBe('hunt');
+    // Also across calls on one planner instance: no hidden PRNG state carried between decisions.
+    const planner = createNeedsPlanner({ seed: 1234 });
+    expect(planner.decide(world)).toEqual(planner.decide(structuredClone(world)));
+  });
+
+  it('randomness comes only from the seed: different seeds pick different prey / directions', () => {
+    const world = perceive({ food: 4 });
+    const prey = new Set<unknown>();
+    const targets = new Set<string>();
+    for (let seed = 0; seed < 24; seed += 1) {
+      const planner = createNeedsPlanner({ seed });
+      const hunt = planner.decide(world).result;
+      if (hunt.ok) prey.add(hunt.plan.steps[0]!.args.entity);
+      const explore = planner.decide(base).result;
+      if (explore.ok) targets.add(JSON.stringify(explore.plan.steps[0]!.args.position));
+    }
+    expect(prey.size).toBeGreaterThan(1);
+    expect(targets.size).toBeGreaterThan(10);
+  });
+
+  it('a threat close by is the fast path: flee, safety_critical, urgency ≥ 0.9', () => {
+    const { intent, result } = createNeedsPlanner({ seed: 1 }).decide(perceive({ threats: [{ entity: 'zombie', distance: 3 }, { entity: 'skeleton', distance: 9 }] }));
+    expect(intent.goal).toBe('flee zombie');
+    expect(intent.traits).toEqual(['safety_critical']);
+    expect(intent.urgency).toBeGreaterThanOrEqual(0.9);
+    expect(result.ok && result.plan.steps).toEqual([{ stepId: 's1', type: 'flee', args: { entity: 'zombie', distance: 15 } }]);
+  });
+
+  it('homeostasis: low health with food → eat; night → shelter; no pickaxe → need wood', () => {
+    const planner = createNeedsPlanner({ seed: 5 });
+    const hurt = planner.decide(perceive({ health: 4, inventory: { bread: 2, stone_pickaxe: 1 } }));
+    expect(hurt.intent.goal).toBe('eat');
+    expect(hurt.result.ok && hurt.result.plan.steps[0]).toMatchObject({ type: 'consume_food', args: { item: 'bread' } });
+    const night = planner.decide(perceive({ time: 15000, inventory: { dirt: 8, stone_pickaxe: 1 } }));
+    expect(night.intent.goal).toBe('shelter');
+    expect(night.intent.context).toMatchObject({ need: 'shelter', time: 'night' });
+    expect(night.result.ok && night.result.plan.steps[0]).toMatchObject({ type: 'pillar_up', args: { height: 3, item: 'dirt' } });
+    const toolless = planner.formIntent(perceive({ inventory: {} }));
+    expect(toolless.goal).toBe('need wood');
+    expect(toolless.traits).toEqual(['multi_step', 'crafting']);
+  });
+
+  it('needs the fast path cannot serve are coded failures the router falls back from', () => {
+    const planner = createNeedsPlanner({ seed: 5 });
+    const night = planner.decide(perceive({ time: 15000, inventory: { stone_pickaxe: 1 } }));
+    expect(night.intent.goal).toBe('shelter');
+    expect(!night.result.ok && night.result.failure.code).toBe('no_method');
+    const craft = planner.plan(planner.formIntent(perceive({ inventory: { oak_log: 6 } })), perceive({ inventory: { oak_log: 6 } }));
+    expect(!craft.ok && craft.failure.code).toBe('unsupported_goal');
+  });
+
+  it('every decision emits one thought naming the need, the reason and what else was considered', () => {
+    const thoughts: ThoughtEvent[] = [];
+    const planner = createNeedsPlanner({ seed: 9, onThought: (t) => thoughts.push(t) });
+    planner.decide(perceive({ health: 5, food: 5, inventory: { apple: 1, stone_pickaxe: 1 } }));
+    planner.decide(base);
+    expect(thoughts).toHaveLength(2);
+    expect(thoughts[0]!.text).toContain('health 5/20 is low and I carry apple → eat');
+    expect(thoughts[0]!.considered.map((c) => c.need)).toEqual(['health', 'food', 'explore']);
+    expect(thoughts[1]!.need).toBe('explore');
+  });
+
+  it('ties within the band are broken by the seeded coin, reproducibly', () => {
+    const world = perceive({ health: 9.5, food: 0, inventory: { stone_pickaxe: 1 } });
+    // health urgency 0.71, food urgency 0.8 → not a tie with band 0.05; widen the band to make one.
+    const choices = new Set<string>();
+    for (let seed = 0; seed < 16; seed += 1) {
+      const planner = createNeedsPlanner({ seed, thresholds: { tieBand: 0.2 } });
+      const a = planner.formIntent(world);
+      expect(planner.formIntent(world)).toEqual(a);
+      choices.add(a.context.need as string);
+    }
+    expect([...choices].sort()).toEqual(['food', 'health']);
+  });
+
+  it('rejects a bad seed, bad thresholds and a malformed perception with the field named', () => {
+    expect(() => createNeedsPlanner({ seed: 1.5 })).toThrow(/seed/);
+    expect(() => createNeedsPlanner({ seed: 1, thresholds: { lowHealth: 40 } })).toThrow(/lowHealth/);
+    const planner = createNeedsPlanner({ seed: 1 });
+    const bad = planner.plan(planner.formIntent(base), { ...base, inventory: { dirt: -1 } });
+    expect(!bad.ok && bad.failure.code).toBe('invalid_world');
+    expect(!bad.ok && bad.failure.reason).toContain('inventory');
+  });
+});
