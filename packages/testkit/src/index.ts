@@ -4,7 +4,7 @@ export { connectBot } from './bot.js';
 export type { ConnectBotOptions } from './bot.js';
 export { setBlock, fill, placeTree, reset } from './world.js';
 export type { Position, TreeOptions, PlacedTree, ResetOptions } from './world.js';
-export { give, damage, setFood, setGameMode, sync } from './player.js';
+export { give, damage, setFood, setGameMode, sync, teleport } from './player.js';
 export { spawnMob } from './mobs.js';
 export type { SpawnedMob, MobBehavior } from './mobs.js';
 export type { GameMode } from './player.js';

@@ -1,4 +1,5 @@
 import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
 import { serverOfBot } from './bot.js';
 import { TestkitError } from './errors.js';
 import { playerOf } from './server.js';
@@ -111,5 +112,16 @@ export async function sync(bot: Bot): Promise<void> {
     await bot.waitForTicks(2);
     return;
   }
+  await syncBot(serv, bot);
+}
+
+/** Moves the bot to a position (server-side teleport) and waits until the bot is there. */
+export async function teleport(bot: Bot, pos: { x: number; y: number; z: number }): Promise<void> {
+  const { state, serv } = control(bot, 'teleport');
+  if (!serv) {
+    await state.external!.command(`tp ${bot.username} ${pos.x} ${pos.y} ${pos.z}`);
+    return;
+  }
+  playerOf(serv, bot.username).sendSelfPosition(new Vec3(pos.x, pos.y, pos.z));
   await syncBot(serv, bot);
 }

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import { connectBot, damage, fill, GROUND_Y, reset, setFood, setGameMode, startServer, teleport, type TestServer } from '../src/index.js';
+
+const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean> => {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+};
+
+describe('players, death, respawn and game modes', () => {
+  let server: TestServer;
+  let alice: Bot;
+
+  beforeAll(async () => {
+    server = await startServer();
+    alice = await connectBot(server, { username: 'alice' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    await reset(server);
+  });
+
+  it('two bots see each other as players with usernames, whoever joined first', async () => {
+    const bob = await connectBot(server, { username: 'bob' });
+    try {
+      expect(await waitFor(() => Object.values(bob.entities).some((e) => e.type === 'player' && e.username === 'alice'), 3_000)).toBe(true);
+      expect(await waitFor(() => Object.values(alice.entities).some((e) => e.type === 'player' && e.username === 'bob'), 3_000)).toBe(true);
+      expect(Object.keys(bob.players).sort()).toEqual(['alice', 'bob']);
+      expect(bob.players.alice?.entity?.username).toBe('alice');
+      expect(alice.players.bob).toBeDefined();
+      expect(bob.player?.username).toBe('bob');
+      const aliceAsSeenByBob = Object.values(bob.entities).find((e) => e.username === 'alice');
+      expect(aliceAsSeenByBob?.name).toBe('player');
+    } finally {
+      bob.quit();
+    }
+    expect(await waitFor(() => alice.players.bob === undefined, 3_000)).toBe(true);
+  });
+
+  it('damage and setFood change what the bot sees', async () => {
+    await damage(alice, 5);
+    expect(alice.health).toBe(15);
+    await setFood(alice, 7);
+    expect(alice.food).toBe(7);
+  });
+
+  it('a killed bot respawns at the spawn point with full health', async () => {
+    await teleport(alice, { x: 10.5, y: GROUND_Y + 1, z: 10.5 });
+    const died = new Promise<void>((resolve) => alice.once('death', () => resolve()));
+    await damage(alice, 25);
+    await died;
+    expect(await waitFor(() => alice.health === 20 && alice.isAlive, 5_000)).toBe(true);
+    expect(await waitFor(() => alice.entity.position.distanceTo(server.spawn) < 1, 3_000)).toBe(true);
+    expect(Number.isFinite(alice.entity.position.x)).toBe(true);
+    expect(alice.food).toBe(20);
+  });
+
+  it('game-mode changes reach the bot and back', async () => {
+    await setGameMode(alice, 'creative');
+    expect(alice.game.gameMode).toBe('creative');
+    await setGameMode(alice, 'adventure');
+    expect(alice.game.gameMode).toBe('adventure');
+    await setGameMode(alice, 'survival');
+    expect(alice.game.gameMode).toBe('survival');
+    await expect(setGameMode(alice, 'hardcore' as never)).rejects.toMatchObject({ code: 'invalid_options' });
+  });
+
+  it('falling more than 3 blocks hurts, a short drop does not', async () => {
+    await fill(server, { x: 5, y: GROUND_Y + 1, z: 5 }, { x: 5, y: GROUND_Y + 1, z: 5 }, 'stone');
+    await teleport(alice, { x: 5.5, y: GROUND_Y + 2, z: 5.5 });
+    await alice.waitForTicks(5);
+    alice.setControlState('forward', true);
+    await alice.waitForTicks(10);
+    alice.setControlState('forward', false);
+    await alice.waitForTicks(10);
+    expect(alice.health).toBe(20);
+
+    await teleport(alice, { x: -5.5, y: GROUND_Y + 9, z: -5.5 });
+    expect(await waitFor(() => alice.health < 20, 4_000)).toBe(true);
+    expect(alice.health).toBeGreaterThanOrEqual(14);
+    expect(alice.entity.position.y).toBe(GROUND_Y + 1);
+    expect(alice.blockAt(new Vec3(-6, GROUND_Y, -6))?.name).toBe('grass_block');
+  });
+});
