@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManifestSchema, VerbReportSchema } from '@sinew/executor-contracts';
+import { runCli } from '../src/gate/cli.js';
 
 // Drives the real CLI from source (`node --import tsx`) from the repo root, as CI would run it.
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -25,6 +26,14 @@ function sinewVerbs(...args: string[]): Promise<Run> {
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The same CLI in-process (for the many usage errors; the subprocess tests prove the bin wiring). */
+async function inProcess(...args: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { out: (text) => void (stdout += text), err: (text) => void (stderr += text) });
+  return { code, stdout, stderr };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'sinew-verbs-'));
@@ -121,6 +130,15 @@ describe('sinew-verbs manifest', () => {
 });
 
 describe.concurrent('sinew-verbs bad usage exits 2 with a clear message', () => {
+  it('as a process: a bad flag and an unloadable registry both exit 2 with the message on stderr', async () => {
+    const flag = await sinewVerbs('check', '--registry', `${F}/clean/registry.ts`, '--format', 'xml', '--planner', `${F}/clean/verbs.json`);
+    expect([flag.code, flag.stdout]).toEqual([2, '']);
+    expect(flag.stderr).toBe('sinew-verbs: bad flags:\n✖ Invalid option: expected one of "text"|"json"|"github"\n  → at --format\nRun `sinew-verbs --help` for usage.\n');
+    const load = await sinewVerbs('manifest', '--registry', `${F}/bad/duplicate-registry.ts`);
+    expect([load.code, load.stdout]).toEqual([2, '']);
+    expect(load.stderr).toContain('chat@1.0.0 is already registered');
+  }, TIMEOUT);
+
   const clean = `${F}/clean/registry.ts`;
   it.each([
     [[], 'missing command (manifest or check)'],
@@ -141,7 +159,7 @@ describe.concurrent('sinew-verbs bad usage exits 2 with a clear message', () => 
     [['check', '--registry', clean, '--scan', `${F}/clean/nothing/**/*.ts`], 'matched no files'],
     [['check', '--registry', clean, '--planner', `${F}/clean/README.md`], 'no such file'],
   ])('sinew-verbs %j', async (args, message) => {
-    const run = await sinewVerbs(...args);
+    const run = await inProcess(...args);
     expect(run.stderr).toContain(message);
     expect(run.stderr).toMatch(/^sinew-verbs: /);
     expect(run.stdout).toBe('');
