@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { connectBot, give, setBlock, setGameMode, startServer, GROUND_Y, type TestServer } from '../src/index.js';
+import { Vec3 } from 'vec3';
+
+/** Active handles that would keep the process alive (sockets, servers, timers). */
+const liveHandles = (): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (kind === 'TCPServerWrap' || kind === 'TCPSocketWrap' || kind === 'Timeout') counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+};
+
+describe('server lifecycle', () => {
+  const started: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.stop()));
+    delete process.env.SINEW_MC_HOST;
+    delete process.env.SINEW_MC_PORT;
+  });
+
+  it('5 servers started and stopped in a row leave no sockets, servers or timers behind', async () => {
+    const before = liveHandles();
+    for (let i = 0; i < 5; i++) {
+      const server = await startServer();
+      const bot = await connectBot(server);
+      await give(bot, 'stone', 1);
+      await server.stop();
+      await server.stop(); // idempotent
+      expect(bot.entity === undefined || bot._client.socket.destroyed).toBe(true);
+    }
+    const after = liveHandles();
+    expect(after.TCPServerWrap ?? 0).toBeLessThanOrEqual(before.TCPServerWrap ?? 0);
+    expect(after.TCPSocketWrap ?? 0).toBeLessThanOrEqual(before.TCPSocketWrap ?? 0);
+    expect(after.Timeout ?? 0).toBeLessThanOrEqual(before.Timeout ?? 0);
+  });
+
+  it('10 bots connect to one server at once and all see each other in the player list', async () => {
+    const server = await startServer();
+    started.push(server);
+    const bots: Bot[] = await Promise.all(Array.from({ length: 10 }, (_, i) => connectBot(server, { username: `crowd${i}` })));
+    expect(bots.every((b) => b.entity !== undefined && b.health === 20)).toBe(true);
+    expect(server.serv!.players).toHaveLength(10);
+    await bots[0]!.waitForTicks(5);
+    for (const bot of bots) expect(Object.keys(bot.players)).toHaveLength(10);
+  });
+
+  it('a stopped server refuses helpers with a code', async () => {
+    const server = await startServer();
+    await server.stop();
+    await expect(connectBot(server)).rejects.toMatchObject({ code: 'server_stopped' });
+    await expect(setBlock(server, { x: 0, y: 5, z: 0 }, 'stone')).rejects.toMatchObject({ code: 'server_stopped' });
+  });
+
+  it('SINEW_MC_HOST/PORT point startServer at an external server and helpers use chat commands', async () => {
+    const real = await startServer();
+    started.push(real);
+    process.env.SINEW_MC_HOST = real.host;
+    process.env.SINEW_MC_PORT = String(real.port);
+    const external = await startServer();
+    started.push(external);
+    expect(external.external).toBe(true);
+    expect(external.serv).toBeNull();
+    expect(external.port).toBe(real.port);
+    const bot = await connectBot(external, { username: 'visitor' });
+    await give(bot, 'diamond', 3);
+    const diamond = bot.registry.itemsByName.diamond!.id;
+    const end = Date.now() + 3_000;
+    while (bot.inventory.count(diamond, null) < 3 && Date.now() < end) await bot.waitForTicks(2);
+    expect(bot.inventory.count(diamond, null)).toBe(3);
+    await setBlock(external, { x: 3, y: GROUND_Y + 1, z: 3 }, 'stone');
+    while (bot.blockAt(new Vec3(3, GROUND_Y + 1, 3))?.name !== 'stone' && Date.now() < end + 3_000) await bot.waitForTicks(2);
+    expect(bot.blockAt(new Vec3(3, GROUND_Y + 1, 3))?.name).toBe('stone');
+    await setGameMode(bot, 'creative');
+    expect(real.serv!.getPlayer('visitor')?.gameMode).toBe(1);
+  });
+});
