@@ -149,7 +149,7 @@ describe('Minecraft method library', () => {
     expect(types).toContain('craft_item:stone_pickaxe');
     expect(types).toContain('craft_item:stone_sword');
     const shelter = planOf('shelter');
-    expect(shelter.methods[0]).toBe('shelter.hut');
+    expect(shelter.methods?.[0]).toBe('shelter.hut');
     expect(shelter.plan.steps.at(-1)!.type).toBe('build_structure');
   });
 

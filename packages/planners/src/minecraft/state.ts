@@ -52,3 +52,15 @@ export function ingredientOrder(book: RecipeBook, option: RecipeOption): string[
   const usesOther = (name: string) => book.recipes(name).some((r) => names.some((other) => other !== name && other in r.ingredients));
   return names.sort((a, b) => Number(usesOther(b)) - Number(usesOther(a)) || a.localeCompare(b));
 }
+
+/**
+ * Block positions within `radius` of a point — pass them as `observeWorld(bot, { positions })` so
+ * the snapshot shows the crafting table and trees the repair needs to see.
+ */
+export function focusAround(center: Vec3, radius = NEAR_BLOCK_RADIUS): Vec3[] {
+  const positions: Vec3[] = [];
+  const [cx, cy, cz] = [Math.floor(center.x), Math.floor(center.y), Math.floor(center.z)];
+  for (let dx = -radius; dx <= radius; dx += 1)
+    for (let dy = -2; dy <= 3; dy += 1) for (let dz = -radius; dz <= radius; dz += 1) positions.push({ x: cx + dx, y: cy + dy, z: cz + dz });
+  return positions;
+}
