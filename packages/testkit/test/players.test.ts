@@ -56,7 +56,7 @@ describe('players, death, respawn and game modes', () => {
     const died = new Promise<void>((resolve) => alice.once('death', () => resolve()));
     await damage(alice, 25);
     await died;
-    expect(await waitFor(() => alice.health === 20 && alice.isAlive, 5_000)).toBe(true);
+    expect(await waitFor(() => alice.health === 20 && (alice as Bot & { isAlive: boolean }).isAlive, 5_000)).toBe(true);
     expect(await waitFor(() => alice.entity.position.distanceTo(server.spawn) < 1, 3_000)).toBe(true);
     expect(Number.isFinite(alice.entity.position.x)).toBe(true);
     expect(alice.food).toBe(20);
