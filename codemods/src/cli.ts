@@ -2,11 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Project, ts } from 'ts-morph';
 import { z } from 'zod';
-import { unifiedDiff } from './diff.js';
-import { formatReport } from './report.js';
-import { wrapRunners } from './wrap.js';
 
 const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <dir>] [--registry-file <path>]
 
@@ -82,8 +78,15 @@ function findTsconfig(from: string): string | undefined {
   }
 }
 
-function run(argv: readonly string[]): number {
+async function run(argv: readonly string[]): Promise<number> {
   const args = parse(argv);
+  // Loaded after the flags are checked: bad usage answers without paying for the compiler.
+  const [{ Project, ts }, { unifiedDiff }, { formatReport }, { wrapRunners }] = await Promise.all([
+    import('ts-morph'),
+    import('./diff.js'),
+    import('./report.js'),
+    import('./wrap.js'),
+  ]);
   const files: string[] = [];
   for (const path of args.paths) collect(path, files);
   if (files.length === 0) throw new UsageError(`no .ts files under ${args.paths.join(', ')}`);
@@ -113,14 +116,17 @@ function run(argv: readonly string[]): number {
   return 0;
 }
 
-try {
-  process.exitCode = run(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    process.stderr.write(`sinew-codemod: ${error.message}\n\n${USAGE}\n`);
-    process.exitCode = 2;
-  } else {
-    process.stderr.write(`sinew-codemod: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`sinew-codemod: ${error.message}\n\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`sinew-codemod: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

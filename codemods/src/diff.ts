@@ -40,12 +40,12 @@ function editScript(a: readonly string[], b: readonly string[]): Op[] {
         ops.push({ kind: ' ', line: midA[i]! });
         i += 1;
         j += 1;
-      } else if (j < midB.length && (i === midA.length || table[i * width + j + 1]! >= table[(i + 1) * width + j]!)) {
-        ops.push({ kind: '+', line: midB[j]! });
-        j += 1;
-      } else {
+      } else if (i < midA.length && (j === midB.length || table[(i + 1) * width + j]! >= table[i * width + j + 1]!)) {
         ops.push({ kind: '-', line: midA[i]! });
         i += 1;
+      } else {
+        ops.push({ kind: '+', line: midB[j]! });
+        j += 1;
       }
     }
   }

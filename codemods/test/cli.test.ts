@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures, here, repoRoot } from './helpers.js';
+
+const cli = join(here, '../src/cli.ts');
+let root: string;
+
+/** A temp project: the realistic module and the shape fixtures, with the repo's node_modules linked in. */
+function tree(name: string): string {
+  const dir = join(root, name);
+  cpSync(join(fixtures, 'realistic/src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(fixtures, 'shapes'), join(dir, 'src/shapes'), { recursive: true, filter: (src) => !src.includes('expected') });
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+function run(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'sinew-codemod-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('sinew-codemod wrap-runners (subprocess)', () => {
+  it('--dry-run prints a unified diff that patch applies to give exactly what a real run writes', () => {
+    const dry = tree('dry');
+    const result = run(dry, 'wrap-runners', 'src', '--dry-run');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--- /dev/null\n+++ b/src/bot/actions.capabilities.ts\n@@ -0,0 +1,');
+    expect(result.stdout).toContain('--- a/src/bot/actions.ts\n+++ b/src/bot/actions.ts\n');
+    expect(result.stdout).toMatch(/^-class LookAroundLeaf \{\n\+export class LookAroundLeaf \{$/m);
+    expect(result.stderr).toMatch(/wrapped src\/bot\/actions\.ts:36 craftItem → craft_item \(function\)/);
+    expect(result.stderr).toMatch(/unsafe {2}src\/bot\/actions\.ts:221 ScriptedActions\.executeAction \[dynamic_dispatch\]/);
+    expect(result.stderr).toContain('file(s) would change');
+    expect(existsSync(join(dry, 'src/bot/actions.capabilities.ts'))).toBe(false);
+
+    const patched = spawnSync('patch', ['-p1', '--quiet'], { cwd: dry, input: result.stdout, encoding: 'utf8' });
+    expect(patched.status, patched.stderr + patched.stdout).toBe(0);
+    const real = tree('real');
+    expect(run(real, 'wrap-runners', 'src').code).toBe(0);
+    for (const file of ['src/bot/actions.capabilities.ts', 'src/bot/actions.ts', 'src/sinew.registry.ts', 'src/shapes/dispatcher.ts', 'src/shapes/leaf.capabilities.ts']) {
+      expect(readFileSync(join(dry, file), 'utf8'), file).toBe(readFileSync(join(real, file), 'utf8'));
+    }
+  });
+
+  it('writes the files, and a second run changes nothing', () => {
+    const dir = tree('twice');
+    const first = run(dir, 'wrap-runners', 'src');
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/\b7 file\(s\) changed/);
+    const generated = readFileSync(join(dir, 'src/bot/actions.capabilities.ts'), 'utf8');
+    expect(generated).toContain("import type { Bot } from 'mineflayer';");
+    const second = run(dir, 'wrap-runners', 'src');
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('0 file(s) changed');
+    expect(readFileSync(join(dir, 'src/bot/actions.capabilities.ts'), 'utf8')).toBe(generated);
+    expect(run(dir, 'wrap-runners', 'src', '--dry-run').stdout).toBe('');
+  });
+
+  it('--out and --registry-file place the generated files elsewhere with imports back to the sources', () => {
+    const dir = tree('out');
+    const result = run(dir, 'wrap-runners', 'src/bot/actions.ts', '--out', 'generated', '--registry-file', 'generated/registry.ts');
+    expect(result.code).toBe(0);
+    const generated = readFileSync(join(dir, 'generated/actions.capabilities.ts'), 'utf8');
+    expect(generated).toContain("} from '../src/bot/actions.js';");
+    expect(readFileSync(join(dir, 'generated/registry.ts'), 'utf8')).toContain("from './actions.capabilities.js';");
+    expect(existsSync(join(dir, 'src/bot/actions.capabilities.ts'))).toBe(false);
+  });
+
+  it.each([
+    [[], /unknown command undefined; expected wrap-runners/],
+    [['wrap'], /unknown command "wrap"; expected wrap-runners/],
+    [['wrap-runners'], /give at least one file or directory/],
+    [['wrap-runners', 'src', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts file/],
+    [['wrap-runners', 'nope/missing.ts'], /nope\/missing\.ts does not exist/],
+  ])('exits 2 with a clear message on bad usage: %j', (args, message) => {
+    const result = run(repoRoot, ...(args as string[]));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('usage: sinew-codemod wrap-runners');
+  });
+});
