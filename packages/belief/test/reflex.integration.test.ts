@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor, type Executor, type ExecutorEvents } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import type { StepOutcome } from '@sinew/executor-contracts';
-import { connectBot, spawnMob, startServer, type TestServer } from '@sinew/testkit';
-import { createReflex, type Reflex, type ReflexEvent } from '@sinew/belief';
+import { Registry } from 'prom-client';
+import { connectBot, reset, spawnMob, startServer, type TestServer } from '@sinew/testkit';
+import { createReflex, StreamMessageSchema, type Reflex, type ReflexEvent, type StreamMessage } from '@sinew/belief';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
 
 // One embedded flying-squid server, one real bot, the real executor and standard capabilities.
@@ -33,7 +34,36 @@ afterAll(async () => {
 
 const horizontal = (a: { x: number; z: number }, b: { x: number; z: number }): number => Math.hypot(a.x - b.x, a.z - b.z);
 
-describe('reflex on the embedded server', () => {
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('belief on the embedded server', () => {
+  it('the adapter turns real entities into hostile/passive tracks and versioned messages, never including the bot', async () => {
+    await reset(server);
+    const registry = new Registry();
+    const probe = attachBelief(bot, { registry }); // manual ticks, no reflex
+    const messages: StreamMessage[] = [];
+    probe.on('message', (m) => messages.push(m));
+    const s = server.spawn;
+    await spawnMob(server, 'cow', { x: s.x + 8, y: s.y, z: s.z });
+    await spawnMob(server, 'zombie', { x: s.x - 10, y: s.y, z: s.z + 10 }, { hostile: false });
+    for (let i = 0; i < 6; i += 1) {
+      probe.tick();
+      await pause(100);
+    }
+    const tracks = probe.bus.tracks();
+    expect(tracks.map((t) => [t.cls, t.hostile, t.visibility]).sort()).toEqual([
+      ['cow', false, 'visible'],
+      ['zombie', true, 'visible'],
+    ]);
+    expect(probe.bus.threats().map((t) => t.cls)).toEqual(['zombie']);
+    expect(messages[0]).toMatchObject({ kind: 'snapshot', seq: 1, tickId: 1 });
+    for (const m of messages) expect(StreamMessageSchema.safeParse(m).success).toBe(true);
+    expect(await registry.metrics()).toContain('sinew_belief_tracks{visibility="visible"} 2');
+    await reset(server);
+    const deadline = Date.now() + 5_000;
+    while (horizontal(bot.entity.position, server.spawn) > 1.5 && Date.now() < deadline) await pause(50);
+  });
+
   it('a zombie closing in makes the reflex preempt the running step with flee; flee gains distance; the step resumes and completes', async () => {
     const events: { name: string; stepId: string; verb: string }[] = [];
     const record = <E extends 'step.preempted' | 'step.resumed' | 'step.succeeded' | 'step.failed'>(name: E) =>

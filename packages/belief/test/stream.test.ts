@@ -4,6 +4,8 @@ import {
   consumerView,
   createBeliefBus,
   initialConsumerState,
+  STREAM_VERSION,
+  StreamMessageSchema,
   type BeliefBus,
   type ConsumerState,
   type StreamMessage,
@@ -99,6 +101,13 @@ describe('stream envelope and applyStream', () => {
     const r = applyStream(state, messages[0]!);
     expect(r.status).toBe('resynced');
     expect(consumerView(r.state)).toEqual(bus.publishedView());
+  });
+
+  it('pivot 9: messages carry an explicit wire version; another version or an unknown field is rejected', () => {
+    const { messages } = busyStream(12);
+    expect(messages.every((m) => m.version === STREAM_VERSION)).toBe(true);
+    expect(StreamMessageSchema.safeParse({ ...messages[0], version: 'sinew.belief/0' }).success).toBe(false);
+    expect(StreamMessageSchema.safeParse({ ...messages[0], request_version: 'legacy_observation' }).success).toBe(false);
   });
 
   it('a foreign stream is ignored until it sends a snapshot; requestSnapshot forces one', () => {
