@@ -17,7 +17,8 @@ export {
   type ExecutorPolicy,
   type ExecutorPolicyInput,
 } from './executor/policy.js';
-export { createExecutor, StepAbortError } from './executor/executor.js';
+export { createExecutor } from './executor/executor.js';
+export { StepAbortError } from './executor/attempt.js';
 export type { CapabilityHealth } from './executor/health.js';
 export type {
   ActiveStepState,

@@ -1,20 +1,16 @@
 import {
-  checkAcceptance,
   checkStep,
+  type StepCheck,
   describeError,
-  ErrorCodeSchema,
-  isRetryable,
   PlanSchema,
   runGuard,
   stepFailure,
   summarizeIssues,
   type Capability,
-  type ErrorCode,
   type Logger,
   type Plan,
   type PlanStep,
   type PlanStepInput,
-  type RunnerResult,
   type StepFailure,
   type StepOutcome,
 } from '@sinew/executor-contracts';
@@ -25,6 +21,7 @@ import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metr
 import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
 import { HealthTracker } from './health.js';
 import { backoffMs, executorPolicy, type ExecutorPolicy } from './policy.js';
+import { Attempt, type AttemptHost, type AttemptLimits, type AttemptResult, type StepTrace } from './attempt.js';
 import { StepSlot } from './slot.js';
 import type {
   ActiveStepState,
@@ -41,25 +38,6 @@ import type {
 } from './types.js';
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-/** Why an attempt's signal was aborted; `signal.reason` is one of these. */
-export class StepAbortError extends Error {
-  override readonly name = 'StepAbortError';
-  constructor(
-    readonly code: 'ttfa_exceeded' | 'stuck' | 'timeout' | 'preempted' | 'aborted',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type TripCode = StepAbortError['code'];
-
-type AttemptResult =
-  | { readonly kind: 'ok'; readonly observables?: Record<string, unknown>; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
-  | { readonly kind: 'failed'; readonly failure: StepFailure; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
-  | { readonly kind: 'preempted'; readonly ttfaMs?: number }
-  | { readonly kind: 'aborted'; readonly failure: StepFailure; readonly ttfaMs?: number };
 
 interface PlanContext {
   readonly plan: Plan;
@@ -78,17 +56,12 @@ interface ActiveStep {
   attempt: number;
   phase: ActiveStepState['phase'];
   sinceMs: number;
-  /** Interrupts whatever the step is doing now (the attempt, or its backoff wait). */
-  interrupt?: (code: 'preempted' | 'aborted') => void;
-  readonly trace: TraceEntry[];
-  traceDropped: number;
+  /** The running attempt, when there is one. */
+  running?: Attempt<unknown>;
+  /** Cuts the backoff wait short, when the step is waiting between attempts. */
+  wakeBackoff?: (how: 'preempted' | 'aborted') => void;
+  readonly trace: StepTrace;
   readonly startedAt: number;
-}
-
-/** The live watchdog state of one attempt. */
-interface LiveAttempt {
-  over: boolean;
-  readonly onActivity: (kind: TraceEntry['kind'], name: string, detail?: string) => void;
 }
 
 type IdempotencyEntry = { readonly state: 'in_flight'; readonly done: Promise<StepOutcome> } | { readonly state: 'completed'; readonly outcome: StepOutcome };
@@ -117,12 +90,15 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #slot = new StepSlot();
   readonly #listeners = new Map<ExecutorEventName, Set<(payload: never) => void>>();
   readonly #idempotency = new Map<string, IdempotencyEntry>();
+  /** Steps whose shape PlanSchema already validated (plan steps, not repair or preemption steps). */
+  readonly #validated = new WeakSet<object>();
   readonly #health = new HealthTracker();
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
   readonly #unsubscribe: () => void;
   #active: ActiveStep | undefined;
-  #attempt: LiveAttempt | undefined;
+  #live: Attempt<Body> | undefined;
+  readonly #host: AttemptHost<Body>;
   #plansRunning = 0;
   #preempting = 0;
   #preemptSeq = 0;
@@ -141,6 +117,20 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     if (typeof this.#body?.onActuate !== 'function') {
       throw new TypeError('createExecutor: body has no onActuate(); wrap it with instrumentMethods(body, [...methods])');
     }
+    this.#host = {
+      clock: this.#clock,
+      metrics: this.metrics,
+      log: this.#log,
+      body: this.#body,
+      closed: () => this.#closed,
+      setLive: (attempt) => (this.#live = attempt),
+      firstAction: (command, ttfaMs) => {
+        const active = this.#active;
+        if (active && this.#listeners.has('step.first_action')) {
+          this.#emit('step.first_action', { planId: active.planId, stepId: active.stepId, verb: active.verb, command, ttfaMs, attempt: active.attempt });
+        }
+      },
+    };
     this.#unsubscribe = this.#body.onActuate((command) => this.#onActuate(command));
   }
 
@@ -185,7 +175,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#active?.interrupt?.('aborted');
+    this.#interrupt(this.#active, 'aborted');
     this.#unsubscribe();
     await Promise.all(this.#sinks.map((sink) => sink.close?.().catch((error: unknown) => this.#log.error('provenance sink close failed', { error: describeError(error) }))));
   }
@@ -225,6 +215,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const { plan, signal } = planCtx;
     this.#emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
     const queue: PlanStep[] = [...plan.steps];
+    for (const step of plan.steps) this.#validated.add(step);
     const outcomes: StepOutcome[] = [];
     let repairs = 0;
     let status: PlanStatus = 'completed';
@@ -300,7 +291,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       // Queue first (priority), then interrupt: the interrupted step yields the slot straight to us.
       const granted = this.#slot.acquire({ priority: true });
       const active = this.#active;
-      if (active && !active.fastPath && !active.capability.atomic) active.interrupt?.('preempted');
+      if (active && !active.fastPath && !active.capability.atomic) this.#interrupt(active, 'preempted');
       await granted;
       const outcomes: StepOutcome[] = [];
       try {
@@ -323,7 +314,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const startedAt = this.#clock.now();
     const { plan } = planCtx;
     // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
-    const check = checkStep(this.registry, rawStep);
+    const check = this.#validated.has(rawStep as object) ? this.#quickCheck(rawStep as PlanStep) : checkStep(this.registry, rawStep);
     if (!check.ok) {
       const raw = (typeof rawStep === 'object' && rawStep !== null ? rawStep : {}) as { stepId?: unknown; type?: unknown };
       const stepId = typeof raw.stepId === 'string' && raw.stepId ? raw.stepId.slice(0, 256) : 'invalid';
@@ -394,6 +385,19 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return outcome;
   }
 
+  /** V1 + V2 for a step whose shape PlanSchema already checked; falls back to checkStep for the full failure. */
+  #quickCheck(step: PlanStep): StepCheck<Body> {
+    const resolution = this.registry.resolve(step.type, step.capabilityVersion);
+    if (resolution.ok) {
+      const parsed = resolution.capability.inputSchema.safeParse(step.args);
+      if (parsed.success) {
+        const { capability, alias } = resolution;
+        return alias ? { ok: true, step, capability, args: parsed.data, alias } : { ok: true, step, capability, args: parsed.data };
+      }
+    }
+    return checkStep(this.registry, step);
+  }
+
   #remember(key: string, outcome: StepOutcome): void {
     this.#idempotency.delete(key);
     this.#idempotency.set(key, { state: 'completed', outcome });
@@ -440,8 +444,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       attempt: 0,
       phase: 'starting',
       sinceMs: this.#clock.now(),
-      trace: [],
-      traceDropped: 0,
+      trace: { entries: [], dropped: 0, startedAt },
       startedAt,
     };
     this.#active = active;
@@ -455,26 +458,20 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     let ttfaMs: number | undefined;
     let acceptance: ProvenanceRecord['acceptance'];
     const end = (status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome => {
-      const outcome: StepOutcome = {
-        ...base,
-        status,
-        ...(failure ? { failure } : {}),
-        attempts: active.attempt,
-        startedAt,
-        endedAt: this.#clock.now(),
-        ...(ttfaMs !== undefined ? { ttfaMs } : {}),
-        ...(observables ? { observables } : {}),
-      };
+      const outcome: Mutable<StepOutcome> = { ...base, status, attempts: active.attempt, startedAt, endedAt: this.#clock.now() };
+      if (failure) outcome.failure = failure;
+      if (ttfaMs !== undefined) outcome.ttfaMs = ttfaMs;
+      if (observables) outcome.observables = observables;
       this.#finish(planCtx, outcome, {
         verb: step.type,
         capability,
         key,
         args,
-        trace: active.trace,
-        traceDropped: active.traceDropped,
+        trace: active.trace.entries,
+        traceDropped: active.trace.dropped,
         failures,
         preemptions: resumes,
-        ...(acceptance ? { acceptance } : {}),
+        acceptance,
       });
       return outcome;
     };
@@ -513,6 +510,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         active.sinceMs = this.#clock.now();
         this.#emit('step.dispatched', { ...ref, capability: `${capability.name}@${capability.version}`, attempt: active.attempt });
         const result = await this.#attemptOnce(active, planCtx, step, capability, args, blackboard);
+        active.running = undefined;
         ttfaMs = result.ttfaMs ?? ttfaMs;
         if ('acceptance' in result && result.acceptance) acceptance = result.acceptance;
         if (result.kind === 'ok') return end('succeeded', undefined, result.observables);
@@ -551,18 +549,25 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       const finish = (how: 'elapsed' | 'preempted' | 'aborted') => {
         if (timer !== undefined) this.#clock.clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        active.interrupt = undefined;
+        active.wakeBackoff = undefined;
         resolve(how);
       };
       const onAbort = () => finish('aborted');
-      active.interrupt = (code) => finish(code);
+      active.wakeBackoff = finish;
       signal?.addEventListener('abort', onAbort, { once: true });
       timer = this.#clock.setTimeout(() => finish('elapsed'), ms);
     });
   }
 
-  /** One attempt with its watchdogs. Resolves exactly once; never waits forever on the runner. */
-  async #attemptOnce(
+  /** Interrupts whatever the step is doing now: its attempt (at a safe point), or its backoff wait. */
+  #interrupt(active: ActiveStep | undefined, code: 'preempted' | 'aborted'): void {
+    if (!active) return;
+    if (active.running) active.running.trip(code);
+    else active.wakeBackoff?.(code);
+  }
+
+  /** One attempt with its watchdogs (see Attempt). */
+  #attemptOnce(
     active: ActiveStep,
     planCtx: PlanContext,
     step: PlanStep,
@@ -570,221 +575,26 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     args: unknown,
     blackboard: Map<string, unknown>,
   ): Promise<AttemptResult> {
-    const clock = this.#clock;
     const policy = this.policy;
     const overrides = policy.capabilities[capability.name];
-    const ttfaDeadline = overrides?.ttfaMs ?? policy.ttfaMs;
-    const stuckDeadline = overrides?.stuckMs ?? policy.stuckMs;
     const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
-    const attemptTimeout = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
-    const controller = new AbortController();
-    const planSignal = planCtx.signal;
-    const capLabel = { capability: capability.name };
-    let tripped: TripCode | 'finishing' | undefined;
-    let dispatchAt = clock.now();
-    let firstActionAt: number | undefined;
-    let lastActivity = dispatchAt;
-    let ttfaTimer: TimerHandle | undefined;
-    let stuckTimer: TimerHandle | undefined;
-    let timeoutTimer: TimerHandle | undefined;
-    let graceTimer: TimerHandle | undefined;
-    let resolveAttempt!: (result: AttemptResult) => void;
-    const result = new Promise<AttemptResult>((resolve) => (resolveAttempt = resolve));
-
-    const traceEntry = (kind: TraceEntry['kind'], name: string, detail?: string) => {
-      if (active.trace.length >= policy.traceLimit) {
-        active.traceDropped += 1;
-        return;
-      }
-      const at = clock.now() - active.startedAt;
-      active.trace.push(detail === undefined ? { atMs: at, kind, name } : { atMs: at, kind, name, detail });
+    const limits: AttemptLimits = {
+      ttfaMs: overrides?.ttfaMs ?? policy.ttfaMs,
+      stuckMs: overrides?.stuckMs ?? policy.stuckMs,
+      timeoutMs: overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs),
+      graceMs: policy.abortGraceMs,
+      traceLimit: policy.traceLimit,
     };
-    const clearWatchdogs = () => {
-      if (ttfaTimer !== undefined) clock.clearTimeout(ttfaTimer);
-      if (stuckTimer !== undefined) clock.clearTimeout(stuckTimer);
-      if (timeoutTimer !== undefined) clock.clearTimeout(timeoutTimer);
-      ttfaTimer = stuckTimer = timeoutTimer = undefined;
-    };
-    const live: LiveAttempt = {
-      over: false,
-      onActivity: (kind, name, detail) => {
-        if (live.over) return;
-        lastActivity = clock.now();
-        traceEntry(kind, name, detail);
-        if (kind === 'command' && firstActionAt === undefined && tripped === undefined) {
-          firstActionAt = lastActivity;
-          if (ttfaTimer !== undefined) clock.clearTimeout(ttfaTimer);
-          ttfaTimer = undefined;
-          const ttfa = firstActionAt - dispatchAt;
-          this.metrics.ttfa.observe(capLabel, ttfa / 1000);
-          this.#emit('step.first_action', { planId: active.planId, stepId: active.stepId, verb: active.verb, command: name, ttfaMs: ttfa, attempt: active.attempt });
-        }
-      },
-    };
-    const ttfa = () => (firstActionAt === undefined ? undefined : firstActionAt - dispatchAt);
-    const settle = (value: AttemptResult) => {
-      if (live.over) return;
-      live.over = true;
-      clearWatchdogs();
-      if (graceTimer !== undefined) clock.clearTimeout(graceTimer);
-      planSignal?.removeEventListener('abort', onPlanAbort);
-      active.interrupt = undefined;
-      if (this.#attempt === live) this.#attempt = undefined;
-      resolveAttempt(value);
-    };
-    const trippedResult = (code: TripCode): AttemptResult => {
-      const t = ttfa();
-      const withTtfa = t === undefined ? {} : { ttfaMs: t };
-      if (code === 'preempted') return { kind: 'preempted', ...withTtfa };
-      if (code === 'aborted') return { kind: 'aborted', failure: stepFailure('aborted', this.#closed ? 'the executor was closed' : 'the plan was cancelled'), ...withTtfa };
-      return { kind: 'failed', failure: watchdogFailure(code, { ttfaDeadline, stuckDeadline, attemptTimeout }), ...withTtfa };
-    };
-    const trip = (code: TripCode) => {
-      if (live.over || tripped !== undefined) return;
-      tripped = code;
-      clearWatchdogs();
-      if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') {
-        this.metrics.watchdogTrips.inc({ capability: capability.name, code });
-      }
-      controller.abort(new StepAbortError(code, `step ${active.stepId} aborted: ${code}`));
-      if (!runnerStarted) {
-        settle(trippedResult(code));
-        return;
-      }
-      graceTimer = clock.setTimeout(() => {
-        if (live.over) return;
-        // The runner ignored the abort: abandon it; whatever it returns later is dropped and counted.
-        this.metrics.abandonedRunners.inc(capLabel);
-        this.#log.warn('runner ignored abort; abandoned', { stepId: active.stepId, capability: capability.name, code });
-        settle(trippedResult(code));
-      }, policy.abortGraceMs);
-    };
-    const onPlanAbort = () => trip('aborted');
-    let runnerStarted = false;
-    active.interrupt = (code) => trip(code);
-    planSignal?.addEventListener('abort', onPlanAbort, { once: true });
-    if (planSignal?.aborted) trip('aborted');
-    if (live.over) return result;
-
-    const guardCtx = { body: this.#body };
-    let pre: unknown;
-    try {
-      pre = await capability.observe(guardCtx, args);
-    } catch (error) {
-      settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (pre) of ${capability.name} threw: ${describeError(error)}`) });
-      return result;
-    }
-    if (live.over) return result;
-
-    const ctx: ExecutorRunContext<Body> = {
-      body: this.#body,
-      signal: controller.signal,
-      blackboard,
-      log: this.#log,
-      step: { planId: active.planId, stepId: active.stepId, verb: capability.name, version: capability.version, attempt: active.attempt },
-      progress: (note) => live.onActivity('progress', note ?? 'progress'),
-      transition: (nodePath, state) => live.onActivity('transition', nodePath, state),
-      now: () => clock.now(),
-      clock,
-    };
-    dispatchAt = clock.now();
-    lastActivity = dispatchAt;
-    this.#attempt = live;
-    ttfaTimer = clock.setTimeout(() => trip('ttfa_exceeded'), ttfaDeadline);
-    const checkStuck = () => {
-      stuckTimer = undefined;
-      if (live.over || tripped !== undefined) return;
-      const idle = clock.now() - lastActivity;
-      if (idle >= stuckDeadline) trip('stuck');
-      else stuckTimer = clock.setTimeout(checkStuck, stuckDeadline - idle);
-    };
-    stuckTimer = clock.setTimeout(checkStuck, stuckDeadline);
-    timeoutTimer = clock.setTimeout(() => trip('timeout'), attemptTimeout);
-
-    let runner: Promise<RunnerResult>;
-    runnerStarted = true;
-    try {
-      runner = Promise.resolve(capability.run(ctx, args));
-    } catch (error) {
-      runner = Promise.reject(error);
-    }
-    const finishing = () => {
-      // The runner is done acting: no watchdog or preemption may override its result now.
-      clearWatchdogs();
-      tripped = tripped ?? 'finishing';
-      active.interrupt = undefined;
-    };
-    const hooks = { tripped: () => tripped, trippedResult, settle, finishing, ttfa };
-    runner.then(
-      (value) => this.#onRunnerSettled(live, capability, hooks, { value }, pre, args),
-      (error: unknown) => this.#onRunnerSettled(live, capability, hooks, { error }, pre, args),
-    );
-    return result;
-  }
-
-  async #onRunnerSettled(
-    live: LiveAttempt,
-    capability: Capability<Body>,
-    hooks: {
-      tripped: () => TripCode | 'finishing' | undefined;
-      trippedResult: (code: TripCode) => AttemptResult;
-      settle: (result: AttemptResult) => void;
-      finishing: () => void;
-      ttfa: () => number | undefined;
-    },
-    settled: { value?: unknown; error?: unknown },
-    pre: unknown,
-    args: unknown,
-  ): Promise<void> {
-    const { settle, ttfa } = hooks;
-    if (live.over) {
-      this.metrics.lateResults.inc({ capability: capability.name });
-      this.#log.warn('late runner result dropped', { capability: capability.name });
-      return;
-    }
-    const code = hooks.tripped();
-    if (code !== undefined && code !== 'finishing') {
-      // The watchdog's verdict stands, whatever the runner says after being aborted.
-      settle(hooks.trippedResult(code));
-      return;
-    }
-    hooks.finishing();
-    const t = ttfa();
-    const withTtfa = t === undefined ? {} : { ttfaMs: t };
-    if ('error' in settled) {
-      const nodePath = (settled.error as { nodePath?: unknown } | null)?.nodePath;
-      settle({
-        kind: 'failed',
-        failure: stepFailure('runner_error', `${capability.name} runner threw: ${describeError(settled.error)}`, typeof nodePath === 'string' ? { nodePath } : {}),
-        ...withTtfa,
-      });
-      return;
-    }
-    const interpreted = interpretRunnerResult(capability.name, settled.value);
-    if (!interpreted.ok) {
-      settle({ kind: 'failed', failure: interpreted.failure, ...withTtfa });
-      return;
-    }
-    let post: unknown;
-    try {
-      post = await capability.observe({ body: this.#body }, args);
-    } catch (error) {
-      settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (post) of ${capability.name} threw: ${describeError(error)}`), ...withTtfa });
-      return;
-    }
-    if (live.over) return;
-    const unmet = checkAcceptance(capability, pre, post, args);
-    if (unmet) {
-      settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...withTtfa });
-      return;
-    }
-    settle({ kind: 'ok', ...(interpreted.observables ? { observables: interpreted.observables } : {}), acceptance: { ok: true }, ...withTtfa });
+    const info = { planId: active.planId, stepId: active.stepId, verb: capability.name, version: capability.version, attempt: active.attempt };
+    const attempt = new Attempt<Body>(this.#host, capability, args, info, blackboard, active.trace, limits, planCtx.signal);
+    active.running = attempt as Attempt<unknown>;
+    return attempt.start();
   }
 
   #onActuate(command: ActuatorCommand): void {
     const name = typeof command?.command === 'string' ? command.command : 'unknown';
     this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) });
-    this.#attempt?.onActivity('command', name, typeof command?.detail === 'string' ? command.detail : undefined);
+    this.#live?.onActivity('command', name, typeof command?.detail === 'string' ? command.detail : undefined);
   }
 
   #finish(
@@ -799,7 +609,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       traceDropped: number;
       failures: readonly StepFailure[];
       preemptions: number;
-      acceptance?: ProvenanceRecord['acceptance'];
+      acceptance?: ProvenanceRecord['acceptance'] | undefined;
       duplicate?: boolean;
     },
   ): void {
@@ -814,23 +624,24 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.metrics.stepDuration.observe({ capability: capName, outcome: label }, Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
     this.#health.record(capName, outcome);
     if (this.#sinks.length > 0) {
-      const record: ProvenanceRecord = {
+      // The trace and failure lists belong to the finished step and are not touched again: no copies.
+      const record: Mutable<ProvenanceRecord> = {
         intentId: planCtx.plan.intentId,
         planId: outcome.planId,
         stepId: outcome.stepId,
         verb: details.verb,
-        ...(details.capability ? { capability: `${details.capability.name}@${details.capability.version}` } : {}),
-        ...(details.args !== undefined ? { args: details.args } : {}),
-        ...(details.key ? { idempotencyKey: details.key } : {}),
         attempts: outcome.attempts,
         preemptions: details.preemptions,
-        trace: [...details.trace],
+        trace: details.trace,
         traceDropped: details.traceDropped,
-        ...(details.acceptance ? { acceptance: details.acceptance } : {}),
-        failures: [...details.failures],
+        failures: details.failures,
         outcome,
-        ...(planCtx.preemptReason !== undefined ? { preemptReason: planCtx.preemptReason } : {}),
       };
+      if (details.capability) record.capability = `${details.capability.name}@${details.capability.version}`;
+      if (details.args !== undefined) record.args = details.args;
+      if (details.key) record.idempotencyKey = details.key;
+      if (details.acceptance) record.acceptance = details.acceptance;
+      if (planCtx.preemptReason !== undefined) record.preemptReason = planCtx.preemptReason;
       for (const sink of this.#sinks) {
         try {
           sink.write(record);
@@ -868,8 +679,18 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const capRefs = new WeakMap<object, { readonly name: string; readonly version: string }>();
+
+/** `{ name, version }` of a capability, one frozen object per capability. */
 function capRef(capability: Capability<unknown>): { name: string; version: string } {
-  return { name: capability.name, version: capability.version };
+  let ref = capRefs.get(capability);
+  if (!ref) {
+    ref = Object.freeze({ name: capability.name, version: capability.version });
+    capRefs.set(capability, ref);
+  }
+  return ref as { name: string; version: string };
 }
 
 function record(failures: StepFailure[], failure: StepFailure): StepFailure {
@@ -891,50 +712,4 @@ function isRepairable(failure: StepFailure): boolean {
     default:
       return true;
   }
-}
-
-function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: { ttfaDeadline: number; stuckDeadline: number; attemptTimeout: number }): StepFailure {
-  switch (code) {
-    case 'ttfa_exceeded':
-      return stepFailure(code, `no actuator command within ${limits.ttfaDeadline} ms of dispatch`);
-    case 'stuck':
-      return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckDeadline} ms`);
-    case 'timeout':
-      return stepFailure(code, `attempt ran past its ${limits.attemptTimeout} ms deadline`);
-  }
-}
-
-const RunnerResultSchema = z.union([
-  z.undefined(),
-  z.object({ ok: z.literal(true), observables: z.record(z.string(), z.unknown()).optional() }),
-  z.object({
-    ok: z.literal(false),
-    code: ErrorCodeSchema.optional(),
-    reason: z.string(),
-    retryable: z.boolean().optional(),
-    missing: z.array(z.string()).optional(),
-    nodePath: z.string().optional(),
-  }),
-]);
-
-function interpretRunnerResult(
-  capability: string,
-  value: unknown,
-): { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure } {
-  const parsed = RunnerResultSchema.safeParse(value);
-  if (!parsed.success) {
-    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a malformed result:\n${z.prettifyError(parsed.error)}`) };
-  }
-  const result = parsed.data;
-  if (result === undefined) return { ok: true };
-  if (result.ok) return result.observables ? { ok: true, observables: result.observables } : { ok: true };
-  const code: ErrorCode = result.code ?? 'runner_error';
-  return {
-    ok: false,
-    failure: stepFailure(code, result.reason, {
-      retryable: result.retryable ?? isRetryable(code),
-      ...(result.missing ? { missing: result.missing } : {}),
-      ...(result.nodePath ? { nodePath: result.nodePath } : {}),
-    }),
-  };
 }

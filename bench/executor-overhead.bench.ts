@@ -1,0 +1,82 @@
+// @sinew/bt-runtime: executor overhead per step — 10,000 steps of a no-op capability through the full
+// pipeline (V1–V3 checks, idempotency, watchdog timers on the real clock, metrics, in-memory provenance)
+// vs calling the same runner directly, measured in the same run. Target: ≤ 25 µs overhead per step.
+import { performance } from 'node:perf_hooks';
+import { accepted, CapabilityRegistry, defineCapability, type RunContext } from '@sinew/executor-contracts';
+import { createExecutor, createMetrics, instrumentMethods, memoryProvenance, type ActuatorSource } from '@sinew/bt-runtime';
+import { z } from 'zod';
+
+const STEPS = 10_000;
+const ROUNDS = 5;
+const TARGET_US = 25;
+
+class Body {
+  pokes = 0;
+  poke(): void {
+    this.pokes += 1;
+  }
+}
+type Instrumented = Body & ActuatorSource;
+
+const body: Instrumented = instrumentMethods(new Body(), ['poke']);
+const noop = defineCapability<z.ZodObject<{ n: z.ZodNumber }>, Instrumented>({
+  name: 'noop',
+  version: '1.0.0',
+  description: 'pokes the body once',
+  inputSchema: z.object({ n: z.number() }),
+  guard: () => ({ ok: true }),
+  run: async (ctx) => {
+    ctx.body.poke();
+  },
+  acceptance: () => accepted,
+});
+
+const registry = new CapabilityRegistry<Instrumented>().register(noop);
+
+async function pipeline(round: number): Promise<number> {
+  const executor = createExecutor({ registry, body, metrics: createMetrics(), provenance: memoryProvenance({ capacity: 1000 }) });
+  const steps = Array.from({ length: STEPS }, (_, i) => ({ stepId: `s${i}`, type: 'noop', args: { n: i } }));
+  const start = performance.now();
+  const outcome = await executor.run({ planId: `bench-${round}`, intentId: 'bench', steps });
+  const elapsed = performance.now() - start;
+  if (outcome.status !== 'completed' || outcome.steps.length !== STEPS) throw new Error(`pipeline run failed: ${outcome.status}`);
+  await executor.close();
+  return elapsed;
+}
+
+async function direct(): Promise<number> {
+  const ctx: RunContext<Instrumented> = {
+    body,
+    signal: new AbortController().signal,
+    blackboard: new Map(),
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+    step: { planId: 'p', stepId: 's', verb: 'noop', version: '1.0.0', attempt: 1 },
+    progress() {},
+    transition() {},
+    now: () => Date.now(),
+  };
+  const start = performance.now();
+  for (let i = 0; i < STEPS; i += 1) await noop.run(ctx, { n: i });
+  return performance.now() - start;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+await pipeline(-1);
+await direct();
+const piped: number[] = [];
+const bare: number[] = [];
+for (let round = 0; round < ROUNDS; round += 1) {
+  piped.push(await pipeline(round));
+  bare.push(await direct());
+}
+const pipeUs = (median(piped) * 1000) / STEPS;
+const directUs = (median(bare) * 1000) / STEPS;
+const overhead = pipeUs - directUs;
+console.log(`executor pipeline : ${pipeUs.toFixed(2)} µs/step (median of ${ROUNDS} × ${STEPS} steps)`);
+console.log(`direct runner call: ${directUs.toFixed(2)} µs/step (baseline, same run)`);
+console.log(`overhead          : ${overhead.toFixed(2)} µs/step, ratio ${(pipeUs / directUs).toFixed(1)}× (target ≤ ${TARGET_US} µs/step)`);
+if (overhead > TARGET_US) {
+  console.log(`over target`);
+  process.exitCode = 1;
+}
