@@ -1,6 +1,6 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } from '@sinew/capabilities';
-import { connectBot, placeTree, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, placeTree, startServer, teleport, type TestServer } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, plannerRepairHook, type RouteEvent } from '../../src/index.js';
 import { createMinecraftHtn, focusAround, needWoodIntent } from '../../src/minecraft/index.js';
@@ -23,10 +23,7 @@ async function botBesideTree(username: string, offsetX: number) {
   await placeTree(server, server.spawn.offset(offsetX + 3, 0, 2).floored(), { kind: 'oak', height: 5 });
   const bot = instrumentBot(await connectBot(server, { username }));
   bots.push(bot);
-  if (offsetX) {
-    bot.chat(`/tp ${username} ${server.spawn.x + offsetX} ${server.spawn.y} ${server.spawn.z}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  if (offsetX) await teleport(bot, server.spawn.offset(offsetX, 0, 0));
   const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
   return { bot, snapshot };
 }
@@ -46,6 +43,7 @@ describe('precondition repair on the embedded server', () => {
     expect(outcome.repairs).toBeGreaterThanOrEqual(1);
     expect(repairs[0]).toContain('gather(oak_log');
     expect(outcome.steps.some((s) => s.verb === 'gather' && s.status === 'succeeded')).toBe(true);
+    expect(outcome.steps.some((s) => s.verb === 'craft_item' && s.status === 'failed' && s.failure?.code === 'precond_missing')).toBe(true);
   });
 
   it('need wood demo: intent → router → HTN → executor; the pickaxe step fails on has_item:stick:2 and repair crafts sticks', async () => {
