@@ -32,9 +32,9 @@ describe('seed 003 §9 construction pivots', () => {
   it('§9 pivot 2 (integer buckets): positions with ±0.02 noise map to the same keys and produce no deltas', () => {
     const bus = createBeliefBus();
     const rand = prng(2);
-    // one entity sits exactly on a distance-bucket edge (8 blocks), one on an integer-unit edge
+    // one entity sits on a distance-bucket edge (8 blocks) right where unit rounding flips, one on another unit edge
     const scene = [
-      { id: 1, cls: 'cow', hostile: false, x: 8, y: 64, z: 0 },
+      { id: 1, cls: 'cow', hostile: false, x: 8 - 1 / 32, y: 64, z: 0 }, // 127.5 units: rounding flips across the 8-block edge
       { id: 2, cls: 'zombie', hostile: true, x: -11.03125, y: 64, z: 3.5 },
       ...stableScene(30, 2),
     ];
