@@ -75,6 +75,13 @@ describe('cognition config (seeds/002)', () => {
     expect(!badSchema.ok && badSchema.error.issues[0]!.path).toEqual(['outputSchema']);
   });
 
+  it('verbs() are the verbs the schema offers the model, so the verb gate catches a stale schema', () => {
+    const complete = async () => '';
+    expect(createLlmPlanner({ complete, config: config(), registry }).verbs()).toEqual(registry.verbs());
+    const stale = planOutputSchema([...registry.toolDefinitions(), { name: 'chop_tree', description: 'old verb', inputSchema: { type: 'object' } }]);
+    expect(createLlmPlanner({ complete, config: config({ outputSchema: stale }), registry }).verbs()).toContain('chop_tree');
+  });
+
   it('generates the output JSON Schema from the registry tool definitions', () => {
     const schema = planOutputSchema(registry) as { properties: { steps: { items: { oneOf: { properties: { verb: { const: string }; args: { properties: Record<string, unknown> } } }[] } } } };
     const variants = schema.properties.steps.items.oneOf;

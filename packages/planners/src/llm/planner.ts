@@ -87,7 +87,18 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
     return planFailure(name, 'llm_output_rejected', `reply rejected ${complaints.length}× (budget ${config.retryBudget} corrective retries)`, complaints);
   }
 
-  return { name, verbs: () => registry.verbs(), plan };
+  // What the model is told it may emit: the verbs in the config's schema (the verb gate compares them to the registry).
+  const schemaVerbs = verbsOfSchema(config.outputSchema);
+  return { name, verbs: () => schemaVerbs ?? registry.verbs(), plan };
+}
+
+/** The `const` verbs of a `planOutputSchema`-shaped schema, or undefined when it has none. */
+function verbsOfSchema(schema: Record<string, unknown>): string[] | undefined {
+  const steps = (schema.properties as { steps?: { items?: { oneOf?: unknown[] } } } | undefined)?.steps;
+  const verbs = (steps?.items?.oneOf ?? [])
+    .map((variant) => (variant as { properties?: { verb?: { const?: unknown } } }).properties?.verb?.const)
+    .filter((verb): verb is string => typeof verb === 'string');
+  return verbs.length ? [...new Set(verbs)].sort() : undefined;
 }
 
 export type ReplyCheck = { readonly ok: true; readonly steps: PlanStep[] } | { readonly ok: false; readonly complaint: string };
