@@ -28,7 +28,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('sinew-codemod wrap-runners (subprocess)', () => {
-  it('--dry-run prints a unified diff that patch applies to give exactly what a real run writes', () => {
+  it('--dry-run prints a unified diff that patch applies to give exactly what a real run writes; a second run changes nothing', () => {
     const dry = tree('dry');
     const result = run(dry, 'wrap-runners', 'src', '--dry-run');
     expect(result.code).toBe(0);
@@ -37,30 +37,25 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     expect(result.stdout).toMatch(/^-class LookAroundLeaf \{\n\+export class LookAroundLeaf \{$/m);
     expect(result.stderr).toMatch(/wrapped src\/bot\/actions\.ts:36 craftItem → craft_item \(function\)/);
     expect(result.stderr).toMatch(/unsafe {2}src\/bot\/actions\.ts:221 ScriptedActions\.executeAction \[dynamic_dispatch\]/);
-    expect(result.stderr).toContain('file(s) would change');
+    expect(result.stderr).toMatch(/unsafe {2}src\/shapes\/function\.ts:10 craftItem \[name_collision\] verb craft_item is already provided by craftItem \(actions\.ts:36\)/);
+    expect(result.stderr).toContain('7 file(s) would change');
     expect(existsSync(join(dry, 'src/bot/actions.capabilities.ts'))).toBe(false);
 
     const patched = spawnSync('patch', ['-p1', '--quiet'], { cwd: dry, input: result.stdout, encoding: 'utf8' });
     expect(patched.status, patched.stderr + patched.stdout).toBe(0);
     const real = tree('real');
-    expect(run(real, 'wrap-runners', 'src').code).toBe(0);
+    const written = run(real, 'wrap-runners', 'src');
+    expect(written.code).toBe(0);
+    expect(written.stderr).toContain('7 file(s) changed');
     for (const file of ['src/bot/actions.capabilities.ts', 'src/bot/actions.ts', 'src/sinew.registry.ts', 'src/shapes/dispatcher.ts', 'src/shapes/leaf.capabilities.ts']) {
       expect(readFileSync(join(dry, file), 'utf8'), file).toBe(readFileSync(join(real, file), 'utf8'));
     }
-  });
+    expect(readFileSync(join(real, 'src/bot/actions.capabilities.ts'), 'utf8')).toContain("import type { Bot } from 'mineflayer';");
 
-  it('writes the files, and a second run changes nothing', () => {
-    const dir = tree('twice');
-    const first = run(dir, 'wrap-runners', 'src');
-    expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/\b7 file\(s\) changed/);
-    const generated = readFileSync(join(dir, 'src/bot/actions.capabilities.ts'), 'utf8');
-    expect(generated).toContain("import type { Bot } from 'mineflayer';");
-    const second = run(dir, 'wrap-runners', 'src');
-    expect(second.code).toBe(0);
-    expect(second.stderr).toContain('0 file(s) changed');
-    expect(readFileSync(join(dir, 'src/bot/actions.capabilities.ts'), 'utf8')).toBe(generated);
-    expect(run(dir, 'wrap-runners', 'src', '--dry-run').stdout).toBe('');
+    const again = run(real, 'wrap-runners', 'src', '--dry-run');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('0 file(s) would change');
   });
 
   it('--out and --registry-file place the generated files elsewhere with imports back to the sources', () => {

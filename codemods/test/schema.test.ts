@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { deriveSchema } from '../src/index.js';
 import { memoryProject } from './helpers.js';
 
+// One in-memory project for every case (loading the lib files is the slow part); a file per case.
+const project = memoryProject({});
+let cases = 0;
+
 /** Derives the schema of `type T` declared in a small in-memory file. */
 function derive(declarations: string) {
-  const project = memoryProject({ '/schema.ts': `${declarations}\ndeclare const value: T;` });
-  const file = project.getSourceFileOrThrow('/schema.ts');
+  cases += 1;
+  const file = project.createSourceFile(`/case${cases}.ts`, `export {};\n${declarations}\ndeclare const value: T;`);
   const node = file.getVariableDeclarationOrThrow('value');
   return deriveSchema(node.getType(), node, 'args');
 }
