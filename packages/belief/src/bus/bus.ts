@@ -51,6 +51,7 @@ interface Pair {
   readonly cost: number;
   readonly track: Track;
   readonly evidence: number;
+  readonly previous: number;
 }
 
 interface Pending {
@@ -73,6 +74,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const radiusU = Math.max(1, Math.round(config.threatRadiusBlocks * U));
   const cellU = Math.max(1, Math.round(config.hazardCellBlocks * U));
 
+  const clamp = (v: number): number => Math.max(-speed, Math.min(speed, v));
   const tracks = new Map<number, Track>();
   const published = new Map<number, TrackSummary>();
   const lastDeltaTick = new Map<number, number>();
@@ -93,15 +95,24 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
 
   function associate(evidence: readonly CanonicalEvidence[], tick: number): (Track | undefined)[] {
     const pairs: Pair[] = [];
+    // evidence indices sorted by x: each track scans only the window its gate allows
+    const byX = evidence.map((_, i) => i).sort((a, b) => evidence[a]!.x - evidence[b]!.x || a - b);
+    const xs = byX.map((i) => evidence[i]!.x);
     for (const t of tracks.values()) {
       const dt = unseen(t, tick);
       const gate = Math.min(gateMax, gateBase + speed * dt);
       const gate2 = gate * gate;
       const x = px(t, tick), y = py(t, tick), z = pz(t, tick);
-      for (let i = 0; i < evidence.length; i += 1) {
+      let lo = 0, hi = xs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (xs[mid]! < x - gate) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < xs.length && xs[k]! <= x + gate; k += 1) {
+        const i = byX[k]!;
         const e = evidence[i]!;
         const dx = e.x - x;
-        if (dx > gate || dx < -gate) continue;
         const dz = e.z - z;
         if (dz > gate || dz < -gate) continue;
         const dy = e.y - y;
@@ -115,16 +126,16 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
           else continue;
         }
         if (hinted) cost = Math.floor(cost / 4);
-        pairs.push({ cost, track: t, evidence: i });
+        pairs.push({ cost, track: t, evidence: i, previous: t.lastSeenTick });
       }
     }
     pairs.sort((a, b) => a.cost - b.cost || a.track.id - b.track.id || a.evidence - b.evidence);
     const matched = new Array<Track | undefined>(evidence.length).fill(undefined);
-    const used = new Set<number>();
     for (const p of pairs) {
-      if (matched[p.evidence] !== undefined || used.has(p.track.id)) continue;
+      if (matched[p.evidence] !== undefined || p.track.lastSeenTick === tick) continue;
       matched[p.evidence] = p.track;
-      used.add(p.track.id);
+      p.track.lastSeenTick = tick; // marks the track taken; the update below relies on the previous value
+      p.track.prevSeenTick = p.previous;
     }
     return matched;
   }
@@ -220,9 +231,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       const t = matched[i];
       if (!t) continue;
       const e = evidence[i]!;
-      const dt = Math.max(1, unseen(t, tickId));
-      const maxV = speed;
-      const clamp = (v: number): number => Math.max(-maxV, Math.min(maxV, v));
+      const dt = Math.max(1, tickId - t.prevSeenTick);
       t.vx = clamp(Math.trunc((t.vx + Math.trunc((e.x - t.x) / dt)) / 2));
       t.vy = clamp(Math.trunc((t.vy + Math.trunc((e.y - t.y) / dt)) / 2));
       t.vz = clamp(Math.trunc((t.vz + Math.trunc((e.z - t.z) / dt)) / 2));
@@ -232,7 +241,6 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       t.hostile = e.hostile;
       if (e.hint !== undefined) t.hint = e.hint;
       updateClass(t, e.cls);
-      t.lastSeenTick = tickId;
       t.conf = 1000;
       assignedTrack[e.input] = t;
     }
@@ -273,6 +281,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
         vz: 0,
         createdTick: tickId,
         lastSeenTick: tickId,
+        prevSeenTick: tickId,
         conf: 1000,
         distU: 0,
         distBucket: 0,

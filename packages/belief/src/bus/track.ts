@@ -19,6 +19,8 @@ export interface Track {
   vz: number;
   readonly createdTick: number;
   lastSeenTick: number;
+  /** lastSeenTick before the current tick's association (velocity needs the gap). */
+  prevSeenTick: number;
   conf: number;
   distU: number;
   distBucket: number;
