@@ -193,7 +193,7 @@ function segment(node: Def, index: number): string {
 
 interface Invocation {
   readonly runId: number;
-  readonly controller: AbortController;
+  readonly leaf: LeafCtx;
   settled?: { value: unknown } | { error: unknown };
 }
 
@@ -211,12 +211,22 @@ interface RunState {
   staleDropped: number;
   readonly runningSince: Map<string, number>;
   readonly runCounters: number[];
+  /** Condition and callback contexts, one per leaf per run. */
+  readonly leafCtxs: (LeafCtx | undefined)[];
+}
+
+/** What a state change needs to know about a node, looked up once by mistreevous UID. */
+interface NodeInfo {
+  readonly path: string;
+  readonly leaf: boolean;
+  /** Action slot, or -1. */
+  readonly slot: number;
 }
 
 interface Instance {
   readonly tree: BehaviourTree;
   readonly invocations: (Invocation | undefined)[];
-  readonly uidToPath: Map<string, string>;
+  readonly nodes: Map<string, NodeInfo>;
   run?: RunState;
 }
 
@@ -230,15 +240,36 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/** The per-invocation context a leaf sees; getters delegate to the step's RunContext. */
+/**
+ * The per-invocation context a leaf sees; getters delegate to the step's RunContext. An action's own
+ * AbortController is created only when the leaf reads `signal` (most synchronous leaves never do).
+ */
 class LeafCtx implements LeafContext<unknown, unknown> {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
   constructor(
     private readonly base: RunContext<unknown>,
-    readonly signal: AbortSignal,
+    private readonly fixedSignal: AbortSignal | undefined,
     readonly args: unknown,
     readonly nodePath: string,
     readonly runId: number,
   ) {}
+  get signal(): AbortSignal {
+    if (this.fixedSignal) return this.fixedSignal;
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+  /** Aborts this invocation (its signal, now or when first read). */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
   get body() {
     return this.base.body;
   }
@@ -288,9 +319,11 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
   const compiled = compile(options.tree, { action: own(actions), condition: own(conditions), guard: own(conditions), callback: own(callbacks) });
   const pool: Instance[] = [];
 
+  const actionSlots = new Map(compiled.leaves.filter((l) => l.kind === 'action').map((l) => [l.nodePath, l.slot]));
+
   const build = (): Instance => {
     const agent: Record<string, unknown> = {};
-    const instance: Instance = { tree: undefined as unknown as BehaviourTree, invocations: new Array(compiled.actionCount), uidToPath: new Map() };
+    const instance: Instance = { tree: undefined as unknown as BehaviourTree, invocations: new Array(compiled.actionCount), nodes: new Map() };
     const fail = (run: RunState, nodePath: string, cause: unknown): never => {
       run.error ??= { nodePath, cause };
       throw new BehaviorNodeError(nodePath, cause);
@@ -305,9 +338,8 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           const current = instance.invocations[leaf.slot];
           if (current === undefined) {
             const runId = (run.runCounters[leaf.slot] = (run.runCounters[leaf.slot] ?? 0) + 1);
-            const controller = new AbortController();
-            if (run.ctx.signal.aborted) controller.abort(run.ctx.signal.reason);
-            const leafCtx = new LeafCtx(run.ctx, controller.signal, run.args, leaf.nodePath, runId);
+            const leafCtx = new LeafCtx(run.ctx, undefined, run.args, leaf.nodePath, runId);
+            if (run.ctx.signal.aborted) leafCtx.abort(run.ctx.signal.reason);
             let result: unknown;
             try {
               result = action(leafCtx, ...nodeArgs);
@@ -321,7 +353,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
                 return fail(run, leaf.nodePath, (error as BehaviorNodeError).cause);
               }
             }
-            const invocation: Invocation = { runId, controller };
+            const invocation: Invocation = { runId, leaf: leafCtx };
             instance.invocations[leaf.slot] = invocation;
             const onSettled = (settled: Invocation['settled']) => {
               if (instance.invocations[leaf.slot] !== invocation) {
@@ -353,7 +385,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
         agent[name] = (...nodeArgs: unknown[]) => {
           const run = instance.run!;
           if (leaf.isRootGuard && run.stop !== undefined) return false;
-          const leafCtx = new LeafCtx(run.ctx, run.ctx.signal, run.args, leaf.nodePath, 0);
+          const leafCtx = (run.leafCtxs[index] ??= new LeafCtx(run.ctx, run.ctx.signal, run.args, leaf.nodePath, 0));
           try {
             const value = fn(leafCtx, ...nodeArgs);
             return leaf.kind === 'callback' ? undefined : value === true;
@@ -364,21 +396,25 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
       }
     });
     const leafPaths = compiled.leafPaths;
+    const tracksDuration = maxNodeDurationMs !== undefined;
     const tree = new BehaviourTree(compiled.definition as never, agent, {
       getDeltaTime: () => instance.run?.delta ?? 0,
       onNodeStateChange: (change) => {
+        // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
+        const aborted = change.state === State.READY;
+        if (aborted && change.previousState !== State.RUNNING) return;
         const run = instance.run;
-        const nodePath = instance.uidToPath.get(change.id);
-        if (!run || nodePath === undefined) return;
-        const aborted = change.previousState === State.RUNNING && change.state === State.READY;
-        if (change.state === State.READY && !aborted) return;
-        if (leafPaths.has(nodePath)) {
-          if (change.state === State.RUNNING) run.runningSince.set(nodePath, run.clock.now());
-          else run.runningSince.delete(nodePath);
-          if (change.state === State.FAILED) run.lastFailedLeaf = nodePath;
-          if (aborted && change.type === 'action') abortInvocation(instance, nodePath);
+        const node = instance.nodes.get(change.id);
+        if (!run || node === undefined) return;
+        if (node.leaf) {
+          if (tracksDuration) {
+            if (change.state === State.RUNNING) run.runningSince.set(node.path, run.clock.now());
+            else run.runningSince.delete(node.path);
+          }
+          if (change.state === State.FAILED) run.lastFailedLeaf = node.path;
+          if (aborted && node.slot >= 0) abortInvocation(instance, node);
         }
-        run.ctx.transition(nodePath, aborted ? 'aborted' : stateName(change.state));
+        run.ctx.transition(node.path, aborted ? 'aborted' : stateName(change.state));
       },
     });
     (instance as { tree: BehaviourTree }).tree = tree;
@@ -386,21 +422,18 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
     let i = 0;
     const visit = (details: NodeDetails) => {
       const path = compiled.paths[i++];
-      if (path !== undefined) instance.uidToPath.set(details.id, path);
+      if (path !== undefined) instance.nodes.set(details.id, { path, leaf: leafPaths.has(path), slot: actionSlots.get(path) ?? -1 });
       for (const child of details.children ?? []) visit(child);
     };
     visit(tree.getTreeNodeDetails());
     return instance;
   };
 
-  const actionSlots = new Map(compiled.leaves.filter((l) => l.kind === 'action').map((l) => [l.nodePath, l.slot]));
-  const abortInvocation = (instance: Instance, nodePath: string) => {
-    const slot = actionSlots.get(nodePath);
-    if (slot === undefined) return;
-    const invocation = instance.invocations[slot];
+  const abortInvocation = (instance: Instance, node: NodeInfo) => {
+    const invocation = instance.invocations[node.slot];
     if (!invocation) return;
-    instance.invocations[slot] = undefined;
-    invocation.controller.abort(new BehaviorNodeError(nodePath, new Error('node aborted')));
+    instance.invocations[node.slot] = undefined;
+    invocation.leaf.abort(new BehaviorNodeError(node.path, new Error('node aborted')));
   };
 
   const run = async (ctx: RunContext<Body>, args: Args): Promise<RunnerResult> => {
@@ -416,14 +449,16 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
       staleDropped: 0,
       runningSince: new Map(),
       runCounters: [],
+      leafCtxs: [],
     };
     instance.run = state;
     const onAbort = () => {
       state.stop ??= { code: 'aborted', reason: 'the step was aborted' };
       state.wake?.();
     };
+    // Listen for abort only once the tree has to wait (a synchronous tree finishes in its first step).
+    let listening = false;
     if (base.signal.aborted) onAbort();
-    else base.signal.addEventListener('abort', onAbort, { once: true });
     let reusable = false;
     try {
       for (;;) {
@@ -444,7 +479,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           state.error ??= { nodePath: 'root', cause: error };
         }
         if (state.error) {
-          for (let slot = 0; slot < instance.invocations.length; slot += 1) instance.invocations[slot]?.controller.abort();
+          for (let slot = 0; slot < instance.invocations.length; slot += 1) instance.invocations[slot]?.leaf.abort(new Error('behavior tree failed'));
           const { nodePath, cause } = state.error;
           return { ok: false, code: 'runner_error', reason: `behavior tree node ${nodePath} failed: ${describeError(cause)}`, nodePath };
         }
@@ -459,6 +494,11 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           const nodePath = state.lastFailedLeaf ?? 'root';
           return { ok: false, code: 'runner_error', reason: `behavior tree failed at ${nodePath}`, nodePath };
         }
+        if (!listening) {
+          listening = true;
+          if (base.signal.aborted) onAbort();
+          else base.signal.addEventListener('abort', onAbort, { once: true });
+        }
         await new Promise<void>((resolve) => {
           let timer: TimerHandle | undefined;
           state.wake = () => {
@@ -471,7 +511,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
         });
       }
     } finally {
-      base.signal.removeEventListener('abort', onAbort);
+      if (listening) base.signal.removeEventListener('abort', onAbort);
       state.wake = undefined;
       instance.run = undefined;
       if (reusable && pool.length < 8) pool.push(instance);
