@@ -1,14 +1,19 @@
 import { createBot, type Bot } from 'mineflayer';
 import { TestkitError } from './errors.js';
-import { stateOf, type ServerState, type TestServer } from './server.js';
+import { z } from 'zod';
+import { parseOptions, stateOf, type ServerState, type TestServer } from './server.js';
+
+const connectBotOptionsSchema = z
+  .object({
+    /** 1–16 characters of [A-Za-z0-9_]; default `bot1`, `bot2`, … per server. */
+    username: z.string().regex(/^[A-Za-z0-9_]{1,16}$/, '1-16 characters of [A-Za-z0-9_]').optional(),
+    /** Milliseconds to wait for spawn and chunks (default 20 000). */
+    timeoutMs: z.number().int().positive().optional(),
+  })
+  .strict();
 
 /** Options of {@link connectBot}. */
-export interface ConnectBotOptions {
-  /** 1–16 characters of [A-Za-z0-9_]; default `bot1`, `bot2`, … per server. */
-  username?: string;
-  /** Milliseconds to wait for spawn and chunks (default 20 000). */
-  timeoutMs?: number;
-}
+export type ConnectBotOptions = z.input<typeof connectBotOptionsSchema>;
 
 const botServers = new WeakMap<Bot, TestServer>();
 
@@ -20,11 +25,10 @@ export function serverOfBot(bot: Bot): { server: TestServer; state: ServerState 
 }
 
 /** Connects a mineflayer bot and resolves once it has spawned and loaded the chunks around it. */
-export async function connectBot(server: TestServer, options: ConnectBotOptions = {}): Promise<Bot> {
+export async function connectBot(server: TestServer, input: ConnectBotOptions = {}): Promise<Bot> {
   const state = stateOf(server);
+  const options = parseOptions(connectBotOptionsSchema, input, 'connectBot options');
   const username = options.username ?? `bot${++state.botCounter}`;
-  if (!/^[A-Za-z0-9_]{1,16}$/.test(username))
-    throw new TestkitError('invalid_options', `username: expected 1-16 of [A-Za-z0-9_], received ${JSON.stringify(username)}`);
   const timeoutMs = options.timeoutMs ?? 20_000;
 
   const bot = createBot({
@@ -38,6 +42,8 @@ export async function connectBot(server: TestServer, options: ConnectBotOptions 
     viewDistance: 'short',
   });
   botServers.set(bot, server);
+  // A socket error after a server stop must not crash the test process ('end' follows it).
+  bot.on('error', () => undefined);
   state.bots.add(bot);
   bot.once('end', () => {
     state.bots.delete(bot);

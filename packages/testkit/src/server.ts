@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server as NetServer } from 'node:net';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
+import { z } from 'zod';
 import { TestkitError } from './errors.js';
 import type { ExtensionContext } from './extensions/context.js';
 import { installExtensions } from './extensions/index.js';
@@ -14,19 +15,23 @@ export const DEFAULT_VERSION = '1.20.4';
 /** Top block of the superflat ground (grass); bots stand at GROUND_Y + 1. */
 export const GROUND_Y = 4;
 
+const startServerOptionsSchema = z
+  .object({
+    /** Minecraft version (default 1.20.4, the one the extensions are tested on). */
+    version: z.string().regex(/^\d+\.\d+(\.\d+)?$/, 'a version like "1.20.4"').optional(),
+    /** TCP port on 127.0.0.1 (default: a free one). */
+    port: z.number().int().min(0).max(65535).optional(),
+    /** World seed (superflat ignores it for terrain; it still reaches the clients). */
+    seed: z.number().int().optional(),
+    /** World storage: in memory by default; `dir` keeps region files there (left in place on stop). */
+    world: z.object({ dir: z.string().min(1).optional() }).strict().optional(),
+    /** Chunk radius sent to bots (default 4). */
+    viewDistance: z.number().int().min(2).max(12).optional(),
+  })
+  .strict();
+
 /** Options of {@link startServer}. */
-export interface StartServerOptions {
-  /** Minecraft version (default 1.20.4, the one the extensions are tested on). */
-  version?: string;
-  /** TCP port on 127.0.0.1 (default: a free one). */
-  port?: number;
-  /** World seed (superflat ignores it for terrain; it still reaches the clients). */
-  seed?: number;
-  /** World storage: in memory by default; `dir` keeps region files there (left in place on stop). */
-  world?: { dir?: string };
-  /** Chunk radius sent to bots (default 4). */
-  viewDistance?: number;
-}
+export type StartServerOptions = z.input<typeof startServerOptionsSchema>;
 
 /** A running test server. */
 export interface TestServer {
@@ -50,6 +55,8 @@ export interface ServerState {
   external: ExternalControl | null;
   bots: Set<Bot>;
   ctx: ExtensionContext | null;
+  /** Chunk columns ("x,z") whose blocks changed since the last reset. */
+  dirtyChunks: Set<string>;
   stopped: boolean;
   botCounter: number;
 }
@@ -80,16 +87,11 @@ export function playerOf(serv: SquidServer, username: string): SquidPlayer {
   return player;
 }
 
-function validate(options: StartServerOptions): void {
-  const { version, port, seed, viewDistance } = options;
-  if (version !== undefined && (typeof version !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(version)))
-    throw new TestkitError('invalid_options', `version: expected a version like "1.20.4", received ${JSON.stringify(version)}`);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
-    throw new TestkitError('invalid_options', `port: expected an integer 0..65535, received ${JSON.stringify(port)}`);
-  if (seed !== undefined && !Number.isSafeInteger(seed))
-    throw new TestkitError('invalid_options', `seed: expected an integer, received ${JSON.stringify(seed)}`);
-  if (viewDistance !== undefined && !(Number.isInteger(viewDistance) && viewDistance >= 2 && viewDistance <= 12))
-    throw new TestkitError('invalid_options', `viewDistance: expected an integer 2..12, received ${JSON.stringify(viewDistance)}`);
+/** Parses options with zod; a bad field becomes an invalid_options error naming it. */
+export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw new TestkitError('invalid_options', `${what}: ${z.prettifyError(result.error)}`);
+  return result.data;
 }
 
 /**
@@ -97,8 +99,8 @@ function validate(options: StartServerOptions): void {
  * the testkit's extensions (crafting, eating, mob AI, respawn, player list, game-mode sync).
  * With SINEW_MC_HOST/SINEW_MC_PORT set, returns a handle to that external server instead.
  */
-export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
-  validate(options);
+export async function startServer(input: StartServerOptions = {}): Promise<TestServer> {
+  const options = parseOptions(startServerOptionsSchema, input, 'startServer options');
   const version = options.version ?? DEFAULT_VERSION;
   const spawn = new Vec3(0.5, GROUND_Y + 1, 0.5);
 
@@ -146,6 +148,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     ctx,
     stopped: false,
     botCounter: 0,
+    dirtyChunks: trackDirtyChunks(serv),
   };
 
   const stop = async (): Promise<void> => {
@@ -183,6 +186,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   state.handle = handle;
   states.set(handle, state);
   return handle;
+}
+
+/** Records which chunk columns of the overworld any block write touches (reset regenerates only those). */
+function trackDirtyChunks(serv: SquidServer): Set<string> {
+  const dirty = new Set<string>();
+  const world = serv.overworld as unknown as Record<string, (pos: Vec3, ...rest: unknown[]) => Promise<unknown>>;
+  for (const method of ['setBlockStateId', 'setBlockType', 'setBlockData', 'setBlock', 'setBlockLight', 'setSkyLight']) {
+    const original = world[method];
+    if (typeof original !== 'function') continue;
+    world[method] = function (this: unknown, pos: Vec3, ...rest: unknown[]) {
+      dirty.add(`${Math.floor(pos.x / 16)},${Math.floor(pos.z / 16)}`);
+      return original.call(this, pos, ...rest);
+    };
+  }
+  return dirty;
 }
 
 /** Quits a bot and waits (at most 2 s) for its socket to close. */
@@ -240,6 +258,7 @@ async function startExternal(host: string, version: string, spawn: Vec3): Promis
     ctx: null,
     stopped: false,
     botCounter: 0,
+    dirtyChunks: new Set(),
   };
   const handle: TestServer = {
     host,

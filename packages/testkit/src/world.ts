@@ -124,13 +124,13 @@ export async function placeTree(server: TestServer, base: Position, options: Tre
 
 /** Options of {@link reset}. */
 export interface ResetOptions {
-  /** Half-size in blocks of the square around the spawn that is regenerated (default 40). */
+  /** Half-size in blocks of the square around the spawn that is cleared on an external server (default 40). */
   radius?: number;
 }
 
 /**
- * Puts the server back to a fresh state between tests: regenerates the ground around the
- * spawn, removes mobs and dropped items, empties inventories, heals, feeds, sets survival
+ * Puts the server back to a fresh state between tests: regenerates every chunk whose blocks
+ * changed, removes mobs and dropped items, empties inventories, heals, feeds, sets survival
  * and teleports every player to the spawn.
  */
 export async function reset(server: TestServer, options: ResetOptions = {}): Promise<void> {
@@ -158,7 +158,7 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
   for (const entity of Object.values(serv.entities)) {
     if (entity.type !== 'player') entity.destroy();
   }
-  await regenerate(serv, -radius, -radius, radius, radius);
+  await regenerate(serv, state.dirtyChunks);
   for (const player of serv.players) {
     for (let slot = 0; slot < player.inventory.slots.length; slot++) {
       if (player.inventory.slots[slot]) player.inventory.updateSlot(slot, null);
@@ -173,15 +173,13 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
   await syncAll(serv);
 }
 
-async function regenerate(serv: SquidServer, minX: number, minZ: number, maxX: number, maxZ: number): Promise<void> {
+async function regenerate(serv: SquidServer, dirty: Set<string>): Promise<void> {
   const world = serv.overworld as unknown as {
     chunkGenerator: (x: number, z: number) => unknown;
     setColumn(x: number, z: number, column: unknown): Promise<void>;
   };
-  for (let cx = Math.floor(minX / 16); cx <= Math.floor(maxX / 16); cx++) {
-    for (let cz = Math.floor(minZ / 16); cz <= Math.floor(maxZ / 16); cz++) {
-      await world.setColumn(cx, cz, world.chunkGenerator(cx, cz));
-    }
-  }
-  await resendChunks(serv, { x: minX, y: 0, z: minZ }, { x: maxX, y: 0, z: maxZ });
+  const chunks = [...dirty].map((key) => key.split(',').map(Number) as [number, number]);
+  for (const [cx, cz] of chunks) await world.setColumn(cx, cz, world.chunkGenerator(cx, cz));
+  dirty.clear();
+  for (const [cx, cz] of chunks) await resendChunks(serv, { x: cx * 16, y: 0, z: cz * 16 }, { x: cx * 16, y: 0, z: cz * 16 });
 }

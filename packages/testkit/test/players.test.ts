@@ -60,6 +60,9 @@ describe('players, death, respawn and game modes', () => {
     expect(await waitFor(() => alice.entity.position.distanceTo(server.spawn) < 1, 3_000)).toBe(true);
     expect(Number.isFinite(alice.entity.position.x)).toBe(true);
     expect(alice.food).toBe(20);
+    // the world is there again and physics runs (mineflayer drops its chunks on this respawn)
+    expect(await waitFor(() => alice.blockAt(new Vec3(0, GROUND_Y, 0))?.name === 'grass_block', 3_000)).toBe(true);
+    await alice.waitForTicks(2);
   });
 
   it('game-mode changes reach the bot and back', async () => {

@@ -18,6 +18,14 @@ export function writeRespawn(serv: SquidServer, player: SquidPlayer, keepMetadat
   });
 }
 
+async function resendLoadedChunks(player: SquidPlayer): Promise<void> {
+  for (const key of Object.keys(player.loadedChunks ?? {})) {
+    const [x, z] = key.split(',').map(Number) as [number, number];
+    if (player.disconnected) return;
+    await player.sendChunk(x, z, await player.world.getColumn(x, z));
+  }
+}
+
 /**
  * Respawn after death: the request arrives as 'perform_respawn' (flying-squid compares it
  * with 0 and never answers). The player comes back at the spawn point with full health and
@@ -36,6 +44,8 @@ export function installRespawn(ctx: ExtensionContext): void {
       player.foodSaturation = 5;
       player.sendSelfPosition(player.spawnPoint.clone());
       player.updateHealth(20);
+      // mineflayer drops its world on this respawn (1.20.4's login has no dimension to compare), so resend it.
+      void resendLoadedChunks(player).catch((err: unknown) => serv.emit('error', err));
       for (const other of serv.players) {
         if (other === player) continue;
         other._client.write('entity_destroy', { entityIds: [player.id] });
