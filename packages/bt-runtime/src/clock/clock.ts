@@ -9,13 +9,14 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The real clock: `Date.now()` (so outcome timestamps are epoch ms) and the global timers (unref'd so they never keep a process alive). */
+/**
+ * The real clock: `Date.now()` (so outcome timestamps are epoch ms) and the global timers. Timers are
+ * not unref'd: a running step keeps the process alive; every timer is cleared when its step ends.
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(callback, ms) {
-    const handle = globalThis.setTimeout(callback, ms);
-    handle.unref?.();
-    return handle;
+    return globalThis.setTimeout(callback, ms);
   },
   clearTimeout(handle) {
     globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>);
