@@ -7,7 +7,7 @@ import type { SinewBot } from './bot.js';
 import { createFlapDetector, type FlapPolicyInput } from './flap.js';
 import type { Vec3Like, WorldSnapshot } from './world.js';
 
-const { Movements } = pathfinderPackage;
+const { Movements, goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
 /** `defineCapability` bound to the mineflayer body and the shared world snapshot. */
@@ -114,15 +114,49 @@ export function targetMemo<T>(): { get(args: object): T | undefined; set(args: o
 
 const movementsByBot = new WeakMap<Bot, InstanceType<typeof Movements>>();
 
-/** Pathfinder movements for a bot, built once (building them scans the registry). */
+/**
+ * Pathfinder movements for a bot, built once (building them scans the registry). Walking never digs or
+ * towers: breaking and placing blocks are steps of their own, so a path never changes the world unseen.
+ */
 export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
   let movements = movementsByBot.get(bot);
   if (!movements) {
     movements = new Movements(bot);
+    movements.canDig = false;
+    movements.allow1by1towers = false;
+    movements.scafoldingBlocks = [];
     movementsByBot.set(bot, movements);
   }
   return movements;
 }
+
+/** Waits (at most `timeoutMs`) until the body stands on the ground: digging mid-air takes five times longer. */
+export async function settle(bot: Bot, signal: AbortSignal, timeoutMs = 1_500): Promise<void> {
+  for (let waited = 0; waited < timeoutMs && !bot.entity.onGround && !signal.aborted; waited += 50) await pause(50, signal);
+}
+
+/** A pathfinder goal: stand where the eyes are within `reach` of a block's centre (no line-of-sight rule). */
+export class GoalWithinReach extends goals.Goal {
+  constructor(
+    readonly position: Vec3Like,
+    readonly reach: number = REACH - 0.5,
+  ) {
+    super();
+  }
+  heuristic(node: { x: number; y: number; z: number }): number {
+    const dx = node.x + 0.5 - (Math.floor(this.position.x) + 0.5);
+    const dy = node.y + EYE_HEIGHT - (Math.floor(this.position.y) + 0.5);
+    const dz = node.z + 0.5 - (Math.floor(this.position.z) + 0.5);
+    return Math.max(0, Math.hypot(dx, dy, dz) - this.reach);
+  }
+  isEnd(node: { x: number; y: number; z: number }): boolean {
+    return this.heuristic(node) === 0;
+  }
+}
+
+/** Seconds-long window in which the body must move at least `MIN_PROGRESS_BLOCKS` while walking. */
+const NO_PROGRESS_MS = 6_000;
+const MIN_PROGRESS_BLOCKS = 0.5;
 
 export interface WalkOptions {
   /** Give up after this long (the executor's attempt timeout usually fires first). */
@@ -147,10 +181,17 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
   const startedAt = ctx.now();
   return new Promise<Failure | undefined>((resolve) => {
     let settled = false;
-    const onPath = (result: { status: string }) => ctx.progress(`path ${result.status}`);
+    // pathfinder keeps re-planning a partial path on the spot (each re-plan clears control states, which looks
+    // like activity): the body must actually move, or the walk is stuck.
+    let anchor = bot.entity.position.clone();
+    let anchorAt = startedAt;
     const onAbort = () => finish({ ok: false, code: 'aborted', reason: 'navigation aborted', retryable: false });
     const timer = setInterval(() => {
       const now = ctx.now();
+      if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {
+        anchor = bot.entity.position.clone();
+        anchorAt = now;
+      }
       if (flap.sample(bot.entity.position, now)) {
         finish({
           ok: false,
@@ -158,6 +199,8 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
           reason: `navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`,
           retryable: true,
         });
+      } else if (now - anchorAt > NO_PROGRESS_MS) {
+        finish({ ok: false, code: 'stuck', reason: `no progress toward the goal for ${NO_PROGRESS_MS / 1000} s`, retryable: true });
       } else if (now - startedAt > budgetMs) {
         finish({ ok: false, code: 'timeout', reason: `navigation did not finish within ${budgetMs} ms`, retryable: true });
       }
@@ -166,7 +209,6 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
       if (settled) return;
       settled = true;
       clearInterval(timer);
-      bot.removeListener('path_update', onPath);
       ctx.signal.removeEventListener('abort', onAbort);
       if (failure) {
         bot.pathfinder.setGoal(null);
@@ -176,7 +218,6 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
     };
     if (ctx.signal.aborted) return onAbort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    bot.on('path_update', onPath);
     bot.pathfinder.goto(goal).then(
       () => finish(undefined),
       (error: unknown) => {

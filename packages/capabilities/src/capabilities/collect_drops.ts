@@ -75,14 +75,13 @@ export async function pickUpDrops(
       bot.on('playerCollect', onCollect);
       bot.on('entityGone', onGone);
     });
-    const failure = await walkTo(ctx, new goals.GoalBlock(Math.floor(drop.position.x), Math.floor(drop.position.y), Math.floor(drop.position.z)), {
-      budgetMs: 15_000,
-    });
+    // Within a block of the drop: the server hands it to a player whose feet are within 1.75 blocks.
+    const failure = await walkTo(ctx, new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1), { budgetMs: 15_000 });
     if (failure?.code === 'aborted') return failure;
     // Standing on the drop; the server hands it over within a tick or two (vanilla pickup delay ≈ 0.5 s).
     const gotIt = await Promise.race([pickedUp, pause(PICKUP_WAIT_MS, ctx.signal).then(() => false)]);
     if (gotIt) collected += 1;
-    ctx.progress(`drop ${drop.id} ${gotIt ? 'collected' : 'missed'}`);
+    ctx.progress(`drop ${drop.id} ${gotIt ? "collected" : "missed"}`);
   }
   return { ok: true, collected };
 }

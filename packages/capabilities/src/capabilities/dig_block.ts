@@ -9,6 +9,7 @@ import {
   isAir,
   nearestBlock,
   REACH,
+  settle,
   targetMemo,
   thrown,
   toBlockVec,
@@ -95,6 +96,7 @@ export const digBlock = defineBotCapability({
     try {
       const tool = bot.pathfinder.bestHarvestTool(block);
       if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+      await settle(bot, ctx.signal);
       if (ctx.signal.aborted) return ABORTED;
       await bot.dig(block, true);
       return { ok: true, observables: { block: block.name, position: blockKey(block.position) } };

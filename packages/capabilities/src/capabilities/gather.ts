@@ -10,14 +10,17 @@ import {
   defineBotCapability,
   dropNames,
   eyeDistance,
+  GoalWithinReach,
   isAir,
+  pause,
   REACH,
+  settle,
   targetMemo,
   toBlockVec,
   walkTo,
 } from '../body.js';
 import { blockKey, inventoryCounts, observeWorld, type Vec3Like } from '../world.js';
-import { pickUpDrops } from './collect_drops.js';
+import { dropsNear, pickUpDrops } from './collect_drops.js';
 
 const { goals } = pathfinderPackage;
 
@@ -59,6 +62,7 @@ root {
 }`;
 
 const EXPLORE_DISTANCE = 16;
+const DROP_APPEAR_MS = 1_000;
 const EXPLORE_DIRECTIONS = [
   [1, 0],
   [0, 1],
@@ -118,7 +122,7 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       const position = target(ctx);
       if (!position) return false;
       if (eyeDistance(bot, position) <= REACH - 0.3) return true;
-      const failure = await walkTo(ctx, new goals.GoalLookAtBlock(toBlockVec(position), bot.world, { reach: REACH - 0.5 }), { budgetMs: 30_000 });
+      const failure = await walkTo(ctx, new GoalWithinReach(position), { budgetMs: 30_000 });
       if (failure?.code === 'aborted') return false;
       if (failure || eyeDistance(bot, position) > REACH) {
         unreachable(ctx).add(blockKey(position));
@@ -136,14 +140,21 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       try {
         const tool = bot.pathfinder.bestHarvestTool(block);
         if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+        await settle(bot, ctx.signal);
         await bot.dig(block, true);
+        ctx.blackboard.set('gather.dug', block.position);
       } finally {
         ctx.signal.removeEventListener('abort', onAbort);
       }
       return isAir(bot.blockAt(block.position)?.name);
     },
     CollectDrops: async (ctx) => {
-      const matches = gatheredItemMatcher(ctx.body, ctx.args.block);
+      const bot = ctx.body;
+      const matches = gatheredItemMatcher(bot, ctx.args.block);
+      // The server spawns the drop just after the block breaks: give it a moment to appear.
+      const dug = ctx.blackboard.get('gather.dug') as Vec3Like | undefined;
+      for (let waited = 0; dug && waited < DROP_APPEAR_MS && dropsNear(bot, 6, matches).length === 0; waited += 50) await pause(50, ctx.signal);
+      ctx.blackboard.delete('gather.dug');
       const result = await pickUpDrops(ctx, 6, matches);
       return result.ok;
     },

@@ -1,0 +1,48 @@
+import { placeTree } from '@sinew/testkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gather, GATHER_TREE } from '../src/index.js';
+import { startWorld, type TestWorld } from './world.js';
+
+let world: TestWorld;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+beforeEach(async () => {
+  await world.reset();
+});
+
+const logs = () => world.bot.inventory.items().filter((i) => i.name.endsWith('_log')).reduce((n, i) => n + i.count, 0);
+
+describe('gather', () => {
+  it('is a behavior tree: find → go → dig → collect with an explore fallback', () => {
+    expect(gather.runnerKind).toBe('behavior-tree');
+    for (const leaf of ['FindTarget', 'GoToTarget', 'DigTarget', 'CollectDrops', 'Explore', 'HasEnough']) expect(GATHER_TREE).toContain(leaf);
+  });
+
+  it('gathers 3 logs of any kind from nearby trees; acceptance counts the inventory', async () => {
+    const { server } = world;
+    await placeTree(server, server.spawn.offset(5, 0, 3).floored(), { kind: 'oak', height: 4 });
+    await placeTree(server, server.spawn.offset(-6, 0, -2).floored(), { kind: 'birch', height: 4 });
+    const outcome = await world.step('gather', { block: 'log', count: 3 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(logs()).toBeGreaterThanOrEqual(3);
+  });
+
+  it('explores to find blocks beyond its search radius', async () => {
+    const { server } = world;
+    // 20 blocks east: out of the 12-block search, found after exploring east.
+    await placeTree(server, server.spawn.offset(20, 0, 0).floored(), { kind: 'oak', height: 5 });
+    const outcome = await world.step('gather', { block: 'oak_log', count: 1, maxDistance: 12 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(logs()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses a name that is neither a block nor a block group (guard_failed)', async () => {
+    const outcome = await world.step('gather', { block: 'unobtainium' });
+    expect(outcome.failure?.code).toBe('guard_failed');
+  });
+});
