@@ -528,7 +528,7 @@ describe('executor: preemption', () => {
   it('aborts the active step, runs the fast-path steps, then re-guards and resumes the step', async () => {
     const { executor, clock, registry, body } = setup();
     const events: string[] = [];
-    executor.on('step.preempted', (e) => events.push(`preempted:${e.stepId}`));
+    executor.on('step.preempted', (e) => events.push(`preempted:${e.stepId}:${e.reason}`));
     executor.on('step.resumed', (e) => events.push(`resumed:${e.stepId}`));
     executor.on('step.succeeded', (e) => events.push(`succeeded:${e.stepId}`));
     const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 4 } }]));
@@ -543,7 +543,7 @@ describe('executor: preemption', () => {
     expect(outcome.steps[0]).toMatchObject({ stepId: 'walk', status: 'succeeded', attempts: 1 });
     // Two moves before the flee, the rest after it (blackboard kept across the resume).
     expect(body.calls).toEqual(['move:1', 'move:1', 'move:-5', 'move:1', 'move:1']);
-    expect(events).toEqual(['preempted:walk', 'succeeded:flee', 'resumed:walk', 'succeeded:walk']);
+    expect(events).toEqual(['preempted:walk:hostile close', 'succeeded:flee', 'resumed:walk', 'succeeded:walk']);
     expect(await metric(registry, 'sinew_preemptions_total', { reason: 'hostile_close' })).toBe(1);
   });
 
@@ -596,5 +596,31 @@ describe('executor: preemption', () => {
     await clock.flush();
     expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'too far' } });
     expect(body.x).toBe(5001);
+  });
+
+  it('a fast-path step sharing the interrupted step\'s idempotency key is refused, not joined (no deadlock)', async () => {
+    const { executor, clock } = setup();
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 3 }, idempotencyKey: 'k' }]));
+    await clock.advance(100);
+    const fast = await executor.preempt([{ stepId: 'again', type: 'walk', args: { steps: 1 }, idempotencyKey: 'k' }], { reason: 'test' });
+    expect(fast[0]).toMatchObject({ status: 'failed', failure: { code: 'duplicate' } });
+    await clock.advance(1000);
+    expect((await done).status).toBe('completed');
+  });
+});
+
+describe('executor: lifecycle', () => {
+  it('close() aborts the active step, refuses new plans and reports state closed', async () => {
+    const { executor, clock, registry } = setup();
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 50 } }]));
+    await clock.advance(100);
+    expect(executor.state()).toMatchObject({ status: 'running', activeStep: { stepId: 'walk', capability: 'walk@1.0.0', attempt: 1, phase: 'running', atomic: false } });
+    await executor.close();
+    await clock.flush();
+    expect(await done).toMatchObject({ status: 'aborted', failure: { code: 'aborted', reason: 'the executor was closed' } });
+    expect(await executor.run(plan([{ stepId: 's', type: 'flee' }], 'late'))).toMatchObject({ status: 'aborted', steps: [] });
+    expect(executor.state().status).toBe('closed');
+    expect(await metric(registry, 'sinew_active_steps')).toBe(0);
+    expect(clock.pending()).toBe(0);
   });
 });

@@ -102,6 +102,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   #plansRunning = 0;
   #preempting = 0;
   #preemptSeq = 0;
+  /** Reason of the latest preemption (reported with `step.preempted`). */
+  #preemptReason: string | undefined;
   #closed = false;
 
   constructor(options: ExecutorOptions<Body>) {
@@ -284,6 +286,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const reason = options.reason;
     this.metrics.preemptions.inc({ reason: labelValue(reason, this.#reasonLabels) });
     this.#preemptSeq += 1;
+    this.#preemptReason = reason;
     const planId = `preempt-${this.#preemptSeq}`;
     const plan: Plan = { planId, intentId: `preempt:${reason}`.slice(0, 256), steps: [], planner: 'preemption' }; // steps are checked one by one below
     this.#preempting += 1;
@@ -326,6 +329,13 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const { step, capability, args } = check;
     const key = step.idempotencyKey ?? `${plan.planId}:${step.stepId}`;
     const known = this.#idempotency.get(key);
+    if (known?.state === 'in_flight' && planCtx.preemptReason !== undefined) {
+      // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
+      const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
+      const outcome: StepOutcome = { planId: plan.planId, stepId: step.stepId, verb: step.type, capability: capRef(capability), status: 'failed', failure, attempts: 0, startedAt, endedAt: this.#clock.now() };
+      this.#finish(planCtx, outcome, { verb: step.type, capability, key, args, trace: [], traceDropped: 0, failures: [failure], preemptions: 0 });
+      return outcome;
+    }
     if (known) return this.#duplicate(planCtx, step, capability, key, known, startedAt);
     let settle!: (outcome: StepOutcome) => void;
     const done = new Promise<StepOutcome>((resolve) => (settle = resolve));
@@ -483,7 +493,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         if (interrupted) {
           interrupted = false;
           resumes += 1;
-          const reason = 'preempted by a safety request';
+          const reason = this.#preemptReason ?? 'a preemption was waiting';
           if (resumes > this.policy.maxResumes) {
             const failure = record(failures, stepFailure('preempted', `interrupted ${resumes} times (maxResumes ${this.policy.maxResumes})`));
             const outcome = end('preempted', failure);
