@@ -571,6 +571,33 @@ describe('executor: preemption', () => {
     expect(body.calls).toEqual(['craft:table', 'chat:crafted', 'move:-5']);
   });
 
+  it('an atomic step that fails yields to a waiting preemption before its retry (safe point), then resumes', async () => {
+    let attempt = 0;
+    const atomicFlaky = defineFake({
+      name: 'atomic_flaky',
+      version: '1.0.0',
+      description: 'atomic, fails once',
+      inputSchema: empty,
+      atomic: true,
+      run: async (ctx) => {
+        attempt += 1;
+        ctx.body.craft(`t${attempt}`, {});
+        await sleep(ctx, 300);
+        return attempt === 1 ? { ok: false, reason: 'slipped' } : undefined;
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, body } = setup({}, undefined, [atomicFlaky]);
+    const done = executor.run(plan([{ stepId: 'a', type: 'atomic_flaky' }]));
+    await clock.advance(100);
+    const fast = executor.preempt([{ stepId: 'flee', type: 'flee' }], { reason: 'lava' });
+    await clock.advance(200);
+    expect((await fast)[0]).toMatchObject({ status: 'succeeded', endedAt: 300 });
+    await clock.advance(300);
+    expect((await done).steps[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(body.calls).toEqual(['craft:t1', 'move:-5', 'craft:t2']);
+  });
+
   it('is bounded: past maxResumes the interrupted step ends preempted', async () => {
     const { executor, clock, registry } = setup({ maxResumes: 1 });
     const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 20 } }]));

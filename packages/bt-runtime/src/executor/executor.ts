@@ -554,6 +554,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 
   /** Backoff that a preemption or cancellation cuts short. */
   #sleep(active: ActiveStep, ms: number, signal: AbortSignal | undefined): Promise<'elapsed' | 'preempted' | 'aborted'> {
+    // A preemption that arrived as the attempt ended must not wait out the backoff (atomic steps yield here too).
+    if (!active.fastPath && this.#slot.hasPriorityWaiter()) return Promise.resolve('preempted');
+    if (signal?.aborted) return Promise.resolve('aborted');
     return new Promise((resolve) => {
       let timer: TimerHandle | undefined;
       const finish = (how: 'elapsed' | 'preempted' | 'aborted') => {
