@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import {
   Node,
+  Scope,
   SyntaxKind,
   ts,
   type CallExpression,
@@ -307,6 +308,9 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
   const line = method.getStartLineNumber();
   const symbol = `${className ?? '<anonymous class>'}.executeAction`;
   if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
+    return finding(ctx, 'skipped', 'not_exported', symbol, line, `executeAction is ${method.getScope()!}; the generated code cannot call it`);
+  }
   const actionParam = method.getParameters()[0];
   if (!actionParam || !Node.isIdentifier(actionParam.getNameNode())) {
     return finding(ctx, 'skipped', 'dynamic_dispatch', symbol, line, 'executeAction has no named action parameter');
@@ -466,6 +470,9 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const line = method.getStartLineNumber();
   const symbol = `${className ?? '<anonymous class>'}.run`;
   if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
+    return finding(ctx, 'skipped', 'not_exported', symbol, line, `run() is ${method.getScope()!}; the generated code cannot call it`);
+  }
   const [ctxParam, argsParam, ...extra] = method.getParameters();
   if (!ctxParam || extra.length > 0 || argsParam?.isRestParameter()) {
     return finding(ctx, 'skipped', 'unmappable_context', symbol, line, 'run() is not run(ctx, args)');
@@ -503,13 +510,13 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const verb = toSnakeCase(spec.name ?? className.replace(/Leaf$/, ''));
   let schema = 'z.object({})';
   let usesVec3 = false;
-  let argsExpr = '{}';
+  let argsExpr = '';
   if (argsParam) {
     const derived = deriveSchema(argsParam.getType(), method, 'args', '  ');
     if (!derived.ok) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, derived.reason);
     schema = derived.code;
     usesVec3 = derived.usesVec3;
-    argsExpr = 'args';
+    argsExpr = ', args';
   }
   const body = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
   const factory = `${toCamelCase(className)}For`;
@@ -525,7 +532,7 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     schema,
     usesVec3,
     bodyType: body.text,
-    call: `${factory}(ctx.body).run({ ${fields.join(', ')} }, ${argsExpr})`,
+    call: `${factory}(ctx.body).run({ ${fields.join(', ')} }${argsExpr})`,
     resultKind: resultKind(returnType),
     runnerLabel: className,
     imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],

@@ -48,9 +48,10 @@ export function apply(project: Project, changes: readonly FileChange[]): void {
  * Type-checks generated files with the TypeScript compiler against the real @sinew/executor-contracts
  * source: the sources are read from disk, the changed files are overlaid in memory.
  */
-export function typecheck(sources: readonly string[], changes: readonly FileChange[]): string[] {
+export function typecheck(sources: readonly string[] | Readonly<Record<string, string>>, changes: readonly FileChange[]): string[] {
   const project = new Project({ compilerOptions, skipAddingFilesFromTsConfig: true });
-  for (const source of sources) project.addSourceFileAtPath(source);
+  if (Array.isArray(sources)) for (const source of sources) project.addSourceFileAtPath(source);
+  else for (const [path, text] of Object.entries(sources)) project.createSourceFile(path, text, { overwrite: true });
   for (const change of changes) project.createSourceFile(change.path, change.after, { overwrite: true });
   const diagnostics: Diagnostic[] = project.getPreEmitDiagnostics();
   return diagnostics.map((d) => `${d.getSourceFile()?.getFilePath() ?? '?'}:${d.getLineNumber() ?? 0} ${String(ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n'))}`);

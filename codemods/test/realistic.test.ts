@@ -1,19 +1,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from 'ts-morph';
-import { describe, expect, it } from 'vitest';
-import { wrapRunners, type Finding } from '../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { wrapRunners, type Finding, type WrapResult } from '../src/index.js';
 import { compilerOptions, fixture, fixtures } from './helpers.js';
 
 const source = join(fixtures, 'realistic/src/bot/actions.ts');
 const generated = join(fixtures, 'realistic/src/bot/actions.capabilities.ts');
 
-// A real-FS project so `import type { Bot } from 'mineflayer'` resolves to mineflayer's own types.
-const project = new Project({ compilerOptions, skipAddingFilesFromTsConfig: true });
-project.addSourceFileAtPath(source);
-const result = wrapRunners(project, { files: [source] });
-const text = result.changes.find((c) => c.path === generated)?.after ?? '';
+let result: WrapResult;
+let text = '';
 const find = (symbol: string): Finding | undefined => result.report.findings.find((f) => f.symbol === symbol);
+
+beforeAll(() => {
+  // A real-FS project so `import type { Bot } from 'mineflayer'` resolves to mineflayer's own types.
+  const project = new Project({ compilerOptions, skipAddingFilesFromTsConfig: true });
+  project.addSourceFileAtPath(source);
+  result = wrapRunners(project, { files: [source] });
+  text = result.changes.find((c) => c.path === generated)?.after ?? '';
+});
 
 describe('a realistic mineflayer bot module with the three shapes mixed', () => {
   it('matches the expected output fixture', () => {
