@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { runDemo } from './demo.js';
+
+/** The demo's command-line flags, validated at the boundary. */
+export const FlagsSchema = z.object({
+  'keep-alive': z.boolean().default(false),
+  port: z.coerce.number().int().min(0).max(65_535).default(9464),
+  provenance: z.string().min(1).default(join('.sinew', 'need-wood-provenance.jsonl')),
+});
+
+const USAGE = 'usage: npm run demo -- [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>]';
+
+async function main(): Promise<number> {
+  let raw: Record<string, unknown>;
+  try {
+    raw = parseArgs({
+      options: { 'keep-alive': { type: 'boolean' }, port: { type: 'string' }, provenance: { type: 'string' } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const flags = FlagsSchema.safeParse(raw);
+  if (!flags.success) {
+    process.stderr.write(`invalid flags:\n${z.prettifyError(flags.error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const result = await runDemo({ port: flags.data.port, keepAlive: flags.data['keep-alive'], provenancePath: flags.data.provenance });
+  return result.exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`demo crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
