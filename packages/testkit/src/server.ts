@@ -55,6 +55,8 @@ export interface ServerState {
   external: ExternalControl | null;
   bots: Set<Bot>;
   ctx: ExtensionContext | null;
+  /** Extension hooks run by reset(). */
+  resetHandlers: (() => void)[];
   /** Chunk columns ("x,z") whose blocks changed since the last reset. */
   dirtyChunks: Set<string>;
   stopped: boolean;
@@ -135,8 +137,10 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     serv,
     timers: new Set(),
     onStop: (cleanup) => cleanups.push(cleanup),
+    onReset: (handler) => resetHandlers.push(handler),
   };
   const cleanups: (() => void)[] = [];
+  const resetHandlers: (() => void)[] = [];
   serv.getSpawnPoint = async () => spawn.clone();
   installExtensions(ctx);
 
@@ -149,6 +153,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     stopped: false,
     botCounter: 0,
     dirtyChunks: trackDirtyChunks(serv),
+    resetHandlers,
   };
 
   const stop = async (): Promise<void> => {
@@ -259,6 +264,7 @@ async function startExternal(host: string, version: string, spawn: Vec3): Promis
     stopped: false,
     botCounter: 0,
     dirtyChunks: new Set(),
+    resetHandlers: [],
   };
   const handle: TestServer = {
     host,

@@ -155,6 +155,7 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
     return;
   }
   const { serv } = embedded(server, 'reset');
+  for (const handler of state.resetHandlers) handler();
   for (const entity of Object.values(serv.entities)) {
     if (entity.type !== 'player') entity.destroy();
   }

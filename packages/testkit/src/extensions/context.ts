@@ -7,6 +7,8 @@ export interface ExtensionContext {
   timers: Set<NodeJS.Timeout>;
   /** Runs on stop, before the socket server closes. */
   onStop(cleanup: () => void): void;
+  /** Runs on reset(), before inventories are emptied (drop per-player state such as open windows). */
+  onReset(handler: () => void): void;
 }
 
 /** Starts a timer owned by the server (cleared on stop). */

@@ -247,6 +247,15 @@ export function installCrafting(ctx: ExtensionContext): void {
     for (const item of items) returnToInventory(player, item);
   };
 
+  ctx.onReset(() => {
+    for (const player of serv.players) {
+      const state = sessions.get(player);
+      if (!state?.table) continue;
+      player._client.write('close_window', { windowId: state.table.window.id });
+      state.table = null;
+    }
+  });
+
   serv.onBlockInteraction('crafting_table', ({ player }) => {
     openTable(player);
     return true;

@@ -17,12 +17,18 @@ export function installEating(ctx: ExtensionContext): void {
   const { serv } = ctx;
   const foods = serv.registry.foods as unknown as Record<number, { foodPoints: number; saturation: number; name: string }>;
 
+  const stops = new Set<() => void>();
+  ctx.onReset(() => {
+    for (const stop of stops) stop();
+  });
   serv.on('newPlayer', (player: SquidPlayer) => {
     let eating: NodeJS.Timeout | undefined;
     const stop = (): void => {
       cancelServerTimeout(ctx, eating);
       eating = undefined;
     };
+    stops.add(stop);
+    player.once('disconnected', () => stops.delete(stop));
     player._client.on('use_item', (packet: { hand: number }) => {
       const slot = packet.hand === 1 ? 45 : 36 + player.heldItemSlot;
       const item = player.inventory.slots[slot];

@@ -1,6 +1,7 @@
 import type { ExtensionContext } from './context.js';
 import { installCrafting } from './crafting.js';
 import { installEating } from './eating.js';
+import { installEntities } from './entities.js';
 import { installFallDamage } from './falldamage.js';
 import { installGameMode } from './gamemode.js';
 import { installMobs } from './mobs.js';
@@ -10,6 +11,7 @@ import { installRespawn } from './respawn.js';
 /** Installs every testkit extension on a freshly created flying-squid server. */
 export function installExtensions(ctx: ExtensionContext): void {
   installPlayers(ctx);
+  installEntities(ctx);
   installCrafting(ctx);
   installEating(ctx);
   installRespawn(ctx);

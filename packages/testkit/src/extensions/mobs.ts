@@ -67,16 +67,6 @@ export function installMobs(ctx: ExtensionContext): void {
   const { serv } = ctx;
   const brains = new Map<number, MobBrain>();
   brainsByServer.set(serv, brains);
-  // mineflayer 4.25 reads entity_velocity as velocityX/Y/Z while 1.20.4 decodes one `velocity`
-  // field, so any such packet turns the entity's position into NaN: keep knockback server-side.
-  serv.on('newEntity', (entity: SquidEntity) => {
-    (entity as unknown as { sendVelocity: (v: Vec3, max?: Vec3) => void }).sendVelocity = (v, max = new Vec3(4, 4, 4)) => {
-      if (entity.type === 'player') return;
-      const current = entity.velocity ?? new Vec3(0, 0, 0);
-      const clamp = (c: number, add: number, m: number): number => Math.max(-m, Math.min(m, c + add));
-      entity.velocity = new Vec3(clamp(current.x, v.x, max.x), clamp(current.y, v.y, max.y), clamp(current.z, v.z, max.z));
-    };
-  });
   const solidIds = new Set(serv.registry.blocksArray.filter((b) => b.boundingBox === 'block').map((b) => b.id));
   const solid = async (world: SquidWorld, p: Vec3): Promise<boolean> => solidIds.has(await world.getBlockType(p));
 

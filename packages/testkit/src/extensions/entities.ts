@@ -1,0 +1,34 @@
+import { Vec3 } from 'vec3';
+import type { SquidEntity } from '../squid/types.js';
+import type { ExtensionContext } from './context.js';
+import { createItem, toNotch } from './items.js';
+
+/** Index of the item stack in an item entity's metadata (after the 8 base entity fields) on 1.20.x. */
+const ITEM_STACK_KEY = 8;
+
+/**
+ * Entity packets the 1.20.4 client can read: dropped items carry their item stack (flying-squid
+ * skips entity metadata on 1.20.2+, so a bot could not tell a log from a sapling), and velocity
+ * stays on the server (mineflayer 4.25 reads entity_velocity as velocityX/Y/Z while 1.20.4
+ * decodes one `velocity` field, which turns the entity's position into NaN).
+ */
+export function installEntities(ctx: ExtensionContext): void {
+  const { serv } = ctx;
+  serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
+    const mutable = entity as unknown as {
+      sendVelocity: (v: Vec3, max?: Vec3) => void;
+      sendMetadata: (data: unknown) => void;
+    };
+    mutable.sendVelocity = (v, max = new Vec3(4, 4, 4)) => {
+      if (entity.type === 'player') return;
+      const current = entity.velocity ?? new Vec3(0, 0, 0);
+      const clamp = (c: number, add: number, m: number): number => Math.max(-m, Math.min(m, c + add));
+      entity.velocity = new Vec3(clamp(current.x, v.x, max.x), clamp(current.y, v.y, max.y), clamp(current.z, v.z, max.z));
+    };
+    mutable.sendMetadata = () => {
+      if (entity.itemId === undefined) return;
+      const stack = toNotch(serv, createItem(serv, entity.itemId, entity.itemCount ?? 1));
+      entity._writeOthersNearby('entity_metadata', { entityId: entity.id, metadata: [{ key: ITEM_STACK_KEY, type: 'item_stack', value: stack }] });
+    };
+  });
+}
