@@ -651,3 +651,19 @@ describe('executor: lifecycle', () => {
     expect(clock.pending()).toBe(0);
   });
 });
+
+describe('executor: metric labels', () => {
+  it('keeps identifier-like labels, normalises free text and caps distinct values (never ids)', async () => {
+    const { executor, registry, body } = setup();
+    for (let i = 0; i < 40; i += 1) await executor.preempt([], { reason: `threat number ${i}` });
+    await executor.preempt([], { reason: 'hostile_close' });
+    body.chat('hi');
+    const reasons = ((await registry.getSingleMetric('sinew_preemptions_total')!.get()).values).map((v) => String(v.labels.reason));
+    expect(reasons).toHaveLength(33);
+    expect(reasons).toContain('threat_number_0');
+    expect(reasons).toContain('other');
+    expect(await metric(registry, 'sinew_preemptions_total', { reason: 'other' })).toBe(9);
+    expect(await metric(registry, 'sinew_preemptions_total', { reason: 'hostile_close' })).toBe(0);
+    expect(await metric(registry, 'sinew_actuator_commands_total', { command: 'chat' })).toBe(1);
+  });
+});

@@ -59,9 +59,13 @@ export function createMetrics(options: { registry?: Registry } = {}): ExecutorMe
   };
 }
 
-/** Normalises free text (a preemption reason) into a bounded label value. */
+const SAFE_LABEL = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** A bounded label value: identifier-like text kept as is, free text normalised, at most `cap` distinct values. */
 export function labelValue(text: string, seen: Set<string>, cap = 32): string {
-  const token = text.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'unspecified';
+  const token = SAFE_LABEL.test(text)
+    ? text
+    : text.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'unspecified';
   if (seen.has(token)) return token;
   if (seen.size >= cap) return 'other';
   seen.add(token);
