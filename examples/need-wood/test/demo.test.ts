@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const exampleDir = fileURLToPath(new URL('..', import.meta.url));
+const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+
+function runDemo(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, ['--tsconfig', '../../tsconfig.json', 'src/main.ts', ...args], { cwd: exampleDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let scratch: string | undefined;
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('npm run demo', () => {
+  it('reaches the wooden pickaxe, exits 0 and writes one provenance record per step', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'sinew-demo-'));
+    const provenance = join(scratch, 'provenance.jsonl');
+    const { code, stdout, stderr } = await runDemo(['--port', '0', '--provenance', provenance]);
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    expect(stdout).toMatch(/result\s+✔ wooden_pickaxe ×1/);
+    expect(stdout).toContain('wooden_pickaxe ×1');
+    for (const verb of ['gather', 'craft_item', 'place_block']) expect(stdout).toContain(verb);
+    // Not a terminal: no spinner escape codes in the log.
+    expect(stdout).not.toContain('\x1b[2K');
+    const records = (await readFile(provenance, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { stepId: string; outcome: { status: string } });
+    expect(records.map((r) => r.stepId)).toEqual(['gather-logs', 'craft-planks', 'craft-sticks', 'craft-table', 'place-table', 'craft-pickaxe']);
+    expect(records.every((r) => r.outcome.status === 'succeeded')).toBe(true);
+  });
+
+  it('rejects a bad --port with a clear message and exit 2', async () => {
+    const { code, stderr } = await runDemo(['--port', '70000']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('port');
+  });
+});
