@@ -1,14 +1,7 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runDemo } from './demo.js';
-
-/** The demo's command-line flags, validated at the boundary. */
-export const FlagsSchema = z.object({
-  'keep-alive': z.boolean().default(false),
-  port: z.coerce.number().int().min(0).max(65_535).default(9464),
-  provenance: z.string().min(1).default(join('.sinew', 'need-wood-provenance.jsonl')),
-});
+import { FlagsSchema } from './flags.js';
 
 const USAGE = 'usage: npm run demo -- [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>]';
 

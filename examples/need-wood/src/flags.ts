@@ -1,0 +1,9 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/** The demo's command-line flags, validated at the boundary. */
+export const FlagsSchema = z.object({
+  'keep-alive': z.boolean().default(false),
+  port: z.coerce.number().int().min(0).max(65_535).default(9464),
+  provenance: z.string().min(1).default(join('.sinew', 'need-wood-provenance.jsonl')),
+});
