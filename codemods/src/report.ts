@@ -21,7 +21,9 @@ export type FindingCode =
   | 'spread_args'
   | 'name_collision'
   | 'hand_edited'
-  | 'not_generated';
+  | 'not_generated'
+  | 'no_runners'
+  | 'generated_file';
 
 /**
  * `wrapped`: a capability was generated. `skipped`: not a runner or not wrappable, for a plain reason.

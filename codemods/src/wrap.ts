@@ -99,14 +99,20 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const outDir = options.outDir ? resolve(options.outDir) : undefined;
   const rootDir = options.rootDir ? resolve(options.rootDir) : commonDir(requested.map((f) => f.getFilePath()));
   const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, 'sinew.registry.ts'));
+  const findings: Finding[] = [];
   const sources = requested
     .filter((f) => {
       const path = f.getFilePath();
-      return !f.isDeclarationFile() && !/\.capabilities\.tsx?$/.test(path) && path !== registryFile && !path.includes('/node_modules/') && !isGenerated(f.getFullText());
+      if (f.isDeclarationFile() || path.includes('/node_modules/')) return false;
+      if (/\.capabilities\.tsx?$/.test(path) || path === registryFile || isGenerated(f.getFullText())) {
+        const reason = 'a generated capabilities or registry file; never an input';
+        findings.push({ kind: 'skipped', code: 'generated_file', file: path, line: 1, symbol: basename(path), reason });
+        return false;
+      }
+      return true;
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const findings: Finding[] = [];
   const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file) }) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
@@ -115,6 +121,10 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const owners = new Map<string, PlannedCapability>();
   const kept = new Map<string, PlannedCapability[]>();
   for (const { file, analysis } of analyses) {
+    if (analysis.findings.length === 0 && analysis.capabilities.length === 0) {
+      const reason = 'no runner shapes: no function taking a bot first, no executeAction switch, no leaf with spec and run()';
+      findings.push({ kind: 'skipped', code: 'no_runners', file: file.getFilePath(), line: 1, symbol: basename(file.getFilePath()), reason });
+    }
     findings.push(...analysis.findings);
     for (const f of analysis.findings) if (f.kind === 'unsafe') note(file.getFilePath(), `${f.symbol} (line ${f.line}) not wrapped: ${f.reason}`);
     const list: PlannedCapability[] = [];

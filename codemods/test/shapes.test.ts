@@ -100,6 +100,15 @@ describe('dispatcher shape', () => {
   });
 });
 
+describe('files', () => {
+  it('reports files without runners and generated files passed as inputs as skipped', () => {
+    const project = shapeProject();
+    project.createSourceFile('/project/src/old.capabilities.ts', '// anything\n');
+    const result = wrapRunners(project, { files: ['/project/src/body.ts', '/project/src/old.capabilities.ts'] });
+    expect(result.report.findings.map((f) => `${f.symbol}:${f.code}`)).toEqual(['body.ts:no_runners', 'old.capabilities.ts:generated_file']);
+  });
+});
+
 describe('leaf shape', () => {
   const result = wrapRunners(shapeProject(), { files: ['/project/src/leaf.ts'] });
   const text = result.changes.find((c) => c.path === '/project/src/leaf.capabilities.ts')!.after;
