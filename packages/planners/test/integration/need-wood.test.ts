@@ -1,42 +1,52 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } from '@sinew/capabilities';
-import { connectBot, placeTree, startServer, teleport, type TestServer } from '@sinew/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
+import type { RepairHook } from '@sinew/executor-contracts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, plannerRepairHook, type RouteEvent } from '../../src/index.js';
 import { createMinecraftHtn, focusAround, needWoodIntent } from '../../src/minecraft/index.js';
 
-// One server for the file; each test gets its own bot beside its own tree (no reset between them).
+// One server for the file; each test resets it and connects a fresh bot beside a fresh tree.
 let server: TestServer;
-const bots: SinewBot[] = [];
-const executors: Executor<SinewBot>[] = [];
+let current: { bot: SinewBot; executor?: Executor<SinewBot> } | undefined;
 
 beforeAll(async () => {
   server = await startServer();
 });
+beforeEach(async () => {
+  await reset(server);
+});
+afterEach(async () => {
+  await current?.executor?.close();
+  current?.bot.quit();
+  current = undefined;
+});
 afterAll(async () => {
-  for (const executor of executors) await executor.close();
-  for (const bot of bots) bot.quit();
   await server?.stop();
 });
 
-async function botBesideTree(username: string, offsetX: number) {
-  await placeTree(server, server.spawn.offset(offsetX + 3, 0, 2).floored(), { kind: 'oak', height: 5 });
+async function botBesideTree(username: string) {
+  await placeTree(server, server.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
   const bot = instrumentBot(await connectBot(server, { username }));
-  bots.push(bot);
-  if (offsetX) await teleport(bot, server.spawn.offset(offsetX, 0, 0));
+  current = { bot };
   const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
   return { bot, snapshot };
+}
+
+function executorFor(bot: SinewBot, repair: RepairHook): Executor<SinewBot> {
+  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair });
+  current = { bot, executor };
+  return executor;
 }
 
 const count = (bot: SinewBot, name: string) => bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
 
 describe('precondition repair on the embedded server', () => {
   it('empty inventory beside a tree → wooden pickaxe: one craft step, the rest from the repair hook', async () => {
-    const { bot, snapshot } = await botBesideTree('repairer', 0);
+    const { bot, snapshot } = await botBesideTree('repairer');
     const repairs: string[] = [];
     const htn = createMinecraftHtn();
-    const executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair: plannerRepairHook(htn, snapshot, { onRepair: (e) => repairs.push(e.reason) }) });
-    executors.push(executor);
+    const executor = executorFor(bot, plannerRepairHook(htn, snapshot, { onRepair: (e) => repairs.push(e.reason) }));
     const outcome = await executor.run({ planId: 'pickaxe', intentId: 'pickaxe', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'wooden_pickaxe' } }] });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('completed');
     expect(count(bot, 'wooden_pickaxe')).toBe(1);
@@ -47,26 +57,23 @@ describe('precondition repair on the embedded server', () => {
   });
 
   it('need wood demo: intent → router → HTN → executor; the pickaxe step fails on has_item:stick:2 and repair crafts sticks', async () => {
-    const { bot, snapshot } = await botBesideTree('demo', 12);
+    const { bot, snapshot } = await botBesideTree('demo');
     const events: RouteEvent[] = [];
     const router = createRouter({ planners: [createMinecraftHtn(), createNeedsPlanner({ seed: 1 })], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
     const repairs: { stepId: string; reason: string }[] = [];
-    const executor = createExecutor({
-      registry: createStandardRegistry(),
-      body: bot,
-      repair: plannerRepairHook(router, snapshot, { onRepair: (e) => repairs.push(e) }),
-    });
-    executors.push(executor);
+    const executor = executorFor(bot, plannerRepairHook(router, snapshot, { onRepair: (e) => repairs.push(e) }));
     const planned = await router.plan(needWoodIntent(), snapshot());
     expect(planned.ok).toBe(true);
     if (!planned.ok) return;
     expect(events[0]).toMatchObject({ type: 'route', chosen: 'htn' });
+    expect(planned.plan.steps.map((s) => s.type)).toEqual(['gather', 'craft_item', 'craft_item', 'place_block', 'craft_item']);
     const outcome = await executor.run(planned.plan);
     router.recordOutcome(planned.plan.planId, outcome.status === 'completed');
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('completed');
-    expect(repairs[0]!.stepId).toBe('s5');
-    expect(repairs[0]!.reason).toContain('has_item:stick:2');
-    expect(repairs[0]!.reason).toContain('craft_item(stick ×2)');
+    const trace = JSON.stringify({ repairs, steps: outcome.steps.map((s) => [s.stepId, s.verb, s.status, s.failure?.reason]) }, null, 1);
+    expect(outcome.status, trace).toBe('completed');
+    expect(repairs[0]!.stepId, trace).toBe('s5');
+    expect(repairs[0]!.reason, trace).toContain('has_item:stick:2');
+    expect(repairs[0]!.reason, trace).toContain('craft_item(stick ×2)');
     expect(count(bot, 'wooden_pickaxe')).toBe(1);
   });
 });
