@@ -55,11 +55,12 @@ export interface AttemptLimits {
   readonly traceLimit: number;
 }
 
-/** The trace shared by every attempt of one step. */
-export interface StepTrace {
+/** What the attempts of one step share: the actuator trace and the blackboard (created on first use). */
+export interface StepScope {
   readonly entries: TraceEntry[];
   dropped: number;
   readonly startedAt: number;
+  blackboard?: Map<string, unknown>;
 }
 
 /**
@@ -68,7 +69,9 @@ export interface StepTrace {
  */
 export class Attempt<Body> {
   over = false;
-  readonly controller = new AbortController();
+  // Created when the runner first reads `ctx.signal`: most short runners never do.
+  #controller: AbortController | undefined;
+  #abortReason: StepAbortError | undefined;
   readonly result: Promise<AttemptResult>;
   #resolve!: (result: AttemptResult) => void;
   #tripped: TripCode | 'finishing' | undefined;
@@ -89,8 +92,7 @@ export class Attempt<Body> {
     private readonly capability: Capability<Body>,
     private readonly args: unknown,
     private readonly info: StepInfo,
-    private readonly blackboard: Map<string, unknown>,
-    private readonly trace: StepTrace,
+    private readonly trace: StepScope,
     private readonly limits: AttemptLimits,
     private readonly planSignal: AbortSignal | undefined,
   ) {
@@ -129,7 +131,7 @@ export class Attempt<Body> {
     this.#runnerStarted = true;
     let runner: Promise<unknown>;
     try {
-      runner = Promise.resolve(capability.run(new AttemptContext(this, host, this.info, this.blackboard), this.args));
+      runner = Promise.resolve(capability.run(new AttemptContext(this, host, this.info, this.trace), this.args));
     } catch (error) {
       runner = Promise.reject(error);
     }
@@ -164,7 +166,8 @@ export class Attempt<Body> {
     if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') {
       this.host.metrics.watchdogTrips.inc({ capability: this.capability.name, code });
     }
-    this.controller.abort(new StepAbortError(code, `step ${this.info.stepId} aborted: ${code}`));
+    this.#abortReason = new StepAbortError(code, `step ${this.info.stepId} aborted: ${code}`);
+    this.#controller?.abort(this.#abortReason);
     if (!this.#runnerStarted) {
       this.#settle(this.#trippedResult(code));
       return;
@@ -176,6 +179,15 @@ export class Attempt<Body> {
       this.host.log.warn('runner ignored abort; abandoned', { stepId: this.info.stepId, capability: this.capability.name, code });
       this.#settle(this.#trippedResult(code));
     }, this.limits.graceMs);
+  }
+
+  /** The attempt's AbortSignal (aborted with a StepAbortError carrying the code). */
+  signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#abortReason) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
   }
 
   /** Whether a preemption may interrupt now (not once the runner has finished acting). */
@@ -279,19 +291,23 @@ const ACCEPTED = { ok: true } as const;
 /** The RunContext of one attempt (methods on the prototype: no closures per attempt). */
 class AttemptContext<Body> implements ExecutorRunContext<Body> {
   readonly body: Body;
-  readonly signal: AbortSignal;
   readonly log: Logger;
   readonly clock: Clock;
   constructor(
     private readonly attempt: Attempt<Body>,
     host: AttemptHost<Body>,
     readonly step: StepInfo,
-    readonly blackboard: Map<string, unknown>,
+    private readonly scope: StepScope,
   ) {
     this.body = host.body;
-    this.signal = attempt.controller.signal;
     this.log = host.log;
     this.clock = host.clock;
+  }
+  get signal(): AbortSignal {
+    return this.attempt.signal();
+  }
+  get blackboard(): Map<string, unknown> {
+    return (this.scope.blackboard ??= new Map());
   }
   progress(note?: string): void {
     this.attempt.onActivity('progress', note ?? 'progress');

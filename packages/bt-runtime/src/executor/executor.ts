@@ -21,7 +21,7 @@ import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metr
 import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
 import { HealthTracker } from './health.js';
 import { backoffMs, executorPolicy, type ExecutorPolicy } from './policy.js';
-import { Attempt, type AttemptHost, type AttemptLimits, type AttemptResult, type StepTrace } from './attempt.js';
+import { Attempt, type AttemptHost, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
 import { StepSlot } from './slot.js';
 import type {
   ActiveStepState,
@@ -60,11 +60,14 @@ interface ActiveStep {
   running?: Attempt<unknown>;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   wakeBackoff?: (how: 'preempted' | 'aborted') => void;
-  readonly trace: StepTrace;
+  readonly scope: StepScope;
   readonly startedAt: number;
 }
 
-type IdempotencyEntry = { readonly state: 'in_flight'; readonly done: Promise<StepOutcome> } | { readonly state: 'completed'; readonly outcome: StepOutcome };
+/** A key in flight collects the steps that joined it; their promises are made only when someone joins. */
+type IdempotencyEntry =
+  | { readonly state: 'in_flight'; readonly joiners: ((outcome: StepOutcome) => void)[] }
+  | { readonly state: 'completed'; readonly outcome: StepOutcome };
 
 /**
  * Builds the Enhanced Reactive Executor for one body: V1–V3 checks, idempotency, watchdogs (TTFA,
@@ -337,9 +340,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return outcome;
     }
     if (known) return this.#duplicate(planCtx, step, capability, key, known, startedAt);
-    let settle!: (outcome: StepOutcome) => void;
-    const done = new Promise<StepOutcome>((resolve) => (settle = resolve));
-    this.#idempotency.set(key, { state: 'in_flight', done });
+    const entry = { state: 'in_flight' as const, joiners: [] as ((outcome: StepOutcome) => void)[] };
+    this.#idempotency.set(key, entry);
     let outcome: StepOutcome | undefined;
     try {
       outcome = await this.#dispatch(planCtx, step, capability, args, key, startedAt);
@@ -353,7 +355,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     } finally {
       if (outcome?.status === 'succeeded') this.#remember(key, outcome);
       else this.#idempotency.delete(key);
-      settle(outcome!);
+      for (const join of entry.joiners) join(outcome!);
     }
   }
 
@@ -367,7 +369,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   ): Promise<StepOutcome> {
     const kind = known.state === 'completed' ? 'completed' : 'in_flight';
     this.metrics.duplicates.inc({ capability: capability.name, kind });
-    const original = known.state === 'completed' ? known.outcome : await known.done;
+    const original = known.state === 'completed' ? known.outcome : await new Promise<StepOutcome>((resolve) => known.joiners.push(resolve));
     const of = `${original.planId}:${original.stepId}`;
     const outcome: StepOutcome = {
       ...original,
@@ -454,12 +456,11 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       attempt: 0,
       phase: 'starting',
       sinceMs: this.#clock.now(),
-      trace: { entries: [], dropped: 0, startedAt },
+      scope: { entries: [], dropped: 0, startedAt },
       startedAt,
     };
     this.#active = active;
     this.metrics.activeSteps.inc();
-    const blackboard = new Map<string, unknown>();
     const maxRetries = Math.min(this.policy.maxLocalRetries, capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
     let retries = 0;
     let resumes = 0;
@@ -468,7 +469,16 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     let ttfaMs: number | undefined;
     let acceptance: ProvenanceRecord['acceptance'];
     const end = (status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome => {
-      const outcome: Mutable<StepOutcome> = { ...base, status, attempts: active.attempt, startedAt, endedAt: this.#clock.now() };
+      const outcome: Mutable<StepOutcome> = {
+        planId: base.planId,
+        stepId: base.stepId,
+        verb: base.verb,
+        capability: base.capability,
+        status,
+        attempts: active.attempt,
+        startedAt,
+        endedAt: this.#clock.now(),
+      };
       if (failure) outcome.failure = failure;
       if (ttfaMs !== undefined) outcome.ttfaMs = ttfaMs;
       if (observables) outcome.observables = observables;
@@ -477,8 +487,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         capability,
         key,
         args,
-        trace: active.trace.entries,
-        traceDropped: active.trace.dropped,
+        trace: active.scope.entries,
+        traceDropped: active.scope.dropped,
         failures,
         preemptions: resumes,
         acceptance,
@@ -519,7 +529,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         active.phase = 'running';
         active.sinceMs = this.#clock.now();
         this.#emit('step.dispatched', { ...ref, capability: `${capability.name}@${capability.version}`, attempt: active.attempt });
-        const result = await this.#attemptOnce(active, planCtx, step, capability, args, blackboard);
+        const result = await this.#attemptOnce(active, planCtx, step, capability, args);
         active.running = undefined;
         ttfaMs = result.ttfaMs ?? ttfaMs;
         if ('acceptance' in result && result.acceptance) acceptance = result.acceptance;
@@ -586,7 +596,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     step: PlanStep,
     capability: Capability<Body>,
     args: unknown,
-    blackboard: Map<string, unknown>,
   ): Promise<AttemptResult> {
     const policy = this.policy;
     const overrides = policy.capabilities[capability.name];
@@ -599,7 +608,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       traceLimit: policy.traceLimit,
     };
     const info = { planId: active.planId, stepId: active.stepId, verb: capability.name, version: capability.version, attempt: active.attempt };
-    const attempt = new Attempt<Body>(this.#host, capability, args, info, blackboard, active.trace, limits, planCtx.signal);
+    const attempt = new Attempt<Body>(this.#host, capability, args, info, active.scope, limits, planCtx.signal);
     active.running = attempt as Attempt<unknown>;
     return attempt.start();
   }
