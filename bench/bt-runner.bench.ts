@@ -8,7 +8,7 @@ import { behavior } from '@sinew/bt-runtime';
 import { BehaviourTree, State } from 'mistreevous';
 
 const RUNS = 5000;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const TARGET_RATIO = 3;
 
 const leaves = Array.from({ length: 24 }, (_, i) => `condition [Ready, ${i}] action [Work, ${i}]`).join(' ');
@@ -76,7 +76,8 @@ const bareUs = (median(b) * 1000) / RUNS;
 const ratio = sinewUs / bareUs;
 console.log(`sinew behavior() run : ${sinewUs.toFixed(2)} µs per 50-node tree run (median of ${ROUNDS} × ${RUNS})`);
 console.log(`bare mistreevous step: ${bareUs.toFixed(2)} µs per 50-node tree run (baseline, same run)`);
-console.log(`ratio                : ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`);
+const bestRatio = Math.min(...s) / Math.min(...b);
+console.log(`ratio                : ${ratio.toFixed(2)}× of medians, ${bestRatio.toFixed(2)}× of best rounds (target ≤ ${TARGET_RATIO}×)`);
 if (ratio > TARGET_RATIO) {
   console.log('over target');
   process.exitCode = 1;

@@ -293,6 +293,33 @@ describe('behavior(): standalone', () => {
     expect(transitions).toContain('root/sequence[0]/wait[0]=succeeded');
   });
 
+  it('passes each node its MDSL arguments, whatever their number; exit callbacks get { succeeded, aborted } first', async () => {
+    const seen: unknown[][] = [];
+    const record = (...args: unknown[]) => void seen.push(args.slice(1));
+    const tree = behavior<{ n: number }, null>({
+      tree: `root { sequence entry(Enter, "e") exit(Leave, 7) { action [Zero] action [One, "a"] condition [Two, 1, true] action [Five, 1, 2, 3, 4, "five"] } }`,
+      actions: { Zero: record as never, One: record as never, Five: record as never },
+      conditions: { Two: ((...args: unknown[]) => (record(...args), true)) as never },
+      callbacks: { Enter: record as never, Leave: record as never },
+    });
+    const controller = new AbortController();
+    const result = await tree.run(
+      {
+        body: { n: 0 },
+        signal: controller.signal,
+        blackboard: new Map(),
+        log: { debug() {}, info() {}, warn() {}, error() {} },
+        step: { planId: 'p', stepId: 's', verb: 'v', version: '1.0.0', attempt: 1 },
+        progress() {},
+        transition() {},
+        now: () => 0,
+      },
+      null,
+    );
+    expect(result).toBeUndefined();
+    expect(seen).toEqual([['e'], [], ['a'], [1, true], [1, 2, 3, 4, 'five'], [{ succeeded: true, aborted: false }, 7]]);
+  });
+
   it('is usable as defineCapability({ behavior }) with a typed body', () => {
     const cap = defineCapability<typeof empty, Body, World>({
       name: 'noop_tree',

@@ -79,6 +79,8 @@ interface Leaf {
   readonly nodePath: string;
   /** Action index into the per-instance invocation table. */
   readonly slot: number;
+  /** Number of MDSL arguments the node passes (known from the definition). */
+  readonly arity: number;
   readonly isRootGuard?: boolean;
 }
 
@@ -130,7 +132,7 @@ function compile(tree: string | object, known: Record<Kind, ReadonlySet<string>>
     if (!attr || typeof attr !== 'object') return undefined;
     const a = attr as { call: string; args?: unknown[] };
     if (!known[kind].has(a.call)) unknown.push({ name: a.call, kind, nodePath });
-    leaves.push({ kind, name: a.call, nodePath, slot: -1, ...(isRootGuard ? { isRootGuard } : {}) });
+    leaves.push({ kind, name: a.call, nodePath, slot: -1, arity: a.args?.length ?? 0, ...(isRootGuard ? { isRootGuard } : {}) });
     return { ...a, call: `__sinew_${leaves.length - 1}` };
   };
 
@@ -141,7 +143,7 @@ function compile(tree: string | object, known: Record<Kind, ReadonlySet<string>>
     if (node.type === 'action' || node.type === 'condition') {
       const kind: Kind = node.type;
       if (!known[kind].has(name!)) unknown.push({ name: name!, kind, nodePath: path });
-      leaves.push({ kind, name: name!, nodePath: path, slot: kind === 'action' ? actionCount++ : -1 });
+      leaves.push({ kind, name: name!, nodePath: path, slot: kind === 'action' ? actionCount++ : -1, arity: Array.isArray(node.args) ? node.args.length : 0 });
       out.call = `__sinew_${leaves.length - 1}`;
     }
     if (LEAF_TYPES.has(node.type)) leafPaths.add(path);
@@ -333,7 +335,9 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
       const name = `__sinew_${index}`;
       if (leaf.kind === 'action') {
         const action = actions[leaf.name]!;
-        agent[name] = (...nodeArgs: unknown[]) => {
+        const arity = leaf.arity;
+        // Fixed parameters for the common arities: no rest array per call.
+        agent[name] = (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]) => {
           const run = instance.run!;
           const current = instance.invocations[leaf.slot];
           if (current === undefined) {
@@ -342,7 +346,8 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
             if (run.ctx.signal.aborted) leafCtx.abort(run.ctx.signal.reason);
             let result: unknown;
             try {
-              result = action(leafCtx, ...nodeArgs);
+              result =
+                arity === 0 ? action(leafCtx) : arity === 1 ? action(leafCtx, a) : arity === 2 ? action(leafCtx, a, b) : action(leafCtx, a, b, c, ...more);
             } catch (error) {
               return fail(run, leaf.nodePath, error);
             }
@@ -381,14 +386,18 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           }
         };
       } else {
-        const fn = (leaf.kind === 'callback' ? callbacks : conditions)[leaf.name]!;
-        agent[name] = (...nodeArgs: unknown[]) => {
+        const isCallback = leaf.kind === 'callback';
+        const fn = (isCallback ? callbacks : conditions)[leaf.name]!;
+        // Exit callbacks get `{ succeeded, aborted }` before the node's own arguments.
+        const arity = isCallback && leaf.nodePath.endsWith('@exit') ? leaf.arity + 1 : leaf.arity;
+        const isRootGuard = leaf.isRootGuard === true;
+        agent[name] = (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]) => {
           const run = instance.run!;
-          if (leaf.isRootGuard && run.stop !== undefined) return false;
+          if (isRootGuard && run.stop !== undefined) return false;
           const leafCtx = (run.leafCtxs[index] ??= new LeafCtx(run.ctx, run.ctx.signal, run.args, leaf.nodePath, 0));
           try {
-            const value = fn(leafCtx, ...nodeArgs);
-            return leaf.kind === 'callback' ? undefined : value === true;
+            const value = arity === 0 ? fn(leafCtx) : arity === 1 ? fn(leafCtx, a) : arity === 2 ? fn(leafCtx, a, b) : fn(leafCtx, a, b, c, ...more);
+            return isCallback ? undefined : value === true;
           } catch (error) {
             return fail(run, leaf.nodePath, error);
           }
