@@ -178,6 +178,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     throw err;
   }
 
+  reuseFlatColumns(serv, version);
   const address = serv._server.socketServer?.address() as { port: number } | null;
   const handle: TestServer = {
     host: '127.0.0.1',
@@ -191,6 +192,27 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   state.handle = handle;
   states.set(handle, state);
   return handle;
+}
+
+interface ColumnClass {
+  fromJson(json: string): unknown;
+}
+const flatColumns = new Map<string, { json: string; Column: ColumnClass }>();
+
+/**
+ * Superflat columns are all alike: generate one per version (≈4 ms each) and clone the rest
+ * from it (≈0.5 ms), which takes ~250 ms off the first bot's spawn on a fresh server.
+ */
+function reuseFlatColumns(serv: SquidServer, version: string): void {
+  const world = serv.overworld as unknown as { chunkGenerator: (x: number, z: number) => { toJson(): string } };
+  const generate = world.chunkGenerator;
+  world.chunkGenerator = (x, z) => {
+    const cached = flatColumns.get(version);
+    if (cached) return cached.Column.fromJson(cached.json) as { toJson(): string };
+    const column = generate(x, z);
+    flatColumns.set(version, { json: column.toJson(), Column: column.constructor as unknown as ColumnClass });
+    return column;
+  };
 }
 
 /** Records which chunk columns of the overworld any block write touches (reset regenerates only those). */
