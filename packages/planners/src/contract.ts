@@ -41,6 +41,7 @@ export const PLANNER_ERROR_CODES = [
   'llm_output_rejected',
   'no_route',
   'invalid_world',
+  'planner_error',
 ] as const;
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];
 
@@ -65,6 +66,8 @@ export interface Planner<World = WorldSnapshot> {
   verbs(): readonly string[];
   plan(intent: Intent, world: World): PlanResult | Promise<PlanResult>;
   repair?(request: RepairRequest, world: World): RepairResponse | undefined | Promise<RepairResponse | undefined>;
+  /** Learns from how one of its plans ended (HTN: method effectiveness); the router forwards outcomes here. */
+  recordOutcome?(planId: string, success: boolean): void;
 }
 
 /** A failed PlanResult. */

@@ -175,3 +175,12 @@ describe('Minecraft method library', () => {
     expect(planner.verbs().every((v) => registry.has(v))).toBe(true);
   });
 });
+
+describe('contextKey', () => {
+  it('is the sorted categorical entries; numbers do not split the evidence', async () => {
+    const { contextKey } = await import('../src/index.js');
+    expect(contextKey({ time: 'dusk', biome: 'taiga', count: 4, night: true, nested: { a: 1 } })).toBe('biome:taiga|night:true|time:dusk');
+    expect(contextKey({})).toBe('*');
+    expect(contextKey({ time: 'dusk', biome: 'taiga' }, ['time'])).toBe('time:dusk');
+  });
+});

@@ -138,3 +138,37 @@ describe('router: the routing table', () => {
     expect(() => createRouter({ planners: [chatPlanner()], rules: [{ name: 'r', route: ['llm'], weight: 0 }] })).toThrow(/weight/);
   });
 });
+
+describe('router: robustness and learning', () => {
+  it('a planner that throws is a planner_error and the router falls back', async () => {
+    const events: RouteEvent[] = [];
+    const thrower: Planner = { name: 'htn', verbs: () => [], plan: () => { throw new Error('boom'); } };
+    const router = createRouter({ planners: [thrower, chatPlanner()], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    const result = await router.plan(intent({ goal: 'craft stick' }), world);
+    expect(result.ok && result.planner).toBe('llm');
+    expect(events.find((e) => e.type === 'fallback')?.reason).toBe('planner_error: plan() threw: boom');
+  });
+
+  it('recordOutcome reaches the HTN method memory through the router', async () => {
+    const memory = new OutcomeMemory();
+    const htn = createMinecraftHtn({ memory });
+    const router = createRouter({ planners: [htn], rules: DEFAULT_ROUTING_RULES, memory });
+    const acquire = intent({ goal: 'acquire wood', context: { time: 'night' } });
+    const result = await router.plan(acquire, world);
+    expect(result.ok && result.methods).toEqual(['wood.visible_tree']);
+    if (result.ok) router.recordOutcome(result.plan.planId, false);
+    expect(memory.stats('wood.visible_tree', 'time:night')).toEqual({ successes: 0, failures: 1 });
+    expect(memory.stats('planner:htn', 'time:night')).toEqual({ successes: 0, failures: 1 });
+    const next = await router.plan(acquire, world);
+    expect(next.ok && next.methods).toEqual(['wood.any_log']);
+  });
+
+  it('the repair hook turns a throwing world observer into no repair, with the reason', async () => {
+    const reasons: string[] = [];
+    const hook = plannerRepairHook(createMinecraftHtn(), () => { throw new Error('bot disconnected'); }, { onRepair: (e) => reasons.push(e.reason) });
+    const plan = { planId: 'p', intentId: 'i', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }] };
+    const response = await hook.repair({ plan, step: plan.steps[0]!, failure: { code: 'precond_missing', reason: 'x', retryable: false, missing: ['has_item:oak_planks:2'] }, repairsSoFar: 0 });
+    expect(response).toBeUndefined();
+    expect(reasons).toEqual(['repair threw: bot disconnected']);
+  });
+});

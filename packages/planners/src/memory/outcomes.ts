@@ -98,12 +98,13 @@ export function loadOutcomeMemory(path: string): { ok: true; memory: OutcomeMemo
 }
 
 /**
- * A context key from an intent's context: string/boolean/number entries, sorted, `k:v|k:v`
- * (e.g. `biome:taiga|time:dusk`), so priors are looked up the same way everywhere.
+ * A context key from an intent's context: its categorical (string/boolean) entries, sorted, `k:v|k:v`
+ * (e.g. `biome:taiga|time:dusk`), so priors are looked up the same way everywhere. Numbers (counts,
+ * distances) are left out: they would split the evidence into one bucket per value.
  */
 export function contextKey(context: Record<string, unknown>, keys?: readonly string[]): string {
   const entries = Object.entries(context)
-    .filter(([key, value]) => (keys ? keys.includes(key) : true) && ['string', 'boolean', 'number'].includes(typeof value))
+    .filter(([key, value]) => (keys ? keys.includes(key) : true) && ['string', 'boolean'].includes(typeof value))
     .sort(([a], [b]) => a.localeCompare(b));
   return entries.length ? entries.map(([key, value]) => `${key}:${String(value)}`).join('|') : '*';
 }

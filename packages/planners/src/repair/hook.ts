@@ -36,7 +36,13 @@ export function plannerRepairHook<World>(
       const times = seen.get(key) ?? 0;
       if (times >= maxSame) return report(false, `same failure repaired ${times}× already (${failure.reason}): not looping`), undefined;
       seen.set(key, times + 1);
-      const response = await planner.repair(request, await world());
+      let response: RepairResponse | undefined;
+      try {
+        response = await planner.repair(request, await world());
+      } catch (error) {
+        // Observing or repairing failed (body gone, planner bug): no repair, the plan fails with the step's code.
+        return report(false, `repair threw: ${error instanceof Error ? error.message : String(error)}`), undefined;
+      }
       report(Boolean(response), response?.reason ?? `${planner.name} had no repair for ${failure.code}: ${failure.reason}`);
       return response;
     },

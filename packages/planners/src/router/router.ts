@@ -138,7 +138,13 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
     const complaints: string[] = [];
     for (const [index, name] of order.entries()) {
       const planner = byName.get(name)!;
-      const result = await planner.plan(intent, world);
+      let result: PlanResult;
+      try {
+        result = await planner.plan(intent, world);
+      } catch (error) {
+        // A planner that throws breaks its contract; it is a coded failure here, never a crash.
+        result = planFailure(name, 'planner_error', `plan() threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
       if (result.ok) {
         plans.set(result.plan.planId, { planner: name, context: decision.context });
         emit({ type: 'planned', intentId: intent.id, planner: name, planId: result.plan.planId, reason: `${name} produced ${result.plan.steps.length} steps` });
@@ -164,8 +170,12 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
       const own = plans.get(request.plan.planId)?.planner ?? request.plan.planner;
       const ordered = [...options.planners].sort((a, b) => Number(b.name === own) - Number(a.name === own));
       for (const planner of ordered) {
-        const response = await planner.repair?.(request, world);
-        if (response) return response;
+        try {
+          const response = await planner.repair?.(request, world);
+          if (response) return response;
+        } catch {
+          // One planner's broken repair must not stop the others from trying.
+        }
       }
       return undefined;
     },
@@ -174,6 +184,7 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
       if (!entry) return;
       options.memory?.record(subject(entry.planner), entry.context, success);
       options.memory?.save();
+      byName.get(entry.planner)?.recordOutcome?.(planId, success);
       emit({
         type: 'outcome',
         planId,
