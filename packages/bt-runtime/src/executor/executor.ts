@@ -1,6 +1,5 @@
 import {
   checkStep,
-  type StepCheck,
   describeError,
   PlanSchema,
   runGuard,
@@ -11,6 +10,7 @@ import {
   type Plan,
   type PlanStep,
   type PlanStepInput,
+  type StepCheck,
   type StepFailure,
   type StepOutcome,
 } from '@sinew/executor-contracts';
@@ -19,9 +19,9 @@ import type { ActuatorCommand, ActuatorSource } from '../body/instrument.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
+import { Attempt, type AttemptHost, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
 import { HealthTracker } from './health.js';
 import { backoffMs, executorPolicy, type ExecutorPolicy } from './policy.js';
-import { Attempt, type AttemptHost, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
 import { StepSlot } from './slot.js';
 import type {
   ActiveStepState,
@@ -29,7 +29,6 @@ import type {
   ExecutorEventName,
   ExecutorEvents,
   ExecutorOptions,
-  ExecutorRunContext,
   ExecutorState,
   HealthReport,
   PlanOutcome,
@@ -497,7 +496,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     };
     try {
       for (;;) {
-        if (signal?.aborted || this.#closed) return end('failed', record(failures, stepFailure('aborted', 'the plan was cancelled')));
+        if (signal?.aborted || this.#closed) {
+          return end('failed', record(failures, stepFailure('aborted', this.#closed ? 'the executor was closed' : 'the plan was cancelled')));
+        }
         // Safe point: a preemption queued while we were between attempts takes the body now.
         if (!fastPath && this.#slot.hasPriorityWaiter() && !interrupted) interrupted = true;
         if (interrupted) {
@@ -515,7 +516,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
           this.#active = undefined;
           this.metrics.activeSteps.dec();
           this.#slot.release();
-          holding = false;
           holding = await this.#slot.acquire({ priority: true, ...(signal ? { signal } : {}) });
           if (!holding) return end('failed', record(failures, stepFailure('aborted', 'the plan was cancelled while preempted')));
           this.#active = active;
