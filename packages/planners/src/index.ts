@@ -62,6 +62,7 @@ export {
 export { CompletionError, openAiCompatibleComplete, type OpenAiCompatibleOptions } from './llm/openai.js';
 export {
   createNeedsPlanner,
+  NeedsPerceptionError,
   NeedsThresholdsSchema,
   type Need,
   type NeedKind,

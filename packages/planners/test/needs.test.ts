@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createNeedsPlanner, type ThoughtEvent, type WorldSnapshot } from '../src/index.js';
+import { createNeedsPlanner, NeedsPerceptionError, type ThoughtEvent, type WorldSnapshot } from '../src/index.js';
 
 const base: WorldSnapshot = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
 const perceive = (overrides: Partial<WorldSnapshot>): WorldSnapshot => ({ ...base, ...overrides });
@@ -96,5 +96,7 @@ describe('deterministic needs planner (seeds/000)', () => {
     const bad = planner.plan(planner.formIntent(base), { ...base, inventory: { dirt: -1 } });
     expect(!bad.ok && bad.failure.code).toBe('invalid_world');
     expect(!bad.ok && bad.failure.reason).toContain('inventory');
+    expect(() => planner.formIntent({ ...base, health: Number.NaN })).toThrow(NeedsPerceptionError);
+    expect(() => planner.formIntent({ ...base, health: Number.NaN })).toThrow(/health/);
   });
 });

@@ -52,7 +52,7 @@ export interface NeedsPlanner extends Planner<WorldSnapshot> {
   plan(intent: Intent, world: WorldSnapshot): PlanResult;
   /** Homeostasis: every current need with its urgency, most urgent first. */
   assess(world: WorldSnapshot): Need[];
-  /** Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. */
+  /** Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. Throws a NeedsPerceptionError on a malformed perception. */
   formIntent(world: WorldSnapshot): Intent;
   /** Perception → intent → plan in one decision. */
   decide(world: WorldSnapshot): { readonly intent: Intent; readonly result: PlanResult };
@@ -131,7 +131,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
   }
 
   function formIntent(input: WorldSnapshot): Intent {
-    const world = WorldSnapshotSchema.parse(input);
+    const world = perceive(input);
     const needs = assess(world);
     const top = needs[0]!;
     const tied = needs.filter((n) => top.urgency - n.urgency <= thresholds.tieBand);
@@ -210,13 +210,25 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     name,
     verbs: () => ['attack_entity', 'collect_drops', 'consume_food', 'flee', 'gather', 'navigate', 'pillar_up'],
     plan,
-    assess: (world) => assess(WorldSnapshotSchema.parse(world)),
+    assess: (world) => assess(perceive(world)),
     formIntent,
     decide(world) {
       const intent = formIntent(world);
       return { intent, result: plan(intent, world) };
     },
   };
+}
+
+/** A perception that is not a valid WorldSnapshot (which field, what was expected) — the needs planner cannot decide on it. */
+export class NeedsPerceptionError extends Error {
+  override readonly name = 'NeedsPerceptionError';
+  readonly code = 'invalid_world' as const;
+}
+
+function perceive(input: WorldSnapshot): WorldSnapshot {
+  const parsed = WorldSnapshotSchema.safeParse(input);
+  if (!parsed.success) throw new NeedsPerceptionError(`invalid perception:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 function nearestThreat(world: WorldSnapshot): string | undefined {

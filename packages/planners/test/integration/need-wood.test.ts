@@ -4,7 +4,7 @@ import { connectBot, placeTree, reset, startServer, type TestServer } from '@sin
 import type { RepairHook } from '@sinew/executor-contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, plannerRepairHook, type RouteEvent } from '../../src/index.js';
-import { createMinecraftHtn, focusAround, needWoodIntent } from '../../src/minecraft/index.js';
+import { createMinecraftHtn, focusAround } from '../../src/minecraft/index.js';
 
 // One server for the file; each test resets it and connects a fresh bot beside a fresh tree.
 let server: TestServer;
@@ -56,13 +56,19 @@ describe('precondition repair on the embedded server', () => {
     expect(outcome.steps.some((s) => s.verb === 'craft_item' && s.status === 'failed' && s.failure?.code === 'precond_missing')).toBe(true);
   });
 
-  it('need wood demo: intent → router → HTN → executor; the pickaxe step fails on has_item:stick:2 and repair crafts sticks', async () => {
+  it('need wood demo: perception → needs → intent → router → HTN → executor; the pickaxe step fails on has_item:stick:2 and repair crafts sticks', async () => {
     const { bot, snapshot } = await botBesideTree('demo');
     const events: RouteEvent[] = [];
-    const router = createRouter({ planners: [createMinecraftHtn(), createNeedsPlanner({ seed: 1 })], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    const thoughts: string[] = [];
+    const needs = createNeedsPlanner({ seed: 1, onThought: (t) => thoughts.push(t.text) });
+    const router = createRouter({ planners: [createMinecraftHtn(), needs], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
     const repairs: { stepId: string; reason: string }[] = [];
     const executor = executorFor(bot, plannerRepairHook(router, snapshot, { onRepair: (e) => repairs.push(e) }));
-    const planned = await router.plan(needWoodIntent(), snapshot());
+    // Perception → need → intent (the needs planner), then intent → router → HTN.
+    const intent = needs.formIntent(snapshot());
+    expect(intent.goal).toBe('need wood');
+    expect(thoughts).toEqual(['no pickaxe and no wood → need wood']);
+    const planned = await router.plan(intent, snapshot());
     expect(planned.ok).toBe(true);
     if (!planned.ok) return;
     expect(events[0]).toMatchObject({ type: 'route', chosen: 'htn' });
