@@ -453,12 +453,40 @@ describe('executor: failure-mode cards', () => {
   });
 
   it('FM-05: a failed key is forgotten so the planner may dispatch it again', async () => {
-    const { executor, body } = setup();
+    const { executor, body, registry } = setup();
     const step = { stepId: 's1', type: 'dig_block', args: { block: 'log_9' }, idempotencyKey: 'dig:log_9' };
     expect((await executor.run(plan([step], 'p1'))).steps[0]!.failure?.code).toBe('guard_failed');
     body.blocks.add('log_9');
     expect((await executor.run(plan([step], 'p2'))).steps[0]).toMatchObject({ status: 'succeeded' });
     expect(body.calls).toEqual(['dig:log_9']);
+    expect(await metric(registry, 'sinew_step_duplicates_total')).toBe(0);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', outcome: 'succeeded' })).toBe(1);
+  });
+});
+
+describe('executor: bounds', () => {
+  it('remembers at most idempotencyCapacity completed keys, oldest forgotten first', async () => {
+    const { executor, body } = setup({ idempotencyCapacity: 2 });
+    const chat = defineFake({ name: 'say', version: '1.0.0', description: 'chat', inputSchema: z.object({ m: z.string() }), run: async (ctx, { m }) => ctx.body.chat(m), acceptance: () => accepted });
+    executor.registry.register(chat);
+    const say = (m: string, planId: string) => executor.run(plan([{ stepId: m, type: 'say', args: { m }, idempotencyKey: `say:${m}` }], planId));
+    await say('a', 'p1');
+    await say('b', 'p2');
+    await say('c', 'p3');
+    await say('c', 'p4'); // still remembered
+    await say('a', 'p5'); // forgotten: dispatched again
+    expect(body.calls).toEqual(['chat:a', 'chat:b', 'chat:c', 'chat:a']);
+  });
+
+  it('asks repair() at most maxRepairsPerPlan times, then fails with the step code', async () => {
+    let asked = 0;
+    const repair: RepairHook = { repair: () => (asked += 1, { steps: [{ stepId: 'again', type: 'craft_item', args: { item: 'stick' } }], replace: true, reason: 'try again' }) };
+    const { executor, registry } = setup({ maxRepairsPerPlan: 2 }, repair);
+    const outcome = await executor.run(plan([{ stepId: 'stick', type: 'craft_item', args: { item: 'stick' } }]));
+    expect(asked).toBe(2);
+    expect(outcome).toMatchObject({ status: 'failed', repairs: 2, failure: { code: 'precond_missing' } });
+    expect(outcome.steps).toHaveLength(3);
+    expect(await metric(registry, 'sinew_plan_repairs_total', { reason: 'precond_missing', result: 'steps' })).toBe(2);
   });
 });
 
