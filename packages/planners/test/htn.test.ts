@@ -184,3 +184,26 @@ describe('contextKey', () => {
     expect(contextKey({ time: 'dusk', biome: 'taiga' }, ['time'])).toBe('time:dusk');
   });
 });
+
+describe('methods as data', () => {
+  it('loads JSON methods that plan beside coded ones', async () => {
+    const { loadHtnMethods } = await import('../src/index.js');
+    const loaded = loadHtnMethods<Toy>(JSON.parse('[{"name":"greet.wave","task":"greet","description":"say hello","subtasks":[{"task":"chat","args":{"message":"hello $who"}}]}]'));
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    const planner = createHtnPlanner<Toy>({ methods: [...toyMethods, ...loaded.methods], operators: toyOperators, tasksFor: (i) => [{ task: 'greet', args: { who: i.goal } }] });
+    const result = planner.plan(intent('Steve'), toyWorld());
+    expect(result.ok && result.plan.steps).toEqual([{ stepId: 's1', type: 'chat', args: { message: 'hello Steve' } }]);
+  });
+
+  it('rejects bad method data naming the field', async () => {
+    const { loadHtnMethods } = await import('../src/index.js');
+    const bad = loadHtnMethods([{ name: 'Bad Name', task: 't', description: 'd', subtasks: [{ verb: 'chat' }] }]);
+    expect(!bad.ok && bad.error.issues.map((i) => i.path.join('.'))).toEqual(['0.name', '0.subtasks.0.task', '0.subtasks.0']);
+    const duplicate = loadHtnMethods([
+      { name: 'a.b', task: 't', description: 'd', subtasks: [] },
+      { name: 'a.b', task: 't', description: 'd', subtasks: [] },
+    ]);
+    expect(!duplicate.ok && duplicate.error.message).toContain('duplicate method name a.b');
+  });
+});
