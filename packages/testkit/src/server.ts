@@ -142,6 +142,17 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   const cleanups: (() => void)[] = [];
   const resetHandlers: (() => void)[] = [];
   serv.getSpawnPoint = async () => spawn.clone();
+  // Player data is saved (world dir mode) without being awaited; stop() waits for these writes.
+  const pendingSaves = new Set<Promise<unknown>>();
+  serv.on('newPlayer', (player: SquidPlayer & { save(): Promise<unknown> }) => {
+    const save = player.save;
+    player.save = () => {
+      const writing = save().catch((err: unknown) => serv.emit('error', err));
+      pendingSaves.add(writing);
+      void writing.finally(() => pendingSaves.delete(writing));
+      return writing;
+    };
+  });
   installExtensions(ctx);
 
   const state: ServerState = {
@@ -152,7 +163,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     ctx,
     stopped: false,
     botCounter: 0,
-    dirtyChunks: trackDirtyChunks(serv),
+    dirtyChunks: new Set(),
     resetHandlers,
   };
 
@@ -164,6 +175,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     await Promise.all(bots.map(quitAndWait));
     for (const cleanup of cleanups) cleanup();
     await shutdownSquid(serv, ctx);
+    await Promise.allSettled([...pendingSaves]);
   };
 
   try {
@@ -178,6 +190,8 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     throw err;
   }
 
+  // The overworld exists once plugins are ready (after an await when a world dir is used).
+  trackDirtyChunks(serv, state.dirtyChunks);
   reuseFlatColumns(serv, version);
   const address = serv._server.socketServer?.address() as { port: number } | null;
   const handle: TestServer = {
@@ -216,8 +230,7 @@ function reuseFlatColumns(serv: SquidServer, version: string): void {
 }
 
 /** Records which chunk columns of the overworld any block write touches (reset regenerates only those). */
-function trackDirtyChunks(serv: SquidServer): Set<string> {
-  const dirty = new Set<string>();
+function trackDirtyChunks(serv: SquidServer, dirty: Set<string>): void {
   const world = serv.overworld as unknown as Record<string, (pos: Vec3, ...rest: unknown[]) => Promise<unknown>>;
   for (const method of ['setBlockStateId', 'setBlockType', 'setBlockData', 'setBlock', 'setBlockLight', 'setSkyLight']) {
     const original = world[method];
@@ -227,7 +240,6 @@ function trackDirtyChunks(serv: SquidServer): Set<string> {
       return original.call(this, pos, ...rest);
     };
   }
-  return dirty;
 }
 
 /** Quits a bot and waits (at most 2 s) for its socket to close. */

@@ -1,4 +1,4 @@
-import type { SquidPlayer } from '../squid/types.js';
+import type { SquidEntity, SquidPlayer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
 
 /**
@@ -19,10 +19,18 @@ export function installPlayers(ctx: ExtensionContext): void {
   });
   const addAction = { add_player: true, update_game_mode: true, update_listed: true, update_latency: true };
 
+  // A client resets its player list and entities on its login packet, so nothing about other
+  // players may reach it before that: players become visible once their own list is sent
+  // (login.js does that after the login packet), and then they receive everyone.
+  const listed = new WeakSet<SquidEntity>();
+  const getNearbyEntities = serv.getNearbyEntities;
+  serv.getNearbyEntities = (query) => getNearbyEntities(query).filter((e) => e.type !== 'player' || listed.has(e));
+
   const sendPlayerList = (toPlayer: SquidPlayer): void => {
-    const everyone = serv.players.includes(toPlayer) ? serv.players : [...serv.players, toPlayer];
+    listed.add(toPlayer);
+    const everyone = serv.players.filter((p) => listed.has(p));
     toPlayer._client.write('player_info', { action: addAction, data: everyone.map(entryOf) });
-    for (const other of serv.players) {
+    for (const other of everyone) {
       if (other !== toPlayer) other._client.write('player_info', { action: addAction, data: [entryOf(toPlayer)] });
     }
     captureNextInterval(ctx, toPlayer);

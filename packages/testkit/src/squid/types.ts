@@ -117,6 +117,7 @@ export interface SquidServer extends EventEmitter {
   _server: EventEmitter & { socketServer?: { address(): unknown } };
   supportFeature(feature: string): boolean;
   getPlayer(username: string): SquidPlayer | null;
+  getNearbyEntities(query: { world: SquidWorld; position: Vec3; radius?: number }): SquidEntity[];
   initEntity(type: string, entityType: number | null, world: SquidWorld, position: Vec3): SquidEntity;
   setBlock(world: SquidWorld, position: Vec3, stateId: number): Promise<void>;
   onBlockInteraction(blockName: string, handler: (data: { block: { position: Vec3 }; player: SquidPlayer }) => boolean | Promise<boolean>): void;
