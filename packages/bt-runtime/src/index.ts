@@ -1,6 +1,5 @@
-export { flushMicrotasks, ManualClock, systemClock, type Clock, type TimerHandle } from './clock/clock.js';
+export { ManualClock, systemClock, type Clock, type TimerHandle } from './clock/clock.js';
 export {
-  describeArgs,
   emitActuatorCommand,
   InstrumentError,
   instrumentMethods,
@@ -9,8 +8,6 @@ export {
   type InstrumentOptions,
 } from './body/instrument.js';
 export {
-  backoffMs,
-  CapabilityPolicySchema,
   executorPolicy,
   ExecutorPolicySchema,
   PolicyError,
@@ -57,4 +54,4 @@ export {
   type ProvenanceSink,
   type TraceEntry,
 } from './provenance/provenance.js';
-export { serveTelemetry, TelemetryOptionsSchema, type TelemetryServer, type TelemetrySource } from './telemetry/server.js';
+export { serveTelemetry, type TelemetryServer, type TelemetrySource } from './telemetry/server.js';

@@ -37,7 +37,7 @@ interface Hub {
 }
 
 /** Default call summary: primitive args only (objects are summarised by their kind), capped at 120 chars. */
-export function describeArgs(args: readonly unknown[]): string | undefined {
+function describeArgs(args: readonly unknown[]): string | undefined {
   if (args.length === 0) return undefined;
   const parts = args.map((arg) => {
     if (arg === null || arg === undefined) return String(arg);

@@ -31,7 +31,7 @@ interface ManualTimer {
 }
 
 /** Lets pending promise reactions run (a macrotask turn), without advancing any clock. */
-export function flushMicrotasks(): Promise<void> {
+function flushMicrotasks(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
