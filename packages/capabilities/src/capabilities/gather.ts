@@ -62,6 +62,7 @@ root {
 }`;
 
 const EXPLORE_DISTANCE = 16;
+const NEAR_SEARCH = 16;
 const DROP_APPEAR_MS = 1_000;
 const EXPLORE_DIRECTIONS = [
   [1, 0],
@@ -112,8 +113,14 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
     FindTarget: (ctx) => {
       const bot = ctx.body;
       const skip = unreachable(ctx);
-      const found = bot.findBlocks({ matching: blockIds(bot, ctx.args.block), maxDistance: ctx.args.maxDistance, count: skip.size + 1 });
-      const next = found.find((position) => !skip.has(blockKey(position)));
+      const matching = blockIds(bot, ctx.args.block);
+      let next: Vec3Like | undefined;
+      // Near first: a 16-block scan costs a fraction of a 48-block one, and it is on the TTFA path.
+      for (const radius of new Set([Math.min(NEAR_SEARCH, ctx.args.maxDistance), ctx.args.maxDistance])) {
+        const found = bot.findBlocks({ matching, maxDistance: radius, count: skip.size + 1 });
+        next = found.find((position) => !skip.has(blockKey(position)));
+        if (next) break;
+      }
       ctx.blackboard.set('gather.target', next);
       return next !== undefined;
     },
