@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, GROUND_Y, reset, setGameMode, spawnMob, startServer, type TestServer } from '../src/index.js';
+import { connectBot, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, type TestServer } from '../src/index.js';
 
 const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean> => {
   const end = Date.now() + timeoutMs;
@@ -52,6 +52,24 @@ describe('mobs with a chase-and-melee AI', () => {
     await spawnMob(server, 'zombie', { x: 2.5, y: GROUND_Y + 1, z: 0.5 });
     await new Promise((r) => setTimeout(r, 1_500));
     expect(bot.health).toBe(20);
+  });
+
+  it('hits deal the held weapon damage: a stone sword kills a chicken (4 health) at once, a fist needs four hits', async () => {
+    const first = await spawnMob(server, 'chicken', { x: 2.5, y: GROUND_Y + 1, z: 0.5 });
+    const second = await spawnMob(server, 'chicken', { x: 0.5, y: GROUND_Y + 1, z: 2.5 });
+    const hitsToKill = async (id: number): Promise<number> => {
+      let hits = 0;
+      while (bot.entities[id] && server.serv!.entities[id] && hits < 10) {
+        bot.attack(bot.entities[id]!);
+        hits++;
+        await bot.waitForTicks(2);
+      }
+      return hits;
+    };
+    expect(await hitsToKill(second.id)).toBe(4);
+    await give(bot, 'stone_sword', 1);
+    await bot.equip(bot.registry.itemsByName.stone_sword!.id, 'hand');
+    expect(await hitsToKill(first.id)).toBe(1);
   });
 
   it('a mob killed by the bot disappears, and reset removes mobs', async () => {

@@ -1,4 +1,5 @@
 import type { ExtensionContext } from './context.js';
+import { installCombat } from './combat.js';
 import { installCrafting } from './crafting.js';
 import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
@@ -17,5 +18,6 @@ export function installExtensions(ctx: ExtensionContext): void {
   installRespawn(ctx);
   installGameMode(ctx);
   installMobs(ctx);
+  installCombat(ctx);
   installFallDamage(ctx);
 }

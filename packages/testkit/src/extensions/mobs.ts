@@ -21,6 +21,13 @@ export interface MobBehavior {
 
 const MELEE_DAMAGE: Record<string, number> = { zombie: 3, husk: 3, drowned: 3, zombie_villager: 3, spider: 2, cave_spider: 2, skeleton: 2, stray: 2, wither_skeleton: 5, vindicator: 8, piglin_brute: 7, zoglin: 6, hoglin: 6, enderman: 7 };
 
+/** Vanilla maximum health (half-hearts) of common mobs; others get 20. */
+const MAX_HEALTH: Record<string, number> = {
+  chicken: 4, rabbit: 3, cow: 10, mooshroom: 10, pig: 10, sheep: 8, goat: 10, horse: 22, wolf: 8, cat: 10, fox: 10,
+  villager: 20, zombie: 20, husk: 20, drowned: 20, skeleton: 20, stray: 20, creeper: 20, witch: 26, spider: 16,
+  cave_spider: 12, enderman: 40, slime: 16, silverfish: 8, iron_golem: 100, bee: 10, squid: 10, bat: 6,
+};
+
 interface MobBrain {
   entity: SquidEntity;
   behavior: MobBehavior;
@@ -44,7 +51,7 @@ export function spawnMobEntity(serv: SquidServer, kind: string, position: Vec3, 
   entity.yaw = 0;
   // No size: flying-squid's own physics skips the mob (it bounces on the ground); the AI moves it.
   entity.size = undefined;
-  entity.health = 20;
+  entity.health = MAX_HEALTH[data.name] ?? 20;
   entity.metadata = [];
   entity.onGround = true;
   entity.updateAndSpawn();
