@@ -141,6 +141,27 @@ describe('behavior(): running under the executor', () => {
     expect(await metric(registry, 'sinew_runners_abandoned_total')).toBe(0);
   });
 
+  it('a tree with its own root guard still aborts on the step signal (the guards are combined)', async () => {
+    let guardCalls = 0;
+    let leafSignal: AbortSignal | undefined;
+    const tree = behavior<Body, Record<string, never>>({
+      tree: `root while(Safe) { sequence { action [Start] action [Forever] } }`,
+      actions: {
+        Start: (ctx: Ctx) => (ctx.body.chat('start'), true),
+        Forever: (ctx: Ctx) => ((leafSignal = ctx.signal), new Promise(() => {})),
+      },
+      conditions: { Safe: () => (guardCalls += 1) > 0 },
+    });
+    expect(() => behavior({ tree: `root while(Nope) { action [A] }`, actions: { A: () => true } })).toThrow(/guard "Nope" at root@while/);
+    const { run, clock, registry } = harness(tree, { capabilities: { bt: { timeoutMs: 500 } } });
+    const done = run();
+    await clock.advance(500);
+    expect((await done).steps[0]).toMatchObject({ failure: { code: 'timeout' } });
+    expect(leafSignal?.aborted).toBe(true);
+    expect(guardCalls).toBeGreaterThan(0);
+    expect(await metric(registry, 'sinew_runners_abandoned_total')).toBe(0);
+  });
+
   it('FM-03: a leaf running past maxNodeDurationMs fails the step as stuck with its node path', async () => {
     const tree = behavior<Body, Record<string, never>>({
       tree: `root { sequence { action [Look] action [WaitForLog] } }`,

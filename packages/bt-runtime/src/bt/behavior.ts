@@ -71,7 +71,8 @@ export class BehaviorNodeError extends Error {
 }
 
 type Def = Record<string, unknown> & { type: string };
-type Kind = 'action' | 'condition' | 'guard' | 'callback';
+/** Guards (`while`/`until`) call conditions. */
+type Kind = 'action' | 'condition' | 'callback';
 
 interface Leaf {
   readonly kind: Kind;
@@ -128,11 +129,11 @@ function compile(tree: string | object, known: Record<Kind, ReadonlySet<string>>
   const unknown: { name: string; kind: string; nodePath: string }[] = [];
   let actionCount = 0;
 
-  const rename = (attr: unknown, kind: Kind, nodePath: string, isRootGuard = false): Record<string, unknown> | undefined => {
+  const rename = (attr: unknown, kind: Kind, nodePath: string): Record<string, unknown> | undefined => {
     if (!attr || typeof attr !== 'object') return undefined;
     const a = attr as { call: string; args?: unknown[] };
-    if (!known[kind].has(a.call)) unknown.push({ name: a.call, kind, nodePath });
-    leaves.push({ kind, name: a.call, nodePath, slot: -1, arity: a.args?.length ?? 0, ...(isRootGuard ? { isRootGuard } : {}) });
+    if (!known[kind].has(a.call)) unknown.push({ name: a.call, kind: nodePath.endsWith('@while') || nodePath.endsWith('@until') ? 'guard' : kind, nodePath });
+    leaves.push({ kind, name: a.call, nodePath, slot: -1, arity: a.args?.length ?? 0 });
     return { ...a, call: `__sinew_${leaves.length - 1}` };
   };
 
@@ -318,7 +319,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
     throw new BehaviorDefinitionError('bad_option', `maxNodeDurationMs must be > 0, got ${maxNodeDurationMs}`);
   }
   const own = (record: Record<string, unknown>) => new Set(Object.keys(record).filter((k) => typeof record[k] === 'function'));
-  const compiled = compile(options.tree, { action: own(actions), condition: own(conditions), guard: own(conditions), callback: own(callbacks) });
+  const compiled = compile(options.tree, { action: own(actions), condition: own(conditions), callback: own(callbacks) });
   const pool: Instance[] = [];
 
   const actionSlots = new Map(compiled.leaves.filter((l) => l.kind === 'action').map((l) => [l.nodePath, l.slot]));
