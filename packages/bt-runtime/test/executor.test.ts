@@ -1,4 +1,4 @@
-import { accepted, type PlanStepInput, type RepairHook, type RunContext } from '@sinew/executor-contracts';
+import { accepted, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createMetrics, ManualClock, memoryProvenance, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
@@ -667,6 +667,9 @@ describe('executor: preemption', () => {
 describe('executor: lifecycle', () => {
   it('close() aborts the active step, refuses new plans and reports state closed', async () => {
     const { executor, clock, registry } = setup();
+    // The executor is the contracts' Preemptor (what the belief reflex holds).
+    const preemptor: Preemptor = executor;
+    expect(typeof preemptor.preempt).toBe('function');
     const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 50 } }]));
     await clock.advance(100);
     expect(executor.state()).toMatchObject({ status: 'running', activeStep: { stepId: 'walk', capability: 'walk@1.0.0', attempt: 1, phase: 'running', atomic: false } });
