@@ -8,6 +8,8 @@ export interface Instrumentation extends ActuatorSource {
   readonly sinewChatLog: readonly string[];
   /** Entity id → how many times the bot saw it hurt (for entities still around). */
   readonly sinewHurtCounts: ReadonlyMap<number, number>;
+  /** Ids of entities the bot saw die that the server has not removed yet. */
+  readonly sinewDeadEntities: ReadonlySet<number>;
 }
 
 /** A mineflayer bot with pathfinder loaded and its actuators instrumented. */
@@ -69,8 +71,10 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   Object.defineProperty(target, EXTRAS, { value: true });
   const chatLog: string[] = [];
   const hurts = new Map<number, number>();
+  const dead = new Set<number>();
   Object.defineProperty(target, 'sinewChatLog', { get: () => chatLog, enumerable: false });
   Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
+  Object.defineProperty(target, 'sinewDeadEntities', { get: () => dead, enumerable: false });
   bot.on('messagestr', (message: string) => {
     chatLog.push(message);
     if (chatLog.length > CHAT_LOG_LIMIT) chatLog.shift();
@@ -78,8 +82,12 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   bot.on('entityHurt', (entity) => {
     hurts.set(entity.id, (hurts.get(entity.id) ?? 0) + 1);
   });
+  bot.on('entityDead', (entity) => {
+    dead.add(entity.id);
+  });
   bot.on('entityGone', (entity) => {
     hurts.delete(entity.id);
+    dead.delete(entity.id);
   });
   return target;
 }

@@ -101,10 +101,14 @@ export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
   }
   if (focus.entityIds) {
     const entities: NonNullable<WorldSnapshot['entities']> = {};
-    const hurtCounts = (bot as { sinewHurtCounts?: ReadonlyMap<number, number> }).sinewHurtCounts;
+    const { sinewHurtCounts: hurtCounts, sinewDeadEntities: dead } = bot as {
+      sinewHurtCounts?: ReadonlyMap<number, number>;
+      sinewDeadEntities?: ReadonlySet<number>;
+    };
     for (const id of focus.entityIds) {
       const entity = bot.entities[id];
-      if (!entity || entity.isValid === false) continue;
+      // Dead or gone entities are absent: acceptance reads absence as "no longer there".
+      if (!entity || entity.isValid === false || dead?.has(id)) continue;
       const health = entity.metadata?.[HEALTH_METADATA_INDEX];
       entities[String(id)] = {
         name: entity.name ?? entity.username ?? entity.type,

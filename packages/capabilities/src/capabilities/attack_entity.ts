@@ -21,6 +21,9 @@ export type AttackEntityArgs = z.output<typeof AttackEntityArgsSchema>;
 const MELEE_RANGE = 3;
 const HIT_COOLDOWN_MS = 650;
 const MAX_HITS = 40;
+// Chasing counts as progress only this long without landing a hit.
+const CHASE_LIMIT_MS = 10_000;
+const RETARGET_MS = 500;
 
 /** The nearest hostile mob within `maxDistance`. */
 export function nearestHostile(bot: SinewBot, maxDistance: number): Entity | undefined {
@@ -44,7 +47,7 @@ function resolveTarget(bot: SinewBot, args: AttackEntityArgs): Entity | undefine
 }
 
 function alive(bot: SinewBot, entity: Entity): boolean {
-  return entity.isValid !== false && bot.entities[entity.id] === entity;
+  return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinewDeadEntities.has(entity.id);
 }
 
 /** Chases the nearest entity of a kind (default: nearest hostile) and hits it until it dies or `hits` land. */
@@ -68,8 +71,9 @@ export const attackEntity = defineBotCapability({
     if (!target || !alive(bot, target)) return { ok: false, code: 'guard_failed', reason: 'the target is gone', retryable: false };
     const wanted = args.hits ?? MAX_HITS;
     let hits = 0;
+    let lastHitAt = ctx.now();
     bot.pathfinder.setMovements(movementsFor(bot));
-    bot.pathfinder.setGoal(new goals.GoalFollow(target, MELEE_RANGE - 1), true);
+    let chasedAt = Number.NEGATIVE_INFINITY;
     try {
       while (hits < wanted && alive(bot, target)) {
         if (ctx.signal.aborted) return ABORTED;
@@ -77,9 +81,17 @@ export const attackEntity = defineBotCapability({
           await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
           bot.attack(target);
           hits += 1;
+          lastHitAt = ctx.now();
           await pause(HIT_COOLDOWN_MS, ctx.signal);
+        } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
+          return { ok: false, code: 'stuck', reason: `could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`, retryable: true };
         } else {
-          ctx.progress('chasing');
+          // Knock-back moves the target after every hit: re-aim at where it is now.
+          if (ctx.now() - chasedAt > RETARGET_MS) {
+            const { x, y, z } = target.position;
+            bot.pathfinder.setGoal(new goals.GoalNear(x, y, z, 1));
+            chasedAt = ctx.now();
+          }
           await pause(100, ctx.signal);
         }
       }

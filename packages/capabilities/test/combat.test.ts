@@ -1,0 +1,69 @@
+import { give, spawnMob } from '@sinew/testkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startWorld, waitUntil, type TestWorld } from './world.js';
+
+let world: TestWorld;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.close();
+});
+beforeEach(async () => {
+  await world.reset();
+});
+
+const distanceTo = (id: number) => {
+  const entity = world.bot.entities[id];
+  return entity ? entity.position.distanceTo(world.bot.entity.position) : Number.POSITIVE_INFINITY;
+};
+
+describe('attack_entity', () => {
+  it('hits the nearest zombie; acceptance sees it hurt', async () => {
+    const { bot, server } = world;
+    await give(bot, 'stone_sword', 1);
+    // A passive zombie (no AI) so the fight is deterministic.
+    const zombie = await spawnMob(server, 'zombie', server.spawn.offset(4, 0, 0), { hostile: false });
+    await waitUntil(() => bot.entities[zombie.id] !== undefined, 5_000);
+    const outcome = await world.step('attack_entity', { entity: 'zombie', hits: 2 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(outcome.observables?.hits).toBe(2);
+  });
+
+  it('kills a weak target; acceptance accepts it being gone', async () => {
+    const { bot, server } = world;
+    const chicken = await spawnMob(server, 'chicken', server.spawn.offset(3, 0, 2));
+    await waitUntil(() => bot.entities[chicken.id] !== undefined, 5_000);
+    const outcome = await world.step('attack_entity', { entity: 'chicken' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await waitUntil(() => bot.entities[chicken.id] === undefined, 5_000);
+  });
+
+  it('fails the guard when no such entity is near', async () => {
+    const outcome = await world.step('attack_entity', { entity: 'zombie' });
+    expect(outcome.failure?.code).toBe('guard_failed');
+  });
+});
+
+describe('flee from an entity', () => {
+  it('outruns a chasing zombie to the wanted distance', async () => {
+    const { bot, server } = world;
+    const zombie = await spawnMob(server, 'zombie', server.spawn.offset(3, 0, 0), { speed: 2 });
+    await waitUntil(() => bot.entities[zombie.id] !== undefined, 5_000);
+    const outcome = await world.step('flee', { entity: 'zombie', distance: 10 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(distanceTo(zombie.id)).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('navigate to an entity', () => {
+  it('walks up to the nearest cow', async () => {
+    const { bot, server } = world;
+    const cow = await spawnMob(server, 'cow', server.spawn.offset(-8, 0, 4));
+    await waitUntil(() => bot.entities[cow.id] !== undefined, 5_000);
+    const outcome = await world.step('navigate', { entity: 'cow', range: 2 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(distanceTo(cow.id)).toBeLessThanOrEqual(3.5);
+  });
+});
