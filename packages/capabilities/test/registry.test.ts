@@ -1,0 +1,131 @@
+import { checkStep, isUnverified } from '@sinew/executor-contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  craftItem,
+  createStandardRegistry,
+  digBlock,
+  flee,
+  gather,
+  navigate,
+  placeBlock,
+  standardCapabilities,
+  standardRegistry,
+  WorldSnapshotSchema,
+  type WorldSnapshot,
+} from '../src/index.js';
+
+const VERBS = [
+  'attack_entity',
+  'build_structure',
+  'chat',
+  'collect_drops',
+  'consume_food',
+  'craft_item',
+  'dig_block',
+  'equip',
+  'flee',
+  'gather',
+  'navigate',
+  'pillar_up',
+  'place_block',
+];
+
+const snapshot = (over: Partial<WorldSnapshot> = {}): WorldSnapshot =>
+  WorldSnapshotSchema.parse({ position: { x: 0, y: 5, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: {}, ...over });
+
+describe('standardRegistry', () => {
+  it('holds exactly the shared vocabulary, version 1.0.0, every acceptance real', () => {
+    expect(standardRegistry.verbs()).toEqual(VERBS);
+    const manifest = standardRegistry.manifest();
+    for (const capability of manifest.capabilities) {
+      expect(capability.versions.map((v) => v.version)).toEqual(['1.0.0']);
+      expect(capability.versions[0]!.acceptance).toBe('verified');
+    }
+    expect(standardCapabilities.some((c) => isUnverified(c.unverified))).toBe(false);
+  });
+
+  it('gives a fresh registry to extend without touching the shared one', () => {
+    const mine = createStandardRegistry();
+    expect(mine).not.toBe(standardRegistry);
+    expect(mine.verbs()).toEqual(standardRegistry.verbs());
+  });
+
+  it('parses the vocabulary arg names with their defaults', () => {
+    const parse = (type: string, args: Record<string, unknown>) => {
+      const check = checkStep(standardRegistry, { stepId: 's', type, args });
+      if (!check.ok) throw new Error(check.failure.reason);
+      return check.args;
+    };
+    expect(parse('navigate', { position: { x: 1, y: 2, z: 3 } })).toMatchObject({ range: 2 });
+    expect(parse('dig_block', { block: 'oak_log' })).toMatchObject({ maxDistance: 32 });
+    expect(parse('collect_drops', {})).toMatchObject({ radius: 8 });
+    expect(parse('craft_item', { item: 'stick' })).toMatchObject({ count: 1 });
+    expect(parse('equip', { item: 'stone_sword' })).toMatchObject({ destination: 'hand' });
+    expect(parse('attack_entity', {})).toMatchObject({ maxDistance: 16 });
+    expect(parse('flee', {})).toMatchObject({ distance: 12 });
+    expect(parse('gather', { block: 'log' })).toMatchObject({ count: 1, maxDistance: 48 });
+    expect(parse('pillar_up', { height: 2 })).toMatchObject({ height: 2 });
+    expect(parse('build_structure', { blueprint: [{ dx: 0, dy: 0, dz: 0, block: 'dirt' }] })).toBeTruthy();
+    expect(parse('chat', { message: 'hi' })).toEqual({ message: 'hi' });
+  });
+
+  it('rejects bad args with the field that is wrong', () => {
+    const check = checkStep(standardRegistry, { stepId: 's', type: 'craft_item', args: { item: 'stick', count: -1 } });
+    expect(check.ok).toBe(false);
+    if (!check.ok) {
+      expect(check.failure.code).toBe('invalid_args');
+      expect(check.failure.issues?.[0]?.path).toEqual(['count']);
+    }
+  });
+
+  it('exports tool definitions an LLM can call', () => {
+    const tools = standardRegistry.toolDefinitions();
+    expect(tools.map((t) => t.name)).toEqual(VERBS);
+    expect(tools.find((t) => t.name === 'place_block')?.inputSchema).toMatchObject({ required: ['item'] });
+  });
+});
+
+describe('acceptance on golden snapshots', () => {
+  it('navigate: within range of the position, not beyond', () => {
+    const args = navigate.inputSchema.parse({ position: { x: 10, y: 5, z: 0 } });
+    expect(navigate.acceptance(snapshot(), snapshot({ position: { x: 9.5, y: 5, z: 0.5 } }), args).ok).toBe(true);
+    expect(navigate.acceptance(snapshot(), snapshot({ position: { x: 2, y: 5, z: 0 } }), args)).toMatchObject({ ok: false, unmet: ['at:10,5,0'] });
+  });
+
+  it('dig_block: the block must be air afterwards', () => {
+    const args = digBlock.inputSchema.parse({ position: { x: 1, y: 5, z: 0 } });
+    const pre = snapshot({ blocks: { '1,5,0': 'dirt' } });
+    expect(digBlock.acceptance(pre, snapshot({ blocks: { '1,5,0': 'air' } }), args).ok).toBe(true);
+    expect(digBlock.acceptance(pre, snapshot({ blocks: { '1,5,0': 'dirt' } }), args).ok).toBe(false);
+  });
+
+  it('place_block: the block at the position must be the item', () => {
+    const args = placeBlock.inputSchema.parse({ item: 'cobblestone', position: { x: 1, y: 5, z: 0 } });
+    const pre = snapshot({ blocks: { '1,5,0': 'air' } });
+    expect(placeBlock.acceptance(pre, snapshot({ blocks: { '1,5,0': 'cobblestone' } }), args).ok).toBe(true);
+    expect(placeBlock.acceptance(pre, pre, args).ok).toBe(false);
+  });
+
+  it('craft_item: the count must rise by at least count', () => {
+    const args = craftItem.inputSchema.parse({ item: 'stick', count: 4 });
+    const pre = snapshot({ inventory: { stick: 1 } });
+    expect(craftItem.acceptance(pre, snapshot({ inventory: { stick: 5 } }), args).ok).toBe(true);
+    expect(craftItem.acceptance(pre, snapshot({ inventory: { stick: 4 } }), args)).toMatchObject({ ok: false, unmet: ['has_item:stick:5'] });
+  });
+
+  it('gather: a suffix group counts every matching item', () => {
+    const args = gather.inputSchema.parse({ block: 'log', count: 3 });
+    const pre = snapshot({ inventory: { oak_log: 1 } });
+    expect(gather.acceptance(pre, snapshot({ inventory: { oak_log: 2, birch_log: 2 } }), args).ok).toBe(true);
+    expect(gather.acceptance(pre, snapshot({ inventory: { oak_log: 3 } }), args).ok).toBe(false);
+  });
+
+  it('flee: the threat must end at least `distance` away; a vanished threat counts as outrun', () => {
+    const args = flee.inputSchema.parse({ entity: 'zombie', distance: 8 });
+    const threat = { name: 'zombie', position: { x: 2, y: 5, z: 0 } };
+    const pre = snapshot({ entities: { '7': threat } });
+    expect(flee.acceptance(pre, snapshot({ position: { x: 12, y: 5, z: 0 }, entities: { '7': threat } }), args).ok).toBe(true);
+    expect(flee.acceptance(pre, snapshot({ position: { x: 5, y: 5, z: 0 }, entities: { '7': threat } }), args).ok).toBe(false);
+    expect(flee.acceptance(pre, snapshot({ entities: {} }), args).ok).toBe(true);
+  });
+});
