@@ -173,6 +173,34 @@ describe('executor: PBI acceptance A1–A4', () => {
     expect(await metric(registry, 'sinew_active_steps')).toBe(0);
   });
 
+  it('A2: a hanging observe() (before or after the runner) ends the step with timeout instead of hanging', async () => {
+    let calls = 0;
+    let hangOn = 1;
+    const blind = defineFake({
+      name: 'blind',
+      version: '1.0.0',
+      description: 'its world snapshot never arrives',
+      inputSchema: empty,
+      run: async (ctx) => ctx.body.chat('acting'),
+      observe: () => ((calls += 1) === hangOn ? new Promise<never>(() => {}) : Promise.resolve({ blocks: [], inventory: {}, x: 0 })),
+      acceptance: () => accepted,
+      expectedDurationMs: 100,
+    });
+    const { executor, clock, registry, body } = setup({ maxLocalRetries: 0 }, undefined, [blind]);
+    const pre = executor.run(plan([{ stepId: 'pre', type: 'blind' }], 'p1'));
+    await clock.advance(300);
+    expect((await pre).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'timeout' }, endedAt: 300 });
+    expect(body.calls).toEqual([]);
+    calls = 0;
+    hangOn = 2;
+    const post = executor.run(plan([{ stepId: 'post', type: 'blind' }], 'p2'));
+    await clock.advance(300);
+    expect((await post).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'timeout' } });
+    expect(body.calls).toEqual(['chat:acting']);
+    expect(await metric(registry, 'sinew_watchdog_trips_total', { capability: 'blind', code: 'timeout' })).toBe(2);
+    expect(clock.pending()).toBe(0);
+  });
+
   it('A3: at most 2 local retries with backoff, then repair(), then the plan fails with the step code', async () => {
     let attempts = 0;
     const flaky = defineFake({

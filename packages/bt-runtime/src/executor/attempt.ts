@@ -75,6 +75,8 @@ export class Attempt<Body> {
   readonly result: Promise<AttemptResult>;
   #resolve!: (result: AttemptResult) => void;
   #tripped: TripCode | 'finishing' | undefined;
+  /** While an async observe() runs, only the timeout watches it (a hanging observe must not hang the step). */
+  #observing = false;
   #runnerStarted = false;
   #dispatchAt: number;
   #firstActionAt: number | undefined;
@@ -105,22 +107,28 @@ export class Attempt<Body> {
     return this.#firstActionAt === undefined ? undefined : this.#firstActionAt - this.#dispatchAt;
   }
 
-  /** Runs observe → runner → observe → acceptance under the watchdogs. */
-  async start(): Promise<AttemptResult> {
+  /** Runs observe → runner → observe → acceptance under the watchdogs; resolves once, whatever hangs. */
+  start(): Promise<AttemptResult> {
+    void this.#run();
+    return this.result;
+  }
+
+  async #run(): Promise<void> {
     const { capability, host } = this;
     if (this.planSignal) {
       if (this.planSignal.aborted) this.trip('aborted');
       else this.planSignal.addEventListener('abort', this.#onPlanAbort, { once: true });
     }
-    if (this.over) return this.result;
+    if (this.over) return;
     try {
       const pre = capability.observe({ body: host.body }, this.args);
-      this.#pre = isThenable(pre) ? await pre : pre;
+      this.#pre = isThenable(pre) ? await this.#bounded(pre) : pre;
     } catch (error) {
+      if (this.over) return;
       this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (pre) of ${capability.name} threw: ${describeError(error)}`) });
-      return this.result;
+      return;
     }
-    if (this.over) return this.result;
+    if (this.over) return;
     const clock = host.clock;
     const now = clock.now();
     this.#dispatchAt = this.#lastActivity = now;
@@ -139,7 +147,6 @@ export class Attempt<Body> {
       (value) => this.#runnerSettled(value, undefined, false),
       (error: unknown) => this.#runnerSettled(undefined, error, true),
     );
-    return this.result;
   }
 
   /** An actuator command, BT node transition or progress note: resets the stuck watchdog. */
@@ -160,7 +167,10 @@ export class Attempt<Body> {
 
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
   trip(code: TripCode): void {
-    if (this.over || this.#tripped !== undefined) return;
+    if (this.over) return;
+    // Once the runner is done only a timeout (of the post-observe) or a cancellation still counts.
+    const finishing = this.#tripped === 'finishing';
+    if (this.#tripped !== undefined && !(finishing && (code === 'timeout' || code === 'aborted'))) return;
     this.#tripped = code;
     this.#clearTimer();
     if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') {
@@ -168,7 +178,7 @@ export class Attempt<Body> {
     }
     this.#abortReason = new StepAbortError(code, `step ${this.info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
-    if (!this.#runnerStarted) {
+    if (!this.#runnerStarted || finishing) {
       this.#settle(this.#trippedResult(code));
       return;
     }
@@ -190,12 +200,25 @@ export class Attempt<Body> {
     return this.#controller.signal;
   }
 
-  /** Whether a preemption may interrupt now (not once the runner has finished acting). */
-  interruptible(): boolean {
-    return !this.over && this.#tripped === undefined;
+  /** Awaits an async observe() under the attempt timeout. */
+  async #bounded<T>(observed: PromiseLike<T>): Promise<T> {
+    const now = this.host.clock.now();
+    this.#observing = true;
+    this.#timeoutAt = now + this.limits.timeoutMs;
+    this.#arm(now);
+    try {
+      return await observed;
+    } finally {
+      this.#observing = false;
+      this.#clearTimer();
+    }
   }
 
   #arm(now: number): void {
+    if (this.#observing) {
+      this.#timer = this.host.clock.setTimeout(this.#onTimer, Math.max(0, this.#timeoutAt - now));
+      return;
+    }
     const stuckAt = this.#lastActivity + this.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
@@ -204,9 +227,12 @@ export class Attempt<Body> {
 
   #check(): void {
     this.#timer = undefined;
-    if (this.over || this.#tripped !== undefined) return;
+    if (this.over || (this.#tripped !== undefined && !this.#observing)) return;
     const now = this.host.clock.now();
-    if (this.#firstActionAt === undefined && now >= this.#ttfaAt) this.trip('ttfa_exceeded');
+    if (this.#observing) {
+      if (now >= this.#timeoutAt) this.trip('timeout');
+      else this.#arm(now);
+    } else if (this.#firstActionAt === undefined && now >= this.#ttfaAt) this.trip('ttfa_exceeded');
     else if (now >= this.#timeoutAt) this.trip('timeout');
     else if (now - this.#lastActivity >= this.limits.stuckMs) this.trip('stuck');
     else this.#arm(now);
@@ -272,8 +298,10 @@ export class Attempt<Body> {
     let post: unknown;
     try {
       post = capability.observe({ body: this.host.body }, this.args);
-      if (isThenable(post)) post = await post;
+      if (isThenable(post)) post = await this.#bounded(post);
+      if (this.over) return;
     } catch (error) {
+      if (this.over) return;
       this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (post) of ${capability.name} threw: ${describeError(error)}`), ...withTtfa });
       return;
     }
