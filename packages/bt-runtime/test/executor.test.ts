@@ -506,6 +506,17 @@ describe('executor: bounds', () => {
     expect(body.calls).toEqual(['chat:a', 'chat:b', 'chat:c', 'chat:a']);
   });
 
+  it('a repair hook that never answers is given up after repairTimeoutMs; the plan fails with the step code', async () => {
+    const repair: RepairHook = { repair: () => new Promise(() => {}) };
+    const { executor, clock, registry } = setup({ repairTimeoutMs: 5000 }, repair);
+    const done = executor.run(plan([{ stepId: 'stick', type: 'craft_item', args: { item: 'stick' } }]));
+    await clock.advance(4999);
+    expect(executor.state().plansRunning).toBe(1);
+    await clock.advance(1);
+    expect(await done).toMatchObject({ status: 'failed', repairs: 0, failure: { code: 'precond_missing' }, endedAt: 5000 });
+    expect(await metric(registry, 'sinew_plan_repairs_total', { reason: 'precond_missing', result: 'timeout' })).toBe(1);
+  });
+
   it('asks repair() at most maxRepairsPerPlan times, then fails with the step code', async () => {
     let asked = 0;
     const repair: RepairHook = { repair: () => (asked += 1, { steps: [{ stepId: 'again', type: 'craft_item', args: { item: 'stick' } }], replace: true, reason: 'try again' }) };

@@ -10,6 +10,7 @@ import {
   type Plan,
   type PlanStep,
   type PlanStepInput,
+  type RepairResponse,
   type StepCheck,
   type StepFailure,
   type StepOutcome,
@@ -272,15 +273,27 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return outcome;
   }
 
-  async #askRepair(plan: Plan, step: PlanStep, failure: StepFailure, repairsSoFar: number) {
+  /** Asks the repair hook, bounded by `repairTimeoutMs` (a planner that never answers must not hang the plan). */
+  async #askRepair(plan: Plan, step: PlanStep, failure: StepFailure, repairsSoFar: number): Promise<RepairResponse | undefined> {
+    let timer: TimerHandle | undefined;
+    const timedOut = Symbol('timeout');
     try {
-      const response = await this.#repair!.repair({ plan, step, failure, repairsSoFar });
+      const answer = Promise.resolve(this.#repair!.repair({ plan, step, failure, repairsSoFar }));
+      const deadline = new Promise<typeof timedOut>((resolve) => (timer = this.#clock.setTimeout(() => resolve(timedOut), this.policy.repairTimeoutMs)));
+      const response = await Promise.race([answer, deadline]);
+      if (response === timedOut) {
+        this.metrics.repairs.inc({ reason: failure.code, result: 'timeout' });
+        this.#log.warn('repair hook did not answer in time', { stepId: step.stepId, timeoutMs: this.policy.repairTimeoutMs });
+        return undefined;
+      }
       this.metrics.repairs.inc({ reason: failure.code, result: response && response.steps.length > 0 ? 'steps' : 'none' });
       return response;
     } catch (error) {
       this.metrics.repairs.inc({ reason: failure.code, result: 'error' });
       this.#log.error('repair hook threw', { error: describeError(error), stepId: step.stepId });
       return undefined;
+    } finally {
+      if (timer !== undefined) this.#clock.clearTimeout(timer);
     }
   }
 

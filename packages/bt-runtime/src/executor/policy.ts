@@ -41,6 +41,8 @@ export const ExecutorPolicySchema = z
         maxMs: deadline('backoff.maxMs').default(5000),
       })
       .prefault({}),
+    /** How long the repair hook may take to answer before the plan fails with the step's code. */
+    repairTimeoutMs: deadline('repairTimeoutMs').default(60_000),
     /** Repairs (replacement step batches) one plan may receive. */
     maxRepairsPerPlan: count('maxRepairsPerPlan').default(3),
     /** Times one step may be interrupted by preemption and resumed before it ends `preempted`. */

@@ -14,7 +14,7 @@ export interface ExecutorMetrics {
   readonly steps: Counter<'capability' | 'version' | 'outcome' | 'code'>;
   /** Local retries. Labels: capability, code. */
   readonly retries: Counter<'capability' | 'code'>;
-  /** Repairs asked of the repair hook. Labels: reason (the failure code), result (`steps` | `none`). */
+  /** Repairs asked of the repair hook. Labels: reason (the failure code), result (`steps` | `none` | `error` | `timeout`). */
   readonly repairs: Counter<'reason' | 'result'>;
   /** Stuck watchdog trips (A4, FM-03). Labels: capability. */
   readonly stuck: Counter<'capability'>;
