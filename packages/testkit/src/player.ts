@@ -3,7 +3,6 @@ import { Vec3 } from 'vec3';
 import { serverOfBot } from './bot.js';
 import { TestkitError } from './errors.js';
 import { playerOf } from './server.js';
-import type { SquidItem, SquidServer } from './squid/types.js';
 import { syncBot } from './sync.js';
 import { createItem } from './extensions/items.js';
 
@@ -11,9 +10,10 @@ import { createItem } from './extensions/items.js';
 export type GameMode = 'survival' | 'creative' | 'adventure' | 'spectator';
 const GAME_MODES: readonly GameMode[] = ['survival', 'creative', 'adventure', 'spectator'];
 
-function control(bot: Bot, helper: string) {
-  const { server, state } = serverOfBot(bot);
-  return { server, state, serv: state.serv, helper };
+/** The server state behind a testkit bot (serv is null on an external server). */
+function control(bot: Bot) {
+  const { state } = serverOfBot(bot);
+  return { state, serv: state.serv };
 }
 
 /** Adds `count` of an item to the bot's inventory (stacking, hotbar first) and waits until the bot sees it. */
@@ -21,7 +21,7 @@ export async function give(bot: Bot, item: string, count = 1): Promise<void> {
   if (!Number.isInteger(count) || count < 1 || count > 64 * 36)
     throw new TestkitError('invalid_options', `count: expected an integer 1..2304, received ${JSON.stringify(count)}`);
   const name = item.replace(/^minecraft:/, '');
-  const { state, serv } = control(bot, 'give');
+  const { state, serv } = control(bot);
   if (!serv) {
     await state.external!.command(`give ${bot.username} minecraft:${name} ${count}`);
     return;
@@ -62,7 +62,7 @@ function range(from: number, to: number): number[] {
 export async function damage(bot: Bot, amount: number): Promise<void> {
   if (!(Number.isFinite(amount) && amount > 0))
     throw new TestkitError('invalid_options', `amount: expected a positive number, received ${JSON.stringify(amount)}`);
-  const { state, serv } = control(bot, 'damage');
+  const { state, serv } = control(bot);
   if (!serv) {
     await state.external!.command(`damage ${bot.username} ${amount}`);
     return;
@@ -76,7 +76,7 @@ export async function damage(bot: Bot, amount: number): Promise<void> {
 export async function setFood(bot: Bot, level: number): Promise<void> {
   if (!(Number.isInteger(level) && level >= 0 && level <= 20))
     throw new TestkitError('invalid_options', `level: expected an integer 0..20, received ${JSON.stringify(level)}`);
-  const { serv } = control(bot, 'setFood');
+  const { serv } = control(bot);
   if (!serv) throw new TestkitError('unsupported_external', 'setFood has no vanilla command; use effects on an external server');
   const player = playerOf(serv, bot.username);
   player.foodSaturation = Math.min(player.foodSaturation ?? 0, level);
@@ -88,7 +88,7 @@ export async function setFood(bot: Bot, level: number): Promise<void> {
 export async function setGameMode(bot: Bot, mode: GameMode): Promise<void> {
   const index = GAME_MODES.indexOf(mode);
   if (index < 0) throw new TestkitError('invalid_options', `mode: expected one of ${GAME_MODES.join(', ')}, received ${JSON.stringify(mode)}`);
-  const { state, serv } = control(bot, 'setGameMode');
+  const { state, serv } = control(bot);
   if (!serv) {
     await state.external!.command(`gamemode ${mode} ${bot.username}`);
     return;
@@ -97,17 +97,12 @@ export async function setGameMode(bot: Bot, mode: GameMode): Promise<void> {
   await syncBot(serv, bot);
 }
 
-/** The item stack the server holds in a bot's slot (for assertions against the server's truth). */
-export function serverSlot(serv: SquidServer, username: string, slot: number): SquidItem | null {
-  return playerOf(serv, username).inventory.slots[slot] ?? null;
-}
-
 /**
  * Waits until the server has handled everything the bot sent so far and the bot has handled
  * everything the server sent (one ping round trip), e.g. before asserting the server's state.
  */
 export async function sync(bot: Bot): Promise<void> {
-  const { serv } = control(bot, 'sync');
+  const { serv } = control(bot);
   if (!serv) {
     await bot.waitForTicks(2);
     return;
@@ -117,7 +112,7 @@ export async function sync(bot: Bot): Promise<void> {
 
 /** Moves the bot to a position (server-side teleport) and waits until the bot is there. */
 export async function teleport(bot: Bot, pos: { x: number; y: number; z: number }): Promise<void> {
-  const { state, serv } = control(bot, 'teleport');
+  const { state, serv } = control(bot);
   if (!serv) {
     await state.external!.command(`tp ${bot.username} ${pos.x} ${pos.y} ${pos.z}`);
     return;

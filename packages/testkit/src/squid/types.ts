@@ -100,7 +100,6 @@ export interface SquidPlayer extends SquidEntity {
   setGameMode(mode: number): void;
   sendChunk(chunkX: number, chunkZ: number, column: unknown): Promise<unknown>;
   kick(reason?: string): void;
-  chat(message: string): void;
 }
 
 /** The flying-squid server object (`serv`) behind a started test server. */
@@ -130,5 +129,4 @@ export interface SquidServer extends EventEmitter {
   info: (message: string) => void;
   warn: (message: string) => void;
   err: (message: string) => void;
-  handleCommand?(command: string): Promise<unknown>;
 }
