@@ -88,9 +88,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     }
     if (options.keepAlive) {
       say(`  keep-alive: serving ${telemetry.url}/metrics — Ctrl-C to stop`);
+      // flying-squid's exit hook ends the process on Ctrl-C (exit 130); elsewhere these resolve and clean up.
       await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
       });
     }
     return { outcome, rows: timeline.rows, pickaxes, exitCode };
