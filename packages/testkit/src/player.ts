@@ -99,7 +99,7 @@ export async function setGameMode(bot: Bot, mode: GameMode): Promise<void> {
 
 /**
  * Waits until the server has handled everything the bot sent so far and the bot has handled
- * everything the server sent (one ping round trip), e.g. before asserting the server's state.
+ * the answers (two ping round trips), e.g. before asserting the server or bot state after clicks.
  */
 export async function sync(bot: Bot): Promise<void> {
   const { serv } = control(bot);
@@ -107,6 +107,8 @@ export async function sync(bot: Bot): Promise<void> {
     await bot.waitForTicks(2);
     return;
   }
+  // First trip: the server has handled what the bot sent; second: the bot has seen the answers.
+  await syncBot(serv, bot);
   await syncBot(serv, bot);
 }
 

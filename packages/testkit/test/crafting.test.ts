@@ -70,6 +70,40 @@ describe('crafting with plain bot.craft', () => {
     expect(bot.currentWindow).toBeNull();
   });
 
+  it('crafts several times at one table in a single bot.craft call; server and bot agree', async () => {
+    await give(bot, 'crafting_table', 1);
+    await give(bot, 'oak_planks', 8);
+    await give(bot, 'stick', 4);
+    await bot.equip(bot.registry.itemsByName.crafting_table!.id, 'hand');
+    await bot.placeBlock(bot.blockAt(new Vec3(-2, GROUND_Y, 0))!, new Vec3(0, 1, 0));
+    const table = bot.blockAt(new Vec3(-2, GROUND_Y + 1, 0));
+    expect(table?.name).toBe('crafting_table');
+    const axe = bot.recipesFor(bot.registry.itemsByName.wooden_axe!.id, null, 1, table)[0]!;
+    await bot.craft(axe, 2, table!);
+    await sync(bot);
+    expect(count(bot, 'wooden_axe')).toBe(2);
+    expect(count(bot, 'oak_planks')).toBe(2);
+    expect(count(bot, 'stick')).toBe(0);
+    const player = server.serv!.getPlayer('crafter')!;
+    const onServer = (name: string) => player.inventory.slots.filter((s) => s?.name === name).reduce((n, s) => n + s!.count, 0);
+    expect([onServer('wooden_axe'), onServer('oak_planks'), onServer('stick')]).toEqual([2, 2, 0]);
+  });
+
+  it('closing the inventory returns what was left in the 2x2 grid', async () => {
+    await give(bot, 'dirt', 3);
+    const dirt = bot.inventory.findInventoryItem(bot.registry.itemsByName.dirt!.id, null, false)!;
+    await bot.clickWindow(dirt.slot, 0, 0);
+    await bot.clickWindow(1, 1, 0);
+    await bot.putSelectedItemRange(9, 45, bot.inventory, null);
+    expect(bot.inventory.slots[1]?.name).toBe('dirt');
+    bot.closeWindow(bot.inventory);
+    await sync(bot);
+    const player = server.serv!.getPlayer('crafter')!;
+    expect(player.inventory.slots[1]).toBeNull();
+    expect(bot.inventory.slots[1]).toBeNull();
+    expect(count(bot, 'dirt')).toBe(3);
+  });
+
   it('a grid that matches no recipe shows no result and its items can be taken back', async () => {
     await give(bot, 'dirt', 4);
     // put two dirt in the grid by hand: no recipe, so no result appears in slot 0
