@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createExecutor, createMetrics, jsonlProvenance, serveTelemetry, type PlanOutcome, type TelemetryServer } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
-import { ERROR_CODES, type ErrorCode } from '@sinew/executor-contracts';
+import { ERROR_CODES, type ErrorCode, type RepairHook } from '@sinew/executor-contracts';
 import { connectBot, placeTree, startServer } from '@sinew/testkit';
 import { NEED_WOOD, fixedNeedWoodPlan, type PlanSource } from './plan.js';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
@@ -15,6 +15,8 @@ export interface DemoOptions {
   /** Where provenance records go (JSON lines). */
   readonly provenancePath: string;
   readonly planSource?: PlanSource;
+  /** The executor's repair hook (a planner's `repair`), for live precondition repair. */
+  readonly repair?: RepairHook;
   readonly out?: NodeJS.WriteStream;
 }
 
@@ -58,7 +60,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const registry = createStandardRegistry();
     const metrics = createMetrics();
     await mkdir(dirname(options.provenancePath), { recursive: true });
-    executor = createExecutor({ registry, body, metrics, provenance: jsonlProvenance({ path: options.provenancePath }) });
+    executor = createExecutor({
+      registry,
+      body,
+      metrics,
+      provenance: jsonlProvenance({ path: options.provenancePath }),
+      ...(options.repair ? { repair: options.repair } : {}),
+    });
     telemetry = await serveTelemetry({ executor, port: options.port, host: '127.0.0.1' });
     say(`  bot      ${body.username} at ${fmt(body.entity.position)}`);
     say(`  metrics  ${telemetry.url}/metrics   health ${telemetry.url}/api/cognitive/health`);
