@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Server as NetServer } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -108,6 +108,8 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
 
   const externalHost = process.env.SINEW_MC_HOST;
   if (externalHost) return startExternal(externalHost, version, spawn);
+  // flying-squid crashes the process 5 s after a failed listen; find a taken port before.
+  if (options.port) await ensurePortFree(options.port);
 
   const serv = createQuietSquid({
     motd: 'sinew testkit',
@@ -179,12 +181,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   };
 
   try {
-    await Promise.race([
-      once(serv, 'ready'),
-      once(serv, 'error').then(([err]) => {
-        throw err;
-      }),
-    ]);
+    await untilReady(serv);
   } catch (err) {
     await stop();
     throw err;
@@ -206,6 +203,32 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   state.handle = handle;
   states.set(handle, state);
   return handle;
+}
+
+async function ensurePortFree(port: number): Promise<void> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new TestkitError('invalid_options', `port: ${port} on 127.0.0.1 is not available (${err.code ?? err.message})`)),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+/** Resolves on 'ready', rejects on the first 'error' before it (e.g. the port is taken); leaves no listener. */
+function untilReady(serv: SquidServer): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onReady = (): void => {
+      serv.off('error', onError);
+      resolve();
+    };
+    const onError = (err: unknown): void => {
+      serv.off('ready', onReady);
+      reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    serv.once('ready', onReady);
+    serv.once('error', onError);
+  });
 }
 
 interface ColumnClass {

@@ -5,6 +5,8 @@ import { Vec3 } from 'vec3';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 
 /** Active handles that would keep the process alive (sockets, servers, timers). */
 const liveHandles = (): Record<string, number> => {
@@ -69,6 +71,17 @@ describe('server lifecycle', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('listens on an explicit port, and a taken port is refused at once with a code', async () => {
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as AddressInfo).port;
+    await expect(startServer({ port })).rejects.toMatchObject({ code: 'invalid_options' });
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const server = await startServer({ port });
+    started.push(server);
+    expect(server.port).toBe(port);
   });
 
   it('a stopped server refuses helpers with a code', async () => {
