@@ -46,3 +46,14 @@ describe('gather', () => {
     expect(outcome.failure?.code).toBe('guard_failed');
   });
 });
+
+describe('gather with nothing to find', () => {
+  it('explores each direction once, then fails at the Explore node instead of wandering', async () => {
+    const started = Date.now();
+    const outcome = await world.step('gather', { block: 'diamond_ore', count: 1, maxDistance: 8 });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure?.code).toBe('runner_error');
+    expect(outcome.failure?.nodePath).toContain('Explore');
+    expect(Date.now() - started).toBeLessThan(45_000);
+  });
+});

@@ -38,7 +38,8 @@ const matchers = targetMemo<(item: string) => boolean>();
 
 /**
  * find → go → dig → collect, repeated until the count is reached; when nothing is found (or it cannot
- * be reached) the bot explores and tries again. Bounded by the retry count.
+ * be reached) the bot explores (16 blocks east, south, west, north) and tries again. Bounded by the retry
+ * count and by four explorations without a find.
  */
 export const GATHER_TREE = `
 root {
@@ -122,6 +123,8 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
         if (next) break;
       }
       ctx.blackboard.set('gather.target', next);
+      // Found something: exploring may start over from here.
+      if (next) ctx.blackboard.set('gather.explore', 0);
       return next !== undefined;
     },
     GoToTarget: async (ctx) => {
@@ -168,6 +171,8 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
     Explore: async (ctx) => {
       const bot = ctx.body;
       const turn = (ctx.blackboard.get('gather.explore') as number | undefined) ?? 0;
+      // One walk in each direction, then give up: the step fails at this node instead of wandering.
+      if (turn >= EXPLORE_DIRECTIONS.length) return false;
       ctx.blackboard.set('gather.explore', turn + 1);
       const [dx, dz] = EXPLORE_DIRECTIONS[turn % EXPLORE_DIRECTIONS.length]!;
       const start = bot.entity.position.clone();
