@@ -77,6 +77,21 @@ describe('collect_drops', () => {
     expect(count('oak_log')).toBe(1);
   });
 
+  it('picks up only the named item when the server says what each drop is', async () => {
+    const { bot, server } = world;
+    const log = server.spawn.offset(2, 0, 0).floored();
+    const dirt = server.spawn.offset(-2, 0, 0).floored();
+    await setBlock(server, log, 'oak_log');
+    await setBlock(server, dirt, 'dirt');
+    await bot.dig(bot.blockAt(dirt)!, true);
+    await bot.dig(bot.blockAt(log)!, true);
+    await waitUntil(() => Object.values(bot.entities).filter((e) => e.name === 'item').length === 2, 3_000);
+    const outcome = await world.step('collect_drops', { item: 'oak_log' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(count('oak_log')).toBe(1);
+    expect(count('dirt')).toBe(0);
+  });
+
   it('fails the guard when nothing lies around', async () => {
     const outcome = await world.step('collect_drops', { radius: 4 });
     expect(outcome.failure?.code).toBe('guard_failed');
