@@ -67,7 +67,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       provenance: jsonlProvenance({ path: options.provenancePath }),
       ...(options.repair ? { repair: options.repair } : {}),
     });
-    telemetry = await serveTelemetry({ executor, port: options.port, host: '127.0.0.1' });
+    telemetry = await serveTelemetry({ executor, port: options.port, host: '127.0.0.1' }).catch((error: unknown) => {
+      const inUse = (error as { code?: string }).code === 'EADDRINUSE';
+      throw inUse ? new Error(`port ${options.port} on 127.0.0.1 is taken; pass --port <other> (0 = any free port)`) : error;
+    });
     say(`  bot      ${body.username} at ${fmt(body.entity.position)}`);
     say(`  metrics  ${telemetry.url}/metrics   health ${telemetry.url}/api/cognitive/health`);
     say(`  trace    ${options.provenancePath}`);

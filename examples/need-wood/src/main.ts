@@ -28,7 +28,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`demo crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -77,3 +77,19 @@ describe('npm run demo', () => {
     expect(stderr).toContain('port');
   });
 });
+
+describe('npm run demo on a taken port', () => {
+  it('says which port is taken and exits 1, without hanging', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const { code, stderr } = await runDemo(['--port', String(port), '--provenance', join(tmpdir(), 'sinew-demo-taken.jsonl')]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`port ${port} on 127.0.0.1 is taken`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
