@@ -2,9 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createExecutor, createMetrics, jsonlProvenance, serveTelemetry, type PlanOutcome, type TelemetryServer } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
-import { ERROR_CODES, type ErrorCode, type RepairHook } from '@sinew/executor-contracts';
+import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
+import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, plannerRepairHook, type RouteEvent } from '@sinew/planners';
+import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { connectBot, placeTree, startServer } from '@sinew/testkit';
-import { NEED_WOOD, fixedNeedWoodPlan, type PlanSource } from './plan.js';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
 
 export interface DemoOptions {
@@ -14,17 +15,21 @@ export interface DemoOptions {
   readonly keepAlive: boolean;
   /** Where provenance records go (JSON lines). */
   readonly provenancePath: string;
-  readonly planSource?: PlanSource;
-  /** The executor's repair hook (a planner's `repair`), for live precondition repair. */
-  readonly repair?: RepairHook;
+  /** Planner outcome memory (router priors, HTN method effectiveness), JSON; kept across runs. */
+  readonly memoryPath: string;
+  /** Wire the planners' precondition repair into the executor (default true); false shows the failure it fixes. */
+  readonly repair?: boolean;
   readonly out?: NodeJS.WriteStream;
 }
 
 export interface DemoResult {
-  readonly outcome: PlanOutcome;
+  /** How the plan ended; undefined when no planner could plan. */
+  readonly outcome?: PlanOutcome;
   readonly rows: readonly TimelineRow[];
   readonly pickaxes: number;
-  /** 0 on success, else 10 + the index of the failing step's code in ERROR_CODES. */
+  /** Every router decision of the run (route, planned, fallback, outcome). */
+  readonly routeEvents: readonly RouteEvent[];
+  /** 0 on success, 3 when no planner could plan, else 10 + the index of the failing step's code in ERROR_CODES. */
   readonly exitCode: number;
 }
 
@@ -41,14 +46,23 @@ export function exitCodeFor(code: ErrorCode | undefined): number {
   return 10 + Object.keys(ERROR_CODES).indexOf(code);
 }
 
-/** Runs the worked example end to end on an embedded server and prints the timeline and summary. */
+/** Exit code when no planner could plan the intent (the router's `no_route`). */
+export const EXIT_NO_PLAN = 3;
+
+/**
+ * Runs the worked example end to end on an embedded server — perception → needs planner → router →
+ * HTN → executor with live precondition repair — and prints the timeline and summary.
+ */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const out = options.out ?? process.stdout;
-  const planSource = options.planSource ?? fixedNeedWoodPlan;
-  const say = (line = '') => out.write(`${line}\n`);
+  const say = (line = ''): void => void out.write(`${line}\n`);
   const started = Date.now();
+  const loaded = loadOutcomeMemory(options.memoryPath);
+  // A corrupt memory file is the user's to fix or delete; say which file and why rather than planning blind.
+  if (!loaded.ok) throw new Error(`planner memory ${loaded.error.path}: ${loaded.error.code}: ${loaded.error.reason}`);
+  const memory = loaded.memory;
 
-  say('Sinew demo — need wood → wooden pickaxe');
+  say('Sinew demo — need wood → wooden pickaxe (needs → router → HTN → executor, live repair)');
   const server = await startServer();
   let telemetry: TelemetryServer | undefined;
   let bot: Awaited<ReturnType<typeof connectBot>> | undefined;
@@ -57,15 +71,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     for (const { x, z } of TREES) await placeTree(server, server.spawn.offset(x, 0, z).floored(), { kind: 'oak', height: 5 });
     say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${TREES.length} oak trees`);
     const body = instrumentBot((bot = await connectBot(server, { username: 'sinew' })));
-    const registry = createStandardRegistry();
+    // Perception: the snapshot plus the blocks around the bot, so planners see trees and the crafting table.
+    const observe = () => observeWorld(body, { positions: focusAround(body.entity.position, 6) });
+    const routeEvents: RouteEvent[] = [];
+    const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
+    const router = createRouter({
+      planners: [createMinecraftHtn({ memory }), needs],
+      rules: DEFAULT_ROUTING_RULES,
+      memory,
+      onEvent: (event) => {
+        routeEvents.push(event);
+        if (event.type === 'route') say(`  route    → ${event.chosen ?? 'none'}: ${event.reason}`);
+        else if (event.type === 'fallback') say(`  fallback ${event.from} → ${event.to ?? 'none'}: ${event.reason}`);
+      },
+    });
     const metrics = createMetrics();
     await mkdir(dirname(options.provenancePath), { recursive: true });
+    let print: (line: string) => void = say;
+    const repair: RepairHook | undefined =
+      options.repair === false
+        ? undefined
+        : withRepairLog(
+            plannerRepairHook(router, observe, { onRepair: (e) => void (e.repaired || print(`  ⚠ no repair for ${e.stepId}: ${e.reason}`)) }),
+            (line) => print(line),
+          );
     executor = createExecutor({
-      registry,
+      registry: createStandardRegistry(),
       body,
       metrics,
       provenance: jsonlProvenance({ path: options.provenancePath }),
-      ...(options.repair ? { repair: options.repair } : {}),
+      ...(repair ? { repair } : {}),
     });
     telemetry = await serveTelemetry({ executor, port: options.port, host: '127.0.0.1' }).catch((error: unknown) => {
       const inUse = (error as { code?: string }).code === 'EADDRINUSE';
@@ -74,13 +109,27 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     say(`  bot      ${body.username} at ${fmt(body.entity.position)}`);
     say(`  metrics  ${telemetry.url}/metrics   health ${telemetry.url}/api/cognitive/health`);
     say(`  trace    ${options.provenancePath}`);
+    say(`  memory   ${options.memoryPath}${repair ? '' : '   (repair off: --no-repair)'}`);
 
-    const plan = await planSource({ intent: NEED_WOOD, world: observeWorld(body) });
-    say(`  plan     ${plan.planner ?? 'planner'}: ${plan.steps.map((s) => s.type).join(' → ')}`);
+    const intent = needs.formIntent(observe());
+    say(`  intent   "${intent.goal}" urgency ${intent.urgency} traits [${intent.traits.join(', ')}]`);
+    const planned = await router.plan(intent, observe());
+    if (!planned.ok) {
+      say(`  result     ✘ no plan: ${planned.failure.code} — ${planned.failure.reason} (exit ${EXIT_NO_PLAN})`);
+      return { rows: [], pickaxes: 0, routeEvents, exitCode: EXIT_NO_PLAN };
+    }
+    const plan = planned.plan;
+    say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps, sticks left to repair):`);
+    for (const step of plan.steps) say(`             ${step.stepId.padEnd(4)} ${describeStep(step)}`);
     say();
     const timeline = attachTimeline(executor, { out, live: out.isTTY === true });
+    print = timeline.print;
     const outcome = await executor.run(plan);
     timeline.detach();
+    print = say;
+    router.recordOutcome(plan.planId, outcome.status === 'completed');
+    const recorded = routeEvents.find((e) => e.type === 'outcome' && e.planId === plan.planId);
+    if (recorded) say(`  router   ${recorded.reason}`);
 
     const pickaxes = body.inventory.items().filter((i) => i.name === 'wooden_pickaxe').reduce((n, i) => n + i.count, 0);
     say();
@@ -92,7 +141,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     let exitCode = 0;
     if (outcome.status === 'completed' && pickaxes > 0) {
-      say(`  result     ✔ wooden_pickaxe ×${pickaxes} in ${seconds} s`);
+      say(`  result     ✔ wooden_pickaxe ×${pickaxes} in ${seconds} s (${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'})`);
     } else {
       exitCode = exitCodeFor(outcome.failure?.code);
       say(`  result     ✘ ${outcome.failedStepId ?? 'plan'} failed: ${outcome.failure?.code ?? outcome.status} — ${outcome.failure?.reason ?? 'no pickaxe'} (exit ${exitCode})`);
@@ -105,13 +154,32 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         process.once('SIGTERM', () => resolve());
       });
     }
-    return { outcome, rows: timeline.rows, pickaxes, exitCode };
+    return { outcome, rows: timeline.rows, pickaxes, routeEvents, exitCode };
   } finally {
     await telemetry?.close();
     await executor?.close();
     bot?.quit();
     await server.stop();
   }
+}
+
+/** Prints each repair the hook answers: the failed step, what was missing and the subgoal steps it inserts. */
+function withRepairLog(hook: RepairHook, print: (line: string) => void): RepairHook {
+  return {
+    async repair(request) {
+      const response = await hook.repair(request);
+      if (response && response.steps.length > 0) {
+        const missing = request.failure.missing?.length ? request.failure.missing.join(', ') : request.failure.code;
+        print(`  ⚒ repair ${request.step.stepId} (missing ${missing}): ${response.steps.map(describeStep).join(' → ')}, then retry ${request.step.stepId}`);
+      }
+      return response;
+    },
+  };
+}
+
+function describeStep(step: Pick<PlanStep, 'type' | 'args'>): string {
+  const args = Object.entries(step.args).map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+  return `${step.type}${args.length ? ` ${args.join(' ')}` : ''}`;
 }
 
 function fmt(position: { x: number; y: number; z: number }): string {

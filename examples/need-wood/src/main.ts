@@ -3,13 +3,19 @@ import { z } from 'zod';
 import { runDemo } from './demo.js';
 import { FlagsSchema } from './flags.js';
 
-const USAGE = 'usage: npm run demo -- [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>]';
+const USAGE = 'usage: npm run demo -- [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>] [--memory <file.json>] [--no-repair]';
 
 async function main(): Promise<number> {
   let raw: Record<string, unknown>;
   try {
     raw = parseArgs({
-      options: { 'keep-alive': { type: 'boolean' }, port: { type: 'string' }, provenance: { type: 'string' } },
+      options: {
+        'keep-alive': { type: 'boolean' },
+        port: { type: 'string' },
+        provenance: { type: 'string' },
+        memory: { type: 'string' },
+        'no-repair': { type: 'boolean' },
+      },
       strict: true,
     }).values;
   } catch (error) {
@@ -21,7 +27,13 @@ async function main(): Promise<number> {
     process.stderr.write(`invalid flags:\n${z.prettifyError(flags.error)}\n${USAGE}\n`);
     return 2;
   }
-  const result = await runDemo({ port: flags.data.port, keepAlive: flags.data['keep-alive'], provenancePath: flags.data.provenance });
+  const result = await runDemo({
+    port: flags.data.port,
+    keepAlive: flags.data['keep-alive'],
+    provenancePath: flags.data.provenance,
+    memoryPath: flags.data.memory,
+    repair: !flags.data['no-repair'],
+  });
   return result.exitCode;
 }
 

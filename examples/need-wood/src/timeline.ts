@@ -21,7 +21,10 @@ export interface TimelineRow {
 }
 
 /** Prints the live step timeline from executor events; returns the rows and a detach function. */
-export function attachTimeline<Body>(executor: Executor<Body>, options: TimelineOptions): { rows: TimelineRow[]; detach(): void } {
+export function attachTimeline<Body>(
+  executor: Executor<Body>,
+  options: TimelineOptions,
+): { rows: TimelineRow[]; print(line: string): void; detach(): void } {
   const { out, live } = options;
   const rows: TimelineRow[] = [];
   let spinner: NodeJS.Timeout | undefined;
@@ -81,6 +84,11 @@ export function attachTimeline<Body>(executor: Executor<Body>, options: Timeline
   ];
   return {
     rows,
+    // Lines from outside the executor (repair decisions) go between step lines, never into the spinner's.
+    print(line) {
+      clearLine();
+      out.write(`${line}\n`);
+    },
     detach() {
       stopSpinner();
       for (const off of offs) off();
