@@ -1,5 +1,7 @@
 import { createBot, type Bot } from 'mineflayer';
 import { TestkitError } from './errors.js';
+import { loginSettled } from './extensions/login.js';
+import { roundTrip } from './sync.js';
 import { z } from 'zod';
 import { parseOptions, stateOf, type ServerState, type TestServer } from './server.js';
 
@@ -63,6 +65,10 @@ export async function connectBot(server: TestServer, input: ConnectBotOptions = 
       failed,
     ]);
     await Promise.race([bot.waitForChunksToLoad(), failed]);
+    // flying-squid sends the login position once more at the end of its login; wait until the
+    // bot has seen it, or a teleport right after connectBot would be undone by it.
+    const player = state.serv?.getPlayer(username);
+    if (player) await Promise.race([loginSettled(player).then(() => roundTrip(player)), failed]);
   } catch (err) {
     bot.quit();
     throw err;

@@ -9,6 +9,7 @@ export type TestkitErrorCode =
   | 'server_stopped'
   | 'spawn_timeout'
   | 'sync_timeout'
+  | 'teleport_failed'
   | 'unsupported_external';
 
 /** An error with a machine-readable code (helpers throw it so tests fail with a reason). */

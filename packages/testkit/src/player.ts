@@ -119,6 +119,23 @@ export async function teleport(bot: Bot, pos: { x: number; y: number; z: number 
     await state.external!.command(`tp ${bot.username} ${pos.x} ${pos.y} ${pos.z}`);
     return;
   }
-  playerOf(serv, bot.username).sendSelfPosition(new Vec3(pos.x, pos.y, pos.z));
-  await syncBot(serv, bot);
+  const target = new Vec3(pos.x, pos.y, pos.z);
+  const player = playerOf(serv, bot.username);
+  // The last forced move the bot saw decides (physics may move it after that, e.g. falling).
+  let seen: Vec3 | null = null;
+  const onForcedMove = (): void => {
+    seen = bot.entity.position.clone();
+  };
+  bot.on('forcedMove', onForcedMove);
+  try {
+    // A position the server sends meanwhile (e.g. a late login packet) could win; send again then.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      player.sendSelfPosition(target.clone());
+      await syncBot(serv, bot);
+      if (seen !== null && (seen as Vec3).distanceTo(target) < 1e-6) return;
+    }
+  } finally {
+    bot.off('forcedMove', onForcedMove);
+  }
+  throw new TestkitError('teleport_failed', `${bot.username} was moved to ${String(seen)}, not ${target.toString()}, after 3 teleports`);
 }

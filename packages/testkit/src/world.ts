@@ -3,6 +3,7 @@ import { TestkitError } from './errors.js';
 import { embedded, stateOf, GROUND_Y, type TestServer } from './server.js';
 import type { SquidServer } from './squid/types.js';
 import { syncAll } from './sync.js';
+import { toNotch } from './extensions/items.js';
 
 /** A block position; any object with x, y, z (floored). */
 export interface Position {
@@ -155,6 +156,8 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
     return;
   }
   const { serv } = embedded(server, 'reset');
+  // Clicks still in flight (e.g. the last ones of bot.craft) must land before the inventory is emptied.
+  await syncAll(serv);
   for (const handler of state.resetHandlers) handler();
   for (const entity of Object.values(serv.entities)) {
     if (entity.type !== 'player') entity.destroy();
@@ -165,6 +168,13 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
       if (player.inventory.slots[slot]) player.inventory.updateSlot(slot, null);
     }
     player.inventory.selectedItem = null;
+    // The whole inventory once more, so a client whose predicted clicks went astray matches the server.
+    player._client.write('window_items', {
+      windowId: 0,
+      stateId: 0,
+      items: player.inventory.slots.map(() => toNotch(serv, null)),
+      carriedItem: toNotch(serv, null),
+    });
     if (player.gameMode !== 0) player.setGameMode(0);
     player.foodSaturation = 5;
     player.updateFood(20);

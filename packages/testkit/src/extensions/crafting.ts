@@ -132,7 +132,26 @@ export function installCrafting(ctx: ExtensionContext): void {
     }
   };
 
-  const onClick = (player: SquidPlayer, packet: { windowId: number; slot: number; mouseButton: number; mode: number }): void => {
+  interface ClickPacket {
+    windowId: number;
+    slot: number;
+    mouseButton: number;
+    mode: number;
+    /** What the client predicted each touched slot holds after the click. */
+    changedSlots?: { location: number; item: { present?: boolean; itemId?: number; itemCount?: number } | null }[];
+  }
+
+  /** Vanilla answers a mispredicted click with the true slot contents; so do we. */
+  const mispredicted = (win: SquidWindow, packet: ClickPacket): number[] =>
+    (packet.changedSlots ?? [])
+      .filter(({ location, item }) => {
+        const actual = win.slots[location] ?? null;
+        const predicted = item?.present ? `${item.itemId}:${item.itemCount}` : '';
+        return location >= 0 && location < win.slots.length && predicted !== (actual ? `${actual.type}:${actual.count}` : '');
+      })
+      .map(({ location }) => location);
+
+  const onClick = (player: SquidPlayer, packet: ClickPacket): void => {
     const state = sessions.get(player)!;
     const session: CraftingSession | null =
       packet.windowId === 0 ? { window: player.inventory, size: 2, table: false } : state.table?.window.id === packet.windowId ? state.table : null;
@@ -155,8 +174,10 @@ export function installCrafting(ctx: ExtensionContext): void {
       state.suppressed = false;
     }
     const after = snapshot(win);
+    const wrong = new Set(mispredicted(win, packet));
     after.forEach((value, slot) => {
-      if (value !== before[slot] || (slot === 0 && packet.slot >= 1 && packet.slot <= gridEnd)) send(player, packet.windowId, slot, win.slots[slot] ?? null);
+      if (value !== before[slot] || wrong.has(slot) || (slot === 0 && packet.slot >= 1 && packet.slot <= gridEnd))
+        send(player, packet.windowId, slot, win.slots[slot] ?? null);
     });
   };
 

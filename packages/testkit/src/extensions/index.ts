@@ -5,12 +5,14 @@ import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
 import { installFallDamage } from './falldamage.js';
 import { installGameMode } from './gamemode.js';
+import { installLogin } from './login.js';
 import { installMobs } from './mobs.js';
 import { installPlayers } from './players.js';
 import { installRespawn } from './respawn.js';
 
 /** Installs every testkit extension on a freshly created flying-squid server. */
 export function installExtensions(ctx: ExtensionContext): void {
+  installLogin(ctx);
   installPlayers(ctx);
   installEntities(ctx);
   installCrafting(ctx);
