@@ -10,9 +10,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close();
 });
-// A fresh bot per test: the 2×2 grid leaves a stale client inventory after testkit's reset (reported).
 beforeEach(async () => {
-  await world.reconnect();
   await world.reset();
 });
 

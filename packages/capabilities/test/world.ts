@@ -8,8 +8,6 @@ export interface TestWorld {
   readonly server: TestServer;
   readonly bot: SinewBot;
   readonly executor: Executor<SinewBot>;
-  /** Replaces the bot (and its executor) with a newly connected one. */
-  reconnect(): Promise<void>;
   /** Runs one step through the executor (V1–V4, watchdogs, acceptance) and returns its outcome. */
   step(type: string, args: Record<string, unknown>): Promise<StepOutcome>;
   /** Clears the area, the inventory and the mobs, and puts the bot back at spawn. */
@@ -22,13 +20,8 @@ let planSeq = 0;
 /** Starts the server and bot; retries are off so failure paths end in their first code. */
 export async function startWorld(username = 'sinew'): Promise<TestWorld> {
   const server = await startServer();
-  let bots = 0;
-  const connect = async () => {
-    const bot = instrumentBot(await connectBot(server, { username: bots++ ? `${username}${bots}` : username }));
-    const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
-    return { bot, executor };
-  };
-  let current = await connect();
+  const bot = instrumentBot(await connectBot(server, { username }));
+  const current = { bot, executor: createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } }) };
   return {
     server,
     get bot() {
@@ -36,11 +29,6 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
     },
     get executor() {
       return current.executor;
-    },
-    async reconnect() {
-      await current.executor.close();
-      current.bot.quit();
-      current = await connect();
     },
     async step(type, args) {
       const { executor } = current;
