@@ -1,7 +1,7 @@
 import { capabilityFactory, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
-import type { Block } from 'prismarine-block';
+import type { Block } from './mc-types.js';
 import { Vec3 } from 'vec3';
 import type { SinewBot } from './bot.js';
 import { createFlapDetector, type FlapPolicyInput } from './flap.js';

@@ -1,6 +1,6 @@
 import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
-import type { Entity } from 'prismarine-entity';
+import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { ABORTED, defineBotCapability, pause, walkTo, type BotRunContext, type Failure } from '../body.js';

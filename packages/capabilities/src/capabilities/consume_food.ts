@@ -1,5 +1,5 @@
 import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
-import type { Item } from 'prismarine-item';
+import type { Item } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { ABORTED, defineBotCapability, thrown } from '../body.js';

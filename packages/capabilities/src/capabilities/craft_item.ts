@@ -1,6 +1,5 @@
 import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
-import type { Block } from 'prismarine-block';
-import type { Recipe } from 'prismarine-recipe';
+import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { ABORTED, countItem, defineBotCapability, NEAR_BLOCK_DISTANCE, nearestBlock, thrown } from '../body.js';
@@ -13,7 +12,7 @@ export const CraftItemArgsSchema = z.object({
 });
 export type CraftItemArgs = z.output<typeof CraftItemArgsSchema>;
 
-export interface CraftPlan {
+interface CraftPlan {
   readonly recipe: Recipe;
   readonly times: number;
   /** Ingredient name → total needed for `times` crafts. */
@@ -27,7 +26,7 @@ export interface CraftPlan {
  * Chooses the recipe for `count` of `item`: a craftable one (2×2 before table), else the closest one
  * with what is missing — per ingredient `has_item:<name>:<total>` and `near_block:crafting_table`.
  */
-export function planCraft(bot: SinewBot, item: string, count: number): CraftPlan | undefined {
+function planCraft(bot: SinewBot, item: string, count: number): CraftPlan | undefined {
   const itemInfo = bot.registry.itemsByName[item];
   if (!itemInfo) return undefined;
   const table = nearestBlock(bot, 'crafting_table', NEAR_BLOCK_DISTANCE);

@@ -1,5 +1,5 @@
 import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
-import type { Block } from 'prismarine-block';
+import type { Block } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import {
