@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { createExecutor, createMetrics, jsonlProvenance, serveTelemetry, type PlanOutcome, type TelemetryServer } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, plannerRepairHook, type RouteEvent } from '@sinew/planners';
+import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, type RouteEvent } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { connectBot, placeTree, startServer } from '@sinew/testkit';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
@@ -15,8 +15,8 @@ export interface DemoOptions {
   readonly keepAlive: boolean;
   /** Where provenance records go (JSON lines). */
   readonly provenancePath: string;
-  /** Planner outcome memory (router priors, HTN method effectiveness), JSON; kept across runs. */
-  readonly memoryPath: string;
+  /** Planner outcome memory file (router priors, HTN method effectiveness), kept across runs; unset = fresh in-process memory. */
+  readonly memoryPath?: string;
   /** Wire the planners' precondition repair into the executor (default true); false shows the failure it fixes. */
   readonly repair?: boolean;
   readonly out?: NodeJS.WriteStream;
@@ -57,10 +57,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const out = options.out ?? process.stdout;
   const say = (line = ''): void => void out.write(`${line}\n`);
   const started = Date.now();
-  const loaded = loadOutcomeMemory(options.memoryPath);
-  // A corrupt memory file is the user's to fix or delete; say which file and why rather than planning blind.
-  if (!loaded.ok) throw new Error(`planner memory ${loaded.error.path}: ${loaded.error.code}: ${loaded.error.reason}`);
-  const memory = loaded.memory;
+  const memory = openMemory(options.memoryPath);
 
   say('Sinew demo — need wood → wooden pickaxe (needs → router → HTN → executor, live repair)');
   const server = await startServer();
@@ -109,7 +106,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     say(`  bot      ${body.username} at ${fmt(body.entity.position)}`);
     say(`  metrics  ${telemetry.url}/metrics   health ${telemetry.url}/api/cognitive/health`);
     say(`  trace    ${options.provenancePath}`);
-    say(`  memory   ${options.memoryPath}${repair ? '' : '   (repair off: --no-repair)'}`);
+    say(`  memory   ${options.memoryPath ?? 'fresh, in process (--memory <file> keeps outcomes across runs)'}${repair ? '' : '   (repair off: --no-repair)'}`);
 
     const intent = needs.formIntent(observe());
     say(`  intent   "${intent.goal}" urgency ${intent.urgency} traits [${intent.traits.join(', ')}]`);
@@ -161,6 +158,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     bot?.quit();
     await server.stop();
   }
+}
+
+/** The planner memory: a fresh one per run unless a file is named (then loaded, and saved on each outcome). */
+function openMemory(path: string | undefined): OutcomeMemory {
+  if (path === undefined) return new OutcomeMemory();
+  const loaded = loadOutcomeMemory(path);
+  // A corrupt memory file is the user's to fix or delete; say which file and why rather than planning blind.
+  if (!loaded.ok) throw new Error(`planner memory ${loaded.error.path}: ${loaded.error.code}: ${loaded.error.reason}`);
+  return loaded.memory;
 }
 
 /** Prints each repair the hook answers: the failed step, what was missing and the subgoal steps it inserts. */

@@ -6,6 +6,7 @@ export const FlagsSchema = z.object({
   'keep-alive': z.boolean().default(false),
   port: z.coerce.number().int().min(0).max(65_535).default(9464),
   provenance: z.string().min(1).default(join('.sinew', 'need-wood-provenance.jsonl')),
-  memory: z.string().min(1).default(join('.sinew', 'planner-memory.json')),
+  /** Unset: a fresh in-process memory each run (deterministic); a file keeps outcomes across runs. */
+  memory: z.string().min(1).optional(),
   'no-repair': z.boolean().default(false),
 });

@@ -31,7 +31,7 @@ async function main(): Promise<number> {
     port: flags.data.port,
     keepAlive: flags.data['keep-alive'],
     provenancePath: flags.data.provenance,
-    memoryPath: flags.data.memory,
+    ...(flags.data.memory ? { memoryPath: flags.data.memory } : {}),
     repair: !flags.data['no-repair'],
   });
   return result.exitCode;
