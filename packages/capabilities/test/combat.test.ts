@@ -1,4 +1,4 @@
-import { give, spawnMob } from '@sinew/testkit';
+import { connectBot, give, setGameMode, spawnMob, teleport } from '@sinew/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, waitUntil, type TestWorld } from './world.js';
 
@@ -38,6 +38,22 @@ describe('attack_entity', () => {
     const outcome = await world.step('attack_entity', { entity: 'chicken' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     await waitUntil(() => bot.entities[chicken.id] === undefined, 5_000);
+  });
+
+  it('a target the server never hurts (a creative player) ends in effects_unmet within seconds, not at the deadline', async () => {
+    const { bot, server } = world;
+    const dummy = await connectBot(server, { username: 'dummy' });
+    try {
+      await setGameMode(dummy, 'creative');
+      await teleport(dummy, server.spawn.offset(2, 0, 0));
+      await waitUntil(() => bot.players.dummy?.entity !== undefined, 5_000);
+      const started = Date.now();
+      const outcome = await world.step('attack_entity', { entity: 'dummy' });
+      expect(outcome.failure?.code).toBe('effects_unmet');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      dummy.quit();
+    }
   });
 
   it('fails the guard when no such entity is near', async () => {

@@ -23,6 +23,10 @@ const HIT_COOLDOWN_MS = 650;
 const MAX_HITS = 40;
 // Chasing counts as progress only this long without landing a hit.
 const CHASE_LIMIT_MS = 10_000;
+// The whole fight, whatever happens: well inside the executor's deadline (expectedDurationMs × 3).
+const FIGHT_BUDGET_MS = 35_000;
+// Hits the bot has not seen answered (hurt or death) before it gives up on the target.
+const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
 
 /** The nearest hostile mob within `maxDistance`. */
@@ -56,7 +60,7 @@ export const attackEntity = defineBotCapability({
   version: '1.0.0',
   description: 'Chase and hit the nearest entity of a kind (default: nearest hostile) until it dies or `hits` land.',
   inputSchema: AttackEntityArgsSchema,
-  expectedDurationMs: 30_000,
+  expectedDurationMs: 15_000,
   safetyLevel: 'caution',
   effects: ['hurt:<entity>'],
   guard: ({ body }, args) =>
@@ -71,12 +75,20 @@ export const attackEntity = defineBotCapability({
     if (!target || !alive(bot, target)) return { ok: false, code: 'guard_failed', reason: 'the target is gone', retryable: false };
     const wanted = args.hits ?? MAX_HITS;
     let hits = 0;
-    let lastHitAt = ctx.now();
+    const startedAt = ctx.now();
+    let lastHitAt = startedAt;
+    const hurtsBefore = bot.sinewHurtCounts.get(target.id) ?? 0;
     bot.pathfinder.setMovements(movementsFor(bot));
     let chasedAt = Number.NEGATIVE_INFINITY;
     try {
       while (hits < wanted && alive(bot, target)) {
         if (ctx.signal.aborted) return ABORTED;
+        if (ctx.now() - startedAt > FIGHT_BUDGET_MS)
+          return { ok: false, code: 'timeout', reason: `${target.name} still alive after ${FIGHT_BUDGET_MS / 1000} s (${hits} hits)`, retryable: true };
+        // Every hit that lands is answered with a hurt animation; a target that never flinches is not really there.
+        const answered = (bot.sinewHurtCounts.get(target.id) ?? 0) - hurtsBefore;
+        if (hits - answered >= MAX_UNANSWERED_HITS)
+          return { ok: false, code: 'effects_unmet', reason: `${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`, retryable: true };
         if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
           await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
           bot.attack(target);
