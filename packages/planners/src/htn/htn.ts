@@ -32,10 +32,20 @@ export interface HtnMethod<State = WorldSnapshot> {
 /** How a primitive task (a registry verb) changes the simulated state while planning. */
 export interface HtnOperator<State = WorldSnapshot> {
   readonly verb: string;
+  /**
+   * Whether the args are ones the capability accepts (e.g. counts ≥ 1); a step failing this is never
+   * emitted, not even with `deferPreconds` — whatever order memory tries the methods in.
+   */
+  readonly valid?: (args: Readonly<Record<string, unknown>>) => boolean;
   /** Mutates the (cloned) planning state; return false when the step cannot run in this state. */
   readonly apply?: (state: State, args: Readonly<Record<string, unknown>>) => boolean | void;
   /** For `deferPreconds` tasks whose `apply` failed: the state as if the step had run. */
   readonly assume?: (state: State, args: Readonly<Record<string, unknown>>) => void;
+  /**
+   * Folds a later step of this verb into an earlier one (two gathers of oak_log → one of the sum);
+   * undefined when they cannot be combined. The planner keeps a fold only if the plan still simulates.
+   */
+  readonly merge?: (earlier: Readonly<Record<string, unknown>>, later: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
   /** Effect predicates written onto the plan step. */
   readonly effects?: (args: Readonly<Record<string, unknown>>) => readonly string[];
 }
@@ -69,7 +79,8 @@ export interface HtnPlanner<State = WorldSnapshot> extends Planner<State> {
   recordOutcome(planId: string, success: boolean): void;
 }
 
-type Expansion = { steps: { verb: string; args: Record<string, unknown> }[]; methods: string[] };
+type Draft = { verb: string; args: Record<string, unknown>; deferPreconds?: boolean };
+type Expansion = { steps: Draft[]; methods: string[] };
 
 /**
  * An HTN planner: total-order forward decomposition with backtracking over methods ordered by their
@@ -119,6 +130,7 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
       const args = head.args ?? {};
       const operator = operators.get(head.task);
       if (operator) {
+        if (operator.valid && !operator.valid(args)) return undefined;
         let next = clone(state);
         if (operator.apply?.(next, args) === false) {
           if (!head.deferPreconds) return undefined;
@@ -126,7 +138,8 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
           operator.assume?.(next, args);
         }
         const tail = solve(rest, next);
-        return tail && { steps: [{ verb: head.task, args: { ...args } }, ...tail.steps], methods: tail.methods };
+        const step: Draft = { verb: head.task, args: { ...args }, ...(head.deferPreconds ? { deferPreconds: true } : {}) };
+        return tail && { steps: [step, ...tail.steps], methods: tail.methods };
       }
       if (head.depth >= maxDepth) {
         deepest = true;
@@ -150,12 +163,53 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
     }
     planCounter += 1;
     const planId = `${name}-${intent.id}-${planCounter}`;
-    const steps: PlanStep[] = found.steps.map((step, index) => {
+    const steps: PlanStep[] = consolidate(found.steps, world).map((step, index) => {
       const effects = operators.get(step.verb)?.effects?.(step.args);
       return { stepId: `s${index + 1}`, type: step.verb, args: step.args, ...(effects?.length ? { effects: [...effects] } : {}) };
     });
     planMethods.set(planId, { methods: [...new Set(found.methods)], context });
     return { ok: true, planner: name, methods: [...new Set(found.methods)], plan: { planId, intentId: intent.id, planner: name, steps } };
+  }
+
+  /** Runs the steps through the operators from `world`: false when one is invalid or cannot run. */
+  function simulates(steps: readonly Draft[], world: State): boolean {
+    let state = clone(world);
+    for (const step of steps) {
+      const operator = operators.get(step.verb);
+      if (!operator || (operator.valid && !operator.valid(step.args))) return false;
+      let next = clone(state);
+      if (operator.apply?.(next, step.args) === false) {
+        if (!step.deferPreconds) return false;
+        next = clone(state);
+        operator.assume?.(next, step.args);
+      }
+      state = next;
+    }
+    return true;
+  }
+
+  /**
+   * Folds each mergeable step into the first earlier one of its verb that accepts it (one trip for
+   * every log the plan needs, whichever methods memory put first), keeping only folds that still simulate.
+   */
+  function consolidate(steps: readonly Draft[], world: State): Draft[] {
+    let current = [...steps];
+    for (let i = 1; i < current.length; i += 1) {
+      const later = current[i]!;
+      const merge = operators.get(later.verb)?.merge;
+      if (!merge) continue;
+      for (let j = 0; j < i; j += 1) {
+        const earlier = current[j]!;
+        const args = earlier.verb === later.verb ? merge(earlier.args, later.args) : undefined;
+        if (!args) continue;
+        const candidate = [...current.slice(0, j), { ...earlier, args }, ...current.slice(j + 1, i), ...current.slice(i + 1)];
+        if (!simulates(candidate, world)) continue;
+        current = candidate;
+        i -= 1;
+        break;
+      }
+    }
+    return current;
   }
 
   return {

@@ -2,12 +2,16 @@ import type { Intent } from '@sinew/executor-contracts';
 import type { HtnMethod, HtnTask } from '../htn/htn.js';
 import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
-import { subgoalsFor } from './repair.js';
 import { blockNear, count, heldTool, ingredientOrder } from './state.js';
 
 type Args = Readonly<Record<string, unknown>>;
 const item = (args: Args): string => String(args.item);
 const want = (args: Args): number => (typeof args.count === 'number' ? args.count : 1);
+/**
+ * How many more of the item the task needs. Every obtaining method checks it itself: memory may try
+ * them in any order, so none may rely on `obtain.held` having been tried first (a count-0 step).
+ */
+const missing = (state: WorldSnapshot, args: Args): number => want(args) - count(state, item(args));
 
 /** The materials a hut may be built from, best first. */
 const HUT_MATERIALS = ['cobblestone', 'dirt'];
@@ -33,16 +37,12 @@ export function hutBlueprint(block: string): { dx: number; dy: number; dz: numbe
  */
 export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
   const craftVia = (rank: number): HtnMethod<WorldSnapshot>['expand'] => (state, args) => {
+    const deficit = missing(state, args);
+    if (deficit < 1) return undefined;
     const option = rankRecipes(book, item(args), state.inventory, preferredWood(state))[rank];
     if (!option) return undefined;
-    const deficit = want(args) - count(state, item(args));
     const crafts = Math.ceil(deficit / option.resultCount);
-    // Fetch every raw item the whole chain needs in one trip (one gather of 3 logs, not three of 1).
-    const dry = subgoalsFor([`has_item:${item(args)}:${want(args)}`], state, { book });
-    const prefetch: HtnTask[] = (dry.ok ? dry.steps : [])
-      .filter((step) => step.type === 'gather' && !book.gatherSource(book.dropOf(String(step.args.block)))?.tool)
-      .map((step) => ({ task: 'gather', args: { ...step.args } }));
-    const subtasks: HtnTask[] = [...prefetch, ...(option.needsTable ? [{ task: 'ensure_table' }] : [])];
+    const subtasks: HtnTask[] = [...(option.needsTable ? [{ task: 'ensure_table' }] : [])];
     for (const ingredient of ingredientOrder(book, option)) {
       subtasks.push({ task: 'obtain', args: { item: ingredient, count: option.ingredients[ingredient]! * crafts } });
     }
@@ -63,8 +63,8 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
       description: 'gather a raw item from its block (logs, dirt, sand)',
       expand(state, args) {
         const source = book.gatherSource(item(args));
-        if (!source || source.tool) return undefined;
-        return [{ task: 'gather', args: { block: source.block, count: want(args) - count(state, item(args)) } }];
+        if (!source || source.tool || missing(state, args) < 1) return undefined;
+        return [{ task: 'gather', args: { block: source.block, count: missing(state, args) } }];
       },
     },
     {
@@ -73,12 +73,12 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
       description: 'mine a raw item that needs a tool (cobblestone ← stone with a pickaxe): get and equip the tool first',
       expand(state, args) {
         const source = book.gatherSource(item(args));
-        if (!source?.tool) return undefined;
+        if (!source?.tool || missing(state, args) < 1) return undefined;
         const tool = heldTool(state, source.tool) ?? source.tool;
         return [
           { task: 'obtain', args: { item: tool, count: 1 } },
           ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }]),
-          { task: 'gather', args: { block: source.block, count: want(args) - count(state, item(args)) } },
+          { task: 'gather', args: { block: source.block, count: missing(state, args) } },
         ];
       },
     },

@@ -6,6 +6,10 @@ import { add, applyCraft, blockNear, count, placeSpot } from './state.js';
 type Args = Readonly<Record<string, unknown>>;
 const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
 const num = (args: Args, key: string, fallback: number): number => (typeof args[key] === 'number' ? (args[key] as number) : fallback);
+/** A name arg is a non-empty string; a count arg, when given, a whole number ≥ 1 (the verbs' schemas). */
+const named = (args: Args, key: string): boolean => typeof args[key] === 'string' && (args[key] as string).length > 0;
+const positive = (args: Args, key: string, required = false): boolean =>
+  args[key] === undefined ? !required : Number.isInteger(args[key]) && (args[key] as number) >= 1;
 
 /**
  * How each standard verb changes the simulated world while the HTN plans ahead (items gathered,
@@ -15,6 +19,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
   return [
     {
       verb: 'gather',
+      valid: (args) => named(args, 'block') && positive(args, 'count'),
       apply(state, args) {
         const block = str(args, 'block');
         if (!block) return false;
@@ -27,10 +32,16 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
         add(state, drop, num(args, 'count', 1));
         return true;
       },
+      // Same block (and reach) twice is one trip for the sum.
+      merge: (earlier, later) =>
+        earlier.block === later.block && earlier.maxDistance === later.maxDistance
+          ? { ...earlier, count: num(earlier, 'count', 1) + num(later, 'count', 1) }
+          : undefined,
       effects: (args) => [`has_item:${book.dropOf(String(args.block))}:${num(args, 'count', 1)}`],
     },
     {
       verb: 'craft_item',
+      valid: (args) => named(args, 'item') && positive(args, 'count'),
       apply(state, args) {
         const item = str(args, 'item');
         if (!item) return false;
@@ -42,6 +53,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
     },
     {
       verb: 'place_block',
+      valid: (args) => named(args, 'item'),
       apply(state, args) {
         const item = str(args, 'item');
         if (!item || count(state, item) < 1) return false;
@@ -54,6 +66,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
     },
     {
       verb: 'equip',
+      valid: (args) => named(args, 'item'),
       apply(state, args) {
         const item = str(args, 'item');
         if (!item || count(state, item) < 1) return false;
@@ -78,6 +91,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
     },
     {
       verb: 'pillar_up',
+      valid: (args) => positive(args, 'height', true),
       apply(state, args) {
         const height = num(args, 'height', 1);
         const item = str(args, 'item');

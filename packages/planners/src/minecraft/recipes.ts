@@ -126,13 +126,22 @@ export function preferredWood(world: Pick<WorldSnapshot, 'inventory' | 'blocks' 
   return best?.family ?? 'oak';
 }
 
+/** The wood family of a wood item (`stripped_spruce_log` → `spruce`), undefined for anything else. */
+export function woodFamily(item: string): string | undefined {
+  const match = /^(?:stripped_)?(.+)_(?:log|wood|planks|stem|hyphae)$/.exec(item);
+  return match?.[1];
+}
+
 /**
  * Recipe variants ranked for a state: most ingredient units already held first, then the preferred
  * wood family, then minecraft-data order. Variants needing an ingredient that can be neither held,
- * gathered nor crafted are dropped.
+ * gathered nor crafted are dropped, and so are variants of a wood family with no evidence (neither
+ * `wood` nor held) whenever another variant needs none: a second-best recipe must not mean spruce
+ * planks in an oak forest.
  */
 export function rankRecipes(book: RecipeBook, item: string, inventory: Readonly<Record<string, number>>, wood: string): RecipeOption[] {
-  return book
+  const evidenced = new Set([wood, ...Object.keys(inventory).filter((name) => (inventory[name] ?? 0) > 0).map(woodFamily)]);
+  const ranked = book
     .recipes(item)
     .map((option, index) => {
       const entries = Object.entries(option.ingredients);
@@ -140,11 +149,14 @@ export function rankRecipes(book: RecipeBook, item: string, inventory: Readonly<
       const reachable = entries.every(
         ([name]) => (inventory[name] ?? 0) > 0 || book.gatherSource(name) !== undefined || book.recipes(name).length > 0,
       );
+      const foreign = entries.some(([name]) => !evidenced.has(woodFamily(name) ?? wood));
       const family = entries.some(([name]) => name.startsWith(`${wood}_`)) ? 1 : 0;
       const stripped = entries.some(([name]) => name.startsWith('stripped_') || name.endsWith('_wood')) ? 1 : 0;
-      return { option, index, held, reachable, family, stripped };
+      return { option, index, held, reachable, foreign, family, stripped };
     })
     .filter((r) => r.reachable)
-    .sort((a, b) => b.held - a.held || b.family - a.family || a.stripped - b.stripped || a.index - b.index)
+    .sort((a, b) => b.held - a.held || b.family - a.family || a.stripped - b.stripped || a.index - b.index);
+  const grounded = ranked.filter((r) => !r.foreign);
+  return (grounded.length ? grounded : ranked)
     .map((r) => r.option);
 }
