@@ -1,7 +1,7 @@
 import { createStandardRegistry } from '@sinew/capabilities';
 import { checkStep, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { contextKey, OutcomeMemory, type WorldSnapshot } from '../src/index.js';
+import { contextKey, createHtnPlanner, OutcomeMemory, type HtnMethod, type HtnOperator, type WorldSnapshot } from '../src/index.js';
 import { createMinecraftHtn, needWoodIntent, woodFamily } from '../src/minecraft/index.js';
 
 // Regression for the demo defect: one recorded failure of htn in `need:tools|time:dawn` reordered the
@@ -142,5 +142,58 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
       const result = createMinecraftHtn({ memory: memoryFor([obtain]) }).plan({ ...intent, goal: 'craft crafting_table' }, world('oak_log', { spruce_planks: 4 }));
       expect(result.ok && result.plan.steps).toEqual([{ stepId: 's1', type: 'craft_item', args: { item: 'crafting_table', count: 1 }, effects: ['has_item:crafting_table:1'] }]);
     }
+  });
+});
+
+describe('HTN core: operator validity and step folding', () => {
+  type Bag = { items: number };
+  const CAPACITY = 5;
+  const operators: HtnOperator<Bag>[] = [
+    {
+      verb: 'take',
+      valid: (args) => Number.isInteger(args.count) && (args.count as number) >= 1,
+      apply: (s, a) => (s.items + (a.count as number) > CAPACITY ? false : void (s.items += a.count as number)),
+      merge: (a, b) => ({ count: (a.count as number) + (b.count as number) }),
+    },
+    { verb: 'use', apply: (s, a) => (s.items < (a.count as number) ? false : void (s.items -= a.count as number)) },
+  ];
+  // `get.take` deliberately does not check the deficit itself: only the operator's `valid` stops a count-0 step.
+  const methods: HtnMethod<Bag>[] = [
+    { name: 'get.have', task: 'get', description: 'enough already', applicable: (s, a) => s.items >= (a.count as number), subtasks: [] },
+    { name: 'get.take', task: 'get', description: 'take the rest', expand: (s, a) => [{ task: 'take', args: { count: (a.count as number) - s.items } }] },
+  ];
+  const planner = (memory?: OutcomeMemory) =>
+    createHtnPlanner<Bag>({
+      methods,
+      operators,
+      ...(memory ? { memory } : {}),
+      tasksFor: (i) =>
+        i.goal === 'two'
+          ? [{ task: 'get', args: { count: 2 } }, { task: 'take', args: { count: 1 } }, { task: 'get', args: { count: 4 } }]
+          : [{ task: 'get', args: { count: 2 } }, { task: 'use', args: { count: 2 } }, { task: 'take', args: { count: 4 } }],
+    });
+  const goal = (g: string): Intent => ({ ...intent, id: `i-${g}`, goal: g, context: { k: 'v' } });
+
+  it('never emits a step its operator rejects, whatever the method order (backtracks instead)', () => {
+    const memory = new OutcomeMemory();
+    memory.record('get.have', 'k:v', false); // get.take is now tried first, even when nothing is missing
+    const htn = planner(memory);
+    expect(htn.methodOrder('get', 'k:v')).toEqual(['get.take', 'get.have']);
+    // Two held: get.take would emit take ×0 for the first get; the HTN rejects it and uses get.have.
+    const result = htn.plan(goal('two'), { items: 2 });
+    expect(result.ok && result.plan.steps.map((s) => s.args)).toEqual([{ count: 2 }]);
+    expect(result.ok && result.methods).toEqual(['get.have', 'get.take']);
+  });
+
+  it('folds later steps into an earlier one of the same verb only when the plan still simulates', () => {
+    const folded = planner().plan(goal('two'), { items: 0 });
+    expect(folded.ok && folded.plan.steps.map((s) => [s.type, s.args])).toEqual([['take', { count: 4 }]]);
+    // take 2 + take 4 would exceed the capacity of 5 before `use`: kept apart.
+    const apart = planner().plan(goal('apart'), { items: 0 });
+    expect(apart.ok && apart.plan.steps.map((s) => [s.type, s.args])).toEqual([
+      ['take', { count: 2 }],
+      ['use', { count: 2 }],
+      ['take', { count: 4 }],
+    ]);
   });
 });
