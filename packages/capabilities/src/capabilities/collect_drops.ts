@@ -41,6 +41,7 @@ export function dropsNear(bot: SinewBot, radius: number, item?: string | ((name:
 }
 
 const PICKUP_WAIT_MS = 1_500;
+const MAX_ATTEMPTS = 2;
 
 /** Walks onto each drop in turn until none is left (or `maxDrops`); shared with `gather`. */
 export async function pickUpDrops(
@@ -51,12 +52,16 @@ export async function pickUpDrops(
 ): Promise<Failure | { ok: true; collected: number }> {
   const bot = ctx.body;
   let collected = 0;
-  const tried = new Set<number>();
-  for (let round = 0; round < maxDrops; round += 1) {
+  // A drop missed once (the server's pickup tick can lag under load) is walked onto once more.
+  const attempts = new Map<number, number>();
+  let dropsLeft = maxDrops;
+  while (dropsLeft > 0) {
     if (ctx.signal.aborted) return ABORTED;
-    const drop = dropsNear(bot, radius, item).find((entity) => !tried.has(entity.id));
+    const drop = dropsNear(bot, radius, item).find((entity) => (attempts.get(entity.id) ?? 0) < MAX_ATTEMPTS);
     if (!drop) break;
-    tried.add(drop.id);
+    const attempt = attempts.get(drop.id) ?? 0;
+    attempts.set(drop.id, attempt + 1);
+    let stopWaiting = (): void => undefined;
     const pickedUp = new Promise<boolean>((resolve) => {
       const onCollect = (collector: Entity, collectedEntity: Entity) => {
         if (collector !== bot.entity || collectedEntity.id !== drop.id) return;
@@ -65,23 +70,29 @@ export async function pickUpDrops(
       const onGone = (entity: Entity) => {
         if (entity.id === drop.id) done(true);
       };
-      const timer = setTimeout(() => done(false), 20_000);
       const done = (ok: boolean) => {
-        clearTimeout(timer);
         bot.removeListener('playerCollect', onCollect);
         bot.removeListener('entityGone', onGone);
         resolve(ok);
       };
       bot.on('playerCollect', onCollect);
       bot.on('entityGone', onGone);
+      stopWaiting = () => done(false);
     });
     // Within a block of the drop: the server hands it to a player whose feet are within 1.75 blocks.
-    const failure = await walkTo(ctx, new goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 1), { budgetMs: 15_000 });
-    if (failure?.code === 'aborted') return failure;
+    const { x, y, z } = drop.position;
+    const goal = attempt === 0 ? new goals.GoalNear(x, y, z, 1) : new goals.GoalNearXZ(x, z, 0.5);
+    const failure = await walkTo(ctx, goal, { budgetMs: 15_000 });
+    if (failure?.code === 'aborted') {
+      stopWaiting();
+      return failure;
+    }
     // Standing on the drop; the server hands it over within a tick or two (vanilla pickup delay ≈ 0.5 s).
-    const gotIt = await Promise.race([pickedUp, pause(PICKUP_WAIT_MS, ctx.signal).then(() => false)]);
+    const gotIt = await Promise.race([pickedUp, pause(PICKUP_WAIT_MS * (attempt + 1), ctx.signal).then(() => false)]);
+    stopWaiting();
     if (gotIt) collected += 1;
-    ctx.progress(`drop ${drop.id} ${gotIt ? "collected" : "missed"}`);
+    ctx.progress(`drop ${drop.id} ${gotIt ? 'collected' : 'missed'}`);
+    if (gotIt || attempt + 1 >= MAX_ATTEMPTS) dropsLeft -= 1;
   }
   return { ok: true, collected };
 }
