@@ -1,18 +1,8 @@
 import { fill, give, setBlock } from '@sinew/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startWorld, waitUntil, type TestWorld } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { useWorld, waitUntil } from './world.js';
 
-let world: TestWorld;
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-});
+const world = useWorld();
 
 const count = (name: string) => world.bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
 
@@ -79,13 +69,14 @@ describe('collect_drops', () => {
 
   it('picks up only the named item when the server says what each drop is', async () => {
     const { bot, server } = world;
-    const log = server.spawn.offset(2, 0, 0).floored();
-    const dirt = server.spawn.offset(-2, 0, 0).floored();
+    // 3 blocks out: within reach to dig, beyond the pick-up radius even when a drop rolls toward the bot.
+    const log = server.spawn.offset(3, 0, 0).floored();
+    const dirt = server.spawn.offset(-3, 0, 0).floored();
     await setBlock(server, log, 'oak_log');
     await setBlock(server, dirt, 'dirt');
     await bot.dig(bot.blockAt(dirt)!, true);
     await bot.dig(bot.blockAt(log)!, true);
-    await waitUntil(() => Object.values(bot.entities).filter((e) => e.name === 'item').length === 2, 3_000);
+    await waitUntil(() => Object.values(bot.entities).filter((e) => e.name === 'item').length === 2, 10_000);
     const outcome = await world.step('collect_drops', { item: 'oak_log' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(count('oak_log')).toBe(1);

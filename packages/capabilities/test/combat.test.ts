@@ -1,18 +1,8 @@
 import { connectBot, give, setGameMode, spawnMob, teleport } from '@sinew/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startWorld, waitUntil, type TestWorld } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { useWorld, waitUntil } from './world.js';
 
-let world: TestWorld;
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-});
+const world = useWorld();
 
 const distanceTo = (id: number) => {
   const entity = world.bot.entities[id];

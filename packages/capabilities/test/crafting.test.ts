@@ -1,18 +1,8 @@
 import { give, setBlock, setFood } from '@sinew/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { useWorld } from './world.js';
 
-let world: TestWorld;
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-});
+const world = useWorld();
 
 const count = (name: string) => world.bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
 

@@ -1,19 +1,9 @@
 import { placeTree } from '@sinew/testkit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gather, GATHER_TREE } from '../src/index.js';
-import { startWorld, type TestWorld } from './world.js';
+import { useWorld } from './world.js';
 
-let world: TestWorld;
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-});
+const world = useWorld();
 
 const logs = () => world.bot.inventory.items().filter((i) => i.name.endsWith('_log')).reduce((n, i) => n + i.count, 0);
 

@@ -1,21 +1,11 @@
 import { fill, setBlock } from '@sinew/testkit';
 import { Vec3 } from 'vec3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActuatorCommand } from '@sinew/bt-runtime';
 import { instrumentBot } from '../src/index.js';
-import { startWorld, type TestWorld } from './world.js';
+import { useWorld } from './world.js';
 
-let world: TestWorld;
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-});
+const world = useWorld();
 
 describe('instrumentBot', () => {
   it('returns the same bot and reports actuator calls before they run', async () => {

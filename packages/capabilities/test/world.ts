@@ -1,4 +1,5 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { StepOutcome } from '@sinew/executor-contracts';
 import { connectBot, reset, startServer, type TestServer } from '@sinew/testkit';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
@@ -54,6 +55,41 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
       current.bot.quit();
       await server.stop();
     },
+  };
+}
+
+/**
+ * Registers this file's world: started once before all tests, reset before each, closed after all.
+ * Returns a handle whose members reach the started world (they throw outside a test).
+ */
+export function useWorld(username?: string): TestWorld {
+  let started: TestWorld | undefined;
+  const get = (): TestWorld => {
+    if (!started) throw new Error('the test world is not started: use it inside a test or hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startWorld(username);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  beforeEach(async () => {
+    await get().reset();
+  });
+  return {
+    get server() {
+      return get().server;
+    },
+    get bot() {
+      return get().bot;
+    },
+    get executor() {
+      return get().executor;
+    },
+    step: (type, args) => get().step(type, args),
+    reset: () => get().reset(),
+    close: () => get().close(),
   };
 }
 
