@@ -665,6 +665,36 @@ describe('executor: preemption', () => {
     expect(body.calls).toEqual(['craft:t1', 'move:-5', 'craft:t2']);
   });
 
+  it('a preemption arriving during an atomic step\'s retry backoff runs at once, not after the backoff', async () => {
+    let attempt = 0;
+    const atomicFlaky = defineFake({
+      name: 'atomic_flaky',
+      version: '1.0.0',
+      description: 'atomic, fails once',
+      inputSchema: empty,
+      atomic: true,
+      retry: { backoffMs: 4000 },
+      run: async (ctx) => {
+        attempt += 1;
+        ctx.body.craft(`t${attempt}`, {});
+        return attempt === 1 ? { ok: false, reason: 'slipped' } : undefined;
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, body } = setup({}, undefined, [atomicFlaky]);
+    const done = executor.run(plan([{ stepId: 'a', type: 'atomic_flaky' }]));
+    await clock.advance(0);
+    expect(executor.state().activeStep).toMatchObject({ stepId: 'a', phase: 'backoff' });
+    await clock.advance(10);
+    let fast: Awaited<ReturnType<typeof executor.preempt>> | undefined;
+    void executor.preempt([{ stepId: 'flee', type: 'flee' }], { reason: 'lava' }).then((outcomes) => (fast = outcomes));
+    await clock.advance(0);
+    expect(fast?.[0]).toMatchObject({ status: 'succeeded', startedAt: 10, endedAt: 10 });
+    await clock.flush();
+    expect((await done).steps[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(body.calls).toEqual(['craft:t1', 'move:-5', 'craft:t2']);
+  });
+
   it('is bounded: past maxResumes the interrupted step ends preempted', async () => {
     const { executor, clock, registry } = setup({ maxResumes: 1 });
     const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 20 } }]));

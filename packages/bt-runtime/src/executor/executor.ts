@@ -309,7 +309,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       // Queue first (priority), then interrupt: the interrupted step yields the slot straight to us.
       const granted = this.#slot.acquire({ priority: true });
       const active = this.#active;
-      if (active && !active.fastPath && !active.capability.atomic) this.#interrupt(active, 'preempted');
+      // An atomic step finishes its attempt, but its retry backoff is not atomic work: wake it now.
+      if (active && !active.fastPath && (!active.capability.atomic || active.phase === 'backoff')) this.#interrupt(active, 'preempted');
       await granted;
       const outcomes: StepOutcome[] = [];
       try {
