@@ -14,9 +14,22 @@ describe('deterministic needs planner (seeds/000)', () => {
     });
     expect(runs[0]).toEqual(runs[1]);
     expect(runs[0]!.decision.intent.goal).toBe('hunt');
-    // Also across calls on one planner instance: no hidden PRNG state carried between decisions.
+    // Also across calls on one planner instance: no hidden PRNG state carried between decisions (only the planId counter moves).
     const planner = createNeedsPlanner({ seed: 1234 });
-    expect(planner.decide(world)).toEqual(planner.decide(structuredClone(world)));
+    const withoutPlanId = (d: ReturnType<typeof planner.decide>) => (d.result.ok ? { ...d, result: { ...d.result, plan: { ...d.result.plan, planId: '' } } } : d);
+    expect(withoutPlanId(planner.decide(world))).toEqual(withoutPlanId(planner.decide(structuredClone(world))));
+  });
+
+  it('re-planning the same perception yields a new planId, so the executor idempotency keys (planId:stepId) differ', () => {
+    const planner = createNeedsPlanner({ seed: 1234 });
+    const world = perceive({ food: 4 });
+    const first = planner.decide(world).result;
+    const second = planner.decide(structuredClone(world)).result;
+    if (!first.ok || !second.ok) throw new Error('expected two plans');
+    expect(first.plan.intentId).toBe(second.plan.intentId);
+    expect(first.plan.planId).not.toBe(second.plan.planId);
+    const keys = (p: typeof first.plan) => p.steps.map((s) => s.idempotencyKey ?? `${p.planId}:${s.stepId}`);
+    expect(keys(first.plan).filter((k) => keys(second.plan).includes(k))).toEqual([]);
   });
 
   it('randomness comes only from the seed: different seeds pick different prey / directions', () => {

@@ -157,6 +157,9 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     return intent;
   }
 
+  // A fresh planId per plan: the executor's idempotency key is planId:stepId, so re-planning the same snapshot must not collide.
+  let planCounter = 0;
+
   function plan(intent: Intent, input: WorldSnapshot): PlanResult {
     const parsedWorld = WorldSnapshotSchema.safeParse(input);
     if (!parsedWorld.success) return planFailure(name, 'invalid_world', z.prettifyError(parsedWorld.error));
@@ -199,10 +202,11 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
         }
         return planFailure(name, 'unsupported_goal', `the needs planner has no fast plan for "${intent.goal}"`);
     }
+    planCounter += 1;
     return {
       ok: true,
       planner: name,
-      plan: { planId: `${name}-${intent.id}`, intentId: intent.id, planner: name, steps: steps.map((s, i) => ({ ...s, stepId: `s${i + 1}` })) },
+      plan: { planId: `${name}-${intent.id}-${planCounter}`, intentId: intent.id, planner: name, steps: steps.map((s, i) => ({ ...s, stepId: `s${i + 1}` })) },
     };
   }
 
