@@ -710,6 +710,21 @@ describe('executor: preemption', () => {
     expect(await metric(registry, 'sinew_preemptions_total', { reason: 'zombie' })).toBe(2);
   });
 
+  it('an empty preemption neither interrupts the active step nor uses up a resume', async () => {
+    const { executor, clock, body } = setup({ maxResumes: 1 });
+    const preempted: string[] = [];
+    executor.on('step.preempted', (e) => preempted.push(e.stepId));
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 3 } }]));
+    await clock.advance(100);
+    expect(await executor.preempt([], { reason: 'nothing' })).toEqual([]);
+    await clock.advance(100);
+    expect(await executor.preempt([], { reason: 'nothing' })).toEqual([]);
+    await clock.advance(1000);
+    expect((await done).steps[0]).toMatchObject({ stepId: 'walk', status: 'succeeded', attempts: 1 });
+    expect(preempted).toEqual([]);
+    expect(body.calls).toEqual(['move:1', 'move:1', 'move:1']);
+  });
+
   it('a resumed step re-guards: a guard that no longer holds fails it', async () => {
     const { executor, clock, body } = setup();
     const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 5 } }]));
@@ -755,8 +770,9 @@ describe('executor: lifecycle', () => {
 describe('executor: metric labels', () => {
   it('keeps identifier-like labels, normalises free text and caps distinct values (never ids)', async () => {
     const { executor, registry, body } = setup();
-    for (let i = 0; i < 40; i += 1) await executor.preempt([], { reason: `threat number ${i}` });
-    await executor.preempt([], { reason: 'hostile_close' });
+    const chat = [{ stepId: 'say', type: 'flee' }];
+    for (let i = 0; i < 40; i += 1) await executor.preempt(chat, { reason: `threat number ${i}` });
+    await executor.preempt(chat, { reason: 'hostile_close' });
     body.chat('hi');
     const reasons = ((await registry.getSingleMetric('sinew_preemptions_total')!.get()).values).map((v) => String(v.labels.reason));
     expect(reasons).toHaveLength(33);

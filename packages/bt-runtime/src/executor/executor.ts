@@ -298,6 +298,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]> {
+    // Nothing to run: interrupting the active step would only use up one of its resumes.
+    if (steps.length === 0) return [];
     const reason = options.reason;
     this.metrics.preemptions.inc({ reason: labelValue(reason, this.#reasonLabels) });
     this.#preemptSeq += 1;
