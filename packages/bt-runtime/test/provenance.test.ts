@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +55,27 @@ describe('provenance', () => {
       await executor.run({ ...plan, planId: 'p2' });
       expect((await readFile(path, 'utf8')).trim().split('\n')).toHaveLength(3);
       await executor.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+  it('JSONL: a failed write reports to that flush, keeps its lines, and later flushes write them all', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sinew-prov-'));
+    try {
+      // The sink's folder is a plain file at first, so the first write fails.
+      const blocker = join(dir, 'logs');
+      await writeFile(blocker, 'not a folder');
+      const sink = jsonlProvenance({ path: join(blocker, 'provenance.jsonl') });
+      const line = (stepId: string) => ({ stepId }) as unknown as ProvenanceRecord;
+      sink.write(line('a'));
+      await expect(sink.flush!()).rejects.toThrow();
+      await rm(blocker);
+      sink.write(line('b'));
+      await sink.flush!();
+      sink.write(line('c'));
+      await sink.flush!();
+      const lines = (await readFile(sink.path, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { stepId: string }).stepId);
+      expect(lines).toEqual(['a', 'b', 'c']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

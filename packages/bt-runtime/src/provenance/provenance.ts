@@ -80,16 +80,25 @@ export function jsonlProvenance(options: { path: string }): ProvenanceSink & { r
   let dirReady = false;
   const flush = (): Promise<void> => {
     if (buffer.length === 0) return writing;
-    const chunk = buffer.join('');
-    buffer = [];
-    writing = writing.then(async () => {
-      if (!dirReady) {
-        await mkdir(dirname(path), { recursive: true });
-        dirReady = true;
+    const attempt = writing.then(async () => {
+      // Taken when this write runs, so lines a failed write put back go out first, in order.
+      const lines = buffer;
+      if (lines.length === 0) return;
+      buffer = [];
+      try {
+        if (!dirReady) {
+          await mkdir(dirname(path), { recursive: true });
+          dirReady = true;
+        }
+        await appendFile(path, lines.join(''), 'utf8');
+      } catch (error) {
+        buffer = lines.concat(buffer);
+        throw error;
       }
-      await appendFile(path, chunk, 'utf8');
     });
-    return writing;
+    // The error goes to this flush's caller only; the chain stays usable for the next flush.
+    writing = attempt.catch(() => {});
+    return attempt;
   };
   return {
     path,
