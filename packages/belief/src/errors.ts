@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /** Codes of the belief package's errors (values, never thrown across the public API except by constructors). */
-export type BeliefErrorCode = 'invalid_config' | 'invalid_evidence' | 'tick_not_monotonic';
+export type BeliefErrorCode = 'invalid_config' | 'invalid_evidence' | 'tick_not_monotonic' | 'listener_error';
 
 export interface BeliefIssue {
   readonly path: readonly (string | number)[];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createReflex, StreamMessageSchema, type StreamMessage } from '@sinew/belief';
+import { createReflex, StreamMessageSchema, type BeliefError, type Reflex, type StreamMessage } from '@sinew/belief';
 import { attachBelief, evidenceFromBot, type BotLike, type EntityLike, type Scheduler } from '@sinew/belief/mineflayer';
 import { FakePreemptor } from './fake-preemptor.js';
 
@@ -185,5 +185,59 @@ describe('attachBelief', () => {
     adapter.tick();
     expect(ticks).toBe(0);
     expect(adapter.bus.lastTickId).toBeUndefined();
+  });
+  it('a throwing listener is an error event: the other listeners, the reflex and the cadence keep running', () => {
+    const scheduler = new FakeScheduler();
+    const preemptor = new FakePreemptor('manual');
+    const bot = fakeBot([mob(7, 'zombie', 3, 0)]);
+    const reflex = createReflex({
+      preemptor,
+      onEvent: () => {
+        throw new Error('reflex listener bug');
+      },
+    });
+    const adapter = attachBelief(bot, { scheduler, reflex });
+    const ticks: number[] = [];
+    const messages: number[] = [];
+    const errors: BeliefError[] = [];
+    adapter.on('tick', () => {
+      throw new Error('tick listener bug');
+    });
+    adapter.on('tick', (t) => ticks.push(t.tickId));
+    adapter.on('message', () => {
+      throw new Error('message listener bug');
+    });
+    adapter.on('message', (m) => messages.push(m.tickId));
+    adapter.on('error', (e) => errors.push(e));
+    adapter.on('error', () => {
+      throw new Error('error listener bug'); // dropped, never reported to itself again
+    });
+    adapter.start();
+    expect(() => scheduler.advance(1000)).not.toThrow();
+    expect(ticks).toEqual([1, 2, 3, 4, 5]);
+    expect(messages).toEqual([1]);
+    expect(preemptor.calls).toHaveLength(1);
+    expect(reflex.status().listenerErrors).toBe(2);
+    expect(errors).toHaveLength(6); // 5 tick + 1 message
+    expect(errors[0]).toMatchObject({ code: 'listener_error', issues: [{ path: ['message'], message: 'message listener bug' }] });
+    expect(errors[1]).toMatchObject({ code: 'listener_error', issues: [{ path: ['tick'], message: 'tick listener bug' }] });
+    adapter.stop();
+  });
+
+  it('a reflex that throws is an error event and the tick still emits', () => {
+    const throwingReflex: Reflex = {
+      ...createReflex({ preemptor: new FakePreemptor() }),
+      tick: () => {
+        throw new Error('reflex bug');
+      },
+    };
+    const adapter = attachBelief(fakeBot([mob(7, 'zombie', 3, 0)]), { scheduler: new FakeScheduler(), reflex: throwingReflex });
+    const errors: BeliefError[] = [];
+    const ticks: number[] = [];
+    adapter.on('error', (e) => errors.push(e));
+    adapter.on('tick', (t) => ticks.push(t.tickId));
+    expect(() => adapter.tick()).not.toThrow();
+    expect(ticks).toEqual([1]);
+    expect(errors).toMatchObject([{ code: 'listener_error', issues: [{ path: ['reflex'], message: 'reflex bug' }] }]);
   });
 });

@@ -100,4 +100,22 @@ describe('reflex', () => {
     expect(throwing.status().errors).toBe(1);
     expect(throwing.tick(2, [zombieAt(5)])).toBe('preempting');
   });
+  it('a throwing onEvent never escapes tick() nor rejects idle(); the reflex keeps preempting', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({
+      preemptor,
+      onEvent: () => {
+        throw new Error('listener bug');
+      },
+    });
+    expect(reflex.tick(1, [zombieAt(5)])).toBe('preempting'); // 'engaged' and 'preempt' both throw
+    expect(preemptor.calls).toHaveLength(1);
+    preemptor.calls[0]!.settle(); // 'outcome' throws inside the in-flight promise
+    await expect(reflex.idle()).resolves.toBeUndefined();
+    expect(reflex.tick(2, [zombieAt(5)])).toBe('preempting');
+    preemptor.calls[1]!.fail('executor busy'); // so does 'error'
+    await expect(reflex.idle()).resolves.toBeUndefined();
+    expect(reflex.status()).toMatchObject({ preempts: 2, errors: 1, listenerErrors: 5 });
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee']);
+  });
 });

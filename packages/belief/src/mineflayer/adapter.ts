@@ -54,7 +54,7 @@ export interface BeliefAdapter {
   start(): void;
   /** Stops the cadence (idempotent). */
   stop(): void;
-  /** Runs one ingest tick now (what the cadence calls). */
+  /** Runs one ingest tick now (what the cadence calls); never throws, a throwing listener is an `error` event. */
   tick(): void;
   on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void;
 }
@@ -63,6 +63,11 @@ const globalScheduler: Scheduler = {
   setInterval: (callback, ms) => setInterval(callback, ms),
   clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
 };
+
+function listenerError(source: string, error: unknown): BeliefError {
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'listener_error', message: `${source} listener threw: ${message}`, issues: [{ path: [source], message }] };
+}
 
 /**
  * Attaches a Belief Bus to a mineflayer bot: evidence from its entity table in canonical order at 5 Hz,
@@ -90,8 +95,16 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
   let handle: unknown;
   let tickId = 0;
 
+  /** A throwing listener becomes an `error` event; it never skips the other listeners nor escapes the interval. */
   function emit<K extends keyof Events>(event: K, payload: Events[K]): void {
-    for (const listener of listeners[event]) listener(payload);
+    for (const listener of listeners[event]) {
+      try {
+        listener(payload);
+      } catch (error) {
+        // an `error` listener that throws is dropped here: reporting it to itself again could loop
+        if (event !== 'error') emit('error', listenerError(event, error));
+      }
+    }
   }
 
   function tick(): void {
@@ -110,7 +123,11 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
     for (const t of views) counts[t.visibility] += 1;
     for (const [visibility, n] of Object.entries(counts)) metrics.tracks.set({ visibility }, n);
     const threats = views.filter((t) => t.hostile && t.visibility !== 'lost').sort((a, b) => a.distance - b.distance || a.trackId - b.trackId);
-    options.reflex?.tick(tickId, threats);
+    try {
+      options.reflex?.tick(tickId, threats);
+    } catch (error) {
+      emit('error', listenerError('reflex', error));
+    }
     for (const message of result.messages) {
       if (message.kind === 'deltas') {
         for (const d of message.deltas) metrics.deltas.inc({ type: d.type });

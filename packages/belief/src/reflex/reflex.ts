@@ -66,6 +66,8 @@ export interface ReflexStatus {
   readonly errors: number;
   /** Ticks on which a threat was in band but a preemption was still running (one controller at a time). */
   readonly busyTicks: number;
+  /** Times `onEvent` threw (caught: the reflex keeps running). */
+  readonly listenerErrors: number;
 }
 
 export interface Reflex {
@@ -82,6 +84,7 @@ export interface Reflex {
 export interface ReflexOptions {
   readonly preemptor: Preemptor;
   readonly config?: ReflexConfigInput;
+  /** Told every reflex event; if it throws, the error is counted in `status().listenerErrors` and ignored. */
   readonly onEvent?: (event: ReflexEvent) => void;
 }
 
@@ -90,7 +93,7 @@ export function createReflex(options: ReflexOptions): Reflex {
   const parsed = ReflexConfigSchema.safeParse(options.config ?? {});
   if (!parsed.success) throw new BeliefConfigError(issuesOf(parsed.error));
   const config = parsed.data;
-  const emit = options.onEvent ?? (() => {});
+  const onEvent = options.onEvent;
   let engaged = false;
   let engagedSinceTick: number | undefined;
   let holdUntilTick = 0;
@@ -102,6 +105,17 @@ export function createReflex(options: ReflexOptions): Reflex {
   let errors = 0;
   let preempts = 0;
   let busyTicks = 0;
+  let listenerErrors = 0;
+
+  // a throwing listener must not escape tick() (the adapter's interval) nor reject the in-flight promise
+  function emit(event: ReflexEvent): void {
+    if (!onEvent) return;
+    try {
+      onEvent(event);
+    } catch {
+      listenerErrors += 1;
+    }
+  }
 
   function fire(tickId: number, threat: ReflexThreat): void {
     const cornered =
@@ -192,6 +206,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       attacks,
       errors,
       busyTicks,
+      listenerErrors,
     }),
     idle: async () => {
       while (inFlight) await inFlight;
