@@ -1,7 +1,9 @@
-// @sinew/belief benchmarks: ingest cost per tick (16/64/256 entities) and deltas per tick in a stable
-// 64-entity scene after warmup, each beside a baseline measured in the same run.
+// @sinew/belief benchmarks: ingest cost per tick (16/64/256 entities), the mineflayer adapter's whole tick
+// against bare ingest, and deltas per tick in a stable 64-entity scene after warmup, each beside a baseline
+// measured in the same run.
 import { performance } from 'node:perf_hooks';
 import { createBeliefBus, type EvidenceBatch, type EvidenceItem } from '@sinew/belief';
+import { attachBelief, evidenceFromBot, type EntityLike, type Scheduler } from '@sinew/belief/mineflayer';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -82,6 +84,50 @@ for (const n of [16, 64, 256]) {
   if (target !== undefined && us > target) failed = true;
   console.log(
     `  ${String(n).padStart(3)} entities: belief ingest ${us.toFixed(1).padStart(7)} µs/tick | baseline naive per-entity serialization ${naive.toFixed(1).padStart(6)} µs/tick | ratio ${(us / naive).toFixed(2)}×${verdict}`,
+  );
+}
+
+const idleScheduler: Scheduler = { setInterval: () => 0, clearInterval: () => {} };
+
+console.log('\nadapter tick (µs, median of 5 runs × 500 ticks after 300 warmup; evidence from a bot-shaped entity table, no tick listener)');
+for (const n of [64, 256]) {
+  const batches = scene(n, 800, n);
+  const self: EntityLike = { id: 1, type: 'player', name: 'player', position: OBSERVER };
+  // the entity tables a bot would hold on each tick, built before timing
+  const tables = batches.map((batch) => {
+    const entities: Record<string, EntityLike> = { '1': self };
+    for (const item of batch.items) {
+      entities[item.hint!] = { id: Number(item.hint), type: item.hostile ? 'hostile' : 'passive', name: item.cls, position: item.position };
+    }
+    return entities;
+  });
+  const runs: number[] = [];
+  const bareRuns: number[] = [];
+  for (let run = 0; run < 5; run += 1) {
+    const bot = { entity: self, entities: tables[0]! };
+    const busConfig = { trackCap: Math.max(64, n), maxNewTracksPerTick: n };
+    const adapter = attachBelief(bot, { scheduler: idleScheduler, bus: busConfig });
+    for (let t = 0; t < 300; t += 1) {
+      bot.entities = tables[t]!;
+      adapter.tick();
+    }
+    let start = performance.now();
+    for (let t = 300; t < 800; t += 1) {
+      bot.entities = tables[t]!;
+      adapter.tick();
+    }
+    runs.push(((performance.now() - start) * 1000) / 500);
+    // baseline: the same evidence and ingest with nothing around them
+    const bus = createBeliefBus({ emitEveryTicks: 5, ...busConfig });
+    for (let t = 0; t < 300; t += 1) bus.ingest(t + 1, evidenceFromBot({ entity: self, entities: tables[t]! })!);
+    start = performance.now();
+    for (let t = 300; t < 800; t += 1) bus.ingest(t + 1, evidenceFromBot({ entity: self, entities: tables[t]! })!);
+    bareRuns.push(((performance.now() - start) * 1000) / 500);
+  }
+  const us = median(runs);
+  const bare = median(bareRuns);
+  console.log(
+    `  ${String(n).padStart(3)} entities: adapter tick ${us.toFixed(1).padStart(7)} µs | baseline evidence + bare ingest ${bare.toFixed(1).padStart(7)} µs | ratio ${(us / bare).toFixed(2)}×`,
   );
 }
 
