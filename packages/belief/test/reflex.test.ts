@@ -36,9 +36,24 @@ describe('reflex', () => {
     expect(preemptor.calls).toHaveLength(1);
     const step = preemptor.calls[0]!.steps[0]!;
     expect(step).toMatchObject({ type: 'flee', args: { from: { x: 5, y: 64, z: 0 }, entity: 'zombie', distance: 12 } });
-    expect(preemptor.calls[0]!.reason).toMatch(/^reflex: zombie/);
     await reflex.idle();
     expect(events.map((e) => e.type)).toEqual(['engaged', 'preempt', 'outcome']);
+    expect(events[1]).toMatchObject({ type: 'preempt', trackId: 1, distance: 5 });
+  });
+
+  it('passes a bounded preemption reason (verb and class, never the distance): the executor labels metrics with it', async () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor, config: { holdTicks: 1 } });
+    for (const [tick, distance] of [[1, 5], [3, 4.3], [5, 3.7], [7, 1]] as const) {
+      reflex.tick(tick, [zombieAt(distance)]);
+      await reflex.idle();
+    }
+    expect(preemptor.calls.map((c) => c.reason)).toEqual([
+      'reflex:flee:zombie',
+      'reflex:flee:zombie',
+      'reflex:flee:zombie',
+      'reflex:attack_entity:zombie',
+    ]);
   });
 
   it('fights with attack_entity when the threat is already inside the attack band (cornered)', () => {

@@ -47,7 +47,7 @@ export interface ReflexThreat {
 
 export type ReflexEvent =
   | { readonly type: 'engaged'; readonly tickId: number; readonly trackId: number; readonly distance: number }
-  | { readonly type: 'preempt'; readonly tickId: number; readonly trackId: number; readonly step: PlanStep }
+  | { readonly type: 'preempt'; readonly tickId: number; readonly trackId: number; readonly distance: number; readonly step: PlanStep }
   | { readonly type: 'outcome'; readonly tickId: number; readonly step: PlanStep; readonly outcomes: readonly StepOutcome[] }
   | { readonly type: 'error'; readonly tickId: number; readonly step: PlanStep; readonly message: string }
   | { readonly type: 'released'; readonly tickId: number };
@@ -141,10 +141,11 @@ export function createReflex(options: ReflexOptions): Reflex {
     }
     preempts += 1;
     holdUntilTick = Math.max(holdUntilTick, tickId + config.holdTicks);
-    emit({ type: 'preempt', tickId, trackId: threat.trackId, step });
+    emit({ type: 'preempt', tickId, trackId: threat.trackId, distance: threat.distance, step });
     let call: Promise<readonly StepOutcome[]>;
     try {
-      call = Promise.resolve(options.preemptor.preempt([step], { reason: `reflex: ${threat.cls} at ${threat.distance.toFixed(1)} blocks` }));
+      // a bounded reason (verb and class, never the distance): the executor uses it as a metric label
+      call = Promise.resolve(options.preemptor.preempt([step], { reason: `reflex:${step.type}:${threat.cls}` }));
     } catch (error) {
       call = Promise.reject(error);
     }
