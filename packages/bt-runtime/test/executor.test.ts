@@ -401,6 +401,15 @@ describe('executor: invariants I1–I4', () => {
 });
 
 describe('executor: failure-mode cards', () => {
+  it('a deprecated alias with invalid args is counted once and fails invalid_args naming the field', async () => {
+    const stroll = defineFake({ name: 'stroll', version: '1.0.0', description: 'walk a little', inputSchema: z.object({ steps: z.number() }), aliases: ['amble'], run: async (ctx) => ctx.body.move(1), acceptance: () => accepted });
+    const { executor, body } = setup({}, undefined, [stroll]);
+    const outcome = await executor.run(plan([{ stepId: 'a', type: 'amble', args: { steps: 'two' } }]));
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args', issues: [{ path: ['steps'] }], reason: expect.stringContaining('invalid args for stroll@1.0.0') } });
+    expect(executor.registry.aliasUses().get('amble')).toBe(1);
+    expect(body.calls).toEqual([]);
+  });
+
   it('FM-01: an unknown verb fails fast with unknown_verb and suggestions, no dispatch, no TTFA wait', async () => {
     const { executor, registry, body } = setup();
     const dispatched: string[] = [];

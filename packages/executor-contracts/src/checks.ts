@@ -45,36 +45,44 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
     }
     const { capability } = resolution;
     // V2: args must satisfy the capability's input schema.
-    let parsed: ReturnType<typeof capability.inputSchema.safeParse>;
-    try {
-      parsed = capability.inputSchema.safeParse(planStep.args);
-    } catch (error) {
-      // A refinement that throws (or is async) is the capability's bug, but the step still gets a code.
-      return {
-        ok: false,
-        failure: stepFailure('invalid_args', `input schema of ${capability.name}@${capability.version} threw: ${describeError(error)}`),
-      };
-    }
-    if (!parsed.success) {
-      return {
-        ok: false,
-        failure: stepFailure(
-          'invalid_args',
-          `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`,
-          { issues: summarizeIssues(parsed.error.issues) },
-        ),
-      };
-    }
+    const parsed = checkArgs(capability, planStep.args);
+    if (!parsed.ok) return parsed;
     const alias = resolution.alias;
-    const passed = { ok: true as const, step: planStep, capability, args: parsed.data, ...(alias ? { alias } : {}) };
+    const passed = { ok: true as const, step: planStep, capability, args: parsed.args, ...(alias ? { alias } : {}) };
     if (!ctx) return passed;
     // V3: the guard, a cheap synchronous feasibility gate.
-    const guard = runGuard(capability, ctx, parsed.data);
+    const guard = runGuard(capability, ctx, parsed.args);
     return guard ? { ok: false, failure: guard } : passed;
   } catch (error) {
     // Unreachable for schema-valid input; kept so hostile objects (throwing getters, proxies) still get a code.
     return { ok: false, failure: stepFailure('invalid_args', `plan step could not be read: ${describeError(error)}`) };
   }
+}
+
+/** V2 alone: `args` parsed by the capability's `inputSchema` (defaults applied), or an `invalid_args` failure. Never throws. */
+export function checkArgs<Body>(
+  capability: Capability<Body>,
+  args: unknown,
+): { readonly ok: true; readonly args: unknown } | { readonly ok: false; readonly failure: StepFailure } {
+  let parsed: ReturnType<typeof capability.inputSchema.safeParse>;
+  try {
+    parsed = capability.inputSchema.safeParse(args);
+  } catch (error) {
+    // A refinement that throws (or is async) is the capability's bug, but the step still gets a code.
+    return {
+      ok: false,
+      failure: stepFailure('invalid_args', `input schema of ${capability.name}@${capability.version} threw: ${describeError(error)}`),
+    };
+  }
+  if (!parsed.success) {
+    return {
+      ok: false,
+      failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`, {
+        issues: summarizeIssues(parsed.error.issues),
+      }),
+    };
+  }
+  return { ok: true, args: parsed.data };
 }
 
 /** V3 alone: the capability's guard as a coded failure, or undefined when it passes. Never throws. */

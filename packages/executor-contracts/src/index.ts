@@ -57,7 +57,7 @@ export {
   type Resolution,
   type ToolDefinition,
 } from './registry.js';
-export { checkAcceptance, checkStep, runGuard, type StepCheck } from './checks.js';
+export { checkAcceptance, checkArgs, checkStep, runGuard, type StepCheck } from './checks.js';
 export { compareVersions, parseRange, parseVersion, satisfies } from './semver.js';
 export type { Preemptor, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
 export {

@@ -1,4 +1,5 @@
 import {
+  checkArgs,
   checkStep,
   describeError,
   PlanSchema,
@@ -412,17 +413,14 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return outcome;
   }
 
-  /** V1 + V2 for a step whose shape PlanSchema already checked; falls back to checkStep for the full failure. */
+  /** V1 + V2 for a step whose shape PlanSchema already checked; resolves once (alias uses are counted once). */
   #quickCheck(step: PlanStep): StepCheck<Body> {
     const resolution = this.registry.resolve(step.type, step.capabilityVersion);
-    if (resolution.ok) {
-      const parsed = resolution.capability.inputSchema.safeParse(step.args);
-      if (parsed.success) {
-        const { capability, alias } = resolution;
-        return alias ? { ok: true, step, capability, args: parsed.data, alias } : { ok: true, step, capability, args: parsed.data };
-      }
-    }
-    return checkStep(this.registry, step);
+    if (!resolution.ok) return checkStep(this.registry, step);
+    const parsed = checkArgs(resolution.capability, step.args);
+    if (!parsed.ok) return parsed;
+    const { capability, alias } = resolution;
+    return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
   }
 
   #remember(key: string, outcome: StepOutcome): void {
