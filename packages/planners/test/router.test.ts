@@ -163,12 +163,38 @@ describe('router: robustness and learning', () => {
     expect(next.ok && next.methods).toEqual(['wood.any_log']);
   });
 
-  it('the repair hook turns a throwing world observer into no repair, with the reason', async () => {
+  it('the repair hook reports a throwing world observer with the reason and rethrows it for the executor', async () => {
     const reasons: string[] = [];
     const hook = plannerRepairHook(createMinecraftHtn(), () => { throw new Error('bot disconnected'); }, { onRepair: (e) => reasons.push(e.reason) });
     const plan = { planId: 'p', intentId: 'i', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }] };
-    const response = await hook.repair({ plan, step: plan.steps[0]!, failure: { code: 'precond_missing', reason: 'x', retryable: false, missing: ['has_item:oak_planks:2'] }, repairsSoFar: 0 });
-    expect(response).toBeUndefined();
+    await expect(hook.repair({ plan, step: plan.steps[0]!, failure: { code: 'precond_missing', reason: 'x', retryable: false, missing: ['has_item:oak_planks:2'] }, repairsSoFar: 0 })).rejects.toThrow('bot disconnected');
     expect(reasons).toEqual(['repair threw: bot disconnected']);
+  });
+
+  const stickPlan = { planId: 'p-repair', intentId: 'i-repair', planner: 'htn', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }] };
+  const stickFailure = { plan: stickPlan, step: stickPlan.steps[0]!, failure: { code: 'precond_missing' as const, reason: 'x', retryable: false, missing: ['has_item:oak_planks:2'] }, repairsSoFar: 0 };
+
+  it('a throwing planner repair is a fallback event and the next planner still repairs', async () => {
+    const events: RouteEvent[] = [];
+    const broken: Planner = { name: 'htn', verbs: () => [], plan: () => planFailure('htn', 'no_method', 'x'), repair: () => { throw new Error('repair bug'); } };
+    const fixer: Planner = { ...chatPlanner(), repair: async () => ({ steps: [{ stepId: 'r1', type: 'chat', args: { message: 'fixed' } }], reason: 'llm fixed it' }) };
+    const router = createRouter({ planners: [broken, fixer], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    const response = await router.repair!(stickFailure, world);
+    expect(response?.reason).toBe('llm fixed it');
+    expect(events).toEqual([{ type: 'fallback', intentId: 'i-repair', from: 'htn', to: 'llm', reason: 'repair threw: repair bug' }]);
+  });
+
+  it('when no planner repairs and one threw, the router rethrows an AggregateError (the executor counts a repair error)', async () => {
+    const events: RouteEvent[] = [];
+    const broken: Planner = { name: 'htn', verbs: () => [], plan: () => planFailure('htn', 'no_method', 'x'), repair: () => { throw new Error('repair bug'); } };
+    const silent: Planner = { ...chatPlanner(), repair: async () => undefined };
+    const router = createRouter({ planners: [broken, silent], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    const error = await Promise.resolve(router.repair!(stickFailure, world)).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AggregateError);
+    expect((error as AggregateError).errors.map((e: Error) => e.message)).toEqual(['repair bug']);
+    expect(events.map((e) => e.type === 'fallback' && e.reason)).toEqual(['repair threw: repair bug']);
+    // Nobody threw and nobody answered: plainly no repair.
+    const quiet = createRouter({ planners: [silent], rules: DEFAULT_ROUTING_RULES });
+    await expect(quiet.repair!(stickFailure, world)).resolves.toBeUndefined();
   });
 });

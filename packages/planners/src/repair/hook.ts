@@ -40,8 +40,9 @@ export function plannerRepairHook<World>(
       try {
         response = await planner.repair(request, await world());
       } catch (error) {
-        // Observing or repairing failed (body gone, planner bug): no repair, the plan fails with the step's code.
-        return report(false, `repair threw: ${error instanceof Error ? error.message : String(error)}`), undefined;
+        // Observing or repairing failed (body gone, planner bug): reported here, rethrown so the executor counts a repair error.
+        report(false, `repair threw: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
       }
       report(Boolean(response), response?.reason ?? `${planner.name} had no repair for ${failure.code}: ${failure.reason}`);
       return response;

@@ -169,14 +169,20 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
       // The plan's own planner first, then any other that can repair (recipe repair fits any plan).
       const own = plans.get(request.plan.planId)?.planner ?? request.plan.planner;
       const ordered = [...options.planners].sort((a, b) => Number(b.name === own) - Number(a.name === own));
-      for (const planner of ordered) {
+      const errors: unknown[] = [];
+      for (const [index, planner] of ordered.entries()) {
         try {
           const response = await planner.repair?.(request, world);
           if (response) return response;
-        } catch {
-          // One planner's broken repair must not stop the others from trying.
+        } catch (error) {
+          // One planner's broken repair must not stop the others from trying; it is reported, not swallowed.
+          errors.push(error);
+          const message = error instanceof Error ? error.message : String(error);
+          emit({ type: 'fallback', intentId: request.plan.intentId, from: planner.name, to: ordered[index + 1]?.name, reason: `repair threw: ${message}` });
         }
       }
+      // Nobody answered and something broke: surface it so the executor counts and logs a repair error.
+      if (errors.length > 0) throw new AggregateError(errors, `router: no repair for ${request.step.stepId}; ${errors.length} planner repair(s) threw`);
       return undefined;
     },
     recordOutcome(planId, success) {
