@@ -161,8 +161,6 @@ const MIN_PROGRESS_BLOCKS = 0.5;
 export interface WalkOptions {
   /** Give up after this long (the executor's attempt timeout usually fires first). */
   readonly budgetMs?: number;
-  /** Whether the goal follows a moving target (pathfinder's dynamic goal). */
-  readonly dynamic?: boolean;
   readonly flap?: FlapPolicyInput;
   /** Position sampling interval for flap detection. */
   readonly sampleMs?: number;

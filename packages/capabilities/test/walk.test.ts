@@ -5,7 +5,7 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
 import type { SinewBot } from '../src/index.js';
-import { walkTo } from '../src/body.js';
+import { walkTo, type WalkOptions } from '../src/body.js';
 
 /**
  * A small fake body: pathfinder never finishes (as when it re-plans forever) while the test moves the body
@@ -69,5 +69,11 @@ describe('walkTo', () => {
     const { ctx } = fakeBody((i) => ({ x: i, z: 0 }));
     const failure = await walkTo(ctx, goal, { sampleMs: 1, budgetMs: 5_000 });
     expect(failure).toMatchObject({ code: 'timeout' });
+  });
+
+  it('has no dynamic option (pathfinder dynamic goals never resolve goto; GoalFollow re-plans by itself)', () => {
+    // @ts-expect-error `dynamic` was accepted but never read; tsc fails here if it comes back.
+    const options: WalkOptions = { dynamic: true };
+    expect(Object.keys(options)).toEqual(['dynamic']);
   });
 });

@@ -103,7 +103,9 @@ export const navigate = defineBotCapability({
       target.kind === 'entity'
         ? new goals.GoalFollow(target.entity, args.range)
         : new goals.GoalNear(target.position.x, target.position.y, target.position.z, args.range);
-    const failure = await walkTo(ctx, goal, { dynamic: target.kind === 'entity' });
+    // Not a pathfinder "dynamic" goal: those never emit goal_reached, so goto would never resolve; GoalFollow
+    // re-plans on its own as the entity moves (hasChanged).
+    const failure = await walkTo(ctx, goal);
     if (failure) return failure;
     const goalAt = target.kind === 'entity' ? target.entity.position : blockCentre(target.position);
     const left = distance(bot.entity.position, goalAt);
