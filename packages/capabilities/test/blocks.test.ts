@@ -1,5 +1,6 @@
 import { fill, give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
+import { blockKey, digBlock, type WorldSnapshot } from '../src/index.js';
 import { useWorld, waitUntil } from './world.js';
 
 const world = useWorld();
@@ -26,6 +27,22 @@ describe('dig_block', () => {
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(bot.blockAt(near)?.name).toBe('air');
     expect(bot.blockAt(far)?.name).toBe('oak_planks');
+  });
+
+  it('keeps its target for the step: once dug, the snapshot still observes it (not the next block of the kind)', async () => {
+    const { bot, server } = world;
+    const near = server.spawn.offset(-2, 0, 1).floored();
+    const far = server.spawn.offset(-5, 0, 1).floored();
+    await setBlock(server, near, 'oak_log');
+    await setBlock(server, far, 'oak_log');
+    const args = digBlock.inputSchema.parse({ block: 'oak_log' });
+    const pre = digBlock.observe({ body: bot }, args) as WorldSnapshot;
+    expect(Object.keys(pre.blocks)).toEqual([blockKey(near)]);
+    await setBlock(server, near, 'air');
+    await waitUntil(() => bot.blockAt(near)?.name === 'air', 3_000);
+    const post = digBlock.observe({ body: bot }, args) as WorldSnapshot;
+    expect(post.blocks).toEqual({ [blockKey(near)]: 'air' });
+    expect(digBlock.acceptance(pre, post, args).ok).toBe(true);
   });
 
   it('asks to get within reach of a far block (precond_missing within_reach)', async () => {

@@ -99,6 +99,15 @@ describe('acceptance on golden snapshots', () => {
     expect(digBlock.acceptance(pre, snapshot({ blocks: { '1,5,0': 'dirt' } }), args).ok).toBe(false);
   });
 
+  it('dig_block: a post snapshot that does not observe the target is not air (nor another block dug)', () => {
+    const args = digBlock.inputSchema.parse({ block: 'oak_log' });
+    const pre = snapshot({ blocks: { '1,5,0': 'oak_log' } });
+    expect(digBlock.acceptance(pre, snapshot({ blocks: {} }), args)).toMatchObject({ ok: false, unmet: ['air:1,5,0'] });
+    const other = digBlock.acceptance(pre, snapshot({ blocks: { '4,5,0': 'air' } }), args);
+    expect(other).toMatchObject({ ok: false, unmet: ['air:1,5,0'] });
+    expect(other.ok ? '' : other.reason).toMatch(/not observed/);
+  });
+
   it('place_block: the block at the position must be the item', () => {
     const args = placeBlock.inputSchema.parse({ item: 'cobblestone', position: { x: 1, y: 5, z: 0 } });
     const pre = snapshot({ blocks: { '1,5,0': 'air' } });

@@ -32,16 +32,9 @@ export type DigBlockArgs = z.output<typeof DigBlockArgsSchema>;
 const targets = targetMemo<Vec3Like>();
 
 function resolveTarget(bot: SinewBot, args: DigBlockArgs): Block | undefined {
-  const known = targets.get(args);
-  if (known) {
-    const block = bot.blockAt(toBlockVec(known));
-    // A memoized block that is gone already was dug (or never existed): keep it so acceptance sees air.
-    if (args.position || (block && !isAir(block.name))) return block ?? undefined;
-  }
-  if (args.position) {
-    targets.set(args, args.position);
-    return bot.blockAt(toBlockVec(args.position)) ?? undefined;
-  }
+  // Once chosen the target is fixed for the step: a dug log must not hand the post snapshot the next log.
+  const known = targets.get(args) ?? (args.position ? targets.set(args, args.position) : undefined);
+  if (known) return bot.blockAt(toBlockVec(known)) ?? undefined;
   const block = nearestBlock(bot, args.block!, args.maxDistance);
   if (block) targets.set(args, block.position);
   return block;
@@ -109,6 +102,9 @@ export const digBlock = defineBotCapability({
   acceptance: (pre, post) => {
     const key = Object.keys(pre.blocks)[0];
     if (!key) return effectsUnmet(['air:<target>'], 'no target block was observed before digging');
-    return isAir(post.blocks[key]) ? accepted : effectsUnmet([`air:${key}`], `block at ${key} is still ${post.blocks[key]}`);
+    const after = post.blocks[key];
+    // The target must be observed afterwards: an unobserved block is not evidence of air.
+    if (after === undefined) return effectsUnmet([`air:${key}`], `block at ${key} was not observed after digging`);
+    return isAir(after) ? accepted : effectsUnmet([`air:${key}`], `block at ${key} is still ${after}`);
   },
 });
