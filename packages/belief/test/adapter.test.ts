@@ -136,20 +136,24 @@ describe('attachBelief', () => {
     const bot = fakeBot([mob(7, 'zombie', 14, 0)]);
     const adapter = attachBelief(bot, { scheduler, reflex: createReflex({ preemptor }) });
     const tickTimes: number[] = [];
-    adapter.on('tick', () => tickTimes.push(scheduler.nowMs));
-    adapter.start();
-    scheduler.advance(1000);
-    expect(preemptor.calls).toHaveLength(0);
-    const closedAt = scheduler.nowMs + 30; // the zombie lunges between two ticks
     let calledAt: number | undefined;
+    adapter.on('tick', () => {
+      tickTimes.push(scheduler.nowMs);
+      // tick listeners run after the reflex within the same tick
+      if (calledAt === undefined && preemptor.calls.length > 0) calledAt = scheduler.nowMs;
+    });
+    adapter.start();
+    scheduler.advance(1200); // ticks 1–6; emissions (1 Hz) at ticks 1, 6, 11
+    expect(preemptor.calls).toHaveLength(0);
+    const closedAt = scheduler.nowMs + 30; // the zombie lunges between two ticks, not right before an emission
     scheduler.advance(1000, (nowMs) => {
       if (nowMs >= closedAt) bot.entities['7'] = mob(7, 'zombie', 3, 0);
-      if (calledAt === undefined && preemptor.calls.length > 0) calledAt = nowMs;
     });
-    // the call happened inside the first tick at or after the lunge
+    // the call happened inside the first tick at or after the lunge (tick 7), not at the next emission
     const firstTickAfter = tickTimes.find((t) => t >= closedAt)!;
     expect(preemptor.calls).toHaveLength(1);
-    expect(firstTickAfter - closedAt).toBeLessThan(250);
+    expect(calledAt).toBe(firstTickAfter);
+    expect(calledAt! - closedAt).toBeLessThan(250);
     expect(tickTimes.slice(1).map((t, i) => t - tickTimes[i]!)).toEqual(tickTimes.slice(1).map(() => 200));
     expect(preemptor.calls[0]!.steps[0]!.type).toBe('flee');
     adapter.stop();
