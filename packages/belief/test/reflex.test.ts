@@ -90,7 +90,7 @@ describe('reflex', () => {
     expect(preemptor.maxConcurrent).toBe(1);
   });
 
-  it('after repeated or failed flees the bot counts as cornered and fights', async () => {
+  it('after a failed flee the bot counts as cornered and fights', async () => {
     const preemptor = new FakePreemptor('manual');
     const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2 } });
     reflex.tick(1, [zombieAt(5)]);
@@ -98,6 +98,19 @@ describe('reflex', () => {
     await flush();
     reflex.tick(2, [zombieAt(5)]);
     expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'attack_entity']);
+  });
+
+  it('after maxFleesBeforeFight successful flees in one engagement the bot counts as cornered and fights', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2 } });
+    for (let tick = 1; tick <= 2; tick += 1) {
+      expect(reflex.tick(tick, [zombieAt(5)])).toBe('preempting');
+      preemptor.calls[tick - 1]!.settle('succeeded');
+      await flush();
+    }
+    expect(reflex.tick(3, [zombieAt(5)])).toBe('preempting');
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity']);
+    expect(reflex.status()).toMatchObject({ flees: 2, attacks: 1 });
   });
 
   it('a failing or throwing preemptor is an error event, not a crash, and the reflex recovers', async () => {
