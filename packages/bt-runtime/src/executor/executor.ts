@@ -160,7 +160,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
               planId: active.planId,
               stepId: active.stepId,
               verb: active.verb,
-              capability: `${active.capability.name}@${active.capability.version}`,
+              capability: capLabel(active.capability),
               attempt: active.attempt,
               phase: active.phase,
               sinceMs: active.sinceMs,
@@ -449,13 +449,12 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const { plan, signal } = planCtx;
     const fastPath = planCtx.preemptReason !== undefined;
     const failures: StepFailure[] = [];
-    const base = { planId: plan.planId, stepId: step.stepId, verb: step.type, capability: capRef(capability) };
     const ref = { planId: plan.planId, stepId: step.stepId, verb: step.type };
     if (!fastPath) {
       const granted = await this.#slot.acquire(signal ? { signal } : {});
       if (!granted) {
         const failure = stepFailure('aborted', 'the plan was cancelled before the step started');
-        const outcome: StepOutcome = { ...base, status: 'failed', failure, attempts: 0, startedAt, endedAt: this.#clock.now() };
+        const outcome: StepOutcome = { ...ref, capability: capRef(capability), status: 'failed', failure, attempts: 0, startedAt, endedAt: this.#clock.now() };
         this.#finish(planCtx, outcome, { verb: step.type, capability, key, args, trace: [], traceDropped: 0, failures: [failure], preemptions: 0 });
         return outcome;
       }
@@ -483,10 +482,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     let acceptance: ProvenanceRecord['acceptance'];
     const end = (status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome => {
       const outcome: Mutable<StepOutcome> = {
-        planId: base.planId,
-        stepId: base.stepId,
-        verb: base.verb,
-        capability: base.capability,
+        planId: ref.planId,
+        stepId: ref.stepId,
+        verb: ref.verb,
+        capability: capRef(capability),
         status,
         attempts: active.attempt,
         startedAt,
@@ -542,7 +541,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         active.attempt += 1;
         active.phase = 'running';
         active.sinceMs = this.#clock.now();
-        this.#emit('step.dispatched', { ...ref, capability: `${capability.name}@${capability.version}`, attempt: active.attempt });
+        if (this.#listeners.has('step.dispatched')) this.#emit('step.dispatched', { ...ref, capability: capLabel(capability), attempt: active.attempt });
         const result = await this.#attemptOnce(active, planCtx, step, capability, args);
         active.running = undefined;
         ttfaMs = result.ttfaMs ?? ttfaMs;
@@ -673,7 +672,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         failures: details.failures,
         outcome,
       };
-      if (details.capability) record.capability = `${details.capability.name}@${details.capability.version}`;
+      if (details.capability) record.capability = capLabel(details.capability);
       if (details.args !== undefined) record.args = details.args;
       if (details.key) record.idempotencyKey = details.key;
       if (details.acceptance) record.acceptance = details.acceptance;
@@ -727,6 +726,18 @@ function capRef(capability: Capability<unknown>): { name: string; version: strin
     capRefs.set(capability, ref);
   }
   return ref as { name: string; version: string };
+}
+
+const capLabels = new WeakMap<object, string>();
+
+/** `name@version` of a capability, built once per capability. */
+function capLabel(capability: Capability<unknown>): string {
+  let label = capLabels.get(capability);
+  if (label === undefined) {
+    label = `${capability.name}@${capability.version}`;
+    capLabels.set(capability, label);
+  }
+  return label;
 }
 
 function record(failures: StepFailure[], failure: StepFailure): StepFailure {
