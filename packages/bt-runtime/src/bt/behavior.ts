@@ -211,7 +211,6 @@ interface RunState {
   wake?: () => void;
   lastStepAt: number;
   delta: number;
-  staleDropped: number;
   readonly runningSince: Map<string, number>;
   readonly runCounters: number[];
   /** Condition and callback contexts, one per leaf per run. */
@@ -364,7 +363,6 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
             const onSettled = (settled: Invocation['settled']) => {
               if (instance.invocations[leaf.slot] !== invocation) {
                 // A stale run (aborted by a guard or the step): its late result must not reach the restarted node.
-                run.staleDropped += 1;
                 run.ctx.log.debug('stale behavior-tree leaf result dropped', { nodePath: leaf.nodePath, runId });
                 return;
               }
@@ -456,7 +454,6 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
       clock,
       lastStepAt: clock.now(),
       delta: 0,
-      staleDropped: 0,
       runningSince: new Map(),
       runCounters: [],
       leafCtxs: [],

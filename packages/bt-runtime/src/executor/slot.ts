@@ -55,8 +55,4 @@ export class StepSlot {
   waiting(): number {
     return this.#waiters.length;
   }
-
-  held(): boolean {
-    return this.#held;
-  }
 }
