@@ -8,8 +8,14 @@ export interface Instrumentation extends ActuatorSource {
   readonly sinewChatLog: readonly string[];
   /** Entity id → how many times the bot saw it hurt (for entities still around). */
   readonly sinewHurtCounts: ReadonlyMap<number, number>;
-  /** Ids of entities the bot saw die that the server has not removed yet. */
-  readonly sinewDeadEntities: ReadonlySet<number>;
+  /** Entities the bot saw die (the latest 256, kept after the server removes them): id → name and last position. */
+  readonly sinewDeadEntities: ReadonlyMap<number, DeadEntity>;
+}
+
+/** An entity the bot saw die, as it was at its death. */
+export interface DeadEntity {
+  readonly name: string;
+  readonly position: { readonly x: number; readonly y: number; readonly z: number };
 }
 
 /** A mineflayer bot with pathfinder loaded and its actuators instrumented. */
@@ -45,6 +51,7 @@ export const PATHFINDER_ACTUATORS = ['pathfinder.setGoal', 'pathfinder.goto', 'p
 
 const EXTRAS = Symbol.for('sinew.capabilities.instrumented');
 const CHAT_LOG_LIMIT = 50;
+const DEAD_LIMIT = 256;
 
 /**
  * Instruments a mineflayer bot in place, plugin-style: the same object comes back (still the user's
@@ -71,7 +78,7 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   Object.defineProperty(target, EXTRAS, { value: true });
   const chatLog: string[] = [];
   const hurts = new Map<number, number>();
-  const dead = new Set<number>();
+  const dead = new Map<number, DeadEntity>();
   Object.defineProperty(target, 'sinewChatLog', { get: () => chatLog, enumerable: false });
   Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
   Object.defineProperty(target, 'sinewDeadEntities', { get: () => dead, enumerable: false });
@@ -83,11 +90,13 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
     hurts.set(entity.id, (hurts.get(entity.id) ?? 0) + 1);
   });
   bot.on('entityDead', (entity) => {
-    dead.add(entity.id);
+    const { x, y, z } = entity.position;
+    dead.set(entity.id, { name: entity.name ?? entity.username ?? entity.type, position: { x, y, z } });
+    // Oldest first (insertion order): a death is evidence long after the body despawns, but not forever.
+    if (dead.size > DEAD_LIMIT) dead.delete(dead.keys().next().value!);
   });
   bot.on('entityGone', (entity) => {
     hurts.delete(entity.id);
-    dead.delete(entity.id);
   });
   return target;
 }

@@ -1,6 +1,7 @@
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
+import type { DeadEntity } from './bot.js';
 
 /** A block or entity position. */
 export const Vec3Schema = z.object({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
@@ -17,6 +18,8 @@ export const EntitySnapshotSchema = z.object({
   health: z.number().optional(),
   /** How many times the bot has seen it hurt (hurt animations and damage events). */
   hurts: z.number().int().nonnegative().optional(),
+  /** The bot saw it die (its position is where it died); absent entities were merely not observed. */
+  dead: z.literal(true).optional(),
 });
 
 /**
@@ -44,7 +47,7 @@ export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
 export interface WorldFocus {
   /** Blocks to record in `blocks`. */
   readonly positions?: readonly Vec3Like[];
-  /** Entity ids to record in `entities` (missing ones are simply absent: gone or dead). */
+  /** Entity ids to record in `entities` (seen dying → `dead: true`; gone or out of sight → absent). */
   readonly entityIds?: readonly number[];
   readonly equipment?: boolean;
   readonly chat?: boolean;
@@ -103,12 +106,17 @@ export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
     const entities: NonNullable<WorldSnapshot['entities']> = {};
     const { sinewHurtCounts: hurtCounts, sinewDeadEntities: dead } = bot as {
       sinewHurtCounts?: ReadonlyMap<number, number>;
-      sinewDeadEntities?: ReadonlySet<number>;
+      sinewDeadEntities?: ReadonlyMap<number, DeadEntity>;
     };
     for (const id of focus.entityIds) {
+      const died = dead?.get(id);
+      if (died) {
+        entities[String(id)] = { name: died.name, position: { ...died.position }, dead: true };
+        continue;
+      }
       const entity = bot.entities[id];
-      // Dead or gone entities are absent: acceptance reads absence as "no longer there".
-      if (!entity || entity.isValid === false || dead?.has(id)) continue;
+      // Gone without being seen dying (despawned, walked out of view): absent, so acceptance cannot call it killed.
+      if (!entity || entity.isValid === false) continue;
       const health = entity.metadata?.[HEALTH_METADATA_INDEX];
       entities[String(id)] = {
         name: entity.name ?? entity.username ?? entity.type,

@@ -21,7 +21,7 @@ describe('attack_entity', () => {
     expect(outcome.observables?.hits).toBe(2);
   });
 
-  it('kills a weak target; acceptance accepts it being gone', async () => {
+  it('kills a weak target; acceptance sees it die (dead in the snapshot after the server removed it)', async () => {
     const { bot, server } = world;
     const chicken = await spawnMob(server, 'chicken', server.spawn.offset(3, 0, 2));
     await waitUntil(() => bot.entities[chicken.id] !== undefined, 5_000);

@@ -1,6 +1,7 @@
 import { checkStep, isUnverified } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  attackEntity,
   craftItem,
   createStandardRegistry,
   digBlock,
@@ -129,6 +130,19 @@ describe('acceptance on golden snapshots', () => {
     expect(gather.acceptance(pre, snapshot({ inventory: { oak_log: 3 } }), args).ok).toBe(false);
   });
 
+  it('attack_entity: health fell, hurt seen or death seen; a target merely not observed is not killed', () => {
+    const args = attackEntity.inputSchema.parse({ entity: 'zombie' });
+    const zombie = { name: 'zombie', position: { x: 2, y: 5, z: 0 }, health: 20, hurts: 0 };
+    const pre = snapshot({ entities: { '7': zombie } });
+    expect(attackEntity.acceptance(pre, snapshot({ entities: { '7': { ...zombie, health: 14 } } }), args).ok).toBe(true);
+    expect(attackEntity.acceptance(pre, snapshot({ entities: { '7': { ...zombie, hurts: 1 } } }), args).ok).toBe(true);
+    expect(attackEntity.acceptance(pre, snapshot({ entities: { '7': { name: 'zombie', position: zombie.position, dead: true } } }), args).ok).toBe(true);
+    expect(attackEntity.acceptance(pre, snapshot({ entities: { '7': zombie } }), args).ok).toBe(false);
+    const gone = attackEntity.acceptance(pre, snapshot({ entities: {} }), args);
+    expect(gone).toMatchObject({ ok: false, unmet: ['hurt:zombie#7'] });
+    expect(gone.ok ? '' : gone.reason).toMatch(/target no longer observed/);
+  });
+
   it('flee: the threat must end at least `distance` away; a vanished threat counts as outrun', () => {
     const args = flee.inputSchema.parse({ entity: 'zombie', distance: 8 });
     const threat = { name: 'zombie', position: { x: 2, y: 5, z: 0 } };
@@ -136,5 +150,6 @@ describe('acceptance on golden snapshots', () => {
     expect(flee.acceptance(pre, snapshot({ position: { x: 12, y: 5, z: 0 }, entities: { '7': threat } }), args).ok).toBe(true);
     expect(flee.acceptance(pre, snapshot({ position: { x: 5, y: 5, z: 0 }, entities: { '7': threat } }), args).ok).toBe(false);
     expect(flee.acceptance(pre, snapshot({ entities: {} }), args).ok).toBe(true);
+    expect(flee.acceptance(pre, snapshot({ position: { x: 3, y: 5, z: 0 }, entities: { '7': { ...threat, dead: true } } }), args).ok).toBe(true);
   });
 });

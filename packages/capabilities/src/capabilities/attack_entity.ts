@@ -116,8 +116,11 @@ export const attackEntity = defineBotCapability({
   acceptance: (pre, post) => {
     const [id, before] = Object.entries(pre.entities ?? {})[0] ?? [];
     if (!id || !before) return effectsUnmet(['hurt:<entity>'], 'no target was observed before the attack');
+    if (before.dead) return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id} was already dead before the attack`);
     const after = post.entities?.[id];
-    if (!after) return accepted; // died (or despawned) — either way it no longer threatens
+    // Out of range or despawned is not killed: only a death the bot saw counts.
+    if (!after) return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id}: target no longer observed (not seen dying)`);
+    if (after.dead) return accepted;
     if (before.health !== undefined && after.health !== undefined && after.health < before.health) return accepted;
     if ((after.hurts ?? 0) > (before.hurts ?? 0)) return accepted;
     return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id} was not hurt`);

@@ -73,7 +73,8 @@ export const flee = defineBotCapability({
   },
   acceptance: (pre, post, args) => {
     const before = Object.values(pre.entities ?? {})[0]?.position;
-    const after = Object.values(post.entities ?? {})[0]?.position;
+    const threatAfter = Object.values(post.entities ?? {})[0];
+    const after = threatAfter?.dead ? undefined : threatAfter?.position;
     // A threat entity that vanished (despawned, died) is as good as outrun.
     if (!after) return Object.keys(pre.entities ?? {}).length ? accepted : effectsUnmet(['distance_from_threat'], 'no threat observed');
     const startDistance = before ? horizontal(pre.position, before) : 0;

@@ -123,7 +123,8 @@ export const navigate = defineBotCapability({
       if (key) goalAt = blockCentre(parseBlockKey(key));
     } else {
       const entity = Object.values(post.entities ?? {})[0];
-      if (entity) goalAt = entity.position;
+      // A dead entity is no target to stand next to.
+      if (entity && !entity.dead) goalAt = entity.position;
     }
     if (!goalAt) return effectsUnmet(['at:target'], 'the navigation target is no longer observed');
     const left = distance(post.position, goalAt);
