@@ -192,6 +192,7 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
   if (definition.expectedDurationMs !== undefined && !(definition.expectedDurationMs > 0)) {
     throw new CapabilityDefinitionError(name, 'expectedDurationMs must be > 0');
   }
+  checkRetry(name, definition.retry);
   for (const alias of definition.aliases ?? []) {
     if (!VERB.test(alias) || alias === name) throw new CapabilityDefinitionError(name, `bad alias "${alias}"`);
   }
@@ -218,6 +219,27 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
     observe: definition.observe ?? (() => undefined),
     acceptance: marker ? () => ({ ok: true }) : (acceptance as AcceptanceFn<World, Args>),
   };
+}
+
+/** A retry policy is checked when the capability is defined (a NaN backoff would be a timer that never fires). */
+function checkRetry(name: string, retry: CapabilityRetry | undefined): void {
+  if (retry === undefined) return;
+  if (typeof retry !== 'object' || retry === null) {
+    throw new CapabilityDefinitionError(name, `retry: expected an object, received ${received(retry)}`);
+  }
+  const { maxLocalRetries, backoffMs } = retry;
+  if (maxLocalRetries !== undefined && !(Number.isInteger(maxLocalRetries) && maxLocalRetries >= 0)) {
+    throw new CapabilityDefinitionError(name, `retry.maxLocalRetries: expected an integer >= 0, received ${received(maxLocalRetries)}`);
+  }
+  if (backoffMs !== undefined && !(typeof backoffMs === 'number' && Number.isFinite(backoffMs) && backoffMs >= 0)) {
+    throw new CapabilityDefinitionError(name, `retry.backoffMs: expected a finite number >= 0, received ${received(backoffMs)}`);
+  }
+}
+
+function received(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return value === null ? 'null' : typeof value;
 }
 
 /**

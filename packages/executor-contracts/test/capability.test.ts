@@ -35,6 +35,17 @@ function definitionError(patch: Record<string, unknown>): string {
 }
 
 describe('defineCapability', () => {
+  it('rejects a bad retry policy when defined, naming the field, expected and received', () => {
+    expect(definitionError({ retry: { backoffMs: Number.NaN } })).toBe('capability dig_block: retry.backoffMs: expected a finite number >= 0, received NaN');
+    expect(definitionError({ retry: { backoffMs: -1 } })).toContain('retry.backoffMs: expected a finite number >= 0, received -1');
+    expect(definitionError({ retry: { backoffMs: Number.POSITIVE_INFINITY } })).toContain('received Infinity');
+    expect(definitionError({ retry: { backoffMs: '100' } })).toContain('retry.backoffMs: expected a finite number >= 0, received "100"');
+    expect(definitionError({ retry: { maxLocalRetries: 1.5 } })).toBe('capability dig_block: retry.maxLocalRetries: expected an integer >= 0, received 1.5');
+    expect(definitionError({ retry: { maxLocalRetries: -1 } })).toContain('received -1');
+    expect(definitionError({ retry: null })).toContain('retry: expected an object, received null');
+    expect(defineCapability({ ...base, retry: { maxLocalRetries: 0, backoffMs: 0 } }).retry).toEqual({ maxLocalRetries: 0, backoffMs: 0 });
+  });
+
   it('normalizes a definition with documented defaults', () => {
     const cap = defineCapability(base);
     expect(cap).toMatchObject({ name: 'dig_block', version: '1.0.0', safetyLevel: 'safe', atomic: false, aliases: [], preconds: [], effects: [], runnerKind: 'function' });
