@@ -4,12 +4,18 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 
 /** What `instrumentBot` adds to a bot: its actuator commands, its recent chat and the hurts it saw. */
 export interface Instrumentation extends ActuatorSource {
-  /** The last chat lines the server sent this bot (plain text, oldest first, at most 50). */
-  readonly sinewChatLog: readonly string[];
+  /** The last chat lines the server sent this bot (plain text, oldest first, at most 50), each with its sequence number. */
+  readonly sinewChatLog: readonly ChatLine[];
   /** Entity id → how many times the bot saw it hurt (for entities still around). */
   readonly sinewHurtCounts: ReadonlyMap<number, number>;
   /** Entities the bot saw die (the latest 256, kept after the server removes them): id → name and last position. */
   readonly sinewDeadEntities: ReadonlyMap<number, DeadEntity>;
+}
+
+/** One chat line the server sent; `seq` counts every line since instrumenting (1, 2, …), so it never repeats. */
+export interface ChatLine {
+  readonly seq: number;
+  readonly line: string;
 }
 
 /** An entity the bot saw die, as it was at its death. */
@@ -76,14 +82,16 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   }
   if (target[EXTRAS]) return target;
   Object.defineProperty(target, EXTRAS, { value: true });
-  const chatLog: string[] = [];
+  const chatLog: ChatLine[] = [];
+  let chatSeq = 0;
   const hurts = new Map<number, number>();
   const dead = new Map<number, DeadEntity>();
   Object.defineProperty(target, 'sinewChatLog', { get: () => chatLog, enumerable: false });
   Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
   Object.defineProperty(target, 'sinewDeadEntities', { get: () => dead, enumerable: false });
   bot.on('messagestr', (message: string) => {
-    chatLog.push(message);
+    chatSeq += 1;
+    chatLog.push({ seq: chatSeq, line: message });
     if (chatLog.length > CHAT_LOG_LIMIT) chatLog.shift();
   });
   bot.on('entityHurt', (entity) => {

@@ -1,7 +1,7 @@
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
-import type { DeadEntity } from './bot.js';
+import type { ChatLine, DeadEntity } from './bot.js';
 
 /** A block or entity position. */
 export const Vec3Schema = z.object({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
@@ -39,7 +39,8 @@ export const WorldSnapshotSchema = z.object({
   time: z.number().optional(),
   equipment: z.partialRecord(EquipmentSlotSchema, z.string().nullable()).optional(),
   entities: z.record(z.string(), EntitySnapshotSchema).optional(),
-  chat: z.array(z.string()).optional(),
+  /** Recent chat lines with their sequence numbers (a ring: compare by `seq`, never by position). */
+  chat: z.array(z.object({ seq: z.number().int().positive(), line: z.string() })).optional(),
 });
 export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
 
@@ -127,6 +128,6 @@ export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
     }
     snapshot.entities = entities;
   }
-  if (focus.chat) snapshot.chat = [...((bot as { sinewChatLog?: readonly string[] }).sinewChatLog ?? [])];
+  if (focus.chat) snapshot.chat = ((bot as { sinewChatLog?: readonly ChatLine[] }).sinewChatLog ?? []).map(({ seq, line }) => ({ seq, line }));
   return snapshot;
 }

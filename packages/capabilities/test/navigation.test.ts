@@ -1,4 +1,4 @@
-import { fill, setBlock } from '@sinew/testkit';
+import { connectBot, fill, setBlock } from '@sinew/testkit';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
 import type { ActuatorCommand } from '@sinew/bt-runtime';
@@ -122,7 +122,29 @@ describe('chat', () => {
   it('sends a message and sees the server echo it', async () => {
     const outcome = await world.step('chat', { message: 'hello from sinew' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
-    expect(world.bot.sinewChatLog.some((line) => line.includes('hello from sinew'))).toBe(true);
+    expect(world.bot.sinewChatLog.map(({ line }) => line)).toContain('<sinew> hello from sinew');
+  });
+
+  it('is not fooled by another player saying the same words (effects_unmet)', async () => {
+    const { bot, server } = world;
+    const other = await connectBot(server, { username: 'parrot' });
+    try {
+      // Ours comes out garbled (still an instrumented chat call); the parrot says the words.
+      const chat = bot.chat.bind(bot);
+      bot.chat = () => {
+        chat('something else');
+        other.chat('parrot words');
+      };
+      try {
+        const outcome = await world.step('chat', { message: 'parrot words' });
+        expect(outcome.failure?.code).toBe('effects_unmet');
+      } finally {
+        bot.chat = chat;
+      }
+      expect(bot.sinewChatLog.map(({ line }) => line)).toContain('<parrot> parrot words');
+    } finally {
+      other.quit();
+    }
   });
 
   it('rejects an empty message (invalid_args)', async () => {

@@ -2,6 +2,7 @@ import { checkStep, isUnverified } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import {
   attackEntity,
+  chat,
   craftItem,
   createStandardRegistry,
   digBlock,
@@ -12,6 +13,8 @@ import {
   standardCapabilities,
   standardRegistry,
   WorldSnapshotSchema,
+  type ChatLine,
+  type SinewBot,
   type WorldSnapshot,
 } from '../src/index.js';
 
@@ -141,6 +144,25 @@ describe('acceptance on golden snapshots', () => {
     const gone = attackEntity.acceptance(pre, snapshot({ entities: {} }), args);
     expect(gone).toMatchObject({ ok: false, unmet: ['hurt:zombie#7'] });
     expect(gone.ok ? '' : gone.reason).toMatch(/target no longer observed/);
+  });
+
+  it('chat: only our own exact echo, newer than anything seen before, counts', async () => {
+    // The smallest body observeWorld reads: acceptance needs observe to learn the speaker's name.
+    const log: ChatLine[] = [];
+    const body = { username: 'sinew', entity: { position: { x: 0, y: 5, z: 0 } }, health: 20, food: 20, heldItem: null, inventory: { items: () => [] }, sinewChatLog: log };
+    const observe = async (args: ReturnType<typeof chat.inputSchema.parse>) => (await chat.observe({ body: body as unknown as SinewBot }, args)) as WorldSnapshot;
+    const say = (line: string) => log.push({ seq: (log.at(-1)?.seq ?? 0) + 1, line });
+    const args = chat.inputSchema.parse({ message: 'hi' });
+    say('<sinew> hi'); // an old echo of the same message, already seen
+    const pre = await observe(args);
+    say('<dummy> hi'); // another player saying it
+    say('<dummy> oh hi there');
+    expect(chat.acceptance(pre, await observe(args), args).ok).toBe(false);
+    // The ring shifted: the old echo is now at a later index but has the same seq.
+    log.shift();
+    expect(chat.acceptance(pre, await observe(args), args).ok).toBe(false);
+    say('<sinew> hi');
+    expect(chat.acceptance(pre, await observe(args), args).ok).toBe(true);
   });
 
   it('flee: the threat must end at least `distance` away; a vanished threat counts as outrun', () => {

@@ -1,6 +1,7 @@
 import { accepted, effectsUnmet } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import { ABORTED, defineBotCapability, pause } from '../body.js';
+import type { ChatLine } from '../bot.js';
+import { ABORTED, defineBotCapability, pause, targetMemo } from '../body.js';
 import { observeWorld } from '../world.js';
 
 export const ChatArgsSchema = z.object({
@@ -11,8 +12,21 @@ export type ChatArgs = z.output<typeof ChatArgsSchema>;
 const ECHO_WAIT_MS = 2_000;
 const ECHO_POLL_MS = 50;
 
-function echoes(lines: readonly string[] | undefined, message: string): number {
-  return (lines ?? []).filter((line) => line.includes(message)).length;
+// Acceptance has no body: observe remembers whose echo these args wait for.
+const speakers = targetMemo<string>();
+
+/** The line the server sends back for our own message (vanilla and flying-squid format player chat as `<name> text`). */
+function echoLine(username: string, message: string): string {
+  return `<${username}> ${message}`;
+}
+
+function lastSeq(lines: readonly ChatLine[] | undefined): number {
+  return (lines ?? []).reduce((max, { seq }) => Math.max(max, seq), 0);
+}
+
+/** Whether a line newer than `afterSeq` is exactly our echo: other players' lines and ring shifts cannot fool it. */
+function echoed(lines: readonly ChatLine[] | undefined, afterSeq: number, expected: string): boolean {
+  return (lines ?? []).some(({ seq, line }) => seq > afterSeq && line === expected);
 }
 
 /** Says something in chat and waits for the server to echo it back. */
@@ -23,19 +37,26 @@ export const chat = defineBotCapability({
   inputSchema: ChatArgsSchema,
   expectedDurationMs: 5_000,
   effects: ['chat:echoed'],
-  observe: ({ body }) => observeWorld(body, { chat: true }),
+  observe: ({ body }, args) => {
+    if (!speakers.get(args)) speakers.set(args, body.username);
+    return observeWorld(body, { chat: true });
+  },
   run: async (ctx, args) => {
     const bot = ctx.body;
-    const before = echoes(bot.sinewChatLog, args.message);
+    const before = lastSeq(bot.sinewChatLog);
+    const expected = echoLine(bot.username, args.message);
     bot.chat(args.message);
-    for (let waited = 0; waited < ECHO_WAIT_MS && echoes(bot.sinewChatLog, args.message) <= before; waited += ECHO_POLL_MS) {
+    for (let waited = 0; waited < ECHO_WAIT_MS && !echoed(bot.sinewChatLog, before, expected); waited += ECHO_POLL_MS) {
       if (ctx.signal.aborted) return ABORTED;
       await pause(ECHO_POLL_MS, ctx.signal);
     }
     return { ok: true };
   },
-  acceptance: (pre, post, args) =>
-    echoes(post.chat, args.message) > echoes(pre.chat, args.message)
+  acceptance: (pre, post, args) => {
+    const username = speakers.get(args);
+    if (username === undefined) return effectsUnmet(['chat:echoed'], 'the speaker was not observed before chatting');
+    return echoed(post.chat, lastSeq(pre.chat), echoLine(username, args.message))
       ? accepted
-      : effectsUnmet(['chat:echoed'], 'the server did not echo the message'),
+      : effectsUnmet(['chat:echoed'], `the server did not echo "${echoLine(username, args.message)}" after line ${lastSeq(pre.chat)}`);
+  },
 });
