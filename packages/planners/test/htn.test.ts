@@ -80,6 +80,9 @@ describe('HTN planner (core)', () => {
     const first = planner.plan(night, toyWorld());
     expect(first.ok && first.methods).toEqual(['fetch.walk_and_dig']);
     if (first.ok) planner.recordOutcome(first.plan.planId, false);
+    // The plan is forgotten once its outcome is in: a repeated report records nothing more (and the map stays bounded).
+    if (first.ok) planner.recordOutcome(first.plan.planId, false);
+    expect(memory.stats('fetch.walk_and_dig', 'time:night')).toEqual({ successes: 0, failures: 1 });
     expect(planner.methodOrder('fetch', 'time:night')).toEqual(['fetch.ask', 'fetch.walk_and_dig']);
     // Other contexts keep the declared order.
     expect(planner.methodOrder('fetch', 'time:day')).toEqual(['fetch.walk_and_dig', 'fetch.ask']);

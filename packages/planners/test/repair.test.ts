@@ -141,6 +141,17 @@ describe('minecraftRepair and plannerRepairHook', () => {
     expect(await budgeted.repair(request(['has_item:stick:2'], 1))).toBeUndefined();
   });
 
+  it('the hook keeps loop guards for recent plans only: old plans are forgotten, so its memory stays bounded', async () => {
+    const hook = plannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { maxSameFailure: 1 });
+    const forPlan = (planId: string) => ({ ...request(['has_item:stick:2']), plan: { ...plan, planId } });
+    expect(await hook.repair(forPlan('old'))).toBeDefined();
+    expect(await hook.repair(forPlan('recent'))).toBeDefined();
+    expect(await hook.repair(forPlan('old'))).toBeUndefined(); // guarded (and now most recently used)
+    for (let i = 0; i < 256; i += 1) await hook.repair(forPlan(`filler-${i}`));
+    expect(await hook.repair(forPlan('recent'))).toBeDefined(); // evicted: its guard was dropped past the cap
+    expect(await hook.repair(forPlan('filler-255'))).toBeUndefined(); // still tracked
+  });
+
   it('empty inventory beside a tree → wooden_pickaxe through repairs alone (fake body with hand-written recipes)', async () => {
     const body = new FakeBody(5);
     const registry = fakeRegistry();

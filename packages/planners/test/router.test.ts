@@ -149,6 +149,22 @@ describe('router: robustness and learning', () => {
     expect(events.find((e) => e.type === 'fallback')?.reason).toBe('planner_error: plan() threw: boom');
   });
 
+  it('the router forgets a plan once its outcome is recorded and tracks at most the last 1000 plans', async () => {
+    const router = createRouter({ planners: [chatPlanner()], rules: DEFAULT_ROUTING_RULES });
+    const ids: string[] = [];
+    for (let i = 0; i < 1002; i += 1) {
+      const result = await router.plan(intent({ goal: `chat ${i}`, traits: ['social'] }), world);
+      if (result.ok) ids.push(result.plan.planId);
+    }
+    expect(ids).toHaveLength(1002);
+    expect(router.plannerFor(ids[0]!)).toBeUndefined();
+    expect(router.plannerFor(ids[1]!)).toBeUndefined();
+    expect(router.plannerFor(ids[2]!)?.name).toBe('llm');
+    router.recordOutcome(ids[2]!, true);
+    expect(router.plannerFor(ids[2]!)).toBeUndefined();
+    expect(router.plannerFor(ids.at(-1)!)?.name).toBe('llm');
+  });
+
   it('recordOutcome reaches the HTN method memory through the router', async () => {
     const memory = new OutcomeMemory();
     const htn = createMinecraftHtn({ memory });

@@ -1,6 +1,10 @@
 import type { Intent, PlanStep, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
 import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
+
+// Method records for plans whose outcome never comes must not grow without bound.
+const MAX_TRACKED_PLANS = 1000;
 
 /** A task to achieve: compound (decomposed by methods) or primitive (a registry verb with an operator). */
 export interface HtnTask {
@@ -167,7 +171,7 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
       const effects = operators.get(step.verb)?.effects?.(step.args);
       return { stepId: `s${index + 1}`, type: step.verb, args: step.args, ...(effects?.length ? { effects: [...effects] } : {}) };
     });
-    planMethods.set(planId, { methods: [...new Set(found.methods)], context });
+    setBounded(planMethods, planId, { methods: [...new Set(found.methods)], context }, MAX_TRACKED_PLANS);
     return { ok: true, planner: name, methods: [...new Set(found.methods)], plan: { planId, intentId: intent.id, planner: name, steps } };
   }
 
@@ -220,6 +224,7 @@ export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptio
     methodOrder: (task, context) => ordered(task, context).map((m) => m.name),
     recordOutcome(planId, success) {
       const used = planMethods.get(planId);
+      planMethods.delete(planId);
       if (!used || !options.memory) return;
       for (const method of used.methods) options.memory.record(method, used.context, success);
       options.memory.save();

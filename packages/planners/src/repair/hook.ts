@@ -1,5 +1,9 @@
 import type { RepairHook, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
 import type { Planner } from '../contract.js';
+import { setBounded } from '../memory/bounded.js';
+
+// Loop guards for the most recently repaired plans only; older plans are long finished.
+const MAX_TRACKED_PLANS = 256;
 
 export interface RepairHookOptions {
   /** Repairs allowed per plan (default 6). */
@@ -25,17 +29,19 @@ export function plannerRepairHook<World>(
 ): RepairHook {
   const maxRepairs = options.maxRepairs ?? 6;
   const maxSame = options.maxSameFailure ?? 2;
-  const seen = new Map<string, number>();
+  const seen = new Map<string, Map<string, number>>();
   return {
     async repair(request: RepairRequest): Promise<RepairResponse | undefined> {
       const { plan, step, failure } = request;
       const report = (repaired: boolean, reason: string) => options.onRepair?.({ planId: plan.planId, stepId: step.stepId, repaired, reason });
       if (!planner.repair) return report(false, `${planner.name} cannot repair`), undefined;
       if (request.repairsSoFar >= maxRepairs) return report(false, `repair budget ${maxRepairs} spent`), undefined;
-      const key = `${plan.planId}|${step.stepId}|${failure.code}|${[...(failure.missing ?? [])].sort().join(',')}`;
-      const times = seen.get(key) ?? 0;
+      const failures = seen.get(plan.planId) ?? new Map<string, number>();
+      setBounded(seen, plan.planId, failures, MAX_TRACKED_PLANS);
+      const key = `${step.stepId}|${failure.code}|${[...(failure.missing ?? [])].sort().join(',')}`;
+      const times = failures.get(key) ?? 0;
       if (times >= maxSame) return report(false, `same failure repaired ${times}× already (${failure.reason}): not looping`), undefined;
-      seen.set(key, times + 1);
+      failures.set(key, times + 1);
       let response: RepairResponse | undefined;
       try {
         response = await planner.repair(request, await world());

@@ -1,6 +1,10 @@
 import type { Intent, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
 import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
+
+// Plans whose outcome never comes (bot restarted, plan preempted) must not grow the map forever.
+const MAX_TRACKED_PLANS = 1000;
 
 /** One row of the routing table: intents matching it are routed to `route` (best first) with `weight`. */
 export interface RouteRule {
@@ -71,7 +75,7 @@ export interface RouterOptions<World = WorldSnapshot> {
 export interface Router<World = WorldSnapshot> extends Planner<World> {
   /** The ranked candidates for an intent, without planning (emits nothing). */
   route(intent: Intent): Extract<RouteEvent, { type: 'route' }>;
-  /** The planner that made a plan, by planId. */
+  /** The planner that made a plan, by planId (until its outcome is recorded; the last 1000 plans). */
   plannerFor(planId: string): Planner<World> | undefined;
   /** Records how a routed plan ended; updates the priors (and the memory file). */
   recordOutcome(planId: string, success: boolean): void;
@@ -146,7 +150,7 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
         result = planFailure(name, 'planner_error', `plan() threw: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (result.ok) {
-        plans.set(result.plan.planId, { planner: name, context: decision.context });
+        setBounded(plans, result.plan.planId, { planner: name, context: decision.context }, MAX_TRACKED_PLANS);
         emit({ type: 'planned', intentId: intent.id, planner: name, planId: result.plan.planId, reason: `${name} produced ${result.plan.steps.length} steps` });
         return result;
       }
@@ -188,6 +192,7 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
     recordOutcome(planId, success) {
       const entry = plans.get(planId);
       if (!entry) return;
+      plans.delete(planId);
       options.memory?.record(subject(entry.planner), entry.context, success);
       options.memory?.save();
       byName.get(entry.planner)?.recordOutcome?.(planId, success);
