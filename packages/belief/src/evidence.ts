@@ -60,7 +60,7 @@ export function compareEvidence(a: CanonicalEvidence, b: CanonicalEvidence): num
   );
 }
 
-/** Quantizes a batch to integer units and sorts it canonically. */
+/** Quantizes a batch to integer units and sorts it canonically: the one sort path (`ingest` calls it). */
 export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
   const out = batch.items.map((item, input) => ({
     cls: item.cls,
@@ -72,21 +72,4 @@ export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number
     input,
   }));
   return out.sort(compareEvidence);
-}
-
-/** Sorts evidence items into the canonical order (class, integer position, hostility, hint); returns a new array. */
-export function sortEvidence(items: readonly EvidenceItem[], unitsPerBlock: number): EvidenceItem[] {
-  const keyed = items.map((item, input) => ({
-    item,
-    key: {
-      cls: item.cls,
-      hostile: item.hostile,
-      x: toUnits(item.position.x, unitsPerBlock),
-      y: toUnits(item.position.y, unitsPerBlock),
-      z: toUnits(item.position.z, unitsPerBlock),
-      hint: item.hint,
-      input,
-    },
-  }));
-  return keyed.sort((a, b) => compareEvidence(a.key, b.key)).map((k) => k.item);
 }

@@ -2,7 +2,6 @@ export { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from '.
 export { BeliefConfigError, type BeliefError, type BeliefErrorCode, type BeliefIssue } from './errors.js';
 export {
   canonicalizeEvidence,
-  sortEvidence,
   EvidenceBatchSchema,
   EvidenceItemSchema,
   Vec3Schema,

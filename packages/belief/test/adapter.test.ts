@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
-import { describe, expect, it } from 'vitest';
-import { createReflex, StreamMessageSchema, type BeliefError, type Reflex, type StreamMessage } from '@sinew/belief';
-import { attachBelief, evidenceFromBot, type BotLike, type EntityLike, type Scheduler } from '@sinew/belief/mineflayer';
+import { describe, expect, it, vi } from 'vitest';
+import { createBeliefBus, createReflex, StreamMessageSchema, type BeliefError, type EvidenceBatch, type Reflex, type StreamMessage } from '@sinew/belief';
+import { attachBelief, evidenceFromBot, type BotLike, type EntityLike, type Scheduler, type TickEvent } from '@sinew/belief/mineflayer';
 import { FakePreemptor } from './fake-preemptor.js';
 
 /** A small fake body: a mutable entity table and a self entity, as mineflayer keeps them. */
@@ -59,7 +59,7 @@ describe('mineflayer evidence builder', () => {
     expect(typeof accepts).toBe('function');
   });
 
-  it('builds plain, canonically ordered evidence regardless of entity insertion order', () => {
+  it('builds plain evidence whose ingest is identical regardless of entity insertion order', () => {
     const entities = [
       mob(7, 'zombie', 4, 4),
       mob(3, 'cow', -3, 2, 'passive'),
@@ -70,14 +70,23 @@ describe('mineflayer evidence builder', () => {
     ];
     const a = evidenceFromBot(fakeBot(entities), { hostileNames: ['pillager'] })!;
     const b = evidenceFromBot(fakeBot([...entities].reverse()), { hostileNames: ['pillager'] })!;
-    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
     expect(a.items.map((i) => [i.cls, i.hostile, i.hint])).toEqual([
       ['cow', false, '3'],
+      ['zombie', true, '7'],
       ['creeper', true, '9'],
       ['pillager', true, '12'],
-      ['zombie', true, '7'],
     ]);
     expect(Object.keys(a.items[0]!).sort()).toEqual(['cls', 'hint', 'hostile', 'position']);
+    // the bus sorts canonically on ingest (the one sort path): any item order gives the same bytes
+    const ingest = (batch: EvidenceBatch) => {
+      const bus = createBeliefBus({ emitEveryTicks: 1 });
+      const messages = [1, 2].flatMap((tick) => {
+        const r = bus.ingest(tick, batch);
+        return r.ok ? r.messages : [];
+      });
+      return JSON.stringify([messages, bus.tracks(), bus.stateHash()]);
+    };
+    expect(ingest({ ...b, items: [...b.items].reverse() })).toBe(ingest(a));
   });
 
   it('yields nothing before the bot has spawned', () => {
@@ -128,6 +137,36 @@ describe('attachBelief', () => {
     expect(text).toMatch(/sinew_belief_ingest_seconds_bucket\{le="0.0002"\} 12/);
     // a second adapter on the same registry reuses the metrics instead of throwing
     expect(() => attachBelief(bot, { registry })).not.toThrow();
+  });
+
+  it('builds track views and hazards only for readers: none without a tick listener or reflex', () => {
+    const registry = new Registry();
+    const bot = fakeBot([mob(7, 'zombie', 5, 0), mob(3, 'cow', -5, 2, 'passive'), mob(4, 'pig', 6, 6, 'passive')]);
+    const adapter = attachBelief(bot, { registry, scheduler: new FakeScheduler() });
+    const tracks = vi.spyOn(adapter.bus, 'tracks');
+    const threats = vi.spyOn(adapter.bus, 'threats');
+    const hazards = vi.spyOn(adapter.bus, 'hazards');
+    for (let i = 0; i < 5; i += 1) adapter.tick();
+    expect([tracks.mock.calls.length, threats.mock.calls.length, hazards.mock.calls.length]).toEqual([0, 0, 0]);
+    const seen: TickEvent[] = [];
+    adapter.on('tick', (t) => seen.push(t));
+    adapter.tick();
+    expect([tracks.mock.calls.length, threats.mock.calls.length, hazards.mock.calls.length]).toEqual([0, 1, 1]);
+    expect(seen[0]!.threats.map((t) => t.cls)).toEqual(['zombie']);
+    expect(seen[0]!.hazards.regions.length).toBeGreaterThan(0);
+  });
+
+  it('counts tracks by visibility without building views', async () => {
+    const registry = new Registry();
+    const bot = fakeBot([mob(7, 'zombie', 5, 0), mob(3, 'cow', -5, 2, 'passive')]);
+    const adapter = attachBelief(bot, { registry, scheduler: new FakeScheduler(), bus: { lostAfterTicks: 3, forgetAfterTicks: 50 } });
+    adapter.tick();
+    delete bot.entities['3'];
+    adapter.tick();
+    expect(await registry.metrics()).toMatch(/visibility="visible"} 1\n.*visibility="inferred"} 1\n.*visibility="lost"} 0/);
+    for (let i = 0; i < 3; i += 1) adapter.tick();
+    expect(await registry.metrics()).toMatch(/visibility="visible"} 1\n.*visibility="inferred"} 0\n.*visibility="lost"} 1/);
+    expect(adapter.bus.visibilityCounts()).toEqual({ visible: 1, inferred: 0, lost: 1 });
   });
 
   it('§9 pivot 1: the reflex reads every 200 ms tick and preempts < 250 ms after a hostile closes in', () => {

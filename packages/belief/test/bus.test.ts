@@ -222,4 +222,20 @@ describe('decay', () => {
     bus.ingest(15, { observer: ORIGIN, items: [{ cls: 'cow', hostile: false, hint: 'b', position: { x: 6, y: 64, z: 5 } }] });
     expect(bus.tracks().map((t) => [t.trackId, t.visibility])).toEqual([[id, 'visible']]);
   });
+
+  it('visibilityCounts agrees with the track views on every tick of a dynamic scene', () => {
+    const bus = createBeliefBus({ lostAfterTicks: 3, forgetAfterTicks: 8 });
+    const batches = dynamicStream(120);
+    const seen = new Set<string>();
+    batches.forEach((batch, i) => {
+      // every 10th tick half the scene goes unseen, so tracks pass through inferred and lost
+      const items = Math.floor(i / 10) % 2 ? batch.items.filter((_, k) => k % 2 === 0) : batch.items;
+      expect(bus.ingest(i + 1, { ...batch, items }).ok).toBe(true);
+      const expected = { visible: 0, inferred: 0, lost: 0 };
+      for (const t of bus.tracks()) expected[t.visibility] += 1;
+      expect(bus.visibilityCounts()).toEqual(expected);
+      for (const [k, n] of Object.entries(expected)) if (n > 0) seen.add(k);
+    });
+    expect([...seen].sort()).toEqual(['inferred', 'lost', 'visible']);
+  });
 });

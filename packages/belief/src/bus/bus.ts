@@ -4,7 +4,7 @@ import { canonicalizeEvidence, EvidenceBatchSchema, type CanonicalEvidence, type
 import { fnv1a64 } from '../hash.js';
 import { STREAM_VERSION, type DeltaType, type SaliencyDelta, type StreamMessage, type TrackSummary } from '../stream/schemas.js';
 import { summarizeHazards, type HazardSource, type HazardSummary } from './hazard.js';
-import { summarize, type Track, type TrackView } from './track.js';
+import { summarize, type Track, type TrackView, type Visibility } from './track.js';
 
 /** What one ingest produced: stream messages due this tick and, per input item, the track it fed. */
 export type IngestResult =
@@ -28,6 +28,8 @@ export interface BeliefBus {
   tracks(): readonly TrackView[];
   /** Hostile tracks not lost, nearest first — the reflex's input. */
   threats(): readonly TrackView[];
+  /** How many tracks are visible, inferred and lost (no views built: cheap enough for every tick). */
+  visibilityCounts(): Readonly<Record<Visibility, number>>;
   /** Bucketed hazard regions for the last tick (not in the state hash). */
   hazards(): HazardSummary;
   /** The view consumers have been told so far (what `applyStream` rebuilds). */
@@ -422,6 +424,11 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
         .filter((t) => t.hostile && t.visibility !== 'lost')
         .sort((a, b) => a.distU - b.distU || a.id - b.id)
         .map((t) => view(t, lastTick ?? 0)),
+    visibilityCounts: () => {
+      const counts = { visible: 0, inferred: 0, lost: 0 };
+      for (const t of tracks.values()) counts[t.visibility] += 1;
+      return counts;
+    },
     hazards: () => {
       const tick = lastTick ?? 0;
       const sources: HazardSource[] = [];

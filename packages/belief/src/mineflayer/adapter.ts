@@ -2,12 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { createBeliefBus, type BeliefBus } from '../bus/bus.js';
 import type { HazardSummary } from '../bus/hazard.js';
-import type { TrackView } from '../bus/track.js';
+import type { TrackView, Visibility } from '../bus/track.js';
 import type { BeliefConfigInput } from '../config.js';
 import type { BeliefError } from '../errors.js';
 import type { Reflex } from '../reflex/reflex.js';
 import type { DeltasMessage, SnapshotMessage, StreamMessage } from '../stream/schemas.js';
-import { evidenceFromBot, type BotLike, type EvidenceOptions } from './evidence.js';
+import { evidenceReader, type BotLike, type EvidenceOptions } from './evidence.js';
 import { beliefMetrics, type BeliefMetrics } from './metrics.js';
 
 /** A timer source; inject a fake one in tests (default: the global setInterval). */
@@ -59,6 +59,8 @@ export interface BeliefAdapter {
   on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void;
 }
 
+const VISIBILITIES: readonly Visibility[] = ['visible', 'inferred', 'lost'];
+
 const globalScheduler: Scheduler = {
   setInterval: (callback, ms) => setInterval(callback, ms),
   clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
@@ -70,7 +72,7 @@ function listenerError(source: string, error: unknown): BeliefError {
 }
 
 /**
- * Attaches a Belief Bus to a mineflayer bot: evidence from its entity table in canonical order at 5 Hz,
+ * Attaches a Belief Bus to a mineflayer bot: evidence from its entity table at 5 Hz (the bus orders it canonically),
  * deltas/snapshots at 1 Hz as events and metrics, the reflex fed every tick.
  */
 export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): BeliefAdapter {
@@ -84,7 +86,7 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
   const now = options.now ?? (() => performance.now() / 1000);
   const registry = options.registry ?? new Registry();
   const metrics: BeliefMetrics = beliefMetrics(registry);
-  const evidenceOptions = { unitsPerBlock: bus.config.unitsPerBlock, ...options.evidence };
+  const readEvidence = evidenceReader(options.evidence);
   const listeners: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = {
     message: new Set(),
     deltas: new Set(),
@@ -109,7 +111,7 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
 
   function tick(): void {
     const started = now();
-    const batch = evidenceFromBot(bot, evidenceOptions);
+    const batch = readEvidence(bot);
     if (!batch) return; // not spawned yet: no observer, no evidence
     tickId += 1;
     const result = bus.ingest(tickId, batch);
@@ -118,11 +120,10 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
       emit('error', result.error);
       return;
     }
-    const counts = { visible: 0, inferred: 0, lost: 0 };
-    const views = bus.tracks();
-    for (const t of views) counts[t.visibility] += 1;
-    for (const [visibility, n] of Object.entries(counts)) metrics.tracks.set({ visibility }, n);
-    const threats = views.filter((t) => t.hostile && t.visibility !== 'lost').sort((a, b) => a.distance - b.distance || a.trackId - b.trackId);
+    const counts = bus.visibilityCounts();
+    for (const visibility of VISIBILITIES) metrics.tracks.set({ visibility }, counts[visibility]);
+    // views are built only for hostile tracks, and only when someone reads them
+    const threats = options.reflex || listeners.tick.size > 0 ? bus.threats() : [];
     try {
       options.reflex?.tick(tickId, threats);
     } catch (error) {
@@ -135,7 +136,7 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
       } else emit('snapshot', message);
       emit('message', message);
     }
-    emit('tick', { tickId, threats, hazards: bus.hazards() });
+    if (listeners.tick.size > 0) emit('tick', { tickId, threats, hazards: bus.hazards() });
   }
 
   return {

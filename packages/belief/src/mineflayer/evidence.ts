@@ -1,4 +1,4 @@
-import { sortEvidence, type EvidenceBatch, type EvidenceItem } from '../evidence.js';
+import type { EvidenceBatch, EvidenceItem } from '../evidence.js';
 
 /** The part of a mineflayer entity the evidence builder reads (prismarine-entity fits). */
 export interface EntityLike {
@@ -22,38 +22,46 @@ export interface EvidenceOptions {
   readonly hostileNames?: readonly string[];
   /** Entity types that are never evidence (default: object, orb, global, other). */
   readonly ignoreTypes?: readonly string[];
-  /** Units per block of the canonical order (match the bus; default 16). */
-  readonly unitsPerBlock?: number;
 }
 
-const DEFAULT_IGNORED = ['object', 'orb', 'global', 'other'];
+const DEFAULT_IGNORED: ReadonlySet<string> = new Set(['object', 'orb', 'global', 'other']);
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
- * The only reader of `bot.entities`: turns them into an EvidenceBatch of plain values in canonical
- * order (never the raw entity objects, never `Object.values` order).
+ * The only reader of `bot.entities`: builds the option sets once and returns a function that turns the
+ * entities into an EvidenceBatch of plain values (never the raw entity objects). Items come in the entity
+ * table's key order; `ingest` puts them in canonical order, the one sort path.
  */
-export function evidenceFromBot(bot: BotLike, options: EvidenceOptions = {}): EvidenceBatch | undefined {
-  const self = bot.entity;
-  if (!self) return undefined;
+export function evidenceReader(options: EvidenceOptions = {}): (bot: BotLike) => EvidenceBatch | undefined {
   const max = options.maxDistanceBlocks ?? 32;
-  const hostileNames = new Set(options.hostileNames ?? []);
-  const ignored = new Set(options.ignoreTypes ?? DEFAULT_IGNORED);
-  const observer = { x: self.position.x, y: self.position.y, z: self.position.z };
-  const items: EvidenceItem[] = [];
-  for (const key of Object.keys(bot.entities)) {
-    const e = bot.entities[key];
-    if (!e || e === self || e.id === self.id || (e.type !== undefined && ignored.has(e.type))) continue;
-    const { x, y, z } = e.position;
-    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
-    const dx = x - observer.x, dy = y - observer.y, dz = z - observer.z;
-    if (dx * dx + dy * dy + dz * dz > max * max) continue;
-    const cls = e.name ?? e.type ?? 'unknown';
-    items.push({
-      cls,
-      hostile: e.type === 'hostile' || e.kind === 'Hostile mobs' || hostileNames.has(cls),
-      position: { x, y, z },
-      hint: String(e.id),
-    });
-  }
-  return { observer, items: sortEvidence(items, options.unitsPerBlock ?? 16) };
+  const max2 = max * max;
+  const hostileNames = options.hostileNames ? new Set(options.hostileNames) : NO_NAMES;
+  const ignored = options.ignoreTypes ? new Set(options.ignoreTypes) : DEFAULT_IGNORED;
+  return (bot) => {
+    const self = bot.entity;
+    if (!self) return undefined;
+    const observer = { x: self.position.x, y: self.position.y, z: self.position.z };
+    const items: EvidenceItem[] = [];
+    for (const key of Object.keys(bot.entities)) {
+      const e = bot.entities[key];
+      if (!e || e === self || e.id === self.id || (e.type !== undefined && ignored.has(e.type))) continue;
+      const { x, y, z } = e.position;
+      if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
+      const dx = x - observer.x, dy = y - observer.y, dz = z - observer.z;
+      if (dx * dx + dy * dy + dz * dz > max2) continue;
+      const cls = e.name ?? e.type ?? 'unknown';
+      items.push({
+        cls,
+        hostile: e.type === 'hostile' || e.kind === 'Hostile mobs' || hostileNames.has(cls),
+        position: { x, y, z },
+        hint: String(e.id),
+      });
+    }
+    return { observer, items };
+  };
+}
+
+/** One-off form of `evidenceReader(options)(bot)`; the adapter keeps one reader per bot instead. */
+export function evidenceFromBot(bot: BotLike, options: EvidenceOptions = {}): EvidenceBatch | undefined {
+  return evidenceReader(options)(bot);
 }
