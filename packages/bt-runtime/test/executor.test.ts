@@ -410,6 +410,16 @@ describe('executor: failure-mode cards', () => {
     expect(body.calls).toEqual([]);
   });
 
+  it('step.dispatched carries the step, capability@version and attempt number to its listeners', async () => {
+    const { executor } = setup();
+    const first = await executor.run(plan([{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }], 'before'));
+    expect(first.status).toBe('completed');
+    const dispatched: unknown[] = [];
+    executor.on('step.dispatched', (e) => dispatched.push(e));
+    await executor.run(plan([{ stepId: 's2', type: 'dig_block', args: { block: 'log_2' } }], 'after'));
+    expect(dispatched).toEqual([{ planId: 'after', stepId: 's2', verb: 'dig_block', capability: 'dig_block@1.0.0', attempt: 1 }]);
+  });
+
   it('FM-01: an unknown verb fails fast with unknown_verb and suggestions, no dispatch, no TTFA wait', async () => {
     const { executor, registry, body } = setup();
     const dispatched: string[] = [];
