@@ -97,6 +97,26 @@ export function dropNames(bot: Bot, blockName: string): string[] {
   return [...names];
 }
 
+/** Names of the tools that can harvest a block (registry or world block), or undefined when a hand will do. */
+export function harvestToolNames(bot: Bot, block: { readonly harvestTools?: Readonly<Record<string, boolean>> }): string[] | undefined {
+  const tools = block.harvestTools;
+  if (!tools) return undefined;
+  return Object.keys(tools)
+    .map((id) => bot.registry.items[Number(id)]?.name)
+    .filter((name): name is string => name !== undefined);
+}
+
+/**
+ * `has_item:<cheapest harvest tool>:1` when the block drops nothing by hand and the inventory holds none of
+ * its tools (stone → `has_item:wooden_pickaxe:1`), else undefined.
+ */
+export function missingHarvestTool(bot: Bot, block: { readonly harvestTools?: Readonly<Record<string, boolean>> }): string | undefined {
+  const tools = harvestToolNames(bot, block);
+  if (!tools || bot.inventory.items().some((item) => tools.includes(item.name))) return undefined;
+  const cheapest = tools.find((name) => name.startsWith('wooden_')) ?? tools[0];
+  return cheapest ? `has_item:${cheapest}:1` : undefined;
+}
+
 /**
  * A per-args memo: guard, observe and runner of one step see the same target (the executor hands them
  * the same parsed args object), so "the nearest oak_log" cannot change between pre and post snapshots.

@@ -1,4 +1,4 @@
-import { placeTree } from '@sinew/testkit';
+import { give, placeTree } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { gather, GATHER_TREE } from '../src/index.js';
 import { useWorld } from './world.js';
@@ -31,6 +31,17 @@ describe('gather', () => {
     expect(logs()).toBeGreaterThanOrEqual(1);
   });
 
+  it('asks for the cheapest harvest tool instead of digging stone by hand (precond_missing)', async () => {
+    const { bot } = world;
+    const outcome = await world.step('gather', { block: 'stone' });
+    expect(outcome.failure?.code).toBe('precond_missing');
+    expect(outcome.failure?.missing).toEqual(['has_item:wooden_pickaxe:1']);
+    // Any tool that harvests it will do; a group passes while one of its kinds needs no tool.
+    await give(bot, 'stone_pickaxe', 1);
+    expect(gather.guard({ body: bot }, gather.inputSchema.parse({ block: 'stone' })).ok).toBe(true);
+    expect(gather.guard({ body: bot }, gather.inputSchema.parse({ block: 'log' })).ok).toBe(true);
+  });
+
   it('refuses a name that is neither a block nor a block group (guard_failed)', async () => {
     const outcome = await world.step('gather', { block: 'unobtainium' });
     expect(outcome.failure?.code).toBe('guard_failed');
@@ -40,7 +51,7 @@ describe('gather', () => {
 describe('gather with nothing to find', () => {
   it('explores each direction once, then fails at the Explore node instead of wandering', async () => {
     const started = Date.now();
-    const outcome = await world.step('gather', { block: 'diamond_ore', count: 1, maxDistance: 8 });
+    const outcome = await world.step('gather', { block: 'pumpkin', count: 1, maxDistance: 8 });
     expect(outcome.status).toBe('failed');
     expect(outcome.failure?.code).toBe('runner_error');
     expect(outcome.failure?.nodePath).toContain('Explore');

@@ -7,6 +7,7 @@ import {
   defineBotCapability,
   eyeDistance,
   isAir,
+  missingHarvestTool,
   nearestBlock,
   REACH,
   settle,
@@ -40,15 +41,6 @@ function resolveTarget(bot: SinewBot, args: DigBlockArgs): Block | undefined {
   return block;
 }
 
-/** Names of the tools that can harvest a block, or undefined when any tool (or a hand) will do. */
-function harvestToolNames(bot: SinewBot, block: Block): string[] | undefined {
-  const tools = block.harvestTools;
-  if (!tools) return undefined;
-  return Object.keys(tools)
-    .map((id) => bot.registry.items[Number(id)]?.name)
-    .filter((name): name is string => name !== undefined);
-}
-
 /** Breaks one block (at a position or the nearest of a kind) with the best tool in the inventory. */
 export const digBlock = defineBotCapability({
   name: 'dig_block',
@@ -68,11 +60,8 @@ export const digBlock = defineBotCapability({
       return guardFailed(`${block.name} at ${blockKey(block.position)} cannot be broken`);
     }
     const missing: string[] = [];
-    const tools = harvestToolNames(body, block);
-    if (tools && !body.inventory.items().some((item) => tools.includes(item.name))) {
-      const cheapest = tools.find((name) => name.startsWith('wooden_')) ?? tools[0];
-      if (cheapest) missing.push(`has_item:${cheapest}:1`);
-    }
+    const tool = missingHarvestTool(body, block);
+    if (tool) missing.push(tool);
     if (eyeDistance(body, block.position) > REACH) missing.push(withinReachPredicate(block.position));
     return missing.length ? precondMissing(missing) : guardOk;
   },

@@ -1,5 +1,5 @@
 import { behavior, type LeafContext } from '@sinew/bt-runtime';
-import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -12,6 +12,7 @@ import {
   eyeDistance,
   GoalWithinReach,
   isAir,
+  missingHarvestTool,
   pause,
   REACH,
   settle,
@@ -195,8 +196,16 @@ export const gather = defineBotCapability({
   expectedDurationMs: 120_000,
   effects: ['has_item:<drop>:+<count>'],
   behavior: gatherTree,
-  guard: ({ body }, args) =>
-    blockIds(body, args.block).length > 0 ? guardOk : guardFailed(`"${args.block}" is neither a block name nor a block group`),
+  guard: ({ body }, args) => {
+    const matches = blockMatcher(body, args.block);
+    const kinds = body.registry.blocksArray.filter((block) => matches(block.name));
+    if (kinds.length === 0) return guardFailed(`"${args.block}" is neither a block name nor a block group`);
+    // Digging by hand what drops nothing without a tool would loop until the timeout: ask for the tool instead
+    // (for a group, only when no kind in it can be harvested with what we have).
+    const tools = kinds.map((block) => missingHarvestTool(body, block));
+    const [tool] = tools;
+    return tool && tools.every((missing) => missing !== undefined) ? precondMissing([tool]) : guardOk;
+  },
   observe: ({ body }, args) => {
     // Acceptance has no body: remember which item names count for these args (stone → cobblestone).
     if (!matchers.get(args)) matchers.set(args, gatheredItemMatcher(body, args.block));
