@@ -24,6 +24,7 @@ const configInput = (overrides: Partial<CognitionConfigInput> = {}): CognitionCo
   correctiveTemplate: 'Your previous reply was rejected: {complaint}\nReturn a corrected JSON object; keep everything else the same.',
   outputSchema: planOutputSchema(registry),
   retryBudget: 2,
+  completeTimeoutMs: 30_000,
   gate: { threshold: 0.5, weights: { salience: 0.5, drivePressure: 0.3, arcHot: 0.1, relStakes: 0.3, fatigue: 0.2 }, cooldownMs: 10_000, trivialEvents: ['ambient_sound'] },
   ...overrides,
 });
@@ -73,6 +74,16 @@ describe('cognition config (seeds/002)', () => {
     expect(!extra.ok && extra.error.message).toContain('temperature');
     const badSchema = loadCognitionConfig(configInput({ outputSchema: { type: 'array' } }));
     expect(!badSchema.ok && badSchema.error.issues[0]!.path).toEqual(['outputSchema']);
+  });
+
+  it('completeTimeoutMs is required and must be a positive integer', () => {
+    const { completeTimeoutMs: _omit, ...withoutTimeout } = configInput();
+    const missing = loadCognitionConfig(withoutTimeout);
+    expect(!missing.ok && missing.error.issues[0]!.path).toEqual(['completeTimeoutMs']);
+    for (const bad of [0, -5, 1.5, Number.NaN]) {
+      const loaded = loadCognitionConfig(configInput({ completeTimeoutMs: bad }));
+      expect(!loaded.ok && loaded.error.issues[0]!.path).toEqual(['completeTimeoutMs']);
+    }
   });
 
   it('verbs() are the verbs the schema offers the model, so the verb gate catches a stale schema', () => {
@@ -167,6 +178,14 @@ describe('LLM planner: validation and corrective retries', () => {
     if (result.ok) return;
     expect(result.failure.code).toBe('llm_output_rejected');
     expect(result.failure.details).toHaveLength(2);
+  });
+
+  it('a complete() that never settles fails the attempt with llm_unavailable after completeTimeoutMs', async () => {
+    const started = Date.now();
+    const result = await createLlmPlanner({ complete: () => new Promise<string>(() => {}), config: config({ completeTimeoutMs: 20 }), registry }).plan(intent, world);
+    expect(!result.ok && result.failure.code).toBe('llm_unavailable');
+    expect(!result.ok && result.failure.reason).toContain('no reply within completeTimeoutMs 20 ms');
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a throwing complete() is llm_unavailable, not a crash', async () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IntentSchema } from '@sinew/executor-contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { fakeRegistry } from './support/fake-minecraft.js';
 let server: Server;
 let baseUrl: string;
 const requests: { path: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
-const answers: { status: number; body: string }[] = [];
+const answers: ({ status: number; body: string } | 'stall_body')[] = [];
+const stalled: ServerResponse[] = [];
 
 const read = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -22,12 +23,21 @@ beforeAll(async () => {
   server = createServer(async (req, res) => {
     requests.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(await read(req)) });
     const answer = answers.shift() ?? { status: 500, body: 'no answer queued' };
+    if (answer === 'stall_body') {
+      // Headers and half a body, then silence: the client must time out while reading the body.
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{"choices":[');
+      stalled.push(res);
+      return;
+    }
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  for (const res of stalled) res.destroy();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 const reply = (content: string) => ({ status: 200, body: JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }) });
 
@@ -58,6 +68,21 @@ describe('OpenAI-compatible complete() over fetch', () => {
     await expect(complete({ system: 's', user: 'u' })).rejects.toBeInstanceOf(CompletionError);
   });
 
+  it('a server that stalls mid-body is a coded timeout, not a raw DOMException', async () => {
+    const complete = openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs: 50 });
+    answers.push('stall_body');
+    const error = await complete({ system: 's', user: 'u' }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(CompletionError);
+    expect(error).toMatchObject({ code: 'timeout' });
+  });
+
+  it('a bad timeoutMs is rejected when the adapter is built, with the field named', () => {
+    for (const timeoutMs of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs })).toThrow(/timeoutMs: expected a positive integer/);
+    }
+    expect(() => openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'bad_options' }));
+  });
+
   it('drives the LLM planner end to end: a bad reply, then a good one, over HTTP', async () => {
     const registry = fakeRegistry();
     const loaded = loadCognitionConfig({
@@ -66,6 +91,7 @@ describe('OpenAI-compatible complete() over fetch', () => {
       correctiveTemplate: 'Rejected: {complaint}',
       outputSchema: planOutputSchema(registry),
       retryBudget: 1,
+      completeTimeoutMs: 10_000,
       gate: { threshold: 0, weights: { salience: 1, drivePressure: 0, arcHot: 0, relStakes: 0, fatigue: 0 }, cooldownMs: 0, trivialEvents: [] },
     });
     if (!loaded.ok) throw new Error(loaded.error.message);

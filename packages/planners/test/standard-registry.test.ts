@@ -14,6 +14,7 @@ function router() {
     correctiveTemplate: 'Rejected: {complaint}',
     outputSchema: planOutputSchema(registry),
     retryBudget: 1,
+    completeTimeoutMs: 10_000,
     gate: { threshold: 0.3, weights: { salience: 1, drivePressure: 0, arcHot: 0, relStakes: 0, fatigue: 0 }, cooldownMs: 0, trivialEvents: [] },
   });
   if (!loaded.ok) throw new Error(loaded.error.message);

@@ -22,7 +22,7 @@ export const CognitionGateConfigSchema = z.strictObject({
 
 /**
  * The LLM planner's cognition as data (seeds/002): prompts, output JSON Schema, corrective template,
- * retry budget and gate. Every field is required — there are no defaults — and the templates are
+ * retry budget, completion timeout and gate. Every field is required — there are no defaults — and the templates are
  * checked for their tokens when the config is loaded, not when a prompt is built.
  */
 export const CognitionConfigSchema = z
@@ -34,6 +34,8 @@ export const CognitionConfigSchema = z
     outputSchema: z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', 'must be a JSON Schema with type "object"'),
     /** Corrective retries after the first attempt: the model gets 1 + retryBudget tries. */
     retryBudget: z.number().int().min(0).max(10),
+    /** How long one `complete()` call may take before the attempt fails with `llm_unavailable` (ms). */
+    completeTimeoutMs: z.number().int().positive().max(600_000),
     gate: CognitionGateConfigSchema,
   })
   .superRefine((config, ctx) => {

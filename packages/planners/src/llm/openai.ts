@@ -23,15 +23,19 @@ const ChatResponseSchema = z.object({
 export class CompletionError extends Error {
   override readonly name = 'CompletionError';
   constructor(
-    readonly code: 'http_error' | 'bad_response' | 'timeout' | 'network',
+    readonly code: 'http_error' | 'bad_response' | 'timeout' | 'network' | 'bad_options',
     message: string,
   ) {
     super(message);
   }
 }
 
-/** A `complete` function over an OpenAI-compatible `/chat/completions` endpoint, using fetch. */
+const TimeoutMsSchema = z.number().int().positive().max(600_000);
+
+/** A `complete` function over an OpenAI-compatible `/chat/completions` endpoint, using fetch; throws `CompletionError` 'bad_options' on a bad `timeoutMs`. */
 export function openAiCompatibleComplete(options: OpenAiCompatibleOptions): CompleteFn {
+  const timeout = TimeoutMsSchema.safeParse(options.timeoutMs);
+  if (!timeout.success) throw new CompletionError('bad_options', `timeoutMs: expected a positive integer ≤ 600000 ms, received ${String(options.timeoutMs)}: ${z.prettifyError(timeout.error)}`);
   const doFetch = options.fetch ?? fetch;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   return async ({ system, user }) => {
@@ -44,19 +48,24 @@ export function openAiCompatibleComplete(options: OpenAiCompatibleOptions): Comp
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.jsonMode ? { response_format: { type: 'json_object' } } : {}),
     };
+    // One signal covers the request and the body: a server that stalls mid-body times out the same way.
+    const transportError = (error: unknown) => {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      return new CompletionError(timedOut ? 'timeout' : 'network', `${url}: ${error instanceof Error ? error.message : String(error)}`);
+    };
     let response: Response;
+    let text: string;
     try {
       response = await doFetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: AbortSignal.timeout(timeout.data),
       });
+      text = await response.text();
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new CompletionError(timedOut ? 'timeout' : 'network', `${url}: ${(error as Error).message}`);
+      throw transportError(error);
     }
-    const text = await response.text();
     if (!response.ok) throw new CompletionError('http_error', `${url}: HTTP ${response.status}: ${text.slice(0, 200)}`);
     let json: unknown;
     try {

@@ -67,7 +67,7 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
       emit({ type: 'prompt', intentId: intent.id, attempt, system: config.system, user });
       let reply: string;
       try {
-        reply = await options.complete({ system: config.system, user });
+        reply = await withTimeout(options.complete({ system: config.system, user }), config.completeTimeoutMs);
       } catch (error) {
         return planFailure(name, 'llm_unavailable', `complete() failed on attempt ${attempt}: ${describeError(error)}`, complaints);
       }
@@ -90,6 +90,19 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
   // What the model is told it may emit: the verbs in the config's schema (the verb gate compares them to the registry).
   const schemaVerbs = verbsOfSchema(config.outputSchema);
   return { name, verbs: () => schemaVerbs ?? registry.verbs(), plan };
+}
+
+/** Settles like `promise`, or rejects once `ms` pass first (a model that never answers must not hang planning). */
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no reply within completeTimeoutMs ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The `const` verbs of a `planOutputSchema`-shaped schema, or undefined when it has none. */
