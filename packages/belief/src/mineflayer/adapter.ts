@@ -123,9 +123,9 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
     const counts = bus.visibilityCounts();
     for (const visibility of VISIBILITIES) metrics.tracks.set({ visibility }, counts[visibility]);
     // views are built only for hostile tracks, and only when someone reads them
-    const threats = options.reflex || listeners.tick.size > 0 ? bus.threats() : [];
+    const threats = options.reflex ? bus.threats() : undefined;
     try {
-      options.reflex?.tick(tickId, threats);
+      if (threats) options.reflex?.tick(tickId, threats);
     } catch (error) {
       emit('error', listenerError('reflex', error));
     }
@@ -136,7 +136,7 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
       } else emit('snapshot', message);
       emit('message', message);
     }
-    if (listeners.tick.size > 0) emit('tick', { tickId, threats, hazards: bus.hazards() });
+    if (listeners.tick.size > 0) emit('tick', { tickId, threats: threats ?? bus.threats(), hazards: bus.hazards() });
   }
 
   return {
