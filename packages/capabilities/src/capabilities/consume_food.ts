@@ -40,13 +40,25 @@ export const consumeFood = defineBotCapability({
     const bot = ctx.body;
     const food = pickFood(bot, args.item);
     if (!food) return { ok: false, code: 'precond_missing', reason: 'no food', missing: [`has_item:${args.item ?? 'food'}:1`], retryable: false };
+    let stopped: () => void = () => undefined;
+    const aborted = new Promise<void>((resolve) => (stopped = resolve));
+    // Stop raising the food to the mouth at once: mineflayer's consume only settles when eating finishes.
+    const onAbort = () => {
+      bot.deactivateItem();
+      stopped();
+    };
     try {
       if (bot.heldItem?.name !== food.name) await bot.equip(food, 'hand');
       if (ctx.signal.aborted) return ABORTED;
-      await bot.consume();
-      return { ok: true, observables: { ate: food.name } };
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      const eating = bot.consume();
+      eating.catch(() => undefined); // its late rejection after an abort is not ours to report
+      await Promise.race([eating, aborted]);
+      return ctx.signal.aborted ? ABORTED : { ok: true, observables: { ate: food.name } };
     } catch (error) {
       return ctx.signal.aborted ? ABORTED : thrown('runner_error', `eat ${food.name}`, error);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
     }
   },
   acceptance: (pre, post) =>

@@ -152,6 +152,8 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
         const tool = bot.pathfinder.bestHarvestTool(block);
         if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
         await settle(bot, ctx.signal);
+        // Aborted while equipping or settling: stopDigging has nothing to stop yet, so do not start.
+        if (ctx.signal.aborted) return false;
         await bot.dig(block, true);
         ctx.blackboard.set('gather.dug', block.position);
       } finally {
