@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, type TestServer } from '../src/index.js';
+import { connectBot, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, teleport, type TestServer } from '../src/index.js';
 
 const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean> => {
   const end = Date.now() + timeoutMs;
@@ -11,19 +11,58 @@ const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean
   return check();
 };
 
+/**
+ * Watches players' server-side health once per server tick and records the tick of every drop
+ * (ticks, not wall time: a loaded machine slows the server, not the mob cooldown it counts in ticks).
+ */
+function watchHurts(server: TestServer, usernames: readonly string[]) {
+  const serv = server.serv!;
+  const hurts = new Map<string, number[]>(usernames.map((u) => [u, []]));
+  const last = new Map<string, number>(usernames.map((u) => [u, serv.getPlayer(u)!.health]));
+  let tick = serv.tickCount;
+  const waiters = new Set<() => void>();
+  const onTick = (_delta: number, now: number): void => {
+    tick = now;
+    for (const username of usernames) {
+      const health = serv.getPlayer(username)?.health ?? 0;
+      if (health < last.get(username)!) hurts.get(username)!.push(now);
+      last.set(username, health);
+    }
+    for (const waiter of [...waiters]) waiter();
+  };
+  serv.on('tick', onTick);
+  /** Resolves true once check() holds, false after `ticks` more server ticks. */
+  const until = (check: () => boolean, ticks: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const end = tick + ticks;
+      const waiter = (): void => {
+        if (!check() && tick < end) return;
+        waiters.delete(waiter);
+        resolve(check());
+      };
+      waiters.add(waiter);
+      waiter();
+    });
+  return { hurts: (username: string) => hurts.get(username)!, until, stop: () => serv.off('tick', onTick) };
+}
+
 describe('mobs with a chase-and-melee AI', () => {
   let server: TestServer;
   let bot: Bot;
+  let other: Bot;
 
   beforeAll(async () => {
     server = await startServer();
     bot = await connectBot(server, { username: 'target' });
+    other = await connectBot(server, { username: 'bystander' });
   });
   afterAll(async () => {
     await server?.stop();
   });
   beforeEach(async () => {
     await reset(server);
+    // reset puts every player at the spawn; the bystander waits 60 blocks away, out of the target's mobs' range.
+    await teleport(other, { x: 0.5, y: GROUND_Y + 1, z: 60.5 });
   });
 
   it('a zombie spawned 6 blocks away is seen as a zombie, walks to the bot and lowers its health', async () => {
@@ -38,20 +77,52 @@ describe('mobs with a chase-and-melee AI', () => {
     expect(bot.health).toBeLessThanOrEqual(17);
   });
 
-  it('hits are spaced by the cooldown (about one per second)', async () => {
-    await spawnMob(server, 'zombie', { x: 1.5, y: GROUND_Y + 1, z: 0.5 }, { attackDamage: 1 });
-    expect(await waitFor(() => bot.health < 20, 3_000)).toBe(true);
-    const afterFirst = bot.health;
-    await new Promise((r) => setTimeout(r, 400));
-    expect(bot.health).toBe(afterFirst);
+  it('hits are spaced by the cooldown: about one every 20 server ticks, never faster', async () => {
+    const watch = watchHurts(server, ['target']);
+    try {
+      await spawnMob(server, 'zombie', { x: 1.5, y: GROUND_Y + 1, z: 0.5 }, { attackDamage: 1 });
+      expect(await watch.until(() => watch.hurts('target').length >= 4, 400)).toBe(true);
+      const hurts = watch.hurts('target');
+      const gaps = hurts.slice(1).map((t, i) => t - hurts[i]!);
+      // The cooldown is 20 ticks; one tick of slack for when the server sees the damage.
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(19);
+      // And it keeps hitting (knockback costs a few ticks of walking back), not just once.
+      expect(Math.min(...gaps)).toBeLessThanOrEqual(40);
+    } finally {
+      watch.stop();
+    }
   });
 
-  it('ignores players out of range and players in creative mode', async () => {
-    await spawnMob(server, 'zombie', { x: 30.5, y: GROUND_Y + 1, z: 0.5 });
+  it('ignores a survival player 30 blocks away while a zombie 2 blocks from another survival player hurts it', async () => {
+    // The bystander is 60 blocks from the target: each zombie has exactly one player in its follow range.
+    const watch = watchHurts(server, ['target', 'bystander']);
+    try {
+      const far = await spawnMob(server, 'zombie', { x: 30.5, y: GROUND_Y + 1, z: 0.5 });
+      await spawnMob(server, 'zombie', { x: 2.5, y: GROUND_Y + 1, z: 60.5 });
+      // Positive control: the same AI in the same ticks does hurt a player in range.
+      expect(await watch.until(() => watch.hurts('bystander').length > 0, 200)).toBe(true);
+      await watch.until(() => false, 40);
+      expect(watch.hurts('target')).toEqual([]);
+      expect(server.serv!.getPlayer('target')!.health).toBe(20);
+      expect(far.entity!.position.distanceTo(server.serv!.getPlayer('target')!.position)).toBeGreaterThan(29);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('ignores a creative player 2 blocks away while hurting a survival player 2 blocks away', async () => {
     await setGameMode(bot, 'creative');
-    await spawnMob(server, 'zombie', { x: 2.5, y: GROUND_Y + 1, z: 0.5 });
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(bot.health).toBe(20);
+    const watch = watchHurts(server, ['target', 'bystander']);
+    try {
+      await spawnMob(server, 'zombie', { x: 2.5, y: GROUND_Y + 1, z: 0.5 });
+      await spawnMob(server, 'zombie', { x: 2.5, y: GROUND_Y + 1, z: 60.5 });
+      expect(await watch.until(() => watch.hurts('bystander').length > 0, 200)).toBe(true);
+      await watch.until(() => false, 40);
+      expect(watch.hurts('target')).toEqual([]);
+      expect(server.serv!.getPlayer('target')!.health).toBe(20);
+    } finally {
+      watch.stop();
+    }
   });
 
   it('hits deal the held weapon damage: a stone sword kills a chicken (4 health) at once, a fist needs four hits', async () => {
