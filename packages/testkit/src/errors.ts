@@ -10,7 +10,9 @@ export type TestkitErrorCode =
   | 'spawn_timeout'
   | 'sync_timeout'
   | 'teleport_failed'
-  | 'unsupported_external';
+  | 'unsupported_external'
+  | 'external_timeout'
+  | 'external_command_failed';
 
 /** An error with a machine-readable code (helpers throw it so tests fail with a reason). */
 export class TestkitError extends Error {

@@ -4,6 +4,7 @@ import { embedded, stateOf, GROUND_Y, type TestServer } from './server.js';
 import type { SquidServer } from './squid/types.js';
 import { syncAll } from './sync.js';
 import { toNotch } from './extensions/items.js';
+import { ALREADY_SO } from './external.js';
 
 /** A block position; any object with x, y, z (floored). */
 export interface Position {
@@ -25,7 +26,7 @@ export async function setBlock(server: TestServer, pos: Position, name: string):
   const state = stateOf(server);
   if (state.external) {
     const p = floorOf(pos);
-    await state.external.command(`setblock ${p.x} ${p.y} ${p.z} minecraft:${name}`);
+    await state.external.command(`setblock ${p.x} ${p.y} ${p.z} minecraft:${name}`, { accept: ALREADY_SO });
     return;
   }
   const { serv } = embedded(server, 'setBlock');
@@ -41,7 +42,7 @@ export async function fill(server: TestServer, from: Position, to: Position, nam
   const max = new Vec3(Math.max(a.x, b.x), Math.max(a.y, b.y), Math.max(a.z, b.z));
   const state = stateOf(server);
   if (state.external) {
-    await state.external.command(`fill ${min.x} ${min.y} ${min.z} ${max.x} ${max.y} ${max.z} minecraft:${name}`);
+    await state.external.command(`fill ${min.x} ${min.y} ${min.z} ${max.x} ${max.y} ${max.z} minecraft:${name}`, { accept: ALREADY_SO });
     return;
   }
   const { serv } = embedded(server, 'fill');
@@ -110,8 +111,8 @@ export async function placeTree(server: TestServer, base: Position, options: Tre
   }
   const state = stateOf(server);
   if (state.external) {
-    for (const p of leaves) await state.external.command(`setblock ${p.x} ${p.y} ${p.z} minecraft:${kind}_leaves[persistent=true]`);
-    await state.external.command(`fill ${origin.x} ${origin.y} ${origin.z} ${origin.x} ${top} ${origin.z} minecraft:${kind}_log`);
+    for (const p of leaves) await state.external.command(`setblock ${p.x} ${p.y} ${p.z} minecraft:${kind}_leaves[persistent=true]`, { accept: ALREADY_SO });
+    await state.external.command(`fill ${origin.x} ${origin.y} ${origin.z} ${origin.x} ${top} ${origin.z} minecraft:${kind}_log`, { accept: ALREADY_SO });
     return { logs, leaves };
   }
   const { serv } = embedded(server, 'placeTree');
@@ -139,8 +140,8 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
   const state = stateOf(server);
   if (state.external) {
     const ext = state.external;
-    await ext.command('kill @e[type=!player]');
-    await ext.command('clear @a');
+    await ext.command('kill @e[type=!player]', { accept: ALREADY_SO });
+    await ext.command('clear @a', { accept: ALREADY_SO });
     await ext.command('gamemode survival @a');
     await ext.command('effect give @a minecraft:instant_health 1 10');
     await ext.command('effect give @a minecraft:saturation 1 10');
@@ -148,8 +149,8 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
       for (let z = -radius; z <= radius; z += 32) {
         const x2 = Math.min(x + 31, radius);
         const z2 = Math.min(z + 31, radius);
-        await ext.command(`fill ${x} ${GROUND_Y + 1} ${z} ${x2} ${GROUND_Y + 24} ${z2} minecraft:air`);
-        await ext.command(`fill ${x} ${GROUND_Y} ${z} ${x2} ${GROUND_Y} ${z2} minecraft:grass_block`);
+        await ext.command(`fill ${x} ${GROUND_Y + 1} ${z} ${x2} ${GROUND_Y + 24} ${z2} minecraft:air`, { accept: ALREADY_SO });
+        await ext.command(`fill ${x} ${GROUND_Y} ${z} ${x2} ${GROUND_Y} ${z2} minecraft:grass_block`, { accept: ALREADY_SO });
       }
     }
     await ext.command(`tp @a ${server.spawn.x} ${server.spawn.y} ${server.spawn.z}`);

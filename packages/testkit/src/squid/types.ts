@@ -112,6 +112,8 @@ export interface SquidServer extends EventEmitter {
   hashedSeed: [number, number];
   difficulty: number;
   tickCount: number;
+  /** World time in ticks (the /time command sets it). */
+  time: number;
   isReady?: boolean;
   _server: EventEmitter & { socketServer?: { address(): unknown } };
   supportFeature(feature: string): boolean;
