@@ -155,6 +155,25 @@ export async function settle(bot: Bot, signal: AbortSignal, timeoutMs = 1_500): 
   for (let waited = 0; waited < timeoutMs && !bot.entity.onGround && !signal.aborted; waited += 50) await pause(50, signal);
 }
 
+/**
+ * Equips the best harvest tool, settles and digs `block`; an abort stops the dig. Returns false when
+ * the abort came before the dig started (while equipping or settling, stopDigging has nothing to stop).
+ */
+export async function digWithBestTool(bot: Bot, block: Block, signal: AbortSignal): Promise<boolean> {
+  const onAbort = () => bot.stopDigging();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const tool = bot.pathfinder.bestHarvestTool(block);
+    if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
+    await settle(bot, signal);
+    if (signal.aborted) return false;
+    await bot.dig(block, true);
+    return true;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 /** A pathfinder goal: stand where the eyes are within `reach` of a block's centre (no line-of-sight rule). */
 export class GoalWithinReach extends goals.Goal {
   constructor(

@@ -5,12 +5,12 @@ import type { SinewBot } from '../bot.js';
 import {
   ABORTED,
   defineBotCapability,
+  digWithBestTool,
   eyeDistance,
   isAir,
   missingHarvestTool,
   nearestBlock,
   REACH,
-  settle,
   targetMemo,
   thrown,
   toBlockVec,
@@ -73,19 +73,11 @@ export const digBlock = defineBotCapability({
     const bot = ctx.body;
     const block = resolveTarget(bot, args);
     if (!block || isAir(block.name)) return { ok: false, code: 'guard_failed', reason: 'the block to dig is gone', retryable: false };
-    const onAbort = () => bot.stopDigging();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const tool = bot.pathfinder.bestHarvestTool(block);
-      if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
-      await settle(bot, ctx.signal);
-      if (ctx.signal.aborted) return ABORTED;
-      await bot.dig(block, true);
+      if (!(await digWithBestTool(bot, block, ctx.signal))) return ABORTED;
       return { ok: true, observables: { block: block.name, position: blockKey(block.position) } };
     } catch (error) {
       return ctx.signal.aborted ? ABORTED : thrown('runner_error', `dig ${block.name}`, error);
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
     }
   },
   acceptance: (pre, post) => {

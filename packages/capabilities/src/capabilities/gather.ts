@@ -8,6 +8,7 @@ import {
   blockMatcher,
   countMatching,
   defineBotCapability,
+  digWithBestTool,
   dropNames,
   eyeDistance,
   GoalWithinReach,
@@ -15,7 +16,6 @@ import {
   missingHarvestTool,
   pause,
   REACH,
-  settle,
   targetMemo,
   toBlockVec,
   walkTo,
@@ -146,19 +146,8 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       const position = target(ctx);
       const block = position ? bot.blockAt(toBlockVec(position)) : null;
       if (!block || isAir(block.name)) return true; // someone else got it; the drops may still be there
-      const onAbort = () => bot.stopDigging();
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        const tool = bot.pathfinder.bestHarvestTool(block);
-        if (tool && bot.heldItem?.type !== tool.type) await bot.equip(tool, 'hand');
-        await settle(bot, ctx.signal);
-        // Aborted while equipping or settling: stopDigging has nothing to stop yet, so do not start.
-        if (ctx.signal.aborted) return false;
-        await bot.dig(block, true);
-        ctx.blackboard.set('gather.dug', block.position);
-      } finally {
-        ctx.signal.removeEventListener('abort', onAbort);
-      }
+      if (!(await digWithBestTool(bot, block, ctx.signal))) return false;
+      ctx.blackboard.set('gather.dug', block.position);
       return isAir(bot.blockAt(block.position)?.name);
     },
     CollectDrops: async (ctx) => {
