@@ -4,17 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { createBeliefBus, type EvidenceBatch, type EvidenceItem } from '@sinew/belief';
 import { attachBelief, evidenceFromBot, type EntityLike, type Scheduler } from '@sinew/belief/mineflayer';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../packages/belief/test/helpers.js';
 
 const CLASSES = ['zombie', 'skeleton', 'cow', 'pig', 'sheep', 'creeper'];
 const OBSERVER = { x: 0, y: 64, z: 0 };
