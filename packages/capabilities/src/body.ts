@@ -152,7 +152,7 @@ export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
 
 /** Waits (at most `timeoutMs`) until the body stands on the ground: digging mid-air takes five times longer. */
 export async function settle(bot: Bot, signal: AbortSignal, timeoutMs = 1_500): Promise<void> {
-  for (let waited = 0; waited < timeoutMs && !bot.entity.onGround && !signal.aborted; waited += 50) await pause(50, signal);
+  await waitFor(signal, () => bot.entity.onGround, timeoutMs);
 }
 
 /**
@@ -280,6 +280,16 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Polls `done` every `stepMs` until it holds (true), the signal aborts or `timeoutMs` passes (then `done()`). */
+export async function waitFor(signal: AbortSignal, done: () => boolean, timeoutMs: number, stepMs = 50): Promise<boolean> {
+  for (let waited = 0; waited < timeoutMs; waited += stepMs) {
+    if (done()) return true;
+    if (signal.aborted) return false;
+    await pause(stepMs, signal);
+  }
+  return done();
 }
 
 /** A runner failure for an aborted attempt. */

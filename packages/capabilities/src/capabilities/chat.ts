@@ -1,7 +1,7 @@
 import { accepted, effectsUnmet } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ChatLine } from '../bot.js';
-import { ABORTED, defineBotCapability, pause, targetMemo } from '../body.js';
+import { ABORTED, defineBotCapability, targetMemo, waitFor } from '../body.js';
 import { observeWorld } from '../world.js';
 
 export const ChatArgsSchema = z.object({
@@ -46,11 +46,8 @@ export const chat = defineBotCapability({
     const before = lastSeq(bot.sinewChatLog);
     const expected = echoLine(bot.username, args.message);
     bot.chat(args.message);
-    for (let waited = 0; waited < ECHO_WAIT_MS && !echoed(bot.sinewChatLog, before, expected); waited += ECHO_POLL_MS) {
-      if (ctx.signal.aborted) return ABORTED;
-      await pause(ECHO_POLL_MS, ctx.signal);
-    }
-    return { ok: true };
+    await waitFor(ctx.signal, () => echoed(bot.sinewChatLog, before, expected), ECHO_WAIT_MS, ECHO_POLL_MS);
+    return ctx.signal.aborted ? ABORTED : { ok: true };
   },
   acceptance: (pre, post, args) => {
     const username = speakers.get(args);

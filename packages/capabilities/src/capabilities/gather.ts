@@ -14,10 +14,10 @@ import {
   GoalWithinReach,
   isAir,
   missingHarvestTool,
-  pause,
   REACH,
   targetMemo,
   toBlockVec,
+  waitFor,
   walkTo,
 } from '../body.js';
 import { blockKey, inventoryCounts, observeWorld, type Vec3Like } from '../world.js';
@@ -155,7 +155,7 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       const matches = gatheredItemMatcher(bot, ctx.args.block);
       // The server spawns the drop just after the block breaks: give it a moment to appear.
       const dug = ctx.blackboard.get('gather.dug') as Vec3Like | undefined;
-      for (let waited = 0; dug && waited < DROP_APPEAR_MS && dropsNear(bot, 6, matches).length === 0; waited += 50) await pause(50, ctx.signal);
+      if (dug) await waitFor(ctx.signal, () => dropsNear(bot, 6, matches).length > 0, DROP_APPEAR_MS);
       ctx.blackboard.delete('gather.dug');
       const result = await pickUpDrops(ctx, 6, matches);
       return result.ok;

@@ -2,7 +2,7 @@ import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@s
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, countItem, defineBotCapability, pause, thrown } from '../body.js';
+import { ABORTED, countItem, defineBotCapability, thrown, waitFor } from '../body.js';
 import { observeWorld } from '../world.js';
 import { isReplaceable } from './place_block.js';
 
@@ -59,7 +59,7 @@ export const pillarUp = defineBotCapability({
         const support = bot.blockAt(new Vec3(Math.floor(bot.entity.position.x), standY - 1, Math.floor(bot.entity.position.z)));
         if (!support) return { ok: false, code: 'runner_error', reason: 'standing on an unloaded block' };
         bot.setControlState('jump', true);
-        const rose = await waitFor(ctx.signal, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS);
+        const rose = await waitFor(ctx.signal, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS, 25);
         bot.setControlState('jump', false);
         if (!rose) return { ok: false, code: 'stuck', reason: `could not jump above y=${standY}`, retryable: true };
         await bot.placeBlock(support, new Vec3(0, 1, 0)).catch(async (error: unknown) => {
@@ -67,7 +67,7 @@ export const pillarUp = defineBotCapability({
           const placed = bot.blockAt(support.position.offset(0, 1, 0));
           if (placed?.name !== item) throw error;
         });
-        await waitFor(ctx.signal, () => bot.entity.onGround, JUMP_TIMEOUT_MS);
+        await waitFor(ctx.signal, () => bot.entity.onGround, JUMP_TIMEOUT_MS, 25);
         ctx.progress(`level ${level + 1}`);
       }
       return { ok: true, observables: { y: bot.entity.position.y } };
@@ -82,12 +82,3 @@ export const pillarUp = defineBotCapability({
     return rose >= args.height ? accepted : effectsUnmet([`y:+${args.height}`], `rose ${rose} of ${args.height} blocks`);
   },
 });
-
-async function waitFor(signal: AbortSignal, done: () => boolean, timeoutMs: number): Promise<boolean> {
-  for (let waited = 0; waited < timeoutMs; waited += 25) {
-    if (done()) return true;
-    if (signal.aborted) return false;
-    await pause(25, signal);
-  }
-  return done();
-}
