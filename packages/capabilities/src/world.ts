@@ -1,10 +1,11 @@
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
+import { Vec3Schema } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ChatLine, DeadEntity } from './bot.js';
 
-/** A block or entity position. */
-export const Vec3Schema = z.object({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
+/** A block or entity position (the contracts' Vec3, re-exported for capability authors). */
+export { Vec3Schema };
 export type Vec3Like = z.infer<typeof Vec3Schema>;
 
 export const EquipmentSlotSchema = z.enum(['hand', 'off-hand', 'head', 'torso', 'legs', 'feet']);

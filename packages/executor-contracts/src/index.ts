@@ -8,6 +8,7 @@ export {
   StepFailureSchema,
   StepOutcomeSchema,
   StepStatusSchema,
+  Vec3Schema,
   ZodIssueSummarySchema,
   type ActionResult,
   type Intent,
@@ -20,6 +21,7 @@ export {
   type StepFailure,
   type StepOutcome,
   type StepStatus,
+  type Vec3,
   type ZodIssueSummary,
 } from './schemas.js';
 export { describeError, stepFailure, summarizeIssues } from './failure.js';

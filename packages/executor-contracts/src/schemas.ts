@@ -3,6 +3,10 @@ import { ErrorCodeSchema } from './codes.js';
 
 const id = z.string().min(1).max(256);
 
+/** A position in the body's world (finite coordinates); shared by planners, bodies and the belief layer's callers. */
+export const Vec3Schema = z.object({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
+export type Vec3 = z.infer<typeof Vec3Schema>;
+
 export const SafetyLevelSchema = z.enum(['safe', 'caution', 'restricted']);
 export type SafetyLevel = z.infer<typeof SafetyLevelSchema>;
 

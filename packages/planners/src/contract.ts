@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Intent, Plan, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import { Vec3Schema, type Intent, type Plan, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
 
-const Vec3Schema = z.object({ x: z.number(), y: z.number(), z: z.number() });
-export type Vec3 = z.infer<typeof Vec3Schema>;
+export type { Vec3 };
 
 /** A perceived threat (from the belief layer's hazard summary or a mob scan). */
 export const ThreatSchema = z.object({
