@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { TestkitError } from './errors.js';
 import type { ExtensionContext } from './extensions/context.js';
 import { installExtensions } from './extensions/index.js';
+import { configureHostileSpawning, HostileSpawningInputSchema } from './extensions/spawning.js';
 import { createQuietSquid } from './squid/load.js';
 import type { SquidPlayer, SquidServer } from './squid/types.js';
 import { connectExternal, type ExternalControl } from './external.js';
@@ -27,6 +28,8 @@ const startServerOptionsSchema = z
     world: z.object({ dir: z.string().min(1).optional() }).strict().optional(),
     /** Chunk radius sent to bots (default 4). */
     viewDistance: z.number().int().min(2).max(12).optional(),
+    /** Night-time hostile spawning near players: true for the defaults, or its options (default off). */
+    hostileSpawning: HostileSpawningInputSchema.optional(),
   })
   .strict();
 
@@ -156,6 +159,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     };
   });
   installExtensions(ctx);
+  if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning);
 
   const state: ServerState = {
     handle: undefined as unknown as TestServer,

@@ -1,50 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { connectBot, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, teleport, type TestServer } from '../src/index.js';
-
-const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean> => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-};
-
-/**
- * Watches players' server-side health once per server tick and records the tick of every drop
- * (ticks, not wall time: a loaded machine slows the server, not the mob cooldown it counts in ticks).
- */
-function watchHurts(server: TestServer, usernames: readonly string[]) {
-  const serv = server.serv!;
-  const hurts = new Map<string, number[]>(usernames.map((u) => [u, []]));
-  const last = new Map<string, number>(usernames.map((u) => [u, serv.getPlayer(u)!.health]));
-  let tick = serv.tickCount;
-  const waiters = new Set<() => void>();
-  const onTick = (_delta: number, now: number): void => {
-    tick = now;
-    for (const username of usernames) {
-      const health = serv.getPlayer(username)?.health ?? 0;
-      if (health < last.get(username)!) hurts.get(username)!.push(now);
-      last.set(username, health);
-    }
-    for (const waiter of [...waiters]) waiter();
-  };
-  serv.on('tick', onTick);
-  /** Resolves true once check() holds, false after `ticks` more server ticks. */
-  const until = (check: () => boolean, ticks: number): Promise<boolean> =>
-    new Promise((resolve) => {
-      const end = tick + ticks;
-      const waiter = (): void => {
-        if (!check() && tick < end) return;
-        waiters.delete(waiter);
-        resolve(check());
-      };
-      waiters.add(waiter);
-      waiter();
-    });
-  return { hurts: (username: string) => hurts.get(username)!, until, stop: () => serv.off('tick', onTick) };
-}
+import { waitFor, watchHurts } from './helpers.js';
 
 describe('mobs with a chase-and-melee AI', () => {
   let server: TestServer;

@@ -5,10 +5,12 @@ import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
 import { installFallDamage } from './falldamage.js';
 import { installGameMode } from './gamemode.js';
+import { installHazards } from './hazards.js';
 import { installLogin } from './login.js';
 import { installMobs } from './mobs.js';
 import { installPlayers } from './players.js';
 import { installRespawn } from './respawn.js';
+import { installSpawning } from './spawning.js';
 
 /** Installs every testkit extension on a freshly created flying-squid server. */
 export function installExtensions(ctx: ExtensionContext): void {
@@ -22,4 +24,6 @@ export function installExtensions(ctx: ExtensionContext): void {
   installMobs(ctx);
   installCombat(ctx);
   installFallDamage(ctx);
+  installHazards(ctx);
+  installSpawning(ctx);
 }
