@@ -1,6 +1,7 @@
 import { Vec3 } from 'vec3';
 import type { SquidPlayer, SquidServer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
+import { loginSettled } from './login.js';
 
 /** Vanilla (Java 1.20) numbers of the environmental hazards; damage in half-hearts, time in ticks. */
 export const HAZARD_RULES = {
@@ -79,8 +80,14 @@ export function installHazards(ctx: ExtensionContext): void {
   const busy = new Set<SquidPlayer>();
 
   serv.on('newPlayer', (player: SquidPlayer) => {
-    states.set(player, freshState());
-    player.once('disconnected', () => states.delete(player));
+    // Like vanilla, the client learns its air at login (before connectBot resolves: this runs before its ping).
+    void loginSettled(player).then(() => {
+      if (player.disconnected) return;
+      const state = { ...freshState(), sentAir: Number.NaN };
+      states.set(player, state);
+      sendMetadata(player, state);
+    });
+    player._client.once('end', () => states.delete(player));
   });
   serv.on('tick', (_delta: number, tick: number) => {
     for (const [player, state] of states) {
