@@ -159,7 +159,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     };
   });
   installExtensions(ctx);
-  if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning);
+  if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning, true);
 
   const state: ServerState = {
     handle: undefined as unknown as TestServer,

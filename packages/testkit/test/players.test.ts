@@ -2,15 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { connectBot, damage, fill, GROUND_Y, reset, setFood, setGameMode, startServer, teleport, type TestServer } from '../src/index.js';
-
-const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean> => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-};
+import { waitFor } from './helpers.js';
 
 describe('players, death, respawn and game modes', () => {
   let server: TestServer;

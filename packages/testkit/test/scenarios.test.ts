@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
-import { applyScenario, connectBot, give, GROUND_Y, reset, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
+import { applyScenario, connectBot, give, GROUND_Y, reset, setBlock, setTime, startServer, teleport, type TestServer } from '../src/index.js';
 import { waitFor, watchHurts } from './helpers.js';
 
 const { pathfinder, Movements, goals } = pathfinderPackage;
@@ -75,8 +75,12 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
       expect(hostiles(bot).length).toBe(3);
     } finally {
       watch.stop();
-      await applyScenario(server, 'hostile_swarm_at_nightfall', { time: 1_000 });
     }
+    // reset() turns the swarm's spawning off again (startServer did not ask for it).
+    await reset(server);
+    await setTime(server, 18_000);
+    await bot.waitForTicks(30);
+    expect(hostiles(bot)).toEqual([]);
   });
 
   it('lava_pit: at the bottom the bot burns and loses health; on the rim it does not; the water pool puts it out', async () => {

@@ -39,6 +39,8 @@ export const HostileSpawningInputSchema = z
 
 interface Spawner {
   settings: Settings | null;
+  /** What startServer asked for; reset() goes back to it. */
+  initial: Settings | null;
   random: () => number;
   /** Spawned mobs per player username. */
   spawned: Map<string, Set<SquidEntity>>;
@@ -46,11 +48,12 @@ interface Spawner {
 
 const spawners = new WeakMap<SquidServer, Spawner>();
 
-/** Turns hostile spawning on with these settings, or off with null (mobs already spawned stay). */
-export function configureHostileSpawning(serv: SquidServer, settings: Settings | null): void {
+/** Turns hostile spawning on with these settings, or off with null (mobs already spawned stay); `initial` also makes it what reset() restores. */
+export function configureHostileSpawning(serv: SquidServer, settings: Settings | null, initial = false): void {
   const spawner = spawners.get(serv);
   if (!spawner) return;
   spawner.settings = settings;
+  if (initial) spawner.initial = settings;
   if (settings) spawner.random = mulberry32(settings.seed);
 }
 
@@ -67,7 +70,7 @@ export function isNight(time: number): boolean {
  */
 export function installSpawning(ctx: ExtensionContext): void {
   const { serv } = ctx;
-  const spawner: Spawner = { settings: null, random: mulberry32(1), spawned: new Map() };
+  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map() };
   spawners.set(serv, spawner);
   const solid = new Set(serv.registry.blocksArray.filter((b) => b.boundingBox === 'block').map((b) => b.id));
   const liquid = new Set(['water', 'lava'].map((n) => serv.registry.blocksByName[n]?.id));
@@ -82,7 +85,10 @@ export function installSpawning(ctx: ExtensionContext): void {
         busy = false;
       });
   });
-  ctx.onReset(() => spawner.spawned.clear());
+  ctx.onReset(() => {
+    spawner.spawned.clear();
+    configureHostileSpawning(serv, spawner.initial);
+  });
   ctx.onStop(() => {
     spawner.settings = null;
     spawner.spawned.clear();
