@@ -41,6 +41,8 @@ export interface HazardState {
   /** What the clients were last told (metadata is sent on change only). */
   sentOnFire: boolean;
   sentAir: number;
+  /** What the player's bounding box touched when last looked at. */
+  contact: Contact;
 }
 
 interface Contact {
@@ -49,6 +51,8 @@ interface Contact {
   water: boolean;
   eyesInWater: boolean;
 }
+
+const NO_CONTACT: Contact = { lava: false, fireDamage: 0, water: false, eyesInWater: false };
 
 const statesByServer = new WeakMap<SquidServer, Map<SquidPlayer, HazardState>>();
 
@@ -78,6 +82,7 @@ export function installHazards(ctx: ExtensionContext): void {
   statesByServer.set(serv, states);
   const kinds = blockKinds(serv);
   const busy = new Set<SquidPlayer>();
+  let resets = 0;
 
   serv.on('newPlayer', (player: SquidPlayer) => {
     // Like vanilla, the client learns its air at login (before connectBot resolves: this runs before its ping).
@@ -89,17 +94,25 @@ export function installHazards(ctx: ExtensionContext): void {
     });
     player._client.once('end', () => states.delete(player));
   });
+  // Rules run synchronously every tick on the latest contact (one tick old at most), so no tick is ever skipped.
   serv.on('tick', (_delta: number, tick: number) => {
     for (const [player, state] of states) {
-      if (busy.has(player) || player.disconnected) continue;
+      if (player.disconnected) continue;
+      applyTick(player, state, state.contact, tick);
+      if (busy.has(player)) continue;
       busy.add(player);
+      const epoch = resets;
       contactOf(player, kinds)
-        .then((contact) => applyTick(player, state, contact, tick))
+        .then((contact) => {
+          // A look started before a reset saw the world (and position) the reset replaced.
+          if (epoch === resets) state.contact = contact;
+        })
         .catch((err: unknown) => serv.emit('error', err))
         .finally(() => busy.delete(player));
     }
   });
   ctx.onReset(() => {
+    resets++;
     for (const [player, state] of states) {
       Object.assign(state, freshState(), { sentOnFire: state.sentOnFire, sentAir: state.sentAir });
       sendMetadata(player, state);
@@ -110,7 +123,7 @@ export function installHazards(ctx: ExtensionContext): void {
 
 function freshState(): HazardState {
   const air = HAZARD_RULES.maxAir;
-  return { fireTicks: 0, air, immuneUntil: 0, lastHurt: 0, sentOnFire: false, sentAir: air };
+  return { fireTicks: 0, air, immuneUntil: 0, lastHurt: 0, sentOnFire: false, sentAir: air, contact: NO_CONTACT };
 }
 
 /** One tick of exposure, in vanilla's order: extinguish, air, burning, lava, fire blocks. */
