@@ -35,6 +35,7 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
       await teleport(bot, { x: 5.5, y: GROUND_Y, z: 0.5 });
       expect(await watch.until(() => watch.drops('diver').length >= 2, 60)).toBe(true);
       await teleport(bot, { x: 0.5, y: GROUND_Y + 1, z: 0.5 });
+      expect(bot.health).toBeLessThanOrEqual(12);
       const lava = watch.drops('diver');
       expect(lava.slice(0, 2).map((d) => d.amount)).toEqual([4, 4]);
       expect(lava[1]!.tick - lava[0]!.tick).toBeGreaterThanOrEqual(HAZARD_RULES.immunityTicks);
@@ -106,6 +107,17 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
     }
     await teleport(bot, { x: 0.5, y: GROUND_Y + 1, z: 0.5 });
     expect(await waitFor(() => bot.oxygenLevel === 20, 5_000)).toBe(true);
+  });
+
+  it('a 12-block fall into deep water costs nothing; the same fall onto the grass beside it does', async () => {
+    await fill(server, { x: 3, y: GROUND_Y - 3, z: -2 }, { x: 7, y: GROUND_Y, z: 2 }, 'water');
+    await teleport(bot, { x: 5.5, y: GROUND_Y + 12, z: 0.5 });
+    expect(await waitFor(() => bot.entity.position.y < GROUND_Y - 1, 5_000)).toBe(true);
+    await bot.waitForTicks(10);
+    expect(bot.health).toBe(20);
+    // Positive control: the same height onto the grass.
+    await teleport(bot, { x: 0.5, y: GROUND_Y + 12, z: 0.5 });
+    expect(await waitFor(() => bot.health < 20, 5_000)).toBe(true);
   });
 
   it('setAir rejects a value outside 0..300 with invalid_options', async () => {

@@ -1,6 +1,7 @@
 import type { Vec3 } from 'vec3';
 import type { SquidPlayer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
+import { hazardStateOf } from './hazards.js';
 
 /** Fall damage: landing after falling more than 3 blocks costs (distance − 3) half-hearts, as in vanilla. */
 export function installFallDamage(ctx: ExtensionContext): void {
@@ -18,6 +19,8 @@ export function installFallDamage(ctx: ExtensionContext): void {
         return;
       }
       const y = data.position.y;
+      // Water breaks a fall, as in vanilla.
+      if (hazardStateOf(serv, player)?.contact.water) peakY = null;
       if (!data.onGround) {
         peakY = peakY === null ? y : Math.max(peakY, y);
         return;
