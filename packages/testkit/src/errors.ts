@@ -4,6 +4,7 @@ export type TestkitErrorCode =
   | 'unknown_block'
   | 'unknown_item'
   | 'unknown_mob'
+  | 'unknown_scenario'
   | 'not_a_testkit_bot'
   | 'player_not_found'
   | 'server_stopped'

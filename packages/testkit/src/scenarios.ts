@@ -316,11 +316,11 @@ export type ScenarioResult<N extends ScenarioName> = Awaited<ReturnType<(typeof 
 
 /**
  * Builds a named world for a test in one call (on top of the current world: call `reset` first
- * for a clean slate). Unknown names and options throw `invalid_options` naming what is known.
+ * for a clean slate). An unknown name throws `unknown_scenario` listing the known ones; bad options `invalid_options`.
  */
 export async function applyScenario<N extends ScenarioName>(server: TestServer, name: N, ...rest: ScenarioArgs<N>): Promise<ScenarioResult<N>> {
   if (!Object.hasOwn(SCENARIOS, name))
-    throw new TestkitError('invalid_options', `no scenario named ${JSON.stringify(name)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+    throw new TestkitError('unknown_scenario', `no scenario named ${JSON.stringify(name)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   const preset = SCENARIOS[name] as unknown as Scenario<z.ZodType, ScenarioResult<N>>;
   const options = parseOptions(preset.options, rest[0], `${name} options`);
   return preset.build(server, options);
