@@ -224,12 +224,12 @@ function gateSwinger(server: TestServer, state: ServerState, c: Vec3, gates: rea
 
 // ---------- kick_mid_step
 
-const KICK_TRIGGERS = ['dig', 'place', 'attack', 'move', 'action'] as const;
+const KICK_TRIGGERS = ['dig', 'place', 'attack', 'use', 'click', 'move', 'action'] as const;
 const KickMidStepSchema = z
   .object({
     /** The bot to kick. */
     username: z.string().min(1),
-    /** What it must do first: start digging, place or use an item on a block, attack, move, or any of them. */
+    /** What it must do first: start digging, place (use an item on a block), attack, use the held item (eat…), click a window slot (craft…), move, or any of them. */
     on: z.enum(KICK_TRIGGERS).optional(),
     /** Milliseconds to wait (after the trigger, or from now without one) before the kick. */
     afterMs: z.number().int().min(0).max(60_000).optional(),
@@ -250,12 +250,14 @@ const TRIGGER_PACKETS: Record<string, (typeof KICK_TRIGGERS)[number]> = {
   block_dig: 'dig',
   block_place: 'place',
   use_entity: 'attack',
+  use_item: 'use',
+  window_click: 'click',
   position: 'move',
   position_look: 'move',
 };
 
 /**
- * Arms a kick: the bot is disconnected on its next dig/place/attack/move (or any of them), or after
+ * Arms a kick: the bot is disconnected on its next dig/place/attack/use/click/move (or any of them), or after
  * a delay, or a delay after the trigger (so it is mid-step). `kicked` resolves with the record, or
  * null if cancelled first or the server stopped.
  */

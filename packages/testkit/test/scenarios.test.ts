@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
-import { applyScenario, connectBot, give, GROUND_Y, reset, setBlock, setTime, startServer, teleport, type TestServer } from '../src/index.js';
+import { applyScenario, connectBot, give, GROUND_Y, reset, setBlock, setFood, setTime, startServer, teleport, type TestServer } from '../src/index.js';
 import { waitFor, watchHurts } from './helpers.js';
 
 const { pathfinder, Movements, goals } = pathfinderPackage;
@@ -168,6 +168,20 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     // mineflayer finishes its dig timer client-side even after the kick; the server never saw the block broken.
     await digging;
     expect(await server.serv!.overworld.getBlockType(block.position)).toBe(bot.registry.blocksByName.grass_block!.id);
+    await waitFor(() => !server.serv!.getPlayer('subject'), 2_000);
+    bot = await connectBot(server, { username: 'subject' });
+    bot.loadPlugin(pathfinder);
+  });
+
+  it('kick_mid_step on: use kicks a bot as it starts eating, before the food lands', async () => {
+    await give(bot, 'bread', 1);
+    await setFood(bot, 10);
+    const armed = await applyScenario(server, 'kick_mid_step', { username: 'subject', on: 'use' });
+    await bot.equip(bot.registry.itemsByName.bread!.id, 'hand');
+    const eating = bot.consume().catch(() => undefined);
+    expect(await armed.kicked).toMatchObject({ trigger: 'use' });
+    expect(bot.food).toBe(10);
+    await eating;
     await waitFor(() => !server.serv!.getPlayer('subject'), 2_000);
     bot = await connectBot(server, { username: 'subject' });
     bot.loadPlugin(pathfinder);
