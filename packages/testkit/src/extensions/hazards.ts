@@ -12,7 +12,7 @@ export const HAZARD_RULES = {
   /** Damage per fire-block hit (soul fire: 2), again at most once per immunity window. */
   fireBlockDamage: 1,
   soulFireBlockDamage: 2,
-  /** A fire block lights a player that is not burning yet for 8 s. */
+  /** A fire block lights a player that is not burning yet for 8 s; standing in it, the time does not run down. */
   fireBlockFireTicks: 160,
   /** Burning costs 1 every 20 ticks (not while in lava, which hurts more). */
   burnDamage: 1,
@@ -155,7 +155,8 @@ function applyTick(player: SquidPlayer, state: HazardState, contact: Contact, ti
     hurt(player, state, R.lavaDamage, tick);
   }
   if (contact.fireDamage > 0 && !contact.water) {
-    if (state.fireTicks === 0) state.fireTicks = R.fireBlockFireTicks;
+    // Vanilla adds back the tick burnt this tick: standing in fire, the 8 s only start on leaving it.
+    state.fireTicks = state.fireTicks === 0 ? R.fireBlockFireTicks : state.fireTicks + 1;
     hurt(player, state, contact.fireDamage, tick);
   }
   if (player.health <= 0) Object.assign(state, { fireTicks: 0, air: R.maxAir });
