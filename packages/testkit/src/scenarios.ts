@@ -1,7 +1,7 @@
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { TestkitError } from './errors.js';
-import { HostileSpawningSchema, configureHostileSpawning, NIGHT_START } from './extensions/spawning.js';
+import { configureHostileSpawning, HostileSpawningFields, HostileSpawningSchema, NIGHT_START } from './extensions/spawning.js';
 import { embedded, GROUND_Y, parseOptions, playerOf, type ServerState, type TestServer } from './server.js';
 import type { SquidPlayer } from './squid/types.js';
 import { setTime } from './survival.js';
@@ -69,17 +69,12 @@ async function noCraftingTable(server: TestServer, o: z.output<typeof NoCrafting
 
 // ---------- hostile_swarm_at_nightfall
 
-const HostileSwarmSchema = z
-  .object({
+const HostileSwarmSchema = HostileSpawningFields.omit({ cap: true })
+  .extend({
     /** Hostiles alive at once per player (the spawner's cap). */
     count: z.number().int().min(1).max(50).default(5),
     /** Time of day to set (13 000 = nightfall); the daylight cycle keeps running. */
     time: z.number().int().min(0).max(23_999).default(NIGHT_START),
-    minDistance: z.number().positive().default(8),
-    maxDistance: z.number().positive().default(16),
-    intervalTicks: z.number().int().positive().default(20),
-    kinds: z.array(z.string().min(1)).min(1).default(['zombie', 'skeleton']),
-    seed: z.number().int().default(1),
   })
   .strict();
 

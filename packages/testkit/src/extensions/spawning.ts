@@ -10,8 +10,8 @@ export const NIGHT_END = 23_000;
 /** Vanilla despawns a hostile instantly beyond 128 blocks from every player. */
 const DESPAWN_DISTANCE = 128;
 
-/** How night-time hostile spawning behaves; every field has a test-friendly default. */
-export const HostileSpawningSchema = z
+/** The fields of night-time hostile spawning, each with a test-friendly default (presets build on them). */
+export const HostileSpawningFields = z
   .object({
     /** Kinds drawn in turn at random; each uses the testkit's chase-and-melee AI. */
     kinds: z.array(z.string().min(1)).min(1).default(['zombie', 'skeleton']),
@@ -25,8 +25,13 @@ export const HostileSpawningSchema = z
     /** Seed of the spawner's random positions and kinds (same seed, same draws). */
     seed: z.number().int().default(1),
   })
-  .strict()
-  .refine((o) => o.maxDistance >= o.minDistance, { message: 'maxDistance must be ≥ minDistance', path: ['maxDistance'] });
+  .strict();
+
+/** How night-time hostile spawning behaves. */
+export const HostileSpawningSchema = HostileSpawningFields.refine((o) => o.maxDistance >= o.minDistance, {
+  message: 'maxDistance must be ≥ minDistance',
+  path: ['maxDistance'],
+});
 
 /** Options of night-time hostile spawning. */
 export type HostileSpawningOptions = z.input<typeof HostileSpawningSchema>;
