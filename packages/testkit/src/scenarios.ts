@@ -162,7 +162,7 @@ const FlappingCorridorSchema = z
  * so pathfinder re-plans to the other side, again and again: it flaps (FM-04) without progress.
  */
 async function flappingCorridor(server: TestServer, o: z.output<typeof FlappingCorridorSchema>) {
-  const { state, serv } = embedded(server, 'flapping_corridor');
+  const { state } = embedded(server, 'flapping_corridor');
   const c = new Vec3(Math.floor(o.origin.x), Math.floor(o.origin.y), Math.floor(o.origin.z));
   const L = o.halfLength;
   const top = c.y + 2;
