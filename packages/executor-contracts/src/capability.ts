@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from './codes.js';
+import { formatPredicate, type Predicate } from './predicates.js';
 import type { SafetyLevel } from './schemas.js';
 
 /** What a guard sees: the body, cheaply. Guards are synchronous feasibility gates (V3). */
@@ -257,9 +258,15 @@ export function capabilityFactory<Body, World>() {
 /** A passing guard. */
 export const guardOk: GuardResult = { ok: true };
 
+/** Wire strings of predicates given typed (`pred.hasItem('stick', 2)`) or already as strings. */
+function wire(predicates: readonly (string | Predicate)[]): string[] {
+  return predicates.map((predicate) => (typeof predicate === 'string' ? predicate : formatPredicate(predicate)));
+}
+
 /** A guard refusal that names the missing preconditions so a planner can subgoal them. */
-export function precondMissing(missing: readonly string[], reason = `missing: ${missing.join(', ')}`): GuardResult {
-  return { ok: false, code: 'precond_missing', reason, missing };
+export function precondMissing(predicates: readonly (string | Predicate)[], reason?: string): GuardResult {
+  const missing = wire(predicates);
+  return { ok: false, code: 'precond_missing', reason: reason ?? `missing: ${missing.join(', ')}`, missing };
 }
 
 /** A plain guard refusal. */
@@ -271,6 +278,7 @@ export function guardFailed(reason: string): GuardResult {
 export const accepted: AcceptanceResult = { ok: true };
 
 /** A failing acceptance check naming the effects that did not happen. */
-export function effectsUnmet(unmet: readonly string[], reason?: string): AcceptanceResult {
+export function effectsUnmet(predicates: readonly (string | Predicate)[], reason?: string): AcceptanceResult {
+  const unmet = wire(predicates);
   return reason === undefined ? { ok: false, unmet } : { ok: false, unmet, reason };
 }
