@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AcceptanceResult, Capability, GuardContext, GuardResult } from './capability.js';
 import { describeError, stepFailure, summarizeIssues } from './failure.js';
 import type { CapabilityRegistry } from './registry.js';
-import { closestVerbs } from './suggest.js';
+import { closestNames } from './suggest.js';
 import { PlanStepSchema, type PlanStep, type StepFailure } from './schemas.js';
 
 export type StepCheck<Body> =
@@ -36,7 +36,7 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
     // V1: the verb must be registered (I4).
     const resolution = registry.resolve(planStep.type, planStep.capabilityVersion);
     if (!resolution.ok) {
-      const suggestions = resolution.reason === 'unknown_verb' ? closestVerbs(planStep.type, resolution.available) : [];
+      const suggestions = resolution.reason === 'unknown_verb' ? closestNames(planStep.type, resolution.available) : [];
       const hint = suggestions.length ? ` (did you mean ${suggestions.join(', ')}?)` : '';
       return {
         ok: false,
@@ -75,6 +75,7 @@ export function checkArgs<Body>(
     };
   }
   if (!parsed.success) {
+    explainUnknownKeys(capability.inputSchema, parsed.error.issues);
     return {
       ok: false,
       failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`, {
@@ -124,6 +125,34 @@ export function checkAcceptance<Body, World>(
   const unmet = Array.isArray(result.unmet) ? result.unmet.map(String) : [];
   const reason = typeof result.reason === 'string' ? result.reason : `effects not observed: ${unmet.join(', ') || '(none named)'}`;
   return stepFailure('effects_unmet', reason, { unmet });
+}
+
+/** Rewrites zod's "Unrecognized key" messages to name the nearest known key (a misspelled argument is never dropped). */
+function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]): void {
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const known = knownKeysAt(schema, issue.path);
+    (issue as { message: string }).message = issue.keys
+      .map((key) => {
+        const [nearest] = closestNames(key, known);
+        return `unknown key \`${key}\` — ${nearest ? `did you mean \`${nearest}\`?` : `known keys: ${known.join(', ') || '(none)'}`}`;
+      })
+      .join('; ');
+  }
+}
+
+/** The keys of the object schema at `path` inside `schema`, through optional/default/array/pipe wrappers. */
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: z.core.$ZodType | undefined = schema;
+  for (let depth = 0; current && depth < 64; depth += 1) {
+    const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; innerType?: z.core.$ZodType; in?: z.core.$ZodType; element?: z.core.$ZodType };
+    if (def.type === 'object' && path.length === 0) return Object.keys(def.shape ?? {});
+    if (def.type === 'object') current = def.shape?.[String(path[0])];
+    else if (def.type === 'array') current = def.element;
+    else current = def.innerType ?? def.in;
+    if (def.type === 'object' || def.type === 'array') path = path.slice(1);
+  }
+  return [];
 }
 
 function describeResult(value: unknown): string {

@@ -9,7 +9,7 @@ import { blockKey, observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type 
 const { goals } = pathfinderPackage;
 
 export const NavigateArgsSchema = z
-  .object({
+  .strictObject({
     position: Vec3Schema.optional(),
     /** Walk to the nearest block of this name (or suffix group, e.g. `log`). */
     block: z.string().min(1).optional(),
