@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AcceptanceResult, Capability, GuardContext, GuardResult } from './capability.js';
-import { describeError, stepFailure, summarizeIssues } from './failure.js';
+import { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 import type { CapabilityRegistry } from './registry.js';
 import { closestNames } from './suggest.js';
 import { PlanStepSchema, type PlanStep, type StepFailure } from './schemas.js';
@@ -75,13 +75,13 @@ export function checkArgs<Body>(
     };
   }
   if (!parsed.success) {
-    explainUnknownKeys(capability.inputSchema, parsed.error.issues);
-    return {
-      ok: false,
-      failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`, {
-        issues: summarizeIssues(parsed.error.issues),
-      }),
-    };
+    try {
+      explainUnknownKeys(capability.inputSchema, parsed.error.issues);
+      const issues = summarizeIssues(parsed.error.issues);
+      return { ok: false, failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`, { issues }) };
+    } catch (error) {
+      return { ok: false, failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version} (issues unreadable: ${describeError(error)})`) };
+    }
   }
   return { ok: true, args: parsed.data };
 }
@@ -94,18 +94,25 @@ export function runGuard<Body>(capability: Capability<Body>, ctx: GuardContext<B
   } catch (error) {
     return stepFailure('guard_failed', `guard of ${capability.name} threw: ${describeError(error)}`);
   }
-  // A guard written in plain JS (or async by mistake) may return anything; only `{ ok: true }` passes.
-  if (typeof result !== 'object' || result === null || typeof (result as { then?: unknown }).then === 'function') {
-    return stepFailure('guard_failed', `guard of ${capability.name} returned ${describeResult(result)}, not a GuardResult`);
+  try {
+    return readGuardResult(capability.name, result);
+  } catch (error) {
+    // Getters that throw, revoked proxies: the result itself is the fault.
+    return stepFailure('guard_failed', `guard of ${capability.name} returned a result that could not be read: ${describeError(error)}`);
   }
+}
+
+function readGuardResult(name: string, result: GuardResult): StepFailure | undefined {
+  // A guard written in plain JS (or async by mistake) may return anything; only `{ ok: true }` passes.
+  if (!isPlainResult(result)) return stepFailure('guard_failed', `guard of ${name} returned ${describeResult(result)}, not a GuardResult`);
   if (result.ok === true) return undefined;
   const code = result.code === 'precond_missing' ? 'precond_missing' : 'guard_failed';
-  const missing = Array.isArray(result.missing) ? result.missing.map(String) : undefined;
-  const reason = typeof result.reason === 'string' ? result.reason : `guard of ${capability.name} refused the step`;
+  const missing = Array.isArray(result.missing) ? Array.from(result.missing as unknown[], describeValue) : undefined;
+  const reason = typeof result.reason === 'string' ? describeValue(result.reason) : `guard of ${name} refused the step`;
   return stepFailure(code, reason, missing ? { missing } : {});
 }
 
-/** V4: acceptance on the pre/post snapshots; an unmet effect (or a throwing check) is `effects_unmet`. */
+/** V4: acceptance on the pre/post snapshots; an unmet effect (or a throwing check) is `effects_unmet`. Never throws. */
 export function checkAcceptance<Body, World>(
   capability: Capability<Body, World>,
   pre: World,
@@ -118,13 +125,23 @@ export function checkAcceptance<Body, World>(
   } catch (error) {
     return stepFailure('effects_unmet', `acceptance of ${capability.name} threw: ${describeError(error)}`);
   }
-  if (typeof result !== 'object' || result === null || typeof (result as { then?: unknown }).then === 'function') {
-    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned ${describeResult(result)}, not an AcceptanceResult`);
+  try {
+    return readAcceptanceResult(capability.name, result);
+  } catch (error) {
+    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned a result that could not be read: ${describeError(error)}`);
   }
+}
+
+function readAcceptanceResult(name: string, result: AcceptanceResult): StepFailure | undefined {
+  if (!isPlainResult(result)) return stepFailure('effects_unmet', `acceptance of ${name} returned ${describeResult(result)}, not an AcceptanceResult`);
   if (result.ok === true) return undefined;
-  const unmet = Array.isArray(result.unmet) ? result.unmet.map(String) : [];
-  const reason = typeof result.reason === 'string' ? result.reason : `effects not observed: ${unmet.join(', ') || '(none named)'}`;
+  const unmet = Array.isArray(result.unmet) ? Array.from(result.unmet as unknown[], describeValue) : [];
+  const reason = typeof result.reason === 'string' ? describeValue(result.reason) : `effects not observed: ${unmet.join(', ') || '(none named)'}`;
   return stepFailure('effects_unmet', reason, { unmet });
+}
+
+function isPlainResult(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then !== 'function';
 }
 
 /** Rewrites zod's "Unrecognized key" messages to name the nearest known key (a misspelled argument is never dropped). */

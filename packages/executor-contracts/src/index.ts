@@ -46,7 +46,7 @@ export {
   type PredicateKind,
   type PredicateParse,
 } from './predicates.js';
-export { describeError, stepFailure, summarizeIssues } from './failure.js';
+export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export {
   accepted,
   capabilityFactory,
