@@ -57,7 +57,7 @@ export function describeValue(value: unknown): string {
 
 function unreadable(value: unknown): string {
   try {
-    return `an unreadable ${Object.prototype.toString.call(value)}`;
+    return `${Object.prototype.toString.call(value)} (not serialisable)`;
   } catch {
     return typeof value === 'function' ? 'an unreadable function' : 'an unreadable object (revoked proxy?)';
   }

@@ -84,7 +84,7 @@ describe('schemas', () => {
     expect(describeError(undefined)).toBe('undefined');
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(describeError(cyclic)).toBe('[object Object]');
-    expect(describeError(10n)).toBe('[object BigInt]');
+    expect(describeError(cyclic)).toBe('[object Object] (not serialisable)');
+    expect(describeError(10n)).toBe('10');
   });
 });
