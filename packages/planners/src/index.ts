@@ -1,6 +1,10 @@
 export {
   PLANNER_ERROR_CODES,
   planFailure,
+  PlannerErrorCodeSchema,
+  PlannerFailureSchema,
+  PlanResultSchema,
+  readPlanResult,
   ThreatSchema,
   WorldSnapshotSchema,
   type Planner,
@@ -49,6 +53,7 @@ export {
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
 export {
   createLlmPlanner,
+  DEFAULT_MAX_PROMPT_BYTES,
   describeIntent,
   describeWorld,
   LlmPlanReplySchema,
