@@ -1,7 +1,7 @@
 import { IntentSchema, type Plan } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { plannerRepairHook, type WorldSnapshot } from '../src/index.js';
-import { createMinecraftHtn, minecraftRepair, planNeedWood, subgoalsFor } from '../src/minecraft/index.js';
+import { createMinecraftHtn, minecraftOperators, minecraftRepair, planNeedWood, recipeBook, subgoalsFor } from '../src/minecraft/index.js';
 import { FakeBody, fakeRegistry, runWithRepair } from './support/fake-minecraft.js';
 
 const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }): WorldSnapshot => ({
@@ -19,6 +19,15 @@ describe('predicates (read with the contracts parser)', () => {
   it('reads has_item:<item>:+n as a gain over the current inventory, not an absolute count', () => {
     const result = subgoalsFor(['has_item:oak_log:+3'], world({ oak_log: 5 }));
     expect(result.ok && verbs(result.steps)).toEqual(['gather:oak_log:3']);
+  });
+
+  it('HTN operators declare effects as predicates: a gain of the dropped or crafted item, none for a block pattern', () => {
+    const effects = (verb: string, args: Record<string, unknown>) => minecraftOperators(recipeBook()).find((o) => o.verb === verb)?.effects?.(args);
+    expect(effects('gather', { block: 'oak_log', count: 3 })).toEqual(['has_item:oak_log:+3']);
+    expect(effects('gather', { block: 'stone', count: 2 })).toEqual(['has_item:cobblestone:+2']);
+    expect(effects('gather', { block: 'log', count: 3 })).toEqual([]);
+    expect(effects('craft_item', { item: 'stick', count: 4 })).toEqual(['has_item:stick:+4']);
+    expect(effects('place_block', { item: 'crafting_table' })).toEqual(['near_block:crafting_table']);
   });
 
   it('reports predicates it cannot subgoal or read instead of throwing', () => {

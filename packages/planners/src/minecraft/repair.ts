@@ -1,4 +1,4 @@
-import { formatPredicate, parsePredicate, type Predicate, type PlanStep, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { formatPredicate, parsePredicate, pred, type Predicate, type PlanStep, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, placeSpot } from './state.js';
@@ -64,7 +64,7 @@ function regress(
   const achieveTable = (depth: number, chain: readonly string[]): boolean => {
     if (tableNear()) return true;
     if (count(state, 'crafting_table') < 1 && !achieveItem('crafting_table', 1, depth + 1, chain)) return false;
-    steps.push({ type: 'place_block', args: { item: 'crafting_table' }, effects: ['near_block:crafting_table'] });
+    steps.push({ type: 'place_block', args: { item: 'crafting_table' }, effects: [formatPredicate(pred.nearBlock('crafting_table'))] });
     add(state, 'crafting_table', -1);
     state.blocks[placeSpot(state.position)] = 'crafting_table';
     return true;
@@ -88,7 +88,7 @@ function regress(
       }
       const amount = Math.max(deficit, (gatherTotals.get(source.block) ?? 0) - (gathered.get(source.block) ?? 0));
       gathered.set(source.block, (gathered.get(source.block) ?? 0) + amount);
-      steps.push({ type: 'gather', args: { block: source.block, count: amount }, effects: [`has_item:${item}:${count(state, item) + amount}`] });
+      steps.push({ type: 'gather', args: { block: source.block, count: amount }, effects: [formatPredicate(pred.hasItem(item, count(state, item) + amount))] });
       add(state, item, amount);
       return true;
     }
@@ -117,7 +117,7 @@ function regress(
         satisfied = Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n * crafts);
       }
       if (satisfied && applyCraft(state, option, crafts)) {
-        steps.push({ type: 'craft_item', args: { item, count: deficit }, effects: [`has_item:${item}:${need}`] });
+        steps.push({ type: 'craft_item', args: { item, count: deficit }, effects: [formatPredicate(pred.hasItem(item, need))] });
         return true;
       }
       steps.length = mark.steps;
