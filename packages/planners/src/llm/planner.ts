@@ -58,7 +58,7 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
   const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as WorldSnapshot));
   let planCounter = 0;
 
-  async function attempt(intent: Intent, world: World): Promise<PlanResult> {
+  async function planOnce(intent: Intent, world: World): Promise<PlanResult> {
     if (options.gate) {
       const decision = options.gate.gate.evaluate(options.gate.signal(intent, world));
       emit({ type: 'gate', intentId: intent.id, decision });
@@ -77,7 +77,7 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
       const size = Buffer.byteLength(config.system) + Buffer.byteLength(user);
       if (size > maxPromptBytes) return planFailure(name, 'prompt_too_large', `prompt for attempt ${attempt} is ${size} bytes, over maxPromptBytes ${maxPromptBytes}`, complaints);
       emit({ type: 'prompt', intentId: intent.id, attempt, system: config.system, user });
-      const reply = await ask(user, attempt);
+      const reply = await ask(options.complete, { system: config.system, user }, config.completeTimeoutMs, attempt);
       if (!reply.ok) return planFailure(name, 'llm_unavailable', reply.reason, complaints);
       const checked = validateReply(reply.text, registry);
       if (checked.ok) {
@@ -92,24 +92,12 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
     return planFailure(name, 'llm_output_rejected', `reply rejected ${complaints.length}× (budget ${config.retryBudget} corrective retries)`, complaints);
   }
 
-  /** One `complete()` call; whatever it does (throw, reject, hang, resolve a non-string) is a value here. */
-  async function ask(user: string, attempt: number): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
-    let reply: unknown;
-    try {
-      reply = await withTimeout(Promise.resolve(options.complete({ system: config.system, user })), config.completeTimeoutMs);
-    } catch (error) {
-      return { ok: false, reason: `complete() failed on attempt ${attempt}: ${describeError(error)}` };
-    }
-    if (typeof reply !== 'string') return { ok: false, reason: `complete() resolved ${describeValue(reply).slice(0, 80)} (${typeof reply}) on attempt ${attempt}, not a string` };
-    return { ok: true, text: reply };
-  }
-
   /** Never throws: a hostile intent, a throwing gate, renderer or event listener is a coded failure. */
   async function plan(input: Intent, world: World): Promise<PlanResult> {
     try {
       const intent = IntentSchema.safeParse(input);
       if (!intent.success) return planFailure(name, 'invalid_intent', `intent is not an Intent: ${z.prettifyError(intent.error)}`);
-      return await attempt(intent.data, world);
+      return await planOnce(intent.data, world);
     } catch (error) {
       return planFailure(name, 'planner_error', `${name} planner failed: ${describeError(error)}`);
     }
@@ -118,6 +106,18 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
   // What the model is told it may emit: the verbs in the config's schema (the verb gate compares them to the registry).
   const schemaVerbs = verbsOfSchema(config.outputSchema);
   return { name, verbs: () => schemaVerbs ?? registry.verbs(), plan };
+}
+
+/** One `complete()` call; whatever it does (throw, reject, hang, resolve a non-string) is a value here. */
+async function ask(complete: CompleteFn, prompt: { system: string; user: string }, timeoutMs: number, attempt: number): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  let reply: unknown;
+  try {
+    reply = await withTimeout(Promise.resolve(complete(prompt)), timeoutMs);
+  } catch (error) {
+    return { ok: false, reason: `complete() failed on attempt ${attempt}: ${describeError(error)}` };
+  }
+  if (typeof reply !== 'string') return { ok: false, reason: `complete() resolved ${describeValue(reply).slice(0, 80)} (${typeof reply}) on attempt ${attempt}, not a string` };
+  return { ok: true, text: reply };
 }
 
 /**
