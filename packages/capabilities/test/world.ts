@@ -1,6 +1,6 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { StepOutcome } from '@sinew/executor-contracts';
+import { formatPredicate, parsePredicate, type StepOutcome } from '@sinew/executor-contracts';
 import { connectBot, reset, startServer, type TestServer } from '@sinew/testkit';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
 
@@ -17,6 +17,16 @@ export interface TestWorld {
 }
 
 let planSeq = 0;
+
+/** Issue 17: every `missing`/`unmet` a capability reports parses, and formats back to the same predicate. */
+function expectPredicates(step: StepOutcome): void {
+  for (const text of [...(step.failure?.missing ?? []), ...(step.failure?.unmet ?? [])]) {
+    const parsed = parsePredicate(text);
+    if (!parsed.ok) throw new Error(`${step.verb} reported an unparseable predicate: ${parsed.reason}`);
+    const again = parsePredicate(formatPredicate(parsed.predicate));
+    if (JSON.stringify(again) !== JSON.stringify(parsed)) throw new Error(`${step.verb}: ${text} does not survive parse ∘ format`);
+  }
+}
 
 /** Starts the server and bot; retries are off so failure paths end in their first code. */
 export async function startWorld(username = 'sinew'): Promise<TestWorld> {
@@ -37,6 +47,7 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
       const outcome = await executor.run({ planId: `p${planSeq}`, intentId: 'test', steps: [{ stepId: 's1', type, args }] });
       const step = outcome.steps.at(-1);
       if (!step) throw new Error(`plan produced no step outcome: ${JSON.stringify(outcome)}`);
+      expectPredicates(step);
       return step;
     },
     async reset() {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Vec3Schema, type Intent, type Plan, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
+import { describeError, describeValue, PlanSchema, Vec3Schema, type Intent, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
 
 export type { Vec3 };
 
@@ -40,21 +40,40 @@ export const PLANNER_ERROR_CODES = [
   'llm_output_rejected',
   'no_route',
   'invalid_world',
+  'invalid_intent',
+  'prompt_too_large',
   'planner_error',
 ] as const;
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];
 
-export interface PlannerFailure {
-  readonly code: PlannerErrorCode;
-  readonly reason: string;
-  readonly planner: string;
-  /** Complaints per attempt (LLM), or tried methods (HTN), when useful for debugging. */
-  readonly details?: readonly string[];
-}
+export const PlannerErrorCodeSchema = z.enum(PLANNER_ERROR_CODES);
 
-export type PlanResult =
-  | { readonly ok: true; readonly plan: Plan; readonly planner: string; readonly methods?: readonly string[] }
-  | { readonly ok: false; readonly failure: PlannerFailure };
+export const PlannerFailureSchema = z.object({
+  code: PlannerErrorCodeSchema,
+  reason: z.string(),
+  planner: z.string(),
+  /** Complaints per attempt (LLM), or tried methods (HTN), when useful for debugging. */
+  details: z.array(z.string()).readonly().optional(),
+});
+export type PlannerFailure = z.infer<typeof PlannerFailureSchema>;
+
+/** What a planner returns; the router checks every result against it (the plan with `PlanSchema`). */
+export const PlanResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), plan: PlanSchema, planner: z.string(), methods: z.array(z.string()).readonly().optional() }),
+  z.object({ ok: z.literal(false), failure: PlannerFailureSchema }),
+]);
+export type PlanResult = z.infer<typeof PlanResultSchema>;
+
+/** Reads a planner's result defensively: garbage (or a value that throws when read) is a `planner_error` naming what arrived. */
+export function readPlanResult(planner: string, value: unknown): PlanResult {
+  try {
+    const parsed = PlanResultSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    return planFailure(planner, 'planner_error', `plan() returned ${describeValue(value).slice(0, 120)}, not a PlanResult: ${z.prettifyError(parsed.error)}`);
+  } catch (error) {
+    return planFailure(planner, 'planner_error', `plan() returned a result that could not be read: ${describeError(error)}`);
+  }
+}
 
 /**
  * A planner turns an Intent into a Plan of registry verbs. `verbs()` lists every verb it can emit —

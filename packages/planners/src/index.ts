@@ -1,6 +1,10 @@
 export {
   PLANNER_ERROR_CODES,
   planFailure,
+  PlannerErrorCodeSchema,
+  PlannerFailureSchema,
+  PlanResultSchema,
+  readPlanResult,
   ThreatSchema,
   WorldSnapshotSchema,
   type Planner,
@@ -31,7 +35,6 @@ export {
 } from './router/router.js';
 export { HtnMethodDataSchema, loadHtnMethods, type HtnMethodData, type HtnMethodsLoad } from './htn/data.js';
 export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
-export { formatPredicate, parsePredicate, type Predicate, type PredicateParse } from './repair/predicates.js';
 export { plannerRepairHook, type RepairHookOptions } from './repair/hook.js';
 export {
   CognitionConfigSchema,
@@ -50,6 +53,7 @@ export {
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
 export {
   createLlmPlanner,
+  DEFAULT_MAX_PROMPT_BYTES,
   describeIntent,
   describeWorld,
   LlmPlanReplySchema,

@@ -140,7 +140,7 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
   it('held wood counts as evidence: spruce planks in hand, oak in view — no third kind', () => {
     for (const obtain of permutations(OBTAIN)) {
       const result = createMinecraftHtn({ memory: memoryFor([obtain]) }).plan({ ...intent, goal: 'craft crafting_table' }, world('oak_log', { spruce_planks: 4 }));
-      expect(result.ok && result.plan.steps).toEqual([{ stepId: 's1', type: 'craft_item', args: { item: 'crafting_table', count: 1 }, effects: ['has_item:crafting_table:1'] }]);
+      expect(result.ok && result.plan.steps).toEqual([{ stepId: 's1', type: 'craft_item', args: { item: 'crafting_table', count: 1 }, effects: ['has_item:crafting_table:+1'] }]);
     }
   });
 });

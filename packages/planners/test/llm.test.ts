@@ -5,48 +5,15 @@ import {
   createLlmPlanner,
   loadCognitionConfig,
   planOutputSchema,
-  type CognitionConfig,
-  type CognitionConfigInput,
   type GateSignal,
   type LlmEvent,
   type WorldSnapshot,
 } from '../src/index.js';
-import { fakeRegistry } from './support/fake-minecraft.js';
+import { config, configInput, registry, scripted } from './support/llm.js';
 
-const registry = fakeRegistry();
 const world: WorldSnapshot = { position: { x: 1.5, y: 64, z: -2.2 }, health: 6, food: 18, heldItem: null, inventory: { oak_log: 2 }, blocks: { '3,64,0': 'oak_log' } };
 const intent = IntentSchema.parse({ id: 'ask-1', source: 'user', goal: 'the player asked for something to build with', urgency: 0.5, traits: ['ambiguous'] });
 
-/** A real cognition config, every field written out (seeds/002: no defaults, no placeholders). */
-const configInput = (overrides: Partial<CognitionConfigInput> = {}): CognitionConfigInput => ({
-  system: 'You plan for a Minecraft bot. Reply with one JSON object matching the schema. Use only the listed verbs. Never set numeric state.',
-  userTemplate: 'Intent:\n{intent}\n\nWorld:\n{world}\n\nVerbs:\n{verbs}\n\nSchema:\n{schema}',
-  correctiveTemplate: 'Your previous reply was rejected: {complaint}\nReturn a corrected JSON object; keep everything else the same.',
-  outputSchema: planOutputSchema(registry),
-  retryBudget: 2,
-  completeTimeoutMs: 30_000,
-  gate: { threshold: 0.5, weights: { salience: 0.5, drivePressure: 0.3, arcHot: 0.1, relStakes: 0.3, fatigue: 0.2 }, cooldownMs: 10_000, trivialEvents: ['ambient_sound'] },
-  ...overrides,
-});
-const config = (overrides: Partial<CognitionConfigInput> = {}): CognitionConfig => {
-  const loaded = loadCognitionConfig(configInput(overrides));
-  if (!loaded.ok) throw new Error(loaded.error.message);
-  return loaded.config;
-};
-
-/** A scripted model: returns the replies in order and records every prompt it was sent. */
-function scripted(replies: string[]) {
-  const prompts: { system: string; user: string }[] = [];
-  return {
-    prompts,
-    complete: async (prompt: { system: string; user: string }) => {
-      prompts.push(prompt);
-      const reply = replies[prompts.length - 1];
-      if (reply === undefined) throw new Error('script exhausted');
-      return reply;
-    },
-  };
-}
 const good = JSON.stringify({ rationale: 'logs make planks, planks build', steps: [{ verb: 'craft_item', args: { item: 'oak_planks', count: 8 } }, { verb: 'chat', args: { message: 'made planks' } }] });
 
 describe('cognition config (seeds/002)', () => {

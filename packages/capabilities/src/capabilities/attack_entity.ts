@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { nearestEntityNamed } from './navigate.js';
 
 const { goals } = pathfinderPackage;
 
-export const AttackEntityArgsSchema = z.object({
+export const AttackEntityArgsSchema = z.strictObject({
   /** Entity type, mob name or username (nearest one); default: the nearest hostile mob. */
   entity: z.string().min(1).optional(),
   maxDistance: z.number().positive().max(64).default(16),
@@ -115,14 +115,14 @@ export const attackEntity = defineBotCapability({
   },
   acceptance: (pre, post) => {
     const [id, before] = Object.entries(pre.entities ?? {})[0] ?? [];
-    if (!id || !before) return effectsUnmet(['hurt:<entity>'], 'no target was observed before the attack');
-    if (before.dead) return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id} was already dead before the attack`);
+    if (!id || !before) return effectsUnmet([pred.hurt(pred.placeholder('entity'))], 'no target was observed before the attack');
+    if (before.dead) return effectsUnmet([pred.hurt({ name: before.name, id })], `${before.name} #${id} was already dead before the attack`);
     const after = post.entities?.[id];
     // Out of range or despawned is not killed: only a death the bot saw counts.
-    if (!after) return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id}: target no longer observed (not seen dying)`);
+    if (!after) return effectsUnmet([pred.hurt({ name: before.name, id })], `${before.name} #${id}: target no longer observed (not seen dying)`);
     if (after.dead) return accepted;
     if (before.health !== undefined && after.health !== undefined && after.health < before.health) return accepted;
     if ((after.hurts ?? 0) > (before.hurts ?? 0)) return accepted;
-    return effectsUnmet([`hurt:${before.name}#${id}`], `${before.name} #${id} was not hurt`);
+    return effectsUnmet([pred.hurt({ name: before.name, id })], `${before.name} #${id} was not hurt`);
   },
 });

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -8,14 +8,14 @@ import { isReplaceable, occupiedByBot, placeAt } from './place_block.js';
 
 const { goals } = pathfinderPackage;
 
-export const BlueprintBlockSchema = z.object({
+export const BlueprintBlockSchema = z.strictObject({
   dx: z.number().int().min(-32).max(32),
   dy: z.number().int().min(-32).max(32),
   dz: z.number().int().min(-32).max(32),
   block: z.string().min(1),
 });
 
-export const BuildStructureArgsSchema = z.object({
+export const BuildStructureArgsSchema = z.strictObject({
   /** Where blueprint offset 0,0,0 goes; default: two blocks east of the bot's feet. */
   origin: Vec3Schema.optional(),
   blueprint: z.array(BlueprintBlockSchema).min(1).max(512),
@@ -55,7 +55,7 @@ export const buildStructure = defineBotCapability({
       if (current && !isReplaceable(current)) return guardFailed(`${blockKey(position)} is occupied by ${current.name}`);
       needs.set(block, (needs.get(block) ?? 0) + 1);
     }
-    const missing = [...needs].filter(([block, n]) => countItem(body, block) < n).map(([block, n]) => `has_item:${block}:${n}`);
+    const missing = [...needs].filter(([block, n]) => countItem(body, block) < n).map(([block, n]) => pred.hasItem(block, n));
     return missing.length ? precondMissing(missing) : guardOk;
   },
   observe: ({ body }, args) => observeWorld(body, { positions: layout(body, args).map(({ position }) => position) }),
@@ -82,7 +82,7 @@ export const buildStructure = defineBotCapability({
   },
   acceptance: (_pre, post, args) => {
     const observed = Object.keys(post.blocks).map(parseBlockKey);
-    if (observed.length === 0) return effectsUnmet(['structure:observed'], 'no blueprint position was observed');
+    if (observed.length === 0) return effectsUnmet([pred.structure('observed')], 'no blueprint position was observed');
     // The snapshot holds exactly origin + offsets, so a default origin is recovered from the lowest corner.
     const lowest = (values: number[]) => Math.min(...values);
     const origin = args.origin
@@ -93,9 +93,9 @@ export const buildStructure = defineBotCapability({
           z: lowest(observed.map((p) => p.z)) - lowest(args.blueprint.map((b) => b.dz)),
         };
     const unmet = args.blueprint
-      .map(({ dx, dy, dz, block }) => ({ key: blockKey({ x: origin.x + dx, y: origin.y + dy, z: origin.z + dz }), block }))
-      .filter(({ key, block }) => post.blocks[key] !== block)
-      .map(({ key, block }) => `block:${key}=${block}`);
+      .map(({ dx, dy, dz, block }) => ({ position: { x: origin.x + dx, y: origin.y + dy, z: origin.z + dz }, block }))
+      .filter(({ position, block }) => post.blocks[blockKey(position)] !== block)
+      .map(({ position, block }) => pred.blockAt(position, block));
     return unmet.length ? effectsUnmet(unmet, `${unmet.length} of ${args.blueprint.length} blocks missing`) : accepted;
   },
 });

@@ -1,10 +1,10 @@
-import { accepted, effectsUnmet } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ChatLine } from '../bot.js';
 import { ABORTED, defineBotCapability, targetMemo, waitFor } from '../body.js';
 import { observeWorld } from '../world.js';
 
-export const ChatArgsSchema = z.object({
+export const ChatArgsSchema = z.strictObject({
   message: z.string().min(1).max(256),
 });
 export type ChatArgs = z.output<typeof ChatArgsSchema>;
@@ -51,9 +51,9 @@ export const chat = defineBotCapability({
   },
   acceptance: (pre, post, args) => {
     const username = speakers.get(args);
-    if (username === undefined) return effectsUnmet(['chat:echoed'], 'the speaker was not observed before chatting');
+    if (username === undefined) return effectsUnmet([pred.chatEchoed()], 'the speaker was not observed before chatting');
     return echoed(post.chat, lastSeq(pre.chat), echoLine(username, args.message))
       ? accepted
-      : effectsUnmet(['chat:echoed'], `the server did not echo "${echoLine(username, args.message)}" after line ${lastSeq(pre.chat)}`);
+      : effectsUnmet([pred.chatEchoed()], `the server did not echo "${echoLine(username, args.message)}" after line ${lastSeq(pre.chat)}`);
   },
 });

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
-export const CollectDropsArgsSchema = z.object({
+export const CollectDropsArgsSchema = z.strictObject({
   /** Only pick up this item; default: every drop in the radius. */
   item: z.string().min(1).optional(),
   radius: z.number().positive().max(64).default(8),
@@ -122,6 +122,6 @@ export const collectDrops = defineBotCapability({
     const after = count(post.inventory);
     return after > before
       ? accepted
-      : effectsUnmet([`has_item:${args.item ?? 'any'}`], `inventory count of ${args.item ?? 'items'} did not grow (${before} → ${after})`);
+      : effectsUnmet([pred.gained(args.item ?? { class: 'any' })], `inventory count of ${args.item ?? 'items'} did not grow (${before} → ${after})`);
   },
 });

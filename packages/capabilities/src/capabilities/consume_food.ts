@@ -1,11 +1,11 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Item } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { ABORTED, defineBotCapability, thrown } from '../body.js';
 import { observeWorld } from '../world.js';
 
-export const ConsumeFoodArgsSchema = z.object({
+export const ConsumeFoodArgsSchema = z.strictObject({
   /** The food to eat; default: the most nourishing food in the inventory. */
   item: z.string().min(1).optional(),
 });
@@ -31,7 +31,7 @@ export const consumeFood = defineBotCapability({
   effects: ['food:rose'],
   guard: ({ body }, args) => {
     if (args.item && !body.registry.foodsByName[args.item]) return guardFailed(`${args.item} is not food`);
-    if (!pickFood(body, args.item)) return precondMissing([`has_item:${args.item ?? 'food'}:1`]);
+    if (!pickFood(body, args.item)) return precondMissing([pred.hasItem(args.item ?? { class: 'food' })]);
     if (body.food >= MAX_FOOD) return guardFailed('not hungry: food is full');
     return guardOk;
   },
@@ -39,7 +39,7 @@ export const consumeFood = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const food = pickFood(bot, args.item);
-    if (!food) return { ok: false, code: 'precond_missing', reason: 'no food', missing: [`has_item:${args.item ?? 'food'}:1`], retryable: false };
+    if (!food) return { ok: false, code: 'precond_missing', reason: 'no food', missing: [formatPredicate(pred.hasItem(args.item ?? { class: 'food' }))], retryable: false };
     let stopped: () => void = () => undefined;
     const aborted = new Promise<void>((resolve) => (stopped = resolve));
     // Stop raising the food to the mouth at once: mineflayer's consume only settles when eating finishes.
@@ -62,5 +62,5 @@ export const consumeFood = defineBotCapability({
     }
   },
   acceptance: (pre, post) =>
-    post.food > pre.food ? accepted : effectsUnmet(['food:rose'], `food did not rise (${pre.food} → ${post.food})`),
+    post.food > pre.food ? accepted : effectsUnmet([pred.foodRose()], `food did not rise (${pre.food} → ${post.food})`),
 });

@@ -1,11 +1,11 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { ABORTED, countItem, defineBotCapability, NEAR_BLOCK_DISTANCE, nearestBlock, thrown } from '../body.js';
 import { observeWorld } from '../world.js';
 
-export const CraftItemArgsSchema = z.object({
+export const CraftItemArgsSchema = z.strictObject({
   item: z.string().min(1),
   /** How many items are wanted (the recipe runs as often as needed). */
   count: z.number().int().positive().max(64 * 36).default(1),
@@ -47,9 +47,9 @@ function planCraft(bot: SinewBot, item: string, count: number): CraftPlan | unde
       const owned = countItem(bot, name);
       have += Math.min(owned, need);
       total += need;
-      if (owned < need) missing.push(`has_item:${name}:${need}`);
+      if (owned < need) missing.push(formatPredicate(pred.hasItem(name, need)));
     }
-    if (recipe.requiresTable && !table) missing.push('near_block:crafting_table');
+    if (recipe.requiresTable && !table) missing.push(formatPredicate(pred.nearBlock('crafting_table')));
     // Prefer craftable, then the most ingredients on hand, then no table.
     const score = (missing.length === 0 ? 10 : 0) + (total ? have / total : 0) + (recipe.requiresTable ? 0 : 0.01);
     const plan: CraftPlan = { recipe, times, needs, table: recipe.requiresTable ? table : undefined, missing };
@@ -94,6 +94,6 @@ export const craftItem = defineBotCapability({
     const after = post.inventory[args.item] ?? 0;
     return after - before >= args.count
       ? accepted
-      : effectsUnmet([`has_item:${args.item}:${before + args.count}`], `${args.item} went ${before} → ${after}, wanted +${args.count}`);
+      : effectsUnmet([pred.hasItem(args.item, before + args.count)], `${args.item} went ${before} → ${after}, wanted +${args.count}`);
   },
 });

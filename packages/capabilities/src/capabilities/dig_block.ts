@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Block } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -19,7 +19,7 @@ import {
 import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
 
 export const DigBlockArgsSchema = z
-  .object({
+  .strictObject({
     position: Vec3Schema.optional(),
     /** Dig the nearest block of this name (or suffix group, e.g. `log`). */
     block: z.string().min(1).optional(),
@@ -82,10 +82,11 @@ export const digBlock = defineBotCapability({
   },
   acceptance: (pre, post) => {
     const key = Object.keys(pre.blocks)[0];
-    if (!key) return effectsUnmet(['air:<target>'], 'no target block was observed before digging');
+    if (!key) return effectsUnmet([pred.airAt(pred.placeholder('target'))], 'no target block was observed before digging');
+    const air = pred.airAt(parseBlockKey(key) ?? pred.placeholder('target'));
     const after = post.blocks[key];
     // The target must be observed afterwards: an unobserved block is not evidence of air.
-    if (after === undefined) return effectsUnmet([`air:${key}`], `block at ${key} was not observed after digging`);
-    return isAir(after) ? accepted : effectsUnmet([`air:${key}`], `block at ${key} is still ${after}`);
+    if (after === undefined) return effectsUnmet([air], `block at ${key} was not observed after digging`);
+    return isAir(after) ? accepted : effectsUnmet([air], `block at ${key} is still ${after}`);
   },
 });

@@ -1,9 +1,9 @@
-import { accepted, effectsUnmet, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { ABORTED, countItem, defineBotCapability, thrown } from '../body.js';
 import { EquipmentSlotSchema, observeWorld } from '../world.js';
 
-export const EquipArgsSchema = z.object({
+export const EquipArgsSchema = z.strictObject({
   item: z.string().min(1),
   destination: EquipmentSlotSchema.default('hand'),
 });
@@ -18,12 +18,12 @@ export const equip = defineBotCapability({
   expectedDurationMs: 5_000,
   preconds: ['has_item:<item>:1'],
   effects: ['equipped:<destination>=<item>'],
-  guard: ({ body }, args) => (countItem(body, args.item) > 0 ? guardOk : precondMissing([`has_item:${args.item}:1`])),
+  guard: ({ body }, args) => (countItem(body, args.item) > 0 ? guardOk : precondMissing([pred.hasItem(args.item)])),
   observe: ({ body }) => observeWorld(body, { equipment: true }),
   run: async (ctx, args) => {
     const bot = ctx.body;
     const stack = bot.inventory.items().find((item) => item.name === args.item);
-    if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${args.item}`, missing: [`has_item:${args.item}:1`], retryable: false };
+    if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${args.item}`, missing: [formatPredicate(pred.hasItem(args.item))], retryable: false };
     try {
       await bot.equip(stack, args.destination);
       return ctx.signal.aborted ? ABORTED : { ok: true };
@@ -35,6 +35,6 @@ export const equip = defineBotCapability({
     const worn = post.equipment?.[args.destination];
     return worn === args.item
       ? accepted
-      : effectsUnmet([`equipped:${args.destination}=${args.item}`], `${args.destination} holds ${worn ?? 'nothing'}`);
+      : effectsUnmet([pred.equipped(args.destination, args.item)], `${args.destination} holds ${worn ?? 'nothing'}`);
   },
 });

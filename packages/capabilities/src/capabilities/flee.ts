@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { nearestEntityNamed } from './navigate.js';
 
 const { goals } = pathfinderPackage;
 
-export const FleeArgsSchema = z.object({
+export const FleeArgsSchema = z.strictObject({
   /** Run from this position. */
   from: Vec3Schema.optional(),
   /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */
@@ -76,12 +76,12 @@ export const flee = defineBotCapability({
     const threatAfter = Object.values(post.entities ?? {})[0];
     const after = threatAfter?.dead ? undefined : threatAfter?.position;
     // A threat entity that vanished (despawned, died) is as good as outrun.
-    if (!after) return Object.keys(pre.entities ?? {}).length ? accepted : effectsUnmet(['distance_from_threat'], 'no threat observed');
+    if (!after) return Object.keys(pre.entities ?? {}).length ? accepted : effectsUnmet([pred.distanceFromThreat()], 'no threat observed');
     const startDistance = before ? horizontal(pre.position, before) : 0;
     const endDistance = horizontal(post.position, after);
     if (endDistance >= args.distance) return accepted;
     return effectsUnmet(
-      [`distance_from_threat:>=${args.distance}`],
+      [pred.distanceFromThreat(args.distance)],
       `threat still ${endDistance.toFixed(1)} blocks away (was ${startDistance.toFixed(1)}, wanted ≥ ${args.distance})`,
     );
   },

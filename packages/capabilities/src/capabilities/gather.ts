@@ -1,5 +1,5 @@
 import { behavior, type LeafContext } from '@sinew/bt-runtime';
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -25,7 +25,7 @@ import { dropsNear, pickUpDrops } from './collect_drops.js';
 
 const { goals } = pathfinderPackage;
 
-export const GatherArgsSchema = z.object({
+export const GatherArgsSchema = z.strictObject({
   /** A block name (`oak_log`) or a suffix group (`log` = any `*_log`). */
   block: z.string().min(1),
   count: z.number().int().positive().max(256).default(1),
@@ -207,6 +207,6 @@ export const gather = defineBotCapability({
     const gained = countMatching(post.inventory, matches) - countMatching(pre.inventory, matches);
     return gained >= args.count
       ? accepted
-      : effectsUnmet([`has_item:${args.block}:+${args.count}`], `gathered ${gained} of ${args.count} ${args.block}`);
+      : effectsUnmet([pred.gained(args.block, args.count)], `gathered ${gained} of ${args.count} ${args.block}`);
   },
 });

@@ -1,15 +1,15 @@
-import { accepted, effectsUnmet, guardFailed, guardOk } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, nearestBlock, targetMemo, walkTo } from '../body.js';
-import { blockKey, observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
+import { observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
 export const NavigateArgsSchema = z
-  .object({
+  .strictObject({
     position: Vec3Schema.optional(),
     /** Walk to the nearest block of this name (or suffix group, e.g. `log`). */
     block: z.string().min(1).optional(),
@@ -83,7 +83,7 @@ export const navigate = defineBotCapability({
   description: 'Walk to a position, the nearest block of a kind, or the nearest entity (within range).',
   inputSchema: NavigateArgsSchema,
   expectedDurationMs: 30_000,
-  effects: ['at:target'],
+  effects: ['at:<target>'],
   guard: ({ body }, args) => {
     if (resolveTarget(body, args)) return guardOk;
     return guardFailed(
@@ -126,10 +126,10 @@ export const navigate = defineBotCapability({
       // A dead entity is no target to stand next to.
       if (entity && !entity.dead) goalAt = entity.position;
     }
-    if (!goalAt) return effectsUnmet(['at:target'], 'the navigation target is no longer observed');
+    if (!goalAt) return effectsUnmet([pred.at(pred.placeholder('target'))], 'the navigation target is no longer observed');
     const left = distance(post.position, goalAt);
     return left <= allowed(args)
       ? accepted
-      : effectsUnmet([`at:${blockKey(goalAt)}`], `bot is ${left.toFixed(1)} blocks from the target (range ${args.range})`);
+      : effectsUnmet([pred.at(goalAt)], `bot is ${left.toFixed(1)} blocks from the target (range ${args.range})`);
   },
 });

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -6,7 +6,7 @@ import { ABORTED, countItem, defineBotCapability, thrown, waitFor } from '../bod
 import { observeWorld } from '../world.js';
 import { isReplaceable } from './place_block.js';
 
-export const PillarUpArgsSchema = z.object({
+export const PillarUpArgsSchema = z.strictObject({
   height: z.number().int().positive().max(32),
   /** The block to stand on; default: the first of dirt, cobblestone, planks, … in the inventory. */
   item: z.string().min(1).optional(),
@@ -33,7 +33,7 @@ export const pillarUp = defineBotCapability({
   effects: ['y:+<height>'],
   guard: ({ body }, args) => {
     const item = scaffoldItem(body, args.height, args.item);
-    if (!item || countItem(body, item) < args.height) return precondMissing([`has_item:${item ?? 'dirt'}:${args.height}`]);
+    if (!item || countItem(body, item) < args.height) return precondMissing([pred.hasItem(item ?? 'dirt', args.height)]);
     if (!body.registry.blocksByName[item]) return guardFailed(`${item} is not a placeable block`);
     const feet = body.entity.position.floored();
     for (let dy = 2; dy <= args.height + 1; dy += 1) {
@@ -47,7 +47,7 @@ export const pillarUp = defineBotCapability({
     const bot = ctx.body;
     const item = scaffoldItem(bot, args.height, args.item);
     const stack = item ? bot.inventory.items().find((candidate) => candidate.name === item) : undefined;
-    if (!item || !stack) return { ok: false, code: 'precond_missing', reason: 'no scaffold blocks', missing: [`has_item:${item ?? 'dirt'}:${args.height}`] };
+    if (!item || !stack) return { ok: false, code: 'precond_missing', reason: 'no scaffold blocks', missing: [formatPredicate(pred.hasItem(item ?? 'dirt', args.height))] };
     try {
       await bot.equip(stack, 'hand');
       // Centre on the block so the new block never clips the body.
@@ -79,6 +79,6 @@ export const pillarUp = defineBotCapability({
   },
   acceptance: (pre, post, args) => {
     const rose = Math.floor(post.position.y + 0.01) - Math.floor(pre.position.y + 0.01);
-    return rose >= args.height ? accepted : effectsUnmet([`y:+${args.height}`], `rose ${rose} of ${args.height} blocks`);
+    return rose >= args.height ? accepted : effectsUnmet([pred.rose(args.height)], `rose ${rose} of ${args.height} blocks`);
   },
 });

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate } from '@sinew/executor-contracts';
 import type { Block } from '../mc-types.js';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -19,7 +19,7 @@ import {
 } from '../body.js';
 import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
 
-export const PlaceBlockArgsSchema = z.object({
+export const PlaceBlockArgsSchema = z.strictObject({
   item: z.string().min(1),
   /** Where to place it; default: a free spot next to the bot. */
   position: Vec3Schema.optional(),
@@ -75,7 +75,7 @@ export async function placeAt(ctx: BotRunContext, item: string, position: Vec3Li
   const placement = placementReference(bot, position);
   if (!placement) return { ok: false, code: 'guard_failed', reason: `nothing solid next to ${blockKey(position)} to place against`, retryable: false };
   const stack = bot.inventory.items().find((candidate) => candidate.name === item);
-  if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${item} in inventory`, missing: [`has_item:${item}:1`], retryable: false };
+  if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${item} in inventory`, missing: [formatPredicate(pred.hasItem(item))], retryable: false };
   try {
     if (bot.heldItem?.name !== item) await bot.equip(stack, 'hand');
     if (ctx.signal.aborted) return ABORTED;
@@ -110,8 +110,8 @@ export const placeBlock = defineBotCapability({
   effects: ['block:<position>=<item>'],
   guard: ({ body }, args) => {
     if (!body.registry.blocksByName[args.item]) return guardFailed(`${args.item} is not a placeable block`);
-    const missing: string[] = [];
-    if (countItem(body, args.item) < 1) missing.push(`has_item:${args.item}:1`);
+    const missing: (string | Predicate)[] = [];
+    if (countItem(body, args.item) < 1) missing.push(pred.hasItem(args.item));
     const position = resolveTarget(body, args);
     if (!position) return guardFailed('no free spot next to the bot to place on');
     const current = body.blockAt(toBlockVec(position));
@@ -136,10 +136,10 @@ export const placeBlock = defineBotCapability({
   },
   acceptance: (pre, post, args) => {
     const key = Object.keys(pre.blocks)[0];
-    if (!key) return effectsUnmet([`block:<position>=${args.item}`], 'no target position was observed');
+    if (!key) return effectsUnmet([pred.blockAt(pred.placeholder('position'), args.item)], 'no target position was observed');
     return post.blocks[key] === args.item
       ? accepted
-      : effectsUnmet([`block:${key}=${args.item}`], `block at ${key} is ${post.blocks[key]}, not ${args.item}`);
+      : effectsUnmet([pred.blockAt(parseBlockKey(key) ?? pred.placeholder('position'), args.item)], `block at ${key} is ${post.blocks[key]}, not ${args.item}`);
   },
 });
 

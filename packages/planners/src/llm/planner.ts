@@ -1,4 +1,4 @@
-import { checkStep, describeError, type CapabilityRegistry, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
 import type { CognitionConfig } from './config.js';
@@ -35,7 +35,14 @@ export interface LlmPlannerOptions<World = WorldSnapshot, Body = unknown> {
   readonly describeWorld?: (world: World) => string;
   readonly name?: string;
   readonly onEvent?: (event: LlmEvent) => void;
+  /** Largest prompt (system + user, UTF-8 bytes) sent to `complete()`; a bigger one fails with `prompt_too_large` (default 64 KiB). */
+  readonly maxPromptBytes?: number;
 }
+
+/** Default cap on one prompt (system + user) in UTF-8 bytes. */
+export const DEFAULT_MAX_PROMPT_BYTES = 64 * 1024;
+/** Replies nested deeper than this are refused before they are walked (a deep reply must not overflow the stack). */
+const MAX_REPLY_DEPTH = 64;
 
 /**
  * The LLM planner: renders the cognition config's prompts, validates the reply (JSON only, no
@@ -45,33 +52,34 @@ export interface LlmPlannerOptions<World = WorldSnapshot, Body = unknown> {
 export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options: LlmPlannerOptions<World, Body>): Planner<World> {
   const { config, registry } = options;
   const name = options.name ?? 'llm';
+  const maxPromptBytes = options.maxPromptBytes ?? DEFAULT_MAX_PROMPT_BYTES;
+  if (!Number.isSafeInteger(maxPromptBytes) || maxPromptBytes < 1) throw new RangeError(`createLlmPlanner: maxPromptBytes must be a positive integer, received ${describeValue(maxPromptBytes)}`);
   const emit = (event: LlmEvent) => options.onEvent?.(event);
   const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as WorldSnapshot));
   let planCounter = 0;
 
-  async function plan(intent: Intent, world: World): Promise<PlanResult> {
+  async function planOnce(intent: Intent, world: World): Promise<PlanResult> {
     if (options.gate) {
       const decision = options.gate.gate.evaluate(options.gate.signal(intent, world));
       emit({ type: 'gate', intentId: intent.id, decision });
       if (!decision.think) return planFailure(name, 'gate_closed', decision.reason);
     }
     const tools = registry.toolDefinitions();
-    const request = config.userTemplate
-      .replaceAll('{intent}', describeIntent(intent))
-      .replaceAll('{world}', render(world))
-      .replaceAll('{verbs}', tools.map((t) => `- ${t.name}: ${t.description}`).join('\n'))
-      .replaceAll('{schema}', JSON.stringify(config.outputSchema));
+    const request = fillTemplate(config.userTemplate, {
+      intent: describeIntent(intent),
+      world: render(world),
+      verbs: tools.map((t) => `- ${t.name}: ${t.description}`).join('\n'),
+      schema: JSON.stringify(config.outputSchema),
+    });
     let user = request;
     const complaints: string[] = [];
     for (let attempt = 1; attempt <= 1 + config.retryBudget; attempt += 1) {
+      const size = Buffer.byteLength(config.system) + Buffer.byteLength(user);
+      if (size > maxPromptBytes) return planFailure(name, 'prompt_too_large', `prompt for attempt ${attempt} is ${size} bytes, over maxPromptBytes ${maxPromptBytes}`, complaints);
       emit({ type: 'prompt', intentId: intent.id, attempt, system: config.system, user });
-      let reply: string;
-      try {
-        reply = await withTimeout(options.complete({ system: config.system, user }), config.completeTimeoutMs);
-      } catch (error) {
-        return planFailure(name, 'llm_unavailable', `complete() failed on attempt ${attempt}: ${describeError(error)}`, complaints);
-      }
-      const checked = validateReply(reply, registry);
+      const reply = await ask(options.complete, { system: config.system, user }, config.completeTimeoutMs, attempt);
+      if (!reply.ok) return planFailure(name, 'llm_unavailable', reply.reason, complaints);
+      const checked = validateReply(reply.text, registry);
       if (checked.ok) {
         emit({ type: 'accepted', intentId: intent.id, attempt, steps: checked.steps.length });
         planCounter += 1;
@@ -79,17 +87,45 @@ export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options:
       }
       complaints.push(checked.complaint);
       emit({ type: 'rejected', intentId: intent.id, attempt, complaint: checked.complaint });
-      user = config.correctiveTemplate
-        .replaceAll('{complaint}', checked.complaint)
-        .replaceAll('{previous}', reply)
-        .replaceAll('{request}', request);
+      user = fillTemplate(config.correctiveTemplate, { complaint: checked.complaint, previous: reply.text, request });
     }
     return planFailure(name, 'llm_output_rejected', `reply rejected ${complaints.length}× (budget ${config.retryBudget} corrective retries)`, complaints);
+  }
+
+  /** Never throws: a hostile intent, a throwing gate, renderer or event listener is a coded failure. */
+  async function plan(input: Intent, world: World): Promise<PlanResult> {
+    try {
+      const intent = IntentSchema.safeParse(input);
+      if (!intent.success) return planFailure(name, 'invalid_intent', `intent is not an Intent: ${z.prettifyError(intent.error)}`);
+      return await planOnce(intent.data, world);
+    } catch (error) {
+      return planFailure(name, 'planner_error', `${name} planner failed: ${describeError(error)}`);
+    }
   }
 
   // What the model is told it may emit: the verbs in the config's schema (the verb gate compares them to the registry).
   const schemaVerbs = verbsOfSchema(config.outputSchema);
   return { name, verbs: () => schemaVerbs ?? registry.verbs(), plan };
+}
+
+/** One `complete()` call; whatever it does (throw, reject, hang, resolve a non-string) is a value here. */
+async function ask(complete: CompleteFn, prompt: { system: string; user: string }, timeoutMs: number, attempt: number): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  let reply: unknown;
+  try {
+    reply = await withTimeout(Promise.resolve(complete(prompt)), timeoutMs);
+  } catch (error) {
+    return { ok: false, reason: `complete() failed on attempt ${attempt}: ${describeError(error)}` };
+  }
+  if (typeof reply !== 'string') return { ok: false, reason: `complete() resolved ${describeValue(reply).slice(0, 80)} (${typeof reply}) on attempt ${attempt}, not a string` };
+  return { ok: true, text: reply };
+}
+
+/**
+ * Fills `{token}`s in one pass with literal values: `$&`, `` $` `` or `$'` in a value are not
+ * expanded, and a `{token}` inside a value is not filled again.
+ */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{([a-z]+)\}/g, (token: string, key: string) => (Object.hasOwn(values, key) ? (values[key] as string) : token));
 }
 
 /** Settles like `promise`, or rejects once `ms` pass first (a model that never answers must not hang planning). */
@@ -130,6 +166,9 @@ export function validateReply<Body>(reply: string, registry: CapabilityRegistry<
     if (end > 0 && end < text.length - 1 && parses(text.slice(0, end + 1))) return { ok: false, complaint: prose };
     return { ok: false, complaint: `Your reply was not valid JSON (${describeError(error)}). Reply with exactly one JSON object.` };
   }
+  if (depthExceeds(json, MAX_REPLY_DEPTH)) {
+    return { ok: false, complaint: `Your reply was nested deeper than ${MAX_REPLY_DEPTH} levels. Reply with the flat shape of the schema.` };
+  }
   const numeric = numericStateFields(json);
   if (numeric.length) {
     return {
@@ -158,6 +197,18 @@ function parses(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether a parsed JSON value nests deeper than `limit` (an explicit stack: no recursion on hostile input). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Paths of numbers anywhere except inside a step's `args` (seeds/001: the model never sets numbers). */

@@ -1,3 +1,4 @@
+import { blockKey, formatPredicate, pred } from '@sinew/executor-contracts';
 import type { HtnOperator } from '../htn/htn.js';
 import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
@@ -37,7 +38,11 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
         earlier.block === later.block && earlier.maxDistance === later.maxDistance
           ? { ...earlier, count: num(earlier, 'count', 1) + num(later, 'count', 1) }
           : undefined,
-      effects: (args) => [`has_item:${book.dropOf(String(args.block))}:${num(args, 'count', 1)}`],
+      // A gain of the dropped item; a block pattern (`log`) names no one item, so it declares no effect.
+      effects: (args) => {
+        const drop = book.dropOf(String(args.block));
+        return book.isItem(drop) ? [formatPredicate(pred.gained(drop, num(args, 'count', 1)))] : [];
+      },
     },
     {
       verb: 'craft_item',
@@ -49,7 +54,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
         return option ? applyCraft(state, option, Math.ceil(num(args, 'count', 1) / option.resultCount)) : false;
       },
       assume: (state, args) => add(state, String(args.item), num(args, 'count', 1)),
-      effects: (args) => [`has_item:${String(args.item)}:${num(args, 'count', 1)}`],
+      effects: (args) => [formatPredicate(pred.gained(String(args.item), num(args, 'count', 1)))],
     },
     {
       verb: 'place_block',
@@ -59,10 +64,10 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
         if (!item || count(state, item) < 1) return false;
         add(state, item, -1);
         const position = args.position as { x: number; y: number; z: number } | undefined;
-        state.blocks[position ? `${position.x},${position.y},${position.z}` : placeSpot(state.position)] = item;
+        state.blocks[position ? blockKey(position) : placeSpot(state.position)] = item;
         return true;
       },
-      effects: (args) => (args.item === 'crafting_table' ? ['near_block:crafting_table'] : []),
+      effects: (args) => (args.item === 'crafting_table' ? [formatPredicate(pred.nearBlock('crafting_table'))] : []),
     },
     {
       verb: 'equip',
@@ -84,7 +89,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
         for (const [block, n] of need) if (count(state, block) < n) return false;
         for (const cell of blueprint) {
           add(state, cell.block, -1);
-          state.blocks[`${Math.floor(origin.x) + cell.dx},${Math.floor(origin.y) + cell.dy},${Math.floor(origin.z) + cell.dz}`] = cell.block;
+          state.blocks[blockKey({ x: Math.floor(origin.x) + cell.dx, y: Math.floor(origin.y) + cell.dy, z: Math.floor(origin.z) + cell.dz })] = cell.block;
         }
         return true;
       },

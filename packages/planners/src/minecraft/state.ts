@@ -1,3 +1,4 @@
+import { blockKey, parseBlockKey } from '@sinew/executor-contracts';
 import type { Vec3, WorldSnapshot } from '../contract.js';
 import type { RecipeBook, RecipeOption } from './recipes.js';
 
@@ -7,9 +8,8 @@ export const NEAR_BLOCK_RADIUS = 4;
 /** Whether a block of this name is within `radius` of the position in the snapshot's known blocks. */
 export function blockNear(world: Pick<WorldSnapshot, 'blocks' | 'position'>, block: string, radius = NEAR_BLOCK_RADIUS): boolean {
   return Object.entries(world.blocks).some(([key, name]) => {
-    if (name !== block) return false;
-    const [x = 0, y = 0, z = 0] = key.split(',').map(Number);
-    return Math.hypot(x - world.position.x, y - world.position.y, z - world.position.z) <= radius;
+    const at = name === block ? parseBlockKey(key) : undefined;
+    return at !== undefined && Math.hypot(at.x - world.position.x, at.y - world.position.y, at.z - world.position.z) <= radius;
   });
 }
 
@@ -33,7 +33,7 @@ export function applyCraft(world: Pick<WorldSnapshot, 'inventory'>, option: Reci
 
 /** The free spot `place_block` without a position uses: next to the bot (simulated as +x). */
 export function placeSpot(position: Vec3): string {
-  return `${Math.floor(position.x) + 1},${Math.floor(position.y)},${Math.floor(position.z)}`;
+  return blockKey({ x: position.x + 1, y: position.y, z: position.z });
 }
 
 /** Pickaxes from weakest to strongest; any at least as strong as the required one will do. */

@@ -1,4 +1,4 @@
-import type { RepairHook, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import { describeError, type RepairHook, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import type { Planner } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
 
@@ -47,7 +47,7 @@ export function plannerRepairHook<World>(
         response = await planner.repair(request, await world());
       } catch (error) {
         // Observing or repairing failed (body gone, planner bug): reported here, rethrown so the executor counts a repair error.
-        report(false, `repair threw: ${error instanceof Error ? error.message : String(error)}`);
+        report(false, `repair threw: ${describeError(error)}`);
         throw error;
       }
       report(Boolean(response), response?.reason ?? `${planner.name} had no repair for ${failure.code}: ${failure.reason}`);

@@ -1,5 +1,6 @@
-import type { Intent, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
-import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { describeError, IntentSchema, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { planFailure, readPlanResult, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
 
@@ -135,20 +136,13 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
     return { type: 'route', intentId: intent.id, goal: intent.goal, context, chosen, candidates, memoryOverride, reason };
   }
 
-  async function plan(intent: Intent, world: World): Promise<PlanResult> {
+  async function planWith(intent: Intent, world: World): Promise<PlanResult> {
     const decision = route(intent);
     emit(decision);
     const order = decision.candidates.map((c) => c.planner);
     const complaints: string[] = [];
     for (const [index, name] of order.entries()) {
-      const planner = byName.get(name)!;
-      let result: PlanResult;
-      try {
-        result = await planner.plan(intent, world);
-      } catch (error) {
-        // A planner that throws breaks its contract; it is a coded failure here, never a crash.
-        result = planFailure(name, 'planner_error', `plan() threw: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const result = await askPlanner(byName.get(name)!, intent, world);
       if (result.ok) {
         setBounded(plans, result.plan.planId, { planner: name, context: decision.context }, MAX_TRACKED_PLANS);
         emit({ type: 'planned', intentId: intent.id, planner: name, planId: result.plan.planId, reason: `${name} produced ${result.plan.steps.length} steps` });
@@ -158,6 +152,17 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
       emit({ type: 'fallback', intentId: intent.id, from: name, to: order[index + 1], reason: `${result.failure.code}: ${result.failure.reason}` });
     }
     return planFailure('router', 'no_route', decision.chosen ? `every routed planner failed for "${intent.goal}"` : decision.reason, complaints);
+  }
+
+  /** Never throws: a hostile intent, or a throwing route rule or event listener, is a coded failure. */
+  async function plan(input: Intent, world: World): Promise<PlanResult> {
+    try {
+      const intent = IntentSchema.safeParse(input);
+      if (!intent.success) return planFailure('router', 'invalid_intent', `intent is not an Intent: ${z.prettifyError(intent.error)}`);
+      return await planWith(intent.data, world);
+    } catch (error) {
+      return planFailure('router', 'planner_error', `router failed: ${describeError(error)}`);
+    }
   }
 
   return {
@@ -181,7 +186,7 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
         } catch (error) {
           // One planner's broken repair must not stop the others from trying; it is reported, not swallowed.
           errors.push(error);
-          const message = error instanceof Error ? error.message : String(error);
+          const message = describeError(error);
           emit({ type: 'fallback', intentId: request.plan.intentId, from: planner.name, to: ordered[index + 1]?.name, reason: `repair threw: ${message}` });
         }
       }
@@ -206,4 +211,14 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
       });
     },
   };
+}
+
+/** One planner's answer, validated: a throw or garbage (not a PlanResult, a plan that fails PlanSchema) is `planner_error`. */
+async function askPlanner<World>(planner: Planner<World>, intent: Intent, world: World): Promise<PlanResult> {
+  try {
+    return readPlanResult(planner.name, await planner.plan(intent, world));
+  } catch (error) {
+    // A planner that throws breaks its contract; it is a coded failure here, never a crash.
+    return planFailure(planner.name, 'planner_error', `plan() threw: ${describeError(error)}`);
+  }
 }
