@@ -1,12 +1,15 @@
 import type { ExtensionContext } from './context.js';
 import { installCombat } from './combat.js';
 import { installCrafting } from './crafting.js';
+import { installDigTime } from './digtime.js';
 import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
 import { installFallDamage } from './falldamage.js';
 import { installGameMode } from './gamemode.js';
+import { installHarvest } from './harvest.js';
 import { installLogin } from './login.js';
 import { installMobs } from './mobs.js';
+import { installPickup } from './pickup.js';
 import { installPlayers } from './players.js';
 import { installRespawn } from './respawn.js';
 
@@ -22,4 +25,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installMobs(ctx);
   installCombat(ctx);
   installFallDamage(ctx);
+  installHarvest(ctx);
+  installDigTime(ctx);
+  installPickup(ctx);
 }
