@@ -1,6 +1,7 @@
 import windowsLoader from 'prismarine-windows';
 import type { SquidItem, SquidPlayer, SquidWindow } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
+import { copyStack, mispredicted, snapshot, type ClickPacket } from './clicks.js';
 import { createItem, toNotch } from './items.js';
 import { matchGrid, recipesOf } from './recipes.js';
 
@@ -116,40 +117,12 @@ export function installCrafting(ctx: ExtensionContext): void {
     return true;
   };
 
-  const snapshot = (win: SquidWindow): string[] => win.slots.map((item) => (item ? `${item.type}:${item.count}` : ''));
-
-  const copyStack = (item: SquidItem | null): SquidItem | null => {
-    if (!item) return null;
-    const copy = createItem(serv, item.type, item.count);
-    copy.nbt = item.nbt;
-    return copy;
-  };
-
   /** Copies the table's inventory part back into the player inventory (silently; the client mirrors it itself). */
   const syncTableToInventory = (player: SquidPlayer, session: CraftingSession): void => {
     for (let s = session.window.inventoryStart; s < session.window.inventoryEnd; s++) {
-      player.inventory.updateSlot(s - TABLE_INVENTORY_OFFSET, copyStack(session.window.slots[s] ?? null));
+      player.inventory.updateSlot(s - TABLE_INVENTORY_OFFSET, copyStack(serv, session.window.slots[s] ?? null));
     }
   };
-
-  interface ClickPacket {
-    windowId: number;
-    slot: number;
-    mouseButton: number;
-    mode: number;
-    /** What the client predicted each touched slot holds after the click. */
-    changedSlots?: { location: number; item: { present?: boolean; itemId?: number; itemCount?: number } | null }[];
-  }
-
-  /** Vanilla answers a mispredicted click with the true slot contents; so do we. */
-  const mispredicted = (win: SquidWindow, packet: ClickPacket): number[] =>
-    (packet.changedSlots ?? [])
-      .filter(({ location, item }) => {
-        const actual = win.slots[location] ?? null;
-        const predicted = item?.present ? `${item.itemId}:${item.itemCount}` : '';
-        return location >= 0 && location < win.slots.length && predicted !== (actual ? `${actual.type}:${actual.count}` : '');
-      })
-      .map(({ location }) => location);
 
   const onClick = (player: SquidPlayer, packet: ClickPacket): void => {
     const state = sessions.get(player)!;
@@ -188,7 +161,7 @@ export function installCrafting(ctx: ExtensionContext): void {
     const window = windows.createWindow(nextWindowId, 'minecraft:crafting', 'Crafting');
     const session: CraftingSession = { window, size: 3, table: true };
     for (let s = window.inventoryStart; s < window.inventoryEnd; s++) {
-      window.slots[s] = copyStack(player.inventory.slots[s - TABLE_INVENTORY_OFFSET] ?? null);
+      window.slots[s] = copyStack(serv, player.inventory.slots[s - TABLE_INVENTORY_OFFSET] ?? null);
       if (window.slots[s]) window.slots[s]!.slot = s;
     }
     state.table = session;

@@ -5,6 +5,7 @@ import { installDigTime } from './digtime.js';
 import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
 import { installFallDamage } from './falldamage.js';
+import { installFurnace } from './furnace.js';
 import { installGameMode } from './gamemode.js';
 import { installHarvest } from './harvest.js';
 import { installLogin } from './login.js';
@@ -28,4 +29,6 @@ export function installExtensions(ctx: ExtensionContext): void {
   installHarvest(ctx);
   installDigTime(ctx);
   installPickup(ctx);
+  // After crafting: crafting replaces flying-squid's window_click listeners when a player joins.
+  installFurnace(ctx);
 }
