@@ -2,7 +2,7 @@ import windowsLoader from 'prismarine-windows';
 import type { SquidItem, SquidPlayer, SquidWindow } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
 import { copyStack, mispredicted, snapshot, type ClickPacket } from './clicks.js';
-import { createItem, toNotch } from './items.js';
+import { addToInventory, createItem, toNotch } from './items.js';
 import { matchGrid, recipesOf } from './recipes.js';
 
 /** One window the player can click in: the inventory (2×2 grid) or an opened crafting table (3×3). */
@@ -187,23 +187,7 @@ export function installCrafting(ctx: ExtensionContext): void {
       state.suppressed = false;
     }
     const leftovers = [session.window.selectedItem, ...session.window.slots.slice(1, 10)];
-    for (const item of leftovers) if (item) returnToInventory(player, item);
-  };
-
-  const returnToInventory = (player: SquidPlayer, item: SquidItem): void => {
-    const inv = player.inventory;
-    let left = item.count;
-    for (let s = 9; s < 45 && left > 0; s++) {
-      const slotItem = inv.slots[s];
-      if (slotItem && slotItem.type === item.type && slotItem.count < slotItem.stackSize) {
-        const add = Math.min(left, slotItem.stackSize - slotItem.count);
-        slotItem.count += add;
-        inv.updateSlot(s, slotItem);
-        left -= add;
-      }
-    }
-    for (let s = 36; s < 45 && left > 0; s++) if (!inv.slots[s]) ((left = 0), inv.updateSlot(s, createItem(serv, item.type, item.count)));
-    for (let s = 9; s < 36 && left > 0; s++) if (!inv.slots[s]) ((left = 0), inv.updateSlot(s, createItem(serv, item.type, item.count)));
+    for (const item of leftovers) if (item) addToInventory(serv, player.inventory, item.type, item.count);
   };
 
   serv.on('newPlayer', (player: SquidPlayer) => {
@@ -238,7 +222,7 @@ export function installCrafting(ctx: ExtensionContext): void {
       }
     }
     if (items.length) inv.updateSlot(0, null);
-    for (const item of items) returnToInventory(player, item);
+    for (const item of items) addToInventory(serv, player.inventory, item.type, item.count);
   };
 
   ctx.onReset(() => {

@@ -77,20 +77,6 @@ export function installFurnace(ctx: ExtensionContext): void {
   const viewers = new Map<SquidPlayer, Viewer>();
   let nextWindowId = FIRST_WINDOW_ID;
 
-  const sendState = (viewer: Viewer): void => {
-    const { furnace, player } = viewer;
-    furnace.slots.forEach((item, slot) => {
-      if (stackKey(item) === viewer.shown[slot]) return;
-      viewer.shown[slot] = stackKey(item);
-      player._client.write('set_slot', { windowId: viewer.window.id, stateId: ++viewer.stateId, slot, item: toNotch(serv, item) });
-    });
-    propertiesOf(furnace).forEach((value, property) => {
-      if (viewer.shownProperties[property] === value) return;
-      viewer.shownProperties[property] = value;
-      player._client.write('craft_progress_bar', { windowId: viewer.window.id, property, value });
-    });
-  };
-
   const close = (viewer: Viewer, tellClient: boolean): void => {
     viewer.furnace.viewers.delete(viewer);
     if (viewers.get(viewer.player) === viewer) viewers.delete(viewer.player);
@@ -116,15 +102,7 @@ export function installFurnace(ctx: ExtensionContext): void {
     const viewer: Viewer = { player, furnace, window, stateId: 0, shown: [], shownProperties: [] };
     furnace.viewers.add(viewer);
     viewers.set(player, viewer);
-    loadWindow(serv, viewer);
-    player._client.write('open_window', { windowId: window.id, inventoryType: furnaceType, windowTitle: { type: 'string', value: 'Furnace' } });
-    player._client.write('window_items', {
-      windowId: window.id,
-      stateId: ++viewer.stateId,
-      items: window.slots.map((item) => toNotch(serv, item ?? null)),
-      carriedItem: toNotch(serv, null),
-    });
-    viewer.shown = furnace.slots.map(stackKey);
+    showWindow(serv, viewer, furnaceType);
     // mineflayer listens for the properties only once the window is open: send them all again after a round trip.
     roundTrip(player)
       .then(() => (viewer.shownProperties = []))
@@ -147,21 +125,7 @@ export function installFurnace(ctx: ExtensionContext): void {
       if (value !== before[slot] || wrong.has(slot))
         player._client.write('set_slot', { windowId: window.id, stateId: ++viewer.stateId, slot, item: toNotch(serv, window.slots[slot] ?? null) });
     });
-    for (const other of furnace.viewers) sendState(other);
-  };
-
-  const dropContents = (furnace: Furnace): void => {
-    const itemEntity = serv.registry.entitiesByName.item!.id;
-    for (const item of furnace.slots) {
-      if (!item) continue;
-      serv.spawnObject(itemEntity, furnace.world, furnace.position.offset(0.5, 0.5, 0.5), {
-        velocity: new Vec3(0, 0, 0),
-        itemId: item.type,
-        itemCount: item.count,
-        pickupTime: 500,
-        deathTime: 5 * 60 * 1000,
-      });
-    }
+    for (const other of furnace.viewers) sendState(serv, other);
   };
 
   /** The block may have been replaced (setBlock, fill, reset): then the furnace is gone; else show lit. */
@@ -176,7 +140,7 @@ export function installFurnace(ctx: ExtensionContext): void {
   const onTick = (): void => {
     for (const furnace of furnaces.values()) {
       tickFurnace(furnace, rules);
-      for (const viewer of furnace.viewers) sendState(viewer);
+      for (const viewer of furnace.viewers) sendState(serv, viewer);
       syncBlock(furnace).catch((err: unknown) => serv.emit('error', err));
     }
   };
@@ -204,7 +168,7 @@ export function installFurnace(ctx: ExtensionContext): void {
     player.on('dug', (event: { position: Vec3 }, cancelled: boolean) => {
       const furnace = furnaces.get(keyOf(event.position));
       if (cancelled || !furnace) return;
-      dropContents(furnace);
+      dropContents(serv, furnace);
       discard(furnace);
     });
     player.once('disconnected', () => {
@@ -222,6 +186,50 @@ export function installFurnace(ctx: ExtensionContext): void {
     furnaces.clear();
     viewers.clear();
   });
+}
+
+/** Tells a viewer what changed in the furnace slots and properties since it was last told. */
+function sendState(serv: SquidServer, viewer: Viewer): void {
+  const { furnace, player } = viewer;
+  furnace.slots.forEach((item, slot) => {
+    if (stackKey(item) === viewer.shown[slot]) return;
+    viewer.shown[slot] = stackKey(item);
+    player._client.write('set_slot', { windowId: viewer.window.id, stateId: ++viewer.stateId, slot, item: toNotch(serv, item) });
+  });
+  propertiesOf(furnace).forEach((value, property) => {
+    if (viewer.shownProperties[property] === value) return;
+    viewer.shownProperties[property] = value;
+    player._client.write('craft_progress_bar', { windowId: viewer.window.id, property, value });
+  });
+}
+
+/** Opens the window on the client with every slot (the properties follow on the next tick). */
+function showWindow(serv: SquidServer, viewer: Viewer, inventoryType: number | string): void {
+  const { window, player, furnace } = viewer;
+  loadWindow(serv, viewer);
+  player._client.write('open_window', { windowId: window.id, inventoryType, windowTitle: { type: 'string', value: 'Furnace' } });
+  player._client.write('window_items', {
+    windowId: window.id,
+    stateId: ++viewer.stateId,
+    items: window.slots.map((item) => toNotch(serv, item ?? null)),
+    carriedItem: toNotch(serv, null),
+  });
+  viewer.shown = furnace.slots.map(stackKey);
+}
+
+/** A broken furnace drops what it holds, whole stacks, at its centre. */
+function dropContents(serv: SquidServer, furnace: Furnace): void {
+  const itemEntity = serv.registry.entitiesByName.item!.id;
+  for (const item of furnace.slots) {
+    if (!item) continue;
+    serv.spawnObject(itemEntity, furnace.world, furnace.position.offset(0.5, 0.5, 0.5), {
+      velocity: new Vec3(0, 0, 0),
+      itemId: item.type,
+      itemCount: item.count,
+      pickupTime: 500,
+      deathTime: 5 * 60 * 1000,
+    });
+  }
 }
 
 /** Fills the viewer's window from the furnace and the player's inventory (both are authoritative). */
