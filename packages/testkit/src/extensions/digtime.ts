@@ -57,6 +57,8 @@ export function installDigTime(ctx: ExtensionContext): void {
       const required = digTicks(block, heldItem(player)?.type ?? null);
       const onTime = finish !== undefined && digFinishAccepted(required, finish.elapsedMs / TICK_MS);
       if (onTime) return;
+      const elapsed = finish ? `${(finish.elapsedMs / TICK_MS).toFixed(1)} ticks` : 'no start';
+      ctx.serv.err(`refused the dig of ${block.name} at ${position.toString()} by ${player.username}: ${elapsed}, needs ${required}`);
       cancel(false);
       refuse(player, position, block.stateId, finish?.sequence ?? 0);
     });

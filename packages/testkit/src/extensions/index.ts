@@ -16,6 +16,8 @@ import { installRespawn } from './respawn.js';
 
 /** Installs every testkit extension on a freshly created flying-squid server. */
 export function installExtensions(ctx: ExtensionContext): void {
+  // Each extension listens for newPlayer (and tick) once; more than Node's default 10 is expected.
+  ctx.serv.setMaxListeners(50);
   installLogin(ctx);
   installPlayers(ctx);
   installEntities(ctx);
