@@ -60,5 +60,5 @@ export function renderBot(bot: Data | null): void {
   const held = bot.heldItem as Data | null;
   const where = p ? `${String(p.x)}, ${String(p.y)}, ${String(p.z)}` : '?';
   const items = Object.entries((bot.inventory as Record<string, number>) ?? {}).map(([k, v]) => `${k}×${v}`).join(' ');
-  byId('bot-status').textContent = `${String(bot.username ?? 'bot')} ♥${String(bot.health)} 🍗${String(bot.food)} @ ${where} ${String(bot.dimension ?? '')} holding ${held ? String(held.name) : 'nothing'} | ${items}`;
+  byId('bot-status').textContent = `${String(bot.username ?? 'bot')} health ${String(bot.health)} food ${String(bot.food)} @ ${where} ${String(bot.dimension ?? '')} holding ${held ? String(held.name) : 'nothing'} | ${items}`;
 }

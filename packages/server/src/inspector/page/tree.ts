@@ -39,7 +39,7 @@ export class TreeView {
   }
 
   render(): void {
-    this.title.textContent = this.#verb ? `${this.#verb}` : '(no tree running)';
+    this.title.textContent = !this.#verb ? '(no tree running)' : this.#paths.length > 0 ? this.#verb : `${this.#verb} (not a behavior tree)`;
     const nodes = new Map<string, HTMLElement>();
     const roots: HTMLElement[] = [];
     for (const path of this.#paths) {
