@@ -15,10 +15,12 @@ export const ServerLimitsSchema = z
     maxConnections: z.number().int().positive().max(100_000).default(64),
     /** WebSocket clients of `/api/events` at once (503 above). */
     maxStreamClients: z.number().int().positive().max(10_000).default(16),
+    /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */
+    flushIntervalMs: z.number().int().min(0).max(1_000).default(0),
     /** Events kept for `?since=<seq>` resumes. */
     ringSize: z.number().int().positive().max(100_000).default(1024),
-    /** Events queued per slow client before the oldest is dropped (and counted). */
-    clientQueue: z.number().int().positive().max(100_000).default(512),
+    /** Events queued per slow client before the oldest is dropped (and counted); ≥ ringSize so a full replay fits. */
+    clientQueue: z.number().int().positive().max(100_000).default(1024),
     /** Bytes handed to a client's socket and not yet flushed before further events wait in its queue. */
     clientHighWaterBytes: z.number().int().positive().max(64 * 1024 * 1024).default(256 * 1024),
     /** `botEvent` is sampled at most this often. */

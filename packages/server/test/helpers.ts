@@ -65,7 +65,7 @@ export class StreamClient {
     const headers = options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
     this.socket = new WebSocket(url, options.protocols ?? ['sinew.v1'], { headers });
     this.socket.on('message', (data) => {
-      this.events.push(JSON.parse(String(data)) as EventEnvelope);
+      for (const line of String(data).split('\n')) this.events.push(JSON.parse(line) as EventEnvelope);
       for (const wake of this.#waiters.splice(0)) wake();
     });
     this.opened = new Promise((resolve, reject) => {

@@ -40,9 +40,12 @@ export class EventStream {
       this.onState('live');
     };
     socket.onmessage = (message) => {
-      const event = JSON.parse(String(message.data)) as Envelope;
-      if (event.type !== 'stream.hello') this.#lastSeq = event.seq;
-      this.onEvent(event);
+      // A message carries one or more envelopes, one per line.
+      for (const line of String(message.data).split('\n')) {
+        const event = JSON.parse(line) as Envelope;
+        if (event.type !== 'stream.hello') this.#lastSeq = event.seq;
+        this.onEvent(event);
+      }
     };
     socket.onclose = () => {
       this.onState(opened ? 'offline' : 'refused');
