@@ -15,7 +15,7 @@ import { z } from 'zod';
 const TOKEN = 'bench-token-0123456789abcdef';
 const LATENCY_STEPS = 400;
 const OVERHEAD_STEPS = 5_000;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const CLIENTS = 10;
 
 class Body {
@@ -92,12 +92,16 @@ async function rawLatency(payload: string): Promise<number[]> {
   return latencies;
 }
 
-/** ms for one plan of OVERHEAD_STEPS steps plus the server's pending batch (serialized and written to every socket). */
+/**
+ * CPU ms (user + system, this process) for one plan of OVERHEAD_STEPS steps plus the server's pending
+ * batch (serialized and written to every socket). CPU time, not wall time: the machine is shared.
+ */
 async function timedPlan(executor: Executor<Instrumented>, id: string, server?: SinewServer): Promise<number> {
-  const start = performance.now();
+  const start = process.cpuUsage();
   const outcome = await executor.run(plan(id, OVERHEAD_STEPS));
   server?.lastSeq(); // flushes the batch synchronously
-  const elapsed = performance.now() - start;
+  const used = process.cpuUsage(start);
+  const elapsed = (used.user + used.system) / 1000;
   if (outcome.status !== 'completed') throw new Error(`bench plan ${id} ${outcome.status}`);
   return elapsed;
 }
@@ -181,7 +185,7 @@ const bareUs = (median(bare) * 1000) / OVERHEAD_STEPS;
 const idleUs = (median(idle) * 1000) / OVERHEAD_STEPS;
 const servedUs = (median(served) * 1000) / OVERHEAD_STEPS;
 const growth = (servedUs / bareUs - 1) * 100;
-console.log(`executor, no server : ${bareUs.toFixed(2)} µs/step (median of ${ROUNDS} × ${OVERHEAD_STEPS} steps, baseline)`);
+console.log(`executor, no server : ${bareUs.toFixed(2)} µs CPU/step (median of ${ROUNDS} × ${OVERHEAD_STEPS} steps, baseline)`);
 const best = (values: number[]) => (Math.min(...values) * 1000) / OVERHEAD_STEPS;
 console.log(`executor, 0 clients : ${idleUs.toFixed(2)} µs/step, ratio ${(idleUs / bareUs).toFixed(3)} (server attached, nobody connected)`);
 console.log(`best rounds         : no server ${best(bare).toFixed(2)}, 0 clients ${best(idle).toFixed(2)}, ${CLIENTS} clients ${best(served).toFixed(2)} µs/step (ratio ${(best(served) / best(bare)).toFixed(3)})`);

@@ -71,6 +71,18 @@ class StreamClient {
     this.#queue.push(text);
   }
 
+  /** True when nothing waits and the socket is under its high-water mark: a shared frame can go out as is. */
+  get inSync(): boolean {
+    return this.#head === this.#queue.length && this.#inflight < this.limits.clientHighWaterBytes;
+  }
+
+  /** Sends a frame already encoded for every in-sync client (one UTF-8 encoding per flush, not per client). */
+  sendShared(frame: Buffer): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.#inflight += frame.length;
+    this.socket.send(frame, { binary: false }, this.#afterWrite(frame.length));
+  }
+
   /** Writes queued envelopes, in frames, while the socket is under its high-water mark. */
   drain(): void {
     const queue = this.#queue;
@@ -152,15 +164,22 @@ export class EventHub {
     const pending = this.#pending;
     if (pending.length === 0) return;
     this.#pending = [];
-    const listening = this.#clients.size > 0;
+    const clients = [...this.#clients.values()];
+    const texts: string[] = [];
     for (const event of pending) {
       const entry: Entry = { seq: ++this.#seq, ts: event.ts, type: event.type, data: event.data };
       this.#remember(entry);
-      if (!listening) continue;
-      const text = serialize(entry);
-      for (const client of this.#clients.values()) client.enqueue(text);
+      if (clients.length > 0) texts.push(serialize(entry));
     }
-    for (const client of this.#clients.values()) client.drain();
+    if (texts.length === 0) return;
+    let shared: Buffer | undefined;
+    for (const client of clients) {
+      if (client.inSync) client.sendShared((shared ??= Buffer.from(texts.join('\n'))));
+      else {
+        for (const text of texts) client.enqueue(text);
+        client.drain();
+      }
+    }
   }
 
   /** Attaches a socket; with `since`, first replays the ring's events after that seq (a `stream.hello` says how many were missed). */
