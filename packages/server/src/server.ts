@@ -8,9 +8,9 @@ import { isLoopback, STREAM_PROTOCOL } from './auth.js';
 import { Control, type SignalRouter } from './control.js';
 import { loadInspector } from './inspector/assets.js';
 import { ApiError, sendError } from './http/reply.js';
-import { route, treePaths, type BeliefSource } from './http/routes.js';
+import { route, treePaths, type BeliefSource, type RouteDeps } from './http/routes.js';
 import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, type ServerLimits, type ServerLimitsInput } from './options.js';
-import { serverMetrics } from './metrics.js';
+import { serverMetrics, type ServerMetrics } from './metrics.js';
 import type { BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
@@ -81,37 +81,23 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
   const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc());
-  const control = new Control(executor, hub, options.router, options.observe);
-  const deps = {
-    executor,
-    control,
-    token,
-    maxBodyBytes: limits.maxBodyBytes,
-    ...(options.bot ? { bot: options.bot } : {}),
-    ...(options.belief ? { belief: options.belief } : {}),
-    ...(options.provenance ? { provenance: options.provenance } : {}),
-    trees: treePaths(options.trees),
-    assets: loadInspector(),
-  };
+  const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) }, (request, response) =>
     void handleRequest(deps, request, response),
   );
   applyLimits(server, limits);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
-  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => upgrade({ request, socket, head, wss, hub, token, limits }));
-  const stopHeartbeat = heartbeat(wss, limits.heartbeatMs);
-  wss.on('connection', (ws) => {
-    metrics.clients.set(wss.clients.size);
-    ws.once('close', () => metrics.clients.set(wss.clients.size));
-  });
-  const unsubscribe = forwardExecutor(executor, hub);
-  const stopSampling = options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {};
-  await listen(server, port, host);
+  const stream = attachStream(server, { hub, token, limits, metrics });
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    stream.close();
+    throw error;
+  }
+  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close];
   const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
     host: address.address,
     port: address.port,
     limits,
@@ -123,16 +109,45 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
     clients: () => hub.clients(),
     lastSeq: () => hub.lastSeq,
     close: async () => {
-      unsubscribe();
-      stopSampling();
-      stopHeartbeat();
       hub.flush();
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      for (const stop of stops) stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+    },
+  };
+}
+
+function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Body>, token: string | undefined, limits: ServerLimits): RouteDeps<Body> {
+  return {
+    executor: options.executor,
+    control,
+    token,
+    maxBodyBytes: limits.maxBodyBytes,
+    ...(options.bot ? { bot: options.bot } : {}),
+    ...(options.belief ? { belief: options.belief } : {}),
+    ...(options.provenance ? { provenance: options.provenance } : {}),
+    trees: treePaths(options.trees),
+    assets: loadInspector(),
+  };
+}
+
+/** The `/api/events` endpoint on this server's upgrades, with its heartbeat and client gauge. */
+function attachStream(server: Server, input: { hub: EventHub; token: string | undefined; limits: ServerLimits; metrics: ServerMetrics }): { close(): void } {
+  const { hub, token, limits, metrics } = input;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => upgrade({ request, socket, head, wss, hub, token, limits }));
+  const stopHeartbeat = heartbeat(wss, limits.heartbeatMs);
+  wss.on('connection', (ws) => {
+    metrics.clients.set(wss.clients.size);
+    ws.once('close', () => metrics.clients.set(wss.clients.size));
+  });
+  return {
+    close: () => {
+      stopHeartbeat();
+      for (const client of wss.clients) client.terminate();
+      wss.close();
     },
   };
 }
@@ -157,7 +172,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function handleRequest<Body>(deps: Parameters<typeof route<Body>>[0], request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handleRequest<Body>(deps: RouteDeps<Body>, request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     await route(deps, request, response, parseUrl(request.url));
   } catch (error) {
