@@ -24,7 +24,7 @@ const render = frameScheduler(() => {
 
 function summary(event: Envelope): string {
   const d = event.data;
-  return [d.planId, d.stepId, d.verb, d.nodePath && `${String(d.nodePath)} ${String(d.from)}→${String(d.to)}`, d.status].filter(Boolean).map(String).join(' ');
+  return [d.planId ?? d.intentId, d.planner, d.stepId, d.verb, d.class && `${String(d.class)} at ${String(d.distance)}`, d.nodePath && `${String(d.nodePath)} ${String(d.from)}→${String(d.to)}`, d.status].filter(Boolean).map(String).join(' ');
 }
 
 function onEvent(event: Envelope): void {
