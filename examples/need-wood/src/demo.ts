@@ -121,7 +121,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       return { rows: [], pickaxes: 0, routeEvents, exitCode: EXIT_NO_PLAN };
     }
     const plan = planned.plan;
-    telemetry.planGenerated({ intentId: intent.id, planner: plan.planner ?? 'router', reason: routeEvents.find((e) => e.type === 'route')?.reason ?? '', plan });
+    const decision = routeEvents.find((e) => e.type === 'route' && e.intentId === intent.id);
+    telemetry.planGenerated({ intentId: intent.id, planner: plan.planner ?? 'router', reason: decision?.reason ?? '', plan });
     say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps, sticks left to repair):`);
     for (const step of plan.steps) say(`             ${step.stepId.padEnd(4)} ${describeStep(step)}`);
     say();

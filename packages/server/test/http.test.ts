@@ -101,6 +101,7 @@ describe('serveSinew: read routes (real HTTP on 127.0.0.1)', () => {
     await expect(serveSinew({ executor, port: 70_000 })).rejects.toThrow(/port/);
     await expect(serveSinew({ executor, port: 0, token: 'short' })).rejects.toThrow(/token/);
     await expect(serveSinew({ executor, port: 0, limits: { maxBodyBytes: 10, bogus: 1 } as never })).rejects.toThrow(/bogus/);
+    await expect(serveSinew({ executor, port: 0, trees: { gather: 'root { sequence {' } })).rejects.toThrow(/trees\.gather/);
     const insecure = serveSinew({ executor, port: 0, host: '0.0.0.0' });
     await expect(insecure).rejects.toBeInstanceOf(ServerOptionsError);
     await expect(insecure).rejects.toMatchObject({ code: 'insecure_bind' });

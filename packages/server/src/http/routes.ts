@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { behaviorNodePaths, type Executor, type ProvenanceRecord } from '@sinew/bt-runtime';
+import { describeError } from '@sinew/executor-contracts';
 import { z } from 'zod';
+import { ServerOptionsError } from '../options.js';
 import { authorize, presentedToken } from '../auth.js';
 import { Control, ExecuteBodySchema, PreemptBodySchema, SignalBodySchema } from '../control.js';
 import type { Asset } from '../inspector/assets.js';
@@ -192,6 +194,12 @@ export async function route<Body>(deps: RouteDeps<Body>, raw: IncomingMessage, r
 /** Node paths per verb, from the tree definitions the user passed (`trees: { gather: GATHER_TREE }`). */
 export function treePaths(trees: Readonly<Record<string, string | object>> | undefined): Record<string, readonly string[]> {
   const out: Record<string, readonly string[]> = {};
-  for (const [verb, tree] of Object.entries(trees ?? {})) out[verb] = behaviorNodePaths(tree);
+  for (const [verb, tree] of Object.entries(trees ?? {})) {
+    try {
+      out[verb] = behaviorNodePaths(tree);
+    } catch (error) {
+      throw new ServerOptionsError('invalid_options', `serveSinew: trees.${verb}: ${describeError(error)}`);
+    }
+  }
   return out;
 }
