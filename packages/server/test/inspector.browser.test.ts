@@ -12,7 +12,7 @@ import { createToken, serveSinew, type SinewServer } from '../src/index.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-export const SCREENSHOT = join(here, 'artifacts', 'inspector.png');
+const SCREENSHOT = join(here, 'artifacts', 'inspector.png');
 
 describe.skipIf(!existsSync(CHROMIUM))('the inspector page in headless Chromium, on a bot gathering on the embedded server', () => {
   let server: TestServer;

@@ -70,8 +70,15 @@ async function execute(event: SubmitEvent): Promise<void> {
     out.textContent = `not JSON: ${String(error)}`;
     return;
   }
-  const response = await fetch('/api/cognitive/execute', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
-  const answer = (await response.json()) as Record<string, unknown>;
+  let response: Response;
+  let answer: Record<string, unknown>;
+  try {
+    response = await fetch('/api/cognitive/execute', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+    answer = (await response.json()) as Record<string, unknown>;
+  } catch (error) {
+    out.textContent = `the server did not answer: ${String(error)}`;
+    return;
+  }
   out.dataset.status = String(response.status);
   out.textContent = response.ok ? `${response.status} accepted: plan ${String(answer.planId)}` : `${response.status} ${JSON.stringify(answer.error, null, 1)}`;
 }
