@@ -34,6 +34,7 @@ export type {
 export {
   behavior,
   BehaviorDefinitionError,
+  behaviorNodePaths,
   BehaviorNodeError,
   type BehaviorAction,
   type BehaviorCallback,
@@ -54,4 +55,3 @@ export {
   type ProvenanceSink,
   type TraceEntry,
 } from './provenance/provenance.js';
-export { serveTelemetry, type TelemetryServer, type TelemetrySource } from './telemetry/server.js';

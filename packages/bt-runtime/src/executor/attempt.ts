@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
-import type { ExecutorRunContext } from './types.js';
+import type { ExecutorEvents, ExecutorRunContext } from './types.js';
 
 /** Why an attempt's signal was aborted; `signal.reason` is one of these. */
 export class StepAbortError extends Error {
@@ -45,6 +45,8 @@ export interface AttemptHost<Body> {
   /** Routes the body's actuator commands to this attempt while it runs (undefined clears). */
   readonly setLive: (attempt: Attempt<Body> | undefined) => void;
   readonly firstAction: (command: string, ttfaMs: number) => void;
+  /** Reports a behavior-tree node transition of a live attempt (the `bt.transition` event). */
+  readonly transition: (event: ExecutorEvents['bt.transition']) => void;
 }
 
 export interface AttemptLimits {
@@ -323,7 +325,7 @@ class AttemptContext<Body> implements ExecutorRunContext<Body> {
   readonly clock: Clock;
   constructor(
     private readonly attempt: Attempt<Body>,
-    host: AttemptHost<Body>,
+    private readonly host: AttemptHost<Body>,
     readonly step: StepInfo,
     private readonly scope: StepScope,
   ) {
@@ -341,7 +343,10 @@ class AttemptContext<Body> implements ExecutorRunContext<Body> {
     this.attempt.onActivity('progress', note ?? 'progress');
   }
   transition(nodePath: string, state: string): void {
+    if (this.attempt.over) return;
     this.attempt.onActivity('transition', nodePath, state);
+    const { planId, stepId, verb, attempt } = this.step;
+    this.host.transition({ planId, stepId, verb, attempt, nodePath, state });
   }
   now(): number {
     return this.clock.now();

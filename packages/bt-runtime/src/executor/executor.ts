@@ -136,6 +136,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
           this.#emit('step.first_action', { planId: active.planId, stepId: active.stepId, verb: active.verb, command, ttfaMs, attempt: active.attempt });
         }
       },
+      transition: (event) => {
+        if (this.#listeners.has('bt.transition')) this.#emit('bt.transition', event);
+      },
     };
     this.#unsubscribe = this.#body.onActuate((command) => this.#onActuate(command));
   }

@@ -58,6 +58,8 @@ export interface ExecutorEvents {
   /** The step was interrupted by a preemption; `outcome` is set when it will not resume (bound reached). */
   'step.preempted': StepRef & { readonly reason: string; readonly resumes: number; readonly outcome?: StepOutcome };
   'step.resumed': StepRef & { readonly resumes: number };
+  /** A behavior-tree node of the running attempt changed state (`ctx.transition(nodePath, state)`). */
+  'bt.transition': StepRef & { readonly attempt: number; readonly nodePath: string; readonly state: string };
   'plan.completed': PlanOutcome;
   'plan.failed': PlanOutcome;
 }
