@@ -1,6 +1,7 @@
 // Consumer test: installs the packed packages into a fresh project outside the workspace, as a user
 // would, and runs an ESM TypeScript bot, a CommonJS bot, tsc, sinew-verbs and sinew-codemod there.
-// `node scripts/consumer/run.mjs [--mineflayer <range>] [--packs <dir>] [--keep]`
+// `node scripts/consumer/run.mjs [--mineflayer <range>] [--packs <dir> [--reuse]] [--keep]`: --packs is where the
+// tarballs go (default a temp dir); --reuse takes the ones a previous run left there instead of packing again.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ const USER_DEPS = ['mineflayer-pathfinder@^2.4.5', 'zod@^4.1.0', 'prom-client@^1
 const USER_DEV_DEPS = ['tsx@^4.20.0', 'typescript@~5.9.3', '@types/node@^20.19.0'];
 
 const { values } = parseArgs({
-  options: { mineflayer: { type: 'string', default: '~4.25.0' }, packs: { type: 'string' }, keep: { type: 'boolean', default: false } },
+  options: { mineflayer: { type: 'string', default: '~4.25.0' }, packs: { type: 'string' }, reuse: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } },
 });
 
 // The caller's npm_* variables (set by `npm run`) would leak workspace settings into the project's npm.
@@ -84,8 +85,9 @@ function typecheck(project) {
 const started = Date.now();
 console.log(`consumer test on node ${process.version}, mineflayer ${values.mineflayer}`);
 const packDir = values.packs ? resolve(values.packs) : mkdtempSync(join(tmpdir(), 'sinew-packs-'));
-let files = tarballs(packDir);
+let files = values.reuse ? tarballs(packDir) : undefined;
 if (!files) {
+  rmSync(packDir, { recursive: true, force: true });
   const packed = step(`npm pack ${publishablePackages().length} packages (prepack builds)`, () => packAndCheck(packDir));
   console.log(sizeTable(packed));
   files = tarballs(packDir);
