@@ -1,5 +1,6 @@
 // `npm start -w @sinew/example-llm-planner -- --base-url http://127.0.0.1:8080/v1 --model <name> "<goal>"`:
 // a bot on an embedded server plans the goal with your model and runs the plan.
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { createStandardRegistry, instrumentBot } from '@sinew/capabilities';
 import { connectBot, startServer } from '@sinew/testkit';
@@ -36,6 +37,7 @@ try {
     process.exitCode = outcome?.status === 'completed' ? 0 : 1;
   }
 } finally {
-  bot.quit();
+  // Wait for the socket to close: mineflayer's quit otherwise keeps a 30 s timer alive.
+  await Promise.all([once(bot, 'end'), bot.quit()]);
   await server.stop();
 }
