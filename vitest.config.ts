@@ -23,6 +23,8 @@ const projects: { dir: string; timeoutMs?: number }[] = [
   { dir: 'packages/server', timeoutMs: 90_000 },
   { dir: 'codemods', timeoutMs: 60_000 },
   { dir: 'examples/need-wood', timeoutMs: 120_000 },
+  { dir: 'examples/custom-capability', timeoutMs: 90_000 },
+  { dir: 'examples/llm-planner', timeoutMs: 90_000 },
 ];
 
 export default defineConfig({

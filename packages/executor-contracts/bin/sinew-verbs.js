@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// Checked-in launcher for dist/cli.js: npm links bins at install time and skips targets that do not
-// exist yet, so pointing `bin` at dist/ would leave `npx sinew-verbs` unlinked after `npm ci`.
+// Checked-in launcher: npm links bins at install time and skips targets that do not exist yet, so a bin
+// pointing at dist/ would stay unlinked after `npm ci`. Published: runs dist/cli.js. In a checkout
+// without a build: runs src/cli.ts through jiti (a dependency of this package already).
 import { existsSync } from 'node:fs';
 
-const cli = new URL('../dist/cli.js', import.meta.url);
-if (!existsSync(cli)) {
-  process.stderr.write('sinew-verbs: @sinew/executor-contracts is not built yet; run `npm run build -w @sinew/executor-contracts`\n');
+const dist = new URL('../dist/cli.js', import.meta.url);
+const source = new URL('../src/cli.ts', import.meta.url);
+if (existsSync(dist)) {
+  await import(dist.href);
+} else if (existsSync(source)) {
+  const { createJiti } = await import('jiti');
+  await createJiti(import.meta.url, { tsconfigPaths: true }).import(source.pathname);
+} else {
+  process.stderr.write('sinew-verbs: neither dist/cli.js nor src/cli.ts exists; reinstall @sinew/executor-contracts\n');
   process.exit(2);
 }
-await import(cli.href);
