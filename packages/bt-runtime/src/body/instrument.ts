@@ -4,12 +4,33 @@ export interface ActuatorCommand {
   readonly command: string;
   /** A short human-readable summary of the arguments, for the provenance trace (never a label). */
   readonly detail?: string;
+  /** The lease of the per-attempt view the command was issued through (absent for calls on the body itself). */
+  readonly issuer?: ActuatorLease;
+}
+
+/** What a per-attempt body view answers to (see `leasedView`): the attempt that owns it. */
+export interface ActuatorLease {
+  /** True once the attempt is over: its view then refuses commands. */
+  readonly expired: boolean;
+  /** Told of each command refused because the lease expired. */
+  stale(command: string): void;
+}
+
+/** A command issued through the view of an attempt that is already over: refused, never sent to the body. */
+export class StaleActuationError extends Error {
+  override readonly name = 'StaleActuationError';
+  readonly code = 'stale_actuation' as const;
+  constructor(readonly command: string) {
+    super(`"${command}" refused: issued through the body view of an attempt that is already over`);
+  }
 }
 
 /** A body the executor can watch: it reports every actuator command it performs. */
 export interface ActuatorSource {
   /** Subscribes to actuator commands; returns the unsubscribe function. */
   onActuate(listener: (command: ActuatorCommand) => void): () => void;
+  /** Subscribes to the body going away for good (server closed, kicked, connection error); returns the unsubscribe function. */
+  onDisconnect?(listener: (info: { readonly reason: string }) => void): () => void;
 }
 
 export interface InstrumentOptions {
@@ -33,7 +54,12 @@ const HUB = Symbol.for('sinew.actuator-hub');
 
 interface Hub {
   readonly listeners: Set<(command: ActuatorCommand) => void>;
-  readonly patched: Set<string>;
+  /** Patched method paths → their command names. */
+  readonly patched: Map<string, string>;
+  /** Dotted prefixes of patched paths (`pathfinder` for `pathfinder.setGoal`): views wrap these objects too. */
+  readonly prefixes: Set<string>;
+  /** The lease whose view is calling right now (set synchronously around the call). */
+  issuer: ActuatorLease | undefined;
 }
 
 /** Default call summary: primitive args only (objects are summarised by their kind), capped at 120 chars. */
@@ -63,7 +89,7 @@ function describeArgs(args: readonly unknown[]): string | undefined {
 function hubOf(target: object): Hub {
   const existing = (target as Record<symbol, Hub | undefined>)[HUB];
   if (existing) return existing;
-  const hub: Hub = { listeners: new Set(), patched: new Set() };
+  const hub: Hub = { listeners: new Set(), patched: new Map(), prefixes: new Set(), issuer: undefined };
   Object.defineProperty(target, HUB, { value: hub, enumerable: false });
   Object.defineProperty(target, 'onActuate', {
     enumerable: false,
@@ -122,7 +148,8 @@ export function instrumentMethods<T extends object>(
         } catch {
           detail = undefined;
         }
-        const event: ActuatorCommand = detail === undefined ? { command } : { command, detail };
+        const issuer = hub.issuer;
+        const event: ActuatorCommand = issuer === undefined ? (detail === undefined ? { command } : { command, detail }) : { command, ...(detail === undefined ? {} : { detail }), issuer };
         for (const listener of [...listeners]) {
           try {
             listener(event);
@@ -135,7 +162,59 @@ export function instrumentMethods<T extends object>(
     };
     Object.defineProperty(patched, 'name', { value: (original as { name: string }).name || key });
     (owner as Record<string, unknown>)[key] = patched;
-    hub.patched.add(method);
+    hub.patched.set(method, command);
+    for (let i = 1; i <= segments.length; i += 1) hub.prefixes.add(segments.slice(0, i).join('.'));
   }
   return target as T & ActuatorSource;
+}
+
+/**
+ * A per-attempt view of an instrumented body: calls through it are attributed to `lease` (so an
+ * abandoned runner's commands never count for a later attempt) and refused with a
+ * StaleActuationError once the lease expired. Other properties read through to the body; its
+ * functions are bound to the body. A body not prepared by `instrumentMethods` is returned as is.
+ */
+export function leasedView<T extends object>(target: T, lease: ActuatorLease): T {
+  const hub = (target as Record<symbol, Hub | undefined>)[HUB];
+  return hub ? viewOf(target, '', hub, lease) : target;
+}
+
+function viewOf<T extends object>(target: T, prefix: string, hub: Hub, lease: ActuatorLease): T {
+  // Wrappers are made on first read and kept while the property holds the same value.
+  const cache = new Map<string, { readonly source: unknown; readonly wrapped: unknown }>();
+  return new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key);
+      if (typeof key !== 'string' || value === null || (typeof value !== 'function' && typeof value !== 'object')) return value;
+      const cached = cache.get(key);
+      if (cached?.source === value) return cached.wrapped;
+      const wrapped = wrapMember(object, key, value, `${prefix}${key}`, hub, lease);
+      cache.set(key, { source: value, wrapped });
+      return wrapped;
+    },
+  });
+}
+
+function wrapMember(owner: object, key: string, value: object, path: string, hub: Hub, lease: ActuatorLease): unknown {
+  const descriptor = Reflect.getOwnPropertyDescriptor(owner, key);
+  // A proxy must return a frozen property as it is.
+  if (descriptor && !descriptor.configurable && !descriptor.writable) return value;
+  const command = hub.patched.get(path);
+  if (command !== undefined && typeof value === 'function') {
+    return function leased(this: unknown, ...args: unknown[]): unknown {
+      if (lease.expired) {
+        lease.stale(command);
+        throw new StaleActuationError(command);
+      }
+      const previous = hub.issuer;
+      hub.issuer = lease;
+      try {
+        return (value as (...a: unknown[]) => unknown).apply(owner, args);
+      } finally {
+        hub.issuer = previous;
+      }
+    };
+  }
+  if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(owner);
+  return hub.prefixes.has(path) ? viewOf(value, `${path}.`, hub, lease) : value;
 }

@@ -1,6 +1,5 @@
 import {
   checkAcceptance,
-  describeError,
   ErrorCodeSchema,
   isRetryable,
   stepFailure,
@@ -11,16 +10,18 @@ import {
   type StepInfo,
 } from '@sinew/executor-contracts';
 import { z } from 'zod';
+import { leasedView, type ActuatorLease, type ActuatorSource } from '../body/instrument.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
-import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
-import type { ExecutorRunContext } from './types.js';
+import { stopFailure, type PlanContext, type Runtime } from './runtime.js';
+import { isThenable, safeDescribe, safeRead } from './safe.js';
+import type { ExecutorRunContext, StepRef } from './types.js';
 
 /** Why an attempt's signal was aborted; `signal.reason` is one of these. */
 export class StepAbortError extends Error {
   override readonly name = 'StepAbortError';
   constructor(
-    readonly code: 'ttfa_exceeded' | 'stuck' | 'timeout' | 'preempted' | 'aborted',
+    readonly code: 'ttfa_exceeded' | 'stuck' | 'timeout' | 'preempted' | 'aborted' | 'body_disconnected',
     message: string,
   ) {
     super(message);
@@ -34,18 +35,6 @@ export type AttemptResult =
   | { readonly kind: 'failed'; readonly failure: StepFailure; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
   | { readonly kind: 'preempted'; readonly ttfaMs?: number }
   | { readonly kind: 'aborted'; readonly failure: StepFailure; readonly ttfaMs?: number };
-
-/** What an attempt needs from its executor. */
-export interface AttemptHost<Body> {
-  readonly clock: Clock;
-  readonly metrics: ExecutorMetrics;
-  readonly log: Logger;
-  readonly body: Body;
-  readonly closed: () => boolean;
-  /** Routes the body's actuator commands to this attempt while it runs (undefined clears). */
-  readonly setLive: (attempt: Attempt<Body> | undefined) => void;
-  readonly firstAction: (command: string, ttfaMs: number) => void;
-}
 
 export interface AttemptLimits {
   readonly ttfaMs: number;
@@ -63,11 +52,27 @@ export interface StepScope {
   blackboard?: Map<string, unknown>;
 }
 
+/** Everything one attempt needs. */
+export interface AttemptOptions<Body extends ActuatorSource> {
+  readonly rt: Runtime<Body>;
+  readonly planCtx: PlanContext;
+  readonly ref: StepRef;
+  readonly capability: Capability<Body>;
+  readonly args: unknown;
+  readonly info: StepInfo;
+  readonly scope: StepScope;
+  readonly limits: AttemptLimits;
+}
+
+/** Trips that end the attempt at once, without waiting for the runner: the body is gone or the executor closed. */
+const FINAL_TRIPS = new Set<TripCode>(['body_disconnected']);
+
 /**
  * One attempt at a step with its watchdogs. A single timer serves TTFA, stuck and timeout (re-armed
- * lazily), so an actuator command costs no timer work. Resolves exactly once; never waits forever.
+ * lazily), so an actuator command costs no timer work. Resolves exactly once; never waits forever;
+ * is the lease of its own body view (`ctx.body`), which refuses commands once the attempt is over.
  */
-export class Attempt<Body> {
+export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   over = false;
   // Created when the runner first reads `ctx.signal`: most short runners never do.
   #controller: AbortController | undefined;
@@ -89,17 +94,18 @@ export class Attempt<Body> {
   readonly #onTimer = () => this.#check();
   readonly #onPlanAbort = () => this.trip('aborted');
 
-  constructor(
-    private readonly host: AttemptHost<Body>,
-    private readonly capability: Capability<Body>,
-    private readonly args: unknown,
-    private readonly info: StepInfo,
-    private readonly trace: StepScope,
-    private readonly limits: AttemptLimits,
-    private readonly planSignal: AbortSignal | undefined,
-  ) {
+  constructor(private readonly o: AttemptOptions<Body>) {
     this.result = new Promise((resolve) => (this.#resolve = resolve));
-    this.#dispatchAt = this.#lastActivity = host.clock.now();
+    this.#dispatchAt = this.#lastActivity = o.rt.clock.now();
+  }
+
+  get expired(): boolean {
+    return this.over;
+  }
+
+  /** A command through this attempt's view after it ended: refused by the view, counted here. */
+  stale(): void {
+    this.o.rt.metrics.staleActuations.inc({ capability: this.o.capability.name });
   }
 
   /** Milliseconds from dispatch to the first actuator command, if there was one. */
@@ -107,88 +113,84 @@ export class Attempt<Body> {
     return this.#firstActionAt === undefined ? undefined : this.#firstActionAt - this.#dispatchAt;
   }
 
-  /** Runs observe → runner → observe → acceptance under the watchdogs; resolves once, whatever hangs. */
+  /** Runs observe → runner → observe → acceptance under the watchdogs; resolves once, whatever user code does. */
   start(): Promise<AttemptResult> {
-    void this.#run();
+    this.#run().catch((error: unknown) => this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${safeDescribe(error)}`) }));
     return this.result;
   }
 
   async #run(): Promise<void> {
-    const { capability, host } = this;
-    if (this.planSignal) {
-      if (this.planSignal.aborted) this.trip('aborted');
-      else this.planSignal.addEventListener('abort', this.#onPlanAbort, { once: true });
+    const signal = this.o.planCtx.signal;
+    if (signal) {
+      if (signal.aborted) this.trip('aborted');
+      else signal.addEventListener('abort', this.#onPlanAbort, { once: true });
     }
     if (this.over) return;
-    try {
-      const pre = capability.observe({ body: host.body }, this.args);
-      this.#pre = isThenable(pre) ? await this.#bounded(pre) : pre;
-    } catch (error) {
-      if (this.over) return;
-      this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (pre) of ${capability.name} threw: ${describeError(error)}`) });
-      return;
-    }
-    if (this.over) return;
-    const clock = host.clock;
-    const now = clock.now();
+    const pre = await this.#observe('pre');
+    if (this.over || !pre.ok) return;
+    this.#pre = pre.value;
+    const now = this.o.rt.clock.now();
     this.#dispatchAt = this.#lastActivity = now;
-    this.#ttfaAt = now + this.limits.ttfaMs;
-    this.#timeoutAt = now + this.limits.timeoutMs;
-    host.setLive(this);
+    this.#ttfaAt = now + this.o.limits.ttfaMs;
+    this.#timeoutAt = now + this.o.limits.timeoutMs;
     this.#arm(now);
     this.#runnerStarted = true;
     let runner: Promise<unknown>;
     try {
-      runner = Promise.resolve(capability.run(new AttemptContext(this, host, this.info, this.trace), this.args));
+      runner = Promise.resolve(this.o.capability.run(new AttemptContext(this, this.o), this.o.args));
     } catch (error) {
       runner = Promise.reject(error);
     }
-    runner.then(
+    const settled = runner.then(
       (value) => this.#runnerSettled(value, undefined, false),
       (error: unknown) => this.#runnerSettled(undefined, error, true),
     );
+    settled.catch((error: unknown) => this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${safeDescribe(error)}`) }));
   }
 
   /** An actuator command, BT node transition or progress note: resets the stuck watchdog. */
   onActivity(kind: TraceEntry['kind'], name: string, detail?: string): void {
-    if (this.over) return;
-    const now = this.host.clock.now();
+    if (this.over || !this.#runnerStarted) return;
+    const now = this.o.rt.clock.now();
     this.#lastActivity = now;
-    const trace = this.trace;
-    if (trace.entries.length >= this.limits.traceLimit) trace.dropped += 1;
+    const trace = this.o.scope;
+    if (trace.entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
     else trace.entries.push(detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail });
     if (kind === 'command' && this.#firstActionAt === undefined && this.#tripped === undefined) {
       this.#firstActionAt = now;
-      const ttfa = now - this.#dispatchAt;
-      this.host.metrics.ttfa.observe({ capability: this.capability.name }, ttfa / 1000);
-      this.host.firstAction(name, ttfa);
+      const ttfaMs = now - this.#dispatchAt;
+      const { rt, ref, info } = this.o;
+      rt.metrics.ttfa.observe({ capability: this.o.capability.name }, ttfaMs / 1000);
+      if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command: name, ttfaMs, attempt: info.attempt });
+    } else if (kind === 'transition' && this.o.rt.events.has('bt.transition')) {
+      this.o.rt.events.emit('bt.transition', { ...this.o.ref, attempt: this.o.info.attempt, nodePath: name, state: detail ?? '' });
     }
   }
 
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
   trip(code: TripCode): void {
     if (this.over) return;
-    // Once the runner is done only a timeout (of the post-observe) or a cancellation still counts.
+    // Once the runner is done only a timeout (of the post-observe), a cancellation or a disconnect still counts.
     const finishing = this.#tripped === 'finishing';
-    if (this.#tripped !== undefined && !(finishing && (code === 'timeout' || code === 'aborted'))) return;
+    if (this.#tripped !== undefined && !(finishing && code !== 'preempted')) return;
     this.#tripped = code;
     this.#clearTimer();
-    if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') {
-      this.host.metrics.watchdogTrips.inc({ capability: this.capability.name, code });
-    }
-    this.#abortReason = new StepAbortError(code, `step ${this.info.stepId} aborted: ${code}`);
+    const { rt, capability, info, limits } = this.o;
+    if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') rt.metrics.watchdogTrips.inc({ capability: capability.name, code });
+    this.#abortReason = new StepAbortError(code, `step ${info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
-    if (!this.#runnerStarted || finishing) {
+    // The body is gone or the executor closed: nothing the runner does now may count (its view refuses it).
+    if (!this.#runnerStarted || finishing || FINAL_TRIPS.has(code) || rt.closed) {
       this.#settle(this.#trippedResult(code));
       return;
     }
-    this.#graceTimer = this.host.clock.setTimeout(() => {
+    this.#graceTimer = rt.clock.setTimeout(() => {
       if (this.over) return;
       // The runner ignored the abort: abandon it; whatever it returns later is dropped and counted.
-      this.host.metrics.abandonedRunners.inc({ capability: this.capability.name });
-      this.host.log.warn('runner ignored abort; abandoned', { stepId: this.info.stepId, capability: this.capability.name, code });
+      rt.metrics.abandonedRunners.inc({ capability: capability.name });
+      rt.log.warn('runner ignored abort; abandoned', { stepId: info.stepId, capability: capability.name, code });
       this.#settle(this.#trippedResult(code));
-    }, this.limits.graceMs);
+    }, limits.graceMs);
   }
 
   /** The attempt's AbortSignal (aborted with a StepAbortError carrying the code). */
@@ -200,11 +202,23 @@ export class Attempt<Body> {
     return this.#controller.signal;
   }
 
+  /** Calls observe() (async ones under the attempt timeout); a throw or unreadable value is a runner_error. */
+  async #observe(when: 'pre' | 'post'): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    const { capability, rt, args } = this.o;
+    try {
+      const observed = capability.observe({ body: rt.body }, args);
+      return { ok: true, value: isThenable(observed) ? await this.#bounded(observed) : observed };
+    } catch (error) {
+      this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${capability.name} threw: ${safeDescribe(error)}`), ...this.#withTtfa() });
+      return { ok: false };
+    }
+  }
+
   /** Awaits an async observe() under the attempt timeout. */
   async #bounded<T>(observed: PromiseLike<T>): Promise<T> {
-    const now = this.host.clock.now();
+    const now = this.o.rt.clock.now();
     this.#observing = true;
-    this.#timeoutAt = now + this.limits.timeoutMs;
+    this.#timeoutAt = now + this.o.limits.timeoutMs;
     this.#arm(now);
     try {
       return await observed;
@@ -215,59 +229,65 @@ export class Attempt<Body> {
   }
 
   #arm(now: number): void {
+    const clock = this.o.rt.clock;
     if (this.#observing) {
-      this.#timer = this.host.clock.setTimeout(this.#onTimer, Math.max(0, this.#timeoutAt - now));
+      this.#timer = clock.setTimeout(this.#onTimer, Math.max(0, this.#timeoutAt - now));
       return;
     }
-    const stuckAt = this.#lastActivity + this.limits.stuckMs;
+    const stuckAt = this.#lastActivity + this.o.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
-    this.#timer = this.host.clock.setTimeout(this.#onTimer, Math.max(0, next - now));
+    this.#timer = clock.setTimeout(this.#onTimer, Math.max(0, next - now));
   }
 
   #check(): void {
     this.#timer = undefined;
     if (this.over || (this.#tripped !== undefined && !this.#observing)) return;
-    const now = this.host.clock.now();
+    const now = this.o.rt.clock.now();
     if (this.#observing) {
       if (now >= this.#timeoutAt) this.trip('timeout');
       else this.#arm(now);
     } else if (this.#firstActionAt === undefined && now >= this.#ttfaAt) this.trip('ttfa_exceeded');
     else if (now >= this.#timeoutAt) this.trip('timeout');
-    else if (now - this.#lastActivity >= this.limits.stuckMs) this.trip('stuck');
+    else if (now - this.#lastActivity >= this.o.limits.stuckMs) this.trip('stuck');
     else this.#arm(now);
   }
 
   #clearTimer(): void {
     if (this.#timer !== undefined) {
-      this.host.clock.clearTimeout(this.#timer);
+      this.o.rt.clock.clearTimeout(this.#timer);
       this.#timer = undefined;
     }
   }
 
-  #trippedResult(code: TripCode): AttemptResult {
+  #withTtfa(): { ttfaMs?: number } {
     const ttfa = this.ttfa();
-    const withTtfa = ttfa === undefined ? {} : { ttfaMs: ttfa };
-    if (code === 'preempted') return { kind: 'preempted', ...withTtfa };
-    if (code === 'aborted') return { kind: 'aborted', failure: stepFailure('aborted', this.host.closed() ? 'the executor was closed' : 'the plan was cancelled'), ...withTtfa };
-    return { kind: 'failed', failure: watchdogFailure(code, this.limits), ...withTtfa };
+    return ttfa === undefined ? {} : { ttfaMs: ttfa };
+  }
+
+  #trippedResult(code: TripCode): AttemptResult {
+    if (code === 'preempted') return { kind: 'preempted', ...this.#withTtfa() };
+    if (code === 'aborted' || code === 'body_disconnected') {
+      const failure = stopFailure(this.o.rt, this.o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled');
+      return { kind: 'aborted', failure, ...this.#withTtfa() };
+    }
+    return { kind: 'failed', failure: watchdogFailure(code, this.o.limits), ...this.#withTtfa() };
   }
 
   #settle(value: AttemptResult): void {
     if (this.over) return;
     this.over = true;
     this.#clearTimer();
-    if (this.#graceTimer !== undefined) this.host.clock.clearTimeout(this.#graceTimer);
-    this.planSignal?.removeEventListener('abort', this.#onPlanAbort);
-    this.host.setLive(undefined);
+    if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
+    this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
     this.#resolve(value);
   }
 
   async #runnerSettled(value: unknown, error: unknown, threw: boolean): Promise<void> {
-    const { capability } = this;
+    const { capability, rt, info } = this.o;
     if (this.over) {
-      this.host.metrics.lateResults.inc({ capability: capability.name });
-      this.host.log.warn('late runner result dropped', { capability: capability.name, stepId: this.info.stepId });
+      rt.metrics.lateResults.inc({ capability: capability.name });
+      rt.log.warn('late runner result dropped', { capability: capability.name, stepId: info.stepId });
       return;
     }
     const code = this.#tripped;
@@ -279,77 +299,51 @@ export class Attempt<Body> {
     // The runner is done acting: no watchdog or preemption may override its result now.
     this.#tripped = 'finishing';
     this.#clearTimer();
-    const ttfa = this.ttfa();
-    const withTtfa = ttfa === undefined ? {} : { ttfaMs: ttfa };
-    if (threw) {
-      const nodePath = (error as { nodePath?: unknown } | null)?.nodePath;
-      this.#settle({
-        kind: 'failed',
-        failure: stepFailure('runner_error', `${capability.name} runner threw: ${describeError(error)}`, typeof nodePath === 'string' ? { nodePath } : {}),
-        ...withTtfa,
-      });
-      return;
-    }
-    const interpreted = interpretRunnerResult(capability.name, value);
-    if (!interpreted.ok) {
-      this.#settle({ kind: 'failed', failure: interpreted.failure, ...withTtfa });
-      return;
-    }
-    let post: unknown;
-    try {
-      post = capability.observe({ body: this.host.body }, this.args);
-      if (isThenable(post)) post = await this.#bounded(post);
-      if (this.over) return;
-    } catch (error) {
-      if (this.over) return;
-      this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (post) of ${capability.name} threw: ${describeError(error)}`), ...withTtfa });
-      return;
-    }
-    const unmet = checkAcceptance(capability, this.#pre, post, this.args);
-    if (unmet) {
-      this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...withTtfa });
-      return;
-    }
-    this.#settle({ kind: 'ok', ...(interpreted.observables ? { observables: interpreted.observables } : {}), acceptance: ACCEPTED, ...withTtfa });
+    const interpreted = threw ? { ok: false as const, failure: thrownFailure(capability.name, error) } : interpretRunnerResult(capability.name, value);
+    if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure, ...this.#withTtfa() });
+    const post = await this.#observe('post');
+    if (this.over || !post.ok) return;
+    const unmet = acceptanceFailure(capability, this.#pre, post.value, this.o.args);
+    if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
+    this.#settle({ kind: 'ok', ...(interpreted.observables ? { observables: interpreted.observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
   }
 }
 
 const ACCEPTED = { ok: true } as const;
 
 /** The RunContext of one attempt (methods on the prototype: no closures per attempt). */
-class AttemptContext<Body> implements ExecutorRunContext<Body> {
-  readonly body: Body;
+class AttemptContext<Body extends ActuatorSource> implements ExecutorRunContext<Body> {
   readonly log: Logger;
   readonly clock: Clock;
+  readonly step: StepInfo;
+  #body: Body | undefined;
   constructor(
     private readonly attempt: Attempt<Body>,
-    host: AttemptHost<Body>,
-    readonly step: StepInfo,
-    private readonly scope: StepScope,
+    private readonly o: AttemptOptions<Body>,
   ) {
-    this.body = host.body;
-    this.log = host.log;
-    this.clock = host.clock;
+    this.log = o.rt.log;
+    this.clock = o.rt.clock;
+    this.step = o.info;
+  }
+  /** This attempt's view of the body, made on first use: its commands count for this attempt only. */
+  get body(): Body {
+    return (this.#body ??= leasedView(this.o.rt.body, this.attempt));
   }
   get signal(): AbortSignal {
     return this.attempt.signal();
   }
   get blackboard(): Map<string, unknown> {
-    return (this.scope.blackboard ??= new Map());
+    return (this.o.scope.blackboard ??= new Map());
   }
   progress(note?: string): void {
-    this.attempt.onActivity('progress', note ?? 'progress');
+    this.attempt.onActivity('progress', typeof note === 'string' ? note : 'progress');
   }
   transition(nodePath: string, state: string): void {
-    this.attempt.onActivity('transition', nodePath, state);
+    this.attempt.onActivity('transition', String(nodePath), String(state));
   }
   now(): number {
     return this.clock.now();
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: AttemptLimits): StepFailure {
@@ -360,6 +354,21 @@ function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: At
       return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckMs} ms`);
     case 'timeout':
       return stepFailure(code, `attempt ran past its ${limits.timeoutMs} ms deadline`);
+  }
+}
+
+/** A rejection as a runner_error: a safe description and the node path a behavior tree attached. */
+function thrownFailure(capability: string, error: unknown): StepFailure {
+  const nodePath = safeRead(error, 'nodePath');
+  return stepFailure('runner_error', `${capability} runner threw: ${safeDescribe(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
+}
+
+/** V4 on user acceptance code that may return anything, including values that throw when read. */
+function acceptanceFailure<Body>(capability: Capability<Body>, pre: unknown, post: unknown, args: unknown): StepFailure | undefined {
+  try {
+    return checkAcceptance(capability, pre, post, args);
+  } catch (error) {
+    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned a result that cannot be read: ${safeDescribe(error)}`, { unmet: [] });
   }
 }
 
@@ -376,12 +385,20 @@ const RunnerResultSchema = z.union([
   }),
 ]);
 
-function interpretRunnerResult(
-  capability: string,
-  value: unknown,
-): { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure } {
+type Interpreted = { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure };
+
+/** The runner's resolved value as ok or a coded failure; a value that throws when read is a runner_error. */
+function interpretRunnerResult(capability: string, value: unknown): Interpreted {
   // The common case (a runner that returns nothing) skips the schema.
   if (value === undefined) return { ok: true };
+  try {
+    return interpretParsed(capability, value);
+  } catch (error) {
+    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a result that cannot be read: ${safeDescribe(error)}`) };
+  }
+}
+
+function interpretParsed(capability: string, value: unknown): Interpreted {
   const parsed = RunnerResultSchema.safeParse(value);
   if (!parsed.success) {
     return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a malformed result:\n${z.prettifyError(parsed.error)}`) };

@@ -1,4 +1,4 @@
-import type { CapabilityRegistry, Logger, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
+import type { CapabilityRegistry, IntentInput, Logger, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
@@ -58,6 +58,8 @@ export interface ExecutorEvents {
   /** The step was interrupted by a preemption; `outcome` is set when it will not resume (bound reached). */
   'step.preempted': StepRef & { readonly reason: string; readonly resumes: number; readonly outcome?: StepOutcome };
   'step.resumed': StepRef & { readonly resumes: number };
+  /** A runner reported a behavior-tree node transition (`ctx.transition`); built only when someone listens. */
+  'bt.transition': StepRef & { readonly attempt: number; readonly nodePath: string; readonly state: string };
   'plan.completed': PlanOutcome;
   'plan.failed': PlanOutcome;
 }
@@ -89,6 +91,12 @@ export interface HealthReport {
 export interface RunOptions {
   /** Cancels the plan: the active step is aborted with code `aborted`, the plan ends `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * The intent the plan serves (validated with IntentSchema; its id must be the plan's intentId):
+   * `safety.allowed: false` refuses the plan (`guard_failed`), `timeBudgetMs` is the plan's deadline
+   * on the executor clock (the plan ends `failed` with `timeout`).
+   */
+  readonly intent?: IntentInput;
 }
 
 /** The Enhanced Reactive Executor for one body. */
