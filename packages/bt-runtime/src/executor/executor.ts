@@ -22,7 +22,7 @@ import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metr
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { HealthTracker } from './health.js';
-import { executorPolicy, type ExecutorPolicy } from './policy.js';
+import { executorPolicy, MAX_TIMER_MS, type ExecutorPolicy } from './policy.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeDescribe, safeRead } from './safe.js';
@@ -384,9 +384,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 type Admission =
   | { readonly ok: true; readonly plan: Plan; readonly intent?: Intent }
   | { readonly ok: false; readonly ids: { readonly planId: string; readonly intentId: string }; readonly failure: StepFailure };
-
-/** Longest delay a Node timer holds (larger ones fire after 1 ms). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Why an intent must not run: refused by safety, or a time budget no timer can hold. */
 function intentRefusal(intent: Intent, plan: Plan): StepFailure | undefined {

@@ -3,7 +3,7 @@ import type { ActuatorSource } from '../body/instrument.js';
 import type { TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
-import { backoffMs } from './policy.js';
+import { backoffMs, MAX_TIMER_MS } from './policy.js';
 import type { StepEnd } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeDescribe } from './safe.js';
@@ -234,10 +234,12 @@ function attemptLimits(rt: Runtime<ActuatorSource>, capability: Capability<never
   const policy = rt.policy;
   const overrides = policy.capabilities[capability.name];
   const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
+  const timeoutMs = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
   return {
     ttfaMs: overrides?.ttfaMs ?? policy.ttfaMs,
     stuckMs: overrides?.stuckMs ?? policy.stuckMs,
-    timeoutMs: overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs),
+    // A step may declare any duration; a timer holds at most MAX_TIMER_MS.
+    timeoutMs: Math.min(timeoutMs, MAX_TIMER_MS),
     graceMs: policy.abortGraceMs,
     traceLimit: policy.traceLimit,
   };
