@@ -170,17 +170,19 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
   trip(code: TripCode): void {
     if (this.over) return;
+    const { rt, capability, info, limits } = this.o;
+    // The body is gone or the executor closed: this verdict ends the attempt now, even one already in its grace period.
+    const final = FINAL_TRIPS.has(code) || (code === 'aborted' && rt.closed);
     // Once the runner is done only a timeout (of the post-observe), a cancellation or a disconnect still counts.
     const finishing = this.#tripped === 'finishing';
-    if (this.#tripped !== undefined && !(finishing && code !== 'preempted')) return;
+    if (this.#tripped !== undefined && !final && !(finishing && code !== 'preempted')) return;
     this.#tripped = code;
     this.#clearTimer();
-    const { rt, capability, info, limits } = this.o;
     if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') rt.metrics.watchdogTrips.inc({ capability: capability.name, code });
     this.#abortReason = new StepAbortError(code, `step ${info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
-    // The body is gone or the executor closed: nothing the runner does now may count (its view refuses it).
-    if (!this.#runnerStarted || finishing || FINAL_TRIPS.has(code) || rt.closed) {
+    // Nothing the runner does after a final verdict may count (its view refuses it).
+    if (!this.#runnerStarted || finishing || final) {
       this.#settle(this.#trippedResult(code));
       return;
     }
