@@ -15,6 +15,15 @@ describe('craft_item', () => {
     expect(count('oak_log')).toBe(0);
   });
 
+  it('refuses a misspelled argument (`cout`) as invalid_args and crafts nothing, instead of crafting one plank', async () => {
+    await give(world.bot, 'oak_log', 1);
+    const outcome = await world.step('craft_item', { item: 'oak_planks', cout: 8 });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure).toMatchObject({ code: 'invalid_args', issues: [{ message: 'unknown key `cout` — did you mean `count`?' }] });
+    expect(count('oak_planks')).toBe(0);
+    expect(count('oak_log')).toBe(1);
+  });
+
   it('runs the recipe as often as the count needs', async () => {
     await give(world.bot, 'oak_planks', 4);
     const outcome = await world.step('craft_item', { item: 'stick', count: 8 });

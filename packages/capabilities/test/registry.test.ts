@@ -48,6 +48,23 @@ describe('standardRegistry', () => {
     expect(standardCapabilities.some((c) => isUnverified(c.unverified))).toBe(false);
   });
 
+  it.each([
+    ['craft_item', { item: 'oak_planks', cout: 8 }, 'unknown key `cout` — did you mean `count`?'],
+    ['dig_block', { block: 'stone', maxDistnace: 8 }, 'unknown key `maxDistnace` — did you mean `maxDistance`?'],
+    ['navigate', { block: 'oak_log', rnage: 1 }, 'unknown key `rnage` — did you mean `range`?'],
+    ['gather', { block: 'oak_log', count: 2, maxdistance: 8 }, 'unknown key `maxdistance` — did you mean `maxDistance`?'],
+    ['build_structure', { blueprint: [{ dx: 0, dy: 0, dz: 0, blok: 'dirt', block: 'dirt' }] }, 'unknown key `blok` — did you mean `block`?'],
+  ])('rejects a misspelled %s argument as invalid_args naming the nearest key', (type, args, message) => {
+    const check = checkStep(standardRegistry, { stepId: 's', type, args });
+    expect(check.ok ? undefined : check.failure).toMatchObject({ code: 'invalid_args', issues: [{ code: 'unrecognized_keys', message }] });
+  });
+
+  it('makes every standard input schema strict (additionalProperties: false in the manifest)', () => {
+    for (const capability of standardRegistry.manifest().capabilities) {
+      expect(capability.versions[0]!.inputSchema, capability.name).toMatchObject({ additionalProperties: false });
+    }
+  });
+
   it('gives a fresh registry to extend without touching the shared one', () => {
     const mine = createStandardRegistry();
     expect(mine).not.toBe(standardRegistry);

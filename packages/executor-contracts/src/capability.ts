@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from './codes.js';
+import { formatPredicate, type Predicate } from './predicates.js';
 import type { SafetyLevel } from './schemas.js';
 
 /** What a guard sees: the body, cheaply. Guards are synchronous feasibility gates (V3). */
@@ -123,6 +124,12 @@ export interface CapabilityDefinition<Schema extends z.ZodType, Body, World> {
   readonly preconds?: readonly string[];
   /** Declared effect predicates (for planners and the manifest). */
   readonly effects?: readonly string[];
+  /**
+   * Unknown argument keys are `invalid_args` ("unknown key `cout` — did you mean `count`?"): an object
+   * `inputSchema` in zod's default mode is made strict. `false` keeps it as given (zod strips unknown
+   * keys); a schema that is `.loose()`/`.passthrough()`/`.catchall()` is always kept as given.
+   */
+  readonly strictArgs?: boolean;
 }
 
 /**
@@ -180,22 +187,8 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
   definition: CapabilityDefinition<Schema, Body, World>,
 ): Capability<Body, World, z.output<Schema>> {
   type Args = z.output<Schema>;
+  checkDefinition(definition);
   const { name } = definition;
-  if (!VERB.test(name)) throw new CapabilityDefinitionError(name, 'name must be a snake_case verb like `dig_block`');
-  if (!SEMVER.test(definition.version)) {
-    throw new CapabilityDefinitionError(name, `version "${definition.version}" is not semver (major.minor.patch)`);
-  }
-  if (!definition.description.trim()) throw new CapabilityDefinitionError(name, 'description is empty');
-  if (!definition.run === !definition.behavior) {
-    throw new CapabilityDefinitionError(name, 'give exactly one of `run` or `behavior`');
-  }
-  if (definition.expectedDurationMs !== undefined && !(definition.expectedDurationMs > 0)) {
-    throw new CapabilityDefinitionError(name, 'expectedDurationMs must be > 0');
-  }
-  checkRetry(name, definition.retry);
-  for (const alias of definition.aliases ?? []) {
-    if (!VERB.test(alias) || alias === name) throw new CapabilityDefinitionError(name, `bad alias "${alias}"`);
-  }
   const acceptance = definition.acceptance;
   const marker = isUnverified(acceptance) ? acceptance : undefined;
   const behavior = definition.behavior;
@@ -204,7 +197,7 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
     name,
     version: definition.version,
     description: definition.description,
-    inputSchema: definition.inputSchema as z.ZodType<Args>,
+    inputSchema: strictSchema(definition.inputSchema, definition.strictArgs ?? true) as z.ZodType<Args>,
     safetyLevel: definition.safetyLevel ?? 'safe',
     atomic: definition.atomic ?? false,
     ...(definition.expectedDurationMs !== undefined ? { expectedDurationMs: definition.expectedDurationMs } : {}),
@@ -219,6 +212,65 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
     observe: definition.observe ?? (() => undefined),
     acceptance: marker ? () => ({ ok: true }) : (acceptance as AcceptanceFn<World, Args>),
   };
+}
+
+/** Whether a value is a zod (v4) schema: JavaScript callers can pass anything. */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+}
+
+/** An object schema in zod's default (strip) mode made strict; anything else as given. */
+function strictSchema(schema: z.ZodType, strict: boolean): z.ZodType {
+  const def = schema._zod.def as { type: string; catchall?: unknown };
+  if (!strict || def.type !== 'object' || def.catchall !== undefined) return schema;
+  return (schema as unknown as z.ZodObject).strict();
+}
+
+/**
+ * Every field a JavaScript caller can get wrong, checked at definition time so a broken capability
+ * never reaches a registry: each problem is a CapabilityDefinitionError naming the field.
+ */
+function checkDefinition(definition: unknown): void {
+  if (typeof definition !== 'object' || definition === null) throw new CapabilityDefinitionError('?', `expected a definition object, received ${received(definition)}`);
+  const d = definition as Record<string, unknown>;
+  const name = typeof d.name === 'string' ? d.name : '?';
+  const fail = (message: string): never => {
+    throw new CapabilityDefinitionError(name, message);
+  };
+  if (typeof d.name !== 'string' || !VERB.test(d.name)) fail(`name: expected a snake_case verb like \`dig_block\`, received ${received(d.name)}`);
+  if (typeof d.version !== 'string' || !SEMVER.test(d.version)) fail(`version: ${received(d.version)} is not semver (major.minor.patch)`);
+  if (typeof d.description !== 'string' || !d.description.trim()) fail(`description: expected a non-empty string, received ${received(d.description)}`);
+  if (!isZodSchema(d.inputSchema)) fail(`inputSchema: expected a zod schema (zod 4), received ${received(d.inputSchema)}`);
+  if ((d.run === undefined) === (d.behavior === undefined)) fail('give exactly one of `run` or `behavior`');
+  if (d.run !== undefined && typeof d.run !== 'function') fail(`run: expected a function, received ${received(d.run)}`);
+  const behavior = d.behavior as { run?: unknown; kind?: unknown } | undefined;
+  if (behavior !== undefined && (typeof behavior !== 'object' || behavior === null || typeof behavior.run !== 'function' || typeof behavior.kind !== 'string')) {
+    fail(`behavior: expected a behavior runner ({ kind, run }), received ${received(behavior)}`);
+  }
+  if (!isUnverified(d.acceptance) && typeof d.acceptance !== 'function') {
+    fail(`acceptance: expected a function (pre, post, args) => AcceptanceResult or unverified(reason), received ${received(d.acceptance)}`);
+  }
+  for (const field of ['guard', 'observe'] as const) {
+    if (d[field] !== undefined && typeof d[field] !== 'function') fail(`${field}: expected a function, received ${received(d[field])}`);
+  }
+  checkOptions(name, d);
+}
+
+/** The optional, non-function fields of a definition. */
+function checkOptions(name: string, d: Record<string, unknown>): void {
+  const fail = (message: string): never => {
+    throw new CapabilityDefinitionError(name, message);
+  };
+  if (d.expectedDurationMs !== undefined && !(typeof d.expectedDurationMs === 'number' && d.expectedDurationMs > 0)) fail('expectedDurationMs must be > 0');
+  if (d.strictArgs !== undefined && typeof d.strictArgs !== 'boolean') fail(`strictArgs: expected a boolean, received ${received(d.strictArgs)}`);
+  checkRetry(name, d.retry as CapabilityRetry | undefined);
+  for (const field of ['aliases', 'preconds', 'effects'] as const) {
+    const list = d[field];
+    if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string'))) fail(`${field}: expected an array of strings`);
+  }
+  for (const alias of (d.aliases as string[] | undefined) ?? []) {
+    if (!VERB.test(alias) || alias === name) fail(`bad alias "${alias}"`);
+  }
 }
 
 /** A retry policy is checked when the capability is defined (a NaN backoff would be a timer that never fires). */
@@ -238,7 +290,8 @@ function checkRetry(name: string, retry: CapabilityRetry | undefined): void {
 
 function received(value: unknown): string {
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return 'an array';
   return value === null ? 'null' : typeof value;
 }
 
@@ -257,9 +310,15 @@ export function capabilityFactory<Body, World>() {
 /** A passing guard. */
 export const guardOk: GuardResult = { ok: true };
 
+/** Wire strings of predicates given typed (`pred.hasItem('stick', 2)`) or already as strings. */
+function wire(predicates: readonly (string | Predicate)[]): string[] {
+  return predicates.map((predicate) => (typeof predicate === 'string' ? predicate : formatPredicate(predicate)));
+}
+
 /** A guard refusal that names the missing preconditions so a planner can subgoal them. */
-export function precondMissing(missing: readonly string[], reason = `missing: ${missing.join(', ')}`): GuardResult {
-  return { ok: false, code: 'precond_missing', reason, missing };
+export function precondMissing(predicates: readonly (string | Predicate)[], reason?: string): GuardResult {
+  const missing = wire(predicates);
+  return { ok: false, code: 'precond_missing', reason: reason ?? `missing: ${missing.join(', ')}`, missing };
 }
 
 /** A plain guard refusal. */
@@ -271,6 +330,7 @@ export function guardFailed(reason: string): GuardResult {
 export const accepted: AcceptanceResult = { ok: true };
 
 /** A failing acceptance check naming the effects that did not happen. */
-export function effectsUnmet(unmet: readonly string[], reason?: string): AcceptanceResult {
+export function effectsUnmet(predicates: readonly (string | Predicate)[], reason?: string): AcceptanceResult {
+  const unmet = wire(predicates);
   return reason === undefined ? { ok: false, unmet } : { ok: false, unmet, reason };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AcceptanceResult, Capability, GuardContext, GuardResult } from './capability.js';
-import { describeError, stepFailure, summarizeIssues } from './failure.js';
+import { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 import type { CapabilityRegistry } from './registry.js';
-import { closestVerbs } from './suggest.js';
+import { closestNames } from './suggest.js';
 import { PlanStepSchema, type PlanStep, type StepFailure } from './schemas.js';
 
 export type StepCheck<Body> =
@@ -36,7 +36,7 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
     // V1: the verb must be registered (I4).
     const resolution = registry.resolve(planStep.type, planStep.capabilityVersion);
     if (!resolution.ok) {
-      const suggestions = resolution.reason === 'unknown_verb' ? closestVerbs(planStep.type, resolution.available) : [];
+      const suggestions = resolution.reason === 'unknown_verb' ? closestNames(planStep.type, resolution.available) : [];
       const hint = suggestions.length ? ` (did you mean ${suggestions.join(', ')}?)` : '';
       return {
         ok: false,
@@ -75,12 +75,13 @@ export function checkArgs<Body>(
     };
   }
   if (!parsed.success) {
-    return {
-      ok: false,
-      failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`, {
-        issues: summarizeIssues(parsed.error.issues),
-      }),
-    };
+    try {
+      explainUnknownKeys(capability.inputSchema, parsed.error.issues);
+      const issues = summarizeIssues(parsed.error.issues);
+      return { ok: false, failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version}:\n${z.prettifyError(parsed.error)}`, { issues }) };
+    } catch (error) {
+      return { ok: false, failure: stepFailure('invalid_args', `invalid args for ${capability.name}@${capability.version} (issues unreadable: ${describeError(error)})`) };
+    }
   }
   return { ok: true, args: parsed.data };
 }
@@ -93,18 +94,25 @@ export function runGuard<Body>(capability: Capability<Body>, ctx: GuardContext<B
   } catch (error) {
     return stepFailure('guard_failed', `guard of ${capability.name} threw: ${describeError(error)}`);
   }
-  // A guard written in plain JS (or async by mistake) may return anything; only `{ ok: true }` passes.
-  if (typeof result !== 'object' || result === null || typeof (result as { then?: unknown }).then === 'function') {
-    return stepFailure('guard_failed', `guard of ${capability.name} returned ${describeResult(result)}, not a GuardResult`);
+  try {
+    return readGuardResult(capability.name, result);
+  } catch (error) {
+    // Getters that throw, revoked proxies: the result itself is the fault.
+    return stepFailure('guard_failed', `guard of ${capability.name} returned a result that could not be read: ${describeError(error)}`);
   }
+}
+
+function readGuardResult(name: string, result: GuardResult): StepFailure | undefined {
+  // A guard written in plain JS (or async by mistake) may return anything; only `{ ok: true }` passes.
+  if (!isPlainResult(result)) return stepFailure('guard_failed', `guard of ${name} returned ${describeResult(result)}, not a GuardResult`);
   if (result.ok === true) return undefined;
   const code = result.code === 'precond_missing' ? 'precond_missing' : 'guard_failed';
-  const missing = Array.isArray(result.missing) ? result.missing.map(String) : undefined;
-  const reason = typeof result.reason === 'string' ? result.reason : `guard of ${capability.name} refused the step`;
+  const missing = Array.isArray(result.missing) ? Array.from(result.missing as unknown[], describeValue) : undefined;
+  const reason = typeof result.reason === 'string' ? describeValue(result.reason) : `guard of ${name} refused the step`;
   return stepFailure(code, reason, missing ? { missing } : {});
 }
 
-/** V4: acceptance on the pre/post snapshots; an unmet effect (or a throwing check) is `effects_unmet`. */
+/** V4: acceptance on the pre/post snapshots; an unmet effect (or a throwing check) is `effects_unmet`. Never throws. */
 export function checkAcceptance<Body, World>(
   capability: Capability<Body, World>,
   pre: World,
@@ -117,13 +125,51 @@ export function checkAcceptance<Body, World>(
   } catch (error) {
     return stepFailure('effects_unmet', `acceptance of ${capability.name} threw: ${describeError(error)}`);
   }
-  if (typeof result !== 'object' || result === null || typeof (result as { then?: unknown }).then === 'function') {
-    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned ${describeResult(result)}, not an AcceptanceResult`);
+  try {
+    return readAcceptanceResult(capability.name, result);
+  } catch (error) {
+    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned a result that could not be read: ${describeError(error)}`);
   }
+}
+
+function readAcceptanceResult(name: string, result: AcceptanceResult): StepFailure | undefined {
+  if (!isPlainResult(result)) return stepFailure('effects_unmet', `acceptance of ${name} returned ${describeResult(result)}, not an AcceptanceResult`);
   if (result.ok === true) return undefined;
-  const unmet = Array.isArray(result.unmet) ? result.unmet.map(String) : [];
-  const reason = typeof result.reason === 'string' ? result.reason : `effects not observed: ${unmet.join(', ') || '(none named)'}`;
+  const unmet = Array.isArray(result.unmet) ? Array.from(result.unmet as unknown[], describeValue) : [];
+  const reason = typeof result.reason === 'string' ? describeValue(result.reason) : `effects not observed: ${unmet.join(', ') || '(none named)'}`;
   return stepFailure('effects_unmet', reason, { unmet });
+}
+
+function isPlainResult(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then !== 'function';
+}
+
+/** Rewrites zod's "Unrecognized key" messages to name the nearest known key (a misspelled argument is never dropped). */
+function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]): void {
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const known = knownKeysAt(schema, issue.path);
+    (issue as { message: string }).message = issue.keys
+      .map((key) => {
+        const [nearest] = closestNames(key, known);
+        return `unknown key \`${key}\` — ${nearest ? `did you mean \`${nearest}\`?` : `known keys: ${known.join(', ') || '(none)'}`}`;
+      })
+      .join('; ');
+  }
+}
+
+/** The keys of the object schema at `path` inside `schema`, through optional/default/array/pipe wrappers. */
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: z.core.$ZodType | undefined = schema;
+  for (let depth = 0; current && depth < 64; depth += 1) {
+    const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; innerType?: z.core.$ZodType; in?: z.core.$ZodType; element?: z.core.$ZodType };
+    if (def.type === 'object' && path.length === 0) return Object.keys(def.shape ?? {});
+    if (def.type === 'object') current = def.shape?.[String(path[0])];
+    else if (def.type === 'array') current = def.element;
+    else current = def.innerType ?? def.in;
+    if (def.type === 'object' || def.type === 'array') path = path.slice(1);
+  }
+  return [];
 }
 
 function describeResult(value: unknown): string {

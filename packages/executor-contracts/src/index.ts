@@ -24,7 +24,29 @@ export {
   type Vec3,
   type ZodIssueSummary,
 } from './schemas.js';
-export { describeError, stepFailure, summarizeIssues } from './failure.js';
+export {
+  blockKey,
+  BlockPosSchema,
+  formatPredicate,
+  ItemClassSchema,
+  ItemNameSchema,
+  ItemRefSchema,
+  parseBlockKey,
+  parsePredicate,
+  PlaceholderSchema,
+  pred,
+  PREDICATE_PREFIXES,
+  PredicateSchema,
+  PredicateStringSchema,
+  type BlockPos,
+  type ItemClass,
+  type ItemRef,
+  type Placeholder,
+  type Predicate,
+  type PredicateKind,
+  type PredicateParse,
+} from './predicates.js';
+export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export {
   accepted,
   capabilityFactory,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Capability } from './capability.js';
+import { CapabilityDefinitionError, isZodSchema, type Capability } from './capability.js';
 import { SafetyLevelSchema } from './schemas.js';
 import { compareVersions, parseRange, parseVersion } from './semver.js';
 
@@ -71,6 +71,7 @@ export class CapabilityRegistry<Body = unknown> {
   /** Registers a capability; a duplicate `name@version` or an alias clash throws a RegistryError. */
   register<World, Args>(capability: Capability<Body, World, Args>): this {
     const cap = capability as unknown as Capability<Body>;
+    checkCapabilityShape(cap);
     if (!parseVersion(cap.version)) throw new RegistryError('bad_version', `${cap.name}: "${cap.version}" is not semver`);
     const list = this.#versions.get(cap.name) ?? [];
     if (list.some((c) => c.version === cap.version)) {
@@ -174,8 +175,7 @@ export class CapabilityRegistry<Body = unknown> {
           ...(cap.expectedDurationMs !== undefined ? { expectedDurationMs: cap.expectedDurationMs } : {}),
           preconds: [...cap.preconds],
           effects: [...cap.effects],
-          acceptance: cap.unverified ? ('unverified' as const) : ('verified' as const),
-          ...(cap.unverified ? { unverifiedReason: cap.unverified.reason } : {}),
+          ...acceptanceStatus(cap),
           runner: cap.runnerKind,
         })),
       })),
@@ -194,4 +194,21 @@ export class CapabilityRegistry<Body = unknown> {
 function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
   // `io: 'input'` describes what a planner may send (defaults optional); unrepresentable parts become {}.
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/** Verified only with a real acceptance function; a stub or a missing one is unverified, with the reason. */
+function acceptanceStatus(cap: Capability<unknown>): { acceptance: 'verified' | 'unverified'; unverifiedReason?: string } {
+  if (cap.unverified) return { acceptance: 'unverified', unverifiedReason: cap.unverified.reason };
+  return typeof cap.acceptance === 'function' ? { acceptance: 'verified' } : { acceptance: 'unverified', unverifiedReason: 'no acceptance function' };
+}
+
+/** A capability built by hand (not by `defineCapability`) must still have every method the executor calls. */
+function checkCapabilityShape(cap: Capability<unknown>): void {
+  if (typeof cap !== 'object' || cap === null) throw new CapabilityDefinitionError('?', 'register: expected a capability from defineCapability');
+  const name = typeof cap.name === 'string' ? cap.name : '?';
+  for (const method of ['guard', 'run', 'observe', 'acceptance'] as const) {
+    if (typeof cap[method] !== 'function') throw new CapabilityDefinitionError(name, `${method}: expected a function, received ${typeof cap[method]} (build capabilities with defineCapability)`);
+  }
+  if (!isZodSchema(cap.inputSchema)) throw new CapabilityDefinitionError(name, 'inputSchema: expected a zod schema (zod 4)');
+  if (!Array.isArray(cap.aliases)) throw new CapabilityDefinitionError(name, 'aliases: expected an array (build capabilities with defineCapability)');
 }

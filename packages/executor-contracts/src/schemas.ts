@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './codes.js';
+import { PredicateStringSchema } from './predicates.js';
 
 const id = z.string().min(1).max(256);
 
@@ -31,8 +32,11 @@ export const PlanStepSchema = z.object({
   stepId: id,
   type: z.string().min(1).max(128),
   args: z.record(z.string(), z.unknown()).default({}),
-  preconds: z.array(z.string()).optional(),
-  effects: z.array(z.string()).optional(),
+  /** Predicates that must hold before dispatch (wire strings; one that `parsePredicate` rejects fails validation). */
+  preconds: z.array(PredicateStringSchema).optional(),
+  /** Predicates that must hold after acceptance (same vocabulary and validation as `preconds`). */
+  effects: z.array(PredicateStringSchema).optional(),
+  /** Advisory: a planner's estimate for ranking plans; the executor never reads it. */
   cost: z.number().nonnegative().optional(),
   priority: z.number().optional(),
   safetyLevel: SafetyLevelSchema.optional(),

@@ -1,10 +1,10 @@
-// Edit-distance suggestions for unknown verbs, shared by checkStep (V1) and the verb gate.
+// Edit-distance suggestions for unknown verbs and argument keys, shared by checkStep (V1, V2) and the verb gate.
 
-/** Up to three known verbs within a small edit distance of `verb`. */
-export function closestVerbs(verb: string, verbs: readonly string[]): string[] {
-  const probe = verb.slice(0, 64);
+/** Up to three known names (verbs, argument keys) within a small edit distance of `name`. */
+export function closestNames(name: string, names: readonly string[]): string[] {
+  const probe = name.slice(0, 64);
   const limit = Math.max(2, Math.floor(probe.length / 3));
-  return verbs
+  return names
     .map((candidate) => ({ candidate, distance: editDistance(probe, candidate) }))
     .filter(({ distance }) => distance <= limit)
     .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))

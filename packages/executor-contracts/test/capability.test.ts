@@ -4,6 +4,8 @@ import {
   accepted,
   capabilityFactory,
   CapabilityDefinitionError,
+  CapabilityRegistry,
+  checkArgs,
   defineCapability,
   effectsUnmet,
   guardFailed,
@@ -59,7 +61,7 @@ describe('defineCapability', () => {
     [{ name: '' }, 'snake_case'],
     [{ version: '1.0' }, 'not semver'],
     [{ version: 'latest' }, 'not semver'],
-    [{ description: '   ' }, 'description is empty'],
+    [{ description: '   ' }, 'description: expected a non-empty string'],
     [{ run: undefined }, 'exactly one of `run` or `behavior`'],
     [{ behavior: { kind: 'bt', run: async () => {} } }, 'exactly one of `run` or `behavior`'],
     [{ expectedDurationMs: 0 }, 'expectedDurationMs must be > 0'],
@@ -132,5 +134,83 @@ describe('defineCapability', () => {
     expect(guardFailed('night')).toEqual({ ok: false, code: 'guard_failed', reason: 'night' });
     expect(effectsUnmet(['a'], 'why')).toEqual({ ok: false, unmet: ['a'], reason: 'why' });
     expect(effectsUnmet(['a'])).toEqual({ ok: false, unmet: ['a'] });
+  });
+});
+
+describe('defineCapability called from JavaScript (definitions checked at run time)', () => {
+  const untyped = (patch: Record<string, unknown>) => () => defineCapability({ ...base, ...patch } as never);
+  it.each([
+    [{ acceptance: undefined }, 'acceptance: expected a function'],
+    [{ acceptance: 'yes' }, 'acceptance: expected a function (pre, post, args) => AcceptanceResult or unverified(reason), received "yes"'],
+    [{ guard: true }, 'guard: expected a function, received boolean'],
+    [{ observe: {} }, 'observe: expected a function, received object'],
+    [{ run: 'go' }, 'run: expected a function, received "go"'],
+    [{ run: undefined, behavior: { kind: 'bt' } }, 'behavior: expected a behavior runner'],
+    [{ run: undefined, behavior: null }, 'behavior: expected a behavior runner'],
+    [{ description: undefined }, 'description: expected a non-empty string, received undefined'],
+    [{ description: 42 }, 'description: expected a non-empty string, received 42'],
+    [{ inputSchema: { parse: () => ({}) } }, 'inputSchema: expected a zod schema (zod 4), received object'],
+    [{ inputSchema: undefined }, 'inputSchema: expected a zod schema'],
+    [{ name: 7 }, 'name: expected a snake_case verb'],
+    [{ version: undefined }, 'version: undefined is not semver'],
+    [{ aliases: 'mine' }, 'aliases: expected an array of strings'],
+    [{ preconds: [1] }, 'preconds: expected an array of strings'],
+    [{ strictArgs: 'no' }, 'strictArgs: expected a boolean'],
+  ])('throws CapabilityDefinitionError naming the field for %o', (patch, message) => {
+    expect(untyped(patch)).toThrow(CapabilityDefinitionError);
+    expect(untyped(patch)).toThrow(message);
+  });
+
+  it('rejects a definition that is not an object, and both or neither of run/behavior', () => {
+    expect(() => defineCapability(null as never)).toThrow('capability ?: expected a definition object, received null');
+    expect(untyped({ run: undefined })).toThrow('give exactly one of `run` or `behavior`');
+    expect(untyped({ behavior: { kind: 'bt', run: async () => {} } })).toThrow('give exactly one of `run` or `behavior`');
+  });
+
+  it('refuses to register a hand-built capability without acceptance; the manifest never calls it verified', () => {
+    const cap = defineCapability(base);
+    const { acceptance: _dropped, ...withoutAcceptance } = cap;
+    expect(() => new CapabilityRegistry().register(withoutAcceptance as never)).toThrow('acceptance: expected a function, received undefined');
+    expect(() => new CapabilityRegistry().register({ ...cap, inputSchema: {} } as never)).toThrow('inputSchema: expected a zod schema');
+    const manifest = new CapabilityRegistry().register(defineCapability({ ...base, acceptance: unverified('later') })).manifest();
+    expect(manifest.capabilities[0]!.versions[0]).toMatchObject({ acceptance: 'unverified', unverifiedReason: 'later' });
+  });
+});
+
+describe('strict arguments', () => {
+  const craft = defineCapability({ ...base, name: 'craft_item', inputSchema: z.object({ item: z.string(), count: z.number().int().default(1) }) });
+  const failureOf = (capability: Parameters<typeof checkArgs>[0], args: unknown) => {
+    const result = checkArgs(capability, args);
+    return result.ok ? undefined : result.failure;
+  };
+
+  it('rejects a misspelled key as invalid_args naming the nearest known key', () => {
+    const failure = failureOf(craft, { item: 'oak_planks', cout: 8 });
+    expect(failure).toMatchObject({ code: 'invalid_args', issues: [{ path: [], code: 'unrecognized_keys', message: 'unknown key `cout` — did you mean `count`?' }] });
+    expect(failure?.reason).toContain('unknown key `cout` — did you mean `count`?');
+  });
+
+  it('lists the known keys when nothing is close, and names nested unknown keys at their path', () => {
+    expect(failureOf(craft, { item: 'x', zzzzzzzz: 1 })?.issues?.[0]?.message).toBe('unknown key `zzzzzzzz` — known keys: item, count');
+    const nested = defineCapability({ ...base, inputSchema: z.object({ at: z.strictObject({ x: z.number() }).optional() }) });
+    expect(failureOf(nested, { at: { x: 1, xx: 2 } })?.issues?.[0]).toMatchObject({ path: ['at'], message: 'unknown key `xx` — did you mean `x`?' });
+  });
+
+  it('keeps refinements of a schema it makes strict', () => {
+    const either = defineCapability({ ...base, inputSchema: z.object({ a: z.number().optional(), b: z.number().optional() }).refine((v) => (v.a === undefined) !== (v.b === undefined), 'give a or b') });
+    expect(failureOf(either, {})?.issues?.[0]?.message).toBe('give a or b');
+    expect(failureOf(either, { a: 1, c: 1 })?.issues?.[0]?.message).toContain('unknown key `c`');
+  });
+
+  it('opts out with strictArgs: false (unknown keys stripped) or a loose schema (passed through)', () => {
+    const lenient = defineCapability({ ...base, strictArgs: false, inputSchema: z.object({ item: z.string() }) });
+    expect(checkArgs(lenient, { item: 'x', cout: 8 })).toEqual({ ok: true, args: { item: 'x' } });
+    const loose = defineCapability({ ...base, inputSchema: z.looseObject({ item: z.string() }) });
+    expect(checkArgs(loose, { item: 'x', extra: 1 })).toEqual({ ok: true, args: { item: 'x', extra: 1 } });
+  });
+
+  it('shows additionalProperties: false in the manifest', () => {
+    const manifest = new CapabilityRegistry().register(craft).manifest();
+    expect(manifest.capabilities[0]!.versions[0]!.inputSchema).toMatchObject({ additionalProperties: false });
   });
 });

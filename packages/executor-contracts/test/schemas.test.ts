@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   ActionResultSchema,
+  CapabilityRegistry,
+  checkStep,
+  defineCapability,
   describeError,
   IntentSchema,
   PlanSchema,
@@ -24,6 +28,24 @@ describe('schemas', () => {
     expect(bad.success).toBe(false);
     const paths = bad.error!.issues.map((i) => i.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['stepId', 'args', 'expectedDurationMs']));
+  });
+
+  it('rejects step preconds/effects that are not predicates, naming the index and what was expected', () => {
+    const ok = PlanStepSchema.safeParse({ stepId: 's', type: 'craft_item', preconds: ['has_item:stick:2', 'near_block:crafting_table'], effects: ['has_item:wooden_pickaxe:+1'] });
+    expect(ok.success).toBe(true);
+    const bad = PlanStepSchema.safeParse({ stepId: 's', type: 'craft_item', preconds: ['has_item:stick:2', 'hungry:yes'], effects: ['has_item:stick:0'] });
+    expect(bad.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [['preconds', 1], expect.stringContaining('unknown predicate kind "hungry"')],
+      [['effects', 0], expect.stringContaining('expected has_item:<item | food | any>')],
+    ]);
+  });
+
+  it('rejects unreadable preconds in checkStep as invalid_args with the zod issue', () => {
+    const registry = new CapabilityRegistry().register(
+      defineCapability({ name: 'chat', version: '1.0.0', description: 'say', inputSchema: z.object({}), run: async () => {}, acceptance: () => ({ ok: true }) }),
+    );
+    const check = checkStep(registry, { stepId: 's', type: 'chat', effects: ['chat:shouted'] });
+    expect(check.ok ? undefined : check.failure).toMatchObject({ code: 'invalid_args', issues: [{ path: ['effects', 0], message: expect.stringContaining('expected chat:echoed') }] });
   });
 
   it('caps verb and id length so hostile input stays cheap', () => {
@@ -62,7 +84,7 @@ describe('schemas', () => {
     expect(describeError(undefined)).toBe('undefined');
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(describeError(cyclic)).toBe('[object Object]');
-    expect(describeError(10n)).toBe('[object BigInt]');
+    expect(describeError(cyclic)).toBe('[object Object] (not serialisable)');
+    expect(describeError(10n)).toBe('10');
   });
 });

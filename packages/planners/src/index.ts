@@ -31,7 +31,6 @@ export {
 } from './router/router.js';
 export { HtnMethodDataSchema, loadHtnMethods, type HtnMethodData, type HtnMethodsLoad } from './htn/data.js';
 export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
-export { formatPredicate, parsePredicate, type Predicate, type PredicateParse } from './repair/predicates.js';
 export { plannerRepairHook, type RepairHookOptions } from './repair/hook.js';
 export {
   CognitionConfigSchema,

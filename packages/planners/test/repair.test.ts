@@ -1,6 +1,6 @@
 import { IntentSchema, type Plan } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { formatPredicate, parsePredicate, plannerRepairHook, type WorldSnapshot } from '../src/index.js';
+import { plannerRepairHook, type WorldSnapshot } from '../src/index.js';
 import { createMinecraftHtn, minecraftRepair, planNeedWood, subgoalsFor } from '../src/minecraft/index.js';
 import { FakeBody, fakeRegistry, runWithRepair } from './support/fake-minecraft.js';
 
@@ -15,21 +15,17 @@ const world = (inventory: Record<string, number> = {}, blocks: Record<string, st
 const verbs = (steps: readonly { type: string; args: Record<string, unknown> }[]) =>
   steps.map((s) => `${s.type}:${String(s.args.item ?? s.args.block ?? '')}:${String(s.args.count ?? '')}`);
 
-describe('predicates', () => {
-  it('parses and formats the three declared predicate kinds', () => {
-    for (const text of ['has_item:stick:2', 'near_block:crafting_table', 'within_reach:1,64,-3']) {
-      const parsed = parsePredicate(text);
-      expect(parsed.ok).toBe(true);
-      if (parsed.ok) expect(formatPredicate(parsed.predicate)).toBe(text);
-    }
-    expect(parsePredicate('has_item:stick')).toEqual({ ok: true, predicate: { kind: 'has_item', item: 'stick', count: 1 } });
+describe('predicates (read with the contracts parser)', () => {
+  it('reads has_item:<item>:+n as a gain over the current inventory, not an absolute count', () => {
+    const result = subgoalsFor(['has_item:oak_log:+3'], world({ oak_log: 5 }));
+    expect(result.ok && verbs(result.steps)).toEqual(['gather:oak_log:3']);
   });
 
-  it('reports malformed predicates instead of throwing', () => {
+  it('reports predicates it cannot subgoal or read instead of throwing', () => {
+    expect(subgoalsFor(['has_item:food:1'], world())).toMatchObject({ ok: false, gap: { code: 'unobtainable', reason: expect.stringContaining('item class') } });
+    expect(subgoalsFor(['air:<target>'], world())).toMatchObject({ ok: false, gap: { code: 'unobtainable', reason: 'no subgoal for air:<target>' } });
     for (const bad of ['has_item:stick:0', 'has_item::2', 'near_block:', 'within_reach:1,2', 'hungry:yes', '']) {
-      const parsed = parsePredicate(bad);
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.reason).toContain('"');
+      expect(subgoalsFor([bad], world()), bad).toMatchObject({ ok: false, gap: { code: 'unknown_predicate' } });
     }
   });
 });

@@ -9,7 +9,7 @@ import { nearestEntityNamed } from './navigate.js';
 
 const { goals } = pathfinderPackage;
 
-export const AttackEntityArgsSchema = z.object({
+export const AttackEntityArgsSchema = z.strictObject({
   /** Entity type, mob name or username (nearest one); default: the nearest hostile mob. */
   entity: z.string().min(1).optional(),
   maxDistance: z.number().positive().max(64).default(16),

@@ -8,14 +8,14 @@ import { isReplaceable, occupiedByBot, placeAt } from './place_block.js';
 
 const { goals } = pathfinderPackage;
 
-export const BlueprintBlockSchema = z.object({
+export const BlueprintBlockSchema = z.strictObject({
   dx: z.number().int().min(-32).max(32),
   dy: z.number().int().min(-32).max(32),
   dz: z.number().int().min(-32).max(32),
   block: z.string().min(1),
 });
 
-export const BuildStructureArgsSchema = z.object({
+export const BuildStructureArgsSchema = z.strictObject({
   /** Where blueprint offset 0,0,0 goes; default: two blocks east of the bot's feet. */
   origin: Vec3Schema.optional(),
   blueprint: z.array(BlueprintBlockSchema).min(1).max(512),

@@ -4,7 +4,7 @@ import type { ChatLine } from '../bot.js';
 import { ABORTED, defineBotCapability, targetMemo, waitFor } from '../body.js';
 import { observeWorld } from '../world.js';
 
-export const ChatArgsSchema = z.object({
+export const ChatArgsSchema = z.strictObject({
   message: z.string().min(1).max(256),
 });
 export type ChatArgs = z.output<typeof ChatArgsSchema>;

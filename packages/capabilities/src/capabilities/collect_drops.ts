@@ -8,7 +8,7 @@ import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
-export const CollectDropsArgsSchema = z.object({
+export const CollectDropsArgsSchema = z.strictObject({
   /** Only pick up this item; default: every drop in the radius. */
   item: z.string().min(1).optional(),
   radius: z.number().positive().max(64).default(8),

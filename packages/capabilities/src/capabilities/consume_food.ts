@@ -5,7 +5,7 @@ import type { SinewBot } from '../bot.js';
 import { ABORTED, defineBotCapability, thrown } from '../body.js';
 import { observeWorld } from '../world.js';
 
-export const ConsumeFoodArgsSchema = z.object({
+export const ConsumeFoodArgsSchema = z.strictObject({
   /** The food to eat; default: the most nourishing food in the inventory. */
   item: z.string().min(1).optional(),
 });

@@ -5,7 +5,7 @@ import type { SinewBot } from '../bot.js';
 import { ABORTED, countItem, defineBotCapability, NEAR_BLOCK_DISTANCE, nearestBlock, thrown } from '../body.js';
 import { observeWorld } from '../world.js';
 
-export const CraftItemArgsSchema = z.object({
+export const CraftItemArgsSchema = z.strictObject({
   item: z.string().min(1),
   /** How many items are wanted (the recipe runs as often as needed). */
   count: z.number().int().positive().max(64 * 36).default(1),

@@ -19,7 +19,7 @@ import {
 import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
 
 export const DigBlockArgsSchema = z
-  .object({
+  .strictObject({
     position: Vec3Schema.optional(),
     /** Dig the nearest block of this name (or suffix group, e.g. `log`). */
     block: z.string().min(1).optional(),

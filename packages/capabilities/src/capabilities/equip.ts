@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ABORTED, countItem, defineBotCapability, thrown } from '../body.js';
 import { EquipmentSlotSchema, observeWorld } from '../world.js';
 
-export const EquipArgsSchema = z.object({
+export const EquipArgsSchema = z.strictObject({
   item: z.string().min(1),
   destination: EquipmentSlotSchema.default('hand'),
 });

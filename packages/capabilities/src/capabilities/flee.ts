@@ -10,7 +10,7 @@ import { nearestEntityNamed } from './navigate.js';
 
 const { goals } = pathfinderPackage;
 
-export const FleeArgsSchema = z.object({
+export const FleeArgsSchema = z.strictObject({
   /** Run from this position. */
   from: Vec3Schema.optional(),
   /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */

@@ -25,7 +25,7 @@ import { dropsNear, pickUpDrops } from './collect_drops.js';
 
 const { goals } = pathfinderPackage;
 
-export const GatherArgsSchema = z.object({
+export const GatherArgsSchema = z.strictObject({
   /** A block name (`oak_log`) or a suffix group (`log` = any `*_log`). */
   block: z.string().min(1),
   count: z.number().int().positive().max(256).default(1),

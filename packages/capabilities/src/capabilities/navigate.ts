@@ -9,7 +9,7 @@ import { blockKey, observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type 
 const { goals } = pathfinderPackage;
 
 export const NavigateArgsSchema = z
-  .object({
+  .strictObject({
     position: Vec3Schema.optional(),
     /** Walk to the nearest block of this name (or suffix group, e.g. `log`). */
     block: z.string().min(1).optional(),
@@ -83,7 +83,7 @@ export const navigate = defineBotCapability({
   description: 'Walk to a position, the nearest block of a kind, or the nearest entity (within range).',
   inputSchema: NavigateArgsSchema,
   expectedDurationMs: 30_000,
-  effects: ['at:target'],
+  effects: ['at:<target>'],
   guard: ({ body }, args) => {
     if (resolveTarget(body, args)) return guardOk;
     return guardFailed(
@@ -126,7 +126,7 @@ export const navigate = defineBotCapability({
       // A dead entity is no target to stand next to.
       if (entity && !entity.dead) goalAt = entity.position;
     }
-    if (!goalAt) return effectsUnmet(['at:target'], 'the navigation target is no longer observed');
+    if (!goalAt) return effectsUnmet(['at:<target>'], 'the navigation target is no longer observed');
     const left = distance(post.position, goalAt);
     return left <= allowed(args)
       ? accepted

@@ -6,7 +6,7 @@ import { ABORTED, countItem, defineBotCapability, thrown, waitFor } from '../bod
 import { observeWorld } from '../world.js';
 import { isReplaceable } from './place_block.js';
 
-export const PillarUpArgsSchema = z.object({
+export const PillarUpArgsSchema = z.strictObject({
   height: z.number().int().positive().max(32),
   /** The block to stand on; default: the first of dirt, cobblestone, planks, … in the inventory. */
   item: z.string().min(1).optional(),

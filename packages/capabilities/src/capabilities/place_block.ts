@@ -19,7 +19,7 @@ import {
 } from '../body.js';
 import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
 
-export const PlaceBlockArgsSchema = z.object({
+export const PlaceBlockArgsSchema = z.strictObject({
   item: z.string().min(1),
   /** Where to place it; default: a free spot next to the bot. */
   position: Vec3Schema.optional(),

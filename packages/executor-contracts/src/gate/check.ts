@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ManifestSchema, type Manifest } from '../registry.js';
-import { closestVerbs } from '../suggest.js';
+import { closestNames } from '../suggest.js';
 
 /** Where a planner verb came from: a planner, a JSON list or a `type: '<verb>'` literal in source. */
 export const VerbSourceSchema = z.object({
@@ -98,7 +98,7 @@ export function checkVerbs(input: VerbCheckInput): VerbReport {
       });
       continue;
     }
-    const suggestions = closestVerbs(verb, [...canonical, ...aliasOf.keys()]);
+    const suggestions = closestNames(verb, [...canonical, ...aliasOf.keys()]);
     findings.push({
       kind: 'unknown_verb',
       severity: 'error',

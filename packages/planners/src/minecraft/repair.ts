@@ -1,6 +1,5 @@
-import type { PlanStep, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
+import { formatPredicate, parsePredicate, type Predicate, type PlanStep, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import type { WorldSnapshot } from '../contract.js';
-import { formatPredicate, parsePredicate, type Predicate } from '../repair/predicates.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, placeSpot } from './state.js';
 
@@ -127,41 +126,43 @@ function regress(
     return fail('unobtainable', `no recipe for ${item} could be satisfied (${path.join(' ← ')})`);
   };
 
-  const achieve = (predicate: Predicate): boolean => {
-    switch (predicate.kind) {
-      case 'has_item':
-        return achieveItem(predicate.item, predicate.count, 0, []);
-      case 'near_block':
-        if (predicate.block === 'crafting_table') return achieveTable(0, []);
-        if (blockNear(state, predicate.block)) return true;
-        steps.push({ type: 'navigate', args: { block: predicate.block, range: 3 } });
-        state.blocks[placeSpot(state.position)] = predicate.block;
+  const achieve = (goal: Goal): boolean => {
+    switch (goal.kind) {
+      case 'item':
+        return achieveItem(goal.item, goal.need, 0, []);
+      case 'block':
+        if (goal.block === 'crafting_table') return achieveTable(0, []);
+        if (blockNear(state, goal.block)) return true;
+        steps.push({ type: 'navigate', args: { block: goal.block, range: 3 } });
+        state.blocks[placeSpot(state.position)] = goal.block;
         return true;
-      case 'within_reach': {
-        const { x, y, z } = predicate.position;
+      case 'reach': {
+        const { x, y, z } = goal.position;
         if (Math.hypot(x - state.position.x, y - state.position.y, z - state.position.z) <= 3) return true;
-        steps.push({ type: 'navigate', args: { position: predicate.position, range: 3 } });
-        state.position = { ...predicate.position };
+        steps.push({ type: 'navigate', args: { position: goal.position, range: 3 } });
+        state.position = { ...goal.position };
         return true;
       }
     }
   };
 
-  const parsed: Predicate[] = [];
+  const goals: Goal[] = [];
   for (const text of missing) {
     const result = parsePredicate(text);
     if (!result.ok) return { ok: false, gap: { code: 'unknown_predicate', reason: result.reason } };
-    parsed.push(result.predicate);
+    const goal = goalOf(result.predicate, state);
+    if (typeof goal === 'string') return { ok: false, gap: { code: 'unobtainable', reason: goal } };
+    goals.push(goal);
   }
   // Tables first (crafting one eats planks), then items, then reach (walk last, right before the retry).
-  const rank = { near_block: 0, has_item: 1, within_reach: 2 } as const;
-  parsed.sort((a, b) => rank[a.kind] - rank[b.kind]);
+  const rank = { block: 0, item: 1, reach: 2 } as const;
+  goals.sort((a, b) => rank[a.kind] - rank[b.kind]);
   // Making one missing item may consume another (sticks eat planks): repeat until all hold, bounded.
   for (let pass = 0; pass < 3; pass += 1) {
-    for (const predicate of parsed) {
-      if (!achieve(predicate)) return { ok: false, gap: gap ?? { code: 'unobtainable', reason: `cannot satisfy ${formatPredicate(predicate)}` } };
+    for (const goal of goals) {
+      if (!achieve(goal)) return { ok: false, gap: gap ?? { code: 'unobtainable', reason: `cannot satisfy ${formatPredicate(goal.predicate)}` } };
     }
-    if (parsed.every((p) => p.kind !== 'has_item' || count(state, p.item) >= p.count)) return { ok: true, steps };
+    if (goals.every((g) => g.kind !== 'item' || count(state, g.item) >= g.need)) return { ok: true, steps };
   }
   return { ok: false, gap: { code: 'unobtainable', reason: `could not hold ${missing.join(', ')} at once` } };
 }
@@ -182,6 +183,25 @@ export function minecraftRepair(options: MinecraftRepairOptions = {}): (request:
       reason: `${step.type} missing ${failure.missing.join(', ')} → ${result.steps.map(describe).join(', ')}`,
     };
   };
+}
+
+/** What regression can work towards; every other predicate kind has no subgoal. */
+type Goal =
+  | { readonly kind: 'item'; readonly item: string; readonly need: number; readonly predicate: Predicate }
+  | { readonly kind: 'block'; readonly block: string; readonly predicate: Predicate }
+  | { readonly kind: 'reach'; readonly position: { x: number; y: number; z: number }; readonly predicate: Predicate };
+
+/** The goal of a predicate (a gain counts from the world before the repair), or why there is none. */
+function goalOf(predicate: Predicate, world: WorldSnapshot): Goal | string {
+  const text = formatPredicate(predicate);
+  if (predicate.kind === 'has_item') {
+    if (typeof predicate.item !== 'string') return `no subgoal for the item class in ${text}: name an item`;
+    const need = predicate.mode === 'gain' ? count(world, predicate.item) + predicate.count : predicate.count;
+    return { kind: 'item', item: predicate.item, need, predicate };
+  }
+  if (predicate.kind === 'near_block') return { kind: 'block', block: predicate.block, predicate };
+  if (predicate.kind === 'within_reach' && !('placeholder' in predicate.position)) return { kind: 'reach', position: predicate.position, predicate };
+  return `no subgoal for ${text}`;
 }
 
 function describe(step: Draft): string {
