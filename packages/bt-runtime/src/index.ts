@@ -32,6 +32,7 @@ export type {
   HealthReport,
   PlanOutcome,
   PlanStatus,
+  PredicateEvaluator,
   RunOptions,
   StepRef,
 } from './executor/types.js';

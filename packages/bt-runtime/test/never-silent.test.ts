@@ -1,7 +1,7 @@
 import { accepted, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createMetrics, executorPolicy, ManualClock, memoryProvenance, PolicyError, StaleActuationError, type ExecutorPolicyInput } from '../src/index.js';
+import { createExecutor, createMetrics, executorPolicy, ManualClock, memoryProvenance, PolicyError, StaleActuationError, type ExecutorPolicyInput, type PredicateEvaluator } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
 import { metric } from './metric.js';
 
@@ -337,5 +337,61 @@ describe('policy bounds and events (issue 12 items 10, 1)', () => {
       { planId: 'p-tree', stepId: 's1', verb: 'tree', attempt: 1, nodePath: 'root/sequence/0', state: 'RUNNING' },
       { planId: 'p-tree', stepId: 's1', verb: 'tree', attempt: 1, nodePath: 'root/sequence/0', state: 'SUCCEEDED' },
     ]);
+  });
+});
+
+describe('step preconds/effects through a predicate evaluator (issue 12 item 6)', () => {
+  /** Checks has_item on the fake body's inventory: the smallest real evaluator. */
+  const inventory: PredicateEvaluator<Body> = {
+    kinds: ['has_item'],
+    baseline: (body) => ({ ...body.inventory }),
+    holds: (predicate, body, baseline) => {
+      if (predicate.kind !== 'has_item' || typeof predicate.item !== 'string') return false;
+      const have = body.inventory[predicate.item] ?? 0;
+      return predicate.mode === 'gain' ? have - ((baseline as Record<string, number>)[predicate.item] ?? 0) >= predicate.count : have >= predicate.count;
+    },
+  };
+  const gainLog = defineFake({ name: 'gain_log', version: '1.0.0', description: 'digs a log', inputSchema: empty, run: async (ctx) => void ctx.body.dig('log_1'), acceptance: () => accepted });
+
+  function withPredicates(predicates?: PredicateEvaluator<Body>) {
+    const body = fakeBody();
+    const clock = new ManualClock();
+    const executor = createExecutor({ registry: registryWith(gainLog, flee), body, clock, policy: { maxLocalRetries: 0 }, ...(predicates ? { predicates } : {}) });
+    let seq = 0;
+    const run = async (step: object) => {
+      const done = executor.run({ planId: `p${(seq += 1)}`, intentId: 'i', steps: [{ stepId: 's', type: 'gain_log', ...step }] });
+      await clock.advance(100);
+      return (await done).steps[0]!;
+    };
+    return { body, run };
+  }
+
+  it('an unmet precond ends precond_missing naming it; the runner never acts', async () => {
+    const { body, run } = withPredicates(inventory);
+    expect(await run({ preconds: ['has_item:stick:2'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'precond_missing', missing: ['has_item:stick:2'] } });
+    expect(body.calls).toEqual([]);
+  });
+
+  it('effects are checked after acceptance: a gain since the step started passes, an unobserved one ends effects_unmet', async () => {
+    const { run } = withPredicates(inventory);
+    expect(await run({ effects: ['has_item:log:+1'] })).toMatchObject({ status: 'succeeded' });
+    expect(await run({ effects: ['has_item:log:+5'] })).toMatchObject({ status: 'failed', failure: { code: 'effects_unmet', unmet: ['has_item:log:+5'] } });
+  });
+
+  it('a kind the evaluator does not check is refused with invalid_args before dispatch', async () => {
+    const { body, run } = withPredicates(inventory);
+    expect(await run({ effects: ['near_block:crafting_table'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });
+    expect(body.calls).toEqual([]);
+  });
+
+  it('an evaluator that throws ends the step coded, never hangs', async () => {
+    const { run } = withPredicates({ kinds: ['has_item'], holds: () => { throw new Error('evaluator boom'); } });
+    expect(await run({ preconds: ['has_item:log:1'] })).toMatchObject({ status: 'failed', failure: { code: 'guard_failed' } });
+    expect(await run({ effects: ['has_item:log:1'] })).toMatchObject({ status: 'failed', failure: { code: 'effects_unmet' } });
+  });
+
+  it('without an evaluator preconds/effects are declarations only', async () => {
+    const { run } = withPredicates();
+    expect(await run({ preconds: ['has_item:stick:2'], effects: ['near_block:crafting_table'] })).toMatchObject({ status: 'succeeded' });
   });
 });

@@ -6,6 +6,7 @@ import {
   type Capability,
   type ErrorCode,
   type Logger,
+  type Predicate,
   type StepFailure,
   type StepInfo,
 } from '@sinew/executor-contracts';
@@ -15,7 +16,8 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
 import { stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { isThenable, safeDescribe, safeRead } from './safe.js';
-import type { ExecutorRunContext, StepRef } from './types.js';
+import { unmetPredicates } from './predicates.js';
+import type { ExecutorRunContext, PredicateEvaluator, StepRef } from './types.js';
 
 /** Why an attempt's signal was aborted; `signal.reason` is one of these. */
 export class StepAbortError extends Error {
@@ -62,6 +64,8 @@ export interface AttemptOptions<Body extends ActuatorSource> {
   readonly info: StepInfo;
   readonly scope: StepScope;
   readonly limits: AttemptLimits;
+  /** The step's declared effects, checked after acceptance. */
+  readonly effects?: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown };
 }
 
 /** Trips that end the attempt at once, without waiting for the runner: the body is gone or the executor closed. */
@@ -285,6 +289,15 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     this.#resolve(value);
   }
 
+  /** The step's declared effects (V4 beyond the capability's own acceptance). */
+  #effectsFailure(): StepFailure | undefined {
+    const effects = this.o.effects;
+    if (!effects) return undefined;
+    const result = unmetPredicates(effects.evaluator, effects.list, this.o.rt.body, effects.baseline);
+    if ('error' in result) return stepFailure('effects_unmet', `the predicate evaluator threw on the effects: ${result.error}`, { unmet: [] });
+    return result.unmet.length > 0 ? stepFailure('effects_unmet', `declared effects not observed: ${result.unmet.join(', ')}`, { unmet: result.unmet }) : undefined;
+  }
+
   async #runnerSettled(value: unknown, error: unknown, threw: boolean): Promise<void> {
     const { capability, rt, info } = this.o;
     if (this.over) {
@@ -305,7 +318,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure, ...this.#withTtfa() });
     const post = await this.#observe('post');
     if (this.over || !post.ok) return;
-    const unmet = acceptanceFailure(capability, this.#pre, post.value, this.o.args);
+    const unmet = acceptanceFailure(capability, this.#pre, post.value, this.o.args) ?? this.#effectsFailure();
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
     this.#settle({ kind: 'ok', ...(interpreted.observables ? { observables: interpreted.observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
   }

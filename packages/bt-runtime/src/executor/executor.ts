@@ -22,6 +22,7 @@ import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metr
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { HealthTracker } from './health.js';
+import { stepPredicates } from './predicates.js';
 import { executorPolicy, MAX_TIMER_MS, type ExecutorPolicy } from './policy.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
@@ -80,7 +81,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const events = new EventHub(log);
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates: options.predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
     if (typeof body.onDisconnect === 'function') this.#unsubscribe.push(body.onDisconnect((info) => this.#onDisconnect(info)));
   }
@@ -286,6 +287,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const check = this.#check(rawStep);
     if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt });
     const { step, capability, args } = check;
+    const predicates = stepPredicates(step, rt.predicates);
+    if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
     const key = step.idempotencyKey ?? `${planCtx.plan.planId}:${step.stepId}`;
     const known = this.#idempotency.get(key);
     const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
@@ -299,7 +302,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.#idempotency.set(key, entry);
     let outcome: StepOutcome | undefined;
     try {
-      outcome = await new StepRun<Body>({ rt, planCtx, step, capability, args, key, startedAt }).run();
+      outcome = await new StepRun<Body>({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value }).run();
       return outcome;
     } finally {
       if (outcome?.status === 'succeeded') this.#remember(key, outcome);

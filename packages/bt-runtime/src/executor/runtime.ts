@@ -7,6 +7,7 @@ import type { ExecutorPolicy } from './policy.js';
 import type { StepReporter } from './report.js';
 import type { StepSlot } from './slot.js';
 import type { StepRun } from './step-run.js';
+import type { PredicateEvaluator } from './types.js';
 
 /** What a running plan carries down to its steps. */
 export interface PlanContext {
@@ -30,6 +31,7 @@ export interface Runtime<Body extends ActuatorSource> {
   readonly events: EventHub;
   readonly slot: StepSlot;
   readonly report: StepReporter;
+  readonly predicates: PredicateEvaluator<Body> | undefined;
   /** The step holding the body (I1), with its running attempt. */
   active: StepRun<Body> | undefined;
   closed: boolean;

@@ -4,6 +4,7 @@ import type { TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
 import { backoffMs, MAX_TIMER_MS } from './policy.js';
+import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { StepEnd } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeDescribe } from './safe.js';
@@ -17,6 +18,7 @@ export interface StepRunOptions<Body extends ActuatorSource> {
   readonly args: unknown;
   readonly key: string;
   readonly startedAt: number;
+  readonly predicates: StepPredicates;
 }
 
 type Wake = 'elapsed' | 'preempted' | 'aborted';
@@ -44,6 +46,8 @@ export class StepRun<Body extends ActuatorSource> {
   #holding = false;
   #ttfaMs: number | undefined;
   #acceptance: ProvenanceRecord['acceptance'];
+  /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
+  #baseline: { readonly value: unknown } | undefined;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
 
@@ -79,7 +83,7 @@ export class StepRun<Body extends ActuatorSource> {
           continue;
         }
         // V3: the guard, re-run before every attempt (a resumed step re-guards).
-        const guard = this.#guard();
+        const guard = this.#guard() ?? this.#preconds();
         if (guard) return this.#fail(guard);
         const ended = await this.#afterAttempt(await this.#attemptOnce());
         if (ended) return ended;
@@ -108,6 +112,21 @@ export class StepRun<Body extends ActuatorSource> {
     }
   }
 
+  /** The step's declared preconds, checked by the predicate evaluator before each attempt. */
+  #preconds(): StepFailure | undefined {
+    const { rt, predicates } = this.o;
+    if (!rt.predicates || (predicates.preconds.length === 0 && predicates.effects.length === 0)) return undefined;
+    if (!this.#baseline) {
+      const baseline = takeBaseline(rt.predicates, rt.body);
+      if (!baseline.ok) return stepFailure('guard_failed', `the predicate evaluator's baseline threw: ${baseline.error}`);
+      this.#baseline = { value: baseline.value };
+    }
+    if (predicates.preconds.length === 0) return undefined;
+    const result = unmetPredicates(rt.predicates, predicates.preconds, rt.body, this.#baseline.value);
+    if ('error' in result) return stepFailure('guard_failed', `the predicate evaluator threw on the preconds: ${result.error}`);
+    return result.unmet.length > 0 ? stepFailure('precond_missing', `preconds do not hold: ${result.unmet.join(', ')}`, { missing: result.unmet }) : undefined;
+  }
+
   /** One attempt with its watchdogs (see Attempt). */
   #attemptOnce(): Promise<AttemptResult> {
     const { rt, planCtx, capability, args, step } = this.o;
@@ -117,7 +136,8 @@ export class StepRun<Body extends ActuatorSource> {
     if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { ...this.ref, capability: capLabel(capability), attempt: this.attempt });
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
     const limits = attemptLimits(rt, capability, step);
-    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits });
+    const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
+    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, ...(effects ? { effects } : {}) });
     this.running = attempt;
     return attempt.start();
   }
