@@ -184,6 +184,7 @@ function randomStep(rng: Rng, index: number, keys: readonly string[]) {
     type: rng() < 0.2 ? 'atomic_fault' : rng() < 0.03 ? 'no_such_verb' : 'fault',
     args: rng() < 0.03 ? { ...args, n: 'not a number' } : args,
     ...(rng() < 0.3 ? { idempotencyKey: pick(rng, keys) } : {}),
+    ...(rng() < 0.3 ? { priority: Math.floor(rng() * 3) } : {}),
   };
 }
 

@@ -395,3 +395,60 @@ describe('step preconds/effects through a predicate evaluator (issue 12 item 6)'
     expect(await run({ preconds: ['has_item:stick:2'], effects: ['near_block:crafting_table'] })).toMatchObject({ status: 'succeeded' });
   });
 });
+
+describe('step priority (issue 12 item 6)', () => {
+  const step = (type: string, priority?: number) => ({ stepId: type, type, ...(priority === undefined ? {} : { priority }) });
+  const mark = (name: string, atomic = false) =>
+    defineFake({ name, version: '1.0.0', description: name, inputSchema: empty, atomic, run: async (ctx) => ctx.body.chat(name), acceptance: () => accepted });
+  const slowAtomic = defineFake({
+    name: 'slow_atomic',
+    version: '1.0.0',
+    description: 'atomic, 300 ms',
+    inputSchema: empty,
+    atomic: true,
+    run: async (ctx) => {
+      ctx.body.chat('atomic start');
+      await new Promise<void>((resolve) => (ctx as RunContext<Body> & { clock: ManualClock }).clock.setTimeout(resolve, 300));
+      ctx.body.chat('atomic end');
+    },
+    acceptance: () => accepted,
+  });
+
+  it('a higher-priority step takes over at the next safe point; the lower one re-guards and resumes after, without using up a resume', async () => {
+    const s = setup([mark('urgent')], { maxResumes: 0 });
+    const events: string[] = [];
+    s.executor.on('step.preempted', (e) => events.push(`preempted:${e.stepId}:${e.reason}:${e.resumes}`));
+    s.executor.on('step.resumed', (e) => events.push(`resumed:${e.stepId}`));
+    const routine = s.executor.run({ planId: 'routine', intentId: 'i', steps: [step('walker', 0)] });
+    await s.clock.advance(250);
+    const urgent = s.executor.run({ planId: 'urgent', intentId: 'i', steps: [step('urgent', 10)] });
+    await s.clock.advance(10);
+    expect((await urgent).status).toBe('completed');
+    expect(s.executor.state().activeStep).toMatchObject({ stepId: 'walker', phase: 'running' });
+    expect(events).toEqual(['preempted:walker:a higher-priority step was waiting:0', 'resumed:walker']);
+    expect(s.body.calls.indexOf('chat:urgent')).toBeGreaterThan(s.body.calls.indexOf('move:1'));
+    await s.executor.close();
+    expect((await routine).steps[0]).toMatchObject({ failure: { code: 'aborted' } });
+  });
+
+  it('an atomic lower-priority attempt finishes before the higher-priority step runs', async () => {
+    const s = setup([mark('urgent'), slowAtomic]);
+    const low = s.executor.run({ planId: 'low', intentId: 'i', steps: [step('slow_atomic', 0)] });
+    await s.clock.advance(100);
+    const high = s.executor.run({ planId: 'high', intentId: 'i', steps: [step('urgent', 5)] });
+    await s.clock.advance(500);
+    expect((await low).status).toBe('completed');
+    expect((await high).status).toBe('completed');
+    expect(s.body.calls).toEqual(['chat:atomic start', 'chat:atomic end', 'chat:urgent']);
+  });
+
+  it('waiting steps run by priority, first-in-first-out within a priority; equal priorities never take over', async () => {
+    const s = setup([mark('a'), mark('b'), mark('c'), mark('d'), slowAtomic]);
+    const first = s.executor.run({ planId: 'first', intentId: 'i', steps: [step('slow_atomic', 1)] });
+    await s.clock.advance(50);
+    const runs = [s.executor.run({ planId: 'pa', intentId: 'i', steps: [step('a', 1)] }), s.executor.run({ planId: 'pb', intentId: 'i', steps: [step('b')] }), s.executor.run({ planId: 'pc', intentId: 'i', steps: [step('c', 1)] }), s.executor.run({ planId: 'pd', intentId: 'i', steps: [step('d', 3)] })];
+    await s.clock.advance(500);
+    await Promise.all([first, ...runs]);
+    expect(s.body.calls).toEqual(['chat:atomic start', 'chat:atomic end', 'chat:d', 'chat:a', 'chat:c', 'chat:b']);
+  });
+});

@@ -259,9 +259,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     try {
       // Queue first (priority), then interrupt: the interrupted step yields the slot straight to us.
       const granted = rt.slot.acquire({ priority: true });
-      const active = rt.active;
-      // An atomic step finishes its attempt, but its retry backoff is not atomic work: wake it now.
-      if (active && !active.fastPath && (!active.capability.atomic || active.phase === 'backoff')) active.interrupt('preempted');
+      rt.active?.yieldAtSafePoint();
       await granted;
       const outcomes: StepOutcome[] = [];
       try {

@@ -32,6 +32,8 @@ type Next = StepOutcome | undefined;
 export class StepRun<Body extends ActuatorSource> {
   readonly ref: StepRef;
   readonly fastPath: boolean;
+  /** The step's `priority` (default 0): a waiting step of higher rank takes over at a safe point. */
+  readonly rank: number;
   attempt = 0;
   phase: ActiveStepState['phase'] = 'starting';
   sinceMs: number;
@@ -54,6 +56,7 @@ export class StepRun<Body extends ActuatorSource> {
   constructor(private readonly o: StepRunOptions<Body>) {
     this.ref = { planId: o.planCtx.plan.planId, stepId: o.step.stepId, verb: o.step.type };
     this.fastPath = o.planCtx.preemptReason !== undefined;
+    this.rank = o.step.priority ?? 0;
     this.sinceMs = o.rt.clock.now();
     this.#scope = { entries: [], dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
@@ -67,7 +70,9 @@ export class StepRun<Body extends ActuatorSource> {
   async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (!this.fastPath) {
-      this.#holding = await rt.slot.acquire(planCtx.signal ? { signal: planCtx.signal } : {});
+      const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
+      if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
+      this.#holding = await granted;
       if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
     }
     this.#activate();
@@ -76,7 +81,7 @@ export class StepRun<Body extends ActuatorSource> {
         const stop = stopFailure(rt, planCtx);
         if (stop) return this.#fail(stop);
         // Safe point: a preemption queued while we were between attempts takes the body now.
-        if (!this.fastPath && rt.slot.hasPriorityWaiter()) this.#interrupted = true;
+        if (!this.fastPath && rt.slot.takeover(this.rank)) this.#interrupted = true;
         if (this.#interrupted) {
           const ended = await this.#yieldAndResume();
           if (ended) return ended;
@@ -95,6 +100,12 @@ export class StepRun<Body extends ActuatorSource> {
       this.#deactivate();
       if (this.#holding) rt.slot.release();
     }
+  }
+
+  /** A preemption or a higher-priority step is waiting: stop at the next safe point. */
+  yieldAtSafePoint(): void {
+    // An atomic step finishes its attempt, but its retry backoff is not atomic work: wake it now.
+    if (!this.fastPath && (!this.capability.atomic || this.phase === 'backoff')) this.interrupt('preempted');
   }
 
   /** Interrupts whatever the step is doing now: its attempt (at a safe point), or its backoff wait. */
@@ -170,12 +181,16 @@ export class StepRun<Body extends ActuatorSource> {
     return undefined;
   }
 
-  /** Gives the body to the waiting preemption and takes it back after; ends the step past maxResumes. */
+  /**
+   * Gives the body to the waiting preemption (bounded by maxResumes) or higher-priority step (not
+   * counted: it is ordinary scheduling) and takes it back after, re-guarding in the loop.
+   */
   async #yieldAndResume(): Promise<Next> {
     const { rt, planCtx } = this.o;
     this.#interrupted = false;
-    this.#resumes += 1;
-    const reason = rt.preemptReason ?? 'a preemption was waiting';
+    const byPriority = rt.slot.takeover(this.rank) === 'priority';
+    if (!byPriority) this.#resumes += 1;
+    const reason = byPriority ? 'a higher-priority step was waiting' : rt.preemptReason ?? 'a preemption was waiting';
     if (this.#resumes > rt.policy.maxResumes) {
       const outcome = this.#end('preempted', stepFailure('preempted', `interrupted ${this.#resumes} times (maxResumes ${rt.policy.maxResumes})`));
       rt.events.emit('step.preempted', { ...this.ref, reason, resumes: this.#resumes, outcome });
@@ -185,7 +200,8 @@ export class StepRun<Body extends ActuatorSource> {
     this.phase = 'interrupted';
     this.#deactivate();
     rt.slot.release();
-    this.#holding = await rt.slot.acquire({ priority: true, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
+    const signal = planCtx.signal ? { signal: planCtx.signal } : {};
+    this.#holding = await rt.slot.acquire(byPriority ? { rank: this.rank, ahead: true, ...signal } : { priority: true, ...signal });
     if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled while preempted'));
     this.#activate();
     // The loop re-checks close/disconnect/cancel before the next attempt: a resume never outlives close().
@@ -197,7 +213,7 @@ export class StepRun<Body extends ActuatorSource> {
   #sleep(ms: number): Promise<Wake> {
     const { rt, planCtx } = this.o;
     // A preemption that arrived as the attempt ended must not wait out the backoff (atomic steps yield here too).
-    if (!this.fastPath && rt.slot.hasPriorityWaiter()) return Promise.resolve('preempted');
+    if (!this.fastPath && rt.slot.takeover(this.rank)) return Promise.resolve('preempted');
     const signal = planCtx.signal;
     if (signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
     return new Promise((resolve) => {
