@@ -1,10 +1,7 @@
 import {
   checkArgs,
   checkStep,
-  IntentSchema,
-  PlanSchema,
   stepFailure,
-  summarizeIssues,
   type Capability,
   type Intent,
   type Plan,
@@ -15,15 +12,16 @@ import {
   type StepFailure,
   type StepOutcome,
 } from '@sinew/executor-contracts';
-import { z } from 'zod';
 import type { ActuatorCommand, ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
+import { admitPlan, safeId } from './admission.js';
 import { HealthTracker } from './health.js';
+import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
-import { executorPolicy, MAX_TIMER_MS, type ExecutorPolicy } from './policy.js';
+import { executorPolicy, type ExecutorPolicy } from './policy.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeDescribe, safeRead } from './safe.js';
@@ -32,11 +30,6 @@ import { StepRun } from './step-run.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
-
-/** A key in flight collects the steps that joined it; their promises are made only when someone joins. */
-type IdempotencyEntry =
-  | { readonly state: 'in_flight'; readonly joiners: ((outcome: StepOutcome) => void)[] }
-  | { readonly state: 'completed'; readonly outcome: StepOutcome };
 
 /**
  * Builds the Enhanced Reactive Executor for one body: V1–V3 checks, idempotency, watchdogs (TTFA,
@@ -56,7 +49,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly registry: ExecutorOptions<Body>['registry'];
   readonly #rt: Runtime<Body>;
   readonly #repair: ExecutorOptions<Body>['repair'];
-  readonly #idempotency = new Map<string, IdempotencyEntry>();
+  readonly #idempotency: IdempotencyStore;
   /** Steps whose shape PlanSchema already validated (plan steps, not repair or preemption steps). */
   readonly #validated = new WeakSet<object>();
   readonly #health = new HealthTracker();
@@ -71,6 +64,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.policy = executorPolicy(options.policy ?? {});
     this.registry = options.registry;
     this.metrics = options.metrics ?? createMetrics();
+    this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity);
     this.#repair = options.repair;
     const body = options.body;
     if (typeof body?.onActuate !== 'function') {
@@ -123,32 +117,13 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 
   async run(input: unknown, options: RunOptions = {}): Promise<PlanOutcome> {
     const startedAt = this.#rt.clock.now();
-    const admitted = this.#admit(input, options);
+    const admitted = admitPlan(this.#rt, input, options);
     if (!admitted.ok) return this.#endPlan(admitted.ids, [], admitted.failure, 0, startedAt);
     this.#plansRunning += 1;
     try {
       return await this.#runPlan(admitted.plan, admitted.intent, options.signal, startedAt);
     } finally {
       this.#plansRunning -= 1;
-    }
-  }
-
-  /** Validates a plan and its intent (any input, however hostile); refuses what must not run. */
-  #admit(input: unknown, options: RunOptions): Admission {
-    const ids = { planId: safeId(input, 'planId'), intentId: safeId(input, 'intentId') };
-    try {
-      const stop = this.#rt.closed ? stepFailure('aborted', 'the executor is closed') : this.#rt.disconnected !== undefined ? stopFailure(this.#rt, { plan: ids as Plan }) : undefined;
-      if (stop) return { ok: false, ids, failure: stop };
-      const parsed = PlanSchema.safeParse(input);
-      if (!parsed.success) return { ok: false, ids, failure: malformed('plan', parsed.error) };
-      const plan = parsed.data;
-      if (options.intent === undefined) return { ok: true, plan };
-      const intent = IntentSchema.safeParse(options.intent);
-      if (!intent.success) return { ok: false, ids, failure: malformed('intent', intent.error) };
-      const refusal = intentRefusal(intent.data, plan);
-      return refusal ? { ok: false, ids: { planId: plan.planId, intentId: plan.intentId }, failure: refusal } : { ok: true, plan, intent: intent.data };
-    } catch (error) {
-      return { ok: false, ids, failure: stepFailure('invalid_args', `the plan cannot be read: ${safeDescribe(error)}`) };
     }
   }
 
@@ -296,16 +271,13 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     if (known) return this.#duplicate(base, known);
-    const entry = { state: 'in_flight' as const, joiners: [] as ((outcome: StepOutcome) => void)[] };
-    this.#idempotency.set(key, entry);
+    const flight = this.#idempotency.begin(key);
     let outcome: StepOutcome | undefined;
     try {
       outcome = await new StepRun<Body>({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value }).run();
       return outcome;
     } finally {
-      if (outcome?.status === 'succeeded') this.#remember(key, outcome);
-      else this.#idempotency.delete(key);
-      for (const join of entry.joiners) join(outcome!);
+      flight.end(outcome!);
     }
   }
 
@@ -347,21 +319,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
   }
 
-  #remember(key: string, outcome: StepOutcome): void {
-    this.#idempotency.delete(key);
-    this.#idempotency.set(key, { state: 'completed', outcome });
-    while (this.#idempotency.size > this.policy.idempotencyCapacity) {
-      const oldest = this.#firstCompletedKey();
-      if (oldest === undefined) break;
-      this.#idempotency.delete(oldest);
-    }
-  }
-
-  #firstCompletedKey(): string | undefined {
-    for (const [key, entry] of this.#idempotency) if (entry.state === 'completed') return key;
-    return undefined;
-  }
-
   /** Every actuator command is counted; it feeds the active attempt unless a stale view issued it. */
   #onActuate(command: ActuatorCommand): void {
     const name = typeof command?.command === 'string' ? command.command : 'unknown';
@@ -380,28 +337,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     rt.log.warn('body disconnected', { reason: rt.disconnected });
     rt.active?.interrupt('body_disconnected');
   }
-}
-
-type Admission =
-  | { readonly ok: true; readonly plan: Plan; readonly intent?: Intent }
-  | { readonly ok: false; readonly ids: { readonly planId: string; readonly intentId: string }; readonly failure: StepFailure };
-
-/** Why an intent must not run: refused by safety, or a time budget no timer can hold. */
-function intentRefusal(intent: Intent, plan: Plan): StepFailure | undefined {
-  if (!intent.safety.allowed) return stepFailure('guard_failed', `intent ${intent.id} refused by safety${intent.safety.reason ? `: ${intent.safety.reason}` : ''}`);
-  if (intent.timeBudgetMs !== undefined && intent.timeBudgetMs > MAX_TIMER_MS) return stepFailure('invalid_args', `intent.timeBudgetMs must be <= ${MAX_TIMER_MS} ms`);
-  if (intent.id !== plan.intentId) return stepFailure('invalid_args', `plan ${plan.planId} serves intent "${plan.intentId}", not "${intent.id}"`);
-  return undefined;
-}
-
-function malformed(what: string, error: z.ZodError): StepFailure {
-  return stepFailure('invalid_args', `malformed ${what}:\n${z.prettifyError(error)}`, { issues: summarizeIssues(error.issues) });
-}
-
-/** An id read from user input for an outcome that refuses it (truncated; `fallback` when absent or unreadable). */
-function safeId(input: unknown, key: string, fallback = 'invalid'): string {
-  const value = safeRead(input, key);
-  return typeof value === 'string' && value ? value.slice(0, 256) : fallback;
 }
 
 /** The repair hook's answer, read defensively: replacement steps (checked one by one later) or none. */

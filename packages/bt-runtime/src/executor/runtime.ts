@@ -42,11 +42,11 @@ export interface Runtime<Body extends ActuatorSource> {
 }
 
 /** Why the plan (or the whole executor) must stop now, if it must: one answer for every check point. */
-export function stopFailure(rt: Runtime<ActuatorSource>, planCtx: PlanContext): StepFailure | undefined {
+export function stopFailure(rt: Runtime<ActuatorSource>, planCtx?: PlanContext): StepFailure | undefined {
   if (rt.closed) return stepFailure('aborted', 'the executor was closed');
   if (rt.disconnected !== undefined) return stepFailure('body_disconnected', `the body disconnected: ${rt.disconnected}`);
-  if (planCtx.budget?.expired) return stepFailure('timeout', `the plan ran past its time budget of ${planCtx.budget.ms} ms`, { retryable: false });
-  if (planCtx.signal?.aborted) return stepFailure('aborted', 'the plan was cancelled');
+  if (planCtx?.budget?.expired) return stepFailure('timeout', `the plan ran past its time budget of ${planCtx.budget.ms} ms`, { retryable: false });
+  if (planCtx?.signal?.aborted) return stepFailure('aborted', 'the plan was cancelled');
   return undefined;
 }
 
