@@ -60,6 +60,8 @@ interface Hub {
   readonly prefixes: Set<string>;
   /** The lease whose view is calling right now (set synchronously around the call). */
   issuer: ActuatorLease | undefined;
+  /** Wrappers views hand out, by method path (shared by every view of this body). */
+  readonly members: Map<string, { readonly source: unknown; readonly owner: object; readonly wrapped: unknown }>;
 }
 
 /** Default call summary: primitive args only (objects are summarised by their kind), capped at 120 chars. */
@@ -89,7 +91,7 @@ function describeArgs(args: readonly unknown[]): string | undefined {
 function hubOf(target: object): Hub {
   const existing = (target as Record<symbol, Hub | undefined>)[HUB];
   if (existing) return existing;
-  const hub: Hub = { listeners: new Set(), patched: new Map(), prefixes: new Set(), issuer: undefined };
+  const hub: Hub = { listeners: new Set(), patched: new Map(), prefixes: new Set(), issuer: undefined, members: new Map() };
   Object.defineProperty(target, HUB, { value: hub, enumerable: false });
   Object.defineProperty(target, 'onActuate', {
     enumerable: false,
@@ -168,53 +170,77 @@ export function instrumentMethods<T extends object>(
   return target as T & ActuatorSource;
 }
 
+/** Read through a view proxy, gives the view's lease (how a shared wrapper knows which attempt called it). */
+const LEASE = Symbol('sinew.lease');
+
 /**
  * A per-attempt view of an instrumented body: calls through it are attributed to `lease` (so an
  * abandoned runner's commands never count for a later attempt) and refused with a
  * StaleActuationError once the lease expired. Other properties read through to the body; its
  * functions are bound to the body. A body not prepared by `instrumentMethods` is returned as is.
+ * A method taken off the view and called detached (`const dig = body.dig; dig()`) counts as a
+ * call on the body itself.
  */
 export function leasedView<T extends object>(target: T, lease: ActuatorLease): T {
   const hub = (target as Record<symbol, Hub | undefined>)[HUB];
-  return hub ? viewOf(target, '', hub, lease) : target;
+  return hub ? new Proxy(target, new ViewHandler(hub, lease, '')) : target;
 }
 
-function viewOf<T extends object>(target: T, prefix: string, hub: Hub, lease: ActuatorLease): T {
-  // Wrappers are made on first read and kept while the property holds the same value.
-  const cache = new Map<string, { readonly source: unknown; readonly wrapped: unknown }>();
-  return new Proxy(target, {
-    get(object, key) {
-      const value: unknown = Reflect.get(object, key);
-      if (typeof key !== 'string' || value === null || (typeof value !== 'function' && typeof value !== 'object')) return value;
-      const cached = cache.get(key);
-      if (cached?.source === value) return cached.wrapped;
-      const wrapped = wrapMember(object, key, value, `${prefix}${key}`, hub, lease);
-      cache.set(key, { source: value, wrapped });
-      return wrapped;
-    },
-  });
-}
+/** One per view (a class, so a view costs one object and one Proxy); method wrappers are shared by all views of a body. */
+class ViewHandler<T extends object> implements ProxyHandler<T> {
+  #nested: Map<string, { readonly source: object; readonly view: object }> | undefined;
+  constructor(
+    private readonly hub: Hub,
+    private readonly lease: ActuatorLease,
+    private readonly prefix: string,
+  ) {}
 
-function wrapMember(owner: object, key: string, value: object, path: string, hub: Hub, lease: ActuatorLease): unknown {
-  const descriptor = Reflect.getOwnPropertyDescriptor(owner, key);
-  // A proxy must return a frozen property as it is.
-  if (descriptor && !descriptor.configurable && !descriptor.writable) return value;
-  const command = hub.patched.get(path);
-  if (command !== undefined && typeof value === 'function') {
-    return function leased(this: unknown, ...args: unknown[]): unknown {
-      if (lease.expired) {
-        lease.stale(command);
-        throw new StaleActuationError(command);
-      }
-      const previous = hub.issuer;
-      hub.issuer = lease;
-      try {
-        return (value as (...a: unknown[]) => unknown).apply(owner, args);
-      } finally {
-        hub.issuer = previous;
-      }
-    };
+  get(object: T, key: string | symbol): unknown {
+    if (key === LEASE) return this.lease;
+    const value: unknown = Reflect.get(object, key);
+    if (typeof key !== 'string' || value === null || (typeof value !== 'function' && typeof value !== 'object')) return value;
+    const path = this.prefix === '' ? key : `${this.prefix}${key}`;
+    if (typeof value === 'function') return sharedMember(this.hub, object, key, path, value as (...a: unknown[]) => unknown);
+    if (!this.hub.prefixes.has(path) || isFrozenProperty(object, key)) return value;
+    const cached = (this.#nested ??= new Map()).get(key);
+    if (cached?.source === value) return cached.view;
+    const view = new Proxy(value as object, new ViewHandler(this.hub, this.lease, `${path}.`));
+    this.#nested.set(key, { source: value as object, view });
+    return view;
   }
-  if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(owner);
-  return hub.prefixes.has(path) ? viewOf(value, `${path}.`, hub, lease) : value;
+}
+
+/** A proxy must return a frozen property as it is. */
+function isFrozenProperty(owner: object, key: string): boolean {
+  const descriptor = Reflect.getOwnPropertyDescriptor(owner, key);
+  return descriptor !== undefined && !descriptor.configurable && !descriptor.writable;
+}
+
+/** The wrapper views return for a function (made once per body and method, kept while the method is the same). */
+function sharedMember(hub: Hub, owner: object, key: string, path: string, value: (...a: unknown[]) => unknown): unknown {
+  const cached = hub.members.get(path);
+  if (cached?.source === value && cached.owner === owner) return cached.wrapped;
+  if (isFrozenProperty(owner, key)) return value;
+  const command = hub.patched.get(path);
+  const wrapped = command === undefined ? value.bind(owner) : leasedMethod(hub, owner, command, value);
+  hub.members.set(path, { source: value, owner, wrapped });
+  return wrapped;
+}
+
+function leasedMethod(hub: Hub, owner: object, command: string, method: (...a: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  return function leased(this: unknown, ...args: unknown[]): unknown {
+    const lease = typeof this === 'object' && this !== null ? ((this as Record<symbol, unknown>)[LEASE] as ActuatorLease | undefined) : undefined;
+    if (lease === undefined) return method.apply(owner, args);
+    if (lease.expired) {
+      lease.stale(command);
+      throw new StaleActuationError(command);
+    }
+    const previous = hub.issuer;
+    hub.issuer = lease;
+    try {
+      return method.apply(owner, args);
+    } finally {
+      hub.issuer = previous;
+    }
+  };
 }

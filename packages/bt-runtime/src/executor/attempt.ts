@@ -95,6 +95,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   #timer: TimerHandle | undefined;
   #graceTimer: TimerHandle | undefined;
   #pre: unknown;
+  #observables: Record<string, unknown> | undefined;
   readonly #onTimer = () => this.#check();
   readonly #onPlanAbort = () => this.trip('aborted');
 
@@ -119,20 +120,22 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
 
   /** Runs observe → runner → observe → acceptance under the watchdogs; resolves once, whatever user code does. */
   start(): Promise<AttemptResult> {
-    this.#run().catch((error: unknown) => this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${safeDescribe(error)}`) }));
+    try {
+      const signal = this.o.planCtx.signal;
+      if (signal) {
+        if (signal.aborted) this.trip('aborted');
+        else signal.addEventListener('abort', this.#onPlanAbort, { once: true });
+      }
+      if (!this.over) this.#observe('pre', this.#startRunner);
+    } catch (error) {
+      this.#settleError(error);
+    }
     return this.result;
   }
 
-  async #run(): Promise<void> {
-    const signal = this.o.planCtx.signal;
-    if (signal) {
-      if (signal.aborted) this.trip('aborted');
-      else signal.addEventListener('abort', this.#onPlanAbort, { once: true });
-    }
-    if (this.over) return;
-    const pre = await this.#observe('pre');
-    if (this.over || !pre.ok) return;
-    this.#pre = pre.value;
+  /** Arms the watchdogs and starts the runner; its settlement is read by #runnerSettled. */
+  #startRunner(pre: unknown): void {
+    this.#pre = pre;
     const now = this.o.rt.clock.now();
     this.#dispatchAt = this.#lastActivity = now;
     this.#ttfaAt = now + this.o.limits.ttfaMs;
@@ -145,11 +148,24 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     } catch (error) {
       runner = Promise.reject(error);
     }
-    const settled = runner.then(
-      (value) => this.#runnerSettled(value, undefined, false),
-      (error: unknown) => this.#runnerSettled(undefined, error, true),
+    runner.then(
+      (value) => this.#guarded(this.#runnerSettled, value, undefined, false),
+      (error: unknown) => this.#guarded(this.#runnerSettled, undefined, error, true),
     );
-    settled.catch((error: unknown) => this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${safeDescribe(error)}`) }));
+  }
+
+  /** Runs a step of the attempt; an executor bug in it still ends the attempt with a code (A2), never a dropped rejection. */
+  #guarded<A extends unknown[]>(step: (this: Attempt<Body>, ...args: A) => void, ...args: A): void {
+    try {
+      step.apply(this, args);
+    } catch (error) {
+      this.#settleError(error);
+    }
+  }
+
+  /** An executor bug still ends the attempt with a code (A2). */
+  #settleError(error: unknown): void {
+    this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${safeDescribe(error)}`) });
   }
 
   /** An actuator command, BT node transition or progress note: resets the stuck watchdog. */
@@ -208,16 +224,25 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     return this.#controller.signal;
   }
 
-  /** Calls observe() (async ones under the attempt timeout); a throw or unreadable value is a runner_error. */
-  async #observe(when: 'pre' | 'post'): Promise<{ ok: true; value: unknown } | { ok: false }> {
-    const { capability, rt, args } = this.o;
+  /** Calls observe() and hands its value to `next` (at once when synchronous; async ones run under the attempt timeout); a throw is a runner_error. */
+  #observe(when: 'pre' | 'post', next: (this: Attempt<Body>, value: unknown) => void): void {
+    let observed: unknown;
     try {
-      const observed = capability.observe({ body: rt.body }, args);
-      return { ok: true, value: isThenable(observed) ? await this.#bounded(observed) : observed };
+      observed = this.o.capability.observe({ body: this.o.rt.body }, this.o.args);
     } catch (error) {
-      this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${capability.name} threw: ${safeDescribe(error)}`), ...this.#withTtfa() });
-      return { ok: false };
+      return this.#observeFailed(when, error);
     }
+    if (!isThenable(observed)) return next.call(this, observed);
+    this.#bounded(observed).then(
+      (value) => {
+        if (!this.over) this.#guarded(next, value);
+      },
+      (error: unknown) => this.#observeFailed(when, error),
+    );
+  }
+
+  #observeFailed(when: 'pre' | 'post', error: unknown): void {
+    if (!this.over) this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${this.o.capability.name} threw: ${safeDescribe(error)}`), ...this.#withTtfa() });
   }
 
   /** Awaits an async observe() under the attempt timeout. */
@@ -298,7 +323,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     return result.unmet.length > 0 ? stepFailure('effects_unmet', `declared effects not observed: ${result.unmet.join(', ')}`, { unmet: result.unmet }) : undefined;
   }
 
-  async #runnerSettled(value: unknown, error: unknown, threw: boolean): Promise<void> {
+  #runnerSettled(value: unknown, error: unknown, threw: boolean): void {
     const { capability, rt, info } = this.o;
     if (this.over) {
       rt.metrics.lateResults.inc({ capability: capability.name });
@@ -316,11 +341,16 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     this.#clearTimer();
     const interpreted = threw ? { ok: false as const, failure: thrownFailure(capability.name, error) } : interpretRunnerResult(capability.name, value);
     if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure, ...this.#withTtfa() });
-    const post = await this.#observe('post');
-    if (this.over || !post.ok) return;
-    const unmet = acceptanceFailure(capability, this.#pre, post.value, this.o.args) ?? this.#effectsFailure();
+    this.#observables = interpreted.observables;
+    this.#observe('post', this.#accept);
+  }
+
+  /** V4: the capability's acceptance, then the step's declared effects. */
+  #accept(post: unknown): void {
+    const observables = this.#observables;
+    const unmet = acceptanceFailure(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
-    this.#settle({ kind: 'ok', ...(interpreted.observables ? { observables: interpreted.observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
+    this.#settle({ kind: 'ok', ...(observables ? { observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
   }
 }
 

@@ -277,7 +277,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       outcome = await new StepRun<Body>({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value }).run();
       return outcome;
     } finally {
-      flight.end(outcome!);
+      this.#idempotency.end(key, flight, outcome!);
     }
   }
 

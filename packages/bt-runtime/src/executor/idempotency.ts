@@ -1,9 +1,8 @@
 import type { StepOutcome } from '@sinew/executor-contracts';
 
 /** A key in flight collects the steps that joined it; their promises are made only when someone joins. */
-export type IdempotencyEntry =
-  | { readonly state: 'in_flight'; readonly joiners: ((outcome: StepOutcome) => void)[] }
-  | { readonly state: 'completed'; readonly outcome: StepOutcome };
+type InFlight = { readonly state: 'in_flight'; readonly joiners: ((outcome: StepOutcome) => void)[] };
+export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonly outcome: StepOutcome };
 
 /** FM-05: keys in flight and the latest `capacity` completed ones (oldest forgotten first). */
 export class IdempotencyStore {
@@ -14,17 +13,18 @@ export class IdempotencyStore {
     return this.#entries.get(key);
   }
 
-  /** Marks `key` in flight; `end` records the outcome (a success is remembered, anything else forgotten) and answers the joiners. */
-  begin(key: string): { end(outcome: StepOutcome): void } {
-    const entry = { state: 'in_flight' as const, joiners: [] as ((outcome: StepOutcome) => void)[] };
+  /** Marks `key` in flight; pass the entry to `end`. */
+  begin(key: string): InFlight {
+    const entry: InFlight = { state: 'in_flight', joiners: [] };
     this.#entries.set(key, entry);
-    return {
-      end: (outcome) => {
-        if (outcome.status === 'succeeded') this.#remember(key, outcome);
-        else this.#entries.delete(key);
-        for (const join of entry.joiners) join(outcome);
-      },
-    };
+    return entry;
+  }
+
+  /** Records a step's outcome (a success is remembered, anything else forgotten) and answers the steps that joined it. */
+  end(key: string, entry: InFlight, outcome: StepOutcome): void {
+    if (outcome.status === 'succeeded') this.#remember(key, outcome);
+    else this.#entries.delete(key);
+    for (const join of entry.joiners) join(outcome);
   }
 
   #remember(key: string, outcome: StepOutcome): void {

@@ -8,7 +8,7 @@ export interface StepPredicates {
   readonly effects: readonly Predicate[];
 }
 
-const NONE: StepPredicates = { preconds: [], effects: [] };
+const NONE = { ok: true, value: { preconds: [], effects: [] } } as const;
 
 /**
  * Parses a step's `preconds`/`effects` for `evaluator`; a predicate it cannot check (unknown kind, or a
@@ -16,7 +16,7 @@ const NONE: StepPredicates = { preconds: [], effects: [] };
  * nothing is checked (they stay declarations).
  */
 export function stepPredicates(step: PlanStep, evaluator: PredicateEvaluator<never> | undefined): { ok: true; value: StepPredicates } | { ok: false; failure: StepFailure } {
-  if (!evaluator || (!step.preconds?.length && !step.effects?.length)) return { ok: true, value: NONE };
+  if (!evaluator || (!step.preconds?.length && !step.effects?.length)) return NONE;
   const lists = { preconds: [] as Predicate[], effects: [] as Predicate[] };
   for (const field of ['preconds', 'effects'] as const) {
     for (const [index, text] of (step[field] ?? []).entries()) {
