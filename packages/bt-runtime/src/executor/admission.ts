@@ -1,9 +1,9 @@
-import { IntentSchema, PlanSchema, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
+import { describeError, IntentSchema, PlanSchema, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ActuatorSource } from '../body/instrument.js';
 import { MAX_TIMER_MS } from './policy.js';
 import { stopFailure, type Runtime } from './runtime.js';
-import { safeDescribe, safeRead } from './safe.js';
+import { safeRead } from './safe.js';
 import type { RunOptions } from './types.js';
 
 export type Admission =
@@ -25,7 +25,7 @@ export function admitPlan(rt: Runtime<ActuatorSource>, input: unknown, options: 
     const refusal = intentRefusal(intent.data, plan);
     return refusal ? { ok: false, ids: { planId: plan.planId, intentId: plan.intentId }, failure: refusal } : { ok: true, plan, intent: intent.data };
   } catch (error) {
-    return { ok: false, ids, failure: stepFailure('invalid_args', `the plan cannot be read: ${safeDescribe(error)}`) };
+    return { ok: false, ids, failure: stepFailure('invalid_args', `the plan cannot be read: ${describeError(error)}`) };
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  describeError,
   checkAcceptance,
   ErrorCodeSchema,
   isRetryable,
@@ -15,7 +16,7 @@ import { leasedView, type ActuatorLease, type ActuatorSource } from '../body/ins
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
 import { stopFailure, type PlanContext, type Runtime } from './runtime.js';
-import { isThenable, safeDescribe, safeRead } from './safe.js';
+import { isThenable, safeRead } from './safe.js';
 import { unmetPredicates } from './predicates.js';
 import type { ExecutorRunContext, PredicateEvaluator, StepRef } from './types.js';
 
@@ -165,7 +166,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
 
   /** An executor bug still ends the attempt with a code (A2). */
   #settleError(error: unknown): void {
-    this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${safeDescribe(error)}`) });
+    this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `executor error: ${describeError(error)}`) });
   }
 
   /** An actuator command, BT node transition or progress note: resets the stuck watchdog. */
@@ -242,7 +243,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   }
 
   #observeFailed(when: 'pre' | 'post', error: unknown): void {
-    if (!this.over) this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${this.o.capability.name} threw: ${safeDescribe(error)}`), ...this.#withTtfa() });
+    if (!this.over) this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${this.o.capability.name} threw: ${describeError(error)}`), ...this.#withTtfa() });
   }
 
   /** Awaits an async observe() under the attempt timeout. */
@@ -348,7 +349,8 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   /** V4: the capability's acceptance, then the step's declared effects. */
   #accept(post: unknown): void {
     const observables = this.#observables;
-    const unmet = acceptanceFailure(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
+    // checkAcceptance never throws, whatever acceptance returns (contracts).
+    const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
     this.#settle({ kind: 'ok', ...(observables ? { observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
   }
@@ -405,16 +407,7 @@ function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: At
 /** A rejection as a runner_error: a safe description and the node path a behavior tree attached. */
 function thrownFailure(capability: string, error: unknown): StepFailure {
   const nodePath = safeRead(error, 'nodePath');
-  return stepFailure('runner_error', `${capability} runner threw: ${safeDescribe(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
-}
-
-/** V4 on user acceptance code that may return anything, including values that throw when read. */
-function acceptanceFailure<Body>(capability: Capability<Body>, pre: unknown, post: unknown, args: unknown): StepFailure | undefined {
-  try {
-    return checkAcceptance(capability, pre, post, args);
-  } catch (error) {
-    return stepFailure('effects_unmet', `acceptance of ${capability.name} returned a result that cannot be read: ${safeDescribe(error)}`, { unmet: [] });
-  }
+  return stepFailure('runner_error', `${capability} runner threw: ${describeError(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
 }
 
 const RunnerResultSchema = z.union([
@@ -439,7 +432,7 @@ function interpretRunnerResult(capability: string, value: unknown): Interpreted 
   try {
     return interpretParsed(capability, value);
   } catch (error) {
-    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a result that cannot be read: ${safeDescribe(error)}`) };
+    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a result that cannot be read: ${describeError(error)}`) };
   }
 }
 

@@ -1,5 +1,4 @@
-import type { Logger } from '@sinew/executor-contracts';
-import { safeDescribe } from './safe.js';
+import { describeError, type Logger } from '@sinew/executor-contracts';
 import type { ExecutorEventName, ExecutorEvents } from './types.js';
 
 type Listener = (payload: never) => void;
@@ -31,7 +30,7 @@ export class EventHub {
       try {
         (listener as (p: ExecutorEvents[E]) => void)(payload);
       } catch (error) {
-        this.log.error('executor event listener threw', { event, error: safeDescribe(error) });
+        this.log.error('executor event listener threw', { event, error: describeError(error) });
       }
     }
   }

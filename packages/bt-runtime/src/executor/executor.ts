@@ -1,4 +1,5 @@
 import {
+  describeError,
   checkArgs,
   checkStep,
   stepFailure,
@@ -24,7 +25,7 @@ import { stepPredicates } from './predicates.js';
 import { executorPolicy, type ExecutorPolicy } from './policy.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
-import { safeDescribe, safeRead } from './safe.js';
+import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
 import { StepRun } from './step-run.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, RunOptions } from './types.js';
@@ -215,7 +216,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return read;
     } catch (error) {
       metrics.repairs.inc({ reason: failure.code, result: 'error' });
-      log.error('repair hook threw', { error: safeDescribe(error), stepId: step.stepId });
+      log.error('repair hook threw', { error: describeError(error), stepId: step.stepId });
       return undefined;
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
@@ -286,7 +287,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     try {
       return typeof rawStep === 'object' && rawStep !== null && this.#validated.has(rawStep) ? this.#quickCheck(rawStep as PlanStep) : checkStep(this.registry, rawStep);
     } catch (error) {
-      return { ok: false, failure: stepFailure('invalid_args', `the step cannot be read: ${safeDescribe(error)}`) };
+      return { ok: false, failure: stepFailure('invalid_args', `the step cannot be read: ${describeError(error)}`) };
     }
   }
 

@@ -1,5 +1,4 @@
-import { formatPredicate, parsePredicate, stepFailure, type Predicate, type PlanStep, type StepFailure } from '@sinew/executor-contracts';
-import { safeDescribe } from './safe.js';
+import { describeError, formatPredicate, parsePredicate, stepFailure, type Predicate, type PlanStep, type StepFailure } from '@sinew/executor-contracts';
 import type { PredicateEvaluator } from './types.js';
 
 /** A step's declared preconds and effects, parsed, with their wire strings for failures. */
@@ -42,7 +41,7 @@ export function unmetPredicates<Body>(evaluator: PredicateEvaluator<Body>, list:
   try {
     for (const predicate of list) if (evaluator.holds(predicate, body, baseline) !== true) unmet.push(formatPredicate(predicate));
   } catch (error) {
-    return { error: safeDescribe(error) };
+    return { error: describeError(error) };
   }
   return { unmet };
 }
@@ -52,6 +51,6 @@ export function takeBaseline<Body>(evaluator: PredicateEvaluator<Body>, body: Bo
   try {
     return { ok: true, value: evaluator.baseline?.(body) };
   } catch (error) {
-    return { ok: false, error: safeDescribe(error) };
+    return { ok: false, error: describeError(error) };
   }
 }

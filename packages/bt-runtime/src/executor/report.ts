@@ -1,11 +1,10 @@
-import type { Capability, Logger, StepFailure, StepOutcome } from '@sinew/executor-contracts';
+import { describeError, type Capability, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker } from './health.js';
 import { capLabel, capRef, type PlanContext } from './runtime.js';
-import { safeDescribe } from './safe.js';
 
 /** Everything known about a step when it ends; the reporter turns it into the outcome and its records. */
 export interface StepEnd {
@@ -93,7 +92,7 @@ export class StepReporter {
       try {
         sink.write(record);
       } catch (error) {
-        this.deps.log.error('provenance sink write failed', { error: safeDescribe(error) });
+        this.deps.log.error('provenance sink write failed', { error: describeError(error) });
       }
     }
   }
@@ -112,7 +111,7 @@ export class StepReporter {
     try {
       await call();
     } catch (error) {
-      this.deps.log.error(`provenance sink ${what} failed`, { error: safeDescribe(error) });
+      this.deps.log.error(`provenance sink ${what} failed`, { error: describeError(error) });
     }
   }
 }

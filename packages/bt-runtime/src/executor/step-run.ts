@@ -1,4 +1,4 @@
-import { runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
@@ -7,7 +7,6 @@ import { backoffMs, MAX_TIMER_MS } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { StepEnd } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
-import { safeDescribe } from './safe.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
 export interface StepRunOptions<Body extends ActuatorSource> {
@@ -88,14 +87,15 @@ export class StepRun<Body extends ActuatorSource> {
           continue;
         }
         // V3: the guard, re-run before every attempt (a resumed step re-guards).
-        const guard = this.#guard() ?? this.#preconds();
+        // runGuard never throws, whatever the guard returns (contracts).
+        const guard = runGuard(this.o.capability, { body: rt.body }, this.o.args) ?? this.#preconds();
         if (guard) return this.#fail(guard);
         const ended = await this.#afterAttempt(await this.#attemptOnce());
         if (ended) return ended;
       }
     } catch (error) {
       // Unreachable by design; kept so a bug still ends the step with a code (A2).
-      return this.#fail(stepFailure('runner_error', `executor error: ${safeDescribe(error)}`));
+      return this.#fail(stepFailure('runner_error', `executor error: ${describeError(error)}`));
     } finally {
       this.#deactivate();
       if (this.#holding) rt.slot.release();
@@ -112,15 +112,6 @@ export class StepRun<Body extends ActuatorSource> {
   interrupt(code: 'preempted' | 'aborted' | 'body_disconnected'): void {
     if (this.running) this.running.trip(code);
     else this.#wake?.(code === 'preempted' ? 'preempted' : 'aborted');
-  }
-
-  #guard(): StepFailure | undefined {
-    const { capability, rt, args } = this.o;
-    try {
-      return runGuard(capability, { body: rt.body }, args);
-    } catch (error) {
-      return stepFailure('guard_failed', `guard of ${capability.name} returned a result that cannot be read: ${safeDescribe(error)}`);
-    }
   }
 
   /** The step's declared preconds, checked by the predicate evaluator before each attempt. */
