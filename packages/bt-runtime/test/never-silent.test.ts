@@ -300,6 +300,16 @@ describe('plan intent (issue 12 item 6)', () => {
     expect(outcome.endedAt - outcome.startedAt).toBe(500);
   });
 
+  it('the time budget also ends a plan waiting on a repair hook that never answers', async () => {
+    const s = setup([rejecting('boom', () => new Error('boom'))], {}, { repair: () => new Promise(() => {}) });
+    const done = s.executor.run(plan('boom'), { intent: intent({ timeBudgetMs: 300 }) });
+    await s.clock.advance(300);
+    const outcome = await done;
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'timeout' }, repairs: 0 });
+    expect(outcome.endedAt - outcome.startedAt).toBe(300);
+    expect(s.clock.pending()).toBe(0);
+  });
+
   it('an intent that does not validate, or serves another plan, is refused with invalid_args', async () => {
     const s = setup([]);
     expect(await s.executor.run(plan('flee'), { intent: { id: 'i1' } as never })).toMatchObject({ status: 'failed', failure: { code: 'invalid_args' } });

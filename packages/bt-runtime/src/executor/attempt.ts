@@ -69,9 +69,6 @@ export interface AttemptOptions<Body extends ActuatorSource> {
   readonly effects?: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown };
 }
 
-/** Trips that end the attempt at once, without waiting for the runner: the body is gone or the executor closed. */
-const FINAL_TRIPS = new Set<TripCode>(['body_disconnected']);
-
 /**
  * One attempt at a step with its watchdogs. A single timer serves TTFA, stuck and timeout (re-armed
  * lazily), so an actuator command costs no timer work. Resolves exactly once; never waits forever;
@@ -193,7 +190,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     if (this.over) return;
     const { rt, capability, info, limits } = this.o;
     // The body is gone or the executor closed: this verdict ends the attempt now, even one already in its grace period.
-    const final = FINAL_TRIPS.has(code) || (code === 'aborted' && rt.closed);
+    const final = code === 'body_disconnected' || (code === 'aborted' && rt.closed);
     // Once the runner is done only a timeout (of the post-observe), a cancellation or a disconnect still counts.
     const finishing = this.#tripped === 'finishing';
     if (this.#tripped !== undefined && !final && !(finishing && code !== 'preempted')) return;

@@ -163,8 +163,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       const failure = stopped ?? outcome.failure ?? stepFailure('runner_error', 'step ended without a failure record');
       const ended = { outcomes, failure, failedStepId: outcome.stepId, repairs };
       if (stopped || !this.#repair || !isRepairable(failure) || outcome.status !== 'failed' || repairs >= this.policy.maxRepairsPerPlan) return ended;
-      const response = await this.#askRepair(planCtx.plan, step as PlanStep, failure, repairs);
-      if (!response) return ended;
+      const response = await this.#askRepair(planCtx, step as PlanStep, failure, repairs);
+      // The plan may have ended (cancelled, out of time budget) while the hook was asked: that is why it stops.
+      if (!response) return { ...ended, failure: stopFailure(this.#rt, planCtx) ?? failure };
       repairs += 1;
       queue.unshift(...response.steps, ...(response.replace ? [] : [step]));
     }
@@ -198,15 +199,23 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   /** Asks the repair hook, bounded by `repairTimeoutMs`; a throw, a hang or an unreadable answer is no repair. */
-  async #askRepair(plan: Plan, step: PlanStep, failure: StepFailure, repairsSoFar: number): Promise<{ steps: unknown[]; replace: boolean } | undefined> {
+  async #askRepair(planCtx: PlanContext, step: PlanStep, failure: StepFailure, repairsSoFar: number): Promise<{ steps: unknown[]; replace: boolean } | undefined> {
     const { clock, metrics, log } = this.#rt;
     let timer: TimerHandle | undefined;
     const timedOut = Symbol('timeout');
+    const signal = planCtx.signal;
+    let onAbort: (() => void) | undefined;
     try {
-      const answer = Promise.resolve(this.#repair!.repair({ plan, step, failure, repairsSoFar }));
-      const deadline = new Promise<typeof timedOut>((resolve) => (timer = clock.setTimeout(() => resolve(timedOut), this.policy.repairTimeoutMs)));
+      const answer = Promise.resolve(this.#repair!.repair({ plan: planCtx.plan, step, failure, repairsSoFar }));
+      // The repair deadline, or the plan's own end (cancelled, out of time budget), whichever comes first.
+      const deadline = new Promise<typeof timedOut>((resolve) => {
+        timer = clock.setTimeout(() => resolve(timedOut), this.policy.repairTimeoutMs);
+        onAbort = () => resolve(timedOut);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
       const response = await Promise.race([answer, deadline]);
       if (response === timedOut) {
+        if (signal?.aborted) return undefined; // the plan ended first: the loop reports why
         metrics.repairs.inc({ reason: failure.code, result: 'timeout' });
         log.warn('repair hook did not answer in time', { stepId: step.stepId, timeoutMs: this.policy.repairTimeoutMs });
         return undefined;
@@ -220,6 +229,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return undefined;
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 
