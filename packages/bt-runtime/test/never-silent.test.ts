@@ -400,9 +400,24 @@ describe('step preconds/effects through a predicate evaluator (issue 12 item 6)'
     expect(await run({ effects: ['has_item:log:1'] })).toMatchObject({ status: 'failed', failure: { code: 'effects_unmet' } });
   });
 
-  it('without an evaluator preconds/effects are declarations only', async () => {
-    const { run } = withPredicates();
-    expect(await run({ preconds: ['has_item:stick:2'], effects: ['near_block:crafting_table'] })).toMatchObject({ status: 'succeeded' });
+  it('without an evaluator a step declaring preconds/effects is refused with invalid_args; without any it runs', async () => {
+    const { body, run } = withPredicates();
+    expect(await run({ preconds: ['has_item:stick:2'], effects: ['near_block:crafting_table'] })).toMatchObject({
+      status: 'failed',
+      attempts: 0,
+      failure: { code: 'invalid_args', reason: expect.stringMatching(/nothing can check them/) },
+    });
+    expect(body.calls).toEqual([]);
+    expect(await run({})).toMatchObject({ status: 'succeeded' });
+  });
+
+  it("the body's own evaluator is used when the executor is given none", async () => {
+    const body = Object.assign(fakeBody(), { predicates: inventory as PredicateEvaluator<never> });
+    const clock = new ManualClock();
+    const executor = createExecutor({ registry: registryWith(gainLog, flee), body, clock, policy: { maxLocalRetries: 0 } });
+    const done = executor.run({ planId: 'own', intentId: 'i', steps: [{ stepId: 's', type: 'gain_log', preconds: ['has_item:stick:2'] }] });
+    await clock.advance(100);
+    expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'precond_missing', missing: ['has_item:stick:2'] } });
   });
 });
 

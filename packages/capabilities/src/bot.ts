@@ -1,6 +1,7 @@
 import { instrumentMethods, type ActuatorSource } from '@sinew/bt-runtime';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
+import { minecraftPredicates } from './predicates.js';
 
 /** What `instrumentBot` adds to a bot: its actuator commands, its recent chat and the hurts it saw. */
 export interface Instrumentation extends ActuatorSource {
@@ -90,6 +91,8 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
   Object.defineProperty(target, 'sinewDeadEntities', { get: () => dead, enumerable: false });
   Object.defineProperty(target, 'onDisconnect', { value: disconnectSignal(bot), enumerable: false });
+  // The executor checks plan steps' preconds/effects with the body's own evaluator unless given one.
+  Object.defineProperty(target, 'predicates', { value: minecraftPredicates, enumerable: false });
   bot.on('messagestr', (message: string) => {
     chatSeq += 1;
     chatLog.push({ seq: chatSeq, line: message });

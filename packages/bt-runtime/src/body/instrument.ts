@@ -1,3 +1,5 @@
+import type { PredicateEvaluator } from '../executor/types.js';
+
 /** One call that moves the body: the executor's pulse for TTFA and stuck detection. */
 export interface ActuatorCommand {
   /** A bounded name, e.g. the method name `dig` or `setControlState` (used as a metric label). */
@@ -31,6 +33,8 @@ export interface ActuatorSource {
   onActuate(listener: (command: ActuatorCommand) => void): () => void;
   /** Subscribes to the body going away for good (server closed, kicked, connection error); returns the unsubscribe function. */
   onDisconnect?(listener: (info: { readonly reason: string }) => void): () => void;
+  /** Checks plan steps' preconds/effects on this body when the executor is given no `predicates` of its own. */
+  readonly predicates?: PredicateEvaluator<never>;
 }
 
 export interface InstrumentOptions {

@@ -28,7 +28,7 @@ import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
 import { StepRun } from './step-run.js';
-import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, RunOptions } from './types.js';
+import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -76,7 +76,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const events = new EventHub(log);
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates: options.predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    // The body's own evaluator checks that body, so it is an evaluator of Body.
+    const predicates = options.predicates ?? (body.predicates as PredicateEvaluator<Body> | undefined);
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
     if (typeof body.onDisconnect === 'function') this.#unsubscribe.push(body.onDisconnect((info) => this.#onDisconnect(info)));
   }

@@ -8,14 +8,17 @@ export interface StepPredicates {
 }
 
 const NONE = { ok: true, value: { preconds: [], effects: [] } } as const;
+const NO_EVALUATOR =
+  'the step declares preconds/effects but nothing can check them: give the body a predicate evaluator (instrumentBot does) or pass createExecutor({ predicates })';
 
 /**
  * Parses a step's `preconds`/`effects` for `evaluator`; a predicate it cannot check (unknown kind, or a
- * `<placeholder>` target no body can locate) refuses the step with invalid_args. Without an evaluator
- * nothing is checked (they stay declarations).
+ * `<placeholder>` target no body can locate) refuses the step with invalid_args; so does a step that
+ * declares any while there is no evaluator (a declared precondition is checked or refused, never ignored).
  */
 export function stepPredicates(step: PlanStep, evaluator: PredicateEvaluator<never> | undefined): { ok: true; value: StepPredicates } | { ok: false; failure: StepFailure } {
-  if (!evaluator || (!step.preconds?.length && !step.effects?.length)) return NONE;
+  if (!step.preconds?.length && !step.effects?.length) return NONE;
+  if (!evaluator) return { ok: false, failure: stepFailure('invalid_args', NO_EVALUATOR) };
   const lists = { preconds: [] as Predicate[], effects: [] as Predicate[] };
   for (const field of ['preconds', 'effects'] as const) {
     for (const [index, text] of (step[field] ?? []).entries()) {

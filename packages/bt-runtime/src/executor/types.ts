@@ -37,7 +37,7 @@ export interface ExecutorOptions<Body extends ActuatorSource> {
   readonly provenance?: ProvenanceSink | readonly ProvenanceSink[];
   readonly repair?: RepairHook;
   readonly logger?: Logger;
-  /** Checks step preconds/effects; without it they are declarations only (never evaluated). */
+  /** Checks step preconds/effects. Default: the body's own `predicates`; with neither, a step declaring any is refused (invalid_args). */
   readonly predicates?: PredicateEvaluator<Body>;
 }
 
