@@ -508,7 +508,7 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   if (!built) return;
   const spec = specFields(cls);
   const verb = toSnakeCase(spec.name ?? className.replace(/Leaf$/, ''));
-  let schema = 'z.object({})';
+  let schema = 'z.strictObject({})';
   let usesVec3 = false;
   let argsExpr = '';
   if (argsParam) {

@@ -12,7 +12,7 @@ const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <
   --registry-file <path> where the registry goes (default: sinew.registry.ts in --out or the inputs' common directory)`;
 
 /** The CLI's arguments after parsing; validated so bad usage gets a clear message and exit code 2. */
-const CliArgsSchema = z.object({
+const CliArgsSchema = z.strictObject({
   command: z.literal('wrap-runners', { error: (issue) => `unknown command ${JSON.stringify(issue.input)}; expected wrap-runners` }),
   paths: z.array(z.string().min(1)).min(1, 'give at least one file or directory'),
   dryRun: z.boolean(),

@@ -50,7 +50,7 @@ describe('a realistic mineflayer bot module with the three shapes mixed', () => 
   it('resolves the real mineflayer Bot as the body type and a real Vec3 through vec3', () => {
     expect(text).toContain("import type { Bot } from 'mineflayer';");
     expect(text).toContain("import { Vec3 } from 'vec3';");
-    expect(text).toContain('target: z.object({ x: z.number(), y: z.number(), z: z.number() }).transform(({ x, y, z }) => new Vec3(x, y, z))');
+    expect(text).toContain('target: z.strictObject({ x: z.number(), y: z.number(), z: z.number() }).transform(({ x, y, z }) => new Vec3(x, y, z))');
     expect(text).toContain('run: (ctx: RunContext<Bot>, args) =>');
   });
 
