@@ -13,6 +13,7 @@ import {
   type TypeNode,
 } from 'ts-morph';
 import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
+import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
 
@@ -66,27 +67,81 @@ interface Ctx {
   readonly file: SourceFile;
   readonly sourceModule: string;
   readonly out: FileAnalysis;
+  readonly language: Language;
+  /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
+  readonly commonJs: ReadonlyMap<Node, string> | undefined;
 }
 
-/** Options of the analysis: how relative imports end (`.js` or ''). */
+/** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
 export interface AnalyzeOptions {
   readonly importExtension: string;
+  readonly language: Language;
 }
 
-/** Finds the three runner shapes in a file. Never edits it; `mustExport` lists the edits needed. */
+/** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
+function localTarget(file: SourceFile, value: Node): Node | undefined {
+  if (!Node.isIdentifier(value)) return value;
+  const name = value.getText();
+  return file.getFunction(name) ?? file.getClass(name) ?? file.getVariableDeclaration(name)?.getInitializer();
+}
+
+/** What a CommonJS module exports: `module.exports = { a, b: c, async d() {} }`, `exports.x = …`, `module.exports.x = …`. */
+function commonJsExports(file: SourceFile): Map<Node, string> {
+  const found = new Map<Node, string>();
+  const add = (target: Node | undefined, name: string) => {
+    if (target && !found.has(target)) found.set(target, name);
+  };
+  for (const statement of file.getStatements()) {
+    const assignment = Node.isExpressionStatement(statement) ? statement.getExpression() : undefined;
+    if (!assignment || !Node.isBinaryExpression(assignment) || assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
+    const left = assignment.getLeft().getText();
+    const right = assignment.getRight();
+    if (left === 'module.exports' && Node.isObjectLiteralExpression(right)) {
+      for (const property of right.getProperties()) {
+        if (Node.isShorthandPropertyAssignment(property)) add(localTarget(file, property.getNameNode()), property.getName());
+        else if (Node.isPropertyAssignment(property)) add(localTarget(file, property.getInitializerOrThrow()), property.getName());
+        else if (Node.isMethodDeclaration(property)) add(property, property.getName());
+      }
+      continue;
+    }
+    const named = /^(?:module\.)?exports\.([\w$]+)$/.exec(left);
+    if (named) add(localTarget(file, right), named[1]!);
+  }
+  return found;
+}
+
+/** Whether the generated file can import a declaration: exported (ESM/TS) or handed out by `module.exports` (CommonJS). */
+function isExportedNode(ctx: Ctx, node: Node & { isExported(): boolean }): boolean {
+  return ctx.commonJs ? ctx.commonJs.has(node) : node.isExported();
+}
+
+/** Finds the runner shapes in a file. Never edits it; `mustExport` lists the edits needed. */
 export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnalysis {
   const out: FileAnalysis = { capabilities: [], findings: [], mustExport: [] };
-  const ctx: Ctx = { file, sourceModule: file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension, out };
+  // JavaScript is imported by its real file name; TypeScript by the name it compiles to.
+  const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
+  const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs };
+  const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
-    analyzeFunction(ctx, fn.getName()!, fn, fn.getParameters(), fn.isExported(), fn.isDefaultExport(), fn.getOverloads().length > 0, fn.getStartLineNumber());
+    seen.add(fn);
+    const name = commonJs?.get(fn) ?? fn.getName()!;
+    analyzeFunction(ctx, name, fn, fn.getParameters(), isExportedNode(ctx, fn), fn.isDefaultExport(), fn.getOverloads().length > 0, fn.getStartLineNumber());
   }
   for (const statement of file.getVariableStatements()) {
     for (const decl of statement.getDeclarations()) {
       const init = decl.getInitializer();
       if (!init || !(Node.isArrowFunction(init) || Node.isFunctionExpression(init)) || !Node.isIdentifier(decl.getNameNode())) continue;
-      analyzeFunction(ctx, decl.getName(), init, init.getParameters(), statement.isExported(), false, false, decl.getStartLineNumber(), statement);
+      seen.add(init);
+      const exported = commonJs ? commonJs.has(init) : statement.isExported();
+      analyzeFunction(ctx, commonJs?.get(init) ?? decl.getName(), init, init.getParameters(), exported, false, false, decl.getStartLineNumber(), statement);
     }
+  }
+  // CommonJS runners written inline: `exports.craft = async function (bot) {…}`, `module.exports = { async craft(bot) {…} }`.
+  for (const [node, name] of commonJs ?? []) {
+    if (seen.has(node) || !(Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isMethodDeclaration(node))) continue;
+    analyzeFunction(ctx, name, node, node.getParameters(), true, false, false, node.getStartLineNumber(), node.getParentOrThrow());
   }
   for (const cls of file.getClasses()) {
     if (cls.getInstanceMethod('executeAction')) analyzeDispatcher(ctx, cls);
@@ -157,6 +212,24 @@ function literalDefault(init: Expression | undefined): string | undefined {
   return undefined;
 }
 
+/** A JSDoc `@param {T} [name=default]`: whether it is bracketed (optional) and its literal default, as zod source. */
+function jsDocParam(param: ParameterDeclaration): { optional: boolean; defaultCode?: string } {
+  const source = param.getSourceFile().compilerNode;
+  for (const tag of ts.getJSDocParameterTags(param.compilerNode)) {
+    if (!tag.isBracketed) continue;
+    const value = /\[\s*[\w$.]+\s*=\s*(.+?)\s*\]/s.exec(tag.getText(source))?.[1];
+    const defaultCode = value === undefined ? undefined : jsDocLiteral(value);
+    return { optional: true, ...(defaultCode !== undefined ? { defaultCode } : {}) };
+  }
+  return { optional: false };
+}
+
+function jsDocLiteral(text: string): string | undefined {
+  if (/^-?\d+(\.\d+)?$/.test(text) || ['true', 'false', 'null'].includes(text)) return text;
+  const quoted = /^(['"])(.*)\1$/.exec(text);
+  return quoted ? quote(quoted[2]!) : undefined;
+}
+
 /** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
 function isPlainObject(type: Type): boolean {
   if (!type.isObject() || type.isArray() || type.isTuple() || type.getCallSignatures().length > 0) return false;
@@ -190,8 +263,9 @@ function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members
     const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
     if (!derived.ok) return derived;
     usesVec3 ||= derived.usesVec3;
-    const defaultCode = literalDefault(param.getInitializer());
-    const optional = derived.optional || param.isOptional() || param.hasInitializer();
+    const jsDoc = jsDocParam(param);
+    const defaultCode = literalDefault(param.getInitializer()) ?? jsDoc.defaultCode;
+    const optional = derived.optional || param.isOptional() || param.hasInitializer() || jsDoc.optional;
     members.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
     callArgs.push(`args.${name}`);
   }
@@ -308,6 +382,9 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
   const line = method.getStartLineNumber();
   const symbol = `${className ?? '<anonymous class>'}.executeAction`;
   if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  if (ctx.commonJs && ctx.commonJs.get(cls) !== className) {
+    return finding(ctx, 'skipped', 'not_exported', symbol, line, `not in module.exports under its own name; add \`${className}\` to module.exports to wrap it`);
+  }
   if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
     return finding(ctx, 'skipped', 'not_exported', symbol, line, `executeAction is ${method.getScope()!}; the generated code cannot call it`);
   }
@@ -470,6 +547,9 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const line = method.getStartLineNumber();
   const symbol = `${className ?? '<anonymous class>'}.run`;
   if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  if (ctx.commonJs && ctx.commonJs.get(cls) !== className) {
+    return finding(ctx, 'skipped', 'not_exported', symbol, line, `not in module.exports under its own name; add \`${className}\` to module.exports to wrap it`);
+  }
   if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
     return finding(ctx, 'skipped', 'not_exported', symbol, line, `run() is ${method.getScope()!}; the generated code cannot call it`);
   }

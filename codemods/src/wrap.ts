@@ -2,6 +2,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
 import { analyzeFile, type PlannedCapability } from './analyze.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
+import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
 import { buildReport, type Finding, type WrapReport } from './report.js';
 
 /** Options of `wrapRunners`. Paths are absolute (or relative to the process cwd). */
@@ -37,23 +38,45 @@ export interface WrapResult {
   readonly registryFile: string;
 }
 
-const SOURCE = /\.(c|m)?tsx?$/;
-
-/** The `*.capabilities.ts` path for a source file. */
+/** The generated path for a source file: `x.ts` → `x.capabilities.ts`, `x.cjs` → `x.capabilities.cjs` (JavaScript stays JavaScript). */
 export function capabilitiesPath(source: string, rootDir: string, outDir?: string): string {
   const target = outDir ? join(resolve(outDir), relative(rootDir, source)) : source;
-  return target.replace(SOURCE, '.capabilities.ts');
+  return target.replace(SOURCE_FILE, (ext) => `.capabilities${isJavaScript(ext) ? ext.replace(/x$/, '') : '.ts'}`);
+}
+
+/** The registry's language: TypeScript if any source is; else CommonJS only when every source is. */
+function registryLanguage(languages: readonly Language[]): Language {
+  if (languages.length === 0 || languages.includes('ts')) return 'ts';
+  return languages.every((l) => l === 'cjs') ? 'cjs' : 'esm';
+}
+
+/** A registry path's own language: its extension decides, a plain `.js` follows the sources. */
+function registryFileLanguage(path: string, fromSources: Language): Language {
+  if (!isJavaScript(path)) return 'ts';
+  if (path.endsWith('.cjs') || path.endsWith('.mjs')) return path.endsWith('.cjs') ? 'cjs' : 'esm';
+  return fromSources === 'cjs' ? 'cjs' : 'esm';
+}
+
+/** `sinew.registry` with the extension its language and the sources' own extensions call for. */
+function defaultRegistryName(language: Language, sources: readonly string[]): string {
+  if (language === 'ts') return 'sinew.registry.ts';
+  const flavour = language === 'cjs' ? '.cjs' : '.mjs';
+  return sources.some((s) => s.endsWith(flavour)) ? `sinew.registry${flavour}` : 'sinew.registry.js';
 }
 
 /** The capability modules and export names a generated registry imports. */
 function registeredEarlier(text: string | undefined, registryFile: string, contractsModule: string): RegistryEntry[] {
   if (text === undefined) return [];
-  return [...text.matchAll(/^import \{ ([^}]+) \} from '([^']+)';$/gm)]
-    .filter((m) => m[2] !== contractsModule && m[2]!.startsWith('.'))
-    .map((m) => ({
-      path: resolve(dirname(registryFile), m[2]!).replace(/\.js$/, '').concat('.ts'),
-      exports: m[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!),
-    }));
+  const typescript = !isJavaScript(registryFile);
+  return [...text.matchAll(/^(?:import \{ ([^}]+) \} from|const \{ ([^}]+) \} = require\() '([^']+)'\)?;$/gm)]
+    .filter((m) => m[3] !== contractsModule && m[3]!.startsWith('.'))
+    .map((m) => {
+      const path = resolve(dirname(registryFile), m[3]!);
+      return {
+        path: typescript ? path.replace(/\.js$/, '').concat('.ts') : path,
+        exports: (m[1] ?? m[2]!).split(',').map((name) => name.trim().split(/\s+as\s+|\s*:\s*/)[0]!),
+      };
+    });
 }
 
 function lineOf(note: string): number {
@@ -93,18 +116,24 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const version = options.version ?? '0.1.0';
   const fs = project.getFileSystem();
   const read = (path: string) => (fs.fileExistsSync(path) ? fs.readFileSync(path) : undefined);
+  if (options.files?.some(isJavaScript) && !project.getCompilerOptions().allowJs) {
+    // JSDoc types are read by the type checker only for files it treats as JavaScript sources.
+    project.compilerOptions.set({ allowJs: true });
+  }
   const requested = options.files
     ? options.files.map((f) => project.getSourceFile(resolve(f)) ?? project.addSourceFileAtPath(resolve(f)))
     : project.getSourceFiles();
   const outDir = options.outDir ? resolve(options.outDir) : undefined;
   const rootDir = options.rootDir ? resolve(options.rootDir) : commonDir(requested.map((f) => f.getFilePath()));
-  const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, 'sinew.registry.ts'));
+  const languages = new Map(requested.map((f) => [f.getFilePath(), languageOf(f)] as const));
+  const defaultRegistry = defaultRegistryName(registryLanguage([...languages.values()]), [...languages.keys()]);
+  const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, defaultRegistry));
   const findings: Finding[] = [];
   const sources = requested
     .filter((f) => {
       const path = f.getFilePath();
       if (f.isDeclarationFile() || path.includes('/node_modules/')) return false;
-      if (/\.capabilities\.tsx?$/.test(path) || path === registryFile || isGenerated(f.getFullText())) {
+      if (GENERATED_FILE.test(path) || path === registryFile || isGenerated(f.getFullText())) {
         const reason = 'a generated capabilities or registry file; never an input';
         findings.push({ kind: 'skipped', code: 'generated_file', file: path, line: 1, symbol: basename(path), reason });
         return false;
@@ -113,7 +142,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file) }) }));
+  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())! }) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
 
@@ -160,7 +189,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
           ? 'was edited after it was generated; left as it is (delete its header line to silence this)'
           : 'exists and is not generated by sinew-codemod; left as it is';
       findings.push({ kind: 'skipped', code: owner, file: target, line: 1, symbol: basename(target), reason });
-      const exported = [...(existing ?? '').matchAll(/export const (\w+)\s*=\s*defineCapability\b/g)].map((m) => m[1]!);
+      const exported = [...(existing ?? '').matchAll(/^(?:export )?const (\w+)\s*=\s*defineCapability\b/gm)].map((m) => m[1]!);
       if (exported.length > 0) registryEntries.push({ path: target, exports: exported });
       continue;
     }
@@ -171,6 +200,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
       notes,
       contractsModule,
       version,
+      language: languages.get(source)!,
     });
     if (text !== existing) changes.push({ path: target, before: existing, after: text, kind: 'capabilities' });
     for (const cap of caps) {
@@ -202,7 +232,8 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     }
     registryEntries.sort((a, b) => (a.path < b.path ? -1 : 1));
     const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
-    const text = renderRegistryFile(registryFile, registryEntries, contractsModule, extension);
+    const language = registryFileLanguage(registryFile, registryLanguage([...languages.values()]));
+    const text = renderRegistryFile(registryFile, registryEntries, contractsModule, extension, language);
     if (text !== existingRegistry) changes.push({ path: registryFile, before: existingRegistry, after: text, kind: 'registry' });
   }
   return { changes, report: buildReport(findings), registryFile };
