@@ -73,7 +73,7 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     [['wrap'], /unknown command "wrap"; expected wrap-runners/],
     [['wrap-runners'], /give at least one file or directory/],
     [['wrap-runners', 'src', '--frobnicate'], /Unknown option '--frobnicate'/],
-    [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts file/],
+    [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts, \.js, \.mjs or \.cjs file/],
     [['wrap-runners', 'nope/missing.ts'], /nope\/missing\.ts does not exist/],
   ])('exits 2 with a clear message on bad usage: %j', (args, message) => {
     const result = run(repoRoot, ...(args as string[]));
