@@ -9,6 +9,7 @@ import {
   type Expression,
   type ParameterDeclaration,
   type SourceFile,
+  type SwitchStatement,
   type Type,
   type TypeNode,
 } from 'ts-morph';
@@ -298,10 +299,12 @@ function extensionOf(ctx: Ctx): string {
   return ctx.sourceModule.endsWith('.js') ? '.js' : '';
 }
 
+type FunctionLike = Node & { getReturnType(): Type };
+
 function analyzeFunction(
   ctx: Ctx,
   name: string,
-  fn: Node & { getReturnType(): Type },
+  fn: FunctionLike,
   params: ParameterDeclaration[],
   exported: boolean,
   isDefault: boolean,
@@ -310,6 +313,7 @@ function analyzeFunction(
   statement?: Node,
 ): void {
   if (!isBotParam(params[0])) return;
+  if (!isDefault && analyzeFunctionDispatcher(ctx, name, fn, params, line, exported)) return;
   const rest = params.slice(1);
   if (isDefault) return finding(ctx, 'skipped', 'default_export', name, line, 'default export; export it by name to wrap it');
   if (!exported) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
@@ -368,11 +372,93 @@ function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: num
   return { construct: `new ${cls.getName()!}()` };
 }
 
-function thisCall(node: Node): CallExpression | undefined {
-  const calls = [...(Node.isCallExpression(node) ? [node] : []), ...node.getDescendantsOfKind(SyntaxKind.CallExpression)];
-  return calls.find((call) => {
-    const callee = call.getExpression();
-    return Node.isPropertyAccessExpression(callee) && callee.getExpression().getKind() === SyntaxKind.ThisKeyword;
+/** A function a `case` calls: a method on `this` (class dispatchers) or a function of the file (free ones). */
+interface RunnerRef {
+  readonly name: string;
+  readonly params: readonly ParameterDeclaration[];
+  readonly node: Node;
+}
+
+type RunnerLookup = (call: CallExpression) => RunnerRef | undefined;
+
+/** The first call in a case body that reaches a runner. */
+function runnerCall(clause: Node, lookup: RunnerLookup): { call: CallExpression; runner: RunnerRef } | undefined {
+  for (const call of clause.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const runner = lookup(call);
+    if (runner) return { call, runner };
+  }
+  return undefined;
+}
+
+/** What a switch dispatcher looks like to the case analysis, whichever shape holds it. */
+interface Dispatch {
+  readonly symbol: string;
+  readonly actionParam: ParameterDeclaration;
+  readonly switchStatement: SwitchStatement;
+  readonly lookup: RunnerLookup;
+  /** The names under which the bot is passed on to a runner (`this.bot`, `bot`). */
+  readonly isBotArg: (arg: Node) => boolean;
+}
+
+/** One capability of a dispatcher: a case label (with its aliases) and its input. */
+interface CaseCapability {
+  readonly type: string;
+  readonly aliases: readonly string[];
+  readonly line: number;
+  readonly schema: string;
+  readonly usesVec3: boolean;
+  /** The action object to dispatch, built from `args`. */
+  readonly action: string;
+  readonly runner?: Node;
+}
+
+/** The capabilities of a `switch (action.type)`: one per case; fall-through labels with the same input become aliases, others their own capability. */
+function switchCases(ctx: Ctx, dispatch: Dispatch): CaseCapability[] {
+  const found: CaseCapability[] = [];
+  let group: string[] = [];
+  for (const clause of dispatch.switchStatement.getClauses()) {
+    if (Node.isDefaultClause(clause)) {
+      group = [];
+      continue;
+    }
+    const label = clause.getExpression();
+    const clauseLine = clause.getStartLineNumber();
+    if (!Node.isStringLiteral(label) && !Node.isNoSubstitutionTemplateLiteral(label)) {
+      finding(ctx, 'unsafe', 'non_literal_case', `${dispatch.symbol}#${label.getText()}`, clauseLine, `case ${label.getText()} is not a string literal: the verb is a guess; wrap by hand`);
+      group = [];
+      continue;
+    }
+    group.push(label.getLiteralValue());
+    if (clause.getStatements().length === 0) continue; // fall-through: the labels share the next body
+    const labels = group;
+    group = [];
+    const target = runnerCall(clause, dispatch.lookup);
+    const bySchema = new Map<string, { labels: string[]; input: DispatcherInput & { ok: true } }>();
+    for (const type of labels) {
+      const input = dispatcherInput(dispatch, type, target);
+      if (!input.ok) {
+        finding(ctx, input.kind, input.code, `${dispatch.symbol}#${type}`, clauseLine, input.reason);
+        continue;
+      }
+      const same = bySchema.get(input.schema);
+      if (same) same.labels.push(type);
+      else bySchema.set(input.schema, { labels: [type], input });
+    }
+    for (const { labels: shared, input } of bySchema.values()) {
+      const type = shared[0]!;
+      const verb = toSnakeCase(type);
+      const aliases = shared.slice(1).map(toSnakeCase).filter((a) => isVerb(a) && a !== verb);
+      found.push({ type, aliases, line: clauseLine, schema: input.schema, usesVec3: input.usesVec3, action: input.action.replace('__TYPE__', quote(type)), ...(target ? { runner: target.runner.node } : {}) });
+    }
+  }
+  return found;
+}
+
+/** The `switch (<action>.type)` of a dispatcher body, if it has one. */
+function typeSwitch(body: Node, actionName: string): SwitchStatement | undefined {
+  return body.getDescendantsOfKind(SyntaxKind.SwitchStatement).find((s) => {
+    const e = s.getExpression();
+    return Node.isPropertyAccessExpression(e) && e.getName() === 'type' && e.getExpression().getText() === actionName;
   });
 }
 
@@ -392,76 +478,99 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
   if (!actionParam || !Node.isIdentifier(actionParam.getNameNode())) {
     return finding(ctx, 'skipped', 'dynamic_dispatch', symbol, line, 'executeAction has no named action parameter');
   }
-  const actionName = actionParam.getName();
-  const switches = method.getDescendantsOfKind(SyntaxKind.SwitchStatement).filter((s) => {
-    const e = s.getExpression();
-    return Node.isPropertyAccessExpression(e) && e.getName() === 'type' && e.getExpression().getText() === actionName;
-  });
-  if (switches.length === 0) {
-    return finding(ctx, 'unsafe', 'dynamic_dispatch', symbol, line, `does not switch on ${actionName}.type (dynamic dispatch): which verbs it handles is a guess; wrap by hand`);
+  const switchStatement = typeSwitch(method, actionParam.getName());
+  if (!switchStatement) {
+    return finding(ctx, 'unsafe', 'dynamic_dispatch', symbol, line, `does not switch on ${actionParam.getName()}.type (dynamic dispatch): which verbs it handles is a guess; wrap by hand`);
   }
   const built = construction(ctx, cls, symbol, line, true);
   if (!built) return;
   const body = resolveBody(ctx, built.botParam?.getTypeNode(), `ConstructorParameters<typeof ${className}>[0]`, extensionOf(ctx));
   const factory = `${toCamelCase(className)}For`;
-  const actionType = actionParam.getType();
+  const lookup: RunnerLookup = (call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getExpression().getKind() !== SyntaxKind.ThisKeyword) return undefined;
+    const runner = cls.getInstanceMethod(callee.getName());
+    return runner ? { name: `this.${callee.getName()}`, params: runner.getParameters(), node: runner } : undefined;
+  };
+  const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.') });
   const kind = resultKind(method.getReturnType());
-  let group: string[] = [];
-  const before = ctx.out.capabilities.length;
-  for (const clause of switches[0]!.getClauses()) {
-    if (Node.isDefaultClause(clause)) {
-      group = [];
-      continue;
-    }
-    const label = clause.getExpression();
-    const clauseLine = clause.getStartLineNumber();
-    if (!Node.isStringLiteral(label) && !Node.isNoSubstitutionTemplateLiteral(label)) {
-      finding(ctx, 'unsafe', 'non_literal_case', `${symbol}#${label.getText()}`, clauseLine, `case ${label.getText()} is not a string literal: the verb is a guess; wrap by hand`);
-      group = [];
-      continue;
-    }
-    group.push(label.getLiteralValue());
-    if (clause.getStatements().length === 0) continue; // fall-through: the labels share the next body
-    const labels = group;
-    group = [];
-    const type = labels[0]!;
-    const caseSymbol = `${symbol}#${type}`;
-    const call = thisCall(clause);
-    const input = dispatcherInput(cls, actionType, actionParam, actionName, type, call);
-    if (!input.ok) {
-      finding(ctx, input.kind, input.code, caseSymbol, clauseLine, input.reason);
-      continue;
-    }
-    const verb = toSnakeCase(type);
-    const runner = call ? cls.getInstanceMethod(call.getExpression().asKindOrThrow(SyntaxKind.PropertyAccessExpression).getName()) : undefined;
+  for (const c of cases) {
+    const fallback = `Runs the ${c.type} action through ${className}.executeAction (wrapped by sinew-codemod).`;
     ctx.out.capabilities.push({
-      verb,
-      aliases: labels.slice(1).map(toSnakeCase).filter((a) => isVerb(a) && a !== verb),
-      exportName: `${toCamelCase(verb)}Capability`,
-      description: runner ? description(runner, `Runs the ${type} action through ${className}.executeAction (wrapped by sinew-codemod).`) : `Runs the ${type} action through ${className}.executeAction (wrapped by sinew-codemod).`,
+      verb: toSnakeCase(c.type),
+      aliases: c.aliases,
+      exportName: `${toCamelCase(c.type)}Capability`,
+      description: c.runner ? description(c.runner, fallback) : fallback,
       shape: 'dispatcher',
-      symbol: caseSymbol,
-      line: clauseLine,
+      symbol: `${symbol}#${c.type}`,
+      line: c.line,
       file: ctx.file.getFilePath(),
-      schema: input.schema,
-      usesVec3: input.usesVec3,
+      schema: c.schema,
+      usesVec3: c.usesVec3,
       bodyType: body.text,
-      call: `${factory}(ctx.body).executeAction(${input.action})`,
+      call: `${factory}(ctx.body).executeAction(${c.action})`,
       resultKind: kind,
-      runnerLabel: `${className}.executeAction(${type})`,
+      runnerLabel: `${className}.executeAction(${c.type})`,
       imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
       instance: { factory, className, construct: built.construct },
     });
   }
-  if (ctx.out.capabilities.length > before && !cls.isExported()) ctx.out.mustExport.push(cls);
+  if (cases.length > 0 && !cls.isExported() && !ctx.commonJs) ctx.out.mustExport.push(cls);
+}
+
+/** A free function `executeAction(bot, action)` that switches on `action.type`: one capability per case. */
+function analyzeFunctionDispatcher(ctx: Ctx, name: string, fn: FunctionLike, params: readonly ParameterDeclaration[], line: number, exported: boolean): boolean {
+  const actionParam = params[1];
+  if (params.length !== 2 || !actionParam || !Node.isIdentifier(actionParam.getNameNode())) return false;
+  const switchStatement = typeSwitch(fn, actionParam.getName());
+  if (!switchStatement) return false;
+  if (!exported) {
+    finding(ctx, 'skipped', 'not_exported', name, line, 'a dispatcher that is not exported; export it to wrap its cases');
+    return true;
+  }
+  const botName = params[0]!.getName();
+  const lookup: RunnerLookup = (call) => {
+    const callee = call.getExpression();
+    if (!Node.isIdentifier(callee)) return undefined;
+    const declared = ctx.file.getFunction(callee.getText()) ?? ctx.file.getVariableDeclaration(callee.getText())?.getInitializer();
+    if (!declared || !(Node.isFunctionDeclaration(declared) || Node.isArrowFunction(declared) || Node.isFunctionExpression(declared))) return undefined;
+    return { name: callee.getText(), params: declared.getParameters(), node: declared };
+  };
+  const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName });
+  const kind = resultKind(fn.getReturnType());
+  const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
+  for (const c of cases) {
+    const fallback = `Runs the ${c.type} action through ${name} (wrapped by sinew-codemod).`;
+    ctx.out.capabilities.push({
+      verb: toSnakeCase(c.type),
+      aliases: c.aliases,
+      exportName: `${toCamelCase(c.type)}Capability`,
+      description: c.runner ? description(c.runner, fallback) : fallback,
+      shape: 'dispatcher',
+      symbol: `${name}#${c.type}`,
+      line: c.line,
+      file: ctx.file.getFilePath(),
+      schema: c.schema,
+      usesVec3: c.usesVec3,
+      bodyType: body.text,
+      call: `${name}(ctx.body, ${c.action})`,
+      resultKind: kind,
+      runnerLabel: `${name}(${c.type})`,
+      imports: [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    });
+  }
+  return true;
 }
 
 type DispatcherInput =
   | { ok: true; schema: string; usesVec3: boolean; action: string }
   | { ok: false; kind: 'skipped' | 'unsafe'; code: FindingCode; reason: string };
 
-/** The input of one `case`: the union member's fields when the action is a discriminated union, else the runner's parameters. */
-function dispatcherInput(cls: ClassDeclaration, actionType: Type, at: Node, actionName: string, type: string, call: CallExpression | undefined): DispatcherInput {
+/** The input of one `case` label: the union member's fields when the action is a discriminated union, else the runner's parameters. */
+function dispatcherInput(dispatch: Dispatch, type: string, target: { call: CallExpression; runner: RunnerRef } | undefined): DispatcherInput {
+  const at = dispatch.actionParam;
+  const actionName = at.getName();
+  const actionType = at.getType();
   const members = (actionType.isUnion() ? actionType.getUnionTypes() : [actionType]).filter((m) => {
     const discriminant = m.getProperty('type')?.getTypeAtLocation(at);
     return discriminant?.isStringLiteral() && discriminant.getLiteralValue() === type;
@@ -476,52 +585,58 @@ function dispatcherInput(cls: ClassDeclaration, actionType: Type, at: Node, acti
       usesVec3 ||= derived.usesVec3;
       fields.push({ name: property.getName(), code: derived.code, optional: derived.optional || property.isOptional() });
     }
-    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: `{ type: ${quote(type)}, ...args }` };
+    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: '{ type: __TYPE__, ...args }' };
   }
   // A loose action type: map `action.x` / `action.args.x` arguments onto the runner's parameter types.
-  if (!call) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `case '${type}' calls no runner method on this, and ${actionName} is not a discriminated union to read its fields from` };
+  if (!target) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `case '${type}' calls no runner, and ${actionName} is not a discriminated union to read its fields from` };
+  return runnerArguments(dispatch, type, target.call, target.runner);
+}
+
+/** The input of a case that calls `runner(action.x, action.args.y ?? 1, action.mode as Mode)`. */
+function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression, runner: RunnerRef): DispatcherInput {
+  const actionName = dispatch.actionParam.getName();
+  const at = dispatch.actionParam;
   if (call.getArguments().some((a) => Node.isSpreadElement(a))) {
-    return { ok: false, kind: 'unsafe', code: 'spread_args', reason: `case '${type}' spreads arguments into ${call.getExpression().getText()}(): their names cannot be derived; wrap by hand` };
+    return { ok: false, kind: 'unsafe', code: 'spread_args', reason: `case '${type}' spreads arguments into ${runner.name}(): their names cannot be derived; wrap by hand` };
   }
-  const runnerName = call.getExpression().asKindOrThrow(SyntaxKind.PropertyAccessExpression).getName();
-  const runner = cls.getInstanceMethod(runnerName);
-  if (!runner) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `this.${runnerName} is not a method of ${cls.getName()!}` };
-  const params = runner.getParameters();
   const fields: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
   const containers = new Set<string>();
   let usesVec3 = false;
   for (const [index, arg] of call.getArguments().entries()) {
-    const param = params[index];
-    if (!param) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `this.${runnerName}() gets more arguments than it declares` };
-    if (arg.getText().startsWith('this.') && isBotParam(param)) continue;
+    const param = runner.params[index];
+    if (!param) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `${runner.name}() gets more arguments than it declares` };
+    if (isBotParam(param) && dispatch.isBotArg(arg)) continue;
     let access: Node = arg;
     let defaultCode: string | undefined;
-    if (Node.isBinaryExpression(arg) && ['??', '||'].includes(arg.getOperatorToken().getText())) {
-      defaultCode = literalDefault(arg.getRight());
-      access = arg.getLeft();
+    // `action.mode as Mode`: the cast names the type the runner expects (a union becomes z.enum).
+    const cast = Node.isAsExpression(arg) ? arg : undefined;
+    if (cast) access = cast.getExpression();
+    if (Node.isBinaryExpression(access) && ['??', '||'].includes(access.getOperatorToken().getText())) {
+      defaultCode = literalDefault(access.getRight());
+      if (defaultCode !== undefined) access = access.getLeft();
     }
     const path = Node.isPropertyAccessExpression(access) ? access.getText().split('.') : [];
-    if (path[0] !== actionName || path.length < 2 || path.length > 3 || (defaultCode === undefined && access !== arg)) {
+    if (path[0] !== actionName || path.length < 2 || path.length > 3) {
       return {
         ok: false,
         kind: 'unsafe',
         code: 'unmappable_args',
-        reason: `case '${type}' passes ${arg.getText()} to this.${runnerName}(): not a plain ${actionName} field, so the input is a guess; wrap by hand`,
+        reason: `case '${type}' passes ${arg.getText()} to ${runner.name}(): not a plain ${actionName} field, so the input is a guess; wrap by hand`,
       };
     }
     containers.add(path.length === 3 ? path[1]! : '');
     const name = path[path.length - 1]!;
-    const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
+    const derived = deriveSchema(cast ? cast.getType() : param.getType(), at, `args.${name}`, '    ');
     if (!derived.ok) return { ok: false, kind: 'skipped', code: 'unsupported_type', reason: derived.reason };
     usesVec3 ||= derived.usesVec3;
-    const optional = derived.optional || param.isOptional() || param.hasInitializer() || access !== arg;
+    const optional = derived.optional || param.isOptional() || param.hasInitializer() || defaultCode !== undefined;
     fields.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
   }
   if (containers.size > 1) {
     return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' mixes fields of ${actionName} and of nested objects; wrap by hand` };
   }
   const container = [...containers][0] ?? '';
-  const action = container ? `{ type: ${quote(type)}, ${container === 'args' ? 'args' : `${container}: args`} }` : `{ type: ${quote(type)}, ...args }`;
+  const action = container ? `{ type: __TYPE__, ${container === 'args' ? 'args' : `${container}: args`} }` : '{ type: __TYPE__, ...args }';
   return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action };
 }
 
