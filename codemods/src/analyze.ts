@@ -6,6 +6,7 @@ import {
   ts,
   type CallExpression,
   type ClassDeclaration,
+  type ObjectLiteralExpression,
   type Expression,
   type ParameterDeclaration,
   type SourceFile,
@@ -14,6 +15,7 @@ import {
   type TypeNode,
 } from 'ts-morph';
 import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
+import type { ContextAdapter } from './context.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
@@ -54,6 +56,10 @@ export interface PlannedCapability {
   readonly imports: readonly ImportNeed[];
   /** A per-body instance factory, for class shapes. */
   readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
+  /** Functions of the context file this capability calls (an agent, a leaf context, an instance). */
+  readonly adapters?: readonly ContextAdapter[];
+  /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
+  readonly commandTable?: boolean;
 }
 
 /** What analysing one file found. */
@@ -69,6 +75,8 @@ interface Ctx {
   readonly sourceModule: string;
   readonly out: FileAnalysis;
   readonly language: Language;
+  /** The context file as an import path (extension as written). */
+  readonly contextModule: string;
   /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
   readonly commonJs: ReadonlyMap<Node, string> | undefined;
 }
@@ -77,6 +85,8 @@ interface Ctx {
 export interface AnalyzeOptions {
   readonly importExtension: string;
   readonly language: Language;
+  /** Absolute path of the context file adapters go to (`sinew.context.ts` beside the registry). */
+  readonly contextFile: string;
 }
 
 /** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
@@ -122,7 +132,8 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   // JavaScript is imported by its real file name; TypeScript by the name it compiles to.
   const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs };
+  const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -144,6 +155,7 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
     if (seen.has(node) || !(Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isMethodDeclaration(node))) continue;
     analyzeFunction(ctx, name, node, node.getParameters(), true, false, false, node.getStartLineNumber(), node.getParentOrThrow());
   }
+  analyzeCommandTables(ctx);
   for (const cls of file.getClasses()) {
     if (cls.getInstanceMethod('executeAction')) analyzeDispatcher(ctx, cls);
     else if (cls.getInstanceMethod('run') && (cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec'))) analyzeLeaf(ctx, cls);
@@ -734,4 +746,124 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     instance: { factory, className, construct: built.construct },
   });
   if (!cls.isExported()) ctx.out.mustExport.push(cls);
+}
+
+/** A string-literal property of an object literal. */
+function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
+  const property = object.getProperty(key);
+  const value = property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+  return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
+}
+
+function propertyValue(object: ObjectLiteralExpression, key: string): Node | undefined {
+  const property = object.getProperty(key);
+  if (property && Node.isMethodDeclaration(property)) return property;
+  return property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+}
+
+function isCommandEntry(node: Node): node is ObjectLiteralExpression {
+  return Node.isObjectLiteralExpression(node) && stringProperty(node, 'name') !== undefined && node.getProperty('perform') !== undefined;
+}
+
+/** Command tables: `[{ name: '!collectBlocks', params: { … }, perform: async (agent, …) => … }, …]`, one capability per entry. */
+function analyzeCommandTables(ctx: Ctx): void {
+  for (const statement of ctx.file.getVariableStatements()) {
+    for (const decl of statement.getDeclarations()) {
+      const init = decl.getInitializer();
+      if (!init || !Node.isArrayLiteralExpression(init) || !Node.isIdentifier(decl.getNameNode())) continue;
+      const entries = init.getElements();
+      if (entries.length === 0 || !entries.every(isCommandEntry)) continue;
+      const table = decl.getName();
+      const line = decl.getStartLineNumber();
+      if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
+        finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
+        continue;
+      }
+      if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
+      for (const entry of entries as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
+    }
+  }
+}
+
+const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
+
+/** One declared command parameter (`{ type: 'int', domain: [1, 100], optional: true }`) as a schema member. */
+function commandParam(name: string, declared: Node | undefined): { name: string; code: string; optional: boolean; defaultCode?: string } {
+  const object = declared && Node.isObjectLiteralExpression(declared) ? declared : undefined;
+  const type = object ? stringProperty(object, 'type') : undefined;
+  // Named kinds (`BlockName`, `ItemName`, `BlockOrItemName`) are strings a planner sends by name.
+  let code = type === undefined ? undefined : (COMMAND_TYPES[type] ?? (/Name$/.test(type) ? 'z.string()' : undefined));
+  if (code === undefined) {
+    return { name, code: `z.unknown() /* sinew-codemod: args.${name} is declared ${type === undefined ? 'without a type' : `of type ${quote(type)}`}; replace z.unknown() with its real schema */`, optional: false };
+  }
+  const domain = object ? propertyValue(object, 'domain') : undefined;
+  if (domain && Node.isArrayLiteralExpression(domain) && code.startsWith('z.number()')) {
+    const [low, high, bounds] = domain.getElements().map((e) => e.getText());
+    const inclusive = bounds === undefined ? '[]' : bounds.replace(/['"`]/g, '');
+    if (low !== undefined && /^-?[\d.]+$/.test(low)) code += inclusive.startsWith('(') ? `.gt(${low})` : `.min(${low})`;
+    if (high !== undefined && /^-?[\d.]+$/.test(high)) code += inclusive.endsWith(')') ? `.lt(${high})` : `.max(${high})`;
+  }
+  const optional = object?.getProperty('optional') !== undefined && propertyValue(object, 'optional')?.getText() === 'true';
+  const defaultCode = object ? literalDefault(propertyValue(object, 'default') as Expression | undefined) : undefined;
+  return { name, code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) };
+}
+
+/** The `agent` adapter of a command table whose perform() takes something richer than the bot: one per bot, so what a command keeps on it lasts between steps. */
+function agentAdapter(table: string, param: string): ContextAdapter {
+  const name = `to${param.charAt(0).toUpperCase()}${param.slice(1)}`;
+  const doc = `The \`${param}\` that ${table}'s perform() receives, one per bot: \`${param}.bot\` is the instrumented bot. Add what else its commands read.`;
+  const body = (map: string) =>
+    `const ${param}s = ${map};\n\nexport function ${name}CTX {\n  let ${param} = ${param}s.get(ctx.body);\n  if (${param} === undefined) {\n    ${param} = { bot: ctx.body };\n    ${param}s.set(ctx.body, ${param});\n  }\n  return ${param};\n}`;
+  return {
+    name,
+    ts: body('new WeakMap<object, { bot: object }>()').replace(`export function ${name}CTX`, `/** ${doc} */\nexport function ${name}<Body extends object>(ctx: RunContext<Body>): { bot: Body }`).replace(`let ${param} = ${param}s.get(ctx.body);`, `let ${param} = ${param}s.get(ctx.body) as { bot: Body } | undefined;`),
+    js: body('new WeakMap()').replace(`export function ${name}CTX`, `/**\n * ${doc}\n * @template {object} Body\n * @param {import('@sinew/executor-contracts').RunContext<Body>} ctx\n * @returns {{ bot: Body }}\n */\nexport function ${name}(ctx)`),
+    imports: [],
+  };
+}
+
+function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression): void {
+  const commandName = stringProperty(entry, 'name')!;
+  const line = entry.getStartLineNumber();
+  const symbol = `${table}[${commandName}]`;
+  const perform = propertyValue(entry, 'perform');
+  if (!perform || !(Node.isArrowFunction(perform) || Node.isFunctionExpression(perform) || Node.isMethodDeclaration(perform))) {
+    return finding(ctx, 'skipped', 'no_runner_call', symbol, line, 'perform is not a function written in the table');
+  }
+  const [first, ...rest] = perform.getParameters();
+  if (!first) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'perform() takes no agent or bot');
+  if (rest.some((p) => p.isRestParameter())) return finding(ctx, 'unsafe', 'spread_args', symbol, line, 'perform() takes rest arguments: their names cannot be derived; wrap by hand');
+  const declared = propertyValue(entry, 'params');
+  const keys = declared && Node.isObjectLiteralExpression(declared) ? declared.getProperties().filter(Node.isPropertyAssignment) : [];
+  if (keys.length !== rest.length) {
+    return finding(ctx, 'unsafe', 'unmappable_args', symbol, line, `perform() takes ${rest.length} argument(s) after ${first.getName()} but params declares ${keys.length}; wrap by hand`);
+  }
+  const members = keys.map((key) => commandParam(key.getName().replace(/^['"]|['"]$/g, ''), key.getInitializer()));
+  const verb = toSnakeCase(commandName.replace(/^[!/]+/, ''));
+  if (!isVerb(verb)) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, `the command name ${commandName} gives no verb`);
+  const adapter = isBotParam(first) ? undefined : agentAdapter(table, first.getName());
+  const agent = adapter ? `${adapter.name}(ctx)` : 'ctx.body';
+  const callArgs = [agent, ...members.map((m) => (/^[A-Za-z_$][\w$]*$/.test(m.name) ? `args.${m.name}` : `args[${quote(m.name)}]`))];
+  ctx.out.capabilities.push({
+    verb,
+    aliases: [],
+    exportName: `${toCamelCase(verb)}Capability`,
+    description: stringProperty(entry, 'description') ?? `Runs the ${commandName} command (wrapped by sinew-codemod).`,
+    shape: 'command',
+    symbol,
+    line,
+    file: ctx.file.getFilePath(),
+    schema: objectSchemaSource(members, '  '),
+    usesVec3: false,
+    bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
+    call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
+    resultKind: resultKind(perform.getReturnType()),
+    runnerLabel: commandName,
+    imports: [
+      { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },
+      ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
+    ],
+    ...(adapter ? { adapters: [adapter] } : {}),
+    commandTable: true,
+  });
 }

@@ -174,9 +174,29 @@ function perBody(create) {
   };
 }
 
+const COMMAND_NAMED = `/** The entry of a command table by name: a renamed or removed entry fails the step naming it. */
+function commandNamed<Command extends { readonly name: string }>(table: readonly Command[], name: string): Command {
+  const command = table.find((entry) => entry.name === name);
+  if (command === undefined) throw new Error(\`command \${name} is no longer in its table; run sinew-codemod again\`);
+  return command;
+}`;
+
+const COMMAND_NAMED_JS = `/**
+ * The entry of a command table by name: a renamed or removed entry fails the step naming it.
+ * @template {{ readonly name: string }} Command
+ * @param {readonly Command[]} table
+ * @param {string} name
+ * @returns {Command}
+ */
+function commandNamed(table, name) {
+  const command = table.find((entry) => entry.name === name);
+  if (command === undefined) throw new Error(\`command \${name} is no longer in its table; run sinew-codemod again\`);
+  return command;
+}`;
+
 const GENERATED_NAMES = new Set([
   'defineCapability', 'describeError', 'guardOk', 'unverified', 'RunContext', 'RunnerResult', 'z', 'Vec3',
-  'settle', 'fromSuccess', 'fromBoolean', 'fromLeaf', 'perBody',
+  'settle', 'fromSuccess', 'fromBoolean', 'fromLeaf', 'perBody', 'commandNamed',
 ]);
 
 function renameIn(text: string, from: string, to: string): string {
@@ -282,6 +302,7 @@ export function renderCapabilitiesFile(input: CapabilitiesFileInput): string {
     body.push('', helpers.settle);
     for (const kind of ['success', 'boolean', 'leaf'] as const) if (kinds.has(kind)) body.push('', helpers[kind]);
     if (factories.size > 0) body.push('', helpers.perBody);
+    if (caps.some((c) => c.commandTable)) body.push('', ts ? COMMAND_NAMED : COMMAND_NAMED_JS);
     if (input.language === 'cjs') body.push('', `module.exports = { ${caps.map((c) => c.exportName).join(', ')} };`);
   }
   return withHeader(input.sourceLabel, `${body.join('\n')}\n`);

@@ -6,7 +6,7 @@ export type Language = 'ts' | 'esm' | 'cjs';
 /** Files the codemod reads: TypeScript and JavaScript, any module flavour. */
 export const SOURCE_FILE = /\.(c|m)?[jt]sx?$/;
 /** Files the codemod writes: never inputs. */
-export const GENERATED_FILE = /(\.capabilities\.(c|m)?[jt]sx?|[\\/]sinew\.registry\.(c|m)?[jt]s)$/;
+export const GENERATED_FILE = /(\.capabilities\.(c|m)?[jt]sx?|[\\/]sinew\.(registry|context)\.(c|m)?[jt]s)$/;
 
 const ESM_SYNTAX = /^\s*(import\s[\w{*'"]|export\s)/m;
 const CJS_SYNTAX = /\b(module\.exports|exports\.[\w$]+)\s*=|\brequire\s*\(/;

@@ -1,6 +1,7 @@
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
 import { analyzeFile, type PlannedCapability } from './analyze.js';
+import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
 import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
 import { buildReport, type Finding, type WrapReport } from './report.js';
@@ -26,8 +27,8 @@ export interface FileChange {
   readonly path: string;
   readonly before: string | undefined;
   readonly after: string;
-  /** `capabilities`: a generated `*.capabilities.ts`; `registry`: the registry; `export`: a source file whose declaration had to be exported. */
-  readonly kind: 'capabilities' | 'registry' | 'export';
+  /** `capabilities`: a generated `*.capabilities.ts`; `registry`: the registry; `context`: the context file (written once, then the user's); `export`: a source file whose declaration had to be exported. */
+  readonly kind: 'capabilities' | 'registry' | 'context' | 'export';
 }
 
 /** What `wrapRunners` would change, and its report. Nothing is written: apply `changes` yourself (the CLI does). */
@@ -48,6 +49,31 @@ export function capabilitiesPath(source: string, rootDir: string, outDir?: strin
 function registryLanguage(languages: readonly Language[]): Language {
   if (languages.length === 0 || languages.includes('ts')) return 'ts';
   return languages.every((l) => l === 'cjs') ? 'cjs' : 'esm';
+}
+
+/** The context file: written when absent; an existing one (the user's) is checked for the adapters the capabilities import. */
+function contextChange(
+  existing: string | undefined,
+  path: string,
+  capabilities: readonly PlannedCapability[],
+  language: Language,
+  contractsModule: string,
+): { change?: FileChange; findings: Finding[] } {
+  const adapters = new Map<string, ContextAdapter>();
+  for (const adapter of capabilities.flatMap((c) => c.adapters ?? [])) if (!adapters.has(adapter.name)) adapters.set(adapter.name, adapter);
+  if (adapters.size === 0) return { findings: [] };
+  if (existing === undefined) return { change: { path, before: undefined, after: renderContextFile(path, [...adapters.values()], language, contractsModule), kind: 'context' }, findings: [] };
+  const missing = [...adapters.values()].filter((a) => !new RegExp(`function ${a.name}\\b`).test(existing));
+  return {
+    findings: missing.map((a) => ({
+      kind: 'unsafe' as const,
+      code: 'context_incomplete' as const,
+      file: path,
+      line: 1,
+      symbol: a.name,
+      reason: `${basename(path)} is yours and has no ${a.name}(ctx); add it (delete the file to have it written again):\n${language === 'ts' ? a.ts : a.js}`,
+    })),
+  };
 }
 
 /** A registry path's own language: its extension decides, a plain `.js` follows the sources. */
@@ -128,12 +154,13 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const languages = new Map(requested.map((f) => [f.getFilePath(), languageOf(f)] as const));
   const defaultRegistry = defaultRegistryName(registryLanguage([...languages.values()]), [...languages.keys()]);
   const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, defaultRegistry));
+  const contextFile = join(dirname(registryFile), `${CONTEXT_BASENAME}${extname(registryFile)}`);
   const findings: Finding[] = [];
   const sources = requested
     .filter((f) => {
       const path = f.getFilePath();
       if (f.isDeclarationFile() || path.includes('/node_modules/')) return false;
-      if (GENERATED_FILE.test(path) || path === registryFile || isGenerated(f.getFullText())) {
+      if (GENERATED_FILE.test(path) || path === registryFile || path === contextFile || isGenerated(f.getFullText())) {
         const reason = 'a generated capabilities or registry file; never an input';
         findings.push({ kind: 'skipped', code: 'generated_file', file: path, line: 1, symbol: basename(path), reason });
         return false;
@@ -142,7 +169,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())! }) }));
+  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())!, contextFile }) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
 
@@ -212,6 +239,11 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     const after = file.getFullText();
     if (after !== before) changes.push({ path: source, before, after, kind: 'export' });
   }
+
+  const contextLanguage = registryFileLanguage(contextFile, registryLanguage([...languages.values()]));
+  const context = contextChange(read(contextFile), contextFile, [...kept.values()].flat(), contextLanguage, contractsModule);
+  findings.push(...context.findings);
+  if (context.change) changes.push(context.change);
 
   const existingRegistry = read(registryFile);
   const registryOwner = ownership(existingRegistry);
