@@ -361,27 +361,43 @@ function analyzeFunction(
   });
 }
 
-/** How a class gets its bot: `new C()` or `new C(body)`; undefined when it cannot be built from a bot alone. */
-function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): { construct: string; botParam?: ParameterDeclaration } | undefined {
-  const ctor = cls.getConstructors()[0];
-  const params = ctor?.getParameters() ?? [];
-  const first = params[0];
-  if (first && isBotParam(first)) {
-    if (params.slice(1).some((p) => !p.isOptional() && !p.hasInitializer())) {
-      finding(ctx, 'skipped', 'constructor_needs_more', symbol, line, `the constructor needs more than the bot (${params.slice(1).map((p) => p.getName()).join(', ')}); wrap by hand`);
-      return undefined;
-    }
-    return { construct: `new ${cls.getName()!}(body)`, botParam: first };
-  }
-  if (params.some((p) => !p.isOptional() && !p.hasInitializer())) {
-    finding(ctx, 'skipped', 'constructor_needs_more', symbol, line, `the constructor needs ${params.map((p) => p.getName()).join(', ')}, not a bot; wrap by hand`);
+/** How a class gets its bot: `new C()`, `new C(body)`, or through a context-file factory when its constructor needs more. */
+interface Construction {
+  readonly construct: string;
+  readonly botParam?: ParameterDeclaration;
+  readonly adapter?: ContextAdapter;
+}
+
+function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): Construction | undefined {
+  const className = cls.getName()!;
+  const params = cls.getConstructors()[0]?.getParameters() ?? [];
+  const botParam = params.find((p) => isBotParam(p));
+  const required = params.filter((p) => !p.isOptional() && !p.hasInitializer() && p !== botParam);
+  if (required.length > 0) return constructorAdapter(ctx, cls, params, botParam);
+  if (botParam && botParam === params[0]) return { construct: `new ${className}(body)`, botParam };
+  if (needBotParam && !botParam) {
+    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${className} gets its bot: its constructor does not take one`);
     return undefined;
   }
-  if (needBotParam) {
-    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${cls.getName()!} gets its bot: its constructor does not take one`);
-    return undefined;
-  }
-  return { construct: `new ${cls.getName()!}()` };
+  return botParam ? constructorAdapter(ctx, cls, params, botParam) : { construct: `new ${className}()` };
+}
+
+/** A factory in the context file for a class whose constructor needs more than the bot: what is not the bot is `unmapped(...)` until filled in. */
+function constructorAdapter(ctx: Ctx, cls: ClassDeclaration, params: readonly ParameterDeclaration[], botParam: ParameterDeclaration | undefined): Construction {
+  const className = cls.getName()!;
+  const name = `new${className}`;
+  const last = params.reduce((at, p, i) => (p === botParam || (!p.isOptional() && !p.hasInitializer()) ? i : at), -1);
+  const args = params.slice(0, last + 1).map((p) => (p === botParam ? 'bot' : `unmapped(${quote(p.getName())}, ${quote(name)})`));
+  const body = resolveBody(ctx, botParam?.getTypeNode(), 'unknown', extensionOf(ctx));
+  const doc = `Builds the ${className} the wrapped runners use, one per bot: supply what its constructor needs besides the bot.`;
+  const call = `  return new ${className}(${args.join(', ')});`;
+  const adapter: ContextAdapter = {
+    name,
+    ts: `/** ${doc} */\nexport function ${name}(bot: ${body.text}): ${className} {\n${call}\n}`,
+    js: `/**\n * ${doc}\n * @param {unknown} bot\n */\nexport function ${name}(bot) {\n${call}\n}`,
+    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+  };
+  return { construct: `${name}(body)`, ...(botParam ? { botParam } : {}), adapter };
 }
 
 /** A function a `case` calls: a method on `this` (class dispatchers) or a function of the file (free ones). */
@@ -523,8 +539,9 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
       call: `${factory}(ctx.body).executeAction(${c.action})`,
       resultKind: kind,
       runnerLabel: `${className}.executeAction(${c.type})`,
-      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports, ...adapterImports(ctx, built.adapter)],
       instance: { factory, className, construct: built.construct },
+      ...(built.adapter ? { adapters: [built.adapter] } : {}),
     });
   }
   if (cases.length > 0 && !cls.isExported() && !ctx.commonJs) ctx.out.mustExport.push(cls);
@@ -667,6 +684,40 @@ function specFields(cls: ClassDeclaration): { name?: string; description?: strin
 }
 
 const CONTEXT_FIELDS: Record<string, string> = { signal: 'ctx.signal', abortSignal: 'ctx.signal' };
+// What else a RunContext has, for leaf contexts mapped through the context file (`now` is a method there).
+const RICH_FIELDS: Record<string, string> = {
+  now: '() => ctx.now()',
+  clock: '() => ctx.now()',
+  log: 'ctx.log',
+  logger: 'ctx.log',
+  progress: '() => ctx.progress()',
+  reportProgress: '() => ctx.progress()',
+  heartbeat: '() => ctx.progress()',
+  blackboard: 'ctx.blackboard',
+};
+
+/** The import of a context-file function, if the capability calls one. */
+function adapterImports(ctx: Ctx, adapter: ContextAdapter | undefined): ImportNeed[] {
+  return adapter ? [{ name: adapter.name, from: { kind: 'file', path: ctx.contextModule }, typeOnly: false }] : [];
+}
+
+/** `toLeafContext(ctx)` in the context file: the fields a RunContext has are mapped, the rest throw their name when read. */
+function leafContextAdapter(ctx: Ctx, cls: ClassDeclaration, ctxParam: ParameterDeclaration, fields: readonly string[], missing: readonly string[], botType: { text: string; imports: ImportNeed[] }): ContextAdapter {
+  const typeNode = ctxParam.getTypeNode();
+  const named = typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 ? typeNode.getText() : undefined;
+  const contextType = named ? resolveBody(ctx, typeNode, named, extensionOf(ctx)) : { text: `Parameters<${cls.getName()!}['run']>[0]`, imports: [{ name: cls.getName()!, from: { kind: 'file' as const, path: ctx.sourceModule }, typeOnly: true }] };
+  const name = `to${named ?? `${cls.getName()!}Context`}`;
+  const doc = `The ${named ?? `${cls.getName()!} context`} a wrapped leaf's run(ctx, args) receives, built from the executor's RunContext.`;
+  const lines = (getter: (field: string) => string) => [...fields.map((f) => `    ${f},`), ...missing.map(getter)].join('\n');
+  const getterTs = (field: string) => `    get ${field}(): never {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
+  const getterJs = (field: string) => `    get ${field}() {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
+  return {
+    name,
+    ts: `/** ${doc} */\nexport function ${name}(ctx: RunContext<${botType.text}>): ${contextType.text} {\n  return {\n${lines(getterTs)}\n  };\n}`,
+    js: `/**\n * ${doc}\n * @param {import('@sinew/executor-contracts').RunContext<any>} ctx\n */\nexport function ${name}(ctx) {\n  return {\n${lines(getterJs)}\n  };\n}`,
+    imports: [...contextType.imports, ...botType.imports].map((need) => ({ ...need, typeOnly: true })),
+  };
+}
 
 function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const className = cls.getName();
@@ -693,6 +744,7 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   }
   const fields: string[] = [];
   let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
+  const rich: string[] = [];
   const missing: string[] = [];
   for (const property of contextType.getProperties()) {
     const name = property.getName();
@@ -703,14 +755,16 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
       fields.push(`${name}: ctx.body`);
     } else if (CONTEXT_FIELDS[name]) {
       fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
+    } else if (RICH_FIELDS[name]) {
+      rich.push(`${name}: ${RICH_FIELDS[name]}`);
     } else if (!property.isOptional()) {
       missing.push(name);
     }
   }
   if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
-  if (missing.length > 0) {
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context needs ${missing.join(', ')}, which a RunContext does not provide; wrap by hand`);
-  }
+  const botType = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
+  // A context richer than RunContext goes through the context file, written once for the user to complete.
+  const contextAdapter = missing.length > 0 || rich.length > 0 ? leafContextAdapter(ctx, cls, ctxParam, [...fields, ...rich], missing, botType) : undefined;
   const built = construction(ctx, cls, symbol, line, false);
   if (!built) return;
   const spec = specFields(cls);
@@ -725,8 +779,10 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     usesVec3 = derived.usesVec3;
     argsExpr = ', args';
   }
-  const body = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
+  const body = botType;
   const factory = `${toCamelCase(className)}For`;
+  const adapters = [contextAdapter, built.adapter].filter((a): a is ContextAdapter => a !== undefined);
+  const runContext = contextAdapter ? `${contextAdapter.name}(ctx)` : `{ ${fields.join(', ')} }`;
   ctx.out.capabilities.push({
     verb,
     aliases: [],
@@ -739,11 +795,12 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     schema,
     usesVec3,
     bodyType: body.text,
-    call: `${factory}(ctx.body).run({ ${fields.join(', ')} }${argsExpr})`,
+    call: `${factory}(ctx.body).run(${runContext}${argsExpr})`,
     resultKind: resultKind(returnType),
     runnerLabel: className,
-    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports, ...adapters.flatMap((a) => adapterImports(ctx, a))],
     instance: { factory, className, construct: built.construct },
+    ...(adapters.length > 0 ? { adapters } : {}),
   });
   if (!cls.isExported()) ctx.out.mustExport.push(cls);
 }

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { ImportNeed } from './analyze.js';
-import { specifier } from './emit.js';
+import { importLines, specifier } from './emit.js';
 import type { Language } from './language.js';
 import { quote } from './schema.js';
 
@@ -33,14 +33,17 @@ export function renderContextFile(path: string, adapters: readonly ContextAdapte
     "// wrapped runner expects from the executor's RunContext (ctx.body is the instrumented bot, ctx.signal the step's",
     '// abort, ctx.now() its clock, ctx.log its logger, ctx.progress() its heartbeat). Fill in what is `unmapped(...)`.',
   ];
-  if (language === 'ts') {
-    const types = new Map<string, Set<string>>([[contractsModule, new Set(['RunContext'])]]);
-    for (const need of adapters.flatMap((a) => a.imports)) {
-      const spec = need.from.kind === 'package' ? need.from.specifier : specifier(dir, need.from.path);
-      types.set(spec, (types.get(spec) ?? new Set()).add(need.name));
-    }
-    for (const [spec, names] of types) lines.push(`import type { ${[...names].sort().join(', ')} } from ${quote(spec)};`);
+  const groups = new Map<string, { values: Set<string>; types: Set<string> }>();
+  const add = (spec: string, name: string, typeOnly: boolean) => {
+    const group = groups.get(spec) ?? { values: new Set<string>(), types: new Set<string>() };
+    (typeOnly ? group.types : group.values).add(name);
+    groups.set(spec, group);
+  };
+  if (language === 'ts') add(contractsModule, 'RunContext', true);
+  for (const need of adapters.flatMap((a) => a.imports)) {
+    add(need.from.kind === 'package' ? need.from.specifier : specifier(dir, need.from.path), need.name, need.typeOnly);
   }
+  lines.push(...importLines(groups, (spec) => (spec === contractsModule ? 0 : 1), language));
   const exported = adapters.map((a) => {
     const text = language === 'ts' ? a.ts : a.js;
     return language === 'cjs' ? text.replace(/^export function /m, 'function ') : text;

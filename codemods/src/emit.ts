@@ -47,7 +47,8 @@ interface ImportGroup {
   readonly types: Set<string>;
 }
 
-function importLines(groups: Map<string, ImportGroup>, order: (spec: string) => number, language: Language): string[] {
+/** Import (or require) lines for grouped names, in the file's language. */
+export function importLines(groups: Map<string, ImportGroup>, order: (spec: string) => number, language: Language): string[] {
   return [...groups.entries()]
     .sort(([a], [b]) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0))
     .flatMap(([spec, { values, types }]) => {
