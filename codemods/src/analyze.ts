@@ -756,7 +756,10 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     } else if (CONTEXT_FIELDS[name]) {
       fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
     } else if (RICH_FIELDS[name]) {
-      rich.push(`${name}: ${RICH_FIELDS[name]}`);
+      // `now: () => number` or `now: number`: RunContext's clock is a method either way.
+      const callable = property.getTypeAtLocation(method).getCallSignatures().length > 0;
+      const mapped = RICH_FIELDS[name].startsWith('() => ') && !callable ? RICH_FIELDS[name].slice(6) : RICH_FIELDS[name];
+      rich.push(`${name}: ${mapped}`);
     } else if (!property.isOptional()) {
       missing.push(name);
     }
