@@ -461,9 +461,10 @@ function switchCases(ctx: Ctx, dispatch: Dispatch): CaseCapability[] {
     const labels = group;
     group = [];
     const target = runnerCall(clause, dispatch.lookup);
+    const reads = fieldReads(clause, dispatch.actionParam.getName());
     const bySchema = new Map<string, { labels: string[]; input: DispatcherInput & { ok: true } }>();
     for (const type of labels) {
-      const input = dispatcherInput(dispatch, type, target);
+      const input = dispatcherInput(dispatch, type, target, reads);
       if (!input.ok) {
         finding(ctx, input.kind, input.code, `${dispatch.symbol}#${type}`, clauseLine, input.reason);
         continue;
@@ -592,11 +593,11 @@ function analyzeFunctionDispatcher(ctx: Ctx, name: string, fn: FunctionLike, par
 }
 
 type DispatcherInput =
-  | { ok: true; schema: string; usesVec3: boolean; action: string }
+  | { ok: true; schema: string; usesVec3: boolean; action: string; mapped: readonly string[] }
   | { ok: false; kind: 'skipped' | 'unsafe'; code: FindingCode; reason: string };
 
 /** The input of one `case` label: the union member's fields when the action is a discriminated union, else the runner's parameters. */
-function dispatcherInput(dispatch: Dispatch, type: string, target: { call: CallExpression; runner: RunnerRef } | undefined): DispatcherInput {
+function dispatcherInput(dispatch: Dispatch, type: string, target: { call: CallExpression; runner: RunnerRef } | undefined, reads: readonly string[]): DispatcherInput {
   const at = dispatch.actionParam;
   const actionName = at.getName();
   const actionType = at.getType();
@@ -614,11 +615,26 @@ function dispatcherInput(dispatch: Dispatch, type: string, target: { call: CallE
       usesVec3 ||= derived.usesVec3;
       fields.push({ name: property.getName(), code: derived.code, optional: derived.optional || property.isOptional() });
     }
-    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: '{ type: __TYPE__, ...args }' };
+    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: '{ type: __TYPE__, ...args }', mapped: [] };
   }
   // A loose action type: map `action.x` / `action.args.x` arguments onto the runner's parameter types.
   if (!target) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `case '${type}' calls no runner, and ${actionName} is not a discriminated union to read its fields from` };
-  return runnerArguments(dispatch, type, target.call, target.runner);
+  const input = runnerArguments(dispatch, type, target.call, target.runner);
+  // A field the case reads outside the runner call would never reach it: the input would be a guess.
+  const stray = input.ok ? reads.filter((read) => !input.mapped.includes(read)) : [];
+  if (stray.length > 0) {
+    return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' reads ${stray.join(', ')} outside its call to ${target.runner.name}(); wrap by hand` };
+  }
+  return input;
+}
+
+/** The outermost `action.x` / `action.args.x` reads of a case body (not `action.type`). */
+function fieldReads(clause: Node, actionName: string): string[] {
+  return clause
+    .getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)
+    .filter((access) => !Node.isPropertyAccessExpression(access.getParent()) && access.getText().startsWith(`${actionName}.`))
+    .map((access) => access.getText())
+    .filter((text) => text !== `${actionName}.type`);
 }
 
 /** The input of a case that calls `runner(action.x, action.args.y ?? 1, action.mode as Mode)`. */
@@ -630,21 +646,24 @@ function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression,
   }
   const fields: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
   const containers = new Set<string>();
+  const mapped: string[] = [];
   let usesVec3 = false;
   for (const [index, arg] of call.getArguments().entries()) {
     const param = runner.params[index];
     if (!param) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `${runner.name}() gets more arguments than it declares` };
     if (isBotParam(param) && dispatch.isBotArg(arg)) continue;
-    let access: Node = arg;
+    // `action.mode as Mode`, `(action.args.n as number) ?? 20`: the cast names the type the runner expects (a union becomes z.enum).
+    let cast: Node | undefined;
+    let access: Node = unwrap(arg);
+    if (Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
     let defaultCode: string | undefined;
-    // `action.mode as Mode`: the cast names the type the runner expects (a union becomes z.enum).
-    const cast = Node.isAsExpression(arg) ? arg : undefined;
-    if (cast) access = cast.getExpression();
     if (Node.isBinaryExpression(access) && ['??', '||'].includes(access.getOperatorToken().getText())) {
       defaultCode = literalDefault(access.getRight());
-      if (defaultCode !== undefined) access = access.getLeft();
+      if (defaultCode !== undefined) access = unwrap(access.getLeft());
+      if (defaultCode !== undefined && !cast && Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
     }
     const path = Node.isPropertyAccessExpression(access) ? access.getText().split('.') : [];
+    mapped.push(access.getText());
     if (path[0] !== actionName || path.length < 2 || path.length > 3) {
       return {
         ok: false,
@@ -666,7 +685,11 @@ function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression,
   }
   const container = [...containers][0] ?? '';
   const action = container ? `{ type: __TYPE__, ${container === 'args' ? 'args' : `${container}: args`} }` : '{ type: __TYPE__, ...args }';
-  return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action };
+  return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action, mapped };
+}
+
+function unwrap(node: Node): Node {
+  return Node.isParenthesizedExpression(node) ? unwrap(node.getExpression()) : node;
 }
 
 function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
