@@ -522,25 +522,14 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
     return runner ? { name: `this.${callee.getName()}`, params: runner.getParameters(), node: runner } : undefined;
   };
   const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.') });
-  const kind = resultKind(method.getReturnType());
   for (const c of cases) {
-    const fallback = `Runs the ${c.type} action through ${className}.executeAction (wrapped by sinew-codemod).`;
-    ctx.out.capabilities.push({
-      verb: toSnakeCase(c.type),
-      aliases: c.aliases,
-      exportName: `${toCamelCase(c.type)}Capability`,
-      description: c.runner ? description(c.runner, fallback) : fallback,
-      shape: 'dispatcher',
-      symbol: `${symbol}#${c.type}`,
-      line: c.line,
-      file: ctx.file.getFilePath(),
-      schema: c.schema,
-      usesVec3: c.usesVec3,
-      bodyType: body.text,
+    pushCase(ctx, c, {
+      symbol,
+      via: `${className}.executeAction`,
       call: `${factory}(ctx.body).executeAction(${c.action})`,
-      resultKind: kind,
-      runnerLabel: `${className}.executeAction(${c.type})`,
-      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports, ...adapterImports(ctx, built.adapter)],
+      resultKind: resultKind(method.getReturnType()),
+      body,
+      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...adapterImports(ctx, built.adapter)],
       instance: { factory, className, construct: built.construct },
       ...(built.adapter ? { adapters: [built.adapter] } : {}),
     });
@@ -567,29 +556,48 @@ function analyzeFunctionDispatcher(ctx: Ctx, name: string, fn: FunctionLike, par
     return { name: callee.getText(), params: declared.getParameters(), node: declared };
   };
   const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName });
-  const kind = resultKind(fn.getReturnType());
   const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
   for (const c of cases) {
-    const fallback = `Runs the ${c.type} action through ${name} (wrapped by sinew-codemod).`;
-    ctx.out.capabilities.push({
-      verb: toSnakeCase(c.type),
-      aliases: c.aliases,
-      exportName: `${toCamelCase(c.type)}Capability`,
-      description: c.runner ? description(c.runner, fallback) : fallback,
-      shape: 'dispatcher',
-      symbol: `${name}#${c.type}`,
-      line: c.line,
-      file: ctx.file.getFilePath(),
-      schema: c.schema,
-      usesVec3: c.usesVec3,
-      bodyType: body.text,
-      call: `${name}(ctx.body, ${c.action})`,
-      resultKind: kind,
-      runnerLabel: `${name}(${c.type})`,
-      imports: [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
-    });
+    const imports: ImportNeed[] = [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }];
+    pushCase(ctx, c, { symbol: name, via: name, call: `${name}(ctx.body, ${c.action})`, resultKind: resultKind(fn.getReturnType()), body, imports });
   }
   return true;
+}
+
+/** How the capabilities of one dispatcher differ: who dispatches, and how it is reached. */
+interface CaseTarget {
+  readonly symbol: string;
+  /** `ActionExecutor.executeAction` or `executeAction`, for descriptions and failure reasons. */
+  readonly via: string;
+  readonly call: string;
+  readonly resultKind: ResultKind;
+  readonly body: { readonly text: string; readonly imports: readonly ImportNeed[] };
+  readonly imports: readonly ImportNeed[];
+  readonly instance?: PlannedCapability['instance'];
+  readonly adapters?: readonly ContextAdapter[];
+}
+
+function pushCase(ctx: Ctx, c: CaseCapability, target: CaseTarget): void {
+  const fallback = `Runs the ${c.type} action through ${target.via} (wrapped by sinew-codemod).`;
+  ctx.out.capabilities.push({
+    verb: toSnakeCase(c.type),
+    aliases: c.aliases,
+    exportName: `${toCamelCase(c.type)}Capability`,
+    description: c.runner ? description(c.runner, fallback) : fallback,
+    shape: 'dispatcher',
+    symbol: `${target.symbol}#${c.type}`,
+    line: c.line,
+    file: ctx.file.getFilePath(),
+    schema: c.schema,
+    usesVec3: c.usesVec3,
+    bodyType: target.body.text,
+    call: target.call,
+    resultKind: target.resultKind,
+    runnerLabel: `${target.via}(${c.type})`,
+    imports: [...target.imports, ...target.body.imports],
+    ...(target.instance ? { instance: target.instance } : {}),
+    ...(target.adapters ? { adapters: target.adapters } : {}),
+  });
 }
 
 type DispatcherInput =
