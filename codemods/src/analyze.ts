@@ -750,6 +750,33 @@ function leafContextAdapter(ctx: Ctx, cls: ClassDeclaration, ctxParam: Parameter
   };
 }
 
+/** The fields of a leaf context: the bot, what RunContext maps directly, what it maps through the context file, what it lacks. */
+function contextFields(method: Node, contextType: Type): { fields: string[]; rich: string[]; missing: string[]; botField?: { name: string; typeNode: TypeNode | undefined } } {
+  const fields: string[] = [];
+  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
+  const rich: string[] = [];
+  const missing: string[] = [];
+  for (const property of contextType.getProperties()) {
+    const name = property.getName();
+    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
+    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
+    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
+      botField = { name, typeNode };
+      fields.push(`${name}: ctx.body`);
+    } else if (CONTEXT_FIELDS[name]) {
+      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
+    } else if (RICH_FIELDS[name]) {
+      // `now: () => number` or `now: number`: RunContext's clock is a method either way.
+      const callable = property.getTypeAtLocation(method).getCallSignatures().length > 0;
+      const mapped = RICH_FIELDS[name].startsWith('() => ') && !callable ? RICH_FIELDS[name].slice(6) : RICH_FIELDS[name];
+      rich.push(`${name}: ${mapped}`);
+    } else if (!property.isOptional()) {
+      missing.push(name);
+    }
+  }
+  return { fields, rich, missing, ...(botField ? { botField } : {}) };
+}
+
 function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const className = cls.getName();
   const method = cls.getInstanceMethodOrThrow('run');
@@ -773,28 +800,7 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   if (contextType.isAny() || contextType.isUnknown()) {
     return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes`);
   }
-  const fields: string[] = [];
-  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
-  const rich: string[] = [];
-  const missing: string[] = [];
-  for (const property of contextType.getProperties()) {
-    const name = property.getName();
-    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
-    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
-    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
-      botField = { name, typeNode };
-      fields.push(`${name}: ctx.body`);
-    } else if (CONTEXT_FIELDS[name]) {
-      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
-    } else if (RICH_FIELDS[name]) {
-      // `now: () => number` or `now: number`: RunContext's clock is a method either way.
-      const callable = property.getTypeAtLocation(method).getCallSignatures().length > 0;
-      const mapped = RICH_FIELDS[name].startsWith('() => ') && !callable ? RICH_FIELDS[name].slice(6) : RICH_FIELDS[name];
-      rich.push(`${name}: ${mapped}`);
-    } else if (!property.isOptional()) {
-      missing.push(name);
-    }
-  }
+  const { fields, rich, missing, botField } = contextFields(method, contextType);
   if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
   const botType = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
   // A context richer than RunContext goes through the context file, written once for the user to complete.

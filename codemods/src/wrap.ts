@@ -51,6 +51,29 @@ function registryLanguage(languages: readonly Language[]): Language {
   return languages.every((l) => l === 'cjs') ? 'cjs' : 'esm';
 }
 
+/** The registry: regenerated unless the user owns it; capability files of earlier runs stay registered while they exist. */
+function registryChange(input: {
+  path: string;
+  existing: string | undefined;
+  entries: RegistryEntry[];
+  contractsModule: string;
+  extension: string;
+  language: Language;
+  exists: (path: string) => boolean;
+}): { change?: FileChange; findings: Finding[] } {
+  const { path, existing, entries, contractsModule } = input;
+  const owner = ownership(existing);
+  if (owner === 'hand_edited' || owner === 'not_generated') {
+    const reason = 'registry file is not the generated one (edited or hand-written); left as it is — register the capabilities yourself';
+    return { findings: [{ kind: 'skipped', code: owner, file: path, line: 1, symbol: basename(path), reason }] };
+  }
+  const covered = new Set(entries.map((e) => e.path));
+  const earlier = registeredEarlier(existing, path, contractsModule).filter((e) => !covered.has(e.path) && input.exists(e.path));
+  const all = [...entries, ...earlier].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const text = renderRegistryFile(path, all, contractsModule, input.extension, input.language);
+  return { findings: [], ...(text !== existing ? { change: { path, before: existing, after: text, kind: 'registry' as const } } : {}) };
+}
+
 /** The context file: written when absent; an existing one (the user's) is checked for the adapters the capabilities import. */
 function contextChange(
   existing: string | undefined,
@@ -245,28 +268,10 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   findings.push(...context.findings);
   if (context.change) changes.push(context.change);
 
-  const existingRegistry = read(registryFile);
-  const registryOwner = ownership(existingRegistry);
-  if (registryOwner === 'hand_edited' || registryOwner === 'not_generated') {
-    findings.push({
-      kind: 'skipped',
-      code: registryOwner,
-      file: registryFile,
-      line: 1,
-      symbol: basename(registryFile),
-      reason: 'registry file is not the generated one (edited or hand-written); left as it is — register the capabilities yourself',
-    });
-  } else {
-    // Capability files registered by earlier runs over other inputs stay registered while they exist.
-    const covered = new Set(registryEntries.map((e) => e.path));
-    for (const earlier of registeredEarlier(existingRegistry, registryFile, contractsModule)) {
-      if (!covered.has(earlier.path) && fs.fileExistsSync(earlier.path)) registryEntries.push(earlier);
-    }
-    registryEntries.sort((a, b) => (a.path < b.path ? -1 : 1));
-    const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
-    const language = registryFileLanguage(registryFile, registryLanguage([...languages.values()]));
-    const text = renderRegistryFile(registryFile, registryEntries, contractsModule, extension, language);
-    if (text !== existingRegistry) changes.push({ path: registryFile, before: existingRegistry, after: text, kind: 'registry' });
-  }
+  const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
+  const language = registryFileLanguage(registryFile, registryLanguage([...languages.values()]));
+  const registry = registryChange({ path: registryFile, existing: read(registryFile), entries: registryEntries, contractsModule, extension, language, exists: (path) => fs.fileExistsSync(path) });
+  if (registry.change) changes.push(registry.change);
+  findings.push(...registry.findings);
   return { changes, report: buildReport(findings), registryFile };
 }
