@@ -117,7 +117,7 @@ function defaultRegistryName(language: Language, sources: readonly string[]): st
 function registeredEarlier(text: string | undefined, registryFile: string, contractsModule: string): RegistryEntry[] {
   if (text === undefined) return [];
   const typescript = !isJavaScript(registryFile);
-  return [...text.matchAll(/^(?:import \{ ([^}]+) \} from|const \{ ([^}]+) \} = require\() '([^']+)'\)?;$/gm)]
+  return [...text.matchAll(/^(?:import \{ ([^}]+) \} from |const \{ ([^}]+) \} = require\()'([^']+)'\)?;$/gm)]
     .filter((m) => m[3] !== contractsModule && m[3]!.startsWith('.'))
     .map((m) => {
       const path = resolve(dirname(registryFile), m[3]!);

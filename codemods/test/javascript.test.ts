@@ -153,6 +153,19 @@ describe('JavaScript CommonJS modules', () => {
   });
 });
 
+describe('a second run over another CommonJS file', () => {
+  it('keeps the capability files an earlier run registered', () => {
+    const project = memoryProject({ '/project/lib/actions.cjs': CJS, '/project/lib/more.cjs': 'exports.ping = async function (bot) {};\n' });
+    const first = wrapRunners(project, { files: ['/project/lib/actions.cjs'] });
+    for (const change of first.changes) project.getFileSystem().writeFileSync(change.path, change.after);
+    const second = wrapRunners(project, { files: ['/project/lib/more.cjs'] });
+    const registry = second.changes.find((c) => c.kind === 'registry')!.after;
+    expect(registry).toContain("require('./actions.capabilities.cjs');");
+    expect(registry).toContain("const { pingCapability } = require('./more.capabilities.cjs');");
+    expect(registry).toMatch(/\.register\(equipItemCapability\)[\s\S]*\.register\(pingCapability\)/);
+  });
+});
+
 describe('the realistic JS skills library (mineflayer, JSDoc)', () => {
   const result = wrap({ '/project/src/skills.js': fixture('js/skills.js') });
   const text = textOf(result, '/project/src/skills.capabilities.js');
