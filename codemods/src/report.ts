@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 
-/** Which of the three runner shapes a capability was wrapped from. */
+/** Which runner shape a capability was wrapped from (a dispatcher is a class or a free function). */
 export type RunnerShape = 'function' | 'dispatcher' | 'leaf' | 'command';
 
 /** Why something was not wrapped (or, for `wrapped`, that it was). Closed union: tools may switch on it. */

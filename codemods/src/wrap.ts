@@ -201,7 +201,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const kept = new Map<string, PlannedCapability[]>();
   for (const { file, analysis } of analyses) {
     if (analysis.findings.length === 0 && analysis.capabilities.length === 0) {
-      const reason = 'no runner shapes: no function taking a bot first, no executeAction switch, no leaf with spec and run()';
+      const reason = 'no runner shapes: no function taking a bot first, no switch on action.type, no leaf with spec and run(), no command table';
       findings.push({ kind: 'skipped', code: 'no_runners', file: file.getFilePath(), line: 1, symbol: basename(file.getFilePath()), reason });
     }
     findings.push(...analysis.findings);
