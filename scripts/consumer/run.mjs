@@ -110,6 +110,8 @@ try {
   step('sinew-verbs check', () => run(project, bin('sinew-verbs'), ['check', '--registry', 'registry.ts', '--scan', 'bot.ts']));
   const diff = step('sinew-codemod wrap-runners --dry-run', () => run(project, bin('sinew-codemod'), ['wrap-runners', 'actions', '--dry-run']));
   if (!diff.includes("name: 'dig_forward'")) throw new Error(`sinew-codemod did not propose dig_forward:\n${diff}`);
+  step('sinew-codemod wrap-runners skills (JavaScript, JSDoc)', () => run(project, bin('sinew-codemod'), ['wrap-runners', 'skills']));
+  console.log(`    ${step('generated JS registry in plain node (node codemod-bot.mjs)', () => run(project, 'node', ['codemod-bot.mjs'])).trim()}`);
   passed = true;
 } finally {
   if (passed && !values.keep) rmSync(project, { recursive: true, force: true });
