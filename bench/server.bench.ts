@@ -5,7 +5,8 @@
 // both CPU time of this process (user + system, until every client has the plan's outcome: envelopes,
 // serialization and socket writes included) and wall time of `executor.run`. Rounds are interleaved after
 // warm-up; each figure is the median of ROUNDS with min–max, and the ratio is to the same round's no-server
-// run (median of the per-round ratios). Target: ≤ +5 % with 10 clients.
+// run (median of the per-round ratios). `listened` is the executor with no-op listeners on the events the
+// server subscribes to, no server: the cost of being observed at all. Target: ≤ +5 % with 10 clients.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -188,32 +189,45 @@ async function timedPlan(executor: Executor<Instrumented>, scenario: Scenario, i
   return { cpuUs: (used.user + used.system) / scenario.steps, wallUs: (wallMs * 1000) / scenario.steps };
 }
 
-async function overhead(scenario: Scenario): Promise<{ bare: Sample[]; idle: Sample[]; served: Sample[] }> {
-  const [bareExecutor, idleExecutor, executor] = [newExecutor(), newExecutor(), newExecutor()];
+// The executor events the server subscribes to: an executor with no-op listeners on them shows what being observed costs the executor itself.
+const OBSERVED = ['plan.started', 'step.dispatched', 'step.first_action', 'step.retry', 'step.succeeded', 'step.failed', 'step.preempted', 'step.resumed', 'plan.completed', 'plan.failed', 'bt.transition'] as const;
+
+interface Runs {
+  readonly bare: Sample[];
+  readonly observed: Sample[];
+  readonly idle: Sample[];
+  readonly served: Sample[];
+}
+
+async function overhead(scenario: Scenario): Promise<Runs> {
+  const [bareExecutor, observedExecutor, idleExecutor, executor] = [newExecutor(), newExecutor(), newExecutor(), newExecutor()];
+  for (const name of OBSERVED) observedExecutor.on(name, () => {});
   const limits = { ...ROOMY, ...scenario.limits };
   const idleServer = await serveSinew({ executor: idleExecutor, port: 0, token: TOKEN, limits });
   const server = await serveSinew({ executor, port: 0, token: TOKEN, limits });
   const clients = clientProcess(server.url);
   await clients.ready;
-  const runs = { bare: [] as Sample[], idle: [] as Sample[], served: [] as Sample[] };
+  const runs: Runs = { bare: [], observed: [], idle: [], served: [] };
   for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
     const bare = await timedPlan(bareExecutor, scenario, `bare-${round}`);
+    const observed = await timedPlan(observedExecutor, scenario, `observed-${round}`);
     const idle = await timedPlan(idleExecutor, scenario, `idle-${round}`, idleServer);
     const served = await timedPlan(executor, scenario, `served-${round}`, server, clients);
     if (round < WARMUP) continue;
     runs.bare.push(bare);
+    runs.observed.push(observed);
     runs.idle.push(idle);
     runs.served.push(served);
   }
   if (server.clients().some((c) => c.dropped > 0)) throw new Error('a bench client dropped events');
   clients.stop();
   await Promise.all([server.close(), idleServer.close()]);
-  await Promise.all([executor.close(), idleExecutor.close(), bareExecutor.close()]);
+  await Promise.all([executor, idleExecutor, observedExecutor, bareExecutor].map((e) => e.close()));
   return runs;
 }
 
 /** Prints one scenario; returns the growth in % of the median per-round CPU ratio with CLIENTS clients. */
-function report(scenario: Scenario, runs: { bare: Sample[]; idle: Sample[]; served: Sample[] }): number {
+function report(scenario: Scenario, runs: Runs): number {
   const ratio = (runs2: Sample[], key: keyof Sample) => runs2.map((s, i) => s[key] / runs.bare[i]![key]);
   console.log(`\n${scenario.name}: ${ROUNDS} rounds × ${scenario.steps} steps after ${WARMUP} warm-up; µs/step median (min–max); ratio = median of per-round ratios to no server`);
   const line = (label: string, samples: Sample[]) =>
@@ -224,6 +238,7 @@ function report(scenario: Scenario, runs: { bare: Sample[]; idle: Sample[]; serv
         (samples === runs.bare ? ' (baseline)' : `, ratio ${spread(ratio(samples, 'wallUs'), 3)}`),
     );
   line('no server', runs.bare);
+  line('listened', runs.observed);
   line('0 clients', runs.idle);
   line(`${CLIENTS} clients`, runs.served);
   const growth = (median(ratio(runs.served, 'cpuUs')) - 1) * 100;
