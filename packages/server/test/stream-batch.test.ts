@@ -20,15 +20,16 @@ describe('/api/events batches (real WebSocket on 127.0.0.1)', () => {
     return client;
   };
 
-  it('a turn that publishes more events than the ring holds reaches a connected client whole and in order', async () => {
+  it('a turn that publishes more events than the ring holds reaches a connected client whole, in order, UTF-8 intact', async () => {
     const server = await start({ ringSize: 8, flushIntervalMs: 20 });
     const client = await connect(server);
     const first = server.lastSeq() + 1;
-    for (let n = 1; n <= 30; n += 1) server.planGenerated({ intentId: `i${n}`, planner: 'burst', plan: { n } });
+    for (let n = 1; n <= 30; n += 1) server.planGenerated({ intentId: `i${n}`, planner: 'burst', plan: { n, text: 'bûche ✓ 🪵' } });
     await client.waitFor((e) => (e.data as { intentId?: string }).intentId === 'i30');
     const burst = client.events.filter((e) => e.type === 'planGenerated');
     expect(burst.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => first + i));
     expect(burst.map((e) => (e.data as { plan: { n: number } }).plan.n)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(new Set(burst.map((e) => (e.data as { plan: { text: string } }).plan.text))).toEqual(new Set(['bûche ✓ 🪵']));
     const resumed = await connect(server, first - 1);
     const hello = await resumed.waitFor((e) => e.type === 'stream.hello');
     expect(hello.data).toMatchObject({ replayed: 8, missed: 22 });

@@ -167,14 +167,13 @@ export class EventHub {
     const to = this.#seq;
     if (from > to) return;
     this.#sent = to;
-    const clients = [...this.#clients.values()];
-    let frame = this.#text(from);
-    for (let seq = from + 1; seq <= to; seq += 1) frame += `\n${this.#text(seq)}`;
+    const texts: string[] = [];
+    for (let seq = from; seq <= to; seq += 1) texts.push(this.#text(seq));
     let shared: Buffer | undefined;
-    for (const client of clients) {
-      if (client.inSync) client.sendShared((shared ??= Buffer.from(frame)));
+    for (const client of [...this.#clients.values()]) {
+      if (client.inSync) client.sendShared((shared ??= frameOf(texts)));
       else {
-        for (let seq = from; seq <= to; seq += 1) client.enqueue(this.#text(seq));
+        for (const text of texts) client.enqueue(text);
         client.drain();
       }
     }
@@ -221,17 +220,35 @@ export class EventHub {
   }
 }
 
+/** The envelopes one per line, UTF-8 encoded straight into one buffer (no joined string to flatten and copy). */
+function frameOf(texts: readonly string[]): Buffer {
+  let bytes = texts.length - 1;
+  for (const text of texts) bytes += Buffer.byteLength(text);
+  const frame = Buffer.allocUnsafe(bytes);
+  let offset = frame.write(texts[0]!, 0);
+  for (let i = 1; i < texts.length; i += 1) {
+    frame[offset++] = 0x0a;
+    offset += frame.write(texts[i]!, offset);
+  }
+  return frame;
+}
+
+// `,"type":"…","data":` per event type, built once.
+const typeHeads = new Map<string, string>();
+
 /**
  * `{ v, seq, ts, type, data }` as JSON, written around one `JSON.stringify` of the payload (no envelope
  * object); a payload that cannot be serialized (a cycle, a BigInt) becomes a note, never a throw.
  */
 function envelope(seq: number, ts: number, type: string, data: unknown): string {
-  const head = `{"v":${EVENT_STREAM_VERSION},"seq":${seq},"ts":${ts},"type":${JSON.stringify(type)}`;
+  let typeHead = typeHeads.get(type);
+  if (typeHead === undefined) typeHeads.set(type, (typeHead = `,"type":${JSON.stringify(type)}`));
   let json: string | undefined;
   try {
     json = JSON.stringify(data);
   } catch (error) {
     json = JSON.stringify({ unserializable: error instanceof Error ? error.message : String(error) });
   }
-  return json === undefined ? `${head}}` : `${head},"data":${json}}`;
+  const head = '{"v":' + EVENT_STREAM_VERSION + ',"seq":' + seq + ',"ts":' + ts + typeHead;
+  return json === undefined ? head + '}' : head + ',"data":' + json + '}';
 }
