@@ -167,6 +167,7 @@ export class EventHub {
     const to = this.#seq;
     if (from > to) return;
     this.#sent = to;
+    if (this.#clients.size === 0) return;
     const texts: string[] = [];
     for (let seq = from; seq <= to; seq += 1) texts.push(this.#text(seq));
     let shared: Buffer | undefined;
