@@ -115,27 +115,24 @@ class StreamClient {
   }
 }
 
-/** A ring entry; its text is built the first time a client needs it, then shared. */
-interface Entry {
-  readonly seq: number;
-  readonly ts: number;
-  readonly type: string;
-  readonly data: unknown;
-  text?: string;
-}
-
 /**
- * The event hub: numbers events, keeps the last `ringSize` for resumes, fans out to clients. Events
- * are batched for `flushIntervalMs` (the executor's emit costs one array push), serialized once when a
- * client needs them (never while nobody listens) and sent as one frame per client per flush.
+ * The event hub: numbers events, keeps the last `ringSize` for resumes, fans out to clients. The
+ * executor's emit costs a seq, a timestamp and four array stores (no object, no closure per event):
+ * the ring holds the raw payloads; envelopes are serialized once, only when a client listens, in one
+ * batch per flush (the next event-loop turn, or `flushIntervalMs`) and sent as one frame per client.
+ * A batch never outgrows the ring: the `ringSize`-th pending event flushes first.
  */
 export class EventHub {
   #seq = 0;
-  readonly #ring: Entry[] = [];
-  #ringStart = 0;
+  /** The last seq handed to the clients. */
+  #sent = 0;
+  // The ring, as parallel arrays indexed by (seq - 1) % ringSize; a text is built the first time a client needs it.
+  readonly #types: string[] = [];
+  readonly #data: unknown[] = [];
+  readonly #stamps: number[] = [];
+  readonly #texts: (string | undefined)[] = [];
   readonly #clients = new Map<number, StreamClient>();
   #nextClient = 1;
-  #pending: { type: string; data: unknown; ts: number }[] = [];
   #timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | undefined;
   readonly #flush = () => this.flush();
 
@@ -145,36 +142,37 @@ export class EventHub {
     private readonly onDrop: () => void = () => {},
   ) {}
 
-  /** Queues an event for every client and the resume ring. */
+  /** Stores an event in the resume ring; the next flush sends it to every client. */
   publish(type: string, data: unknown): void {
-    this.#pending.push({ type, data, ts: this.now() });
-    if (this.#timer !== undefined) return;
-    const interval = this.limits.flushIntervalMs;
-    this.#timer = interval === 0 ? setImmediate(this.#flush) : setTimeout(this.#flush, interval).unref();
+    const size = this.limits.ringSize;
+    if (this.#seq - this.#sent >= size) this.flush();
+    const slot = this.#seq % size;
+    this.#seq += 1;
+    this.#types[slot] = type;
+    this.#data[slot] = data;
+    this.#stamps[slot] = this.now();
+    this.#texts[slot] = undefined;
+    // Nobody listens: nothing to send, nothing to schedule (a client attaching later resumes with `?since=`).
+    if (this.#clients.size === 0) this.#sent = this.#seq;
+    else if (this.#timer === undefined) {
+      const interval = this.limits.flushIntervalMs;
+      this.#timer = interval === 0 ? setImmediate(this.#flush) : setTimeout(this.#flush, interval).unref();
+    }
   }
 
-  /** Numbers, stores and sends what was published since the last flush (also called on attach and close). */
+  /** Sends what was published since the last flush: one frame per client (also called on attach, close and `lastSeq`). */
   flush(): void {
-    const timer = this.#timer;
-    if (timer !== undefined) {
-      if (this.limits.flushIntervalMs === 0) clearImmediate(timer as ReturnType<typeof setImmediate>);
-      else clearTimeout(timer as ReturnType<typeof setTimeout>);
-    }
-    this.#timer = undefined;
-    const pending = this.#pending;
-    if (pending.length === 0) return;
-    this.#pending = [];
-    const clients = [...this.#clients.values()];
+    this.#cancelTimer();
+    const from = this.#sent + 1;
+    const to = this.#seq;
+    if (from > to) return;
+    this.#sent = to;
+    if (this.#clients.size === 0) return;
     const texts: string[] = [];
-    for (const event of pending) {
-      const entry: Entry = { seq: ++this.#seq, ts: event.ts, type: event.type, data: event.data };
-      this.#remember(entry);
-      if (clients.length > 0) texts.push(serialize(entry));
-    }
-    if (texts.length === 0) return;
+    for (let seq = from; seq <= to; seq += 1) texts.push(this.#text(seq));
     let shared: Buffer | undefined;
-    for (const client of clients) {
-      if (client.inSync) client.sendShared((shared ??= Buffer.from(texts.join('\n'))));
+    for (const client of [...this.#clients.values()]) {
+      if (client.inSync) client.sendShared((shared ??= frameOf(texts)));
       else {
         for (const text of texts) client.enqueue(text);
         client.drain();
@@ -189,17 +187,12 @@ export class EventHub {
     const client = new StreamClient(id, socket, this.limits, this.onDrop);
     this.#clients.set(id, client);
     socket.once('close', () => this.#clients.delete(id));
-    const replay = since === undefined ? [] : this.#after(since);
-    const oldest = this.#ring[this.#ringStart]?.seq ?? this.#seq + 1;
-    const missed = since === undefined ? 0 : Math.max(0, Math.min(oldest, this.#seq + 1) - since - 1);
-    const hello: Entry = {
-      seq: this.#seq,
-      ts: this.now(),
-      type: 'stream.hello',
-      data: { version: EVENT_STREAM_VERSION, lastSeq: this.#seq, since: since ?? null, replayed: replay.length, missed, ringSize: this.limits.ringSize },
-    };
-    client.enqueue(serialize(hello));
-    for (const entry of replay) client.enqueue(serialize(entry));
+    const oldest = this.#seq - Math.min(this.#seq, this.limits.ringSize) + 1;
+    const first = since === undefined ? this.#seq + 1 : Math.max(oldest, since + 1);
+    const missed = since === undefined ? 0 : Math.max(0, oldest - since - 1);
+    const data = { version: EVENT_STREAM_VERSION, lastSeq: this.#seq, since: since ?? null, replayed: Math.max(0, this.#seq - first + 1), missed, ringSize: this.limits.ringSize };
+    client.enqueue(envelope(this.#seq, this.now(), 'stream.hello', data));
+    for (let seq = first; seq <= this.#seq; seq += 1) client.enqueue(this.#text(seq));
     client.drain();
     return id;
   }
@@ -213,34 +206,50 @@ export class EventHub {
     return [...this.#clients.values()].map((c) => c.stats());
   }
 
-  #remember(entry: Entry): void {
-    if (this.#ring.length < this.limits.ringSize) {
-      this.#ring.push(entry);
-      return;
-    }
-    this.#ring[this.#ringStart] = entry;
-    this.#ringStart = (this.#ringStart + 1) % this.limits.ringSize;
+  /** The envelope of a seq still in the ring, serialized once. */
+  #text(seq: number): string {
+    const slot = (seq - 1) % this.limits.ringSize;
+    return (this.#texts[slot] ??= envelope(seq, this.#stamps[slot]!, this.#types[slot]!, this.#data[slot]));
   }
 
-  #after(since: number): Entry[] {
-    const out: Entry[] = [];
-    const size = this.#ring.length;
-    for (let i = 0; i < size; i += 1) {
-      const entry = this.#ring[(this.#ringStart + i) % size]!;
-      if (entry.seq > since) out.push(entry);
-    }
-    return out;
+  #cancelTimer(): void {
+    const timer = this.#timer;
+    if (timer === undefined) return;
+    if (this.limits.flushIntervalMs === 0) clearImmediate(timer as ReturnType<typeof setImmediate>);
+    else clearTimeout(timer as ReturnType<typeof setTimeout>);
+    this.#timer = undefined;
   }
 }
 
-/** The entry's envelope as JSON (cached); data that cannot be serialized (a cycle, a BigInt) becomes a note, never a throw. */
-function serialize(entry: Entry): string {
-  if (entry.text !== undefined) return entry.text;
-  const envelope: EventEnvelope = { v: EVENT_STREAM_VERSION, seq: entry.seq, ts: entry.ts, type: entry.type, data: entry.data };
-  try {
-    entry.text = JSON.stringify(envelope);
-  } catch (error) {
-    entry.text = JSON.stringify({ ...envelope, data: { unserializable: error instanceof Error ? error.message : String(error) } });
+/** The envelopes one per line, UTF-8 encoded straight into one buffer (no joined string to flatten and copy). */
+function frameOf(texts: readonly string[]): Buffer {
+  let bytes = texts.length - 1;
+  for (const text of texts) bytes += Buffer.byteLength(text);
+  const frame = Buffer.allocUnsafe(bytes);
+  let offset = frame.write(texts[0]!, 0);
+  for (let i = 1; i < texts.length; i += 1) {
+    frame[offset++] = 0x0a;
+    offset += frame.write(texts[i]!, offset);
   }
-  return entry.text;
+  return frame;
+}
+
+// `,"type":"…","data":` per event type, built once.
+const typeHeads = new Map<string, string>();
+
+/**
+ * `{ v, seq, ts, type, data }` as JSON, written around one `JSON.stringify` of the payload (no envelope
+ * object); a payload that cannot be serialized (a cycle, a BigInt) becomes a note, never a throw.
+ */
+function envelope(seq: number, ts: number, type: string, data: unknown): string {
+  let typeHead = typeHeads.get(type);
+  if (typeHead === undefined) typeHeads.set(type, (typeHead = `,"type":${JSON.stringify(type)}`));
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(data);
+  } catch (error) {
+    json = JSON.stringify({ unserializable: error instanceof Error ? error.message : String(error) });
+  }
+  const head = '{"v":' + EVENT_STREAM_VERSION + ',"seq":' + seq + ',"ts":' + ts + typeHead;
+  return json === undefined ? head + '}' : head + ',"data":' + json + '}';
 }

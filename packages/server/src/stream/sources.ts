@@ -38,13 +38,15 @@ export function forwardExecutor<Body>(executor: Executor<Body>, hub: EventHub): 
 
 /** `bt.transition` with the node's previous state (`from`) within the same attempt. */
 function forwardTransitions<Body>(executor: Executor<Body>, hub: EventHub): () => void {
-  let attemptKey = '';
-  let states = new Map<string, string>();
+  // The attempt whose node states `states` holds: compared field by field (no key string per transition).
+  let planId: string | undefined;
+  let stepId: string | undefined;
+  let attempt = 0;
+  const states = new Map<string, string>();
   return executor.on('bt.transition', (event: ExecutorEvents['bt.transition']) => {
-    const key = `${event.planId}\u0000${event.stepId}\u0000${event.attempt}`;
-    if (key !== attemptKey) {
-      attemptKey = key;
-      states = new Map();
+    if (event.planId !== planId || event.stepId !== stepId || event.attempt !== attempt) {
+      ({ planId, stepId, attempt } = event);
+      states.clear();
     }
     const from = states.get(event.nodePath) ?? 'ready';
     states.set(event.nodePath, event.state);
