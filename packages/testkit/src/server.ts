@@ -299,6 +299,8 @@ async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<
   for (const timer of ctx.timers) clearTimeout(timer);
   ctx.timers.clear();
   serv.overworld?.stopSaving?.();
+  // A save already under way would otherwise write region files after stop() resolved (and after a test removed the dir).
+  await Promise.race([serv.overworld?.waitSaving?.().catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]);
   const socketServer = (serv._server as unknown as { socketServer?: NetServer }).socketServer;
   const closed = socketServer?.listening ? once(socketServer, 'close').then(() => undefined) : Promise.resolve();
   try {

@@ -38,6 +38,7 @@ export interface SquidWorld {
   setBlockStateId(pos: Vec3, stateId: number): Promise<void>;
   getColumn(chunkX: number, chunkZ: number): Promise<unknown>;
   stopSaving?(): void;
+  waitSaving?(): Promise<void>;
 }
 
 /** The protocol connection of one player (minecraft-protocol server client). */
