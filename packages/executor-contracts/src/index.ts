@@ -63,7 +63,6 @@ export {
   type BehaviorRunner,
   type Capability,
   type CapabilityDefinition,
-  type CapabilityRetry,
   type GuardContext,
   type GuardResult,
   type Logger,
@@ -81,6 +80,17 @@ export {
   type Resolution,
   type ToolDefinition,
 } from './registry.js';
+export {
+  BackoffSchema,
+  CapabilityRetrySchema,
+  MAX_TIMER_MS,
+  RETRY_POLICY_DEFAULTS,
+  RetryPolicySchema,
+  timerMsSchema,
+  type Backoff,
+  type CapabilityRetry,
+  type RetryPolicy,
+} from './retry.js';
 export { checkAcceptance, checkArgs, checkStep, runGuard, type StepCheck } from './checks.js';
 export { compareVersions, parseRange, parseVersion, satisfies } from './semver.js';
 export type { Preemptor, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
