@@ -92,7 +92,6 @@ export {
   type RetryPolicy,
 } from './retry.js';
 export { checkAcceptance, checkArgs, checkStep, runGuard, type StepCheck } from './checks.js';
-export { compareVersions, parseRange, parseVersion, satisfies } from './semver.js';
 export type { Preemptor, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
 export {
   checkVerbs,
