@@ -47,8 +47,11 @@ export const RetryPolicySchema = z.strictObject({
 });
 export type RetryPolicy = z.infer<typeof RetryPolicySchema>;
 
-/** The documented defaults of the retry policy. */
-export const RETRY_POLICY_DEFAULTS: RetryPolicy = { maxLocalRetries: 2, backoff: { initialMs: 250, factor: 2, maxMs: 5000 } };
+/** The documented defaults of the retry policy (frozen: every executor starts from them). */
+export const RETRY_POLICY_DEFAULTS: Readonly<RetryPolicy> = Object.freeze({
+  maxLocalRetries: 2,
+  backoff: Object.freeze({ initialMs: 250, factor: 2, maxMs: 5000 }),
+});
 
 /**
  * A capability's retry overrides: a partial of `RetryPolicySchema` (backoff fields one by one); a field

@@ -30,7 +30,7 @@ export const ExecutorPolicySchema = z
     abortGraceMs: deadline('abortGraceMs').default(1000),
     /** A3: local retries of a retryable failure before escalating to repair (the schema lives in contracts). */
     maxLocalRetries: RetryPolicySchema.shape.maxLocalRetries.default(RETRY_POLICY_DEFAULTS.maxLocalRetries),
-    /** Backoff before local retry n: min(initial × factor^(n-1), max); fields left out take their defaults. */
+    /** Backoff before local retry n: min(initial × factor^(n-1), max); any part given, the rest from the defaults. */
     backoff: CapabilityRetrySchema.shape.backoff
       .unwrap()
       .prefault({})

@@ -1,5 +1,5 @@
 // The CLI's file side: loading registry and planner modules (.ts via jiti), JSON lists and scanned
-// sources. Not exported from the package index, so the library stays zod-only at import time.
+// sources. Not exported from the package index, so importing the library loads neither jiti nor picomatch.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
