@@ -18,7 +18,9 @@ function tree(name: string): string {
 }
 
 function run(cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd, encoding: 'utf8' });
+  // The repo's tsconfig maps `@sinew/*` to sources, as in every other test (no build needed).
+  const env = { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') };
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd, encoding: 'utf8', env });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

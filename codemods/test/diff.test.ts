@@ -23,6 +23,10 @@ describe('unifiedDiff', () => {
     );
   });
 
+  it('marks a last line without a newline, as diff -u does', () => {
+    expect(unifiedDiff('a.ts', 'a\nb\n', 'a\nB')).toBe('--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\\ No newline at end of file\n');
+  });
+
   it('produces diffs that patch(1) applies exactly (property over random line edits)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sinew-diff-'));
     try {

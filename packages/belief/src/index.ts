@@ -10,7 +10,6 @@ export {
   type EvidenceItem,
   type Vec3,
 } from './evidence.js';
-export { fnv1a64 } from './hash.js';
 export { createBeliefBus, type BeliefBus, type IngestResult } from './bus/bus.js';
 export type { TrackView, Visibility } from './bus/track.js';
 export type { HazardRegion, HazardSummary } from './bus/hazard.js';

@@ -1,16 +1,8 @@
+import { mulberry32 } from '@sinew/executor-contracts';
 import type { EvidenceBatch, EvidenceItem } from '@sinew/belief';
 
-/** Deterministic PRNG (mulberry32) so every scene is reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, from contracts) so every scene is reproducible. */
+export const prng = mulberry32;
 
 export const ORIGIN = { x: 0, y: 64, z: 0 } as const;
 

@@ -333,6 +333,32 @@ describe('executor: invariants I1–I4', () => {
     expect(await metric(registry, 'sinew_watchdog_trips_total', { capability: 'busy', code: 'timeout' })).toBe(2);
   });
 
+  it('A3: a capability\'s retry overrides the policy field by field (backoff.initialMs here, factor and maxMs from the policy)', async () => {
+    let attempts = 0;
+    const flaky = defineFake({
+      name: 'flaky',
+      version: '1.0.0',
+      description: 'always fails',
+      inputSchema: empty,
+      retry: { maxLocalRetries: 3, backoff: { initialMs: 40 } },
+      run: async (ctx) => {
+        attempts += 1;
+        ctx.body.chat(`try ${attempts}`);
+        return { ok: false, reason: 'no luck' };
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock } = setup({ maxLocalRetries: 2, backoff: { initialMs: 10, factor: 3, maxMs: 100 } }, undefined, [flaky]);
+    const retries: number[] = [];
+    executor.on('step.retry', (e) => retries.push(e.backoffMs));
+    const done = executor.run(plan([{ stepId: 's1', type: 'flaky' }]));
+    await clock.advance(1000);
+    const outcome = await done;
+    // The capability asks for 3 retries; the executor's 2 cap it. 40, then 40 × 3 capped at 100.
+    expect(retries).toEqual([40, 100]);
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'runner_error' } });
+  });
+
   it('I2: a zero or negative deadline is rejected when the policy is built', () => {
     const build = (policy: ExecutorPolicyInput) => () => createExecutor({ registry: registryWith(), body: fakeBody(), policy });
     expect(build({ ttfaMs: 0 })).toThrow(PolicyError);
@@ -692,7 +718,7 @@ describe('executor: preemption', () => {
       description: 'atomic, fails once',
       inputSchema: empty,
       atomic: true,
-      retry: { backoffMs: 4000 },
+      retry: { backoff: { initialMs: 4000 } },
       run: async (ctx) => {
         attempt += 1;
         ctx.body.craft(`t${attempt}`, {});

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from './codes.js';
 import { formatPredicate, type Predicate } from './predicates.js';
+import { CapabilityRetrySchema, type CapabilityRetry } from './retry.js';
 import type { SafetyLevel } from './schemas.js';
 
 /** What a guard sees: the body, cheaply. Guards are synchronous feasibility gates (V3). */
@@ -92,12 +93,6 @@ export function unverified(reason = 'acceptance not written yet'): UnverifiedAcc
 /** Whether an acceptance value is the `unverified` marker. */
 export function isUnverified(value: unknown): value is UnverifiedAcceptance {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNVERIFIED] === true;
-}
-
-/** Local retry policy of one capability (A3 caps it at the executor's `maxLocalRetries`). */
-export interface CapabilityRetry {
-  readonly maxLocalRetries?: number;
-  readonly backoffMs?: number;
 }
 
 /** What `defineCapability` takes. */
@@ -263,7 +258,7 @@ function checkOptions(name: string, d: Record<string, unknown>): void {
   };
   if (d.expectedDurationMs !== undefined && !(typeof d.expectedDurationMs === 'number' && d.expectedDurationMs > 0)) fail('expectedDurationMs must be > 0');
   if (d.strictArgs !== undefined && typeof d.strictArgs !== 'boolean') fail(`strictArgs: expected a boolean, received ${received(d.strictArgs)}`);
-  checkRetry(name, d.retry as CapabilityRetry | undefined);
+  checkRetry(name, d.retry);
   for (const field of ['aliases', 'preconds', 'effects'] as const) {
     const list = d[field];
     if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string'))) fail(`${field}: expected an array of strings`);
@@ -274,18 +269,20 @@ function checkOptions(name: string, d: Record<string, unknown>): void {
 }
 
 /** A retry policy is checked when the capability is defined (a NaN backoff would be a timer that never fires). */
-function checkRetry(name: string, retry: CapabilityRetry | undefined): void {
+function checkRetry(name: string, retry: unknown): void {
   if (retry === undefined) return;
-  if (typeof retry !== 'object' || retry === null) {
-    throw new CapabilityDefinitionError(name, `retry: expected an object, received ${received(retry)}`);
-  }
-  const { maxLocalRetries, backoffMs } = retry;
-  if (maxLocalRetries !== undefined && !(Number.isInteger(maxLocalRetries) && maxLocalRetries >= 0)) {
-    throw new CapabilityDefinitionError(name, `retry.maxLocalRetries: expected an integer >= 0, received ${received(maxLocalRetries)}`);
-  }
-  if (backoffMs !== undefined && !(typeof backoffMs === 'number' && Number.isFinite(backoffMs) && backoffMs >= 0)) {
-    throw new CapabilityDefinitionError(name, `retry.backoffMs: expected a finite number >= 0, received ${received(backoffMs)}`);
-  }
+  if (typeof retry !== 'object' || retry === null || Array.isArray(retry)) throw new CapabilityDefinitionError(name, `retry: expected an object, received ${received(retry)}`);
+  const parsed = CapabilityRetrySchema.safeParse(retry);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.map(String);
+  const value = path.reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), retry);
+  const field = ['retry', ...path].join('.');
+  const detail =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key ${issue.keys.map((key) => `\`${key}\``).join(', ')}`
+      : `${issue.message}, received ${received(value)}`;
+  throw new CapabilityDefinitionError(name, `${field}: ${detail}`);
 }
 
 function received(value: unknown): string {

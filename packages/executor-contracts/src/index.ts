@@ -63,7 +63,6 @@ export {
   type BehaviorRunner,
   type Capability,
   type CapabilityDefinition,
-  type CapabilityRetry,
   type GuardContext,
   type GuardResult,
   type Logger,
@@ -81,8 +80,18 @@ export {
   type Resolution,
   type ToolDefinition,
 } from './registry.js';
+export {
+  BackoffSchema,
+  CapabilityRetrySchema,
+  MAX_TIMER_MS,
+  RETRY_POLICY_DEFAULTS,
+  RetryPolicySchema,
+  timerMsSchema,
+  type Backoff,
+  type CapabilityRetry,
+  type RetryPolicy,
+} from './retry.js';
 export { checkAcceptance, checkArgs, checkStep, runGuard, type StepCheck } from './checks.js';
-export { compareVersions, parseRange, parseVersion, satisfies } from './semver.js';
 export type { Preemptor, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
 export {
   checkVerbs,
@@ -100,3 +109,4 @@ export {
 } from './gate/check.js';
 export { formatVerbReport, VerbReportFormatSchema, type VerbReportFormat } from './gate/format.js';
 export { locateVerb, scanVerbLiterals } from './gate/scan.js';
+export { fnv1a, fnv1a64, mulberry32 } from './random.js';

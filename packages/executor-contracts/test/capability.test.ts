@@ -12,6 +12,7 @@ import {
   guardOk,
   isUnverified,
   precondMissing,
+  RETRY_POLICY_DEFAULTS,
   unverified,
   type CapabilityDefinition,
   type RunContext,
@@ -38,14 +39,23 @@ function definitionError(patch: Record<string, unknown>): string {
 
 describe('defineCapability', () => {
   it('rejects a bad retry policy when defined, naming the field, expected and received', () => {
-    expect(definitionError({ retry: { backoffMs: Number.NaN } })).toBe('capability dig_block: retry.backoffMs: expected a finite number >= 0, received NaN');
-    expect(definitionError({ retry: { backoffMs: -1 } })).toContain('retry.backoffMs: expected a finite number >= 0, received -1');
-    expect(definitionError({ retry: { backoffMs: Number.POSITIVE_INFINITY } })).toContain('received Infinity');
-    expect(definitionError({ retry: { backoffMs: '100' } })).toContain('retry.backoffMs: expected a finite number >= 0, received "100"');
-    expect(definitionError({ retry: { maxLocalRetries: 1.5 } })).toBe('capability dig_block: retry.maxLocalRetries: expected an integer >= 0, received 1.5');
+    expect(definitionError({ retry: { backoff: { initialMs: Number.NaN } } })).toBe('capability dig_block: retry.backoff.initialMs: backoff.initialMs must be a number of milliseconds, received NaN');
+    expect(definitionError({ retry: { backoff: { initialMs: -1 } } })).toContain('retry.backoff.initialMs: backoff.initialMs must be > 0 ms');
+    expect(definitionError({ retry: { backoff: { maxMs: Number.POSITIVE_INFINITY } } })).toContain('received Infinity');
+    expect(definitionError({ retry: { backoff: { factor: '2' } } })).toBe('capability dig_block: retry.backoff.factor: backoff.factor must be a number, received "2"');
+    expect(definitionError({ retry: { backoff: { initialMs: 500, maxMs: 100 } } })).toContain('retry.backoff.maxMs: backoff.maxMs must be >= backoff.initialMs');
+    expect(definitionError({ retry: { maxLocalRetries: 1.5 } })).toBe('capability dig_block: retry.maxLocalRetries: maxLocalRetries must be an integer, received 1.5');
     expect(definitionError({ retry: { maxLocalRetries: -1 } })).toContain('received -1');
-    expect(definitionError({ retry: null })).toContain('retry: expected an object, received null');
-    expect(defineCapability({ ...base, retry: { maxLocalRetries: 0, backoffMs: 0 } }).retry).toEqual({ maxLocalRetries: 0, backoffMs: 0 });
+    expect(definitionError({ retry: { backoffMs: 100 } })).toBe('capability dig_block: retry: unknown key `backoffMs`');
+    expect(definitionError({ retry: { backoff: { initial: 100 } } })).toBe('capability dig_block: retry.backoff: unknown key `initial`');
+    expect(definitionError({ retry: null })).toBe('capability dig_block: retry: expected an object, received null');
+    expect(definitionError({ retry: { backoff: 100 } })).toBe('capability dig_block: retry.backoff: backoff must be an object, received 100');
+  });
+
+  it('takes any part of the executor policy\'s retry fields as the capability\'s override', () => {
+    const retry = { maxLocalRetries: 0, backoff: { initialMs: 10 } };
+    expect(defineCapability({ ...base, retry }).retry).toEqual(retry);
+    expect(defineCapability({ ...base, retry: RETRY_POLICY_DEFAULTS }).retry).toEqual(RETRY_POLICY_DEFAULTS);
   });
 
   it('normalizes a definition with documented defaults', () => {

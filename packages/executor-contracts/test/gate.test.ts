@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   accepted,
@@ -11,7 +14,7 @@ import {
   unverified,
   VerbReportSchema,
 } from '@sinew/executor-contracts';
-import { globBase, globToRegExp } from '../src/gate/glob.js';
+import { globFiles } from '../src/gate/load.js';
 
 const cap = (name: string, version = '1.0.0', extra: { aliases?: string[]; stub?: boolean } = {}) =>
   defineCapability({
@@ -162,27 +165,26 @@ describe('scanVerbLiterals', () => {
   });
 });
 
-describe('glob matcher', () => {
-  it.each([
-    ['src/**/*.ts', 'src/a.ts', true],
-    ['src/**/*.ts', 'src/deep/er/a.ts', true],
-    ['src/**/*.ts', 'src/a.js', false],
-    ['src/*.ts', 'src/deep/a.ts', false],
-    ['**/plans/*.{ts,js}', 'x/y/plans/p.js', true],
-    ['**/plans/*.{ts,js}', 'plans/p.ts', true],
-    ['src/plan?.ts', 'src/plan1.ts', true],
-    ['src/plan[0-2].ts', 'src/plan3.ts', false],
-    ['src/plan[!0-2].ts', 'src/plan3.ts', true],
-    ['a.b/c+d.ts', 'a.b/c+d.ts', true],
-    ['a.b/c+d.ts', 'aXb/c+d.ts', false],
-  ])('%s matches %s: %s', (glob, path, expected) => {
-    expect(globToRegExp(glob).test(path)).toBe(expected);
+describe('--scan globs', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sinew-glob-'));
+  const files = ['src/a.ts', 'src/a.js', 'src/deep/er/a.ts', 'x/y/plans/p.js', 'plans/p.ts', 'src/plan1.ts', 'src/plan3.ts', 'a.b/c+d.ts', 'aXb/c+d.ts', 'node_modules/m/plans/p.ts'];
+  beforeAll(() => {
+    for (const file of files) {
+      mkdirSync(join(root, dirname(file)), { recursive: true });
+      writeFileSync(join(root, file), '');
+    }
   });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('walks from the fixed prefix of a glob', () => {
-    expect(globBase('src/plans/**/*.ts')).toBe('src/plans');
-    expect(globBase('**/*.ts')).toBe('.');
-    expect(globBase('src/{a,b}/x.ts')).toBe('src');
-    expect(globBase('file.ts')).toBe('.');
+  it.each([
+    ['src/**/*.ts', ['src/a.ts', 'src/deep/er/a.ts', 'src/plan1.ts', 'src/plan3.ts']],
+    ['src/*.ts', ['src/a.ts', 'src/plan1.ts', 'src/plan3.ts']],
+    ['**/plans/*.{ts,js}', ['plans/p.ts', 'x/y/plans/p.js']],
+    ['./src/plan?.ts', ['src/plan1.ts', 'src/plan3.ts']],
+    ['src/plan[0-2].ts', ['src/plan1.ts']],
+    ['src/plan[!0-2].ts', ['src/plan3.ts']],
+    ['a.b/c+d.ts', ['a.b/c+d.ts']],
+  ])('%s matches %j (node_modules skipped)', (glob, expected) => {
+    expect(globFiles(glob, root)).toEqual(expected);
   });
 });

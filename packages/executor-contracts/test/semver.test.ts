@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, parseRange, parseVersion, satisfies } from '@sinew/executor-contracts';
+import { CapabilityRegistry, defineCapability, unverified } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { compareVersions, parseRange, parseVersion } from '../src/semver.js';
+
+/** Whether `version` satisfies `range`; false on a malformed range or version. */
+const satisfies = (version: string, range: string): boolean => parseRange(range)?.(version) ?? false;
 
 describe('semver', () => {
   it('parses versions and rejects junk', () => {
-    expect(parseVersion('1.2.3')).toEqual([1, 2, 3, '']);
-    expect(parseVersion('v1.2.3-beta.1')).toEqual([1, 2, 3, 'beta.1']);
+    expect(parseVersion('1.2.3')).toMatchObject({ major: 1, minor: 2, patch: 3, prerelease: [] });
+    expect(parseVersion('v1.2.3-beta.1')).toMatchObject({ major: 1, minor: 2, patch: 3, prerelease: ['beta', 1] });
     expect(parseVersion('1.2')).toBeUndefined();
     expect(parseVersion('one')).toBeUndefined();
   });
@@ -52,5 +57,25 @@ describe('semver', () => {
     expect(parseRange('>=1 <two')).toBeUndefined();
     expect(satisfies('1.0.0', 'nonsense')).toBe(false);
     expect(satisfies('not-a-version', '*')).toBe(false);
+  });
+
+  it.each([
+    ['1.2.4-beta.1', '^1.2.3', false],
+    ['2.0.0-rc.1', '<2.0.0', false],
+    ['2.0.0-rc.1', '>=1.0.0', false],
+    ['1.2.3-beta.2', '>=1.2.3-beta.1', true],
+    ['1.2.3-beta.2', '^1.2.3-beta.1', true],
+    ['1.2.4-beta.2', '^1.2.3-beta.1', false],
+  ])('npm\'s prerelease rule: %s satisfies %s: %s', (version, range, expected) => {
+    expect(satisfies(version, range)).toBe(expected);
+  });
+
+  it('the registry resolves a range to the highest release, never to a prerelease the range did not name', () => {
+    const version = (v: string) =>
+      defineCapability({ name: 'dig', version: v, description: 'dig', inputSchema: z.object({}), run: async () => undefined, acceptance: unverified() });
+    const registry = new CapabilityRegistry().registerAll([version('1.2.0'), version('1.3.0-beta.1'), version('2.0.0-rc.1')]);
+    expect(registry.resolve('dig', '^1.2.0')).toMatchObject({ ok: true, capability: { version: '1.2.0' } });
+    expect(registry.resolve('dig', '^1.3.0-beta.1')).toMatchObject({ ok: true, capability: { version: '1.3.0-beta.1' } });
+    expect(registry.resolve('dig', '>=2.0.0-rc.0')).toMatchObject({ ok: true, capability: { version: '2.0.0-rc.1' } });
   });
 });

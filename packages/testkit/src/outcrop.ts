@@ -1,3 +1,4 @@
+import { mulberry32 } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { TestkitError } from './errors.js';
@@ -32,18 +33,6 @@ export interface PlacedOutcrop {
   stone: Vec3[];
   coal: Vec3[];
   iron: Vec3[];
-}
-
-/** A seeded PRNG (mulberry32); the testkit cannot depend on @sinew/planners, which has the same one. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A stepped mound: each layer a square two narrower than the one below, corners trimmed at random. */

@@ -1,7 +1,7 @@
 import { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from '../config.js';
 import { BeliefConfigError, issuesOf, type BeliefError } from '../errors.js';
 import { canonicalizeEvidence, EvidenceBatchSchema, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
-import { fnv1a64 } from '../hash.js';
+import { fnv1a64 } from '@sinew/executor-contracts';
 import { STREAM_VERSION, type DeltaType, type SaliencyDelta, type StreamMessage, type TrackSummary } from '../stream/schemas.js';
 import { summarizeHazards, type HazardSource, type HazardSummary } from './hazard.js';
 import { summarize, type Track, type TrackView, type Visibility } from './track.js';

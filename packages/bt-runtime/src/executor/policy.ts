@@ -1,13 +1,7 @@
+import { CapabilityRetrySchema, RETRY_POLICY_DEFAULTS, RetryPolicySchema, timerMsSchema as deadline, type Backoff } from '@sinew/executor-contracts';
 import { z } from 'zod';
 
-/** Longest delay a timer holds: Node fires larger ones after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-const deadline = (what: string) =>
-  z
-    .number({ error: `${what} must be a number of milliseconds` })
-    .positive({ error: `${what} must be > 0 ms (a zero or negative deadline would never let a step act)` })
-    .max(MAX_TIMER_MS, { error: `${what} must be <= ${MAX_TIMER_MS} ms (a longer timer would fire at once)` });
+export { MAX_TIMER_MS } from '@sinew/executor-contracts';
 
 const count = (what: string) => z.number().int({ error: `${what} must be an integer` }).nonnegative({ error: `${what} must be >= 0` });
 
@@ -34,16 +28,13 @@ export const ExecutorPolicySchema = z
     defaultTimeoutMs: deadline('defaultTimeoutMs').default(30_000),
     /** How long a runner may ignore an abort before it is abandoned and its late result dropped. */
     abortGraceMs: deadline('abortGraceMs').default(1000),
-    /** A3: local retries of a retryable failure before escalating to repair. */
-    maxLocalRetries: count('maxLocalRetries').max(10, { error: 'maxLocalRetries must be <= 10' }).default(2),
-    /** Backoff before local retry n: min(initial × factor^(n-1), max). */
-    backoff: z
-      .strictObject({
-        initialMs: deadline('backoff.initialMs').default(250),
-        factor: z.number().min(1, { error: 'backoff.factor must be >= 1' }).finite().default(2),
-        maxMs: deadline('backoff.maxMs').default(5000),
-      })
-      .prefault({}),
+    /** A3: local retries of a retryable failure before escalating to repair (the schema lives in contracts). */
+    maxLocalRetries: RetryPolicySchema.shape.maxLocalRetries.default(RETRY_POLICY_DEFAULTS.maxLocalRetries),
+    /** Backoff before local retry n: min(initial × factor^(n-1), max); any part given, the rest from the defaults. */
+    backoff: CapabilityRetrySchema.shape.backoff
+      .unwrap()
+      .prefault({})
+      .transform((given): Backoff => ({ ...RETRY_POLICY_DEFAULTS.backoff, ...given })),
     /** How long the repair hook may take to answer before the plan fails with the step's code. */
     repairTimeoutMs: deadline('repairTimeoutMs').default(60_000),
     /** Repairs (replacement step batches) one plan may receive. */
@@ -89,8 +80,8 @@ export function executorPolicy(input: ExecutorPolicyInput = {}): ExecutorPolicy 
   throw new PolicyError(`invalid executor policy:\n${z.prettifyError(parsed.error)}`, issues);
 }
 
-/** Backoff before local retry `retry` (1-based). */
-export function backoffMs(policy: ExecutorPolicy, retry: number, initialOverride?: number): number {
-  const initial = initialOverride ?? policy.backoff.initialMs;
-  return Math.min(initial * policy.backoff.factor ** Math.max(0, retry - 1), policy.backoff.maxMs);
+/** Backoff before local retry `retry` (1-based): the policy's, with a capability's overrides field by field. */
+export function backoffMs(policy: ExecutorPolicy, retry: number, override?: Partial<Backoff>): number {
+  const { initialMs, factor, maxMs } = { ...policy.backoff, ...override };
+  return Math.min(initialMs * factor ** Math.max(0, retry - 1), maxMs);
 }

@@ -164,7 +164,7 @@ export class StepRun<Body extends ActuatorSource> {
     if (!failure.retryable || this.#retries >= this.#maxRetries) return this.#fail(failure);
     this.#failures.push(failure);
     this.#retries += 1;
-    const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoffMs);
+    const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoff);
     rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
     rt.events.emit('step.retry', { ...this.ref, attempt: this.attempt + 1, failure, backoffMs: wait });
     this.phase = 'backoff';

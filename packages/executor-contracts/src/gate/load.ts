@@ -1,13 +1,13 @@
 // The CLI's file side: loading registry and planner modules (.ts via jiti), JSON lists and scanned
-// sources. Not exported from the package index, so the library stays zod-only at import time.
+// sources. Not exported from the package index, so importing the library loads neither jiti nor picomatch.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { CapabilityRegistry, ManifestSchema, type Manifest } from '../registry.js';
 import { describeError } from '../failure.js';
 import type { PlannerVerb } from './check.js';
-import { globBase, globToRegExp } from './glob.js';
 import { locateVerb, scanVerbLiterals } from './scan.js';
 
 /** Bad input to the CLI (exit 2): a file that does not exist, a module without a registry, bad JSON. */
@@ -172,11 +172,14 @@ export async function loadPlannerVerbs(spec: string): Promise<PlannerVerb[]> {
   return verbs;
 }
 
-/** Files under cwd matching a glob, sorted; node_modules, .git, dist and coverage are skipped. */
+/** Files under cwd matching a glob (picomatch syntax), sorted; node_modules, .git, dist and coverage are skipped. */
 export function globFiles(pattern: string, cwd = process.cwd()): string[] {
   const normalized = pattern.split(sep).join('/').replace(/^\.\//, '');
-  const matcher = globToRegExp(normalized);
-  const base = globBase(normalized);
+  // `posix` brings POSIX brackets (`[!0-2]`, `[[:alpha:]]`) as a shell has them.
+  const matcher = picomatch(normalized, { posix: true });
+  // The walk starts at the glob's fixed prefix (`src/plans` of `src/plans/**/*.ts`; a plain path's folder).
+  const scanned = picomatch.scan(normalized);
+  const base = (scanned.isGlob ? scanned.base : posix.dirname(normalized)) || '.';
   const out: string[] = [];
   const walk = (dir: string) => {
     let entries;
@@ -189,7 +192,7 @@ export function globFiles(pattern: string, cwd = process.cwd()): string[] {
       const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) walk(path);
-      } else if (entry.isFile() && matcher.test(path)) out.push(path);
+      } else if (entry.isFile() && matcher(path)) out.push(path);
     }
   };
   walk(base);

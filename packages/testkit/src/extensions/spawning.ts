@@ -1,3 +1,4 @@
+import { mulberry32 } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SquidEntity, SquidPlayer, SquidServer } from '../squid/types.js';
@@ -155,14 +156,3 @@ async function findSpot(player: SquidPlayer, settings: Settings, random: () => n
   return null;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same spawns. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
