@@ -214,7 +214,7 @@ describe('per-attempt attribution (issue 12 item 2)', () => {
         const clock = (ctx as RunContext<Body> & { clock: ManualClock }).clock;
         try {
           for (;;) {
-            ctx.body.chat('still here');
+            await ctx.body.chat('still here');
             await new Promise<void>((resolve) => clock.setTimeout(resolve, 50));
           }
         } catch (error) {

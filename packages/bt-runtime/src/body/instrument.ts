@@ -179,8 +179,8 @@ const LEASE = Symbol('sinew.lease');
 
 /**
  * A per-attempt view of an instrumented body: calls through it are attributed to `lease` (so an
- * abandoned runner's commands never count for a later attempt) and refused with a
- * StaleActuationError once the lease expired. Other properties read through to the body; its
+ * abandoned runner's commands never count for a later attempt) and refused once the lease expired:
+ * not sent to the body, counted, and answered with a promise rejected with StaleActuationError. Other properties read through to the body; its
  * functions are bound to the body. A body not prepared by `instrumentMethods` is returned as is.
  * A method taken off the view and called detached (`const dig = body.dig; dig()`) counts as a
  * call on the body itself.
@@ -237,7 +237,11 @@ function leasedMethod(hub: Hub, owner: object, command: string, method: (...a: u
     if (lease === undefined) return method.apply(owner, args);
     if (lease.expired) {
       lease.stale(command);
-      throw new StaleActuationError(command);
+      // Refused without a throw (a stop call in an abort listener must not crash the process); a runner that
+      // awaits the command still gets the error and ends.
+      const refused = Promise.reject(new StaleActuationError(command));
+      refused.catch(() => undefined);
+      return refused;
     }
     const previous = hub.issuer;
     hub.issuer = lease;
