@@ -60,7 +60,7 @@ export const MODE_PROFILES = {
     oxygenBelow: 8,
     dangerWithinBlocks: 6,
     pillarHeight: 0,
-    defense: { fleeWithinBlocks: 5, releaseBeyondBlocks: 8, attackWithinBlocks: 4, maxFleesBeforeFight: 1 },
+    defense: { fleeWithinBlocks: 5, releaseBeyondBlocks: 8, attackWithinBlocks: 4, maxFleesBeforeFight: 0 },
   },
 } as const satisfies Record<string, ProfileInput>;
 export type ModeProfile = keyof typeof MODE_PROFILES;

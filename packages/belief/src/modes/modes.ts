@@ -149,7 +149,7 @@ export function createModes(options: ModesOptions): Modes {
     const dropping = peak - s.health >= config.healthDrop;
     const hungry = state.hunger.active ? s.food < config.foodReleaseAt : s.food < config.foodBelow;
     return {
-      hazard_block: s.inLava ? 'in lava' : s.inFire ? 'in fire' : undefined,
+      hazard_block: s.inLava ? 'in lava' : s.inFire ? 'in fire' : s.onFire ? 'burning' : undefined,
       drowning: s.eyesInWater && s.oxygen < config.oxygenBelow ? `oxygen ${s.oxygen} < ${config.oxygenBelow}` : undefined,
       low_health: low || dropping ? (dropping ? `health fell ${peak - s.health} within ${config.healthDropWindowMs} ms` : `health ${s.health} < ${config.healthBelow}`) : undefined,
       hunger: hungry && s.hasFood ? `food ${s.food} < ${config.foodBelow}` : undefined,

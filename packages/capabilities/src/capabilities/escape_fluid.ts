@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -6,7 +6,7 @@ import { ABORTED, defineBotCapability, waitFor } from '../body.js';
 import { blockKey, observeWorld, type Vec3Like, type WorldSnapshot } from '../world.js';
 
 export const EscapeFluidArgsSchema = z.strictObject({
-  /** What to get out of: `lava` or `fire` (feet and head out of it, into water when near), `water` (eyes up into air). */
+  /** What to get out of: `lava` (feet and head out of it, toward water when near), `fire` (out of fire blocks and put out in water), `water` (eyes up into air). */
   fluid: z.enum(['lava', 'fire', 'water']),
   /** How far to look for water (lava, fire) or dry standing ground. */
   radius: z.number().int().min(1).max(16).default(8),
@@ -14,6 +14,13 @@ export const EscapeFluidArgsSchema = z.strictObject({
 export type EscapeFluidArgs = z.output<typeof EscapeFluidArgsSchema>;
 
 const EYE_HEIGHT = 1.62;
+const RUN_MS = 8_000;
+
+/** The "on fire" bit of entity metadata 0. */
+function burning(bot: SinewBot): boolean {
+  const flags = (bot.entity.metadata as unknown[])[0];
+  return typeof flags === 'number' && (flags & 1) === 1;
+}
 const BURNING = new Set(['lava', 'fire', 'soul_fire']);
 
 /** The blocks at the feet and at the eyes, keyed like `observeWorld` keys them. */
@@ -65,10 +72,18 @@ export const escapeFluid = defineBotCapability({
   expectedDurationMs: 10_000,
   safetyLevel: 'caution',
   effects: ['custom:out_of_fluid'],
+  guard: ({ body }, args) => {
+    if (args.fluid !== 'fire' || !clearOf(observeWorld(body, { positions: bodyCells(body.entity.position) }), 'fire')) return guardOk;
+    if (!burning(body)) return guardFailed('not burning and not in fire');
+    return body.findBlock({ matching: (b) => b.name === 'water', maxDistance: args.radius })
+      ? guardOk
+      : guardFailed(`burning with no water within ${args.radius} blocks to put it out`);
+  },
   observe: ({ body }) => observeWorld(body, { positions: bodyCells(body.entity.position) }),
   run: async (ctx, args) => {
     const bot = ctx.body;
-    const isClear = () => clearOf(observeWorld(bot, { positions: bodyCells(bot.entity.position) }), args.fluid);
+    // fire is escaped once out of fire blocks and put out (burning goes on for seconds after)
+    const isClear = () => clearOf(observeWorld(bot, { positions: bodyCells(bot.entity.position) }), args.fluid) && (args.fluid !== 'fire' || !burning(bot));
     const target = refuge(bot, args);
     try {
       // jump is also "swim up": in a fluid it lifts the body, on land it climbs the rim
@@ -78,13 +93,13 @@ export const escapeFluid = defineBotCapability({
         bot.setControlState('forward', true);
         bot.setControlState('sprint', args.fluid !== 'water');
       }
-      const out = await waitFor(ctx.signal, () => { ctx.progress(); return isClear(); }, 8_000, 50);
+      const out = await waitFor(ctx.signal, () => { ctx.progress(); return isClear(); }, RUN_MS, 50);
       if (ctx.signal.aborted) return ABORTED;
       // one more moment forward so the body is over solid ground, not on the rim's edge
       if (out && args.fluid !== 'water') await waitFor(ctx.signal, () => false, 300, 50);
       return out
         ? { ok: true, observables: { y: bot.entity.position.y, refuge: target ? blockKey(target) : 'up' } }
-        : { ok: false, code: 'stuck', reason: `still in ${args.fluid} after 8 s`, retryable: true };
+        : { ok: false, code: 'stuck', reason: `still in ${args.fluid} after ${RUN_MS / 1000} s`, retryable: true };
     } finally {
       bot.clearControlStates();
     }
