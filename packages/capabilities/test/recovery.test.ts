@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { applyScenario, teleport } from '@sinew/testkit';
+import { useWorld } from './world.js';
+
+const world = useWorld('recovery');
+
+describe('navigation recovery ladder (FM-03/FM-04) in the flapping_corridor', () => {
+  it('gates that swing forever: every rung is tried in order, then stuck with the ladder record', async () => {
+    const corridor = await applyScenario(world.server, 'flapping_corridor');
+    await teleport(world.bot, corridor.start);
+    const outcome = await world.step('navigate', { position: corridor.goal, range: 0 });
+    corridor.stop();
+    console.info(`[recovery] ${outcome.failure?.reason}`);
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'stuck' } });
+    expect(outcome.failure!.reason).toMatch(/flapping.*recovery ladder exhausted: avoid_segment failed .*; widen_tolerance skipped \(widenBlocks is 0\); approach_other_side failed .*; dig_through skipped \(digThrough not allowed\)/s);
+  });
+
+  it('a diggable wall and digThrough allowed: the dig_through rung reaches the goal and the record says so', async () => {
+    const corridor = await applyScenario(world.server, 'flapping_corridor', { wall: 'dirt' });
+    await teleport(world.bot, corridor.start);
+    const outcome = await world.step('navigate', { position: corridor.goal, range: 0, recovery: { digThrough: true } });
+    corridor.stop();
+    console.info(`[recovery] ${JSON.stringify(outcome.observables ?? outcome.failure)}`);
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const ladder = outcome.observables!.ladder as { rung: string; result: string }[];
+    expect(ladder.at(-1)).toMatchObject({ result: 'reached' });
+    expect(ladder.slice(0, -1).every((r) => r.result !== 'reached')).toBe(true);
+    expect(world.bot.entity.position.distanceTo(corridor.goal.offset(0.5, 0, 0.5))).toBeLessThanOrEqual(1.5);
+  });
+});
