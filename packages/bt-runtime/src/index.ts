@@ -3,13 +3,17 @@ export {
   emitActuatorCommand,
   InstrumentError,
   instrumentMethods,
+  leasedView,
+  StaleActuationError,
   type ActuatorCommand,
+  type ActuatorLease,
   type ActuatorSource,
   type InstrumentOptions,
 } from './body/instrument.js';
 export {
   executorPolicy,
   ExecutorPolicySchema,
+  MAX_TIMER_MS,
   PolicyError,
   type ExecutorPolicy,
   type ExecutorPolicyInput,
@@ -28,6 +32,7 @@ export type {
   HealthReport,
   PlanOutcome,
   PlanStatus,
+  PredicateEvaluator,
   RunOptions,
   StepRef,
 } from './executor/types.js';
