@@ -10,7 +10,7 @@ import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { attachBelief, attachModes, type AttachedModes } from '@sinew/belief/mineflayer';
 import type { ModeProfile } from '@sinew/belief';
-import { applyScenario, connectBot, damage, give, placeTree, reset, setAir, setHostileSpawning, startServer, teleport, type TestServer } from '@sinew/testkit';
+import { applyScenario, connectBot, damage, give, placeTree, reset, setAir, setFood, setHostileSpawning, startServer, teleport, type TestServer } from '@sinew/testkit';
 
 const GAME_SECONDS = Number(process.env.SINEW_BENCH_SURVIVAL_S ?? 45);
 const TRIALS = Number(process.env.SINEW_BENCH_REACTIONS ?? 8);
@@ -42,7 +42,8 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   for (const { x, z } of TREES) await placeTree(server, server.spawn.offset(x, 0, z).floored(), { kind: 'oak', height: 5 });
   await give(bot, 'iron_sword', 1);
   await give(bot, 'bread', 8);
-  const executor = createExecutor({ registry: createStandardRegistry(), body: bot });
+  // the same policy for every condition: a step may be interrupted by many fights before it ends `preempted`
+  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxResumes: 50 } });
   const attached = profile === 'off' ? undefined : withModes(bot, executor, profile);
   let deaths = 0;
   const onDeath = () => void (deaths += 1);
@@ -114,6 +115,7 @@ async function reactions(server: TestServer, bot: SinewBot): Promise<void> {
     },
     'health drop': async () => {
       await give(bot, 'bread', 2);
+      await setFood(bot, 12); // eating needs room in the food bar: the low-health fast path is consume_food here
       return react(bot, executor, () => damage(bot, 14), on('health', () => bot.health <= 6));
     },
   };

@@ -51,7 +51,8 @@ export function attachModes(bot: Bot, options: AttachModesOptions): AttachedMode
     const signals = bodySignals(bot);
     if (signals) modes.body(signals);
   };
-  const bodyEvents = ['physicsTick', 'health', 'breath', 'entityHurt'] as const;
+  // forcedMove: a teleport into lava is seen before the next physics tick
+  const bodyEvents = ['physicsTick', 'health', 'breath', 'entityHurt', 'forcedMove'] as const;
   for (const event of bodyEvents) bot.on(event as 'physicsTick', read);
   const off = options.belief?.on('tick', (tick) => modes.threats(tick.tickId, tick.threats));
   return {
