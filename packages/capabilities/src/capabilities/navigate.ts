@@ -3,7 +3,7 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { defineBotCapability, nearestBlock, targetMemo, walkTo } from '../body.js';
+import { defineBotCapability, nearestBlock, targetMemo, walkTo, type Failure } from '../body.js';
 import { climbLadder, RecoveryOptionsSchema, tracingCells } from '../recovery.js';
 import { observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
 
@@ -108,18 +108,21 @@ export const navigate = defineBotCapability({
         : new goals.GoalNear(target.position.x, target.position.y, target.position.z, args.range);
     // Not a pathfinder "dynamic" goal: those never emit goal_reached, so goto would never resolve; GoalFollow
     // re-plans on its own as the entity moves (hasChanged).
-    const { result: failure, visited } = await tracingCells(ctx, () => walkTo(ctx, goal));
+    const goalAt = () => (target.kind === 'entity' ? target.entity.position : blockCentre(target.position));
+    const walked = await tracingCells(ctx, () => walkTo(ctx, goal));
+    // pathfinder's goto resolves on an empty computed path without having arrived: read the position.
+    const short = walked.result ? 0 : distance(bot.entity.position, goalAt());
+    const failure: Failure | undefined =
+      walked.result ?? (short > allowed(args) ? { ok: false, code: 'stuck', reason: `pathfinder stopped ${short.toFixed(1)} blocks from the goal`, retryable: true } : undefined);
     let ladder: unknown[] | undefined;
     if (failure?.code === 'stuck') {
-      const climbed = await climbLadder(ctx, { goal: targetPosition(target), range: args.range, recovery: args.recovery, visited }, failure);
+      const climbed = await climbLadder(ctx, { goal: targetPosition(target), range: args.range, recovery: args.recovery, visited: walked.visited }, failure);
       if (climbed.failure) return climbed.failure;
       ladder = climbed.ladder;
     } else if (failure) return failure;
-    const goalAt = target.kind === 'entity' ? target.entity.position : blockCentre(target.position);
-    const left = distance(bot.entity.position, goalAt);
-    // pathfinder's goto resolves on an empty computed path without having arrived: read the position.
+    const left = distance(bot.entity.position, goalAt());
     if (left > allowed(args)) {
-      return { ok: false, code: 'stuck', reason: `pathfinder stopped ${left.toFixed(1)} blocks from the goal`, retryable: true };
+      return { ok: false, code: 'stuck', reason: `recovery reached the goal's side but stopped ${left.toFixed(1)} blocks from it`, retryable: false };
     }
     return { ok: true, observables: { distance: Number(left.toFixed(2)), ...(ladder ? { ladder } : {}) } };
   },
