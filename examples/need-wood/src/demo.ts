@@ -75,8 +75,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${TREES.length} oak trees`);
     const body = instrumentBot((bot = await connectBot(server, { username: 'sinew' })));
     // Perception: the snapshot plus the blocks around the bot (trees, the crafting table) and the hostiles belief tracks.
-    const tracks = (belief = attachBelief(body));
-    const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, 6) }), tracks.bus.threats());
+    const beliefAdapter = attachBelief(body);
+    belief = beliefAdapter;
+    const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, 6) }), beliefAdapter.bus.threats());
     const routeEvents: RouteEvent[] = [];
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
@@ -108,8 +109,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       ...(repair ? { repair } : {}),
     });
     // Self-preservation modes beside the plan: a hazard or a hostile preempts the active step, which then resumes.
-    modes = attachModes(body, { preemptor: executor, belief, onEvent: (e) => void (e.type === 'preempt' && print(`  ⚡ ${e.mode}: ${describeStep(e.step)} (${e.reason})`)) });
-    belief.start();
+    modes = attachModes(body, { preemptor: executor, belief: beliefAdapter, onEvent: (e) => void (e.type === 'preempt' && print(`  ⚡ ${e.mode}: ${describeStep(e.step)} (${e.reason})`)) });
+    beliefAdapter.start();
     if (options.zombie) spawnZombieAfterFirstStep(executor, server, body);
     const token = createToken();
     const control = { executor, bot: body, router, observe, provenance: recent, trees: { gather: GATHER_TREE }, token };

@@ -56,6 +56,7 @@ export {
   type ModeProfile,
   type ModesConfig,
   type ModesConfigInput,
+  type ModesOverrides,
 } from './modes/config.js';
 export {
   createModes,

@@ -39,7 +39,8 @@ export const ModesConfigSchema = z
 export type ModesConfig = z.output<typeof ModesConfigSchema>;
 export type ModesConfigInput = z.input<typeof ModesConfigSchema>;
 
-type ProfileInput = Omit<ModesConfigInput, 'defense'> & { readonly defense?: ReflexConfigInput };
+/** Overrides on top of a profile: any config field; `defense` is merged key by key. */
+export type ModesOverrides = Omit<ModesConfigInput, 'defense'> & { readonly defense?: ReflexConfigInput };
 
 /** Named profiles: `cautious` runs early and eats early; `brave` fights sooner and runs late. */
 export const MODE_PROFILES = {
@@ -62,15 +63,15 @@ export const MODE_PROFILES = {
     pillarHeight: 0,
     defense: { fleeWithinBlocks: 5, releaseBeyondBlocks: 8, attackWithinBlocks: 4, maxFleesBeforeFight: 0 },
   },
-} as const satisfies Record<string, ProfileInput>;
+} as const satisfies Record<string, ModesOverrides>;
 export type ModeProfile = keyof typeof MODE_PROFILES;
 
 /** The profile's values overlaid by `overrides` (defense merged key by key), validated; a bad value throws `BeliefConfigError`. */
-export function resolveModesConfig(profile: ModeProfile | undefined, overrides: ProfileInput = {}): ModesConfig {
+export function resolveModesConfig(profile: ModeProfile | undefined, overrides: ModesOverrides = {}): ModesConfig {
   if (profile !== undefined && !Object.hasOwn(MODE_PROFILES, profile)) {
     throw new BeliefConfigError([{ path: ['profile'], message: `unknown profile "${String(profile)}" (known: ${Object.keys(MODE_PROFILES).join(', ')})` }]);
   }
-  const base: ProfileInput = profile ? MODE_PROFILES[profile] : {};
+  const base: ModesOverrides = profile ? MODE_PROFILES[profile] : {};
   const merged = { ...base, ...overrides, defense: { ...base.defense, ...overrides.defense } };
   const parsed = ModesConfigSchema.safeParse(merged);
   if (!parsed.success) throw new BeliefConfigError(issuesOf(parsed.error));

@@ -1,6 +1,6 @@
 import { PlanStepSchema, type PlanStep, type Preemptor, type StepOutcome } from '@sinew/executor-contracts';
 import { createReflex, type Reflex, type ReflexEvent, type ReflexThreat } from '../reflex/reflex.js';
-import { resolveModesConfig, type ModeProfile, type ModesConfig, type ModesConfigInput } from './config.js';
+import { resolveModesConfig, type ModeProfile, type ModesConfig, type ModesOverrides } from './config.js';
 
 /** What the body reports, read on every physics tick (the Minecraft part fills it from mineflayer). */
 export interface BodySignals {
@@ -70,7 +70,7 @@ export interface ModesOptions {
   readonly preemptor: Preemptor;
   /** A named profile (`cautious`, `brave`) under `config`. */
   readonly profile?: ModeProfile;
-  readonly config?: Omit<ModesConfigInput, 'defense'> & { readonly defense?: NonNullable<ModesConfigInput['defense']> };
+  readonly config?: ModesOverrides;
   /** Milliseconds (inject `ManualClock.now` in tests; default `Date.now`). */
   readonly now?: () => number;
   /** Told every decision; a throwing listener is counted and ignored. */
