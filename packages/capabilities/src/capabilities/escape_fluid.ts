@@ -84,10 +84,10 @@ export const escapeFluid = defineBotCapability({
     const bot = ctx.body;
     // fire is escaped once out of fire blocks and put out (burning goes on for seconds after)
     const isClear = () => clearOf(observeWorld(bot, { positions: bodyCells(bot.entity.position) }), args.fluid) && (args.fluid !== 'fire' || !burning(bot));
-    const target = refuge(bot, args);
     try {
-      // jump is also "swim up": in a fluid it lifts the body, on land it climbs the rim
+      // jump first (it is also "swim up": in a fluid it lifts the body, on land it climbs the rim), then look for a refuge
       bot.setControlState('jump', true);
+      const target = refuge(bot, args);
       if (target) {
         await bot.lookAt(new Vec3(target.x, bot.entity.position.y + EYE_HEIGHT, target.z), true);
         bot.setControlState('forward', true);
