@@ -11,8 +11,8 @@ describe('navigation recovery ladder (FM-03/FM-04) in the flapping_corridor', ()
     const outcome = await world.step('navigate', { position: corridor.goal, range: 0 });
     corridor.stop();
     console.info(`[recovery] ${outcome.failure?.reason}`);
-    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'stuck' } });
-    expect(outcome.failure!.reason).toMatch(/(flapping|pathfinder stopped).*recovery ladder exhausted: avoid_segment failed .*; widen_tolerance skipped \(widenBlocks is 0\); approach_other_side failed .*; dig_through skipped \(digThrough not allowed\)/s);
+    expect(outcome, JSON.stringify(outcome.failure)).toMatchObject({ status: 'failed', failure: { code: 'stuck' } });
+    expect(outcome.failure!.reason, outcome.failure!.reason).toMatch(/(flapping|pathfinder stopped).*recovery ladder exhausted: avoid_segment failed .*; widen_tolerance skipped \(widenBlocks is 0\); approach_other_side failed .*; dig_through skipped \(digThrough not allowed\)/s);
   });
 
   it('a diggable wall and digThrough allowed: the dig_through rung reaches the goal and the record says so', async () => {
