@@ -3,10 +3,11 @@ import { dirname } from 'node:path';
 import { createExecutor, createMetrics, jsonlProvenance, memoryProvenance, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, type RouteEvent } from '@sinew/planners';
+import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
+import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, withBeliefThreats, type RouteEvent } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { createToken, serveSinew, type SinewServer } from '@sinew/server';
-import { connectBot, placeTree, startServer } from '@sinew/testkit';
+import { connectBot, placeTree, spawnMob, startServer } from '@sinew/testkit';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
 
 export interface DemoOptions {
@@ -20,6 +21,8 @@ export interface DemoOptions {
   readonly memoryPath?: string;
   /** Wire the planners' precondition repair into the executor (default true); false shows the failure it fixes. */
   readonly repair?: boolean;
+  /** Spawn a zombie beside the bot once the first step succeeds: the modes flee from it and the plan resumes. */
+  readonly zombie?: boolean;
   readonly out?: NodeJS.WriteStream;
 }
 
@@ -65,12 +68,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   let telemetry: SinewServer | undefined;
   let bot: Awaited<ReturnType<typeof connectBot>> | undefined;
   let executor: ReturnType<typeof createExecutor<ReturnType<typeof instrumentBot>>> | undefined;
+  let belief: BeliefAdapter | undefined;
+  let modes: AttachedModes | undefined;
   try {
     for (const { x, z } of TREES) await placeTree(server, server.spawn.offset(x, 0, z).floored(), { kind: 'oak', height: 5 });
     say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${TREES.length} oak trees`);
     const body = instrumentBot((bot = await connectBot(server, { username: 'sinew' })));
-    // Perception: the snapshot plus the blocks around the bot, so planners see trees and the crafting table.
-    const observe = () => observeWorld(body, { positions: focusAround(body.entity.position, 6) });
+    // Perception: the snapshot plus the blocks around the bot (trees, the crafting table) and the hostiles belief tracks.
+    const beliefAdapter = attachBelief(body);
+    belief = beliefAdapter;
+    const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, 6) }), beliefAdapter.bus.threats());
     const routeEvents: RouteEvent[] = [];
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
@@ -101,6 +108,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       provenance: [jsonlProvenance({ path: options.provenancePath }), recent],
       ...(repair ? { repair } : {}),
     });
+    // Self-preservation modes beside the plan: a hazard or a hostile preempts the active step, which then resumes.
+    modes = attachModes(body, { preemptor: executor, belief: beliefAdapter, onEvent: (e) => void (e.type === 'preempt' && print(`  ⚡ ${e.mode}: ${describeStep(e.step)} (${e.reason})`)) });
+    beliefAdapter.start();
+    if (options.zombie) spawnZombieAfterFirstStep(executor, server, body);
     const token = createToken();
     const control = { executor, bot: body, router, observe, provenance: recent, trees: { gather: GATHER_TREE }, token };
     telemetry = await serveSinew({ ...control, port: options.port, host: '127.0.0.1' }).catch((error: unknown) => {
@@ -160,11 +171,23 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     }
     return { outcome, rows: timeline.rows, pickaxes, routeEvents, exitCode };
   } finally {
+    modes?.detach();
+    belief?.stop();
+    await modes?.idle();
     await telemetry?.close();
     await executor?.close();
     bot?.quit();
     await server.stop();
   }
+}
+
+/** Once the first plan step succeeds, a zombie (short follow range) appears 4 blocks from the bot. */
+function spawnZombieAfterFirstStep(executor: { on(event: 'step.succeeded', listener: () => void): () => void }, server: Parameters<typeof spawnMob>[0], body: { entity: { position: { x: number; y: number; z: number } } }): void {
+  const off = executor.on('step.succeeded', () => {
+    off();
+    const p = body.entity.position;
+    void spawnMob(server, 'zombie', { x: p.x + 4, y: server.spawn.y, z: p.z + 1 }, { speed: 1, followRange: 6, attackDamage: 1 }).catch(() => undefined);
+  });
 }
 
 /** The planner memory: a fresh one per run unless a file is named (then loaded, and saved on each outcome). */

@@ -48,3 +48,22 @@ export {
   type ReflexStatus,
   type ReflexThreat,
 } from './reflex/reflex.js';
+export {
+  MODE_PROFILES,
+  ModesConfigSchema,
+  resolveModesConfig,
+  type ModeProfile,
+  type ModesConfig,
+  type ModesConfigInput,
+  type ModesOverrides,
+} from './modes/config.js';
+export {
+  createModes,
+  type BodySignals,
+  type ModeEvent,
+  type ModeName,
+  type Modes,
+  type ModesOptions,
+  type ModesStatus,
+  type ModeTier,
+} from './modes/modes.js';

@@ -25,6 +25,8 @@ export { consumeFood, ConsumeFoodArgsSchema, type ConsumeFoodArgs } from './capa
 export { craftItem, CraftItemArgsSchema, type CraftItemArgs } from './capabilities/craft_item.js';
 export { digBlock, DigBlockArgsSchema, type DigBlockArgs } from './capabilities/dig_block.js';
 export { equip, EquipArgsSchema, type EquipArgs } from './capabilities/equip.js';
+export { RECOVERY_RUNGS, RecoveryOptionsSchema, type RecoveryOptions, type RecoveryRung, type RungRecord } from './recovery.js';
+export { escapeFluid, EscapeFluidArgsSchema, type EscapeFluidArgs } from './capabilities/escape_fluid.js';
 export { flee, FleeArgsSchema, type FleeArgs } from './capabilities/flee.js';
 export { gather, GatherArgsSchema, GATHER_TREE, type GatherArgs } from './capabilities/gather.js';
 export { navigate, NavigateArgsSchema, type NavigateArgs } from './capabilities/navigate.js';

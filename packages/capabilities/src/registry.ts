@@ -8,6 +8,7 @@ import { consumeFood } from './capabilities/consume_food.js';
 import { craftItem } from './capabilities/craft_item.js';
 import { digBlock } from './capabilities/dig_block.js';
 import { equip } from './capabilities/equip.js';
+import { escapeFluid } from './capabilities/escape_fluid.js';
 import { flee } from './capabilities/flee.js';
 import { gather } from './capabilities/gather.js';
 import { navigate } from './capabilities/navigate.js';
@@ -29,6 +30,7 @@ export const standardCapabilities = [
   gather,
   buildStructure,
   chat,
+  escapeFluid,
 ] as const;
 
 /** A fresh registry holding the standard set, to extend with your own capabilities. */

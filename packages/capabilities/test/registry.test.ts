@@ -27,6 +27,7 @@ const VERBS = [
   'craft_item',
   'dig_block',
   'equip',
+  'escape_fluid',
   'flee',
   'gather',
   'navigate',

@@ -77,3 +77,4 @@ export {
   type ThoughtEvent,
 } from './needs/needs.js';
 export { canonicalJson, mulberry32 } from './needs/random.js';
+export { threatsFromBelief, withBeliefThreats, type BeliefThreatView } from './needs/threats.js';

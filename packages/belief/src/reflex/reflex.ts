@@ -20,8 +20,8 @@ export const ReflexConfigSchema = z
     attackMaxDistanceBlocks: blocks.default(6),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
-    /** Flees within one engagement before the bot counts as cornered and fights. */
-    maxFleesBeforeFight: z.number().int().positive().default(3),
+    /** Flees within one engagement before the bot counts as cornered and fights (0: always fight in band). */
+    maxFleesBeforeFight: z.number().int().nonnegative().default(3),
   })
   .strict()
   .refine((c) => c.releaseBeyondBlocks > c.fleeWithinBlocks, {

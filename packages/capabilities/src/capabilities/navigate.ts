@@ -3,7 +3,8 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { defineBotCapability, nearestBlock, targetMemo, walkTo } from '../body.js';
+import { defineBotCapability, nearestBlock, targetMemo, walkTo, type Failure } from '../body.js';
+import { climbLadder, RecoveryOptionsSchema, tracingCells } from '../recovery.js';
 import { observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
 
 const { goals } = pathfinderPackage;
@@ -18,6 +19,8 @@ export const NavigateArgsSchema = z
     range: z.number().nonnegative().default(2),
     /** How far to search for `block`/`entity`. */
     maxDistance: z.number().positive().max(256).default(64),
+    /** On stuck or flapping, the recovery ladder runs (re-plan around the segment, approach from another side); this allows its optional rungs. */
+    recovery: RecoveryOptionsSchema.prefault({}),
   })
   .refine((args) => [args.position, args.block, args.entity].filter((v) => v !== undefined).length === 1, {
     message: 'give exactly one of position, block or entity',
@@ -63,9 +66,9 @@ function targetPosition(target: Target): Vec3Like {
   return target.kind === 'entity' ? target.entity.position : target.position;
 }
 
-/** Distance the acceptance allows: pathfinder's GoalNear measures whole blocks, the body stands off-centre. */
+/** Distance the acceptance allows: pathfinder's GoalNear measures whole blocks, the body stands off-centre; plus any widening the plan allowed. */
 function allowed(args: NavigateArgs): number {
-  return args.range + 1;
+  return args.range + 1 + args.recovery.widenBlocks;
 }
 
 function distance(a: Vec3Like, b: Vec3Like): number {
@@ -105,15 +108,23 @@ export const navigate = defineBotCapability({
         : new goals.GoalNear(target.position.x, target.position.y, target.position.z, args.range);
     // Not a pathfinder "dynamic" goal: those never emit goal_reached, so goto would never resolve; GoalFollow
     // re-plans on its own as the entity moves (hasChanged).
-    const failure = await walkTo(ctx, goal);
-    if (failure) return failure;
-    const goalAt = target.kind === 'entity' ? target.entity.position : blockCentre(target.position);
-    const left = distance(bot.entity.position, goalAt);
+    const goalAt = () => (target.kind === 'entity' ? target.entity.position : blockCentre(target.position));
+    const walked = await tracingCells(ctx, () => walkTo(ctx, goal));
     // pathfinder's goto resolves on an empty computed path without having arrived: read the position.
+    const short = walked.result ? 0 : distance(bot.entity.position, goalAt());
+    const failure: Failure | undefined =
+      walked.result ?? (short > allowed(args) ? { ok: false, code: 'stuck', reason: `pathfinder stopped ${short.toFixed(1)} blocks from the goal`, retryable: true } : undefined);
+    let ladder: unknown[] | undefined;
+    if (failure?.code === 'stuck') {
+      const climbed = await climbLadder(ctx, { goal: targetPosition(target), range: args.range, recovery: args.recovery, visited: walked.visited }, failure);
+      if (climbed.failure) return climbed.failure;
+      ladder = climbed.ladder;
+    } else if (failure) return failure;
+    const left = distance(bot.entity.position, goalAt());
     if (left > allowed(args)) {
-      return { ok: false, code: 'stuck', reason: `pathfinder stopped ${left.toFixed(1)} blocks from the goal`, retryable: true };
+      return { ok: false, code: 'stuck', reason: `recovery reached the goal's side but stopped ${left.toFixed(1)} blocks from it`, retryable: false };
     }
-    return { ok: true, observables: { distance: Number(left.toFixed(2)) } };
+    return { ok: true, observables: { distance: Number(left.toFixed(2)), ...(ladder ? { ladder } : {}) } };
   },
   acceptance: (_pre, post, args) => {
     let goalAt: Vec3Like | undefined;

@@ -1,0 +1,157 @@
+// Issue 15 survival bench, on the embedded server in one run:
+// 1. a bot gathering logs and crafting while zombies spawn at night (cap 5 alive), modes off vs on (brave, cautious):
+//    deaths, seconds below 6 health, plan completion. SINEW_BENCH_SURVIVAL_S game seconds per condition (default 45;
+//    the issue asks for 3 minutes of game time — shortened to keep the bench under ~4 minutes).
+// 2. reaction time from danger onset as the client receives it (teleported into lava; a breath packet below the
+//    band; a health packet that drops 8) to the first actuator command of the fast path, p50/p95 over
+//    SINEW_BENCH_REACTIONS (default 8) trials each, beside the 50 ms (one server tick) target.
+import { performance } from 'node:perf_hooks';
+import { createExecutor, type Executor } from '@sinew/bt-runtime';
+import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
+import { attachBelief, attachModes, type AttachedModes } from '@sinew/belief/mineflayer';
+import type { ModeProfile } from '@sinew/belief';
+import { applyScenario, connectBot, damage, give, placeTree, reset, setAir, setFood, setHostileSpawning, startServer, teleport, type TestServer } from '@sinew/testkit';
+
+const GAME_SECONDS = Number(process.env.SINEW_BENCH_SURVIVAL_S ?? 45);
+const TRIALS = Number(process.env.SINEW_BENCH_REACTIONS ?? 8);
+const TREES = [
+  { x: 6, z: 3 },
+  { x: -5, z: 7 },
+  { x: 4, z: -8 },
+] as const;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Row {
+  readonly condition: string;
+  readonly deaths: number;
+  readonly lowHealthSeconds: number;
+  readonly planStatus: string;
+  readonly preempts: number;
+}
+
+function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; stop(): void } {
+  const belief = attachBelief(bot);
+  const modes = attachModes(bot, { preemptor: executor, belief, ...(profile ? { profile } : {}) });
+  belief.start();
+  return { modes, stop: () => (modes.detach(), belief.stop()) };
+}
+
+/** One condition: fresh world at nightfall with spawning, the gather-and-craft plan, then idle until the game time is up. */
+async function survive(server: TestServer, bot: SinewBot, condition: string, profile: ModeProfile | 'off'): Promise<Row> {
+  await reset(server);
+  for (const { x, z } of TREES) await placeTree(server, server.spawn.offset(x, 0, z).floored(), { kind: 'oak', height: 5 });
+  await give(bot, 'iron_sword', 1);
+  await give(bot, 'bread', 8);
+  // the same policy for every condition: a step may be interrupted by many fights before it ends `preempted`
+  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxResumes: 50 } });
+  const attached = profile === 'off' ? undefined : withModes(bot, executor, profile);
+  let deaths = 0;
+  const onDeath = () => void (deaths += 1);
+  bot.on('death', onDeath);
+  await applyScenario(server, 'hostile_swarm_at_nightfall', { count: 5, kinds: ['zombie'], seed: 7 });
+  const end = Date.now() + GAME_SECONDS * 1000;
+  let low = 0;
+  const sampler = setInterval(() => void (bot.health < 6 && (low += 0.1)), 100);
+  const plan = executor.run({
+    planId: `survive-${condition}`,
+    intentId: 'gather-and-craft',
+    steps: [
+      { stepId: 'logs', type: 'gather', args: { block: 'oak_log', count: 3 } },
+      { stepId: 'planks', type: 'craft_item', args: { item: 'oak_planks', count: 8 } },
+      { stepId: 'sticks', type: 'craft_item', args: { item: 'stick', count: 4 } },
+    ],
+  });
+  const outcome = await Promise.race([plan, pause(GAME_SECONDS * 1000).then(() => undefined)]);
+  while (Date.now() < end) await pause(100);
+  clearInterval(sampler);
+  bot.removeListener('death', onDeath);
+  const preempts = attached ? Object.values(attached.modes.status().preempts).reduce((a, b) => a + b, 0) : 0;
+  attached?.stop();
+  await setHostileSpawning(server, false);
+  await executor.close();
+  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', preempts };
+}
+
+/** One reaction trial: `onset` puts the body in danger and returns when the client has the packet; → ms to the first actuator. */
+async function react(bot: SinewBot, executor: Executor<SinewBot>, onset: () => Promise<void>, marker: (mark: () => void) => () => void): Promise<number | undefined> {
+  let onsetAt: number | undefined;
+  let firstAt: number | undefined;
+  const stopMark = marker(() => void (onsetAt ??= performance.now()));
+  const stopActuate = bot.onActuate(() => void (onsetAt !== undefined && (firstAt ??= performance.now())));
+  const { modes, stop } = withModes(bot, executor, undefined);
+  try {
+    await onset();
+    for (let i = 0; i < 100 && firstAt === undefined; i += 1) await pause(20);
+    await modes.idle();
+    return onsetAt !== undefined && firstAt !== undefined ? firstAt - onsetAt : undefined;
+  } finally {
+    stop();
+    stopActuate();
+    stopMark();
+  }
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function reactions(server: TestServer, bot: SinewBot): Promise<void> {
+  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
+  const on = (event: 'forcedMove' | 'breath' | 'health', when: () => boolean) => (mark: () => void) => {
+    const listener = () => void (when() && mark());
+    bot.on(event as 'health', listener);
+    return () => void bot.removeListener(event as 'health', listener);
+  };
+  const kinds = {
+    'lava contact': async () => {
+      const pit = await applyScenario(server, 'lava_pit', { water: false });
+      return react(bot, executor, () => teleport(bot, pit.inside), on('forcedMove', () => bot.blockAt(bot.entity.position)?.name === 'lava'));
+    },
+    'oxygen drop': async () => {
+      const pool = await applyScenario(server, 'deep_water');
+      await teleport(bot, pool.bottom);
+      return react(bot, executor, () => setAir(bot, 120), on('breath', () => bot.oxygenLevel < 12));
+    },
+    'health drop': async () => {
+      await give(bot, 'bread', 2);
+      await setFood(bot, 12); // eating needs room in the food bar: the low-health fast path is consume_food here
+      return react(bot, executor, () => damage(bot, 14), on('health', () => bot.health <= 6));
+    },
+  };
+  console.log(`\nreaction time, danger onset (packet at the client) → first fast-path actuator command (${TRIALS} trials each, default profile)`);
+  console.log('danger          p50 ms  p95 ms  p95 / 50 ms target  missed');
+  for (const [name, trial] of Object.entries(kinds)) {
+    const times: number[] = [];
+    let missed = 0;
+    for (let i = 0; i < TRIALS; i += 1) {
+      await reset(server);
+      const ms = await trial();
+      if (ms === undefined) missed += 1;
+      else times.push(ms);
+    }
+    const p95 = percentile(times, 95);
+    console.log(`${name.padEnd(15)} ${percentile(times, 50).toFixed(1).padStart(6)}  ${p95.toFixed(1).padStart(6)}  ${(p95 / 50).toFixed(2).padStart(18)}  ${missed}`);
+  }
+  await executor.close();
+}
+
+async function main(): Promise<void> {
+  const server = await startServer();
+  const bot = instrumentBot(await connectBot(server, { username: 'survivor' }));
+  try {
+    console.log(`survival at night: gather 3 logs → planks → sticks while zombies spawn (cap 5), ${GAME_SECONDS} s of game time per condition, iron sword + bread`);
+    const rows: Row[] = [];
+    for (const [condition, profile] of [['modes off', 'off'], ['modes on (brave)', 'brave'], ['modes on (cautious)', 'cautious']] as const) {
+      rows.push(await survive(server, bot, condition, profile));
+    }
+    console.log('condition             deaths  s < 6 hp  plan                     fast paths');
+    for (const r of rows) console.log(`${r.condition.padEnd(21)} ${String(r.deaths).padStart(6)}  ${r.lowHealthSeconds.toFixed(1).padStart(8)}  ${r.planStatus.padEnd(24)} ${r.preempts}`);
+    await reactions(server, bot);
+  } finally {
+    bot.quit();
+    await server.stop();
+  }
+}
+
+await main();

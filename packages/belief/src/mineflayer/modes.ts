@@ -1,0 +1,65 @@
+import type { Bot } from 'mineflayer';
+import { createModes, type BodySignals, type Modes, type ModesOptions } from '../modes/modes.js';
+import type { BeliefAdapter } from './adapter.js';
+
+const EYE_HEIGHT = 1.62;
+const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
+const SCAFFOLD = new Set(['dirt', 'cobblestone', 'stone', 'netherrack', 'sand', 'oak_planks', 'spruce_planks', 'birch_planks']);
+const FIRE = new Set(['fire', 'soul_fire']);
+
+/** Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned). */
+export function bodySignals(bot: Bot): BodySignals | undefined {
+  const entity = bot.entity;
+  if (!entity?.position) return undefined;
+  const at = (dy: number) => bot.blockAt(entity.position.offset(0, dy, 0))?.name;
+  const feet = at(0.1);
+  const eyes = at(EYE_HEIGHT);
+  const items = bot.inventory.items();
+  const meta = entity.metadata as unknown[] | undefined;
+  const flags = typeof meta?.[0] === 'number' ? meta[0] : 0;
+  return {
+    health: bot.health,
+    food: bot.food,
+    oxygen: bot.oxygenLevel ?? 20,
+    inLava: feet === 'lava' || eyes === 'lava',
+    inFire: FIRE.has(feet ?? '') || FIRE.has(eyes ?? ''),
+    onFire: (flags & 1) === 1,
+    eyesInWater: eyes === 'water',
+    falling: !entity.onGround && entity.velocity.y < FALL_SPEED && feet !== 'water',
+    hasFood: items.some((item) => bot.registry.foodsByName[item.name] !== undefined),
+    scaffoldBlocks: items.filter((item) => SCAFFOLD.has(item.name)).reduce((sum, item) => sum + item.count, 0),
+  };
+}
+
+export interface AttachModesOptions extends ModesOptions {
+  /** The belief adapter whose ticks feed defense (hostiles by class and distance); without it, only body modes run. */
+  readonly belief?: BeliefAdapter;
+}
+
+export interface AttachedModes extends Modes {
+  /** Stops reading the bot and the belief adapter. */
+  detach(): void;
+}
+
+/**
+ * Runs the self-preservation modes on a mineflayer bot: the body is read on every physics tick and on
+ * health/breath packets (so a danger is acted on within the tick the server reports it), threats on every belief tick.
+ */
+export function attachModes(bot: Bot, options: AttachModesOptions): AttachedModes {
+  const modes = createModes(options);
+  const read = () => {
+    const signals = bodySignals(bot);
+    if (signals) modes.body(signals);
+  };
+  // forcedMove: a teleport into lava is seen before the next physics tick
+  const bodyEvents = ['physicsTick', 'health', 'breath', 'entityHurt', 'forcedMove'] as const;
+  for (const event of bodyEvents) bot.on(event as 'physicsTick', read);
+  const off = options.belief?.on('tick', (tick) => modes.threats(tick.tickId, tick.threats));
+  return {
+    ...modes,
+    detach() {
+      for (const event of bodyEvents) bot.removeListener(event as 'physicsTick', read);
+      off?.();
+    },
+  };
+}

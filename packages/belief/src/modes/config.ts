@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { BeliefConfigError, issuesOf } from '../errors.js';
+import { ReflexConfigSchema, type ReflexConfigInput } from '../reflex/reflex.js';
+
+const points = z.number().min(0).max(20);
+
+/** The self-preservation thresholds: bands (enter below, release at or above), holds and bounds. */
+export const ModesConfigSchema = z
+  .strictObject({
+    /** Low health engages below this (half-hearts, 0..20)… */
+    healthBelow: points.default(8),
+    /** …and releases at or above this (hysteresis). */
+    healthReleaseAt: points.default(12),
+    /** Health falling fast: at least this much lost within `healthDropWindowMs` engages too. */
+    healthDrop: z.number().positive().max(20).default(6),
+    healthDropWindowMs: z.number().int().positive().default(2_000),
+    /** Hunger engages below this food level and releases at or above `foodReleaseAt`. */
+    foodBelow: points.default(6),
+    foodReleaseAt: points.default(14),
+    /** Drowning engages when the eyes are under water and the oxygen (0..20) is below this. */
+    oxygenBelow: points.default(12),
+    /** At low health, a hostile within this many blocks makes the bot run (or pillar) instead of eat. */
+    dangerWithinBlocks: z.number().positive().default(10),
+    /** Pillar up this high to get out of melee reach when low on health and cornered; 0 never pillars. */
+    pillarHeight: z.number().int().min(0).max(8).default(3),
+    /** `escape_fluid.radius`. */
+    escapeRadius: z.number().int().min(1).max(16).default(8),
+    /** After each preemption a mode waits this long before firing again (bounded holds). */
+    holdMs: z.number().int().nonnegative().default(750),
+    /** Preemptions per engagement (rising edge to release) before the mode gives up until it releases. */
+    maxAttempts: z.number().int().positive().default(4),
+    /** Hostile classes defense ignores (e.g. a brave bot lets skeletons be). */
+    ignoreClasses: z.array(z.string().min(1)).default([]),
+    /** The defense reflex (hostiles by distance: flee, or fight when cornered). */
+    defense: ReflexConfigSchema.prefault({}),
+  })
+  .refine((c) => c.healthReleaseAt > c.healthBelow, { message: 'healthReleaseAt must exceed healthBelow', path: ['healthReleaseAt'] })
+  .refine((c) => c.foodReleaseAt > c.foodBelow, { message: 'foodReleaseAt must exceed foodBelow', path: ['foodReleaseAt'] });
+export type ModesConfig = z.output<typeof ModesConfigSchema>;
+export type ModesConfigInput = z.input<typeof ModesConfigSchema>;
+
+/** Overrides on top of a profile: any config field; `defense` is merged key by key. */
+export type ModesOverrides = Omit<ModesConfigInput, 'defense'> & { readonly defense?: ReflexConfigInput };
+
+/** Named profiles: `cautious` runs early and eats early; `brave` fights sooner and runs late. */
+export const MODE_PROFILES = {
+  cautious: {
+    healthBelow: 12,
+    healthReleaseAt: 16,
+    healthDrop: 4,
+    foodBelow: 10,
+    oxygenBelow: 14,
+    dangerWithinBlocks: 14,
+    defense: { fleeWithinBlocks: 8, releaseBeyondBlocks: 14, attackWithinBlocks: 1.5, maxFleesBeforeFight: 4 },
+  },
+  brave: {
+    healthBelow: 5,
+    healthReleaseAt: 8,
+    healthDrop: 8,
+    foodBelow: 4,
+    oxygenBelow: 8,
+    dangerWithinBlocks: 6,
+    pillarHeight: 0,
+    defense: { fleeWithinBlocks: 5, releaseBeyondBlocks: 8, attackWithinBlocks: 4, maxFleesBeforeFight: 0 },
+  },
+} as const satisfies Record<string, ModesOverrides>;
+export type ModeProfile = keyof typeof MODE_PROFILES;
+
+/** The profile's values overlaid by `overrides` (defense merged key by key), validated; a bad value throws `BeliefConfigError`. */
+export function resolveModesConfig(profile: ModeProfile | undefined, overrides: ModesOverrides = {}): ModesConfig {
+  if (profile !== undefined && !Object.hasOwn(MODE_PROFILES, profile)) {
+    throw new BeliefConfigError([{ path: ['profile'], message: `unknown profile "${String(profile)}" (known: ${Object.keys(MODE_PROFILES).join(', ')})` }]);
+  }
+  const base: ModesOverrides = profile ? MODE_PROFILES[profile] : {};
+  const merged = { ...base, ...overrides, defense: { ...base.defense, ...overrides.defense } };
+  const parsed = ModesConfigSchema.safeParse(merged);
+  if (!parsed.success) throw new BeliefConfigError(issuesOf(parsed.error));
+  return parsed.data;
+}

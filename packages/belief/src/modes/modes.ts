@@ -1,0 +1,241 @@
+import { PlanStepSchema, type PlanStep, type Preemptor, type StepOutcome } from '@sinew/executor-contracts';
+import { createReflex, type Reflex, type ReflexEvent, type ReflexThreat } from '../reflex/reflex.js';
+import { resolveModesConfig, type ModeProfile, type ModesConfig, type ModesOverrides } from './config.js';
+
+/** What the body reports, read on every physics tick (the Minecraft part fills it from mineflayer). */
+export interface BodySignals {
+  /** Half-hearts, 0..20. */
+  readonly health: number;
+  readonly food: number;
+  /** 0..20 (mineflayer's `oxygenLevel`). */
+  readonly oxygen: number;
+  readonly inLava: boolean;
+  /** Feet or head in a fire block. */
+  readonly inFire: boolean;
+  readonly onFire: boolean;
+  readonly eyesInWater: boolean;
+  /** Airborne and going down fast: actions started now are wasted, so nothing new fires. */
+  readonly falling: boolean;
+  readonly hasFood: boolean;
+  /** Blocks the body could pillar with. */
+  readonly scaffoldBlocks: number;
+}
+
+/** The self-preservation and maintenance modes, in priority order; `defense` (the reflex) sits between them. */
+export type ModeName = 'hazard_block' | 'drowning' | 'low_health' | 'defense' | 'hunger';
+export type ModeTier = 'self_preservation' | 'defense' | 'maintenance';
+const TIER: Record<ModeName, ModeTier> = {
+  hazard_block: 'self_preservation',
+  drowning: 'self_preservation',
+  low_health: 'self_preservation',
+  defense: 'defense',
+  hunger: 'maintenance',
+};
+const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
+type BodyMode = (typeof BODY_MODES)[number];
+
+export type ModeEvent =
+  | { readonly type: 'signal'; readonly mode: ModeName; readonly edge: 'rise' | 'fall'; readonly atMs: number; readonly reason: string }
+  | { readonly type: 'preempt'; readonly mode: ModeName; readonly tier: ModeTier; readonly atMs: number; readonly step: PlanStep; readonly reason: string }
+  | { readonly type: 'outcome'; readonly mode: ModeName; readonly atMs: number; readonly outcomes: readonly StepOutcome[] }
+  | { readonly type: 'error'; readonly mode: ModeName; readonly atMs: number; readonly message: string }
+  | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' }
+  | { readonly type: 'no_fast_path'; readonly mode: ModeName; readonly atMs: number; readonly reason: string }
+  | { readonly type: 'gave_up'; readonly mode: ModeName; readonly atMs: number; readonly attempts: number }
+  | { readonly type: 'defense'; readonly atMs: number; readonly event: ReflexEvent };
+
+export interface ModesStatus {
+  readonly active: readonly ModeName[];
+  /** The mode whose fast path is running, if any (one controller at a time). */
+  readonly controller: ModeName | undefined;
+  readonly preempts: Readonly<Record<ModeName, number>>;
+  readonly listenerErrors: number;
+}
+
+export interface Modes {
+  readonly config: ModesConfig;
+  /** The defense reflex, fed by `threats()`. */
+  readonly reflex: Reflex;
+  /** Reads the body (call it on every physics tick or body event); may preempt. */
+  body(signals: BodySignals): void;
+  /** Reads the belief layer's threats of this tick (call it every ingest tick); may preempt through the reflex. */
+  threats(tickId: number, threats: readonly ReflexThreat[]): void;
+  inControl(): boolean;
+  status(): ModesStatus;
+  /** Resolves when no fast path is in flight. */
+  idle(): Promise<void>;
+}
+
+export interface ModesOptions {
+  readonly preemptor: Preemptor;
+  /** A named profile (`cautious`, `brave`) under `config`. */
+  readonly profile?: ModeProfile;
+  readonly config?: ModesOverrides;
+  /** Milliseconds (inject `ManualClock.now` in tests; default `Date.now`). */
+  readonly now?: () => number;
+  /** Told every decision; a throwing listener is counted and ignored. */
+  readonly onEvent?: (event: ModeEvent) => void;
+}
+
+interface ModeState {
+  active: boolean;
+  attempts: number;
+  holdUntil: number;
+  gaveUp: boolean;
+  deferredFor: string | undefined;
+}
+
+let stepSeq = 0;
+function fastStep(mode: ModeName, type: string, args: Record<string, unknown>): PlanStep {
+  stepSeq += 1;
+  return PlanStepSchema.parse({ stepId: `mode-${mode}-${stepSeq}`, type, args, safetyLevel: 'caution' });
+}
+
+/** Builds the modes controller: body and belief signals → edge-detected modes → fast paths through one preemptor. */
+export function createModes(options: ModesOptions): Modes {
+  const config = resolveModesConfig(options.profile, options.config);
+  const now = options.now ?? Date.now;
+  const state = Object.fromEntries(BODY_MODES.map((m) => [m, { active: false, attempts: 0, holdUntil: 0, gaveUp: false, deferredFor: undefined }])) as Record<BodyMode, ModeState>;
+  const preempts: Record<ModeName, number> = { hazard_block: 0, drowning: 0, low_health: 0, defense: 0, hunger: 0 };
+  const healthLog: { at: number; health: number }[] = [];
+  let controller: ModeName | undefined;
+  let inFlight: Promise<void> | undefined;
+  let nearest: ReflexThreat | undefined;
+  let lastBody: BodySignals | undefined;
+  let listenerErrors = 0;
+
+  function emit(event: ModeEvent): void {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      listenerErrors += 1;
+    }
+  }
+
+  /** The one door to the executor: at most one fast path in flight, whoever asks. */
+  function run(mode: ModeName, steps: readonly PlanStep[], reason: string): Promise<readonly StepOutcome[]> {
+    controller = mode;
+    preempts[mode] += 1;
+    for (const step of steps) emit({ type: 'preempt', mode, tier: TIER[mode], atMs: now(), step, reason });
+    let call: Promise<readonly StepOutcome[]>;
+    try {
+      call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}` }));
+    } catch (error) {
+      call = Promise.reject(error);
+    }
+    const settled = call.then(
+      (outcomes) => emit({ type: 'outcome', mode, atMs: now(), outcomes }),
+      (error: unknown) => emit({ type: 'error', mode, atMs: now(), message: error instanceof Error ? error.message : String(error) }),
+    );
+    inFlight = settled.finally(() => {
+      inFlight = undefined;
+      controller = undefined;
+    });
+    return call;
+  }
+
+  const reflex = createReflex({
+    config: config.defense,
+    preemptor: { preempt: (steps, { reason }) => run('defense', steps, reason) },
+    onEvent: (event) => emit({ type: 'defense', atMs: now(), event }),
+  });
+
+  /** Whether each body mode is engaged now, with hysteresis; the reason names the signal. */
+  function levels(s: BodySignals, at: number): Record<BodyMode, string | undefined> {
+    healthLog.push({ at, health: s.health });
+    while (healthLog.length > 0 && healthLog[0]!.at < at - config.healthDropWindowMs) healthLog.shift();
+    const peak = Math.max(...healthLog.map((h) => h.health));
+    const low = state.low_health.active ? s.health < config.healthReleaseAt : s.health < config.healthBelow;
+    const dropping = peak - s.health >= config.healthDrop;
+    const hungry = state.hunger.active ? s.food < config.foodReleaseAt : s.food < config.foodBelow;
+    return {
+      hazard_block: s.inLava ? 'in lava' : s.inFire ? 'in fire' : s.onFire ? 'burning' : undefined,
+      drowning: s.eyesInWater && s.oxygen < config.oxygenBelow ? `oxygen ${s.oxygen} < ${config.oxygenBelow}` : undefined,
+      low_health: low || dropping ? (dropping ? `health fell ${peak - s.health} within ${config.healthDropWindowMs} ms` : `health ${s.health} < ${config.healthBelow}`) : undefined,
+      hunger: hungry && s.hasFood ? `food ${s.food} < ${config.foodBelow}` : undefined,
+    };
+  }
+
+  /** The fast path for a mode given the body and the nearest threat, or why there is none. */
+  function fastPath(mode: BodyMode, s: BodySignals): PlanStep | string {
+    if (mode === 'hazard_block') return fastStep(mode, 'escape_fluid', { fluid: s.inLava ? 'lava' : 'fire', radius: config.escapeRadius });
+    if (mode === 'drowning') return fastStep(mode, 'escape_fluid', { fluid: 'water', radius: config.escapeRadius });
+    if (mode === 'hunger') return fastStep(mode, 'consume_food', {});
+    const danger = nearest && nearest.distance <= config.dangerWithinBlocks ? nearest : undefined;
+    if (danger && config.pillarHeight > 0 && s.scaffoldBlocks >= config.pillarHeight) return fastStep(mode, 'pillar_up', { height: config.pillarHeight });
+    if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
+    if (s.hasFood && s.food < 20) return fastStep(mode, 'consume_food', {});
+    return 'no hostile near and nothing to eat';
+  }
+
+  function defer(mode: BodyMode, reason: 'busy' | 'holding' | 'falling', at: number): void {
+    if (state[mode].deferredFor === reason) return;
+    state[mode].deferredFor = reason;
+    emit({ type: 'deferred', mode, atMs: at, reason });
+  }
+
+  /** Fires the highest-priority engaged mode if the controller is free; the reflex owns the defense tier. */
+  function arbitrate(s: BodySignals, at: number, reasons: Record<BodyMode, string | undefined>): void {
+    for (const mode of BODY_MODES) {
+      const st = state[mode];
+      if (!st.active || st.gaveUp) continue;
+      if (mode === 'hunger' && reflex.inControl()) return defer(mode, 'busy', at);
+      if (inFlight) return defer(mode, 'busy', at);
+      if (s.falling) return defer(mode, 'falling', at);
+      if (at < st.holdUntil) return defer(mode, 'holding', at);
+      if (st.attempts >= config.maxAttempts) {
+        st.gaveUp = true;
+        emit({ type: 'gave_up', mode, atMs: at, attempts: st.attempts });
+        continue;
+      }
+      const step = fastPath(mode, s);
+      if (typeof step === 'string') {
+        st.gaveUp = true; // nothing to do until the mode releases and rises again
+        emit({ type: 'no_fast_path', mode, atMs: at, reason: step });
+        continue;
+      }
+      st.attempts += 1;
+      st.holdUntil = at + config.holdMs;
+      st.deferredFor = undefined;
+      void run(mode, [step], reasons[mode] ?? mode).catch(() => undefined);
+      return;
+    }
+  }
+
+  return {
+    config,
+    reflex,
+    body(signals) {
+      const at = now();
+      lastBody = signals;
+      const reasons = levels(signals, at);
+      for (const mode of BODY_MODES) {
+        const st = state[mode];
+        const engaged = reasons[mode] !== undefined;
+        if (engaged === st.active) continue;
+        Object.assign(st, { active: engaged, attempts: 0, gaveUp: false, holdUntil: 0, deferredFor: undefined });
+        emit({ type: 'signal', mode, edge: engaged ? 'rise' : 'fall', atMs: at, reason: reasons[mode] ?? 'released' });
+      }
+      arbitrate(signals, at, reasons);
+    },
+    threats(tickId, threats) {
+      const ignored = new Set(config.ignoreClasses);
+      const seen = threats.filter((t) => t.hostile && t.visibility !== 'lost' && !ignored.has(t.cls));
+      nearest = seen.reduce<ReflexThreat | undefined>((a, t) => (!a || t.distance < a.distance ? t : a), undefined);
+      // self-preservation outranks defense: while a body mode is engaged (and not given up) the reflex waits
+      const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && !state[m].gaveUp);
+      if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
+      reflex.tick(tickId, seen);
+    },
+    inControl: () => inFlight !== undefined || reflex.inControl() || BODY_MODES.some((m) => state[m].active && !state[m].gaveUp),
+    status: () => ({
+      active: BODY_MODES.filter((m) => state[m].active),
+      controller,
+      preempts: { ...preempts },
+      listenerErrors,
+    }),
+    idle: async () => {
+      while (inFlight) await inFlight;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createExecutor, type Executor } from '@sinew/bt-runtime';
+import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
+import { applyScenario, connectBot, give, reset, setAir, startServer, teleport, type TestServer } from '@sinew/testkit';
+import type { ModeEvent } from '@sinew/belief';
+import { attachBelief, attachModes, bodySignals, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
+
+// One embedded server, one real bot, the real executor; the modes preempt it from real body signals.
+let server: TestServer;
+let bot: SinewBot;
+let executor: Executor<SinewBot>;
+let belief: BeliefAdapter;
+let modes: AttachedModes;
+let events: ModeEvent[] = [];
+const actuations: { at: number; command: string }[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  bot = instrumentBot(await connectBot(server, { username: 'modes' }));
+  executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
+  belief = attachBelief(bot);
+  modes = attachModes(bot, { preemptor: executor, belief, onEvent: (e) => events.push(e) });
+  bot.onActuate(({ command }) => actuations.push({ at: Date.now(), command }));
+  belief.start();
+});
+
+afterAll(async () => {
+  modes?.detach();
+  belief?.stop();
+  await modes?.idle();
+  await executor?.close();
+  bot?.quit();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  await modes.idle();
+  await reset(server);
+  events = [];
+});
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(done: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await pause(50)) if (done()) return true;
+  return done();
+}
+const outcomesOf = (mode: string) => events.flatMap((e) => (e.type === 'outcome' && e.mode === mode ? e.outcomes : []));
+/** Milliseconds from a mode's rising edge to the first actuator command after it. */
+function reactionMs(mode: string): number | undefined {
+  const rise = events.find((e) => e.type === 'signal' && e.mode === mode && e.edge === 'rise');
+  const first = rise && actuations.find((a) => a.at >= rise.atMs);
+  return rise && first ? first.at - rise.atMs : undefined;
+}
+
+describe('self-preservation modes on the embedded server', () => {
+  it('lava_pit: dropped into lava, the bot climbs out with escape_fluid and lives', async () => {
+    const pit = await applyScenario(server, 'lava_pit');
+    await teleport(bot, pit.inside);
+    expect(await until(() => outcomesOf('hazard_block').some((o) => o.status === 'succeeded'), 15_000)).toBe(true);
+    await modes.idle();
+    // still burning on the rim: the same mode walks on into the water pool and puts the fire out
+    expect(await until(() => !bodySignals(bot)!.onFire, 15_000)).toBe(true);
+    await modes.idle();
+    expect(bodySignals(bot)!.inLava).toBe(false);
+    expect(bot.health).toBeGreaterThan(0);
+    expect(events.find((e) => e.type === 'preempt')).toMatchObject({ mode: 'hazard_block', step: { type: 'escape_fluid', args: { fluid: 'lava' } } });
+    console.info(`[modes] lava: reaction ${reactionMs('hazard_block')} ms, health ${bot.health}, at ${bot.entity.position}`);
+  });
+
+  it('deep_water: at the bottom with little air, the bot surfaces before drowning', async () => {
+    const pool = await applyScenario(server, 'deep_water');
+    await teleport(bot, pool.bottom);
+    await setAir(bot, 120); // oxygen 8 of 20: below the drowning band
+    expect(await until(() => outcomesOf('drowning').some((o) => o.status === 'succeeded'), 15_000)).toBe(true);
+    expect(bodySignals(bot)!.eyesInWater).toBe(false);
+    expect(bot.health).toBe(20); // surfaced before the air ran out
+    console.info(`[modes] water: reaction ${reactionMs('drowning')} ms, oxygen ${bot.oxygenLevel}, y ${bot.entity.position.y.toFixed(2)}`);
+  });
+
+  it('hostile_swarm_at_nightfall: a zombie closing in is fought off (brave reflex through the modes) and the bot lives', async () => {
+    modes.detach();
+    const brave = attachModes(bot, { preemptor: executor, belief, profile: 'brave', onEvent: (e) => events.push(e) });
+    try {
+      await give(bot, 'iron_sword', 1);
+      await applyScenario(server, 'hostile_swarm_at_nightfall', { count: 1, kinds: ['zombie'] });
+      const fought = () => events.some((e) => e.type === 'defense' && e.event.type === 'outcome' && e.event.outcomes.some((o) => o.verb === 'attack_entity' && o.status === 'succeeded'));
+      expect(await until(fought, 30_000)).toBe(true);
+      await brave.idle();
+      expect(bot.health).toBeGreaterThan(0);
+      const preempts = events.filter((e) => e.type === 'preempt');
+      expect(preempts.every((e) => e.type === 'preempt' && e.mode === 'defense')).toBe(true);
+      console.info(`[modes] swarm: ${preempts.map((e) => e.type === 'preempt' && e.step.type).join(', ')}; health ${bot.health}`);
+    } finally {
+      brave.detach();
+      await brave.idle();
+      modes = attachModes(bot, { preemptor: executor, belief, onEvent: (e) => events.push(e) });
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '@sinew/bt-runtime';
+import { BeliefConfigError, createModes, resolveModesConfig, type BodySignals, type ModeEvent, type ReflexThreat } from '@sinew/belief';
+import { FakePreemptor, flush } from './fake-preemptor.js';
+
+/** A small fake body: healthy, fed, on dry ground; each test changes what it needs. */
+class FakeBody {
+  signals: BodySignals = {
+    health: 20,
+    food: 20,
+    oxygen: 20,
+    inLava: false,
+    inFire: false,
+    onFire: false,
+    eyesInWater: false,
+    falling: false,
+    hasFood: true,
+    scaffoldBlocks: 0,
+  };
+  set(patch: Partial<BodySignals>): BodySignals {
+    this.signals = { ...this.signals, ...patch };
+    return this.signals;
+  }
+}
+
+const zombieAt = (distance: number, cls = 'zombie'): ReflexThreat => ({
+  trackId: 1,
+  cls,
+  hostile: true,
+  visibility: 'visible',
+  predicted: { x: distance, y: 5, z: 0 },
+  distance,
+});
+
+function setup(options: { profile?: 'cautious' | 'brave'; auto?: boolean } = {}) {
+  const clock = new ManualClock(1_000);
+  const preemptor = new FakePreemptor(options.auto ? 'auto' : 'manual');
+  const events: ModeEvent[] = [];
+  const modes = createModes({ preemptor, profile: options.profile, now: () => clock.now(), onEvent: (e) => events.push(e) });
+  return { clock, preemptor, events, modes, body: new FakeBody() };
+}
+
+describe('self-preservation modes', () => {
+  it('rejects bad thresholds and unknown profiles with the field named', () => {
+    expect(() => resolveModesConfig(undefined, { healthBelow: 14, healthReleaseAt: 10 })).toThrow(/healthReleaseAt/);
+    expect(() => resolveModesConfig(undefined, { healthbelow: 5 } as never)).toThrow(BeliefConfigError);
+    expect(() => resolveModesConfig('reckless' as never)).toThrow(/unknown profile "reckless".*cautious, brave/);
+    expect(resolveModesConfig('brave').defense.attackWithinBlocks).toBe(4);
+    expect(resolveModesConfig('cautious', { healthBelow: 10 })).toMatchObject({ healthBelow: 10, healthReleaseAt: 16 });
+  });
+
+  it('fires escape_fluid on the rising edge of lava contact, once, and records the edge with its reason', () => {
+    const { preemptor, events, modes, body } = setup();
+    modes.body(body.signals);
+    expect(preemptor.calls).toHaveLength(0);
+    modes.body(body.set({ inLava: true, onFire: true, health: 16 }));
+    modes.body(body.signals);
+    modes.body(body.signals);
+    expect(preemptor.calls).toHaveLength(1);
+    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'escape_fluid', args: { fluid: 'lava', radius: 8 } });
+    expect(events.slice(0, 2)).toMatchObject([
+      { type: 'signal', mode: 'hazard_block', edge: 'rise', reason: 'in lava' },
+      { type: 'preempt', mode: 'hazard_block', tier: 'self_preservation', reason: 'in lava' },
+    ]);
+    expect(events.filter((e) => e.type === 'deferred')).toMatchObject([{ mode: 'hazard_block', reason: 'busy' }]);
+  });
+
+  it('still burning once out of the lava, the same mode goes on to put the fire out after its hold', async () => {
+    const { clock, preemptor, modes, body } = setup({ auto: true });
+    modes.body(body.set({ inLava: true, onFire: true }));
+    await modes.idle();
+    modes.body(body.set({ inLava: false }));
+    expect(preemptor.calls).toHaveLength(1);
+    await clock.advance(modes.config.holdMs);
+    modes.body(body.signals);
+    expect(preemptor.calls.map((c) => c.steps[0]!.args)).toMatchObject([{ fluid: 'lava' }, { fluid: 'fire' }]);
+  });
+
+  it('retries a mode still engaged only after its hold, and gives up after maxAttempts until it releases', async () => {
+    const { clock, preemptor, events, modes, body } = setup();
+    const bad = body.set({ eyesInWater: true, oxygen: 5 });
+    modes.body(bad);
+    preemptor.calls[0]!.settle('failed');
+    await flush();
+    modes.body(bad);
+    expect(preemptor.calls).toHaveLength(1); // holding
+    for (let attempt = 2; attempt <= 4; attempt += 1) {
+      await clock.advance(modes.config.holdMs);
+      modes.body(bad);
+      expect(preemptor.calls).toHaveLength(attempt);
+      preemptor.calls.at(-1)!.settle('failed');
+      await flush();
+    }
+    await clock.advance(modes.config.holdMs);
+    modes.body(bad);
+    expect(preemptor.calls).toHaveLength(4);
+    expect(events.at(-1)).toMatchObject({ type: 'gave_up', mode: 'drowning', attempts: 4 });
+    modes.body(body.set({ eyesInWater: false, oxygen: 20 }));
+    modes.body(body.set({ eyesInWater: true, oxygen: 5 }));
+    expect(preemptor.calls).toHaveLength(5);
+  });
+
+  it('self-preservation outranks defense: a zombie in band waits while the bot is in lava', async () => {
+    const { preemptor, modes, body } = setup();
+    modes.body(body.set({ inLava: true }));
+    modes.threats(1, [zombieAt(4)]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['escape_fluid']);
+    preemptor.calls[0]!.settle();
+    await flush();
+    modes.body(body.set({ inLava: false }));
+    modes.threats(2, [zombieAt(4)]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['escape_fluid', 'flee']);
+    expect(preemptor.maxConcurrent).toBe(1);
+  });
+
+  it('one controller at a time: a body mode rising during a defense fast path waits for it', async () => {
+    const { preemptor, events, modes, body } = setup();
+    modes.threats(1, [zombieAt(4)]);
+    expect(modes.status().controller).toBe('defense');
+    modes.body(body.set({ eyesInWater: true, oxygen: 4 }));
+    expect(preemptor.calls).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'deferred', mode: 'drowning', reason: 'busy' });
+    preemptor.calls[0]!.settle();
+    await modes.idle();
+    modes.body(body.signals);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'escape_fluid']);
+    expect(preemptor.maxConcurrent).toBe(1);
+  });
+
+  it('low health with a hostile near pillars up when it has blocks, flees when not, eats when alone', async () => {
+    const run = async (patch: Partial<BodySignals>, threats: ReflexThreat[]) => {
+      const { preemptor, modes, body } = setup({ auto: true });
+      modes.threats(1, threats.map((t) => ({ ...t, distance: t.distance })));
+      await modes.idle();
+      const before = preemptor.calls.length;
+      modes.body(body.set({ health: 6, food: 15, ...patch }));
+      return preemptor.calls.slice(before).map((c) => c.steps[0]!.type);
+    };
+    // 8 blocks: outside the reflex band (6) but inside the danger radius (10)
+    expect(await run({ scaffoldBlocks: 5 }, [zombieAt(8)])).toEqual(['pillar_up']);
+    expect(await run({}, [zombieAt(8)])).toEqual(['flee']);
+    expect(await run({}, [])).toEqual(['consume_food']);
+  });
+
+  it('health falling fast engages within the window even above the band', async () => {
+    const { clock, preemptor, events, modes, body } = setup();
+    modes.body(body.set({ health: 20, hasFood: true, food: 18 }));
+    await clock.advance(500);
+    modes.body(body.set({ health: 13 }));
+    expect(events[0]).toMatchObject({ type: 'signal', mode: 'low_health', edge: 'rise', reason: 'health fell 7 within 2000 ms' });
+    expect(preemptor.calls[0]!.steps[0]!.type).toBe('consume_food');
+    await clock.advance(2_500);
+    modes.body(body.signals);
+    expect(events.filter((e) => e.type === 'signal').at(-1)).toMatchObject({ mode: 'low_health', edge: 'fall' });
+  });
+
+  it('nothing new fires while falling; hunger waits for defense', () => {
+    const { preemptor, events, modes, body } = setup();
+    modes.body(body.set({ inLava: true, falling: true }));
+    expect(preemptor.calls).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ type: 'deferred', reason: 'falling' });
+    modes.body(body.set({ inLava: false, falling: false }));
+    modes.threats(1, [zombieAt(3)]);
+    modes.body(body.set({ food: 3 }));
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee']);
+  });
+
+  it('profiles change the decision: brave fights a zombie at 3 blocks, the default flees', () => {
+    const brave = setup({ profile: 'brave' });
+    brave.modes.threats(1, [zombieAt(3)]);
+    const plain = setup();
+    plain.modes.threats(1, [zombieAt(3)]);
+    expect(brave.preemptor.calls[0]!.steps[0]!.type).toBe('attack_entity');
+    expect(plain.preemptor.calls[0]!.steps[0]!.type).toBe('flee');
+  });
+
+  it('ignores the hostile classes the config names', () => {
+    const { preemptor, modes } = createModesWith({ ignoreClasses: ['skeleton'] });
+    modes.threats(1, [zombieAt(3, 'skeleton')]);
+    expect(preemptor.calls).toHaveLength(0);
+  });
+
+  it('a preemptor that throws is an error event, and the controller is free again', async () => {
+    const events: ModeEvent[] = [];
+    const modes = createModes({ preemptor: new FakePreemptor('throw'), onEvent: (e) => events.push(e) });
+    modes.body({ ...new FakeBody().signals, inLava: true });
+    await modes.idle();
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ mode: 'hazard_block', message: 'executor is gone' });
+    expect(modes.status().controller).toBeUndefined();
+  });
+});
+
+function createModesWith(config: Parameters<typeof createModes>[0]['config']) {
+  const preemptor = new FakePreemptor();
+  return { preemptor, modes: createModes({ preemptor, config }) };
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { applyScenario, teleport } from '@sinew/testkit';
+import { RECOVERY_RUNGS } from '../src/index.js';
+import { useWorld } from './world.js';
+
+const world = useWorld('recovery');
+
+describe('navigation recovery ladder (FM-03/FM-04) in the flapping_corridor', () => {
+  it('gates that swing forever: every rung is tried in order, then stuck with the ladder record', async () => {
+    const corridor = await applyScenario(world.server, 'flapping_corridor');
+    await teleport(world.bot, corridor.start);
+    const outcome = await world.step('navigate', { position: corridor.goal, range: 0 });
+    corridor.stop();
+    console.info(`[recovery] ${outcome.failure?.reason ?? JSON.stringify(outcome.observables)}`);
+    if (outcome.status === 'succeeded') {
+      // on a loaded machine a rung can slip through a gate while it is open: then the rungs ran in order up to that one
+      const ladder = outcome.observables!.ladder as { rung: string; result: string }[];
+      expect(ladder.map((r) => r.rung)).toEqual(RECOVERY_RUNGS.slice(0, ladder.length));
+      expect(ladder.at(-1)!.result).toBe('reached');
+      return;
+    }
+    expect(outcome, JSON.stringify(outcome.failure)).toMatchObject({ status: 'failed', failure: { code: 'stuck' } });
+    expect(outcome.failure!.reason, outcome.failure!.reason).toMatch(/(flapping|pathfinder stopped).*recovery ladder exhausted: avoid_segment failed .*; widen_tolerance skipped \(widenBlocks is 0\); approach_other_side failed .*; dig_through skipped \(digThrough not allowed\)/s);
+  });
+
+  it('a diggable wall and digThrough allowed: the dig_through rung reaches the goal and the record says so', async () => {
+    const corridor = await applyScenario(world.server, 'flapping_corridor', { wall: 'dirt' });
+    await teleport(world.bot, corridor.start);
+    const outcome = await world.step('navigate', { position: corridor.goal, range: 0, recovery: { digThrough: true } });
+    corridor.stop();
+    console.info(`[recovery] ${JSON.stringify(outcome.observables ?? outcome.failure)}`);
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const ladder = outcome.observables!.ladder as { rung: string; result: string }[];
+    expect(ladder.at(-1)).toMatchObject({ result: 'reached' });
+    expect(ladder.slice(0, -1).every((r) => r.result !== 'reached')).toBe(true);
+    expect(world.bot.entity.position.distanceTo(corridor.goal.offset(0.5, 0, 0.5))).toBeLessThanOrEqual(1.5);
+  });
+});
