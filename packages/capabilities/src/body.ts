@@ -156,23 +156,11 @@ export async function settle(bot: Bot, signal: AbortSignal, timeoutMs = 1_500): 
 }
 
 /**
- * Runs a stop command from an abort listener: an abort can land after the attempt's lease ended, when its body
- * view refuses (stale_actuation), and a throw inside an abort listener would crash the process.
- */
-export function quietly(stop: () => void): void {
-  try {
-    stop();
-  } catch {
-    // the attempt is over: the executor's own cleanup stops the body
-  }
-}
-
-/**
  * Equips the best harvest tool, settles and digs `block`; an abort stops the dig. Returns false when
  * the abort came before the dig started (while equipping or settling, stopDigging has nothing to stop).
  */
 export async function digWithBestTool(bot: Bot, block: Block, signal: AbortSignal): Promise<boolean> {
-  const onAbort = () => quietly(() => bot.stopDigging());
+  const onAbort = () => bot.stopDigging();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const tool = bot.pathfinder.bestHarvestTool(block);
@@ -260,8 +248,8 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
       clearInterval(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       if (failure) {
-        quietly(() => bot.pathfinder.setGoal(null));
-        quietly(() => bot.clearControlStates());
+        bot.pathfinder.setGoal(null);
+        bot.clearControlStates();
       }
       resolve(failure);
     };

@@ -2,7 +2,7 @@ import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondM
 import type { Item } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, defineBotCapability, quietly, thrown } from '../body.js';
+import { ABORTED, defineBotCapability, thrown } from '../body.js';
 import { observeWorld } from '../world.js';
 
 export const ConsumeFoodArgsSchema = z.strictObject({
@@ -44,7 +44,7 @@ export const consumeFood = defineBotCapability({
     const aborted = new Promise<void>((resolve) => (stopped = resolve));
     // Stop raising the food to the mouth at once: mineflayer's consume only settles when eating finishes.
     const onAbort = () => {
-      quietly(() => bot.deactivateItem());
+      bot.deactivateItem();
       stopped();
     };
     try {
