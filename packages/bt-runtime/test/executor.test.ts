@@ -802,3 +802,28 @@ describe('executor: metric labels', () => {
     expect(await metric(registry, 'sinew_actuator_commands_total', { command: 'chat' })).toBe(1);
   });
 });
+
+describe('executor: every series exists from the start', () => {
+  it('primes steps × outcome × code, durations, TTFA, watchdogs, retries, repairs and plans at 0; later registrations too', async () => {
+    const { executor, registry } = setup();
+    const text = await registry.metrics();
+    expect(text).toContain('sinew_steps_total{capability="dig_block",version="1.0.0",outcome="succeeded",code="none"} 0');
+    expect(text).toContain('sinew_steps_total{capability="dig_block",version="1.0.0",outcome="failed",code="precond_missing"} 0');
+    expect(text).toContain('sinew_steps_total{capability="unknown",version="none",outcome="failed",code="unknown_verb"} 0');
+    expect(text).toContain('sinew_step_duration_seconds_count{capability="walk",outcome="failed"} 0');
+    expect(text).toContain('sinew_step_ttfa_seconds_count{capability="walk"} 0');
+    expect(text).toContain('sinew_watchdog_trips_total{capability="idle",code="stuck"} 0');
+    expect(text).toContain('sinew_step_retries_total{capability="idle",code="ttfa_exceeded"} 0');
+    expect(text).toContain('sinew_plan_repairs_total{reason="precond_missing",result="steps"} 0');
+    expect(text).toContain('sinew_plans_total{status="completed"} 0');
+    for (const name of ['sinew_step_stuck_total', 'sinew_runners_abandoned_total', 'sinew_late_results_dropped_total', 'sinew_step_duplicates_total']) {
+      expect(text).toMatch(new RegExp(`${name}\\{capability="flee"[^}]*\\} 0`));
+    }
+    const later = defineFake({ name: 'later', version: '2.1.0', description: 'registered after the executor', inputSchema: empty, run: async (ctx) => ctx.body.chat('x'), acceptance: () => accepted });
+    executor.registry.register(later);
+    expect(await registry.metrics()).toContain('sinew_steps_total{capability="later",version="2.1.0",outcome="failed",code="timeout"} 0');
+    await executor.run(plan([{ stepId: 's1', type: 'later', args: {} }]));
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'succeeded' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'failed' })).toBe(0);
+  });
+});

@@ -62,6 +62,7 @@ export class CapabilityRegistry<Body = unknown> {
   readonly #versions = new Map<string, Capability<Body>[]>();
   readonly #aliases = new Map<string, string>();
   readonly #aliasUses = new Map<string, number>();
+  readonly #listeners = new Set<(capability: Capability<Body>) => void>();
 
   /** True for any CapabilityRegistry, across package copies and module formats. */
   static isRegistry(value: unknown): value is CapabilityRegistry {
@@ -90,7 +91,14 @@ export class CapabilityRegistry<Body = unknown> {
     list.push(cap);
     list.sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
     this.#versions.set(cap.name, list);
+    for (const listener of this.#listeners) listener(cap);
     return this;
+  }
+
+  /** Calls `listener` with every capability registered from now on; returns the unsubscribe function. */
+  onRegister(listener: (capability: Capability<Body>) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /** Registers several capabilities in order (any args and world types; methods are checked bivariantly). */

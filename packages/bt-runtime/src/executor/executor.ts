@@ -15,7 +15,7 @@ import {
 } from '@sinew/executor-contracts';
 import type { ActuatorCommand, ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
-import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metrics.js';
+import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
@@ -78,7 +78,15 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates: options.predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
+    this.#primeMetrics();
     if (typeof body.onDisconnect === 'function') this.#unsubscribe.push(body.onDisconnect((info) => this.#onDisconnect(info)));
+  }
+
+  /** Every known series at 0 from the start; capabilities registered later are primed as they come. */
+  #primeMetrics(): void {
+    primeExecutorMetrics(this.metrics);
+    for (const capability of this.registry.capabilities()) primeCapabilityMetrics(this.metrics, capability);
+    if (typeof this.registry.onRegister === 'function') this.#unsubscribe.push(this.registry.onRegister((capability) => primeCapabilityMetrics(this.metrics, capability)));
   }
 
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void {

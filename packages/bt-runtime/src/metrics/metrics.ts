@@ -1,3 +1,4 @@
+import { ERROR_CODES, type ErrorCode } from '@sinew/executor-contracts';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const STEP_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
@@ -76,4 +77,40 @@ export function labelValue(text: string, seen: Set<string>, cap = 32): string {
   if (seen.size >= cap) return 'other';
   seen.add(token);
   return token;
+}
+
+const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
+const RETRYABLE = CODES.filter((code) => ERROR_CODES[code].retryable);
+/** Failures the repair hook is asked about (see the executor's isRepairable). */
+const REPAIRABLE: readonly ErrorCode[] = ['precond_missing', 'ttfa_exceeded', 'stuck', 'timeout', 'effects_unmet', 'runner_error'];
+const WATCHDOG_CODES = ['ttfa_exceeded', 'stuck', 'timeout'] as const;
+/** The `outcome` label of sinew_steps_total: a StepOutcome status, or `duplicate` when the idempotency store answered. */
+export const STEP_OUTCOMES = ['succeeded', 'failed', 'preempted', 'duplicate'] as const;
+
+/**
+ * Sets every series of the executor-wide label sets to 0, so a first event is a change Prometheus can
+ * see (`rate`/`increase` never see a series that appears with its first event already counted).
+ */
+export function primeExecutorMetrics(metrics: ExecutorMetrics): void {
+  for (const status of ['completed', 'failed', 'aborted']) metrics.plans.inc({ status }, 0);
+  for (const reason of REPAIRABLE) for (const result of ['steps', 'none', 'error', 'timeout']) metrics.repairs.inc({ reason, result }, 0);
+  // Steps that fail before a capability is resolved (V1/V2).
+  for (const code of ['unknown_verb', 'invalid_args']) metrics.steps.inc({ capability: 'unknown', version: 'none', outcome: 'failed', code }, 0);
+  metrics.stepDuration.zero({ capability: 'unknown', outcome: 'failed' });
+}
+
+/** Sets every series of one capability (steps by outcome × code, durations, TTFA, watchdogs, retries…) to 0. */
+export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { readonly name: string; readonly version: string }): void {
+  const { name, version } = capability;
+  const step = (outcome: string, code: string) => metrics.steps.inc({ capability: name, version, outcome, code }, 0);
+  step('succeeded', 'none');
+  step('duplicate', 'duplicate');
+  step('preempted', 'preempted');
+  for (const code of CODES) step('failed', code);
+  for (const outcome of STEP_OUTCOMES) metrics.stepDuration.zero({ capability: name, outcome });
+  metrics.ttfa.zero({ capability: name });
+  for (const code of RETRYABLE) metrics.retries.inc({ capability: name, code }, 0);
+  for (const code of WATCHDOG_CODES) metrics.watchdogTrips.inc({ capability: name, code }, 0);
+  for (const kind of ['completed', 'in_flight']) metrics.duplicates.inc({ capability: name, kind }, 0);
+  for (const counter of [metrics.stuck, metrics.abandonedRunners, metrics.lateResults, metrics.staleActuations]) counter.inc({ capability: name }, 0);
 }
