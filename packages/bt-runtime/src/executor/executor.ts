@@ -13,7 +13,7 @@ import {
   type StepFailure,
   type StepOutcome,
 } from '@sinew/executor-contracts';
-import type { ActuatorCommand, ActuatorSource } from '../body/instrument.js';
+import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
@@ -85,6 +85,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   /** Every known series at 0 from the start; capabilities registered later are primed as they come. */
   #primeMetrics(): void {
     primeExecutorMetrics(this.metrics);
+    for (const name of actuatorCommandNames(this.#rt.body)) this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) }, 0);
     for (const capability of this.registry.capabilities()) primeCapabilityMetrics(this.metrics, capability);
     if (typeof this.registry.onRegister === 'function') this.#unsubscribe.push(this.registry.onRegister((capability) => primeCapabilityMetrics(this.metrics, capability)));
   }
