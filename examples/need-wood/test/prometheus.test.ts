@@ -167,7 +167,7 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
         const expr = target.expr.replace(/\$(\w+)/g, (_, name: string) => vars[name] ?? `$${name}`);
         const result = await query(expr, at);
         const expected = want.get(`${panel.title}#${target.refId}`);
-        rows.push({ panel: panel.title, expr: target.expr, got: show(result), want: expected === undefined ? '(not derived)' : show(expected) });
+        rows.push({ panel: panel.title, expr: target.expr, got: show(result), want: expected === undefined ? '(not derived)' : expected.length === 0 ? 'all 0' : show(expected) });
         if (expected !== undefined) expect({ panel: panel.title, got: canonical(result) }).toEqual({ panel: panel.title, got: canonical(expected) });
       }
     }
@@ -213,6 +213,16 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   for (const ref of ['B', 'C', 'D']) set(`Duplicates, abandoned runners, late and stale results#${ref}`, []);
   set('Actuator commands / s#A', count(commands, (command) => ({ command })).map((s) => ({ ...s, value: s.value / windowSeconds })));
   set('Body disconnects#A', []);
+  set('Plan repair rate#A', [{ metric: {}, value: 1 }]);
+  // No step needed a local retry: 0 / 0.
+  set('Retry success rate#A', []);
+  set('Mean steps to success by goal#A', [{ metric: { goal: 'unspecified' }, value: steps.length }]);
+  const byVersion = group(ran, (s) => ({ capability: name(s), version: s.capability!.version }));
+  set('Success rate by capability version#A', byVersion.map(([metric, list]) => ({ metric, value: list.filter((s) => s.status === 'succeeded').length / list.length })));
+  set('TTFA and duration p95 by capability version#A', byVersion.map(([metric, list]) => ({ metric, value: quantile(0.95, TTFA_BUCKETS, ttfa(list)) })));
+  set('TTFA and duration p95 by capability version#B', byVersion.map(([metric, list]) => ({ metric, value: quantile(0.95, STEP_BUCKETS, list.map(seconds)) })));
+  // craft_item and chat are plain runners: no tree, no transitions.
+  set('BT node transitions / s#A', []);
   // The bot is alone in its world: no tracks, no deltas.
   set('Belief tracks by visibility#A', []);
   set('Belief deltas by type#A', []);
@@ -241,14 +251,16 @@ function canonical(samples: readonly Sample[]): string[] {
   return samples.filter((s) => s.value !== 0 && !Number.isNaN(s.value)).map((s) => `${JSON.stringify(Object.fromEntries(Object.entries(s.metric).filter(([k]) => !['job', 'instance', 'body'].includes(k)).sort()))}=${Number.isNaN(s.value) ? 'NaN' : s.value.toFixed(9)}`).sort();
 }
 
+/** A result as a table cell: its non-zero series, then how many are at 0 and how many are NaN (a quantile or ratio with nothing observed). */
 function show(samples: readonly Sample[]): string {
   if (samples.length === 0) return '(empty)';
-  const nonZero = samples.filter((s) => s.value !== 0);
   const labelled = (s: Sample) => {
     const labels = Object.entries(s.metric).filter(([k]) => !['job', 'instance', 'body', '__name__'].includes(k));
     const value = Number.isInteger(s.value) ? String(s.value) : s.value.toFixed(4);
     return labels.length ? `${labels.map(([, v]) => v).join('/')}=${value}` : value;
   };
-  const zeros = samples.length - nonZero.length;
-  return [...nonZero.map(labelled), ...(zeros > 0 && nonZero.length < samples.length ? [`${zeros} series at 0`] : [])].join(', ');
+  const shown = samples.filter((s) => s.value !== 0 && !Number.isNaN(s.value)).map(labelled).sort();
+  const zeros = samples.filter((s) => s.value === 0).length;
+  const nans = samples.filter((s) => Number.isNaN(s.value)).length;
+  return [...shown, ...(zeros ? [`${zeros}× 0`] : []), ...(nans ? [`${nans}× NaN`] : [])].join(', ');
 }

@@ -810,8 +810,8 @@ describe('executor: every series exists from the start', () => {
     expect(text).toContain('sinew_steps_total{capability="dig_block",version="1.0.0",outcome="succeeded",code="none"} 0');
     expect(text).toContain('sinew_steps_total{capability="dig_block",version="1.0.0",outcome="failed",code="precond_missing"} 0');
     expect(text).toContain('sinew_steps_total{capability="unknown",version="none",outcome="failed",code="unknown_verb"} 0');
-    expect(text).toContain('sinew_step_duration_seconds_count{capability="walk",outcome="failed"} 0');
-    expect(text).toContain('sinew_step_ttfa_seconds_count{capability="walk"} 0');
+    expect(text).toContain('sinew_step_duration_seconds_count{capability="walk",version="1.0.0",outcome="failed"} 0');
+    expect(text).toContain('sinew_step_ttfa_seconds_count{capability="walk",version="1.0.0"} 0');
     expect(text).toContain('sinew_watchdog_trips_total{capability="idle",code="stuck"} 0');
     expect(text).toContain('sinew_step_retries_total{capability="idle",code="ttfa_exceeded"} 0');
     expect(text).toContain('sinew_plan_repairs_total{reason="precond_missing",result="steps"} 0');
@@ -825,5 +825,50 @@ describe('executor: every series exists from the start', () => {
     await executor.run(plan([{ stepId: 's1', type: 'later', args: {} }]));
     expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'succeeded' })).toBe(1);
     expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'failed' })).toBe(0);
+  });
+});
+
+describe('executor: the seed metrics', () => {
+  it('counts retried steps by outcome, steps to success per goal, BT transitions, and keeps SLA per version', async () => {
+    let calls = 0;
+    const flaky = defineFake({
+      name: 'flaky',
+      version: '1.2.0',
+      description: 'fails its first attempt',
+      inputSchema: empty,
+      run: async (ctx) => {
+        ctx.body.chat('try');
+        ctx.transition('root/seq', 'running');
+        ctx.transition('root/seq', 'weird-state');
+        if ((calls += 1) === 1) throw new Error('first attempt fails');
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, registry } = setup({}, undefined, [flaky]);
+    const intent = { id: 'i1', source: 'user' as const, goal: 'get wood', urgency: 0.5 };
+    const running = executor.run(plan([{ stepId: 's1', type: 'flaky', args: {} }, { stepId: 's2', type: 'dig_block', args: { block: 'log_1' } }]), { intent });
+    expect(await registry.metrics()).toContain('sinew_plan_steps_to_success_count{goal="get_wood"} 0');
+    await clock.advance(5_000);
+    const outcome = await running;
+    expect(outcome.steps.map((s) => `${s.stepId}:${s.status}:${s.attempts}`)).toEqual(['s1:succeeded:2', 's2:succeeded:1']);
+    expect(await metric(registry, 'sinew_steps_retried_total', { capability: 'flaky', outcome: 'succeeded' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_retried_total', { capability: 'dig_block' })).toBe(0);
+    expect(await metric(registry, 'sinew_bt_node_transitions_total', { capability: 'flaky', state: 'running' })).toBe(2);
+    expect(await metric(registry, 'sinew_bt_node_transitions_total', { capability: 'flaky', state: 'other' })).toBe(2);
+    expect(await metric(registry, 'sinew_plan_steps_to_success_sum', { goal: 'get_wood' })).toBe(2);
+    expect(await metric(registry, 'sinew_plan_steps_to_success_count', { goal: 'get_wood' })).toBe(1);
+    expect(await metric(registry, 'sinew_plans_repaired_total')).toBe(0);
+    expect(await metric(registry, 'sinew_step_ttfa_seconds_count', { capability: 'flaky', version: '1.2.0' })).toBe(2);
+    const health = executor.health().capabilities.find((c) => c.capability === 'flaky');
+    expect(health?.versions).toEqual([expect.objectContaining({ version: '1.2.0', steps: 1, succeeded: 1, successRate: 1 })]);
+  });
+
+  it('counts a plan that needed a repair under sinew_plans_repaired_total by how it ended', async () => {
+    const repair: RepairHook = { repair: () => ({ reason: 'planks first', steps: [{ stepId: 'fix', type: 'dig_block', args: { block: 'log_2' } }, { stepId: 'fix2', type: 'craft_item', args: { item: 'planks' } }] }) };
+    const { executor, registry } = setup({}, repair);
+    const outcome = await executor.run(plan([{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }]));
+    expect([outcome.status, outcome.repairs]).toEqual(['completed', 1]);
+    expect(await metric(registry, 'sinew_plans_repaired_total', { status: 'completed' })).toBe(1);
+    expect(await metric(registry, 'sinew_plan_steps_to_success_sum', { goal: 'unspecified' })).toBe(4);
   });
 });

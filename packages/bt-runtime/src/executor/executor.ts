@@ -56,6 +56,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #health = new HealthTracker();
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
+  readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
   #preempting = 0;
@@ -147,9 +148,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const planCtx: PlanContext = { plan, ...(intent ? { intent } : {}), ...(signal ? { signal } : {}), ...(budget ? { budget } : {}) };
     // The plan deadline runs on the executor clock; it aborts the plan signal, so the active step stops too.
     const timer: TimerHandle | undefined = budget && rt.clock.setTimeout(() => ((budget.expired = true), budget.controller.abort()), budget.ms);
+    const ids = { planId: plan.planId, intentId: plan.intentId, goal: this.#goalLabel(intent) };
     try {
       const ran = await this.#runSteps(planCtx);
-      return await this.#endPlan(plan, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
+      return await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
     }
@@ -182,7 +184,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   async #endPlan(
-    ids: { readonly planId: string; readonly intentId: string },
+    ids: { readonly planId: string; readonly intentId: string; readonly goal?: string },
     steps: StepOutcome[],
     failure: StepFailure | undefined,
     repairs: number,
@@ -201,10 +203,22 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       startedAt,
       endedAt: this.#rt.clock.now(),
     };
+    if (repairs > 0) this.metrics.plansRepaired.inc({ status });
+    if (status === 'completed') this.metrics.stepsToSuccess.observe({ goal: ids.goal ?? 'unspecified' }, steps.length);
+    // Last: once a scrape shows the plan, it shows everything the plan did.
     this.metrics.plans.inc({ status });
     await this.#rt.report.flush();
     this.#rt.events.emit(status === 'completed' ? 'plan.completed' : 'plan.failed', outcome);
     return outcome;
+  }
+
+  /** The bounded `goal` label of a plan's intent; a goal seen for the first time gets its series at 0 now, before its plan ends. */
+  #goalLabel(intent: Intent | undefined): string {
+    if (intent === undefined) return 'unspecified';
+    const known = this.#goalLabels.size;
+    const goal = labelValue(intent.goal, this.#goalLabels);
+    if (this.#goalLabels.size > known) this.metrics.stepsToSuccess.zero({ goal });
+    return goal;
   }
 
   /** Asks the repair hook, bounded by `repairTimeoutMs`; a throw, a hang or an unreadable answer is no repair. */

@@ -2,15 +2,16 @@ import { ERROR_CODES, type ErrorCode } from '@sinew/executor-contracts';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const STEP_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
+const PLAN_STEPS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50];
 const TTFA_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5];
 
 /** The executor's Prometheus metrics (`sinew_*`, base units, bounded labels — never ids). */
 export interface ExecutorMetrics {
   readonly registry: Registry;
-  /** Dispatch → first actuator command, seconds. Labels: capability. */
-  readonly ttfa: Histogram<'capability'>;
-  /** Step wall time, seconds. Labels: capability, outcome. */
-  readonly stepDuration: Histogram<'capability' | 'outcome'>;
+  /** Dispatch → first actuator command, seconds. Labels: capability, version. */
+  readonly ttfa: Histogram<'capability' | 'version'>;
+  /** Step wall time, seconds. Labels: capability, version, outcome. */
+  readonly stepDuration: Histogram<'capability' | 'version' | 'outcome'>;
   /** Finished steps. Labels: capability, version, outcome, code (`none` when it succeeded). */
   readonly steps: Counter<'capability' | 'version' | 'outcome' | 'code'>;
   /** Local retries. Labels: capability, code. */
@@ -39,6 +40,14 @@ export interface ExecutorMetrics {
   readonly activeSteps: Gauge;
   /** Finished plans. Labels: status. */
   readonly plans: Counter<'status'>;
+  /** Plans that needed at least one repair, by how they ended (repair rate = this / plans). Labels: status. */
+  readonly plansRepaired: Counter<'status'>;
+  /** Steps a completed plan ran (repairs included) — steps to success. Labels: goal (the intent's, bounded; `unspecified` without one). */
+  readonly stepsToSuccess: Histogram<'goal'>;
+  /** Steps that needed at least one local retry, by how they ended (retry success = succeeded / all). Labels: capability, outcome. */
+  readonly stepsRetried: Counter<'capability' | 'outcome'>;
+  /** Behavior-tree node transitions (FM-03's heartbeat). Labels: capability, state (ready | running | succeeded | failed | aborted | other). */
+  readonly btTransitions: Counter<'capability' | 'state'>;
 }
 
 /** Creates the executor metrics in `registry` (default: a fresh Registry, never the global one). */
@@ -47,8 +56,8 @@ export function createMetrics(options: { registry?: Registry } = {}): ExecutorMe
   const registers = [registry];
   return {
     registry,
-    ttfa: new Histogram({ name: 'sinew_step_ttfa_seconds', help: 'Time from step dispatch to the first actuator command', labelNames: ['capability'], buckets: TTFA_SECONDS, registers }),
-    stepDuration: new Histogram({ name: 'sinew_step_duration_seconds', help: 'Wall time of a step, all attempts', labelNames: ['capability', 'outcome'], buckets: STEP_SECONDS, registers }),
+    ttfa: new Histogram({ name: 'sinew_step_ttfa_seconds', help: 'Time from step dispatch to the first actuator command', labelNames: ['capability', 'version'], buckets: TTFA_SECONDS, registers }),
+    stepDuration: new Histogram({ name: 'sinew_step_duration_seconds', help: 'Wall time of a step, all attempts', labelNames: ['capability', 'version', 'outcome'], buckets: STEP_SECONDS, registers }),
     steps: new Counter({ name: 'sinew_steps_total', help: 'Steps finished, by outcome and error code', labelNames: ['capability', 'version', 'outcome', 'code'], registers }),
     retries: new Counter({ name: 'sinew_step_retries_total', help: 'Local retries of a retryable failure', labelNames: ['capability', 'code'], registers }),
     repairs: new Counter({ name: 'sinew_plan_repairs_total', help: 'Repairs requested from the repair hook', labelNames: ['reason', 'result'], registers }),
@@ -63,6 +72,10 @@ export function createMetrics(options: { registry?: Registry } = {}): ExecutorMe
     bodyDisconnects: new Counter({ name: 'sinew_body_disconnects_total', help: 'Times the body disconnected', registers }),
     activeSteps: new Gauge({ name: 'sinew_active_steps', help: 'Steps currently active', registers }),
     plans: new Counter({ name: 'sinew_plans_total', help: 'Plans finished, by status', labelNames: ['status'], registers }),
+    plansRepaired: new Counter({ name: 'sinew_plans_repaired_total', help: 'Plans that needed at least one repair, by status', labelNames: ['status'], registers }),
+    stepsToSuccess: new Histogram({ name: 'sinew_plan_steps_to_success', help: 'Steps a completed plan ran, repairs included', labelNames: ['goal'], buckets: PLAN_STEPS, registers }),
+    stepsRetried: new Counter({ name: 'sinew_steps_retried_total', help: 'Steps that needed at least one local retry, by outcome', labelNames: ['capability', 'outcome'], registers }),
+    btTransitions: new Counter({ name: 'sinew_bt_node_transitions_total', help: 'Behavior-tree node transitions', labelNames: ['capability', 'state'], registers }),
   };
 }
 
@@ -84,6 +97,14 @@ const RETRYABLE = CODES.filter((code) => ERROR_CODES[code].retryable);
 /** Failures the repair hook is asked about (see the executor's isRepairable). */
 const REPAIRABLE: readonly ErrorCode[] = ['precond_missing', 'ttfa_exceeded', 'stuck', 'timeout', 'effects_unmet', 'runner_error'];
 const WATCHDOG_CODES = ['ttfa_exceeded', 'stuck', 'timeout'] as const;
+const PLAN_STATUSES = ['completed', 'failed', 'aborted'] as const;
+/** The `state` label of sinew_bt_node_transitions_total; anything else a runner reports is `other`. */
+export const BT_STATES = ['ready', 'running', 'succeeded', 'failed', 'aborted', 'other'] as const;
+
+/** The bounded `state` label of a node transition. */
+export function btState(state: string | undefined): (typeof BT_STATES)[number] {
+  return (BT_STATES as readonly string[]).includes(state ?? '') ? (state as (typeof BT_STATES)[number]) : 'other';
+}
 /** The `outcome` label of sinew_steps_total: a StepOutcome status, or `duplicate` when the idempotency store answered. */
 export const STEP_OUTCOMES = ['succeeded', 'failed', 'preempted', 'duplicate'] as const;
 
@@ -92,11 +113,12 @@ export const STEP_OUTCOMES = ['succeeded', 'failed', 'preempted', 'duplicate'] a
  * see (`rate`/`increase` never see a series that appears with its first event already counted).
  */
 export function primeExecutorMetrics(metrics: ExecutorMetrics): void {
-  for (const status of ['completed', 'failed', 'aborted']) metrics.plans.inc({ status }, 0);
+  for (const status of PLAN_STATUSES) for (const counter of [metrics.plans, metrics.plansRepaired]) counter.inc({ status }, 0);
+  metrics.stepsToSuccess.zero({ goal: 'unspecified' });
   for (const reason of REPAIRABLE) for (const result of ['steps', 'none', 'error', 'timeout']) metrics.repairs.inc({ reason, result }, 0);
   // Steps that fail before a capability is resolved (V1/V2).
   for (const code of ['unknown_verb', 'invalid_args']) metrics.steps.inc({ capability: 'unknown', version: 'none', outcome: 'failed', code }, 0);
-  metrics.stepDuration.zero({ capability: 'unknown', outcome: 'failed' });
+  metrics.stepDuration.zero({ capability: 'unknown', version: 'none', outcome: 'failed' });
 }
 
 /** Sets every series of one capability (steps by outcome × code, durations, TTFA, watchdogs, retries…) to 0. */
@@ -107,8 +129,10 @@ export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { r
   step('duplicate', 'duplicate');
   step('preempted', 'preempted');
   for (const code of CODES) step('failed', code);
-  for (const outcome of STEP_OUTCOMES) metrics.stepDuration.zero({ capability: name, outcome });
-  metrics.ttfa.zero({ capability: name });
+  for (const outcome of STEP_OUTCOMES) metrics.stepDuration.zero({ capability: name, version, outcome });
+  metrics.ttfa.zero({ capability: name, version });
+  for (const outcome of ['succeeded', 'failed', 'preempted']) metrics.stepsRetried.inc({ capability: name, outcome }, 0);
+  for (const state of BT_STATES) metrics.btTransitions.inc({ capability: name, state }, 0);
   for (const code of RETRYABLE) metrics.retries.inc({ capability: name, code }, 0);
   for (const code of WATCHDOG_CODES) metrics.watchdogTrips.inc({ capability: name, code }, 0);
   for (const kind of ['completed', 'in_flight']) metrics.duplicates.inc({ capability: name, kind }, 0);
