@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { beliefMetrics } from '@sinew/belief/mineflayer';
-import { createExecutor, instrumentMethods } from '@sinew/bt-runtime';
+import { createExecutor, instrumentMethods, routerMetrics } from '@sinew/bt-runtime';
 import { CapabilityRegistry } from '@sinew/executor-contracts';
 import { serveSinew } from '@sinew/server';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -23,10 +23,11 @@ async function expressions(): Promise<{ panel: string; expr: string }[]> {
 const HISTOGRAM_SUFFIX = /_(bucket|sum|count)$/;
 
 describe('examples/dashboards', () => {
-  // Everything /metrics serves: the executor's metrics, the belief adapter's and the server's own.
+  // Everything /metrics serves: the executor's metrics, the belief adapter's, the router's and the server's own.
   const executor = createExecutor({ registry: new CapabilityRegistry(), body: instrumentMethods({ chat() {} }, ['chat']) });
   const metrics = executor.metrics;
   beliefMetrics(metrics.registry);
+  routerMetrics(metrics.registry);
   beforeAll(async () => {
     await (await serveSinew({ executor, port: 0, host: '127.0.0.1' })).close();
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
-import { createExecutor, memoryProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, memoryProvenance, routerMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { type RepairHook, type StepOutcome } from '@sinew/executor-contracts';
 import { serveSinew, type SinewServer } from '@sinew/server';
@@ -113,6 +113,8 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     bot = instrumentBot(await connectBot(server, { username: 'sinew' }));
     executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair: plankRepair, provenance, policy: { maxLocalRetries: 0 } });
     belief = attachBelief(bot, { executor });
+    // The story plans by hand (no router): its metrics are registered and stay at 0.
+    routerMetrics(executor.metrics.registry, { planners: ['htn'] });
     belief.start();
     telemetry = await serveSinew({ executor, bot, port: 0, host: '127.0.0.1' });
     const port = await freePort();
@@ -223,6 +225,7 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   set('TTFA and duration p95 by capability version#B', byVersion.map(([metric, list]) => ({ metric, value: quantile(0.95, STEP_BUCKETS, list.map(seconds)) })));
   // craft_item and chat are plain runners: no tree, no transitions.
   set('BT node transitions / s#A', []);
+  for (const ref of ['A', 'B', 'C']) set(`Router decisions and disagreements#${ref}`, []);
   // The bot is alone in its world: no tracks, no deltas.
   set('Belief tracks by visibility#A', []);
   set('Belief deltas by type#A', []);
