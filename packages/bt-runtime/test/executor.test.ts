@@ -872,3 +872,64 @@ describe('executor: the seed metrics', () => {
     expect(await metric(registry, 'sinew_plan_steps_to_success_sum', { goal: 'unspecified' })).toBe(4);
   });
 });
+
+describe('executor: runtime canaries', () => {
+  const digNext = (overrides: Partial<Parameters<typeof defineFake>[0]>) => defineFake({ ...(digBlock as unknown as Parameters<typeof defineFake>[0]), version: '1.1.0', ...overrides });
+  /** Runs `n` one-step plans digging fresh blocks; returns the version each step ran on. */
+  async function digs(executor: ReturnType<typeof setup>['executor'], body: ReturnType<typeof setup>['body'], n: number, from = 0): Promise<string[]> {
+    const versions: string[] = [];
+    for (let i = from; i < from + n; i += 1) {
+      body.blocks.add(`b${i}`);
+      const outcome = await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: `b${i}` } }], `p${i}`));
+      versions.push(`${outcome.steps[0]!.capability?.version}:${outcome.steps[0]!.status}`);
+    }
+    return versions;
+  }
+
+  it('runs the canary on its share of steps and promotes it when its SLA over minSteps is no worse than the stable one', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    executor.registry.registerCanary(digNext({}), { share: 0.5, minSteps: 2 });
+    const decisions: string[] = [];
+    executor.on('canary.decision', (d) => decisions.push(`${d.decision} ${d.version}: ${d.reason}`));
+    expect(executor.registry.resolve('dig_block')).toMatchObject({ ok: true, capability: { version: '1.0.0' } });
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'promoted' })).toBe(0);
+    expect(await digs(executor, body, 5)).toEqual(['1.0.0:succeeded', '1.1.0:succeeded', '1.0.0:succeeded', '1.1.0:succeeded', '1.1.0:succeeded']);
+    expect(decisions).toEqual(['promoted 1.1.0: no worse than 1.0.0 over 2 steps']);
+    expect(executor.registry.resolve('dig_block')).toMatchObject({ ok: true, capability: { version: '1.1.0' } });
+    expect(await metric(registry, 'sinew_canary_decisions_total', { capability: 'dig_block', version: '1.1.0', decision: 'promoted' })).toBe(1);
+  });
+
+  it('demotes a canary that regresses after acting (its failures are reported, not retried on the stable version)', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    // Moves instead of digging: it acts, so its effects_unmet is reported as is.
+    executor.registry.registerCanary(digNext({ run: async (ctx) => ctx.body.move(1) }), { share: 0.5, minSteps: 2 });
+    const decisions: string[] = [];
+    executor.on('canary.decision', (d) => decisions.push(`${d.decision} ${d.version}: ${d.reason}`));
+    expect(await digs(executor, body, 6)).toEqual(['1.0.0:succeeded', '1.1.0:failed', '1.0.0:succeeded', '1.1.0:failed', '1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(decisions).toEqual(['demoted 1.1.0: success rate 0.000 < stable 1.000']);
+    expect(executor.registry.resolve('dig_block')).toMatchObject({ ok: true, capability: { version: '1.0.0' } });
+    expect(executor.registry.resolve('dig_block', '1.1.0')).toMatchObject({ ok: true, capability: { version: '1.1.0' } });
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'demoted' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0', outcome: 'failed', code: 'effects_unmet' })).toBe(2);
+  });
+
+  it('re-runs a canary step that failed before any actuator command on the stable version, within the same step', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    executor.registry.registerCanary(digNext({ guard: () => ({ ok: false, code: 'guard_failed', reason: 'the new version refuses' }) }), { share: 0.5, minSteps: 10 });
+    const decisions: string[] = [];
+    executor.on('canary.decision', (d) => decisions.push(`${d.decision}: ${d.reason}`));
+    expect(await digs(executor, body, 2)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(decisions).toEqual(['fallback: s failed before acting (guard_failed); re-run on 1.0.0']);
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'fallback' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0', code: 'guard_failed' })).toBe(1);
+  });
+
+  it('refuses a canary without a stable version, a second canary, a lower version and bad options', () => {
+    const { executor } = setup();
+    expect(() => executor.registry.registerCanary(defineFake({ name: 'nope', version: '2.0.0', description: 'x', inputSchema: empty, run: async () => {}, acceptance: () => accepted }))).toThrow(/needs a stable version/);
+    expect(() => executor.registry.registerCanary(digNext({ version: '0.9.0' }))).toThrow(/must be higher than the stable 1.0.0/);
+    expect(() => executor.registry.registerCanary(digNext({}), { share: 1.5 })).toThrow(/share/);
+    executor.registry.registerCanary(digNext({}));
+    expect(() => executor.registry.registerCanary(digNext({ version: '1.2.0' }))).toThrow(/already has a canary/);
+  });
+});

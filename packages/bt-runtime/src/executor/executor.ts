@@ -19,6 +19,7 @@ import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
+import { CanaryTrials } from './canary.js';
 import { HealthTracker } from './health.js';
 import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
@@ -27,7 +28,7 @@ import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
-import { StepRun } from './step-run.js';
+import { StepRun, type StepRunOptions } from './step-run.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -54,6 +55,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   /** Steps whose shape PlanSchema already validated (plan steps, not repair or preemption steps). */
   readonly #validated = new WeakSet<object>();
   readonly #health = new HealthTracker();
+  readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
   readonly #goalLabels = new Set<string>();
@@ -77,6 +79,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const events = new EventHub(log);
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
+    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates: options.predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
     this.#primeMetrics();
@@ -87,8 +90,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   #primeMetrics(): void {
     primeExecutorMetrics(this.metrics);
     for (const name of actuatorCommandNames(this.#rt.body)) this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) }, 0);
-    for (const capability of this.registry.capabilities()) primeCapabilityMetrics(this.metrics, capability);
-    if (typeof this.registry.onRegister === 'function') this.#unsubscribe.push(this.registry.onRegister((capability) => primeCapabilityMetrics(this.metrics, capability)));
+    const prime = (capability: Capability<Body>) => primeCapabilityMetrics(this.metrics, capability, this.registry.canary?.(capability.name)?.capability === capability);
+    for (const capability of this.registry.capabilities()) prime(capability);
+    if (typeof this.registry.onRegister === 'function') this.#unsubscribe.push(this.registry.onRegister(prime));
   }
 
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void {
@@ -308,11 +312,31 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const flight = this.#idempotency.begin(key);
     let outcome: StepOutcome | undefined;
     try {
-      outcome = await new StepRun<Body>({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value }).run();
+      outcome = await this.#dispatch({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
       return outcome;
     } finally {
       this.#idempotency.end(key, flight, outcome!);
     }
+  }
+
+  /** Runs the step on its capability, or on the verb's canary when this step is one of its share (falling back to the stable version when the canary failed before acting). */
+  async #dispatch(run: StepRunOptions<Body>): Promise<StepOutcome> {
+    const stable = run.capability;
+    const canary = run.step.capabilityVersion === undefined ? this.#canaries.pick(stable) : undefined;
+    if (!canary) {
+      const outcome = await new StepRun<Body>(run).run();
+      this.#canaries.judge(stable);
+      return outcome;
+    }
+    const parsed = checkArgs(canary.capability, run.step.args);
+    const tried = parsed.ok ? await new StepRun<Body>({ ...run, capability: canary.capability, args: parsed.args }).run() : undefined;
+    if (tried && !this.#canaries.fallsBack(canary, stable, tried)) {
+      this.#canaries.judge(stable);
+      return tried;
+    }
+    const outcome = await new StepRun<Body>({ ...run, startedAt: this.#rt.clock.now() }).run();
+    this.#canaries.judge(stable);
+    return outcome;
   }
 
   /** V1 + V2 of any step value; a value that throws when read is invalid_args. */

@@ -79,6 +79,11 @@ export class HealthTracker {
     }
   }
 
+  /** SLA figures of one capability version, once it ran. */
+  version(capability: string, version: string): SlaFigures | undefined {
+    return this.#stats.get(capability)?.versions.get(version)?.figures();
+  }
+
   report(): CapabilityHealth[] {
     return [...this.#stats.entries()]
       .sort(([a], [b]) => a.localeCompare(b))

@@ -46,6 +46,8 @@ export interface ExecutorMetrics {
   readonly stepsToSuccess: Histogram<'goal'>;
   /** Steps that needed at least one local retry, by how they ended (retry success = succeeded / all). Labels: capability, outcome. */
   readonly stepsRetried: Counter<'capability' | 'outcome'>;
+  /** Canary decisions. Labels: capability, version (the canary's), decision (promoted | demoted | fallback: a canary step that failed before acting, re-run on the stable version). */
+  readonly canaryDecisions: Counter<'capability' | 'version' | 'decision'>;
   /** Behavior-tree node transitions (FM-03's heartbeat). Labels: capability, state (ready | running | succeeded | failed | aborted | other). */
   readonly btTransitions: Counter<'capability' | 'state'>;
 }
@@ -75,6 +77,7 @@ export function createMetrics(options: { registry?: Registry } = {}): ExecutorMe
     plansRepaired: new Counter({ name: 'sinew_plans_repaired_total', help: 'Plans that needed at least one repair, by status', labelNames: ['status'], registers }),
     stepsToSuccess: new Histogram({ name: 'sinew_plan_steps_to_success', help: 'Steps a completed plan ran, repairs included', labelNames: ['goal'], buckets: PLAN_STEPS, registers }),
     stepsRetried: new Counter({ name: 'sinew_steps_retried_total', help: 'Steps that needed at least one local retry, by outcome', labelNames: ['capability', 'outcome'], registers }),
+    canaryDecisions: new Counter({ name: 'sinew_canary_decisions_total', help: 'Canary decisions: promoted, demoted, fallback to the stable version', labelNames: ['capability', 'version', 'decision'], registers }),
     btTransitions: new Counter({ name: 'sinew_bt_node_transitions_total', help: 'Behavior-tree node transitions', labelNames: ['capability', 'state'], registers }),
   };
 }
@@ -121,8 +124,11 @@ export function primeExecutorMetrics(metrics: ExecutorMetrics): void {
   metrics.stepDuration.zero({ capability: 'unknown', version: 'none', outcome: 'failed' });
 }
 
+/** The `decision` label of sinew_canary_decisions_total. */
+export const CANARY_DECISIONS = ['promoted', 'demoted', 'fallback'] as const;
+
 /** Sets every series of one capability (steps by outcome × code, durations, TTFA, watchdogs, retries…) to 0. */
-export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { readonly name: string; readonly version: string }): void {
+export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { readonly name: string; readonly version: string }, canary = false): void {
   const { name, version } = capability;
   const step = (outcome: string, code: string) => metrics.steps.inc({ capability: name, version, outcome, code }, 0);
   step('succeeded', 'none');
@@ -136,5 +142,6 @@ export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { r
   for (const code of RETRYABLE) metrics.retries.inc({ capability: name, code }, 0);
   for (const code of WATCHDOG_CODES) metrics.watchdogTrips.inc({ capability: name, code }, 0);
   for (const kind of ['completed', 'in_flight']) metrics.duplicates.inc({ capability: name, kind }, 0);
+  if (canary) for (const decision of CANARY_DECISIONS) metrics.canaryDecisions.inc({ capability: name, version, decision }, 0);
   for (const counter of [metrics.stuck, metrics.abandonedRunners, metrics.lateResults, metrics.staleActuations]) counter.inc({ capability: name }, 0);
 }

@@ -1,0 +1,73 @@
+import type { Canary, Capability, CapabilityRegistry, ErrorCode, StepOutcome } from '@sinew/executor-contracts';
+import type { ExecutorMetrics } from '../metrics/metrics.js';
+import type { EventHub } from './events.js';
+import type { HealthTracker, SlaFigures } from './health.js';
+
+/** Failures that are not the canary's doing (the stable version could not run either). */
+const NOT_THE_CANARY: ReadonlySet<ErrorCode> = new Set(['aborted', 'preempted', 'body_disconnected', 'duplicate']);
+
+/** Runtime canaries (seed 004): which steps run the canary, its fallbacks, and the SLA verdict. */
+export class CanaryTrials<Body> {
+  readonly #credit = new Map<string, number>();
+
+  constructor(
+    private readonly deps: {
+      readonly registry: CapabilityRegistry<Body>;
+      readonly health: HealthTracker;
+      readonly metrics: ExecutorMetrics;
+      readonly events: EventHub;
+    },
+  ) {}
+
+  /** The verb's canary when this step is one of its `share` (an even spread: credit accrues per step). */
+  pick(stable: Capability<Body>): Canary<Body> | undefined {
+    const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;
+    if (!canary || canary.capability === stable) return undefined;
+    const credit = (this.#credit.get(stable.name) ?? 0) + canary.options.share;
+    const take = credit >= 1 - 1e-9;
+    this.#credit.set(stable.name, take ? credit - 1 : credit);
+    return take ? canary : undefined;
+  }
+
+  /** Whether a canary step re-runs on the stable version: it failed before any actuator command, for its own reasons. */
+  fallsBack(canary: Canary<Body>, stable: Capability<Body>, outcome: StepOutcome): boolean {
+    const code = outcome.failure?.code;
+    if (outcome.status !== 'failed' || outcome.ttfaMs !== undefined || code === undefined || NOT_THE_CANARY.has(code)) return false;
+    this.#decide(canary.capability, stable, 'fallback', `${outcome.stepId} failed before acting (${code}); re-run on ${stable.version}`);
+    return true;
+  }
+
+  /** Once the canary ran `minSteps`, promotes it when its SLA is no worse than the stable version's, else demotes it. */
+  judge(stable: Capability<Body>): void {
+    const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;
+    if (!canary || canary.capability === stable) return;
+    const { health, registry } = this.deps;
+    const canarySla = health.version(stable.name, canary.capability.version);
+    const stableSla = health.version(stable.name, stable.version);
+    if (!canarySla || !stableSla || canarySla.steps < canary.options.minSteps) return;
+    const regression = regressionOf(canarySla, stableSla, canary.options.latencyTolerance);
+    if (regression) registry.demote(stable.name);
+    else registry.promote(stable.name);
+    const reason = regression ?? `no worse than ${stable.version} over ${canarySla.steps} steps`;
+    this.#decide(canary.capability, stable, regression ? 'demoted' : 'promoted', reason, { canarySla, stableSla });
+  }
+
+  #decide(canary: Capability<Body>, stable: Capability<Body>, decision: 'promoted' | 'demoted' | 'fallback', reason: string, sla?: { canarySla: SlaFigures; stableSla: SlaFigures }): void {
+    this.deps.metrics.canaryDecisions.inc({ capability: canary.name, version: canary.version, decision });
+    this.deps.events.emit('canary.decision', { capability: canary.name, version: canary.version, stable: stable.version, decision, reason, ...sla });
+  }
+}
+
+/** Why the canary is worse than the stable version (success rate, TTFA p95, duration p95), if it is. */
+function regressionOf(canary: SlaFigures, stable: SlaFigures, tolerance: number): string | undefined {
+  if ((canary.successRate ?? 0) < (stable.successRate ?? 0)) return `success rate ${fmt(canary.successRate)} < stable ${fmt(stable.successRate)}`;
+  for (const key of ['ttfaP95Ms', 'durationP95Ms'] as const) {
+    const [c, s] = [canary[key], stable[key]];
+    if (c !== null && s !== null && c > s * (1 + tolerance)) return `${key} ${c} ms > stable ${s} ms (+${tolerance * 100} %)`;
+  }
+  return undefined;
+}
+
+function fmt(rate: number | null): string {
+  return rate === null ? 'n/a' : rate.toFixed(3);
+}
