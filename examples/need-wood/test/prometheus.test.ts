@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createExecutor, memoryProvenance, routerMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
-import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
+import { chat as chatCapability, createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { type RepairHook, type StepOutcome } from '@sinew/executor-contracts';
 import { serveSinew, type SinewServer } from '@sinew/server';
 import { connectBot, give, startServer, type TestServer } from '@sinew/testkit';
@@ -113,6 +113,8 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     bot = instrumentBot(await connectBot(server, { username: 'sinew' }));
     executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair: plankRepair, provenance, policy: { maxLocalRetries: 0 } });
     belief = attachBelief(bot, { executor });
+    // A canary of chat under trial: its decision series exist at 0 (the story's one chat runs on the stable version).
+    executor.registry.registerCanary({ ...chatCapability, version: '1.1.0' }, { share: 0.01 });
     // The story plans by hand (no router): its metrics are registered and stay at 0.
     routerMetrics(executor.metrics.registry, { planners: ['htn'] });
     belief.start();
@@ -226,6 +228,7 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   // craft_item and chat are plain runners: no tree, no transitions.
   set('BT node transitions / s#A', []);
   for (const ref of ['A', 'B', 'C']) set(`Router decisions and disagreements#${ref}`, []);
+  set('Canary decisions#A', []);
   // The bot is alone in its world: no tracks, no deltas.
   set('Belief tracks by visibility#A', []);
   set('Belief deltas by type#A', []);
