@@ -228,7 +228,7 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   // craft_item and chat are plain runners: no tree, no transitions.
   set('BT node transitions / s#A', []);
   for (const ref of ['A', 'B', 'C']) set(`Router decisions and disagreements#${ref}`, []);
-  set('Canary decisions#A', []);
+  for (const ref of ['A', 'B']) set(`Canary decisions#${ref}`, []);
   // The bot is alone in its world: no tracks, no deltas.
   set('Belief tracks by visibility#A', []);
   set('Belief deltas by type#A', []);

@@ -924,6 +924,24 @@ describe('executor: runtime canaries', () => {
     expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0', code: 'guard_failed' })).toBe(1);
   });
 
+  it('shadow mode: the canary never acts; its guard is judged beside every stable step, agreement counted, the difference an event', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    const refuseB1 = digNext({ guard: (_ctx, args) => ((args as { block: string }).block === 'b1' ? { ok: false, code: 'guard_failed', reason: 'b1 looks unsafe' } : { ok: true }) });
+    executor.registry.registerCanary(refuseB1, { mode: 'shadow', minSteps: 1 });
+    const shadows: string[] = [];
+    executor.on('canary.shadow', (e) => shadows.push(`${e.stepId} ${e.verdict}: ${e.reason}`));
+    expect(await digs(executor, body, 3)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(shadows).toEqual([
+      's agree: 1.1.0 would have run; 1.0.0 succeeded',
+      's disagree: 1.1.0 would have refused (guard_failed: b1 looks unsafe); 1.0.0 succeeded',
+      's agree: 1.1.0 would have run; 1.0.0 succeeded',
+    ]);
+    expect(await metric(registry, 'sinew_canary_shadow_total', { verdict: 'agree' })).toBe(2);
+    expect(await metric(registry, 'sinew_canary_shadow_total', { verdict: 'disagree' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0' })).toBe(0);
+    expect(executor.registry.canary('dig_block')?.capability.version).toBe('1.1.0');
+  });
+
   it('refuses a canary without a stable version, a second canary, a lower version and bad options', () => {
     const { executor } = setup();
     expect(() => executor.registry.registerCanary(defineFake({ name: 'nope', version: '2.0.0', description: 'x', inputSchema: empty, run: async () => {}, acceptance: () => accepted }))).toThrow(/needs a stable version/);

@@ -45,6 +45,8 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 
 /** How a canary version is trialled beside the stable one (seed 004: shadow-run, promote on SLA). */
 export const CanaryOptionsSchema = z.strictObject({
+  /** `split`: the canary runs its share of steps; `shadow`: it never acts — its guard is judged beside every stable step. */
+  mode: z.enum(['split', 'shadow']).default('split'),
   /** Share of the verb's steps (without a version range) that run the canary, 0 < share < 1. */
   share: z.number().gt(0).lt(1).default(0.1),
   /** Canary steps before the SLA verdict (promote or demote). */

@@ -1,4 +1,4 @@
-import type { Canary, Capability, CapabilityRegistry, ErrorCode, StepOutcome } from '@sinew/executor-contracts';
+import { checkArgs, runGuard, type Canary, type Capability, type CapabilityRegistry, type ErrorCode, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker, SlaFigures } from './health.js';
@@ -22,11 +22,30 @@ export class CanaryTrials<Body> {
   /** The verb's canary when this step is one of its `share` (an even spread: credit accrues per step). */
   pick(stable: Capability<Body>): Canary<Body> | undefined {
     const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;
-    if (!canary || canary.capability === stable) return undefined;
+    if (!canary || canary.capability === stable || canary.options.mode === 'shadow') return undefined;
     const credit = (this.#credit.get(stable.name) ?? 0) + canary.options.share;
     const take = credit >= 1 - 1e-9;
     this.#credit.set(stable.name, take ? credit - 1 : credit);
     return take ? canary : undefined;
+  }
+
+  /** The verb's canary in shadow mode: its guard's verdict on the step's args, taken before the stable version runs. */
+  shadow(stable: Capability<Body>, body: Body, rawArgs: unknown): { readonly canary: Canary<Body>; readonly refusal: StepFailure | undefined } | undefined {
+    const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;
+    if (!canary || canary.options.mode !== 'shadow') return undefined;
+    const parsed = checkArgs(canary.capability, rawArgs);
+    return { canary, refusal: parsed.ok ? runGuard(canary.capability, { body }, parsed.args) : parsed.failure };
+  }
+
+  /** Compares the shadow's verdict with what the stable version did; agreement is counted, the difference logged as an event. */
+  compareShadow(shadow: { readonly canary: Canary<Body>; readonly refusal: StepFailure | undefined }, stable: Capability<Body>, outcome: StepOutcome): void {
+    const wouldRun = shadow.refusal === undefined;
+    const stableRan = outcome.status === 'succeeded' || outcome.ttfaMs !== undefined;
+    const verdict = wouldRun === stableRan ? 'agree' : 'disagree';
+    const { name, version } = shadow.canary.capability;
+    this.deps.metrics.canaryShadow.inc({ capability: name, version, verdict });
+    const would = wouldRun ? 'would have run' : `would have refused (${shadow.refusal!.code}: ${shadow.refusal!.reason})`;
+    this.deps.events.emit('canary.shadow', { capability: name, version, stable: stable.version, stepId: outcome.stepId, verdict, reason: `${version} ${would}; ${stable.version} ${outcome.status}` });
   }
 
   /** Whether a canary step re-runs on the stable version: it failed before any actuator command, for its own reasons. */

@@ -324,8 +324,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const stable = run.capability;
     const canary = run.step.capabilityVersion === undefined ? this.#canaries.pick(stable) : undefined;
     if (!canary) {
+      const shadow = this.#canaries.shadow(stable, this.#rt.body, run.step.args);
       const outcome = await new StepRun<Body>(run).run();
-      this.#canaries.judge(stable);
+      if (shadow) this.#canaries.compareShadow(shadow, stable, outcome);
+      else this.#canaries.judge(stable);
       return outcome;
     }
     const parsed = checkArgs(canary.capability, run.step.args);

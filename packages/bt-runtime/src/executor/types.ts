@@ -86,6 +86,8 @@ export interface ExecutorEvents {
     readonly canarySla?: SlaFigures;
     readonly stableSla?: SlaFigures;
   };
+  /** A shadow canary's guard verdict beside what the stable version did with the same step. */
+  'canary.shadow': { readonly capability: string; readonly version: string; readonly stable: string; readonly stepId: string; readonly verdict: 'agree' | 'disagree'; readonly reason: string };
   'plan.completed': PlanOutcome;
   'plan.failed': PlanOutcome;
 }

@@ -48,6 +48,8 @@ export interface ExecutorMetrics {
   readonly stepsRetried: Counter<'capability' | 'outcome'>;
   /** Canary decisions. Labels: capability, version (the canary's), decision (promoted | demoted | fallback: a canary step that failed before acting, re-run on the stable version). */
   readonly canaryDecisions: Counter<'capability' | 'version' | 'decision'>;
+  /** Shadow canaries: whether the canary's guard agreed with what the stable version did. Labels: capability, version (the canary's), verdict (agree | disagree). */
+  readonly canaryShadow: Counter<'capability' | 'version' | 'verdict'>;
   /** Behavior-tree node transitions (FM-03's heartbeat). Labels: capability, state (ready | running | succeeded | failed | aborted | other). */
   readonly btTransitions: Counter<'capability' | 'state'>;
 }
@@ -78,6 +80,7 @@ export function createMetrics(options: { registry?: Registry } = {}): ExecutorMe
     stepsToSuccess: new Histogram({ name: 'sinew_plan_steps_to_success', help: 'Steps a completed plan ran, repairs included', labelNames: ['goal'], buckets: PLAN_STEPS, registers }),
     stepsRetried: new Counter({ name: 'sinew_steps_retried_total', help: 'Steps that needed at least one local retry, by outcome', labelNames: ['capability', 'outcome'], registers }),
     canaryDecisions: new Counter({ name: 'sinew_canary_decisions_total', help: 'Canary decisions: promoted, demoted, fallback to the stable version', labelNames: ['capability', 'version', 'decision'], registers }),
+    canaryShadow: new Counter({ name: 'sinew_canary_shadow_total', help: 'Shadow canary verdicts beside the stable version: agree or disagree', labelNames: ['capability', 'version', 'verdict'], registers }),
     btTransitions: new Counter({ name: 'sinew_bt_node_transitions_total', help: 'Behavior-tree node transitions', labelNames: ['capability', 'state'], registers }),
   };
 }
@@ -142,6 +145,9 @@ export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { r
   for (const code of RETRYABLE) metrics.retries.inc({ capability: name, code }, 0);
   for (const code of WATCHDOG_CODES) metrics.watchdogTrips.inc({ capability: name, code }, 0);
   for (const kind of ['completed', 'in_flight']) metrics.duplicates.inc({ capability: name, kind }, 0);
-  if (canary) for (const decision of CANARY_DECISIONS) metrics.canaryDecisions.inc({ capability: name, version, decision }, 0);
+  if (canary) {
+    for (const decision of CANARY_DECISIONS) metrics.canaryDecisions.inc({ capability: name, version, decision }, 0);
+    for (const verdict of ['agree', 'disagree']) metrics.canaryShadow.inc({ capability: name, version, verdict }, 0);
+  }
   for (const counter of [metrics.stuck, metrics.abandonedRunners, metrics.lateResults, metrics.staleActuations]) counter.inc({ capability: name }, 0);
 }
