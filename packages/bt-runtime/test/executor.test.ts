@@ -942,6 +942,13 @@ describe('executor: runtime canaries', () => {
     expect(executor.registry.canary('dig_block')?.capability.version).toBe('1.1.0');
   });
 
+  it('a canary whose schema refuses the args falls back to the stable version, as a fallback decision', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    executor.registry.registerCanary(digNext({ inputSchema: z.object({ target: z.string() }) }), { share: 0.5 });
+    expect(await digs(executor, body, 2)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'fallback' })).toBe(1);
+  });
+
   it('refuses a canary without a stable version, a second canary, a lower version and bad options', () => {
     const { executor } = setup();
     expect(() => executor.registry.registerCanary(defineFake({ name: 'nope', version: '2.0.0', description: 'x', inputSchema: empty, run: async () => {}, acceptance: () => accepted }))).toThrow(/needs a stable version/);

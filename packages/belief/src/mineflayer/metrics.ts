@@ -45,4 +45,3 @@ function build(registry: Registry): BeliefMetrics {
     ),
   };
 }
-

@@ -56,6 +56,11 @@ export class CanaryTrials<Body> {
     return true;
   }
 
+  /** The canary's schema refused the step's args: the stable version runs it (a fallback like any other). */
+  refusedArgs(canary: Canary<Body>, stable: Capability<Body>, stepId: string, failure: StepFailure): void {
+    this.#decide(canary.capability, stable, 'fallback', `${stepId}: ${canary.capability.version} refused the args (${failure.reason}); run on ${stable.version}`);
+  }
+
   /** Once the canary ran `minSteps`, promotes it when its SLA is no worse than the stable version's, else demotes it. */
   judge(stable: Capability<Body>): void {
     const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;

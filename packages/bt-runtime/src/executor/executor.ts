@@ -331,6 +331,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return outcome;
     }
     const parsed = checkArgs(canary.capability, run.step.args);
+    if (!parsed.ok) this.#canaries.refusedArgs(canary, stable, run.step.stepId, parsed.failure);
     const tried = parsed.ok ? await new StepRun<Body>({ ...run, capability: canary.capability, args: parsed.args }).run() : undefined;
     if (tried && !this.#canaries.fallsBack(canary, stable, tried)) {
       this.#canaries.judge(stable);
