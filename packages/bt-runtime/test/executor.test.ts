@@ -825,6 +825,9 @@ describe('executor: every series exists from the start', () => {
     await executor.run(plan([{ stepId: 's1', type: 'later', args: {} }]));
     expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'succeeded' })).toBe(1);
     expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'failed' })).toBe(0);
+    // A second executor sharing the metrics primes nothing over the first one's observations.
+    createExecutor({ registry: executor.registry, body: fakeBody(), metrics: executor.metrics });
+    expect(await metric(registry, 'sinew_step_duration_seconds_count', { capability: 'later', outcome: 'succeeded' })).toBe(1);
   });
 });
 

@@ -15,7 +15,7 @@ import {
 } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
-import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics, type ExecutorMetrics } from '../metrics/metrics.js';
+import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
@@ -219,9 +219,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   /** The bounded `goal` label of a plan's intent; a goal seen for the first time gets its series at 0 now, before its plan ends. */
   #goalLabel(intent: Intent | undefined): string {
     if (intent === undefined) return 'unspecified';
-    const known = this.#goalLabels.size;
     const goal = labelValue(intent.goal, this.#goalLabels);
-    if (this.#goalLabels.size > known) this.metrics.stepsToSuccess.zero({ goal });
+    zeroOnce(this.metrics.stepsToSuccess, { goal });
     return goal;
   }
 

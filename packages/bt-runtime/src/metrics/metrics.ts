@@ -111,6 +111,20 @@ export const BT_STATES = ['ready', 'running', 'succeeded', 'failed', 'aborted', 
 export function btState(state: string | undefined): (typeof BT_STATES)[number] {
   return (BT_STATES as readonly string[]).includes(state ?? '') ? (state as (typeof BT_STATES)[number]) : 'other';
 }
+
+/** Histogram series already primed, per metrics object: `zero()` resets a series, so a second executor sharing the metrics must not call it again. */
+const primedSeries = new WeakMap<object, Set<string>>();
+
+/** Creates a histogram series at 0 unless it was already created (never resets one that holds observations). */
+export function zeroOnce<L extends string>(histogram: Histogram<L>, labels: Record<L, string>): void {
+  let primed = primedSeries.get(histogram);
+  if (!primed) primedSeries.set(histogram, (primed = new Set()));
+  const key = JSON.stringify(labels);
+  if (primed.has(key)) return;
+  primed.add(key);
+  histogram.zero(labels);
+}
+
 /** The `outcome` label of sinew_steps_total: a StepOutcome status, or `duplicate` when the idempotency store answered. */
 export const STEP_OUTCOMES = ['succeeded', 'failed', 'preempted', 'duplicate'] as const;
 
@@ -120,11 +134,11 @@ export const STEP_OUTCOMES = ['succeeded', 'failed', 'preempted', 'duplicate'] a
  */
 export function primeExecutorMetrics(metrics: ExecutorMetrics): void {
   for (const status of PLAN_STATUSES) for (const counter of [metrics.plans, metrics.plansRepaired]) counter.inc({ status }, 0);
-  metrics.stepsToSuccess.zero({ goal: 'unspecified' });
+  zeroOnce(metrics.stepsToSuccess, { goal: 'unspecified' });
   for (const reason of REPAIRABLE) for (const result of ['steps', 'none', 'error', 'timeout']) metrics.repairs.inc({ reason, result }, 0);
   // Steps that fail before a capability is resolved (V1/V2).
   for (const code of ['unknown_verb', 'invalid_args']) metrics.steps.inc({ capability: 'unknown', version: 'none', outcome: 'failed', code }, 0);
-  metrics.stepDuration.zero({ capability: 'unknown', version: 'none', outcome: 'failed' });
+  zeroOnce(metrics.stepDuration, { capability: 'unknown', version: 'none', outcome: 'failed' });
 }
 
 /** The `decision` label of sinew_canary_decisions_total. */
@@ -138,8 +152,8 @@ export function primeCapabilityMetrics(metrics: ExecutorMetrics, capability: { r
   step('duplicate', 'duplicate');
   step('preempted', 'preempted');
   for (const code of CODES) step('failed', code);
-  for (const outcome of STEP_OUTCOMES) metrics.stepDuration.zero({ capability: name, version, outcome });
-  metrics.ttfa.zero({ capability: name, version });
+  for (const outcome of STEP_OUTCOMES) zeroOnce(metrics.stepDuration, { capability: name, version, outcome });
+  zeroOnce(metrics.ttfa, { capability: name, version });
   for (const outcome of ['succeeded', 'failed', 'preempted']) metrics.stepsRetried.inc({ capability: name, outcome }, 0);
   for (const state of BT_STATES) metrics.btTransitions.inc({ capability: name, state }, 0);
   for (const code of RETRYABLE) metrics.retries.inc({ capability: name, code }, 0);
