@@ -131,12 +131,18 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     await writeFile(join(scratch, 'prometheus.yml'), config);
     prometheus = spawn(PROMETHEUS, [`--config.file=${join(scratch, 'prometheus.yml')}`, `--storage.tsdb.path=${join(scratch, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     prometheus.stderr!.on('data', (chunk: Buffer) => (prometheusLog += chunk.toString()));
+    prometheus.on('error', (error) => (prometheusLog += `\nspawn failed: ${error.message}`));
     // Two scrapes before the story: every series is already there at 0 when the first event happens.
     await until('count_over_time(up{job="sinew"}[1m]) >= 2 and up{job="sinew"} == 1', 'the bot being scraped');
   }, 60_000);
 
   afterAll(async () => {
-    prometheus?.kill('SIGTERM');
+    // Prometheus is stopped (and has let go of its data dir) before the scratch dir goes.
+    if (prometheus && prometheus.exitCode === null) {
+      const exited = new Promise((resolve) => prometheus!.once('exit', resolve));
+      prometheus.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+    }
     belief?.stop();
     await telemetry?.close();
     await executor?.close();
