@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { createMetrics } from '@sinew/bt-runtime';
-import { describe, expect, it } from 'vitest';
+import { beliefMetrics } from '@sinew/belief/mineflayer';
+import { createExecutor, instrumentMethods, routerMetrics } from '@sinew/bt-runtime';
+import { CapabilityRegistry } from '@sinew/executor-contracts';
+import { serveSinew } from '@sinew/server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FlagsSchema } from '../src/flags.js';
 
 // The dashboards live beside the demo they scrape: examples/dashboards.
@@ -20,7 +23,14 @@ async function expressions(): Promise<{ panel: string; expr: string }[]> {
 const HISTOGRAM_SUFFIX = /_(bucket|sum|count)$/;
 
 describe('examples/dashboards', () => {
-  const metrics = createMetrics();
+  // Everything /metrics serves: the executor's metrics, the belief adapter's, the router's and the server's own.
+  const executor = createExecutor({ registry: new CapabilityRegistry(), body: instrumentMethods({ chat() {} }, ['chat']) });
+  const metrics = executor.metrics;
+  beliefMetrics(metrics.registry);
+  routerMetrics(metrics.registry);
+  beforeAll(async () => {
+    await (await serveSinew({ executor, port: 0, host: '127.0.0.1' })).close();
+  });
   const registered = (name: string) =>
     metrics.registry.getSingleMetric(name) ?? metrics.registry.getSingleMetric(name.replace(HISTOGRAM_SUFFIX, ''));
 
@@ -35,7 +45,8 @@ describe('examples/dashboards', () => {
     const problems: string[] = [];
     for (const { panel, expr } of await expressions()) {
       const names = expr.match(/\bsinew_[a-z_]+/g) ?? [];
-      const labels = new Set<string>();
+      // Target labels Prometheus adds (job, instance) and the scrape config's `body`: the template variables.
+      const labels = new Set<string>(['job', 'instance', 'body']);
       for (const name of names) {
         const metric = registered(name) as unknown as { labelNames?: string[] } | undefined;
         for (const label of metric?.labelNames ?? []) labels.add(label);
@@ -56,6 +67,13 @@ describe('examples/dashboards', () => {
     expect(all).toContain('histogram_quantile(0.95, sum by (le, capability) (rate(sinew_step_ttfa_seconds_bucket');
     expect(all).toContain('sum by (capability, outcome) (increase(sinew_steps_total');
     for (const name of ['sinew_step_stuck_total', 'sinew_step_retries_total', 'sinew_preemptions_total']) expect(all).toContain(name);
+  });
+
+  it('filters every sinew_* query by the job / instance / body template variables', async () => {
+    const dashboard = JSON.parse(await readFile(dashboardUrl, 'utf8')) as { templating: { list: { name: string }[] } };
+    expect(dashboard.templating.list.map((v) => v.name)).toEqual(['job', 'instance', 'body']);
+    const unfiltered = (await expressions()).filter(({ expr }) => [...expr.matchAll(/\bsinew_[a-z_]+(\{[^}]*\})?/g)].some((m) => !m[1]?.includes('job=~"$job", instance=~"$instance", body=~"$body"')));
+    expect(unfiltered).toEqual([]);
   });
 
   it('scrapes the port the demo serves on by default', async () => {

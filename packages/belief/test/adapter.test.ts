@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
+import { createMetrics } from '@sinew/bt-runtime';
 import { createBeliefBus, createReflex, StreamMessageSchema, type BeliefError, type EvidenceBatch, type Reflex, type StreamMessage } from '@sinew/belief';
 import { attachBelief, evidenceFromBot, type BotLike, type EntityLike, type Scheduler, type TickEvent } from '@sinew/belief/mineflayer';
 import { FakePreemptor } from './fake-preemptor.js';
@@ -137,6 +138,20 @@ describe('attachBelief', () => {
     expect(text).toMatch(/sinew_belief_ingest_seconds_bucket\{le="0.0002"\} 12/);
     // a second adapter on the same registry reuses the metrics instead of throwing
     expect(() => attachBelief(bot, { registry })).not.toThrow();
+  });
+
+  it("puts the belief metrics on the executor's registry (what /metrics serves) when attached to an executor, every series at 0 first", async () => {
+    const executor = { metrics: createMetrics() };
+    const bot = fakeBot([mob(7, 'zombie', 20, 0)]);
+    const adapter = attachBelief(bot, { executor, scheduler: new FakeScheduler() });
+    expect(adapter.registry).toBe(executor.metrics.registry);
+    const before = await executor.metrics.registry.metrics();
+    expect(before).toContain('sinew_belief_deltas_total{type="new_threat"} 0');
+    expect(before).toContain('sinew_belief_tracks{visibility="visible"} 0');
+    adapter.tick();
+    const after = await executor.metrics.registry.metrics();
+    expect(after).toContain('sinew_belief_tracks{visibility="visible"} 1');
+    expect(after).toContain('sinew_belief_ingest_seconds_count 1');
   });
 
   it('builds track views and hazards only for readers: none without a tick listener or reflex', () => {

@@ -828,3 +828,162 @@ describe('executor: metric labels', () => {
     expect(await metric(registry, 'sinew_actuator_commands_total', { command: 'chat' })).toBe(1);
   });
 });
+
+describe('executor: every series exists from the start', () => {
+  it('primes steps × outcome × code, durations, TTFA, watchdogs, retries, repairs and plans at 0; later registrations too', async () => {
+    const { executor, registry } = setup();
+    const text = await registry.metrics();
+    expect(text).toContain('sinew_steps_total{capability="dig_block",version="1.0.0",outcome="succeeded",code="none"} 0');
+    expect(text).toContain('sinew_steps_total{capability="dig_block",version="1.0.0",outcome="failed",code="precond_missing"} 0');
+    expect(text).toContain('sinew_steps_total{capability="unknown",version="none",outcome="failed",code="unknown_verb"} 0');
+    expect(text).toContain('sinew_step_duration_seconds_count{capability="walk",version="1.0.0",outcome="failed"} 0');
+    expect(text).toContain('sinew_step_ttfa_seconds_count{capability="walk",version="1.0.0"} 0');
+    expect(text).toContain('sinew_watchdog_trips_total{capability="idle",code="stuck"} 0');
+    expect(text).toContain('sinew_step_retries_total{capability="idle",code="ttfa_exceeded"} 0');
+    expect(text).toContain('sinew_plan_repairs_total{reason="precond_missing",result="steps"} 0');
+    expect(text).toContain('sinew_plans_total{status="completed"} 0');
+    for (const name of ['sinew_step_stuck_total', 'sinew_runners_abandoned_total', 'sinew_late_results_dropped_total', 'sinew_step_duplicates_total']) {
+      expect(text).toMatch(new RegExp(`${name}\\{capability="flee"[^}]*\\} 0`));
+    }
+    const later = defineFake({ name: 'later', version: '2.1.0', description: 'registered after the executor', inputSchema: empty, run: async (ctx) => ctx.body.chat('x'), acceptance: () => accepted });
+    executor.registry.register(later);
+    expect(await registry.metrics()).toContain('sinew_steps_total{capability="later",version="2.1.0",outcome="failed",code="timeout"} 0');
+    await executor.run(plan([{ stepId: 's1', type: 'later', args: {} }]));
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'succeeded' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'later', outcome: 'failed' })).toBe(0);
+    // A second executor sharing the metrics primes nothing over the first one's observations.
+    createExecutor({ registry: executor.registry, body: fakeBody(), metrics: executor.metrics });
+    expect(await metric(registry, 'sinew_step_duration_seconds_count', { capability: 'later', outcome: 'succeeded' })).toBe(1);
+  });
+});
+
+describe('executor: the seed metrics', () => {
+  it('counts retried steps by outcome, steps to success per goal, BT transitions, and keeps SLA per version', async () => {
+    let calls = 0;
+    const flaky = defineFake({
+      name: 'flaky',
+      version: '1.2.0',
+      description: 'fails its first attempt',
+      inputSchema: empty,
+      run: async (ctx) => {
+        ctx.body.chat('try');
+        ctx.transition('root/seq', 'running');
+        ctx.transition('root/seq', 'weird-state');
+        if ((calls += 1) === 1) throw new Error('first attempt fails');
+      },
+      acceptance: () => accepted,
+    });
+    const { executor, clock, registry } = setup({}, undefined, [flaky]);
+    const intent = { id: 'i1', source: 'user' as const, goal: 'get wood', urgency: 0.5 };
+    const running = executor.run(plan([{ stepId: 's1', type: 'flaky', args: {} }, { stepId: 's2', type: 'dig_block', args: { block: 'log_1' } }]), { intent });
+    expect(await registry.metrics()).toContain('sinew_plan_steps_to_success_count{goal="get_wood"} 0');
+    await clock.advance(5_000);
+    const outcome = await running;
+    expect(outcome.steps.map((s) => `${s.stepId}:${s.status}:${s.attempts}`)).toEqual(['s1:succeeded:2', 's2:succeeded:1']);
+    expect(await metric(registry, 'sinew_steps_retried_total', { capability: 'flaky', outcome: 'succeeded' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_retried_total', { capability: 'dig_block' })).toBe(0);
+    expect(await metric(registry, 'sinew_bt_node_transitions_total', { capability: 'flaky', state: 'running' })).toBe(2);
+    expect(await metric(registry, 'sinew_bt_node_transitions_total', { capability: 'flaky', state: 'other' })).toBe(2);
+    expect(await metric(registry, 'sinew_plan_steps_to_success_sum', { goal: 'get_wood' })).toBe(2);
+    expect(await metric(registry, 'sinew_plan_steps_to_success_count', { goal: 'get_wood' })).toBe(1);
+    expect(await metric(registry, 'sinew_plans_repaired_total')).toBe(0);
+    expect(await metric(registry, 'sinew_step_ttfa_seconds_count', { capability: 'flaky', version: '1.2.0' })).toBe(2);
+    const health = executor.health().capabilities.find((c) => c.capability === 'flaky');
+    expect(health?.versions).toEqual([expect.objectContaining({ version: '1.2.0', steps: 1, succeeded: 1, successRate: 1 })]);
+  });
+
+  it('counts a plan that needed a repair under sinew_plans_repaired_total by how it ended', async () => {
+    const repair: RepairHook = { repair: () => ({ reason: 'planks first', steps: [{ stepId: 'fix', type: 'dig_block', args: { block: 'log_2' } }, { stepId: 'fix2', type: 'craft_item', args: { item: 'planks' } }] }) };
+    const { executor, registry } = setup({}, repair);
+    const outcome = await executor.run(plan([{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }]));
+    expect([outcome.status, outcome.repairs]).toEqual(['completed', 1]);
+    expect(await metric(registry, 'sinew_plans_repaired_total', { status: 'completed' })).toBe(1);
+    expect(await metric(registry, 'sinew_plan_steps_to_success_sum', { goal: 'unspecified' })).toBe(4);
+  });
+});
+
+describe('executor: runtime canaries', () => {
+  const digNext = (overrides: Partial<Parameters<typeof defineFake>[0]>) => defineFake({ ...(digBlock as unknown as Parameters<typeof defineFake>[0]), version: '1.1.0', ...overrides });
+  /** Runs `n` one-step plans digging fresh blocks; returns the version each step ran on. */
+  async function digs(executor: ReturnType<typeof setup>['executor'], body: ReturnType<typeof setup>['body'], n: number, from = 0): Promise<string[]> {
+    const versions: string[] = [];
+    for (let i = from; i < from + n; i += 1) {
+      body.blocks.add(`b${i}`);
+      const outcome = await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: `b${i}` } }], `p${i}`));
+      versions.push(`${outcome.steps[0]!.capability?.version}:${outcome.steps[0]!.status}`);
+    }
+    return versions;
+  }
+
+  it('runs the canary on its share of steps and promotes it when its SLA over minSteps is no worse than the stable one', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    executor.registry.registerCanary(digNext({}), { share: 0.5, minSteps: 2 });
+    const decisions: string[] = [];
+    executor.on('canary.decision', (d) => decisions.push(`${d.decision} ${d.version}: ${d.reason}`));
+    expect(executor.registry.resolve('dig_block')).toMatchObject({ ok: true, capability: { version: '1.0.0' } });
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'promoted' })).toBe(0);
+    expect(await digs(executor, body, 5)).toEqual(['1.0.0:succeeded', '1.1.0:succeeded', '1.0.0:succeeded', '1.1.0:succeeded', '1.1.0:succeeded']);
+    expect(decisions).toEqual(['promoted 1.1.0: no worse than 1.0.0 over 2 steps']);
+    expect(executor.registry.resolve('dig_block')).toMatchObject({ ok: true, capability: { version: '1.1.0' } });
+    expect(await metric(registry, 'sinew_canary_decisions_total', { capability: 'dig_block', version: '1.1.0', decision: 'promoted' })).toBe(1);
+  });
+
+  it('demotes a canary that regresses after acting (its failures are reported, not retried on the stable version)', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    // Moves instead of digging: it acts, so its effects_unmet is reported as is.
+    executor.registry.registerCanary(digNext({ run: async (ctx) => ctx.body.move(1) }), { share: 0.5, minSteps: 2 });
+    const decisions: string[] = [];
+    executor.on('canary.decision', (d) => decisions.push(`${d.decision} ${d.version}: ${d.reason}`));
+    expect(await digs(executor, body, 6)).toEqual(['1.0.0:succeeded', '1.1.0:failed', '1.0.0:succeeded', '1.1.0:failed', '1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(decisions).toEqual(['demoted 1.1.0: success rate 0.000 < stable 1.000']);
+    expect(executor.registry.resolve('dig_block')).toMatchObject({ ok: true, capability: { version: '1.0.0' } });
+    expect(executor.registry.resolve('dig_block', '1.1.0')).toMatchObject({ ok: true, capability: { version: '1.1.0' } });
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'demoted' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0', outcome: 'failed', code: 'effects_unmet' })).toBe(2);
+  });
+
+  it('re-runs a canary step that failed before any actuator command on the stable version, within the same step', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    executor.registry.registerCanary(digNext({ guard: () => ({ ok: false, code: 'guard_failed', reason: 'the new version refuses' }) }), { share: 0.5, minSteps: 10 });
+    const decisions: string[] = [];
+    executor.on('canary.decision', (d) => decisions.push(`${d.decision}: ${d.reason}`));
+    expect(await digs(executor, body, 2)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(decisions).toEqual(['fallback: s failed before acting (guard_failed); re-run on 1.0.0']);
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'fallback' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0', code: 'guard_failed' })).toBe(1);
+  });
+
+  it('shadow mode: the canary never acts; its guard is judged beside every stable step, agreement counted, the difference an event', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    const refuseB1 = digNext({ guard: (_ctx, args) => ((args as { block: string }).block === 'b1' ? { ok: false, code: 'guard_failed', reason: 'b1 looks unsafe' } : { ok: true }) });
+    executor.registry.registerCanary(refuseB1, { mode: 'shadow', minSteps: 1 });
+    const shadows: string[] = [];
+    executor.on('canary.shadow', (e) => shadows.push(`${e.stepId} ${e.verdict}: ${e.reason}`));
+    expect(await digs(executor, body, 3)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(shadows).toEqual([
+      's agree: 1.1.0 would have run; 1.0.0 succeeded',
+      's disagree: 1.1.0 would have refused (guard_failed: b1 looks unsafe); 1.0.0 succeeded',
+      's agree: 1.1.0 would have run; 1.0.0 succeeded',
+    ]);
+    expect(await metric(registry, 'sinew_canary_shadow_total', { verdict: 'agree' })).toBe(2);
+    expect(await metric(registry, 'sinew_canary_shadow_total', { verdict: 'disagree' })).toBe(1);
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', version: '1.1.0' })).toBe(0);
+    expect(executor.registry.canary('dig_block')?.capability.version).toBe('1.1.0');
+  });
+
+  it('a canary whose schema refuses the args falls back to the stable version, as a fallback decision', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    executor.registry.registerCanary(digNext({ inputSchema: z.object({ target: z.string() }) }), { share: 0.5 });
+    expect(await digs(executor, body, 2)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded']);
+    expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'fallback' })).toBe(1);
+  });
+
+  it('refuses a canary without a stable version, a second canary, a lower version and bad options', () => {
+    const { executor } = setup();
+    expect(() => executor.registry.registerCanary(defineFake({ name: 'nope', version: '2.0.0', description: 'x', inputSchema: empty, run: async () => {}, acceptance: () => accepted }))).toThrow(/needs a stable version/);
+    expect(() => executor.registry.registerCanary(digNext({ version: '0.9.0' }))).toThrow(/must be higher than the stable 1.0.0/);
+    expect(() => executor.registry.registerCanary(digNext({}), { share: 1.5 })).toThrow(/share/);
+    executor.registry.registerCanary(digNext({}));
+    expect(() => executor.registry.registerCanary(digNext({ version: '1.2.0' }))).toThrow(/already has a canary/);
+  });
+});

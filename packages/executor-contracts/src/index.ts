@@ -73,9 +73,13 @@ export {
   type UnverifiedAcceptance,
 } from './capability.js';
 export {
+  CanaryOptionsSchema,
   CapabilityRegistry,
   ManifestSchema,
   RegistryError,
+  type Canary,
+  type CanaryOptions,
+  type CanaryOptionsInput,
   type Manifest,
   type Resolution,
   type ToolDefinition,

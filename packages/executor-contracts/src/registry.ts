@@ -8,7 +8,7 @@ const REGISTRY_BRAND = Symbol.for('sinew.capability-registry');
 export class RegistryError extends Error {
   override readonly name = 'RegistryError';
   constructor(
-    readonly code: 'duplicate_capability' | 'alias_conflict' | 'bad_version',
+    readonly code: 'duplicate_capability' | 'alias_conflict' | 'bad_version' | 'bad_canary',
     message: string,
   ) {
     super(message);
@@ -43,6 +43,26 @@ export const ManifestSchema = z.object({
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 
+/** How a canary version is trialled beside the stable one (seed 004: shadow-run, promote on SLA). */
+export const CanaryOptionsSchema = z.strictObject({
+  /** `split`: the canary runs its share of steps; `shadow`: it never acts — its guard is judged beside every stable step. */
+  mode: z.enum(['split', 'shadow']).default('split'),
+  /** Share of the verb's steps (without a version range) that run the canary, 0 < share < 1. */
+  share: z.number().gt(0).lt(1).default(0.1),
+  /** Canary steps before the SLA verdict (promote or demote). */
+  minSteps: z.number().int().positive().default(20),
+  /** Slack on the p95 latencies: 0.1 means up to 10 % slower than the stable version is still "no worse". */
+  latencyTolerance: z.number().min(0).max(10).default(0.1),
+});
+export type CanaryOptions = z.output<typeof CanaryOptionsSchema>;
+export type CanaryOptionsInput = z.input<typeof CanaryOptionsSchema>;
+
+/** A verb's canary under trial: the new version and its options. */
+export interface Canary<Body> {
+  readonly capability: Capability<Body>;
+  readonly options: CanaryOptions;
+}
+
 /** A tool an LLM can call: one per verb, highest version. */
 export interface ToolDefinition {
   readonly name: string;
@@ -62,6 +82,10 @@ export class CapabilityRegistry<Body = unknown> {
   readonly #versions = new Map<string, Capability<Body>[]>();
   readonly #aliases = new Map<string, string>();
   readonly #aliasUses = new Map<string, number>();
+  readonly #listeners = new Set<(capability: Capability<Body>) => void>();
+  readonly #canaries = new Map<string, Canary<Body>>();
+  /** Demoted canaries: still resolvable by an explicit range, never by default. */
+  readonly #retired = new Set<Capability<Body>>();
 
   /** True for any CapabilityRegistry, across package copies and module formats. */
   static isRegistry(value: unknown): value is CapabilityRegistry {
@@ -90,7 +114,58 @@ export class CapabilityRegistry<Body = unknown> {
     list.push(cap);
     list.sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
     this.#versions.set(cap.name, list);
+    for (const listener of this.#listeners) listener(cap);
     return this;
+  }
+
+  /**
+   * Registers a new version of a registered verb as its canary: by default the verb still resolves to
+   * the stable version; an executor runs `share` of its steps on the canary and promotes or demotes it
+   * on SLA. The canary must be higher than the stable version; one canary per verb.
+   */
+  registerCanary<World, Args>(capability: Capability<Body, World, Args>, options: CanaryOptionsInput = {}): this {
+    const cap = capability as unknown as Capability<Body>;
+    const parsed = CanaryOptionsSchema.safeParse(options);
+    if (!parsed.success) throw new RegistryError('bad_canary', `${cap?.name}: canary options: ${z.prettifyError(parsed.error)}`);
+    const stable = typeof cap?.name === 'string' ? this.get(cap.name) : undefined;
+    if (!stable) throw new RegistryError('bad_canary', `${cap?.name}: a canary needs a stable version registered first`);
+    if (this.#canaries.has(cap.name)) throw new RegistryError('bad_canary', `${cap.name} already has a canary (${this.#canaries.get(cap.name)!.capability.version})`);
+    const version = parseVersion(cap.version);
+    if (!version || compareVersions(version, parseVersion(stable.version)!) <= 0) throw new RegistryError('bad_canary', `${cap.name}: canary ${cap.version} must be higher than the stable ${stable.version}`);
+    // Recorded first so registration listeners already see it as the canary.
+    this.#canaries.set(cap.name, { capability: cap, options: parsed.data });
+    try {
+      return this.register(cap);
+    } catch (error) {
+      this.#canaries.delete(cap.name);
+      throw error;
+    }
+  }
+
+  /** The verb's canary under trial, if any. */
+  canary(verb: string): Canary<Body> | undefined {
+    return this.#canaries.get(verb);
+  }
+
+  /** Ends the trial: the canary becomes the version the verb resolves to. */
+  promote(verb: string): Capability<Body> | undefined {
+    const canary = this.#canaries.get(verb);
+    this.#canaries.delete(verb);
+    return canary?.capability;
+  }
+
+  /** Ends the trial the other way: the canary is retired (reachable only by an explicit version range). */
+  demote(verb: string): Capability<Body> | undefined {
+    const canary = this.#canaries.get(verb);
+    if (canary) this.#retired.add(canary.capability);
+    this.#canaries.delete(verb);
+    return canary?.capability;
+  }
+
+  /** Calls `listener` with every capability registered from now on; returns the unsubscribe function. */
+  onRegister(listener: (capability: Capability<Body>) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /** Registers several capabilities in order (any args and world types; methods are checked bivariantly). */
@@ -131,11 +206,13 @@ export class CapabilityRegistry<Body = unknown> {
     if (canonical === undefined || !list) {
       return { ok: false, reason: 'unknown_verb', message: `no capability provides "${verb}"`, available: this.verbs() };
     }
-    let capability = list[0]!;
+    // By default: the highest version that is neither on trial nor retired.
+    const canary = this.#canaries.get(canonical)?.capability;
+    let capability = list.find((c) => c !== canary && !this.#retired.has(c)) ?? list[0]!;
     if (range !== undefined) {
       const matches = parseRange(range);
       if (!matches) return { ok: false, reason: 'bad_range', message: `"${range}" is not a semver range`, available: list.map((c) => c.version) };
-      const found = list.find((c) => matches(c.version));
+      const found = list.find((c) => matches(c.version) && c !== canary && !this.#retired.has(c)) ?? list.find((c) => matches(c.version));
       if (!found) {
         return {
           ok: false,

@@ -53,7 +53,9 @@ describe('serveSinew: read routes (real HTTP on 127.0.0.1)', () => {
         successRate: 2 / 3,
         meanDurationMs: expect.any(Number),
         ttfaP95Ms: expect.any(Number),
-        lastFailures: [{ code: 'guard_failed', reason: 'no block nope', stepId: 's3', at: expect.any(Number) }],
+        durationP95Ms: expect.any(Number),
+        lastFailures: [{ code: 'guard_failed', reason: 'no block nope', stepId: 's3', version: '1.0.0', at: expect.any(Number) }],
+        versions: [expect.objectContaining({ version: '1.0.0', steps: 3, succeeded: 2, successRate: 2 / 3 })],
       },
     ]);
   });

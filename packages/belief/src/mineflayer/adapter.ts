@@ -41,8 +41,10 @@ export interface BeliefAdapterOptions {
   readonly scheduler?: Scheduler;
   /** Monotonic seconds source for `sinew_belief_ingest_seconds` (default performance.now). */
   readonly now?: () => number;
-  /** prom-client registry for the belief metrics (default: a private one). */
+  /** prom-client registry for the belief metrics (default: the executor's, else a private one). */
   readonly registry?: Registry;
+  /** The executor this belief feeds: its metrics registry (what `/metrics` serves) carries the belief metrics by default. */
+  readonly executor?: { readonly metrics: { readonly registry: Registry } };
   /** Read every ingest tick with the bus's threats (the reflex never waits for emission). */
   readonly reflex?: Reflex;
 }
@@ -84,7 +86,7 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
   });
   const scheduler = options.scheduler ?? globalScheduler;
   const now = options.now ?? (() => performance.now() / 1000);
-  const registry = options.registry ?? new Registry();
+  const registry = options.registry ?? options.executor?.metrics.registry ?? new Registry();
   const metrics: BeliefMetrics = beliefMetrics(registry);
   const readEvidence = evidenceReader(options.evidence);
   const listeners: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { DeltaTypeSchema } from '../stream/schemas.js';
 
 export interface BeliefMetrics {
   readonly tracks: Gauge<'visibility'>;
@@ -11,8 +12,15 @@ function reuse<T>(registry: Registry, name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
 }
 
-/** Registers (or reuses) the belief metrics in the given registry. */
+/** Registers (or reuses) the belief metrics in the given registry, every series at 0 so a first delta is visible to rate(). */
 export function beliefMetrics(registry: Registry): BeliefMetrics {
+  const metrics = build(registry);
+  for (const visibility of ['visible', 'inferred', 'lost']) metrics.tracks.inc({ visibility }, 0); // +0: a second adapter keeps the first one's value
+  for (const type of DeltaTypeSchema.options) metrics.deltas.inc({ type }, 0);
+  return metrics;
+}
+
+function build(registry: Registry): BeliefMetrics {
   return {
     tracks: reuse(
       registry,

@@ -116,6 +116,12 @@ export function emitActuatorCommand(target: ActuatorSource, command: ActuatorCom
   for (const listener of [...hub.listeners]) listener(command);
 }
 
+/** The command names `instrumentMethods` reports for `target` (empty for a body it did not prepare). */
+export function actuatorCommandNames(target: object): string[] {
+  const hub = (target as Record<symbol, Hub | undefined>)[HUB];
+  return hub ? [...new Set(hub.patched.values())] : [];
+}
+
 /**
  * Patches the named methods of `target` in place (dotted paths reach nested objects, e.g.
  * `pathfinder.setGoal`) so each call first emits an `ActuatorCommand`, and adds `onActuate`. Returns

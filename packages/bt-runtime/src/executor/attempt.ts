@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { leasedView, type ActuatorLease, type ActuatorSource } from '../body/instrument.js';
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import { btState } from '../metrics/metrics.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
 import { stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { isThenable, safeRead } from './safe.js';
@@ -178,10 +179,11 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
       this.#firstActionAt = now;
       const ttfaMs = now - this.#dispatchAt;
       const { rt, ref, info } = this.o;
-      rt.metrics.ttfa.observe({ capability: this.o.capability.name }, ttfaMs / 1000);
+      rt.metrics.ttfa.observe({ capability: this.o.capability.name, version: this.o.capability.version }, ttfaMs / 1000);
       if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command: name, ttfaMs, attempt: info.attempt });
-    } else if (kind === 'transition' && this.o.rt.events.has('bt.transition')) {
-      this.o.rt.events.emit('bt.transition', { ...this.o.ref, attempt: this.o.info.attempt, nodePath: name, state: detail ?? '' });
+    } else if (kind === 'transition') {
+      this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
+      if (this.o.rt.events.has('bt.transition')) this.o.rt.events.emit('bt.transition', { ...this.o.ref, attempt: this.o.info.attempt, nodePath: name, state: detail ?? '' });
     }
   }
 

@@ -13,12 +13,13 @@ import {
   type StepFailure,
   type StepOutcome,
 } from '@sinew/executor-contracts';
-import type { ActuatorCommand, ActuatorSource } from '../body/instrument.js';
+import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
-import { createMetrics, labelValue, type ExecutorMetrics } from '../metrics/metrics.js';
+import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
+import { CanaryTrials } from './canary.js';
 import { HealthTracker } from './health.js';
 import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
@@ -27,7 +28,7 @@ import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
-import { StepRun } from './step-run.js';
+import { StepRun, type StepRunOptions } from './step-run.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -54,8 +55,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   /** Steps whose shape PlanSchema already validated (plan steps, not repair or preemption steps). */
   readonly #validated = new WeakSet<object>();
   readonly #health = new HealthTracker();
+  readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
+  readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
   #preempting = 0;
@@ -78,9 +81,20 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (body.predicates as PredicateEvaluator<Body> | undefined);
+    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
+    this.#primeMetrics();
     if (typeof body.onDisconnect === 'function') this.#unsubscribe.push(body.onDisconnect((info) => this.#onDisconnect(info)));
+  }
+
+  /** Every known series at 0 from the start; capabilities registered later are primed as they come. */
+  #primeMetrics(): void {
+    primeExecutorMetrics(this.metrics);
+    for (const name of actuatorCommandNames(this.#rt.body)) this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) }, 0);
+    const prime = (capability: Capability<Body>) => primeCapabilityMetrics(this.metrics, capability, this.registry.canary?.(capability.name)?.capability === capability);
+    for (const capability of this.registry.capabilities()) prime(capability);
+    if (typeof this.registry.onRegister === 'function') this.#unsubscribe.push(this.registry.onRegister(prime));
   }
 
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void {
@@ -140,9 +154,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const planCtx: PlanContext = { plan, ...(intent ? { intent } : {}), ...(signal ? { signal } : {}), ...(budget ? { budget } : {}) };
     // The plan deadline runs on the executor clock; it aborts the plan signal, so the active step stops too.
     const timer: TimerHandle | undefined = budget && rt.clock.setTimeout(() => ((budget.expired = true), budget.controller.abort()), budget.ms);
+    const ids = { planId: plan.planId, intentId: plan.intentId, goal: this.#goalLabel(intent) };
     try {
       const ran = await this.#runSteps(planCtx);
-      return await this.#endPlan(plan, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
+      return await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
     }
@@ -175,7 +190,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   async #endPlan(
-    ids: { readonly planId: string; readonly intentId: string },
+    ids: { readonly planId: string; readonly intentId: string; readonly goal?: string },
     steps: StepOutcome[],
     failure: StepFailure | undefined,
     repairs: number,
@@ -194,10 +209,21 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       startedAt,
       endedAt: this.#rt.clock.now(),
     };
+    if (repairs > 0) this.metrics.plansRepaired.inc({ status });
+    if (status === 'completed') this.metrics.stepsToSuccess.observe({ goal: ids.goal ?? 'unspecified' }, steps.length);
+    // Last: once a scrape shows the plan, it shows everything the plan did.
     this.metrics.plans.inc({ status });
     await this.#rt.report.flush();
     this.#rt.events.emit(status === 'completed' ? 'plan.completed' : 'plan.failed', outcome);
     return outcome;
+  }
+
+  /** The bounded `goal` label of a plan's intent; a goal seen for the first time gets its series at 0 now, before its plan ends. */
+  #goalLabel(intent: Intent | undefined): string {
+    if (intent === undefined) return 'unspecified';
+    const goal = labelValue(intent.goal, this.#goalLabels);
+    zeroOnce(this.metrics.stepsToSuccess, { goal });
+    return goal;
   }
 
   /** Asks the repair hook, bounded by `repairTimeoutMs`; a throw, a hang or an unreadable answer is no repair. */
@@ -287,11 +313,34 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const flight = this.#idempotency.begin(key);
     let outcome: StepOutcome | undefined;
     try {
-      outcome = await new StepRun<Body>({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value }).run();
+      outcome = await this.#dispatch({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
       return outcome;
     } finally {
       this.#idempotency.end(key, flight, outcome!);
     }
+  }
+
+  /** Runs the step on its capability, or on the verb's canary when this step is one of its share (falling back to the stable version when the canary failed before acting). */
+  async #dispatch(run: StepRunOptions<Body>): Promise<StepOutcome> {
+    const stable = run.capability;
+    const canary = run.step.capabilityVersion === undefined ? this.#canaries.pick(stable) : undefined;
+    if (!canary) {
+      const shadow = this.#canaries.shadow(stable, this.#rt.body, run.step.args);
+      const outcome = await new StepRun<Body>(run).run();
+      if (shadow) this.#canaries.compareShadow(shadow, stable, outcome);
+      else this.#canaries.judge(stable);
+      return outcome;
+    }
+    const parsed = checkArgs(canary.capability, run.step.args);
+    if (!parsed.ok) this.#canaries.refusedArgs(canary, stable, run.step.stepId, parsed.failure);
+    const tried = parsed.ok ? await new StepRun<Body>({ ...run, capability: canary.capability, args: parsed.args }).run() : undefined;
+    if (tried && !this.#canaries.fallsBack(canary, stable, tried)) {
+      this.#canaries.judge(stable);
+      return tried;
+    }
+    const outcome = await new StepRun<Body>({ ...run, startedAt: this.#rt.clock.now() }).run();
+    this.#canaries.judge(stable);
+    return outcome;
   }
 
   /** V1 + V2 of any step value; a value that throws when read is invalid_args. */

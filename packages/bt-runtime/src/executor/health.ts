@@ -1,8 +1,7 @@
 import type { StepOutcome } from '@sinew/executor-contracts';
 
-/** Per-capability SLA as served by `/api/cognitive/health`. */
-export interface CapabilityHealth {
-  readonly capability: string;
+/** SLA figures of one capability version (or of all its versions together). */
+export interface SlaFigures {
   readonly steps: number;
   readonly succeeded: number;
   /** succeeded / steps, 0..1 (null before the first step). */
@@ -10,41 +9,79 @@ export interface CapabilityHealth {
   readonly meanDurationMs: number | null;
   /** p95 of the last 200 TTFA samples. */
   readonly ttfaP95Ms: number | null;
+  /** p95 of the last 200 step durations. */
+  readonly durationP95Ms: number | null;
+}
+
+/** Per-capability SLA as served by `/api/cognitive/health`, with each version's own figures. */
+export interface CapabilityHealth extends SlaFigures {
+  readonly capability: string;
   /** The last 5 failures, newest first. */
-  readonly lastFailures: readonly { readonly code: string; readonly reason: string; readonly stepId: string; readonly at: number }[];
+  readonly lastFailures: readonly { readonly code: string; readonly reason: string; readonly stepId: string; readonly version: string; readonly at: number }[];
+  /** One entry per version that ran, highest step count first. */
+  readonly versions: readonly (SlaFigures & { readonly version: string })[];
 }
 
 const SAMPLES = 200;
 
-interface Stats {
-  steps: number;
-  succeeded: number;
-  durationSumMs: number;
-  ttfa: number[];
-  failures: { code: string; reason: string; stepId: string; at: number }[];
+/** Rolling counts and samples behind one set of SLA figures. */
+class Sla {
+  steps = 0;
+  succeeded = 0;
+  durationSumMs = 0;
+  readonly ttfa: number[] = [];
+  readonly durations: number[] = [];
+
+  add(outcome: StepOutcome): void {
+    const durationMs = Math.max(0, outcome.endedAt - outcome.startedAt);
+    this.steps += 1;
+    this.durationSumMs += durationMs;
+    if (outcome.status === 'succeeded') this.succeeded += 1;
+    push(this.durations, durationMs);
+    if (outcome.ttfaMs !== undefined) push(this.ttfa, outcome.ttfaMs);
+  }
+
+  figures(): SlaFigures {
+    return {
+      steps: this.steps,
+      succeeded: this.succeeded,
+      successRate: this.steps ? this.succeeded / this.steps : null,
+      meanDurationMs: this.steps ? this.durationSumMs / this.steps : null,
+      ttfaP95Ms: percentile(this.ttfa, 0.95),
+      durationP95Ms: percentile(this.durations, 0.95),
+    };
+  }
 }
 
-/** Rolling per-capability statistics fed by finished steps. */
+interface Stats {
+  readonly all: Sla;
+  readonly versions: Map<string, Sla>;
+  readonly failures: { code: string; reason: string; stepId: string; version: string; at: number }[];
+}
+
+/** Rolling per-capability (and per-version) statistics fed by finished steps. */
 export class HealthTracker {
   readonly #stats = new Map<string, Stats>();
 
-  record(capability: string, outcome: StepOutcome): void {
+  record(capability: string, version: string, outcome: StepOutcome): void {
     let stats = this.#stats.get(capability);
     if (!stats) {
-      stats = { steps: 0, succeeded: 0, durationSumMs: 0, ttfa: [], failures: [] };
+      stats = { all: new Sla(), versions: new Map(), failures: [] };
       this.#stats.set(capability, stats);
     }
-    stats.steps += 1;
-    stats.durationSumMs += Math.max(0, outcome.endedAt - outcome.startedAt);
-    if (outcome.status === 'succeeded') stats.succeeded += 1;
-    if (outcome.ttfaMs !== undefined) {
-      stats.ttfa.push(outcome.ttfaMs);
-      if (stats.ttfa.length > SAMPLES) stats.ttfa.shift();
-    }
+    stats.all.add(outcome);
+    let sla = stats.versions.get(version);
+    if (!sla) stats.versions.set(version, (sla = new Sla()));
+    sla.add(outcome);
     if (outcome.status !== 'succeeded' && outcome.failure) {
-      stats.failures.unshift({ code: outcome.failure.code, reason: outcome.failure.reason, stepId: outcome.stepId, at: outcome.endedAt });
+      stats.failures.unshift({ code: outcome.failure.code, reason: outcome.failure.reason, stepId: outcome.stepId, version, at: outcome.endedAt });
       if (stats.failures.length > 5) stats.failures.pop();
     }
+  }
+
+  /** SLA figures of one capability version, once it ran. */
+  version(capability: string, version: string): SlaFigures | undefined {
+    return this.#stats.get(capability)?.versions.get(version)?.figures();
   }
 
   report(): CapabilityHealth[] {
@@ -52,14 +89,16 @@ export class HealthTracker {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([capability, s]) => ({
         capability,
-        steps: s.steps,
-        succeeded: s.succeeded,
-        successRate: s.steps ? s.succeeded / s.steps : null,
-        meanDurationMs: s.steps ? s.durationSumMs / s.steps : null,
-        ttfaP95Ms: percentile(s.ttfa, 0.95),
+        ...s.all.figures(),
         lastFailures: s.failures.map((f) => ({ ...f })),
+        versions: [...s.versions.entries()].map(([version, sla]) => ({ version, ...sla.figures() })).sort((a, b) => b.steps - a.steps),
       }));
   }
+}
+
+function push(samples: number[], value: number): void {
+  samples.push(value);
+  if (samples.length > SAMPLES) samples.shift();
 }
 
 function percentile(samples: readonly number[], q: number): number | null {

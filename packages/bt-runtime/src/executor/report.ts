@@ -64,9 +64,12 @@ export class StepReporter {
     const capability = end.capability?.name ?? 'unknown';
     const label = end.duplicate ? 'duplicate' : outcome.status;
     const code = end.duplicate ? 'duplicate' : outcome.failure?.code ?? 'none';
-    metrics.steps.inc({ capability, version: end.capability?.version ?? 'none', outcome: label, code });
-    metrics.stepDuration.observe({ capability, outcome: label }, Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
-    health.record(capability, outcome);
+    const version = end.capability?.version ?? 'none';
+    metrics.steps.inc({ capability, version, outcome: label, code });
+    metrics.stepDuration.observe({ capability, version, outcome: label }, Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
+    // More than one attempt means at least one local retry (an interrupted attempt is not counted).
+    if (!end.duplicate && outcome.attempts > 1) metrics.stepsRetried.inc({ capability, outcome: outcome.status });
+    health.record(capability, version, outcome);
   }
 
   #provenance(end: StepEnd, outcome: StepOutcome): void {

@@ -3,7 +3,7 @@ import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
-import type { CapabilityHealth } from './health.js';
+import type { CapabilityHealth, SlaFigures } from './health.js';
 import type { ExecutorPolicy, ExecutorPolicyInput } from './policy.js';
 
 /** The RunContext the executor hands runners: the contract plus the executor's clock (behavior trees use it). */
@@ -76,6 +76,18 @@ export interface ExecutorEvents {
   'step.resumed': StepRef & { readonly resumes: number };
   /** A runner reported a behavior-tree node transition (`ctx.transition`); built only when someone listens. */
   'bt.transition': StepRef & { readonly attempt: number; readonly nodePath: string; readonly state: string };
+  /** A canary was promoted or demoted on its SLA against the stable version, or one of its steps fell back to the stable one. */
+  'canary.decision': {
+    readonly capability: string;
+    readonly version: string;
+    readonly stable: string;
+    readonly decision: 'promoted' | 'demoted' | 'fallback';
+    readonly reason: string;
+    readonly canarySla?: SlaFigures;
+    readonly stableSla?: SlaFigures;
+  };
+  /** A shadow canary's guard verdict beside what the stable version did with the same step. */
+  'canary.shadow': { readonly capability: string; readonly version: string; readonly stable: string; readonly stepId: string; readonly verdict: 'agree' | 'disagree'; readonly reason: string };
   'plan.completed': PlanOutcome;
   'plan.failed': PlanOutcome;
 }
