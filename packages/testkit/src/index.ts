@@ -4,6 +4,8 @@ export { connectBot } from './bot.js';
 export type { ConnectBotOptions } from './bot.js';
 export { setBlock, fill, placeTree, reset } from './world.js';
 export type { Position, TreeOptions, PlacedTree, ResetOptions } from './world.js';
+export { placeOutcrop, techTreeWorld } from './outcrop.js';
+export type { OutcropOptions, PlacedOutcrop, TechTreeOptions, TechTreeWorld } from './outcrop.js';
 export { give, damage, setFood, setGameMode, sync, teleport } from './player.js';
 export { spawnMob } from './mobs.js';
 export type { SpawnedMob, MobBehavior } from './mobs.js';

@@ -4,7 +4,7 @@ import { serverOfBot } from './bot.js';
 import { TestkitError } from './errors.js';
 import { playerOf } from './server.js';
 import { syncBot } from './sync.js';
-import { createItem } from './extensions/items.js';
+import { addToInventory } from './extensions/items.js';
 
 /** Game modes accepted by {@link setGameMode}. */
 export type GameMode = 'survival' | 'creative' | 'adventure' | 'spectator';
@@ -28,34 +28,9 @@ export async function give(bot: Bot, item: string, count = 1): Promise<void> {
   }
   const def = serv.registry.itemsByName[name];
   if (!def) throw new TestkitError('unknown_item', `no item named ${JSON.stringify(item)}`);
-  const player = playerOf(serv, bot.username);
-  const inv = player.inventory;
-  let left = count;
-  const order = [...range(36, 45), ...range(9, 36)];
-  for (const slot of order) {
-    const existing = inv.slots[slot];
-    if (left === 0) break;
-    if (existing && existing.type === def.id && existing.count < def.stackSize) {
-      const add = Math.min(left, def.stackSize - existing.count);
-      existing.count += add;
-      inv.updateSlot(slot, existing);
-      left -= add;
-    }
-  }
-  for (const slot of order) {
-    if (left === 0) break;
-    if (!inv.slots[slot]) {
-      const add = Math.min(left, def.stackSize);
-      inv.updateSlot(slot, createItem(serv, def.id, add));
-      left -= add;
-    }
-  }
+  const left = addToInventory(serv, playerOf(serv, bot.username).inventory, def.id, count);
   if (left > 0) throw new TestkitError('invalid_options', `inventory of ${bot.username} is full (${left} ${name} not given)`);
   await syncBot(serv, bot);
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, i) => from + i);
 }
 
 /** Hurts the bot by `amount` half-hearts as a hit would (death at 0) and waits until the bot sees it. */

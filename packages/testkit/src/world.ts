@@ -13,7 +13,8 @@ export interface Position {
   z: number;
 }
 
-function stateIdOf(serv: SquidServer, name: string): number {
+/** The default state id of a block name (unknown_block when the version has none). */
+export function stateIdOf(serv: SquidServer, name: string): number {
   const block = serv.registry.blocksByName[name.replace(/^minecraft:/, '')];
   if (!block) throw new TestkitError('unknown_block', `no block named ${JSON.stringify(name)} in ${serv.registry.version.minecraftVersion}`);
   return block.defaultState ?? block.minStateId ?? 0;

@@ -1,7 +1,8 @@
 import windowsLoader from 'prismarine-windows';
 import type { SquidItem, SquidPlayer, SquidWindow } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
-import { createItem, toNotch } from './items.js';
+import { copyStack, mispredicted, snapshot, type ClickPacket } from './clicks.js';
+import { addToInventory, createItem, toNotch } from './items.js';
 import { matchGrid, recipesOf } from './recipes.js';
 
 /** One window the player can click in: the inventory (2×2 grid) or an opened crafting table (3×3). */
@@ -116,40 +117,12 @@ export function installCrafting(ctx: ExtensionContext): void {
     return true;
   };
 
-  const snapshot = (win: SquidWindow): string[] => win.slots.map((item) => (item ? `${item.type}:${item.count}` : ''));
-
-  const copyStack = (item: SquidItem | null): SquidItem | null => {
-    if (!item) return null;
-    const copy = createItem(serv, item.type, item.count);
-    copy.nbt = item.nbt;
-    return copy;
-  };
-
   /** Copies the table's inventory part back into the player inventory (silently; the client mirrors it itself). */
   const syncTableToInventory = (player: SquidPlayer, session: CraftingSession): void => {
     for (let s = session.window.inventoryStart; s < session.window.inventoryEnd; s++) {
-      player.inventory.updateSlot(s - TABLE_INVENTORY_OFFSET, copyStack(session.window.slots[s] ?? null));
+      player.inventory.updateSlot(s - TABLE_INVENTORY_OFFSET, copyStack(serv, session.window.slots[s] ?? null));
     }
   };
-
-  interface ClickPacket {
-    windowId: number;
-    slot: number;
-    mouseButton: number;
-    mode: number;
-    /** What the client predicted each touched slot holds after the click. */
-    changedSlots?: { location: number; item: { present?: boolean; itemId?: number; itemCount?: number } | null }[];
-  }
-
-  /** Vanilla answers a mispredicted click with the true slot contents; so do we. */
-  const mispredicted = (win: SquidWindow, packet: ClickPacket): number[] =>
-    (packet.changedSlots ?? [])
-      .filter(({ location, item }) => {
-        const actual = win.slots[location] ?? null;
-        const predicted = item?.present ? `${item.itemId}:${item.itemCount}` : '';
-        return location >= 0 && location < win.slots.length && predicted !== (actual ? `${actual.type}:${actual.count}` : '');
-      })
-      .map(({ location }) => location);
 
   const onClick = (player: SquidPlayer, packet: ClickPacket): void => {
     const state = sessions.get(player)!;
@@ -188,7 +161,7 @@ export function installCrafting(ctx: ExtensionContext): void {
     const window = windows.createWindow(nextWindowId, 'minecraft:crafting', 'Crafting');
     const session: CraftingSession = { window, size: 3, table: true };
     for (let s = window.inventoryStart; s < window.inventoryEnd; s++) {
-      window.slots[s] = copyStack(player.inventory.slots[s - TABLE_INVENTORY_OFFSET] ?? null);
+      window.slots[s] = copyStack(serv, player.inventory.slots[s - TABLE_INVENTORY_OFFSET] ?? null);
       if (window.slots[s]) window.slots[s]!.slot = s;
     }
     state.table = session;
@@ -214,23 +187,7 @@ export function installCrafting(ctx: ExtensionContext): void {
       state.suppressed = false;
     }
     const leftovers = [session.window.selectedItem, ...session.window.slots.slice(1, 10)];
-    for (const item of leftovers) if (item) returnToInventory(player, item);
-  };
-
-  const returnToInventory = (player: SquidPlayer, item: SquidItem): void => {
-    const inv = player.inventory;
-    let left = item.count;
-    for (let s = 9; s < 45 && left > 0; s++) {
-      const slotItem = inv.slots[s];
-      if (slotItem && slotItem.type === item.type && slotItem.count < slotItem.stackSize) {
-        const add = Math.min(left, slotItem.stackSize - slotItem.count);
-        slotItem.count += add;
-        inv.updateSlot(s, slotItem);
-        left -= add;
-      }
-    }
-    for (let s = 36; s < 45 && left > 0; s++) if (!inv.slots[s]) ((left = 0), inv.updateSlot(s, createItem(serv, item.type, item.count)));
-    for (let s = 9; s < 36 && left > 0; s++) if (!inv.slots[s]) ((left = 0), inv.updateSlot(s, createItem(serv, item.type, item.count)));
+    for (const item of leftovers) if (item) addToInventory(serv, player.inventory, item.type, item.count);
   };
 
   serv.on('newPlayer', (player: SquidPlayer) => {
@@ -265,7 +222,7 @@ export function installCrafting(ctx: ExtensionContext): void {
       }
     }
     if (items.length) inv.updateSlot(0, null);
-    for (const item of items) returnToInventory(player, item);
+    for (const item of items) addToInventory(serv, player.inventory, item.type, item.count);
   };
 
   ctx.onReset(() => {

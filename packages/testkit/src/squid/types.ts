@@ -120,6 +120,7 @@ export interface SquidServer extends EventEmitter {
   getPlayer(username: string): SquidPlayer | null;
   getNearbyEntities(query: { world: SquidWorld; position: Vec3; radius?: number }): SquidEntity[];
   initEntity(type: string, entityType: number | null, world: SquidWorld, position: Vec3): SquidEntity;
+  spawnObject(type: number, world: SquidWorld, position: Vec3, options: { velocity?: Vec3; itemId?: number; itemCount?: number; pickupTime?: number; deathTime?: number }): SquidEntity;
   setBlock(world: SquidWorld, position: Vec3, stateId: number): Promise<void>;
   onBlockInteraction(blockName: string, handler: (data: { block: { position: Vec3 }; player: SquidPlayer }) => boolean | Promise<boolean>): void;
   getSpawnPoint(world: SquidWorld): Promise<Vec3>;
