@@ -66,7 +66,7 @@ function regress(
     if (count(state, 'crafting_table') < 1 && !achieveItem('crafting_table', 1, depth + 1, chain)) return false;
     steps.push({ type: 'place_block', args: { item: 'crafting_table' }, effects: [formatPredicate(pred.nearBlock('crafting_table'))] });
     add(state, 'crafting_table', -1);
-    state.blocks[placeSpot(state.position)] = 'crafting_table';
+    state.blocks[placeSpot(state)] = 'crafting_table';
     return true;
   };
 
@@ -78,10 +78,10 @@ function regress(
     const path = [...chain, item];
     const source = book.gatherSource(item);
     if (source) {
-      if (source.tool && !heldTool(state, source.tool)) {
+      if (source.tool && !heldTool(state, source)) {
         if (!achieveItem(source.tool, 1, depth + 1, path)) return false;
       }
-      const tool = source.tool ? heldTool(state, source.tool) : undefined;
+      const tool = heldTool(state, source);
       if (tool && state.heldItem !== tool) {
         steps.push({ type: 'equip', args: { item: tool, destination: 'hand' } });
         state.heldItem = tool;
@@ -134,7 +134,7 @@ function regress(
         if (goal.block === 'crafting_table') return achieveTable(0, []);
         if (blockNear(state, goal.block)) return true;
         steps.push({ type: 'navigate', args: { block: goal.block, range: 3 } });
-        state.blocks[placeSpot(state.position)] = goal.block;
+        state.blocks[placeSpot(state)] = goal.block;
         return true;
       case 'reach': {
         const { x, y, z } = goal.position;
