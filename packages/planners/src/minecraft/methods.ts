@@ -93,8 +93,8 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
         const deficit = missing(state, args);
         if (!input || deficit < 1) return undefined;
         return [
-          { task: 'obtain', args: { item: input, count: count(state, input) + deficit } },
-          { task: 'fuel', args: { items: deficit } },
+          { task: 'obtain', args: { item: input, count: deficit } },
+          { task: 'fuel', args: { items: deficit, coal: Math.ceil(deficit / 8) } },
           // Last before smelting: the furnace stands where the bot smelts, not where it started.
           { task: 'ensure_furnace' },
           { task: 'smelt_item', args: { item: item(args), input, count: deficit } },
@@ -104,15 +104,22 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
     {
       name: 'fuel.held',
       task: 'fuel',
-      description: 'enough coal or planks for the smelts is already held',
-      applicable: (state, args) => fuelHeld(state, want({ count: args.items })) !== undefined,
+      description: 'enough coal or charcoal for the smelts is already held',
+      applicable: (state, args) => ['coal', 'charcoal'].some((fuel) => count(state, fuel) >= Number(args.coal)),
       subtasks: [],
     },
     {
       name: 'fuel.coal',
       task: 'fuel',
       description: 'mine coal: one burns for 8 smelts',
-      expand: (state, args) => [{ task: 'obtain', args: { item: SMELT_FUEL, count: count(state, SMELT_FUEL) + Math.ceil(want({ count: args.items }) / 8) } }],
+      subtasks: [{ task: 'obtain', args: { item: SMELT_FUEL, count: '$coal' } }],
+    },
+    {
+      name: 'fuel.planks',
+      task: 'fuel',
+      description: 'burn held planks (one per 1.5 smelts) when they cover the smelts',
+      applicable: (state, args) => fuelHeld(state, want({ count: args.items })) !== undefined,
+      subtasks: [],
     },
     {
       name: 'furnace.nearby',

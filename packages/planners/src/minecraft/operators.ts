@@ -141,7 +141,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
  * `smelt_item` on the simulated world, as the capability does it: a furnace near (or one held, which it
  * places), the input, and coal else planks for fuel; the input and fuel are used up, the output gained.
  */
-function applySmelt(book: RecipeBook, state: WorldSnapshot, args: Args): boolean {
+export function applySmelt(book: RecipeBook, state: WorldSnapshot, args: Args): boolean {
   const item = str(args, 'item');
   const input = str(args, 'input');
   const n = num(args, 'count', 1);

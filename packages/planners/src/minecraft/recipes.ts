@@ -118,8 +118,10 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
         const rows = recipe.inShape?.length ?? 0;
         const cols = Math.max(0, ...(recipe.inShape ?? []).map((row) => row.length));
         const needsTable = recipe.inShape ? rows > 2 || cols > 2 : cells.length > 4;
-        // Storage blocks and nuggets craft back into the item (iron_ingot ← iron_block ← iron_ingot): a loop, never a source.
-        const loops = Object.keys(ingredients).some((name) => craftsFrom(name, item));
+        // Storage blocks and nuggets craft back into the item (iron_ingot ← iron_block ← iron_ingot): unpacking one, or
+        // packing what is smelted, is a loop, never a source; packing ingots into a block stays.
+        const units = Object.values(ingredients).reduce((a, b) => a + b, 0);
+        const loops = Object.keys(ingredients).some((name) => craftsFrom(name, item)) && (recipe.result.count > units || item in SMELTING);
         if (valid && !loops && Object.keys(ingredients).length) {
           options.push({ result: item, resultCount: recipe.result.count, ingredients, needsTable });
         }
