@@ -3,7 +3,7 @@ import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { applySmelt, fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
-import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, placeSpot } from './state.js';
+import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, nearestSeen, placeSpot } from './state.js';
 
 export interface MinecraftRepairOptions {
   /** Regression depth bound (default 12: iron_ingot ← raw_iron ← stone_pickaxe ← cobblestone ← wooden_pickaxe ← stick ← planks ← logs is 8). */
@@ -66,12 +66,22 @@ function regress(
   /** A crafting table or furnace within reach: one already near, else one held or crafted, placed next to the bot. */
   const achieveStation = (block: Station, depth: number, chain: readonly string[]): boolean => {
     if (blockNear(state, block)) return true;
+    // One stands farther off in view and none can be made from what is held: walk back to it rather than build another.
+    const seen = nearestSeen(state, block);
+    if (seen && count(state, block) < 1 && !craftableNow(block)) {
+      steps.push({ type: 'navigate', args: { block, range: 2 }, effects: [formatPredicate(pred.nearBlock(block))] });
+      state.position = { ...seen };
+      return true;
+    }
     if (count(state, block) < 1 && !achieveItem(block, 1, depth + 1, chain)) return false;
     steps.push({ type: 'place_block', args: { item: block }, effects: [formatPredicate(pred.nearBlock(block))] });
     add(state, block, -1);
     state.blocks[placeSpot(state)] = block;
     return true;
   };
+
+  const craftableNow = (item: string): boolean =>
+    rankRecipes(book, item, state.inventory, wood).some((option) => Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n));
 
   /** Smelts `deficit` more of an item: its input, fuel (coal unless enough is held), a furnace, then smelt_item. */
   const achieveSmelt = (item: string, input: string, deficit: number, depth: number, path: readonly string[]): boolean => {

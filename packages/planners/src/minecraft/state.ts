@@ -13,6 +13,18 @@ export function blockNear(world: Pick<WorldSnapshot, 'blocks' | 'position'>, blo
   });
 }
 
+/** The nearest position in the snapshot's known blocks holding this block, at any distance. */
+export function nearestSeen(world: Pick<WorldSnapshot, 'blocks' | 'position'>, block: string): Vec3 | undefined {
+  const { x, y, z } = world.position;
+  let best: { at: Vec3; distance: number } | undefined;
+  for (const [key, name] of Object.entries(world.blocks)) {
+    const at = name === block ? parseBlockKey(key) : undefined;
+    const distance = at ? Math.hypot(at.x - x, at.y - y, at.z - z) : Infinity;
+    if (at && (!best || distance < best.distance)) best = { at, distance };
+  }
+  return best?.at;
+}
+
 export function count(world: Pick<WorldSnapshot, 'inventory'>, item: string): number {
   return world.inventory[item] ?? 0;
 }
