@@ -28,11 +28,13 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
   let server: TestServer;
   let smith: Bot;
   let helper: Bot;
+  let stoker: Bot;
 
   beforeAll(async () => {
     server = await startServer();
     smith = await connectBot(server, { username: 'smith' });
     helper = await connectBot(server, { username: 'helper' });
+    stoker = await connectBot(server, { username: 'stoker' });
   });
   afterAll(async () => {
     await server?.stop();
@@ -41,6 +43,7 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
     await reset(server);
     await teleport(smith, new Vec3(0.5, Y, 0.5));
     await teleport(helper, new Vec3(0.5, Y, 8.5));
+    await teleport(stoker, new Vec3(0.5, Y, 16.5));
   });
 
   it('crafts a furnace from 8 cobblestone at a crafting table and places it', async () => {
@@ -57,7 +60,7 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
     expect(smith.blockAt(new Vec3(2, Y, 2))?.name).toBe('furnace');
   });
 
-  it('smelts raw iron in 200 server ticks with coal and with planks; lit while burning; fuel times 1600 and 300', async () => {
+  it('smelts raw iron in 200 server ticks with coal and with planks; lit while burning, out after a stick\'s 100 ticks; fuel times 1600 and 300', async () => {
     const serv = server.serv!;
     const jobs = [
       { bot: smith, at: new Vec3(2, Y, 0), fuel: 'coal' },
@@ -68,6 +71,22 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
       await give(bot, 'raw_iron', 1);
       await give(bot, fuel, 1);
     }
+    // Meanwhile a stick (100 ticks) lights a third furnace, which goes out before the iron is done.
+    const stick = new Vec3(2, Y, 16);
+    await setBlock(server, stick, 'furnace');
+    await give(stoker, 'stick', 1);
+    await give(stoker, 'raw_iron', 1);
+    const burnOut = (async () => {
+      const furnace = await stoker.openFurnace(stoker.blockAt(stick)!);
+      await furnace.putFuel(idOf(stoker, 'stick'), null, 1);
+      await furnace.putInput(idOf(stoker, 'raw_iron'), null, 1);
+      furnace.close();
+      const lit = () => stoker.blockAt(stick)?.getProperties().lit;
+      await until(() => lit() === true, 2_000);
+      const litAt = serv.tickCount;
+      await until(() => lit() === false, 10_000);
+      return { burnt: serv.tickCount - litAt, out: lit() === false };
+    })();
     const results = await Promise.all(
       jobs.map(async ({ bot, at, fuel }) => {
         const furnace: Furnace = await bot.openFurnace(bot.blockAt(at)!);
@@ -86,6 +105,10 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
         return { cookedIn, lit, totalFuel, totalProgress, ingots: count(bot, 'iron_ingot'), left: count(bot, 'raw_iron') + count(bot, fuel) };
       }),
     );
+    const { burnt, out } = await burnOut;
+    expect(out).toBe(true);
+    expect(burnt).toBeGreaterThanOrEqual(95);
+    expect(burnt).toBeLessThanOrEqual(110);
     for (const r of results) {
       // Ticks counted from after the clicks landed to when the bot saw the ingot: 200 plus a little transit.
       expect(r.cookedIn).toBeGreaterThanOrEqual(195);

@@ -10,7 +10,7 @@ const TICK_MS = 50;
  * Vanilla's own allowance: a finish is accepted once `progressPerTick × (ticksSinceStart + 1)`
  * reaches 0.7 (ServerPlayerGameMode), i.e. one tick plus 30 % early.
  */
-export const DIG_FINISH_RATIO = 0.7;
+const DIG_FINISH_RATIO = 0.7;
 
 /** Ticks the held item (null = hand) needs to break the block: vanilla's formula without enchantments, effects, water or airborne penalties. */
 export function digTicks(block: DugBlock, heldItemType: number | null): number {
@@ -18,7 +18,7 @@ export function digTicks(block: DugBlock, heldItemType: number | null): number {
 }
 
 /** True when a dig of `elapsedTicks` is long enough for vanilla to accept its finish. */
-export function digFinishAccepted(requiredTicks: number, elapsedTicks: number): boolean {
+function digFinishAccepted(requiredTicks: number, elapsedTicks: number): boolean {
   return requiredTicks === 0 || elapsedTicks + 1 >= DIG_FINISH_RATIO * requiredTicks;
 }
 

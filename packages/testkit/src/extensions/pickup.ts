@@ -6,7 +6,7 @@ import { addToInventory } from './items.js';
 const PLAYER_HALF_WIDTH = 0.3;
 const PLAYER_HEIGHT = 1.8;
 /** Vanilla inflates the player box by 1 horizontally and 0.5 vertically to find items to pick up. */
-export const PICKUP_REACH = { horizontal: 1, vertical: 0.5 } as const;
+const PICKUP_REACH = { horizontal: 1, vertical: 0.5 } as const;
 /** Half-width and height of an item entity's bounding box. */
 const ITEM_HALF_SIZE = 0.125;
 const ITEM_HEIGHT = 0.25;
@@ -19,7 +19,7 @@ interface ItemEntity extends SquidEntity {
 }
 
 /** True when the item's box touches the player's box inflated by the vanilla pickup reach. */
-export function withinPickupBox(player: { x: number; y: number; z: number }, item: { x: number; y: number; z: number }): boolean {
+function withinPickupBox(player: { x: number; y: number; z: number }, item: { x: number; y: number; z: number }): boolean {
   const reach = PLAYER_HALF_WIDTH + PICKUP_REACH.horizontal + ITEM_HALF_SIZE;
   return (
     Math.abs(item.x - player.x) <= reach &&
