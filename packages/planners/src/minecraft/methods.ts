@@ -34,8 +34,8 @@ export function hutBlueprint(block: string): { dx: number; dy: number; dz: numbe
 
 /**
  * The Minecraft method library: wood, planks, sticks, crafting table, furnace, smelting, fuel,
- * wooden, stone and iron tools, shelter. Each method is data (name, task, description, subtasks) or a small `expand` over the
- * simulated world and the recipe book.
+ * wooden, stone and iron tools, shelter. Each method is data (name, task, description, subtasks)
+ * or a small `expand` over the simulated world and the recipe book.
  */
 export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
   const craftVia = (rank: number): HtnMethod<WorldSnapshot>['expand'] => (state, args) => {
