@@ -1,9 +1,11 @@
 // @sinew/bt-runtime: executor overhead per step — 10,000 steps of a no-op capability through the full
 // pipeline (V1–V3 checks, idempotency, watchdog timers on the real clock, metrics, in-memory provenance)
 // vs calling the same runner directly, measured in the same run. Target: ≤ 25 µs overhead per step.
+// Also: the per-attempt body view (issue 12: attribution without async hooks) — making a view and
+// calling through it vs calling the instrumented body directly.
 import { performance } from 'node:perf_hooks';
 import { accepted, CapabilityRegistry, defineCapability, type RunContext } from '@sinew/executor-contracts';
-import { createExecutor, createMetrics, instrumentMethods, memoryProvenance, type ActuatorSource } from '@sinew/bt-runtime';
+import { createExecutor, createMetrics, instrumentMethods, leasedView, memoryProvenance, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
 import { z } from 'zod';
 
 const STEPS = 10_000;
@@ -60,6 +62,18 @@ async function direct(): Promise<number> {
   return performance.now() - start;
 }
 
+/** One view per call (as one per attempt), one command through it, vs the same command on the body. */
+function viewCost(): { viewUs: number; bodyUs: number } {
+  const lease: ActuatorLease = { expired: false, stale() {} };
+  const calls = STEPS * 10;
+  let start = performance.now();
+  for (let i = 0; i < calls; i += 1) leasedView(body, lease).poke();
+  const viewUs = ((performance.now() - start) * 1000) / calls;
+  start = performance.now();
+  for (let i = 0; i < calls; i += 1) body.poke();
+  return { viewUs, bodyUs: ((performance.now() - start) * 1000) / calls };
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 await pipeline(-1);
@@ -77,6 +91,11 @@ const bestUs = (Math.min(...piped) * 1000) / STEPS;
 console.log(`executor pipeline : ${pipeUs.toFixed(2)} µs/step (median of ${ROUNDS} × ${STEPS} steps; best round ${bestUs.toFixed(2)})`);
 console.log(`direct runner call: ${directUs.toFixed(2)} µs/step (baseline, same run)`);
 console.log(`overhead          : ${overhead.toFixed(2)} µs/step, ratio ${(pipeUs / directUs).toFixed(1)}× (target ≤ ${TARGET_US} µs/step)`);
+viewCost();
+const views = Array.from({ length: ROUNDS }, viewCost);
+const viewUs = median(views.map((v) => v.viewUs));
+const bodyUs = median(views.map((v) => v.bodyUs));
+console.log(`body view         : ${viewUs.toFixed(3)} µs per attempt (new view + one command) vs ${bodyUs.toFixed(3)} µs direct, +${(viewUs - bodyUs).toFixed(3)} µs`);
 if (overhead > TARGET_US) {
   console.log(`over target`);
   process.exitCode = 1;

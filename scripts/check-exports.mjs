@@ -1,20 +1,16 @@
 // Consumer-style check of the built packages: every `exports` subpath must load as ESM and as CJS,
 // ship its .d.ts/.d.cts, expose named exports only (no default export), and every bin must exist.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { publishablePackages, ROOT } from './workspaces.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(join(root, 'package.json'));
-const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const require = createRequire(join(ROOT, 'package.json'));
 const failures = [];
 let checked = 0;
 
-for (const ws of workspaces.filter((w) => !w.includes('*'))) {
-  const pkgDir = join(root, ws);
-  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-  if (pkg.private) continue;
+for (const { dir, pkg } of publishablePackages()) {
+  const pkgDir = join(ROOT, dir);
   for (const [sub, target] of Object.entries(pkg.exports ?? {})) {
     if (typeof target === 'string') continue; // ./package.json
     const spec = sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`;

@@ -6,13 +6,17 @@ import {
   ts,
   type CallExpression,
   type ClassDeclaration,
+  type ObjectLiteralExpression,
   type Expression,
   type ParameterDeclaration,
   type SourceFile,
+  type SwitchStatement,
   type Type,
   type TypeNode,
 } from 'ts-morph';
 import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
+import type { ContextAdapter } from './context.js';
+import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
 
@@ -52,6 +56,10 @@ export interface PlannedCapability {
   readonly imports: readonly ImportNeed[];
   /** A per-body instance factory, for class shapes. */
   readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
+  /** Functions of the context file this capability calls (an agent, a leaf context, an instance). */
+  readonly adapters?: readonly ContextAdapter[];
+  /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
+  readonly commandTable?: boolean;
 }
 
 /** What analysing one file found. */
@@ -66,28 +74,88 @@ interface Ctx {
   readonly file: SourceFile;
   readonly sourceModule: string;
   readonly out: FileAnalysis;
+  readonly language: Language;
+  /** The context file as an import path (extension as written). */
+  readonly contextModule: string;
+  /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
+  readonly commonJs: ReadonlyMap<Node, string> | undefined;
 }
 
-/** Options of the analysis: how relative imports end (`.js` or ''). */
+/** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
 export interface AnalyzeOptions {
   readonly importExtension: string;
+  readonly language: Language;
+  /** Absolute path of the context file adapters go to (`sinew.context.ts` beside the registry). */
+  readonly contextFile: string;
 }
 
-/** Finds the three runner shapes in a file. Never edits it; `mustExport` lists the edits needed. */
+/** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
+function localTarget(file: SourceFile, value: Node): Node | undefined {
+  if (!Node.isIdentifier(value)) return value;
+  const name = value.getText();
+  return file.getFunction(name) ?? file.getClass(name) ?? file.getVariableDeclaration(name)?.getInitializer();
+}
+
+/** What a CommonJS module exports: `module.exports = { a, b: c, async d() {} }`, `exports.x = …`, `module.exports.x = …`. */
+function commonJsExports(file: SourceFile): Map<Node, string> {
+  const found = new Map<Node, string>();
+  const add = (target: Node | undefined, name: string) => {
+    if (target && !found.has(target)) found.set(target, name);
+  };
+  for (const statement of file.getStatements()) {
+    const assignment = Node.isExpressionStatement(statement) ? statement.getExpression() : undefined;
+    if (!assignment || !Node.isBinaryExpression(assignment) || assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) continue;
+    const left = assignment.getLeft().getText();
+    const right = assignment.getRight();
+    if (left === 'module.exports' && Node.isObjectLiteralExpression(right)) {
+      for (const property of right.getProperties()) {
+        if (Node.isShorthandPropertyAssignment(property)) add(localTarget(file, property.getNameNode()), property.getName());
+        else if (Node.isPropertyAssignment(property)) add(localTarget(file, property.getInitializerOrThrow()), property.getName());
+        else if (Node.isMethodDeclaration(property)) add(property, property.getName());
+      }
+      continue;
+    }
+    const named = /^(?:module\.)?exports\.([\w$]+)$/.exec(left);
+    if (named) add(localTarget(file, right), named[1]!);
+  }
+  return found;
+}
+
+/** Whether the generated file can import a declaration: exported (ESM/TS) or handed out by `module.exports` (CommonJS). */
+function isExportedNode(ctx: Ctx, node: Node & { isExported(): boolean }): boolean {
+  return ctx.commonJs ? ctx.commonJs.has(node) : node.isExported();
+}
+
+/** Finds the runner shapes in a file. Never edits it; `mustExport` lists the edits needed. */
 export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnalysis {
   const out: FileAnalysis = { capabilities: [], findings: [], mustExport: [] };
-  const ctx: Ctx = { file, sourceModule: file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension, out };
+  // JavaScript is imported by its real file name; TypeScript by the name it compiles to.
+  const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
+  const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
+  const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule };
+  const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
-    analyzeFunction(ctx, fn.getName()!, fn, fn.getParameters(), fn.isExported(), fn.isDefaultExport(), fn.getOverloads().length > 0, fn.getStartLineNumber());
+    seen.add(fn);
+    const name = commonJs?.get(fn) ?? fn.getName()!;
+    analyzeFunction(ctx, name, fn, fn.getParameters(), isExportedNode(ctx, fn), fn.isDefaultExport(), fn.getOverloads().length > 0, fn.getStartLineNumber());
   }
   for (const statement of file.getVariableStatements()) {
     for (const decl of statement.getDeclarations()) {
       const init = decl.getInitializer();
       if (!init || !(Node.isArrowFunction(init) || Node.isFunctionExpression(init)) || !Node.isIdentifier(decl.getNameNode())) continue;
-      analyzeFunction(ctx, decl.getName(), init, init.getParameters(), statement.isExported(), false, false, decl.getStartLineNumber(), statement);
+      seen.add(init);
+      const exported = commonJs ? commonJs.has(init) : statement.isExported();
+      analyzeFunction(ctx, commonJs?.get(init) ?? decl.getName(), init, init.getParameters(), exported, false, false, decl.getStartLineNumber(), statement);
     }
   }
+  // CommonJS runners written inline: `exports.craft = async function (bot) {…}`, `module.exports = { async craft(bot) {…} }`.
+  for (const [node, name] of commonJs ?? []) {
+    if (seen.has(node) || !(Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isMethodDeclaration(node))) continue;
+    analyzeFunction(ctx, name, node, node.getParameters(), true, false, false, node.getStartLineNumber(), node.getParentOrThrow());
+  }
+  analyzeCommandTables(ctx);
   for (const cls of file.getClasses()) {
     if (cls.getInstanceMethod('executeAction')) analyzeDispatcher(ctx, cls);
     else if (cls.getInstanceMethod('run') && (cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec'))) analyzeLeaf(ctx, cls);
@@ -157,6 +225,24 @@ function literalDefault(init: Expression | undefined): string | undefined {
   return undefined;
 }
 
+/** A JSDoc `@param {T} [name=default]`: whether it is bracketed (optional) and its literal default, as zod source. */
+function jsDocParam(param: ParameterDeclaration): { optional: boolean; defaultCode?: string } {
+  const source = param.getSourceFile().compilerNode;
+  for (const tag of ts.getJSDocParameterTags(param.compilerNode)) {
+    if (!tag.isBracketed) continue;
+    const value = /\[\s*[\w$.]+\s*=\s*(.+?)\s*\]/s.exec(tag.getText(source))?.[1];
+    const defaultCode = value === undefined ? undefined : jsDocLiteral(value);
+    return { optional: true, ...(defaultCode !== undefined ? { defaultCode } : {}) };
+  }
+  return { optional: false };
+}
+
+function jsDocLiteral(text: string): string | undefined {
+  if (/^-?\d+(\.\d+)?$/.test(text) || ['true', 'false', 'null'].includes(text)) return text;
+  const quoted = /^(['"])(.*)\1$/.exec(text);
+  return quoted ? quote(quoted[2]!) : undefined;
+}
+
 /** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
 function isPlainObject(type: Type): boolean {
   if (!type.isObject() || type.isArray() || type.isTuple() || type.getCallSignatures().length > 0) return false;
@@ -190,8 +276,9 @@ function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members
     const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
     if (!derived.ok) return derived;
     usesVec3 ||= derived.usesVec3;
-    const defaultCode = literalDefault(param.getInitializer());
-    const optional = derived.optional || param.isOptional() || param.hasInitializer();
+    const jsDoc = jsDocParam(param);
+    const defaultCode = literalDefault(param.getInitializer()) ?? jsDoc.defaultCode;
+    const optional = derived.optional || param.isOptional() || param.hasInitializer() || jsDoc.optional;
     members.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
     callArgs.push(`args.${name}`);
   }
@@ -224,10 +311,12 @@ function extensionOf(ctx: Ctx): string {
   return ctx.sourceModule.endsWith('.js') ? '.js' : '';
 }
 
+type FunctionLike = Node & { getReturnType(): Type };
+
 function analyzeFunction(
   ctx: Ctx,
   name: string,
-  fn: Node & { getReturnType(): Type },
+  fn: FunctionLike,
   params: ParameterDeclaration[],
   exported: boolean,
   isDefault: boolean,
@@ -236,6 +325,7 @@ function analyzeFunction(
   statement?: Node,
 ): void {
   if (!isBotParam(params[0])) return;
+  if (!isDefault && analyzeFunctionDispatcher(ctx, name, fn, params, line, exported)) return;
   const rest = params.slice(1);
   if (isDefault) return finding(ctx, 'skipped', 'default_export', name, line, 'default export; export it by name to wrap it');
   if (!exported) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
@@ -271,34 +361,133 @@ function analyzeFunction(
   });
 }
 
-/** How a class gets its bot: `new C()` or `new C(body)`; undefined when it cannot be built from a bot alone. */
-function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): { construct: string; botParam?: ParameterDeclaration } | undefined {
-  const ctor = cls.getConstructors()[0];
-  const params = ctor?.getParameters() ?? [];
-  const first = params[0];
-  if (first && isBotParam(first)) {
-    if (params.slice(1).some((p) => !p.isOptional() && !p.hasInitializer())) {
-      finding(ctx, 'skipped', 'constructor_needs_more', symbol, line, `the constructor needs more than the bot (${params.slice(1).map((p) => p.getName()).join(', ')}); wrap by hand`);
-      return undefined;
-    }
-    return { construct: `new ${cls.getName()!}(body)`, botParam: first };
-  }
-  if (params.some((p) => !p.isOptional() && !p.hasInitializer())) {
-    finding(ctx, 'skipped', 'constructor_needs_more', symbol, line, `the constructor needs ${params.map((p) => p.getName()).join(', ')}, not a bot; wrap by hand`);
-    return undefined;
-  }
-  if (needBotParam) {
-    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${cls.getName()!} gets its bot: its constructor does not take one`);
-    return undefined;
-  }
-  return { construct: `new ${cls.getName()!}()` };
+/** How a class gets its bot: `new C()`, `new C(body)`, or through a context-file factory when its constructor needs more. */
+interface Construction {
+  readonly construct: string;
+  readonly botParam?: ParameterDeclaration;
+  readonly adapter?: ContextAdapter;
 }
 
-function thisCall(node: Node): CallExpression | undefined {
-  const calls = [...(Node.isCallExpression(node) ? [node] : []), ...node.getDescendantsOfKind(SyntaxKind.CallExpression)];
-  return calls.find((call) => {
-    const callee = call.getExpression();
-    return Node.isPropertyAccessExpression(callee) && callee.getExpression().getKind() === SyntaxKind.ThisKeyword;
+function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): Construction | undefined {
+  const className = cls.getName()!;
+  const params = cls.getConstructors()[0]?.getParameters() ?? [];
+  const botParam = params.find((p) => isBotParam(p));
+  const required = params.filter((p) => !p.isOptional() && !p.hasInitializer() && p !== botParam);
+  if (required.length > 0) return constructorAdapter(ctx, cls, params, botParam);
+  if (botParam && botParam === params[0]) return { construct: `new ${className}(body)`, botParam };
+  if (needBotParam && !botParam) {
+    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${className} gets its bot: its constructor does not take one`);
+    return undefined;
+  }
+  return botParam ? constructorAdapter(ctx, cls, params, botParam) : { construct: `new ${className}()` };
+}
+
+/** A factory in the context file for a class whose constructor needs more than the bot: what is not the bot is `unmapped(...)` until filled in. */
+function constructorAdapter(ctx: Ctx, cls: ClassDeclaration, params: readonly ParameterDeclaration[], botParam: ParameterDeclaration | undefined): Construction {
+  const className = cls.getName()!;
+  const name = `new${className}`;
+  const last = params.reduce((at, p, i) => (p === botParam || (!p.isOptional() && !p.hasInitializer()) ? i : at), -1);
+  const args = params.slice(0, last + 1).map((p) => (p === botParam ? 'bot' : `unmapped(${quote(p.getName())}, ${quote(name)})`));
+  const body = resolveBody(ctx, botParam?.getTypeNode(), 'unknown', extensionOf(ctx));
+  const doc = `Builds the ${className} the wrapped runners use, one per bot: supply what its constructor needs besides the bot.`;
+  const call = `  return new ${className}(${args.join(', ')});`;
+  const adapter: ContextAdapter = {
+    name,
+    ts: `/** ${doc} */\nexport function ${name}(bot: ${body.text}): ${className} {\n${call}\n}`,
+    js: `/**\n * ${doc}\n * @param {unknown} bot\n */\nexport function ${name}(bot) {\n${call}\n}`,
+    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+  };
+  return { construct: `${name}(body)`, ...(botParam ? { botParam } : {}), adapter };
+}
+
+/** A function a `case` calls: a method on `this` (class dispatchers) or a function of the file (free ones). */
+interface RunnerRef {
+  readonly name: string;
+  readonly params: readonly ParameterDeclaration[];
+  readonly node: Node;
+}
+
+type RunnerLookup = (call: CallExpression) => RunnerRef | undefined;
+
+/** The first call in a case body that reaches a runner. */
+function runnerCall(clause: Node, lookup: RunnerLookup): { call: CallExpression; runner: RunnerRef } | undefined {
+  for (const call of clause.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const runner = lookup(call);
+    if (runner) return { call, runner };
+  }
+  return undefined;
+}
+
+/** What a switch dispatcher looks like to the case analysis, whichever shape holds it. */
+interface Dispatch {
+  readonly symbol: string;
+  readonly actionParam: ParameterDeclaration;
+  readonly switchStatement: SwitchStatement;
+  readonly lookup: RunnerLookup;
+  /** The names under which the bot is passed on to a runner (`this.bot`, `bot`). */
+  readonly isBotArg: (arg: Node) => boolean;
+}
+
+/** One capability of a dispatcher: a case label (with its aliases) and its input. */
+interface CaseCapability {
+  readonly type: string;
+  readonly aliases: readonly string[];
+  readonly line: number;
+  readonly schema: string;
+  readonly usesVec3: boolean;
+  /** The action object to dispatch, built from `args`. */
+  readonly action: string;
+  readonly runner?: Node;
+}
+
+/** The capabilities of a `switch (action.type)`: one per case; fall-through labels with the same input become aliases, others their own capability. */
+function switchCases(ctx: Ctx, dispatch: Dispatch): CaseCapability[] {
+  const found: CaseCapability[] = [];
+  let group: string[] = [];
+  for (const clause of dispatch.switchStatement.getClauses()) {
+    if (Node.isDefaultClause(clause)) {
+      group = [];
+      continue;
+    }
+    const label = clause.getExpression();
+    const clauseLine = clause.getStartLineNumber();
+    if (!Node.isStringLiteral(label) && !Node.isNoSubstitutionTemplateLiteral(label)) {
+      finding(ctx, 'unsafe', 'non_literal_case', `${dispatch.symbol}#${label.getText()}`, clauseLine, `case ${label.getText()} is not a string literal: the verb is a guess; wrap by hand`);
+      group = [];
+      continue;
+    }
+    group.push(label.getLiteralValue());
+    if (clause.getStatements().length === 0) continue; // fall-through: the labels share the next body
+    const labels = group;
+    group = [];
+    const target = runnerCall(clause, dispatch.lookup);
+    const reads = fieldReads(clause, dispatch.actionParam.getName());
+    const bySchema = new Map<string, { labels: string[]; input: DispatcherInput & { ok: true } }>();
+    for (const type of labels) {
+      const input = dispatcherInput(dispatch, type, target, reads);
+      if (!input.ok) {
+        finding(ctx, input.kind, input.code, `${dispatch.symbol}#${type}`, clauseLine, input.reason);
+        continue;
+      }
+      const same = bySchema.get(input.schema);
+      if (same) same.labels.push(type);
+      else bySchema.set(input.schema, { labels: [type], input });
+    }
+    for (const { labels: shared, input } of bySchema.values()) {
+      const type = shared[0]!;
+      const verb = toSnakeCase(type);
+      const aliases = shared.slice(1).map(toSnakeCase).filter((a) => isVerb(a) && a !== verb);
+      found.push({ type, aliases, line: clauseLine, schema: input.schema, usesVec3: input.usesVec3, action: input.action.replace('__TYPE__', quote(type)), ...(target ? { runner: target.runner.node } : {}) });
+    }
+  }
+  return found;
+}
+
+/** The `switch (<action>.type)` of a dispatcher body, if it has one. */
+function typeSwitch(body: Node, actionName: string): SwitchStatement | undefined {
+  return body.getDescendantsOfKind(SyntaxKind.SwitchStatement).find((s) => {
+    const e = s.getExpression();
+    return Node.isPropertyAccessExpression(e) && e.getName() === 'type' && e.getExpression().getText() === actionName;
   });
 }
 
@@ -308,6 +497,9 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
   const line = method.getStartLineNumber();
   const symbol = `${className ?? '<anonymous class>'}.executeAction`;
   if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  if (ctx.commonJs && ctx.commonJs.get(cls) !== className) {
+    return finding(ctx, 'skipped', 'not_exported', symbol, line, `not in module.exports under its own name; add \`${className}\` to module.exports to wrap it`);
+  }
   if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
     return finding(ctx, 'skipped', 'not_exported', symbol, line, `executeAction is ${method.getScope()!}; the generated code cannot call it`);
   }
@@ -315,76 +507,108 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
   if (!actionParam || !Node.isIdentifier(actionParam.getNameNode())) {
     return finding(ctx, 'skipped', 'dynamic_dispatch', symbol, line, 'executeAction has no named action parameter');
   }
-  const actionName = actionParam.getName();
-  const switches = method.getDescendantsOfKind(SyntaxKind.SwitchStatement).filter((s) => {
-    const e = s.getExpression();
-    return Node.isPropertyAccessExpression(e) && e.getName() === 'type' && e.getExpression().getText() === actionName;
-  });
-  if (switches.length === 0) {
-    return finding(ctx, 'unsafe', 'dynamic_dispatch', symbol, line, `does not switch on ${actionName}.type (dynamic dispatch): which verbs it handles is a guess; wrap by hand`);
+  const switchStatement = typeSwitch(method, actionParam.getName());
+  if (!switchStatement) {
+    return finding(ctx, 'unsafe', 'dynamic_dispatch', symbol, line, `does not switch on ${actionParam.getName()}.type (dynamic dispatch): which verbs it handles is a guess; wrap by hand`);
   }
   const built = construction(ctx, cls, symbol, line, true);
   if (!built) return;
   const body = resolveBody(ctx, built.botParam?.getTypeNode(), `ConstructorParameters<typeof ${className}>[0]`, extensionOf(ctx));
   const factory = `${toCamelCase(className)}For`;
-  const actionType = actionParam.getType();
-  const kind = resultKind(method.getReturnType());
-  let group: string[] = [];
-  const before = ctx.out.capabilities.length;
-  for (const clause of switches[0]!.getClauses()) {
-    if (Node.isDefaultClause(clause)) {
-      group = [];
-      continue;
-    }
-    const label = clause.getExpression();
-    const clauseLine = clause.getStartLineNumber();
-    if (!Node.isStringLiteral(label) && !Node.isNoSubstitutionTemplateLiteral(label)) {
-      finding(ctx, 'unsafe', 'non_literal_case', `${symbol}#${label.getText()}`, clauseLine, `case ${label.getText()} is not a string literal: the verb is a guess; wrap by hand`);
-      group = [];
-      continue;
-    }
-    group.push(label.getLiteralValue());
-    if (clause.getStatements().length === 0) continue; // fall-through: the labels share the next body
-    const labels = group;
-    group = [];
-    const type = labels[0]!;
-    const caseSymbol = `${symbol}#${type}`;
-    const call = thisCall(clause);
-    const input = dispatcherInput(cls, actionType, actionParam, actionName, type, call);
-    if (!input.ok) {
-      finding(ctx, input.kind, input.code, caseSymbol, clauseLine, input.reason);
-      continue;
-    }
-    const verb = toSnakeCase(type);
-    const runner = call ? cls.getInstanceMethod(call.getExpression().asKindOrThrow(SyntaxKind.PropertyAccessExpression).getName()) : undefined;
-    ctx.out.capabilities.push({
-      verb,
-      aliases: labels.slice(1).map(toSnakeCase).filter((a) => isVerb(a) && a !== verb),
-      exportName: `${toCamelCase(verb)}Capability`,
-      description: runner ? description(runner, `Runs the ${type} action through ${className}.executeAction (wrapped by sinew-codemod).`) : `Runs the ${type} action through ${className}.executeAction (wrapped by sinew-codemod).`,
-      shape: 'dispatcher',
-      symbol: caseSymbol,
-      line: clauseLine,
-      file: ctx.file.getFilePath(),
-      schema: input.schema,
-      usesVec3: input.usesVec3,
-      bodyType: body.text,
-      call: `${factory}(ctx.body).executeAction(${input.action})`,
-      resultKind: kind,
-      runnerLabel: `${className}.executeAction(${type})`,
-      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+  const lookup: RunnerLookup = (call) => {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getExpression().getKind() !== SyntaxKind.ThisKeyword) return undefined;
+    const runner = cls.getInstanceMethod(callee.getName());
+    return runner ? { name: `this.${callee.getName()}`, params: runner.getParameters(), node: runner } : undefined;
+  };
+  const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.') });
+  for (const c of cases) {
+    pushCase(ctx, c, {
+      symbol,
+      via: `${className}.executeAction`,
+      call: `${factory}(ctx.body).executeAction(${c.action})`,
+      resultKind: resultKind(method.getReturnType()),
+      body,
+      imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...adapterImports(ctx, built.adapter)],
       instance: { factory, className, construct: built.construct },
+      ...(built.adapter ? { adapters: [built.adapter] } : {}),
     });
   }
-  if (ctx.out.capabilities.length > before && !cls.isExported()) ctx.out.mustExport.push(cls);
+  if (cases.length > 0 && !cls.isExported() && !ctx.commonJs) ctx.out.mustExport.push(cls);
+}
+
+/** A free function `executeAction(bot, action)` that switches on `action.type`: one capability per case. */
+function analyzeFunctionDispatcher(ctx: Ctx, name: string, fn: FunctionLike, params: readonly ParameterDeclaration[], line: number, exported: boolean): boolean {
+  const actionParam = params[1];
+  if (params.length !== 2 || !actionParam || !Node.isIdentifier(actionParam.getNameNode())) return false;
+  const switchStatement = typeSwitch(fn, actionParam.getName());
+  if (!switchStatement) return false;
+  if (!exported) {
+    finding(ctx, 'skipped', 'not_exported', name, line, 'a dispatcher that is not exported; export it to wrap its cases');
+    return true;
+  }
+  const botName = params[0]!.getName();
+  const lookup: RunnerLookup = (call) => {
+    const callee = call.getExpression();
+    if (!Node.isIdentifier(callee)) return undefined;
+    const declared = ctx.file.getFunction(callee.getText()) ?? ctx.file.getVariableDeclaration(callee.getText())?.getInitializer();
+    if (!declared || !(Node.isFunctionDeclaration(declared) || Node.isArrowFunction(declared) || Node.isFunctionExpression(declared))) return undefined;
+    return { name: callee.getText(), params: declared.getParameters(), node: declared };
+  };
+  const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName });
+  const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
+  for (const c of cases) {
+    const imports: ImportNeed[] = [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }];
+    pushCase(ctx, c, { symbol: name, via: name, call: `${name}(ctx.body, ${c.action})`, resultKind: resultKind(fn.getReturnType()), body, imports });
+  }
+  return true;
+}
+
+/** How the capabilities of one dispatcher differ: who dispatches, and how it is reached. */
+interface CaseTarget {
+  readonly symbol: string;
+  /** `ActionExecutor.executeAction` or `executeAction`, for descriptions and failure reasons. */
+  readonly via: string;
+  readonly call: string;
+  readonly resultKind: ResultKind;
+  readonly body: { readonly text: string; readonly imports: readonly ImportNeed[] };
+  readonly imports: readonly ImportNeed[];
+  readonly instance?: PlannedCapability['instance'];
+  readonly adapters?: readonly ContextAdapter[];
+}
+
+function pushCase(ctx: Ctx, c: CaseCapability, target: CaseTarget): void {
+  const fallback = `Runs the ${c.type} action through ${target.via} (wrapped by sinew-codemod).`;
+  ctx.out.capabilities.push({
+    verb: toSnakeCase(c.type),
+    aliases: c.aliases,
+    exportName: `${toCamelCase(c.type)}Capability`,
+    description: c.runner ? description(c.runner, fallback) : fallback,
+    shape: 'dispatcher',
+    symbol: `${target.symbol}#${c.type}`,
+    line: c.line,
+    file: ctx.file.getFilePath(),
+    schema: c.schema,
+    usesVec3: c.usesVec3,
+    bodyType: target.body.text,
+    call: target.call,
+    resultKind: target.resultKind,
+    runnerLabel: `${target.via}(${c.type})`,
+    imports: [...target.imports, ...target.body.imports],
+    ...(target.instance ? { instance: target.instance } : {}),
+    ...(target.adapters ? { adapters: target.adapters } : {}),
+  });
 }
 
 type DispatcherInput =
-  | { ok: true; schema: string; usesVec3: boolean; action: string }
+  | { ok: true; schema: string; usesVec3: boolean; action: string; mapped: readonly string[] }
   | { ok: false; kind: 'skipped' | 'unsafe'; code: FindingCode; reason: string };
 
-/** The input of one `case`: the union member's fields when the action is a discriminated union, else the runner's parameters. */
-function dispatcherInput(cls: ClassDeclaration, actionType: Type, at: Node, actionName: string, type: string, call: CallExpression | undefined): DispatcherInput {
+/** The input of one `case` label: the union member's fields when the action is a discriminated union, else the runner's parameters. */
+function dispatcherInput(dispatch: Dispatch, type: string, target: { call: CallExpression; runner: RunnerRef } | undefined, reads: readonly string[]): DispatcherInput {
+  const at = dispatch.actionParam;
+  const actionName = at.getName();
+  const actionType = at.getType();
   const members = (actionType.isUnion() ? actionType.getUnionTypes() : [actionType]).filter((m) => {
     const discriminant = m.getProperty('type')?.getTypeAtLocation(at);
     return discriminant?.isStringLiteral() && discriminant.getLiteralValue() === type;
@@ -399,53 +623,81 @@ function dispatcherInput(cls: ClassDeclaration, actionType: Type, at: Node, acti
       usesVec3 ||= derived.usesVec3;
       fields.push({ name: property.getName(), code: derived.code, optional: derived.optional || property.isOptional() });
     }
-    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: `{ type: ${quote(type)}, ...args }` };
+    return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action: '{ type: __TYPE__, ...args }', mapped: [] };
   }
   // A loose action type: map `action.x` / `action.args.x` arguments onto the runner's parameter types.
-  if (!call) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `case '${type}' calls no runner method on this, and ${actionName} is not a discriminated union to read its fields from` };
-  if (call.getArguments().some((a) => Node.isSpreadElement(a))) {
-    return { ok: false, kind: 'unsafe', code: 'spread_args', reason: `case '${type}' spreads arguments into ${call.getExpression().getText()}(): their names cannot be derived; wrap by hand` };
+  if (!target) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `case '${type}' calls no runner, and ${actionName} is not a discriminated union to read its fields from` };
+  const input = runnerArguments(dispatch, type, target.call, target.runner);
+  // A field the case reads outside the runner call would never reach it: the input would be a guess.
+  const stray = input.ok ? reads.filter((read) => !input.mapped.includes(read)) : [];
+  if (stray.length > 0) {
+    return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' reads ${stray.join(', ')} outside its call to ${target.runner.name}(); wrap by hand` };
   }
-  const runnerName = call.getExpression().asKindOrThrow(SyntaxKind.PropertyAccessExpression).getName();
-  const runner = cls.getInstanceMethod(runnerName);
-  if (!runner) return { ok: false, kind: 'skipped', code: 'no_runner_call', reason: `this.${runnerName} is not a method of ${cls.getName()!}` };
-  const params = runner.getParameters();
+  return input;
+}
+
+/** The outermost `action.x` / `action.args.x` reads of a case body (not `action.type`). */
+function fieldReads(clause: Node, actionName: string): string[] {
+  return clause
+    .getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)
+    .filter((access) => !Node.isPropertyAccessExpression(access.getParent()) && access.getText().startsWith(`${actionName}.`))
+    .map((access) => access.getText())
+    .filter((text) => text !== `${actionName}.type`);
+}
+
+/** The input of a case that calls `runner(action.x, action.args.y ?? 1, action.mode as Mode)`. */
+function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression, runner: RunnerRef): DispatcherInput {
+  const actionName = dispatch.actionParam.getName();
+  const at = dispatch.actionParam;
+  if (call.getArguments().some((a) => Node.isSpreadElement(a))) {
+    return { ok: false, kind: 'unsafe', code: 'spread_args', reason: `case '${type}' spreads arguments into ${runner.name}(): their names cannot be derived; wrap by hand` };
+  }
   const fields: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
   const containers = new Set<string>();
+  const mapped: string[] = [];
   let usesVec3 = false;
   for (const [index, arg] of call.getArguments().entries()) {
-    const param = params[index];
-    if (!param) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `this.${runnerName}() gets more arguments than it declares` };
-    if (arg.getText().startsWith('this.') && isBotParam(param)) continue;
-    let access: Node = arg;
+    const param = runner.params[index];
+    if (!param) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `${runner.name}() gets more arguments than it declares` };
+    if (isBotParam(param) && dispatch.isBotArg(arg)) continue;
+    // `action.mode as Mode`, `(action.args.n as number) ?? 20`: the cast names the type the runner expects (a union becomes z.enum).
+    let cast: Node | undefined;
+    let access: Node = unwrap(arg);
+    if (Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
     let defaultCode: string | undefined;
-    if (Node.isBinaryExpression(arg) && ['??', '||'].includes(arg.getOperatorToken().getText())) {
-      defaultCode = literalDefault(arg.getRight());
-      access = arg.getLeft();
+    if (Node.isBinaryExpression(access) && ['??', '||'].includes(access.getOperatorToken().getText())) {
+      defaultCode = literalDefault(access.getRight());
+      if (defaultCode !== undefined) access = unwrap(access.getLeft());
+      if (defaultCode !== undefined && !cast && Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
     }
     const path = Node.isPropertyAccessExpression(access) ? access.getText().split('.') : [];
-    if (path[0] !== actionName || path.length < 2 || path.length > 3 || (defaultCode === undefined && access !== arg)) {
+    mapped.push(access.getText());
+    if (path[0] !== actionName || path.length < 2 || path.length > 3) {
       return {
         ok: false,
         kind: 'unsafe',
         code: 'unmappable_args',
-        reason: `case '${type}' passes ${arg.getText()} to this.${runnerName}(): not a plain ${actionName} field, so the input is a guess; wrap by hand`,
+        reason: `case '${type}' passes ${arg.getText()} to ${runner.name}(): not a plain ${actionName} field, so the input is a guess; wrap by hand`,
       };
     }
     containers.add(path.length === 3 ? path[1]! : '');
     const name = path[path.length - 1]!;
-    const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
+    const derived = deriveSchema(cast ? cast.getType() : param.getType(), at, `args.${name}`, '    ');
     if (!derived.ok) return { ok: false, kind: 'skipped', code: 'unsupported_type', reason: derived.reason };
     usesVec3 ||= derived.usesVec3;
-    const optional = derived.optional || param.isOptional() || param.hasInitializer() || access !== arg;
+    const optional = derived.optional || param.isOptional() || param.hasInitializer() || defaultCode !== undefined;
     fields.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
   }
   if (containers.size > 1) {
     return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' mixes fields of ${actionName} and of nested objects; wrap by hand` };
   }
   const container = [...containers][0] ?? '';
-  const action = container ? `{ type: ${quote(type)}, ${container === 'args' ? 'args' : `${container}: args`} }` : `{ type: ${quote(type)}, ...args }`;
-  return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action };
+  const action = container ? `{ type: __TYPE__, ${container === 'args' ? 'args' : `${container}: args`} }` : '{ type: __TYPE__, ...args }';
+  return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action, mapped };
+}
+
+function unwrap(node: Node): Node {
+  return Node.isParenthesizedExpression(node) ? unwrap(node.getExpression()) : node;
 }
 
 function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
@@ -463,6 +715,67 @@ function specFields(cls: ClassDeclaration): { name?: string; description?: strin
 }
 
 const CONTEXT_FIELDS: Record<string, string> = { signal: 'ctx.signal', abortSignal: 'ctx.signal' };
+// What else a RunContext has, for leaf contexts mapped through the context file (`now` is a method there).
+const RICH_FIELDS: Record<string, string> = {
+  now: '() => ctx.now()',
+  clock: '() => ctx.now()',
+  log: 'ctx.log',
+  logger: 'ctx.log',
+  progress: '() => ctx.progress()',
+  reportProgress: '() => ctx.progress()',
+  heartbeat: '() => ctx.progress()',
+  blackboard: 'ctx.blackboard',
+};
+
+/** The import of a context-file function, if the capability calls one. */
+function adapterImports(ctx: Ctx, adapter: ContextAdapter | undefined): ImportNeed[] {
+  return adapter ? [{ name: adapter.name, from: { kind: 'file', path: ctx.contextModule }, typeOnly: false }] : [];
+}
+
+/** `toLeafContext(ctx)` in the context file: the fields a RunContext has are mapped, the rest throw their name when read. */
+function leafContextAdapter(ctx: Ctx, cls: ClassDeclaration, ctxParam: ParameterDeclaration, fields: readonly string[], missing: readonly string[], botType: { text: string; imports: ImportNeed[] }): ContextAdapter {
+  const typeNode = ctxParam.getTypeNode();
+  const named = typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 ? typeNode.getText() : undefined;
+  const contextType = named ? resolveBody(ctx, typeNode, named, extensionOf(ctx)) : { text: `Parameters<${cls.getName()!}['run']>[0]`, imports: [{ name: cls.getName()!, from: { kind: 'file' as const, path: ctx.sourceModule }, typeOnly: true }] };
+  const name = `to${named ?? `${cls.getName()!}Context`}`;
+  const doc = `The ${named ?? `${cls.getName()!} context`} a wrapped leaf's run(ctx, args) receives, built from the executor's RunContext.`;
+  const lines = (getter: (field: string) => string) => [...fields.map((f) => `    ${f},`), ...missing.map(getter)].join('\n');
+  const getterTs = (field: string) => `    get ${field}(): never {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
+  const getterJs = (field: string) => `    get ${field}() {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
+  return {
+    name,
+    ts: `/** ${doc} */\nexport function ${name}(ctx: RunContext<${botType.text}>): ${contextType.text} {\n  return {\n${lines(getterTs)}\n  };\n}`,
+    js: `/**\n * ${doc}\n * @param {import('@sinew/executor-contracts').RunContext<any>} ctx\n */\nexport function ${name}(ctx) {\n  return {\n${lines(getterJs)}\n  };\n}`,
+    imports: [...contextType.imports, ...botType.imports].map((need) => ({ ...need, typeOnly: true })),
+  };
+}
+
+/** The fields of a leaf context: the bot, what RunContext maps directly, what it maps through the context file, what it lacks. */
+function contextFields(method: Node, contextType: Type): { fields: string[]; rich: string[]; missing: string[]; botField?: { name: string; typeNode: TypeNode | undefined } } {
+  const fields: string[] = [];
+  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
+  const rich: string[] = [];
+  const missing: string[] = [];
+  for (const property of contextType.getProperties()) {
+    const name = property.getName();
+    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
+    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
+    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
+      botField = { name, typeNode };
+      fields.push(`${name}: ctx.body`);
+    } else if (CONTEXT_FIELDS[name]) {
+      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
+    } else if (RICH_FIELDS[name]) {
+      // `now: () => number` or `now: number`: RunContext's clock is a method either way.
+      const callable = property.getTypeAtLocation(method).getCallSignatures().length > 0;
+      const mapped = RICH_FIELDS[name].startsWith('() => ') && !callable ? RICH_FIELDS[name].slice(6) : RICH_FIELDS[name];
+      rich.push(`${name}: ${mapped}`);
+    } else if (!property.isOptional()) {
+      missing.push(name);
+    }
+  }
+  return { fields, rich, missing, ...(botField ? { botField } : {}) };
+}
 
 function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const className = cls.getName();
@@ -470,6 +783,9 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const line = method.getStartLineNumber();
   const symbol = `${className ?? '<anonymous class>'}.run`;
   if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
+  if (ctx.commonJs && ctx.commonJs.get(cls) !== className) {
+    return finding(ctx, 'skipped', 'not_exported', symbol, line, `not in module.exports under its own name; add \`${className}\` to module.exports to wrap it`);
+  }
   if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
     return finding(ctx, 'skipped', 'not_exported', symbol, line, `run() is ${method.getScope()!}; the generated code cannot call it`);
   }
@@ -484,31 +800,16 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   if (contextType.isAny() || contextType.isUnknown()) {
     return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes`);
   }
-  const fields: string[] = [];
-  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
-  const missing: string[] = [];
-  for (const property of contextType.getProperties()) {
-    const name = property.getName();
-    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
-    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
-    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
-      botField = { name, typeNode };
-      fields.push(`${name}: ctx.body`);
-    } else if (CONTEXT_FIELDS[name]) {
-      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
-    } else if (!property.isOptional()) {
-      missing.push(name);
-    }
-  }
+  const { fields, rich, missing, botField } = contextFields(method, contextType);
   if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
-  if (missing.length > 0) {
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context needs ${missing.join(', ')}, which a RunContext does not provide; wrap by hand`);
-  }
+  const botType = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
+  // A context richer than RunContext goes through the context file, written once for the user to complete.
+  const contextAdapter = missing.length > 0 || rich.length > 0 ? leafContextAdapter(ctx, cls, ctxParam, [...fields, ...rich], missing, botType) : undefined;
   const built = construction(ctx, cls, symbol, line, false);
   if (!built) return;
   const spec = specFields(cls);
   const verb = toSnakeCase(spec.name ?? className.replace(/Leaf$/, ''));
-  let schema = 'z.object({})';
+  let schema = 'z.strictObject({})';
   let usesVec3 = false;
   let argsExpr = '';
   if (argsParam) {
@@ -518,8 +819,10 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     usesVec3 = derived.usesVec3;
     argsExpr = ', args';
   }
-  const body = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
+  const body = botType;
   const factory = `${toCamelCase(className)}For`;
+  const adapters = [contextAdapter, built.adapter].filter((a): a is ContextAdapter => a !== undefined);
+  const runContext = contextAdapter ? `${contextAdapter.name}(ctx)` : `{ ${fields.join(', ')} }`;
   ctx.out.capabilities.push({
     verb,
     aliases: [],
@@ -532,11 +835,132 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     schema,
     usesVec3,
     bodyType: body.text,
-    call: `${factory}(ctx.body).run({ ${fields.join(', ')} }${argsExpr})`,
+    call: `${factory}(ctx.body).run(${runContext}${argsExpr})`,
     resultKind: resultKind(returnType),
     runnerLabel: className,
-    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports, ...adapters.flatMap((a) => adapterImports(ctx, a))],
     instance: { factory, className, construct: built.construct },
+    ...(adapters.length > 0 ? { adapters } : {}),
   });
   if (!cls.isExported()) ctx.out.mustExport.push(cls);
+}
+
+/** A string-literal property of an object literal. */
+function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
+  const property = object.getProperty(key);
+  const value = property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+  return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
+}
+
+function propertyValue(object: ObjectLiteralExpression, key: string): Node | undefined {
+  const property = object.getProperty(key);
+  if (property && Node.isMethodDeclaration(property)) return property;
+  return property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
+}
+
+function isCommandEntry(node: Node): node is ObjectLiteralExpression {
+  return Node.isObjectLiteralExpression(node) && stringProperty(node, 'name') !== undefined && node.getProperty('perform') !== undefined;
+}
+
+/** Command tables: `[{ name: '!collectBlocks', params: { … }, perform: async (agent, …) => … }, …]`, one capability per entry. */
+function analyzeCommandTables(ctx: Ctx): void {
+  for (const statement of ctx.file.getVariableStatements()) {
+    for (const decl of statement.getDeclarations()) {
+      const init = decl.getInitializer();
+      if (!init || !Node.isArrayLiteralExpression(init) || !Node.isIdentifier(decl.getNameNode())) continue;
+      const entries = init.getElements();
+      if (entries.length === 0 || !entries.every(isCommandEntry)) continue;
+      const table = decl.getName();
+      const line = decl.getStartLineNumber();
+      if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
+        finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
+        continue;
+      }
+      if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
+      for (const entry of entries as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
+    }
+  }
+}
+
+const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
+
+/** One declared command parameter (`{ type: 'int', domain: [1, 100], optional: true }`) as a schema member. */
+function commandParam(name: string, declared: Node | undefined): { name: string; code: string; optional: boolean; defaultCode?: string } {
+  const object = declared && Node.isObjectLiteralExpression(declared) ? declared : undefined;
+  const type = object ? stringProperty(object, 'type') : undefined;
+  // Named kinds (`BlockName`, `ItemName`, `BlockOrItemName`) are strings a planner sends by name.
+  let code = type === undefined ? undefined : (COMMAND_TYPES[type] ?? (/Name$/.test(type) ? 'z.string()' : undefined));
+  if (code === undefined) {
+    return { name, code: `z.unknown() /* sinew-codemod: args.${name} is declared ${type === undefined ? 'without a type' : `of type ${quote(type)}`}; replace z.unknown() with its real schema */`, optional: false };
+  }
+  const domain = object ? propertyValue(object, 'domain') : undefined;
+  if (domain && Node.isArrayLiteralExpression(domain) && code.startsWith('z.number()')) {
+    const [low, high, bounds] = domain.getElements().map((e) => e.getText());
+    const inclusive = bounds === undefined ? '[]' : bounds.replace(/['"`]/g, '');
+    if (low !== undefined && /^-?[\d.]+$/.test(low)) code += inclusive.startsWith('(') ? `.gt(${low})` : `.min(${low})`;
+    if (high !== undefined && /^-?[\d.]+$/.test(high)) code += inclusive.endsWith(')') ? `.lt(${high})` : `.max(${high})`;
+  }
+  const optional = object?.getProperty('optional') !== undefined && propertyValue(object, 'optional')?.getText() === 'true';
+  const defaultCode = object ? literalDefault(propertyValue(object, 'default') as Expression | undefined) : undefined;
+  return { name, code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) };
+}
+
+/** The `agent` adapter of a command table whose perform() takes something richer than the bot: one per bot, so what a command keeps on it lasts between steps. */
+function agentAdapter(table: string, param: string): ContextAdapter {
+  const name = `to${param.charAt(0).toUpperCase()}${param.slice(1)}`;
+  const doc = `The \`${param}\` that ${table}'s perform() receives, one per bot: \`${param}.bot\` is the instrumented bot. Add what else its commands read.`;
+  const body = (map: string) =>
+    `const ${param}s = ${map};\n\nexport function ${name}CTX {\n  let ${param} = ${param}s.get(ctx.body);\n  if (${param} === undefined) {\n    ${param} = { bot: ctx.body };\n    ${param}s.set(ctx.body, ${param});\n  }\n  return ${param};\n}`;
+  return {
+    name,
+    ts: body('new WeakMap<object, { bot: object }>()').replace(`export function ${name}CTX`, `/** ${doc} */\nexport function ${name}<Body extends object>(ctx: RunContext<Body>): { bot: Body }`).replace(`let ${param} = ${param}s.get(ctx.body);`, `let ${param} = ${param}s.get(ctx.body) as { bot: Body } | undefined;`),
+    js: body('new WeakMap()').replace(`export function ${name}CTX`, `/**\n * ${doc}\n * @template {object} Body\n * @param {import('@sinew/executor-contracts').RunContext<Body>} ctx\n * @returns {{ bot: Body }}\n */\nexport function ${name}(ctx)`),
+    imports: [],
+  };
+}
+
+function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression): void {
+  const commandName = stringProperty(entry, 'name')!;
+  const line = entry.getStartLineNumber();
+  const symbol = `${table}[${commandName}]`;
+  const perform = propertyValue(entry, 'perform');
+  if (!perform || !(Node.isArrowFunction(perform) || Node.isFunctionExpression(perform) || Node.isMethodDeclaration(perform))) {
+    return finding(ctx, 'skipped', 'no_runner_call', symbol, line, 'perform is not a function written in the table');
+  }
+  const [first, ...rest] = perform.getParameters();
+  if (!first) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'perform() takes no agent or bot');
+  if (rest.some((p) => p.isRestParameter())) return finding(ctx, 'unsafe', 'spread_args', symbol, line, 'perform() takes rest arguments: their names cannot be derived; wrap by hand');
+  const declared = propertyValue(entry, 'params');
+  const keys = declared && Node.isObjectLiteralExpression(declared) ? declared.getProperties().filter(Node.isPropertyAssignment) : [];
+  if (keys.length !== rest.length) {
+    return finding(ctx, 'unsafe', 'unmappable_args', symbol, line, `perform() takes ${rest.length} argument(s) after ${first.getName()} but params declares ${keys.length}; wrap by hand`);
+  }
+  const members = keys.map((key) => commandParam(key.getName().replace(/^['"]|['"]$/g, ''), key.getInitializer()));
+  const verb = toSnakeCase(commandName.replace(/^[!/]+/, ''));
+  if (!isVerb(verb)) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, `the command name ${commandName} gives no verb`);
+  const adapter = isBotParam(first) ? undefined : agentAdapter(table, first.getName());
+  const agent = adapter ? `${adapter.name}(ctx)` : 'ctx.body';
+  const callArgs = [agent, ...members.map((m) => (/^[A-Za-z_$][\w$]*$/.test(m.name) ? `args.${m.name}` : `args[${quote(m.name)}]`))];
+  ctx.out.capabilities.push({
+    verb,
+    aliases: [],
+    exportName: `${toCamelCase(verb)}Capability`,
+    description: stringProperty(entry, 'description') ?? `Runs the ${commandName} command (wrapped by sinew-codemod).`,
+    shape: 'command',
+    symbol,
+    line,
+    file: ctx.file.getFilePath(),
+    schema: objectSchemaSource(members, '  '),
+    usesVec3: false,
+    bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
+    call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
+    resultKind: resultKind(perform.getReturnType()),
+    runnerLabel: commandName,
+    imports: [
+      { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },
+      ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
+    ],
+    ...(adapter ? { adapters: [adapter] } : {}),
+    commandTable: true,
+  });
 }

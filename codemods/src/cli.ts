@@ -3,16 +3,17 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { SOURCE_FILE } from './language.js';
 
 const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <dir>] [--registry-file <path>]
 
-  <paths…>               .ts files or directories (searched for .ts files, node_modules skipped)
+  <paths…>               .ts/.js/.mjs/.cjs files or directories (searched for them, node_modules skipped)
   --dry-run              print a unified diff of what would change; write nothing
   --out <dir>            write generated files under <dir> (mirroring the input tree) instead of beside the sources
   --registry-file <path> where the registry goes (default: sinew.registry.ts in --out or the inputs' common directory)`;
 
 /** The CLI's arguments after parsing; validated so bad usage gets a clear message and exit code 2. */
-const CliArgsSchema = z.object({
+const CliArgsSchema = z.strictObject({
   command: z.literal('wrap-runners', { error: (issue) => `unknown command ${JSON.stringify(issue.input)}; expected wrap-runners` }),
   paths: z.array(z.string().min(1)).min(1, 'give at least one file or directory'),
   dryRun: z.boolean(),
@@ -20,7 +21,7 @@ const CliArgsSchema = z.object({
   registryFile: z
     .string()
     .min(1, '--registry-file needs a path')
-    .regex(/\.(c|m)?tsx?$/, '--registry-file must be a .ts file')
+    .regex(/\.(c|m)?[jt]s$/, '--registry-file must be a .ts, .js, .mjs or .cjs file')
     .optional(),
 });
 
@@ -64,7 +65,7 @@ function collect(path: string, into: string[]): void {
   if (statSync(absolute).isDirectory()) {
     for (const entry of readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.isDirectory() && !SKIP.has(entry.name)) collect(join(absolute, entry.name), into);
-      else if (entry.isFile() && /\.(c|m)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) into.push(join(absolute, entry.name));
+      else if (entry.isFile() && SOURCE_FILE.test(entry.name) && !/\.d\.(c|m)?ts$/.test(entry.name)) into.push(join(absolute, entry.name));
     }
   } else into.push(absolute);
 }
@@ -89,12 +90,12 @@ async function run(argv: readonly string[]): Promise<number> {
   ]);
   const files: string[] = [];
   for (const path of args.paths) collect(path, files);
-  if (files.length === 0) throw new UsageError(`no .ts files under ${args.paths.join(', ')}`);
+  if (files.length === 0) throw new UsageError(`no .ts or .js files under ${args.paths.join(', ')}`);
   const tsconfig = findTsconfig(dirname(files[0]!));
   const project = tsconfig
     ? new Project({ tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true })
     : new Project({
-        compilerOptions: { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true },
+        compilerOptions: { strict: true, allowJs: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true },
       });
   for (const file of files) project.addSourceFileAtPath(file);
   const result = wrapRunners(project, {

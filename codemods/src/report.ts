@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 
-/** Which of the three runner shapes a capability was wrapped from. */
-export type RunnerShape = 'function' | 'dispatcher' | 'leaf';
+/** Which runner shape a capability was wrapped from (a dispatcher is a class or a free function). */
+export type RunnerShape = 'function' | 'dispatcher' | 'leaf' | 'command';
 
 /** Why something was not wrapped (or, for `wrapped`, that it was). Closed union: tools may switch on it. */
 export type FindingCode =
@@ -20,6 +20,7 @@ export type FindingCode =
   | 'overloaded'
   | 'spread_args'
   | 'name_collision'
+  | 'context_incomplete'
   | 'hand_edited'
   | 'not_generated'
   | 'no_runners'

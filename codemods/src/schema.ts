@@ -51,10 +51,10 @@ export function objectSchemaSource(
   members: readonly { readonly name: string; readonly code: string; readonly optional: boolean; readonly defaultCode?: string }[],
   indent: string,
 ): string {
-  if (members.length === 0) return 'z.object({})';
+  if (members.length === 0) return 'z.strictObject({})';
   const inner = `${indent}  `;
   const lines = members.map((m) => `${inner}${propertyKey(m.name)}: ${withModifiers(m.code, m.optional, m.defaultCode)},`);
-  return `z.object({\n${lines.join('\n')}\n${indent}})`;
+  return `z.strictObject({\n${lines.join('\n')}\n${indent}})`;
 }
 
 function withModifiers(code: string, optional: boolean, defaultCode?: string): string {
@@ -155,7 +155,7 @@ function convertObject(type: Type, path: string, indent: string, state: State): 
   if (declaredInVec3(type)) {
     // The runner expects a real Vec3 (with methods), so the parsed {x,y,z} is turned into one.
     state.usesVec3 = true;
-    return 'z.object({ x: z.number(), y: z.number(), z: z.number() }).transform(({ x, y, z }) => new Vec3(x, y, z))';
+    return 'z.strictObject({ x: z.number(), y: z.number(), z: z.number() }).transform(({ x, y, z }) => new Vec3(x, y, z))';
   }
   const name = type.getSymbol()?.getName();
   if (name && NOT_DATA.has(name)) throw new Unsupported(`${path} is a ${name}; a planner can only send JSON data`);
@@ -184,6 +184,6 @@ function convertObject(type: Type, path: string, indent: string, state: State): 
     lines.push(`${inner}${propertyKey(property.getName())}: ${withModifiers(converted.code, optional)},`);
   }
   state.stack.pop();
-  if (lines.length === 0) return 'z.object({})';
-  return `z.object({\n${lines.join('\n')}\n${indent}})`;
+  if (lines.length === 0) return 'z.strictObject({})';
+  return `z.strictObject({\n${lines.join('\n')}\n${indent}})`;
 }

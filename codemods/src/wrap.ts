@@ -1,7 +1,9 @@
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
 import { analyzeFile, type PlannedCapability } from './analyze.js';
+import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
+import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
 import { buildReport, type Finding, type WrapReport } from './report.js';
 
 /** Options of `wrapRunners`. Paths are absolute (or relative to the process cwd). */
@@ -25,8 +27,8 @@ export interface FileChange {
   readonly path: string;
   readonly before: string | undefined;
   readonly after: string;
-  /** `capabilities`: a generated `*.capabilities.ts`; `registry`: the registry; `export`: a source file whose declaration had to be exported. */
-  readonly kind: 'capabilities' | 'registry' | 'export';
+  /** `capabilities`: a generated `*.capabilities.ts`; `registry`: the registry; `context`: the context file (written once, then the user's); `export`: a source file whose declaration had to be exported. */
+  readonly kind: 'capabilities' | 'registry' | 'context' | 'export';
 }
 
 /** What `wrapRunners` would change, and its report. Nothing is written: apply `changes` yourself (the CLI does). */
@@ -37,23 +39,93 @@ export interface WrapResult {
   readonly registryFile: string;
 }
 
-const SOURCE = /\.(c|m)?tsx?$/;
-
-/** The `*.capabilities.ts` path for a source file. */
+/** The generated path for a source file: `x.ts` → `x.capabilities.ts`, `x.cjs` → `x.capabilities.cjs` (JavaScript stays JavaScript). */
 export function capabilitiesPath(source: string, rootDir: string, outDir?: string): string {
   const target = outDir ? join(resolve(outDir), relative(rootDir, source)) : source;
-  return target.replace(SOURCE, '.capabilities.ts');
+  return target.replace(SOURCE_FILE, (ext) => `.capabilities${isJavaScript(ext) ? ext.replace(/x$/, '') : '.ts'}`);
+}
+
+/** The registry's language: TypeScript if any source is; else CommonJS only when every source is. */
+function registryLanguage(languages: readonly Language[]): Language {
+  if (languages.length === 0 || languages.includes('ts')) return 'ts';
+  return languages.every((l) => l === 'cjs') ? 'cjs' : 'esm';
+}
+
+/** The registry: regenerated unless the user owns it; capability files of earlier runs stay registered while they exist. */
+function registryChange(input: {
+  path: string;
+  existing: string | undefined;
+  entries: RegistryEntry[];
+  contractsModule: string;
+  extension: string;
+  language: Language;
+  exists: (path: string) => boolean;
+}): { change?: FileChange; findings: Finding[] } {
+  const { path, existing, entries, contractsModule } = input;
+  const owner = ownership(existing);
+  if (owner === 'hand_edited' || owner === 'not_generated') {
+    const reason = 'registry file is not the generated one (edited or hand-written); left as it is — register the capabilities yourself';
+    return { findings: [{ kind: 'skipped', code: owner, file: path, line: 1, symbol: basename(path), reason }] };
+  }
+  const covered = new Set(entries.map((e) => e.path));
+  const earlier = registeredEarlier(existing, path, contractsModule).filter((e) => !covered.has(e.path) && input.exists(e.path));
+  const all = [...entries, ...earlier].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const text = renderRegistryFile(path, all, contractsModule, input.extension, input.language);
+  return { findings: [], ...(text !== existing ? { change: { path, before: existing, after: text, kind: 'registry' as const } } : {}) };
+}
+
+/** The context file: written when absent; an existing one (the user's) is checked for the adapters the capabilities import. */
+function contextChange(
+  existing: string | undefined,
+  path: string,
+  capabilities: readonly PlannedCapability[],
+  language: Language,
+  contractsModule: string,
+): { change?: FileChange; findings: Finding[] } {
+  const adapters = new Map<string, ContextAdapter>();
+  for (const adapter of capabilities.flatMap((c) => c.adapters ?? [])) if (!adapters.has(adapter.name)) adapters.set(adapter.name, adapter);
+  if (adapters.size === 0) return { findings: [] };
+  if (existing === undefined) return { change: { path, before: undefined, after: renderContextFile(path, [...adapters.values()], language, contractsModule), kind: 'context' }, findings: [] };
+  const missing = [...adapters.values()].filter((a) => !new RegExp(`function ${a.name}\\b`).test(existing));
+  return {
+    findings: missing.map((a) => ({
+      kind: 'unsafe' as const,
+      code: 'context_incomplete' as const,
+      file: path,
+      line: 1,
+      symbol: a.name,
+      reason: `${basename(path)} is yours and has no ${a.name}(ctx); add it (delete the file to have it written again):\n${language === 'ts' ? a.ts : a.js}`,
+    })),
+  };
+}
+
+/** A registry path's own language: its extension decides, a plain `.js` follows the sources. */
+function registryFileLanguage(path: string, fromSources: Language): Language {
+  if (!isJavaScript(path)) return 'ts';
+  if (path.endsWith('.cjs') || path.endsWith('.mjs')) return path.endsWith('.cjs') ? 'cjs' : 'esm';
+  return fromSources === 'cjs' ? 'cjs' : 'esm';
+}
+
+/** `sinew.registry` with the extension its language and the sources' own extensions call for. */
+function defaultRegistryName(language: Language, sources: readonly string[]): string {
+  if (language === 'ts') return 'sinew.registry.ts';
+  const flavour = language === 'cjs' ? '.cjs' : '.mjs';
+  return sources.some((s) => s.endsWith(flavour)) ? `sinew.registry${flavour}` : 'sinew.registry.js';
 }
 
 /** The capability modules and export names a generated registry imports. */
 function registeredEarlier(text: string | undefined, registryFile: string, contractsModule: string): RegistryEntry[] {
   if (text === undefined) return [];
-  return [...text.matchAll(/^import \{ ([^}]+) \} from '([^']+)';$/gm)]
-    .filter((m) => m[2] !== contractsModule && m[2]!.startsWith('.'))
-    .map((m) => ({
-      path: resolve(dirname(registryFile), m[2]!).replace(/\.js$/, '').concat('.ts'),
-      exports: m[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!),
-    }));
+  const typescript = !isJavaScript(registryFile);
+  return [...text.matchAll(/^(?:import \{ ([^}]+) \} from |const \{ ([^}]+) \} = require\()'([^']+)'\)?;$/gm)]
+    .filter((m) => m[3] !== contractsModule && m[3]!.startsWith('.'))
+    .map((m) => {
+      const path = resolve(dirname(registryFile), m[3]!);
+      return {
+        path: typescript ? path.replace(/\.js$/, '').concat('.ts') : path,
+        exports: (m[1] ?? m[2]!).split(',').map((name) => name.trim().split(/\s+as\s+|\s*:\s*/)[0]!),
+      };
+    });
 }
 
 function lineOf(note: string): number {
@@ -93,18 +165,25 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const version = options.version ?? '0.1.0';
   const fs = project.getFileSystem();
   const read = (path: string) => (fs.fileExistsSync(path) ? fs.readFileSync(path) : undefined);
+  if (options.files?.some(isJavaScript) && !project.getCompilerOptions().allowJs) {
+    // JSDoc types are read by the type checker only for files it treats as JavaScript sources.
+    project.compilerOptions.set({ allowJs: true });
+  }
   const requested = options.files
     ? options.files.map((f) => project.getSourceFile(resolve(f)) ?? project.addSourceFileAtPath(resolve(f)))
     : project.getSourceFiles();
   const outDir = options.outDir ? resolve(options.outDir) : undefined;
   const rootDir = options.rootDir ? resolve(options.rootDir) : commonDir(requested.map((f) => f.getFilePath()));
-  const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, 'sinew.registry.ts'));
+  const languages = new Map(requested.map((f) => [f.getFilePath(), languageOf(f)] as const));
+  const defaultRegistry = defaultRegistryName(registryLanguage([...languages.values()]), [...languages.keys()]);
+  const registryFile = resolve(options.registryFile ?? join(outDir ?? rootDir, defaultRegistry));
+  const contextFile = join(dirname(registryFile), `${CONTEXT_BASENAME}${extname(registryFile)}`);
   const findings: Finding[] = [];
   const sources = requested
     .filter((f) => {
       const path = f.getFilePath();
       if (f.isDeclarationFile() || path.includes('/node_modules/')) return false;
-      if (/\.capabilities\.tsx?$/.test(path) || path === registryFile || isGenerated(f.getFullText())) {
+      if (GENERATED_FILE.test(path) || path === registryFile || path === contextFile || isGenerated(f.getFullText())) {
         const reason = 'a generated capabilities or registry file; never an input';
         findings.push({ kind: 'skipped', code: 'generated_file', file: path, line: 1, symbol: basename(path), reason });
         return false;
@@ -113,7 +192,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file) }) }));
+  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())!, contextFile }) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
 
@@ -122,7 +201,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
   const kept = new Map<string, PlannedCapability[]>();
   for (const { file, analysis } of analyses) {
     if (analysis.findings.length === 0 && analysis.capabilities.length === 0) {
-      const reason = 'no runner shapes: no function taking a bot first, no executeAction switch, no leaf with spec and run()';
+      const reason = 'no runner shapes: no function taking a bot first, no switch on action.type, no leaf with spec and run(), no command table';
       findings.push({ kind: 'skipped', code: 'no_runners', file: file.getFilePath(), line: 1, symbol: basename(file.getFilePath()), reason });
     }
     findings.push(...analysis.findings);
@@ -160,7 +239,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
           ? 'was edited after it was generated; left as it is (delete its header line to silence this)'
           : 'exists and is not generated by sinew-codemod; left as it is';
       findings.push({ kind: 'skipped', code: owner, file: target, line: 1, symbol: basename(target), reason });
-      const exported = [...(existing ?? '').matchAll(/export const (\w+)\s*=\s*defineCapability\b/g)].map((m) => m[1]!);
+      const exported = [...(existing ?? '').matchAll(/^(?:export )?const (\w+)\s*=\s*defineCapability\b/gm)].map((m) => m[1]!);
       if (exported.length > 0) registryEntries.push({ path: target, exports: exported });
       continue;
     }
@@ -171,6 +250,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
       notes,
       contractsModule,
       version,
+      language: languages.get(source)!,
     });
     if (text !== existing) changes.push({ path: target, before: existing, after: text, kind: 'capabilities' });
     for (const cap of caps) {
@@ -183,27 +263,15 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     if (after !== before) changes.push({ path: source, before, after, kind: 'export' });
   }
 
-  const existingRegistry = read(registryFile);
-  const registryOwner = ownership(existingRegistry);
-  if (registryOwner === 'hand_edited' || registryOwner === 'not_generated') {
-    findings.push({
-      kind: 'skipped',
-      code: registryOwner,
-      file: registryFile,
-      line: 1,
-      symbol: basename(registryFile),
-      reason: 'registry file is not the generated one (edited or hand-written); left as it is — register the capabilities yourself',
-    });
-  } else {
-    // Capability files registered by earlier runs over other inputs stay registered while they exist.
-    const covered = new Set(registryEntries.map((e) => e.path));
-    for (const earlier of registeredEarlier(existingRegistry, registryFile, contractsModule)) {
-      if (!covered.has(earlier.path) && fs.fileExistsSync(earlier.path)) registryEntries.push(earlier);
-    }
-    registryEntries.sort((a, b) => (a.path < b.path ? -1 : 1));
-    const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
-    const text = renderRegistryFile(registryFile, registryEntries, contractsModule, extension);
-    if (text !== existingRegistry) changes.push({ path: registryFile, before: existingRegistry, after: text, kind: 'registry' });
-  }
+  const contextLanguage = registryFileLanguage(contextFile, registryLanguage([...languages.values()]));
+  const context = contextChange(read(contextFile), contextFile, [...kept.values()].flat(), contextLanguage, contractsModule);
+  findings.push(...context.findings);
+  if (context.change) changes.push(context.change);
+
+  const extension = sources.length > 0 && sources.every((f) => importExtension(f) === '') ? '' : '.js';
+  const language = registryFileLanguage(registryFile, registryLanguage([...languages.values()]));
+  const registry = registryChange({ path: registryFile, existing: read(registryFile), entries: registryEntries, contractsModule, extension, language, exists: (path) => fs.fileExistsSync(path) });
+  if (registry.change) changes.push(registry.change);
+  findings.push(...registry.findings);
   return { changes, report: buildReport(findings), registryFile };
 }

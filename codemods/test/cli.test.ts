@@ -38,7 +38,7 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     expect(result.stderr).toMatch(/wrapped src\/bot\/actions\.ts:36 craftItem → craft_item \(function\)/);
     expect(result.stderr).toMatch(/unsafe {2}src\/bot\/actions\.ts:221 ScriptedActions\.executeAction \[dynamic_dispatch\]/);
     expect(result.stderr).toMatch(/unsafe {2}src\/shapes\/function\.ts:10 craftItem \[name_collision\] verb craft_item is already provided by craftItem \(actions\.ts:36\)/);
-    expect(result.stderr).toContain('7 file(s) would change');
+    expect(result.stderr).toContain('8 file(s) would change');
     expect(existsSync(join(dry, 'src/bot/actions.capabilities.ts'))).toBe(false);
 
     const patched = spawnSync('patch', ['-p1', '--quiet'], { cwd: dry, input: result.stdout, encoding: 'utf8' });
@@ -46,7 +46,7 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     const real = tree('real');
     const written = run(real, 'wrap-runners', 'src');
     expect(written.code).toBe(0);
-    expect(written.stderr).toContain('7 file(s) changed');
+    expect(written.stderr).toContain('8 file(s) changed');
     for (const file of ['src/bot/actions.capabilities.ts', 'src/bot/actions.ts', 'src/sinew.registry.ts', 'src/shapes/dispatcher.ts', 'src/shapes/leaf.capabilities.ts']) {
       expect(readFileSync(join(dry, file), 'utf8'), file).toBe(readFileSync(join(real, file), 'utf8'));
     }
@@ -73,7 +73,7 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     [['wrap'], /unknown command "wrap"; expected wrap-runners/],
     [['wrap-runners'], /give at least one file or directory/],
     [['wrap-runners', 'src', '--frobnicate'], /Unknown option '--frobnicate'/],
-    [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts file/],
+    [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts, \.js, \.mjs or \.cjs file/],
     [['wrap-runners', 'nope/missing.ts'], /nope\/missing\.ts does not exist/],
   ])('exits 2 with a clear message on bad usage: %j', (args, message) => {
     const result = run(repoRoot, ...(args as string[]));

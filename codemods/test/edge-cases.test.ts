@@ -61,7 +61,7 @@ describe('edge cases', () => {
   });
 
   it('aliases imported runners whose names clash with generated names', () => {
-    expect(text).toContain('import { PingLeaf, settle as settleRunner, z as zRunner, type Bot } from');
+    expect(text).toContain('import { NeedsConfig, PingLeaf, settle as settleRunner, z as zRunner, type Bot } from');
     expect(text).toContain('await settleRunner(ctx.body, args.debt)');
     expect(text).toContain("fromBoolean(await zRunner(ctx.body, args), 'z')");
   });
@@ -79,9 +79,16 @@ describe('edge cases', () => {
 
   it('skips what the generated code could not call or build, with reasons', () => {
     expect(find('Hidden.executeAction')).toMatchObject({ kind: 'skipped', reason: 'executeAction is private; the generated code cannot call it' });
-    expect(find('NeedsConfig.executeAction')).toMatchObject({ kind: 'skipped', code: 'constructor_needs_more' });
     expect(find('generic')).toMatchObject({ kind: 'skipped', code: 'unsupported_type' });
     expect(find('main')).toMatchObject({ kind: 'skipped', code: 'default_export' });
+  });
+
+  it('builds a class whose constructor needs more than the bot through the context file, unmapped until filled in', () => {
+    expect(find('NeedsConfig.executeAction#go')).toMatchObject({ kind: 'wrapped', shape: 'dispatcher' });
+    expect(text).toContain('const needsConfigFor = perBody((body: Bot) => newNeedsConfig(body));');
+    expect(text).toContain("import { newNeedsConfig } from './sinew.context.js';");
+    const context = result.changes.find((c) => c.kind === 'context')!.after;
+    expect(context).toContain("return new NeedsConfig(bot, unmapped('config', 'newNeedsConfig'));");
   });
 
   it('type-checks against the real contracts', () => {

@@ -44,13 +44,14 @@ describe('a realistic mineflayer bot module with the three shapes mixed', () => 
       'dispatcher:sleep',
       'leaf:collect_drops',
       'leaf:look_around',
+      'leaf:build_shelter',
     ]);
   });
 
   it('resolves the real mineflayer Bot as the body type and a real Vec3 through vec3', () => {
     expect(text).toContain("import type { Bot } from 'mineflayer';");
     expect(text).toContain("import { Vec3 } from 'vec3';");
-    expect(text).toContain('target: z.object({ x: z.number(), y: z.number(), z: z.number() }).transform(({ x, y, z }) => new Vec3(x, y, z))');
+    expect(text).toContain('target: z.strictObject({ x: z.number(), y: z.number(), z: z.number() }).transform(({ x, y, z }) => new Vec3(x, y, z))');
     expect(text).toContain('run: (ctx: RunContext<Bot>, args) =>');
   });
 
@@ -104,8 +105,13 @@ describe('a realistic mineflayer bot module with the three shapes mixed', () => 
   it('refuses parameter types a planner cannot send, with the reason', () => {
     expect(find('attackEntity')).toMatchObject({ kind: 'skipped', code: 'unsupported_type' });
     expect(find('attackEntity')?.reason).toMatch(/args\.target \(Entity\) has behaviour/);
-    expect(find('ShelterLeaf.run')).toMatchObject({ kind: 'skipped', code: 'unmappable_context' });
-    expect(find('ShelterLeaf.run')?.reason).toContain('snapshot');
+  });
+
+  it('wraps a leaf whose context is richer than a RunContext through the context file, the unmapped field throwing its name', () => {
+    expect(find('ShelterLeaf.run')).toMatchObject({ kind: 'wrapped', shape: 'leaf' });
+    expect(text).toContain('shelterLeafFor(ctx.body).run(toShelterLeafContext(ctx), args)');
+    const context = result.changes.find((c) => c.kind === 'context')!.after;
+    expect(context).toMatch(/export function toShelterLeafContext\(ctx: RunContext<Bot>\): Parameters<ShelterLeaf\['run'\]>\[0\] \{\s+return \{\s+bot: ctx\.body,\s+get snapshot\(\): never \{\s+return unmapped\('snapshot', 'toShelterLeafContext'\);/);
   });
 
   it('marks an any-typed leaf input as z.unknown() with a comment', () => {

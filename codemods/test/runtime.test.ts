@@ -74,6 +74,15 @@ describe('generated capabilities at run time, on a fake body', () => {
     await expect(craft.run(context(bot), args)).resolves.toEqual({ ok: true });
   });
 
+  it('rejects a misspelled argument (strict input schemas), at the top level and nested', () => {
+    const craft = modules.function!.craftItemCapability!;
+    const misspelled = craft.inputSchema.safeParse({ itemName: 'stick', quantiy: 2 });
+    expect(misspelled.success).toBe(false);
+    expect(JSON.stringify(misspelled.error?.issues)).toContain('quantiy');
+    const goTo = modules.function!.goToCapability!;
+    expect(goTo.inputSchema.safeParse({ target: { x: 1, y: 2, z: 3, w: 4 } }).success).toBe(false);
+  });
+
   it('turns { success: false, error } into runner_error with the error as reason', async () => {
     const craft = modules.function!.craftItemCapability!;
     await expect(craft.run(context(new FakeBot()), { itemName: 'diamond', quantity: 1 })).resolves.toEqual({

@@ -41,14 +41,14 @@ describe('deriveSchema (TypeScript type → zod source via the type checker)', (
     expect(result).toMatchObject({ ok: true });
     expect(result.ok && result.code).toBe(
       [
-        'z.object({',
-        '  at: z.object({',
+        'z.strictObject({',
+        '  at: z.strictObject({',
         '    x: z.number(),',
         '    y: z.number(),',
         '    z: z.number(),',
         '  }),',
         '  label: z.string().optional(),',
-        '  tags: z.array(z.object({',
+        '  tags: z.array(z.strictObject({',
         '    name: z.string(),',
         '  })),',
         '})',

@@ -50,7 +50,7 @@ describe('function shape', () => {
     expect(text).toContain('quantity: z.number().default(1)');
     expect(text).toContain("mode: z.enum(['walk', 'sprint']).default('walk')");
     expect(text).toContain('range: z.number().optional()');
-    expect(text).toMatch(/target: z\.object\(\{\s+x: z\.number\(\),\s+y: z\.number\(\),\s+z: z\.number\(\),\s+\}\)/);
+    expect(text).toMatch(/target: z\.strictObject\(\{\s+x: z\.number\(\),\s+y: z\.number\(\),\s+z: z\.number\(\),\s+\}\)/);
     expect(text).toContain('names: z.array(z.string())');
   });
 

@@ -44,7 +44,7 @@ describe('generated code type-checks against the real @sinew/executor-contracts'
   });
 
   it('compiles the outputs of the realistic mineflayer module (real mineflayer Bot and vec3 types)', () => {
-    expect(real.report.wrapped).toBe(11);
+    expect(real.report.wrapped).toBe(12);
     expect(byFile('realistic/')).toEqual([]);
   });
 

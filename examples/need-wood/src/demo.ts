@@ -1,18 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createExecutor, createMetrics, jsonlProvenance, serveTelemetry, type PlanOutcome, type TelemetryServer } from '@sinew/bt-runtime';
-import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
+import { createExecutor, createMetrics, jsonlProvenance, memoryProvenance, type PlanOutcome } from '@sinew/bt-runtime';
+import { createStandardRegistry, GATHER_TREE, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, type RouteEvent } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
+import { createToken, serveSinew, type SinewServer } from '@sinew/server';
 import { connectBot, startServer } from '@sinew/testkit';
 import { buildWorld, intentFor, trackMilestones, type DemoGoal, type Milestone } from './story.js';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
 
 export interface DemoOptions {
-  /** Telemetry port on 127.0.0.1 (0 = any free port). */
+  /** Control-plane port (metrics, API, inspector) on 127.0.0.1 (0 = any free port). */
   readonly port: number;
-  /** Stay up after the plan (for Prometheus) until SIGINT/SIGTERM. */
+  /** Stay up after the plan (inspector, API, Prometheus) until SIGINT/SIGTERM. */
   readonly keepAlive: boolean;
   /** Where provenance records go (JSON lines). */
   readonly provenancePath: string;
@@ -62,7 +63,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   say(`Sinew demo — ${goal === 'wooden_pickaxe' ? 'need wood → wooden pickaxe' : `empty inventory → ${goal}`} (needs → router → HTN → executor, live repair)`);
   const server = await startServer();
-  let telemetry: TelemetryServer | undefined;
+  let telemetry: SinewServer | undefined;
   let bot: Awaited<ReturnType<typeof connectBot>> | undefined;
   let executor: ReturnType<typeof createExecutor<ReturnType<typeof instrumentBot>>> | undefined;
   try {
@@ -86,6 +87,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       },
     });
     const metrics = createMetrics();
+    const recent = memoryProvenance({ capacity: 200 });
     await mkdir(dirname(options.provenancePath), { recursive: true });
     let print: (line: string) => void = say;
     const repair: RepairHook | undefined =
@@ -99,15 +101,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       registry: createStandardRegistry(),
       body,
       metrics,
-      provenance: jsonlProvenance({ path: options.provenancePath }),
+      provenance: [jsonlProvenance({ path: options.provenancePath }), recent],
       ...(repair ? { repair } : {}),
     });
-    telemetry = await serveTelemetry({ executor, port: options.port, host: '127.0.0.1' }).catch((error: unknown) => {
+    const token = createToken();
+    const control = { executor, bot: body, router, observe, provenance: recent, trees: { gather: GATHER_TREE }, token };
+    telemetry = await serveSinew({ ...control, port: options.port, host: '127.0.0.1' }).catch((error: unknown) => {
       const inUse = (error as { code?: string }).code === 'EADDRINUSE';
       throw inUse ? new Error(`port ${options.port} on 127.0.0.1 is taken; pass --port <other> (0 = any free port)`) : error;
     });
     say(`  bot      ${body.username} at ${fmt(body.entity.position)}`);
     say(`  metrics  ${telemetry.url}/metrics   health ${telemetry.url}/api/cognitive/health`);
+    say(`  inspect  ${telemetry.url}/#token=${token}   (token ${token})`);
     say(`  trace    ${options.provenancePath}`);
     say(`  memory   ${options.memoryPath ?? 'fresh, in process (--memory <file> keeps outcomes across runs)'}${repair ? '' : '   (repair off: --no-repair)'}`);
 
@@ -119,6 +124,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       return { rows: [], pickaxes: 0, milestones: [], routeEvents, exitCode: EXIT_NO_PLAN };
     }
     const plan = planned.plan;
+    const decision = routeEvents.find((e) => e.type === 'route' && e.intentId === intent.id);
+    telemetry.planGenerated({ intentId: intent.id, planner: plan.planner ?? 'router', reason: decision?.reason ?? '', plan });
     say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps${goal === 'wooden_pickaxe' ? ', sticks left to repair' : ''}):`);
     for (const step of plan.steps) say(`             ${step.stepId.padEnd(4)} ${describeStep(step)}`);
     say();
@@ -149,7 +156,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       say(`  result     ✘ ${outcome.failedStepId ?? 'plan'} failed: ${outcome.failure?.code ?? outcome.status} — ${outcome.failure?.reason ?? 'no pickaxe'} (exit ${exitCode})`);
     }
     if (options.keepAlive) {
-      say(`  keep-alive: serving ${telemetry.url}/metrics — Ctrl-C to stop`);
+      say(`  keep-alive: inspector ${telemetry.url}/#token=${token} — Ctrl-C to stop`);
       // flying-squid's exit hook ends the process on Ctrl-C (exit 130); elsewhere these resolve and clean up.
       await new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());

@@ -3,13 +3,17 @@ export {
   emitActuatorCommand,
   InstrumentError,
   instrumentMethods,
+  leasedView,
+  StaleActuationError,
   type ActuatorCommand,
+  type ActuatorLease,
   type ActuatorSource,
   type InstrumentOptions,
 } from './body/instrument.js';
 export {
   executorPolicy,
   ExecutorPolicySchema,
+  MAX_TIMER_MS,
   PolicyError,
   type ExecutorPolicy,
   type ExecutorPolicyInput,
@@ -28,12 +32,14 @@ export type {
   HealthReport,
   PlanOutcome,
   PlanStatus,
+  PredicateEvaluator,
   RunOptions,
   StepRef,
 } from './executor/types.js';
 export {
   behavior,
   BehaviorDefinitionError,
+  behaviorNodePaths,
   BehaviorNodeError,
   type BehaviorAction,
   type BehaviorCallback,
@@ -54,4 +60,3 @@ export {
   type ProvenanceSink,
   type TraceEntry,
 } from './provenance/provenance.js';
-export { serveTelemetry, type TelemetryServer, type TelemetrySource } from './telemetry/server.js';

@@ -39,6 +39,19 @@ export class FakeBody {
     this.calls.push(`chat:${message}`);
   }
 
+  readonly #disconnectListeners = new Set<(info: { readonly reason: string }) => void>();
+
+  /** The body contract's disconnect signal. */
+  onDisconnect(listener: (info: { readonly reason: string }) => void): () => void {
+    this.#disconnectListeners.add(listener);
+    return () => this.#disconnectListeners.delete(listener);
+  }
+
+  /** The connection drops (what mineflayer's `end`/`kicked` mean for a real bot). */
+  disconnect(reason: string): void {
+    for (const listener of [...this.#disconnectListeners]) listener({ reason });
+  }
+
   snapshot(): World {
     return { blocks: [...this.blocks].sort(), inventory: { ...this.inventory }, x: this.x };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emitActuatorCommand, InstrumentError, instrumentMethods, ManualClock, type ActuatorCommand } from '../src/index.js';
+import { emitActuatorCommand, InstrumentError, instrumentMethods, leasedView, ManualClock, StaleActuationError, type ActuatorCommand, type ActuatorLease } from '../src/index.js';
 
 class Bot {
   pos = 0;
@@ -69,5 +69,30 @@ describe('ManualClock', () => {
     expect(clock.now()).toBe(300);
     expect(clock.pending()).toBe(0);
     await expect(clock.advance(-1)).rejects.toThrow(RangeError);
+  });
+});
+
+describe('leasedView (per-attempt body views)', () => {
+  it('attributes calls (nested paths too) to its lease, reads through to the body, and refuses them once the lease expired', () => {
+    const bot = new Bot();
+    const body = instrumentMethods(bot, ['move', 'pathfinder.setGoal']);
+    const seen: ActuatorCommand[] = [];
+    body.onActuate((command) => seen.push(command));
+    const stale: string[] = [];
+    const lease = { expired: false, stale: (command: string) => stale.push(command) };
+    const view = leasedView(body, lease as ActuatorLease);
+    expect(view.move(2)).toBe(2);
+    view.pathfinder.setGoal('home');
+    expect(view.pos).toBe(2);
+    expect(bot.pathfinder.goal).toBe('home');
+    expect(seen.map((c) => [c.command, c.issuer === lease])).toEqual([['move', true], ['pathfinder.setGoal', true]]);
+    body.move(1);
+    expect(seen.at(-1)?.issuer).toBeUndefined();
+    lease.expired = true;
+    expect(() => view.move(1)).toThrow(StaleActuationError);
+    expect(() => view.pathfinder.setGoal('away')).toThrow(StaleActuationError);
+    expect(stale).toEqual(['move', 'pathfinder.setGoal']);
+    expect(bot.pos).toBe(3);
+    expect(bot.pathfinder.goal).toBe('home');
   });
 });

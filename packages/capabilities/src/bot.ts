@@ -1,6 +1,7 @@
 import { instrumentMethods, type ActuatorSource } from '@sinew/bt-runtime';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
+import { minecraftPredicates } from './predicates.js';
 
 /** What `instrumentBot` adds to a bot: its actuator commands, its recent chat and the hurts it saw. */
 export interface Instrumentation extends ActuatorSource {
@@ -89,6 +90,9 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   Object.defineProperty(target, 'sinewChatLog', { get: () => chatLog, enumerable: false });
   Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
   Object.defineProperty(target, 'sinewDeadEntities', { get: () => dead, enumerable: false });
+  Object.defineProperty(target, 'onDisconnect', { value: disconnectSignal(bot), enumerable: false });
+  // The executor checks plan steps' preconds/effects with the body's own evaluator unless given one.
+  Object.defineProperty(target, 'predicates', { value: minecraftPredicates, enumerable: false });
   bot.on('messagestr', (message: string) => {
     chatSeq += 1;
     chatLog.push({ seq: chatSeq, line: message });
@@ -107,6 +111,44 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
     hurts.delete(entity.id);
   });
   return target;
+}
+
+/**
+ * The body contract's disconnect signal from mineflayer's `end`, `kicked` and `error` (the first one
+ * wins: a bot that went away does not come back). A listener added after that hears it at once.
+ */
+function disconnectSignal(bot: Bot): NonNullable<Instrumentation['onDisconnect']> {
+  const listeners = new Set<(info: { readonly reason: string }) => void>();
+  let gone: { readonly reason: string } | undefined;
+  const report = (reason: string) => {
+    if (gone) return;
+    gone = { reason };
+    for (const listener of [...listeners]) listener(gone);
+  };
+  bot.on('kicked', (reason: unknown) => report(`kicked: ${kickText(reason)}`));
+  bot.on('end', (reason: unknown) => report(`connection ended: ${typeof reason === 'string' && reason ? reason : 'unknown'}`));
+  bot.on('error', (error: unknown) => report(`connection error: ${error instanceof Error ? error.message : String(error)}`));
+  return (listener) => {
+    if (gone) listener(gone);
+    else listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+}
+
+/** A kick reason as text (mineflayer passes a JSON chat component or a plain string). */
+function kickText(reason: unknown): string {
+  if (typeof reason === 'string') {
+    try {
+      const parsed = JSON.parse(reason) as { text?: unknown; translate?: unknown };
+      if (typeof parsed?.text === 'string' && parsed.text) return parsed.text;
+      if (typeof parsed?.translate === 'string') return parsed.translate;
+    } catch {
+      // not JSON: the reason is the text itself
+    }
+    return reason || 'no reason given';
+  }
+  const text = (reason as { text?: unknown; value?: { text?: { value?: unknown } } } | null)?.text;
+  return typeof text === 'string' && text ? text : 'no reason given';
 }
 
 /** Short provenance detail of an actuator call: block/entity/item names and positions, never whole objects. */

@@ -142,6 +142,20 @@ describe('scanVerbLiterals', () => {
     ]);
   });
 
+  it('skips JSON Schema type names inside schemas (a sibling key, a properties map, items) but keeps plan steps', () => {
+    const source = [
+      "const tool = { name: 'dig', parameters: { type: 'object', properties: {",
+      "  block: { type: 'string' },",
+      "  count: { type: 'integer', minimum: 1 },",
+      "  tags: { type: 'array', items: { type: 'string' } },",
+      "}, required: ['block'] } };",
+      '{ "type": "object", "properties": { "x": { "type": "number" } } }',
+      "const steps = [{ stepId: 's1', type: 'object', args: {} }, { type: 'string' }];",
+      "const plan = { type: 'dig_block', args: { block: 'dirt' } };",
+    ].join('\n');
+    expect(scanVerbLiterals(source, 'tools.ts').map((v) => `${v.verb}@${v.line}`)).toEqual(['object@7', 'string@7', 'dig_block@8']);
+  });
+
   it('locates a verb literal for annotations', () => {
     expect(locateVerb('[\n  "chat",\n  "dig_block"\n]', 'dig_block')).toEqual({ line: 3, column: 3 });
     expect(locateVerb("x = 'dig_blocks'", 'dig_block')).toBeUndefined();

@@ -111,7 +111,7 @@ async function placeBlocks(server: TestServer, blocks: { p: Vec3; name: string }
   await syncAll(serv);
 }
 
-const techTreeOptionsSchema = z.object({ seed: seedSchema }).strict();
+export const techTreeOptionsSchema = z.object({ seed: seedSchema }).strict();
 
 /** Options of {@link techTreeWorld}. */
 export type TechTreeOptions = z.input<typeof techTreeOptionsSchema>;

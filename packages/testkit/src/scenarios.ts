@@ -6,6 +6,7 @@ import { embedded, GROUND_Y, parseOptions, playerOf, type ServerState, type Test
 import type { SquidPlayer } from './squid/types.js';
 import { setTime } from './survival.js';
 import { syncAll } from './sync.js';
+import { techTreeOptionsSchema, techTreeWorld } from './outcrop.js';
 import { fill, placeTree, setBlock, type PlacedTree } from './world.js';
 
 const ColumnSchema = z.object({ x: z.number().int(), z: z.number().int() }).strict();
@@ -302,6 +303,7 @@ export const SCENARIOS = {
   deep_water: scenario(DeepWaterSchema, deepWater),
   flapping_corridor: scenario(FlappingCorridorSchema, flappingCorridor),
   kick_mid_step: scenario(KickMidStepSchema, kickMidStep),
+  tech_tree: scenario(techTreeOptionsSchema, techTreeWorld),
 };
 
 /** Names of the presets. */

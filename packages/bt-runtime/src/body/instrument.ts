@@ -1,15 +1,40 @@
+import type { PredicateEvaluator } from '../executor/types.js';
+
 /** One call that moves the body: the executor's pulse for TTFA and stuck detection. */
 export interface ActuatorCommand {
   /** A bounded name, e.g. the method name `dig` or `setControlState` (used as a metric label). */
   readonly command: string;
   /** A short human-readable summary of the arguments, for the provenance trace (never a label). */
   readonly detail?: string;
+  /** The lease of the per-attempt view the command was issued through (absent for calls on the body itself). */
+  readonly issuer?: ActuatorLease;
+}
+
+/** What a per-attempt body view answers to (see `leasedView`): the attempt that owns it. */
+export interface ActuatorLease {
+  /** True once the attempt is over: its view then refuses commands. */
+  readonly expired: boolean;
+  /** Told of each command refused because the lease expired. */
+  stale(command: string): void;
+}
+
+/** A command issued through the view of an attempt that is already over: refused, never sent to the body. */
+export class StaleActuationError extends Error {
+  override readonly name = 'StaleActuationError';
+  readonly code = 'stale_actuation' as const;
+  constructor(readonly command: string) {
+    super(`"${command}" refused: issued through the body view of an attempt that is already over`);
+  }
 }
 
 /** A body the executor can watch: it reports every actuator command it performs. */
 export interface ActuatorSource {
   /** Subscribes to actuator commands; returns the unsubscribe function. */
   onActuate(listener: (command: ActuatorCommand) => void): () => void;
+  /** Subscribes to the body going away for good (server closed, kicked, connection error); returns the unsubscribe function. */
+  onDisconnect?(listener: (info: { readonly reason: string }) => void): () => void;
+  /** Checks plan steps' preconds/effects on this body when the executor is given no `predicates` of its own. */
+  readonly predicates?: PredicateEvaluator<never>;
 }
 
 export interface InstrumentOptions {
@@ -33,7 +58,14 @@ const HUB = Symbol.for('sinew.actuator-hub');
 
 interface Hub {
   readonly listeners: Set<(command: ActuatorCommand) => void>;
-  readonly patched: Set<string>;
+  /** Patched method paths → their command names. */
+  readonly patched: Map<string, string>;
+  /** Dotted prefixes of patched paths (`pathfinder` for `pathfinder.setGoal`): views wrap these objects too. */
+  readonly prefixes: Set<string>;
+  /** The lease whose view is calling right now (set synchronously around the call). */
+  issuer: ActuatorLease | undefined;
+  /** Wrappers views hand out, by method path (shared by every view of this body). */
+  readonly members: Map<string, { readonly source: unknown; readonly owner: object; readonly wrapped: unknown }>;
 }
 
 /** Default call summary: primitive args only (objects are summarised by their kind), capped at 120 chars. */
@@ -63,7 +95,7 @@ function describeArgs(args: readonly unknown[]): string | undefined {
 function hubOf(target: object): Hub {
   const existing = (target as Record<symbol, Hub | undefined>)[HUB];
   if (existing) return existing;
-  const hub: Hub = { listeners: new Set(), patched: new Set() };
+  const hub: Hub = { listeners: new Set(), patched: new Map(), prefixes: new Set(), issuer: undefined, members: new Map() };
   Object.defineProperty(target, HUB, { value: hub, enumerable: false });
   Object.defineProperty(target, 'onActuate', {
     enumerable: false,
@@ -122,7 +154,8 @@ export function instrumentMethods<T extends object>(
         } catch {
           detail = undefined;
         }
-        const event: ActuatorCommand = detail === undefined ? { command } : { command, detail };
+        const issuer = hub.issuer;
+        const event: ActuatorCommand = issuer === undefined ? (detail === undefined ? { command } : { command, detail }) : { command, ...(detail === undefined ? {} : { detail }), issuer };
         for (const listener of [...listeners]) {
           try {
             listener(event);
@@ -135,7 +168,83 @@ export function instrumentMethods<T extends object>(
     };
     Object.defineProperty(patched, 'name', { value: (original as { name: string }).name || key });
     (owner as Record<string, unknown>)[key] = patched;
-    hub.patched.add(method);
+    hub.patched.set(method, command);
+    for (let i = 1; i <= segments.length; i += 1) hub.prefixes.add(segments.slice(0, i).join('.'));
   }
   return target as T & ActuatorSource;
+}
+
+/** Read through a view proxy, gives the view's lease (how a shared wrapper knows which attempt called it). */
+const LEASE = Symbol('sinew.lease');
+
+/**
+ * A per-attempt view of an instrumented body: calls through it are attributed to `lease` (so an
+ * abandoned runner's commands never count for a later attempt) and refused with a
+ * StaleActuationError once the lease expired. Other properties read through to the body; its
+ * functions are bound to the body. A body not prepared by `instrumentMethods` is returned as is.
+ * A method taken off the view and called detached (`const dig = body.dig; dig()`) counts as a
+ * call on the body itself.
+ */
+export function leasedView<T extends object>(target: T, lease: ActuatorLease): T {
+  const hub = (target as Record<symbol, Hub | undefined>)[HUB];
+  return hub ? new Proxy(target, new ViewHandler(hub, lease, '')) : target;
+}
+
+/** One per view (a class, so a view costs one object and one Proxy); method wrappers are shared by all views of a body. */
+class ViewHandler<T extends object> implements ProxyHandler<T> {
+  #nested: Map<string, { readonly source: object; readonly view: object }> | undefined;
+  constructor(
+    private readonly hub: Hub,
+    private readonly lease: ActuatorLease,
+    private readonly prefix: string,
+  ) {}
+
+  get(object: T, key: string | symbol): unknown {
+    if (key === LEASE) return this.lease;
+    const value: unknown = Reflect.get(object, key);
+    if (typeof key !== 'string' || value === null || (typeof value !== 'function' && typeof value !== 'object')) return value;
+    const path = this.prefix === '' ? key : `${this.prefix}${key}`;
+    if (typeof value === 'function') return sharedMember(this.hub, object, key, path, value as (...a: unknown[]) => unknown);
+    if (!this.hub.prefixes.has(path) || isFrozenProperty(object, key)) return value;
+    const cached = (this.#nested ??= new Map()).get(key);
+    if (cached?.source === value) return cached.view;
+    const view = new Proxy(value as object, new ViewHandler(this.hub, this.lease, `${path}.`));
+    this.#nested.set(key, { source: value as object, view });
+    return view;
+  }
+}
+
+/** A proxy must return a frozen property as it is. */
+function isFrozenProperty(owner: object, key: string): boolean {
+  const descriptor = Reflect.getOwnPropertyDescriptor(owner, key);
+  return descriptor !== undefined && !descriptor.configurable && !descriptor.writable;
+}
+
+/** The wrapper views return for a function (made once per body and method, kept while the method is the same). */
+function sharedMember(hub: Hub, owner: object, key: string, path: string, value: (...a: unknown[]) => unknown): unknown {
+  const cached = hub.members.get(path);
+  if (cached?.source === value && cached.owner === owner) return cached.wrapped;
+  if (isFrozenProperty(owner, key)) return value;
+  const command = hub.patched.get(path);
+  const wrapped = command === undefined ? value.bind(owner) : leasedMethod(hub, owner, command, value);
+  hub.members.set(path, { source: value, owner, wrapped });
+  return wrapped;
+}
+
+function leasedMethod(hub: Hub, owner: object, command: string, method: (...a: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  return function leased(this: unknown, ...args: unknown[]): unknown {
+    const lease = typeof this === 'object' && this !== null ? ((this as Record<symbol, unknown>)[LEASE] as ActuatorLease | undefined) : undefined;
+    if (lease === undefined) return method.apply(owner, args);
+    if (lease.expired) {
+      lease.stale(command);
+      throw new StaleActuationError(command);
+    }
+    const previous = hub.issuer;
+    hub.issuer = lease;
+    try {
+      return method.apply(owner, args);
+    } finally {
+      hub.issuer = previous;
+    }
+  };
 }

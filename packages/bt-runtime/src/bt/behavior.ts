@@ -295,6 +295,16 @@ class LeafCtx implements LeafContext<unknown, unknown> {
   }
 }
 
+const ANY_NAME: ReadonlySet<string> = { has: () => true } as unknown as ReadonlySet<string>;
+
+/**
+ * The stable node paths of a tree definition (MDSL or JSON), in definition order, without binding its
+ * leaves: what an inspector needs to draw a capability's tree. An invalid tree throws a BehaviorDefinitionError.
+ */
+export function behaviorNodePaths(tree: string | object): readonly string[] {
+  return compile(tree, { action: ANY_NAME, condition: ANY_NAME, callback: ANY_NAME }).paths;
+}
+
 /**
  * A capability runner backed by a mistreevous behavior tree. Sinew owns every leaf invocation (run id,
  * AbortController, stale results dropped), steps again as soon as a leaf settles, reports node

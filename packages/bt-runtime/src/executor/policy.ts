@@ -1,10 +1,13 @@
 import { z } from 'zod';
 
+/** Longest delay a timer holds: Node fires larger ones after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const deadline = (what: string) =>
   z
     .number({ error: `${what} must be a number of milliseconds` })
     .positive({ error: `${what} must be > 0 ms (a zero or negative deadline would never let a step act)` })
-    .finite({ error: `${what} must be finite` });
+    .max(MAX_TIMER_MS, { error: `${what} must be <= ${MAX_TIMER_MS} ms (a longer timer would fire at once)` });
 
 const count = (what: string) => z.number().int({ error: `${what} must be an integer` }).nonnegative({ error: `${what} must be >= 0` });
 

@@ -1,19 +1,31 @@
 interface Waiter {
+  /** Preemptions and resumes after a preemption: served before every plain waiter. */
   readonly priority: boolean;
+  /** The step's `priority` (higher first; equal ranks first-in-first-out). */
+  readonly rank: number;
   readonly resolve: (granted: boolean) => void;
+}
+
+export interface AcquireOptions {
+  readonly priority?: boolean;
+  /** The step's priority; default 0. */
+  readonly rank?: number;
+  /** Queue ahead of waiters of the same rank (a step resuming after a takeover keeps its turn). */
+  readonly ahead?: boolean;
+  readonly signal?: AbortSignal;
 }
 
 /**
  * The executor's single active-step slot (I1): a mutex whose priority waiters (preemptions, resumes)
- * are served before plain ones.
+ * are served first, then plain waiters by rank (step priority), first-in-first-out within a rank.
  */
 export class StepSlot {
   #held = false;
   readonly #waiters: Waiter[] = [];
 
   /** Resolves true when the slot is ours, false if `signal` aborted first. */
-  acquire(options: { priority?: boolean; signal?: AbortSignal } = {}): Promise<boolean> {
-    const { priority = false, signal } = options;
+  acquire(options: AcquireOptions = {}): Promise<boolean> {
+    const { priority = false, rank = 0, ahead = false, signal } = options;
     if (signal?.aborted) return Promise.resolve(false);
     if (!this.#held && this.#waiters.length === 0) {
       this.#held = true;
@@ -27,17 +39,14 @@ export class StepSlot {
       };
       const waiter: Waiter = {
         priority,
+        rank,
         resolve: (granted) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(granted);
         },
       };
-      if (priority) {
-        const firstPlain = this.#waiters.findIndex((w) => !w.priority);
-        this.#waiters.splice(firstPlain < 0 ? this.#waiters.length : firstPlain, 0, waiter);
-      } else {
-        this.#waiters.push(waiter);
-      }
+      const before = priority ? this.#waiters.findIndex((w) => !w.priority) : this.#waiters.findIndex((w) => !w.priority && (ahead ? w.rank <= rank : w.rank < rank));
+      this.#waiters.splice(before < 0 ? this.#waiters.length : before, 0, waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -48,8 +57,12 @@ export class StepSlot {
     else this.#held = false;
   }
 
-  hasPriorityWaiter(): boolean {
-    return this.#waiters[0]?.priority === true;
+  /** Whether the first waiter takes over from a holder of `rank` at its next safe point, and why. */
+  takeover(rank: number): 'preemption' | 'priority' | undefined {
+    const first = this.#waiters[0];
+    if (!first) return undefined;
+    if (first.priority) return 'preemption';
+    return first.rank > rank ? 'priority' : undefined;
   }
 
   waiting(): number {

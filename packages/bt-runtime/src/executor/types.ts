@@ -1,4 +1,4 @@
-import type { CapabilityRegistry, Logger, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
+import type { CapabilityRegistry, IntentInput, Logger, Predicate, PredicateKind, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
@@ -9,6 +9,20 @@ import type { ExecutorPolicy, ExecutorPolicyInput } from './policy.js';
 /** The RunContext the executor hands runners: the contract plus the executor's clock (behavior trees use it). */
 export interface ExecutorRunContext<Body> extends RunContext<Body> {
   readonly clock: Clock;
+}
+
+/**
+ * Checks a step's `preconds` (before each attempt: unmet → precond_missing) and `effects` (after
+ * acceptance: unmet → effects_unmet) on the body. Steps naming kinds outside `kinds` are refused
+ * with invalid_args. See `minecraftPredicates` in @sinew/capabilities.
+ */
+export interface PredicateEvaluator<Body> {
+  /** The predicate kinds `holds` can check. */
+  readonly kinds: readonly PredicateKind[];
+  /** Whether `predicate` holds on `body` now; `baseline` is what `baseline(body)` returned before the step's first attempt. */
+  holds(predicate: Predicate, body: Body, baseline: unknown): boolean;
+  /** What gains (`has_item:x:+n`, `y:+n`, `food:rose`) are measured against. */
+  baseline?(body: Body): unknown;
 }
 
 export interface ExecutorOptions<Body extends ActuatorSource> {
@@ -23,6 +37,8 @@ export interface ExecutorOptions<Body extends ActuatorSource> {
   readonly provenance?: ProvenanceSink | readonly ProvenanceSink[];
   readonly repair?: RepairHook;
   readonly logger?: Logger;
+  /** Checks step preconds/effects. Default: the body's own `predicates`; with neither, a step declaring any is refused (invalid_args). */
+  readonly predicates?: PredicateEvaluator<Body>;
 }
 
 export type PlanStatus = 'completed' | 'failed' | 'aborted';
@@ -58,6 +74,8 @@ export interface ExecutorEvents {
   /** The step was interrupted by a preemption; `outcome` is set when it will not resume (bound reached). */
   'step.preempted': StepRef & { readonly reason: string; readonly resumes: number; readonly outcome?: StepOutcome };
   'step.resumed': StepRef & { readonly resumes: number };
+  /** A runner reported a behavior-tree node transition (`ctx.transition`); built only when someone listens. */
+  'bt.transition': StepRef & { readonly attempt: number; readonly nodePath: string; readonly state: string };
   'plan.completed': PlanOutcome;
   'plan.failed': PlanOutcome;
 }
@@ -89,6 +107,12 @@ export interface HealthReport {
 export interface RunOptions {
   /** Cancels the plan: the active step is aborted with code `aborted`, the plan ends `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * The intent the plan serves (validated with IntentSchema; its id must be the plan's intentId):
+   * `safety.allowed: false` refuses the plan (`guard_failed`), `timeBudgetMs` is the plan's deadline
+   * on the executor clock (the plan ends `failed` with `timeout`).
+   */
+  readonly intent?: IntentInput;
 }
 
 /** The Enhanced Reactive Executor for one body. */

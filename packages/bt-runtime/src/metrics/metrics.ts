@@ -30,6 +30,10 @@ export interface ExecutorMetrics {
   readonly lateResults: Counter<'capability'>;
   /** Actuator commands seen from the body. Labels: command. */
   readonly actuatorCommands: Counter<'command'>;
+  /** Commands refused because they came through the body view of an attempt that was already over. Labels: capability. */
+  readonly staleActuations: Counter<'capability'>;
+  /** Times the body disconnected (kicked, server closed, connection error). */
+  readonly bodyDisconnects: Counter;
   /** Steps currently active (0 or 1 per executor: I1). */
   readonly activeSteps: Gauge;
   /** Finished plans. Labels: status. */
@@ -54,6 +58,8 @@ export function createMetrics(options: { registry?: Registry } = {}): ExecutorMe
     abandonedRunners: new Counter({ name: 'sinew_runners_abandoned_total', help: 'Runners that ignored abort past the grace period', labelNames: ['capability'], registers }),
     lateResults: new Counter({ name: 'sinew_late_results_dropped_total', help: 'Runner results that arrived after their attempt ended', labelNames: ['capability'], registers }),
     actuatorCommands: new Counter({ name: 'sinew_actuator_commands_total', help: 'Actuator commands issued by the body', labelNames: ['command'], registers }),
+    staleActuations: new Counter({ name: 'sinew_stale_actuations_total', help: 'Commands refused: issued through the body view of an attempt already over', labelNames: ['capability'], registers }),
+    bodyDisconnects: new Counter({ name: 'sinew_body_disconnects_total', help: 'Times the body disconnected', registers }),
     activeSteps: new Gauge({ name: 'sinew_active_steps', help: 'Steps currently active', registers }),
     plans: new Counter({ name: 'sinew_plans_total', help: 'Plans finished, by status', labelNames: ['status'], registers }),
   };

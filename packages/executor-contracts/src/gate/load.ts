@@ -1,7 +1,7 @@
 // The CLI's file side: loading registry and planner modules (.ts via jiti), JSON lists and scanned
 // sources. Not exported from the package index, so the library stays zod-only at import time.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { CapabilityRegistry, ManifestSchema, type Manifest } from '../registry.js';
@@ -51,13 +51,42 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
     throw new GateUsageError(`${file} does not exist`);
   }
   const { createJiti } = await import('jiti');
-  // tsconfigPaths: `@scope/pkg` imports follow the nearest tsconfig `paths` (source), so no build is needed.
-  const jiti = createJiti(pathToFileURL(absolute).href, { moduleCache: false, tsconfigPaths: true });
+  // `@scope/pkg` imports follow tsconfig `paths` (source), so a workspace needs no build first: jiti reads the
+  // nearest tsconfig (JSONC too); the aliases add the first one up the tree that has paths (a package's
+  // tsconfig usually has none, its workspace root's does).
+  const jiti = createJiti(pathToFileURL(absolute).href, { moduleCache: false, tsconfigPaths: true, alias: tsconfigAliases(dirname(absolute)) });
   try {
     const loaded = await jiti.import<unknown>(absolute);
     return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
   } catch (error) {
     throw new GateUsageError(`cannot load ${file}: ${describeError(error)}`);
+  }
+}
+
+const TsconfigPathsSchema = z.object({
+  compilerOptions: z.object({ baseUrl: z.string().optional(), paths: z.record(z.string(), z.array(z.string())).optional() }).optional(),
+});
+
+/** Exact (non-wildcard) `paths` of the nearest tsconfig.json above `dir` as absolute aliases; none when unreadable. */
+export function tsconfigAliases(dir: string): Record<string, string> {
+  for (let at = dir; ; at = dirname(at)) {
+    const file = resolve(at, 'tsconfig.json');
+    if (existsSync(file)) {
+      let parsed: ReturnType<typeof TsconfigPathsSchema.safeParse>;
+      try {
+        parsed = TsconfigPathsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      } catch {
+        return {}; // JSON with comments: fall back to package resolution
+      }
+      const options = parsed.success ? parsed.data.compilerOptions : undefined;
+      const base = resolve(at, options?.baseUrl ?? '.');
+      const aliases: Record<string, string> = {};
+      for (const [name, targets] of Object.entries(options?.paths ?? {})) {
+        if (!name.includes('*') && targets[0] !== undefined) aliases[name] = resolve(base, targets[0]);
+      }
+      if (options?.paths) return aliases; // a tsconfig without paths (a package's): keep looking up
+    }
+    if (dirname(at) === at) return {};
   }
 }
 

@@ -1,0 +1,26 @@
+import { createExecutor, type PlanOutcome } from '@sinew/bt-runtime';
+import { observeWorld, type SinewBot } from '@sinew/capabilities';
+import { IntentSchema, type CapabilityRegistry } from '@sinew/executor-contracts';
+import type { Planner, PlanResult, WorldSnapshot } from '@sinew/planners';
+
+export interface PlanAndRunOptions {
+  readonly body: SinewBot;
+  readonly registry: CapabilityRegistry<SinewBot>;
+  readonly planner: Planner<WorldSnapshot>;
+  /** What the user asked for, in words. */
+  readonly goal: string;
+}
+
+/** Asks the planner for a plan toward `goal` from what the bot sees, then runs it through the executor. */
+export async function planAndRun(options: PlanAndRunOptions): Promise<{ planned: PlanResult; outcome?: PlanOutcome }> {
+  const { body, registry, planner } = options;
+  const intent = IntentSchema.parse({ id: `goal-${Date.now()}`, source: 'user', goal: options.goal, urgency: 0.5 });
+  const planned = await planner.plan(intent, observeWorld(body));
+  if (!planned.ok) return { planned };
+  const executor = createExecutor({ registry, body });
+  try {
+    return { planned, outcome: await executor.run(planned.plan) };
+  } finally {
+    await executor.close();
+  }
+}

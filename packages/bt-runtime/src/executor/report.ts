@@ -1,0 +1,117 @@
+import { describeError, type Capability, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import type { Clock } from '../clock/clock.js';
+import type { ExecutorMetrics } from '../metrics/metrics.js';
+import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
+import type { EventHub } from './events.js';
+import type { HealthTracker } from './health.js';
+import { capLabel, capRef, type PlanContext } from './runtime.js';
+
+/** Everything known about a step when it ends; the reporter turns it into the outcome and its records. */
+export interface StepEnd {
+  readonly planCtx: PlanContext;
+  readonly stepId: string;
+  readonly verb: string;
+  readonly capability?: Capability<never>;
+  readonly status: StepOutcome['status'];
+  readonly failure?: StepFailure;
+  readonly attempts: number;
+  readonly startedAt: number;
+  readonly ttfaMs?: number;
+  readonly observables?: Record<string, unknown>;
+  readonly key?: string;
+  readonly args?: unknown;
+  readonly trace?: readonly TraceEntry[];
+  readonly traceDropped?: number;
+  /** Every failure of every attempt (default: the final failure alone). */
+  readonly failures?: readonly StepFailure[];
+  readonly preemptions?: number;
+  readonly acceptance?: ProvenanceRecord['acceptance'];
+  /** Answered from the idempotency store, not dispatched. */
+  readonly duplicate?: boolean;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The one place a finished step is written: its outcome, metrics, health, provenance and event. */
+export class StepReporter {
+  constructor(
+    private readonly deps: {
+      readonly clock: Clock;
+      readonly metrics: ExecutorMetrics;
+      readonly health: HealthTracker;
+      readonly sinks: readonly ProvenanceSink[];
+      readonly events: EventHub;
+      readonly log: Logger;
+    },
+  ) {}
+
+  /** Builds the step's outcome and records it everywhere. */
+  end(end: StepEnd): StepOutcome {
+    const outcome: Mutable<StepOutcome> = { planId: end.planCtx.plan.planId, stepId: end.stepId, verb: end.verb, status: end.status, attempts: end.attempts, startedAt: end.startedAt, endedAt: this.deps.clock.now() };
+    if (end.capability) outcome.capability = capRef(end.capability);
+    if (end.failure) outcome.failure = end.failure;
+    if (end.ttfaMs !== undefined) outcome.ttfaMs = end.ttfaMs;
+    if (end.observables) outcome.observables = end.observables;
+    this.#count(end, outcome);
+    if (this.deps.sinks.length > 0) this.#provenance(end, outcome);
+    if (outcome.status === 'succeeded') this.deps.events.emit('step.succeeded', outcome);
+    else if (outcome.status === 'failed') this.deps.events.emit('step.failed', outcome);
+    return outcome;
+  }
+
+  #count(end: StepEnd, outcome: StepOutcome): void {
+    const { metrics, health } = this.deps;
+    const capability = end.capability?.name ?? 'unknown';
+    const label = end.duplicate ? 'duplicate' : outcome.status;
+    const code = end.duplicate ? 'duplicate' : outcome.failure?.code ?? 'none';
+    metrics.steps.inc({ capability, version: end.capability?.version ?? 'none', outcome: label, code });
+    metrics.stepDuration.observe({ capability, outcome: label }, Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
+    health.record(capability, outcome);
+  }
+
+  #provenance(end: StepEnd, outcome: StepOutcome): void {
+    // The trace and failure lists belong to the finished step and are not touched again: no copies.
+    const record: Mutable<ProvenanceRecord> = {
+      intentId: end.planCtx.plan.intentId,
+      planId: outcome.planId,
+      stepId: outcome.stepId,
+      verb: end.verb,
+      attempts: outcome.attempts,
+      preemptions: end.preemptions ?? 0,
+      trace: end.trace ?? [],
+      traceDropped: end.traceDropped ?? 0,
+      failures: end.failures ?? (end.failure ? [end.failure] : []),
+      outcome,
+    };
+    if (end.capability) record.capability = capLabel(end.capability);
+    if (end.args !== undefined) record.args = end.args;
+    if (end.key) record.idempotencyKey = end.key;
+    if (end.acceptance) record.acceptance = end.acceptance;
+    if (end.planCtx.preemptReason !== undefined) record.preemptReason = end.planCtx.preemptReason;
+    for (const sink of this.deps.sinks) {
+      try {
+        sink.write(record);
+      } catch (error) {
+        this.deps.log.error('provenance sink write failed', { error: describeError(error) });
+      }
+    }
+  }
+
+  /** Awaits every sink's flush (a plan's records are durable when its outcome is returned). */
+  async flush(): Promise<void> {
+    await Promise.all(this.deps.sinks.map((sink) => this.#guarded('flush', () => sink.flush?.())));
+  }
+
+  /** Closes every sink. */
+  async close(): Promise<void> {
+    await Promise.all(this.deps.sinks.map((sink) => this.#guarded('close', () => sink.close?.())));
+  }
+
+  async #guarded(what: string, call: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await call();
+    } catch (error) {
+      this.deps.log.error(`provenance sink ${what} failed`, { error: describeError(error) });
+    }
+  }
+}

@@ -1,0 +1,273 @@
+import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
+import type { TimerHandle } from '../clock/clock.js';
+import type { ProvenanceRecord } from '../provenance/provenance.js';
+import { Attempt, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
+import { backoffMs, MAX_TIMER_MS } from './policy.js';
+import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
+import type { StepEnd } from './report.js';
+import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
+import type { ActiveStepState, StepRef } from './types.js';
+
+export interface StepRunOptions<Body extends ActuatorSource> {
+  readonly rt: Runtime<Body>;
+  readonly planCtx: PlanContext;
+  readonly step: PlanStep;
+  readonly capability: Capability<Body>;
+  readonly args: unknown;
+  readonly key: string;
+  readonly startedAt: number;
+  readonly predicates: StepPredicates;
+}
+
+type Wake = 'elapsed' | 'preempted' | 'aborted';
+/** What an attempt's result means for the loop: the step's outcome, or go round again. */
+type Next = StepOutcome | undefined;
+
+/**
+ * One step's life after its checks: take the slot, then guard → attempt → retry/backoff, yielding to
+ * preemptions at safe points and resuming after, until it ends. Owns all per-step state.
+ */
+export class StepRun<Body extends ActuatorSource> {
+  readonly ref: StepRef;
+  readonly fastPath: boolean;
+  /** The step's `priority` (default 0): a waiting step of higher rank takes over at a safe point. */
+  readonly rank: number;
+  attempt = 0;
+  phase: ActiveStepState['phase'] = 'starting';
+  sinceMs: number;
+  /** The running attempt, when there is one. */
+  running: Attempt<Body> | undefined;
+  readonly #scope: StepScope;
+  readonly #failures: StepFailure[] = [];
+  readonly #maxRetries: number;
+  #retries = 0;
+  #resumes = 0;
+  #interrupted = false;
+  #holding = false;
+  #ttfaMs: number | undefined;
+  #acceptance: ProvenanceRecord['acceptance'];
+  /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
+  #baseline: { readonly value: unknown } | undefined;
+  /** Cuts the backoff wait short, when the step is waiting between attempts. */
+  #wake: ((how: Wake) => void) | undefined;
+
+  constructor(private readonly o: StepRunOptions<Body>) {
+    this.ref = { planId: o.planCtx.plan.planId, stepId: o.step.stepId, verb: o.step.type };
+    this.fastPath = o.planCtx.preemptReason !== undefined;
+    this.rank = o.step.priority ?? 0;
+    this.sinceMs = o.rt.clock.now();
+    this.#scope = { entries: [], dropped: 0, startedAt: o.startedAt };
+    this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
+  }
+
+  get capability(): Capability<Body> {
+    return this.o.capability;
+  }
+
+  /** Runs the step to its end; never throws. */
+  async run(): Promise<StepOutcome> {
+    const { rt, planCtx } = this.o;
+    if (!this.fastPath) {
+      const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
+      if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
+      this.#holding = await granted;
+      if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
+    }
+    this.#activate();
+    try {
+      for (;;) {
+        const stop = stopFailure(rt, planCtx);
+        if (stop) return this.#fail(stop);
+        // Safe point: a preemption queued while we were between attempts takes the body now.
+        if (!this.fastPath && rt.slot.takeover(this.rank)) this.#interrupted = true;
+        if (this.#interrupted) {
+          const ended = await this.#yieldAndResume();
+          if (ended) return ended;
+          continue;
+        }
+        // V3: the guard, re-run before every attempt (a resumed step re-guards).
+        // runGuard never throws, whatever the guard returns (contracts).
+        const guard = runGuard(this.o.capability, { body: rt.body }, this.o.args) ?? this.#preconds();
+        if (guard) return this.#fail(guard);
+        const ended = await this.#afterAttempt(await this.#attemptOnce());
+        if (ended) return ended;
+      }
+    } catch (error) {
+      // Unreachable by design; kept so a bug still ends the step with a code (A2).
+      return this.#fail(stepFailure('runner_error', `executor error: ${describeError(error)}`));
+    } finally {
+      this.#deactivate();
+      if (this.#holding) rt.slot.release();
+    }
+  }
+
+  /** A preemption or a higher-priority step is waiting: stop at the next safe point. */
+  yieldAtSafePoint(): void {
+    // An atomic step finishes its attempt, but its retry backoff is not atomic work: wake it now.
+    if (!this.fastPath && (!this.capability.atomic || this.phase === 'backoff')) this.interrupt('preempted');
+  }
+
+  /** Interrupts whatever the step is doing now: its attempt (at a safe point), or its backoff wait. */
+  interrupt(code: 'preempted' | 'aborted' | 'body_disconnected'): void {
+    if (this.running) this.running.trip(code);
+    else this.#wake?.(code === 'preempted' ? 'preempted' : 'aborted');
+  }
+
+  /** The step's declared preconds, checked by the predicate evaluator before each attempt. */
+  #preconds(): StepFailure | undefined {
+    const { rt, predicates } = this.o;
+    if (!rt.predicates || (predicates.preconds.length === 0 && predicates.effects.length === 0)) return undefined;
+    if (!this.#baseline) {
+      const baseline = takeBaseline(rt.predicates, rt.body);
+      if (!baseline.ok) return stepFailure('guard_failed', `the predicate evaluator's baseline threw: ${baseline.error}`);
+      this.#baseline = { value: baseline.value };
+    }
+    if (predicates.preconds.length === 0) return undefined;
+    const result = unmetPredicates(rt.predicates, predicates.preconds, rt.body, this.#baseline.value);
+    if ('error' in result) return stepFailure('guard_failed', `the predicate evaluator threw on the preconds: ${result.error}`);
+    return result.unmet.length > 0 ? stepFailure('precond_missing', `preconds do not hold: ${result.unmet.join(', ')}`, { missing: result.unmet }) : undefined;
+  }
+
+  /** One attempt with its watchdogs (see Attempt). */
+  #attemptOnce(): Promise<AttemptResult> {
+    const { rt, planCtx, capability, args, step } = this.o;
+    this.attempt += 1;
+    this.phase = 'running';
+    this.sinceMs = rt.clock.now();
+    if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { ...this.ref, capability: capLabel(capability), attempt: this.attempt });
+    const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
+    const limits = attemptLimits(rt, capability, step);
+    const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
+    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, ...(effects ? { effects } : {}) });
+    this.running = attempt;
+    return attempt.start();
+  }
+
+  /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
+  async #afterAttempt(result: AttemptResult): Promise<Next> {
+    this.running = undefined;
+    this.#ttfaMs = result.ttfaMs ?? this.#ttfaMs;
+    if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
+    if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
+    if (result.kind === 'aborted') return this.#fail(result.failure);
+    if (result.kind === 'preempted') {
+      // An interrupted attempt is not a failed one: it does not use up a retry.
+      this.attempt -= 1;
+      this.#interrupted = true;
+      return undefined;
+    }
+    const failure = result.failure;
+    const { rt, capability } = this.o;
+    // Stuck from the watchdog (A4) or from a behavior tree's node limit (FM-03) alike.
+    if (failure.code === 'stuck') rt.metrics.stuck.inc({ capability: capability.name });
+    if (!failure.retryable || this.#retries >= this.#maxRetries) return this.#fail(failure);
+    this.#failures.push(failure);
+    this.#retries += 1;
+    const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoffMs);
+    rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
+    rt.events.emit('step.retry', { ...this.ref, attempt: this.attempt + 1, failure, backoffMs: wait });
+    this.phase = 'backoff';
+    if ((await this.#sleep(wait)) === 'preempted') this.#interrupted = true;
+    return undefined;
+  }
+
+  /**
+   * Gives the body to the waiting preemption (bounded by maxResumes) or higher-priority step (not
+   * counted: it is ordinary scheduling) and takes it back after, re-guarding in the loop.
+   */
+  async #yieldAndResume(): Promise<Next> {
+    const { rt, planCtx } = this.o;
+    this.#interrupted = false;
+    const byPriority = rt.slot.takeover(this.rank) === 'priority';
+    if (!byPriority) this.#resumes += 1;
+    const reason = byPriority ? 'a higher-priority step was waiting' : rt.preemptReason ?? 'a preemption was waiting';
+    if (this.#resumes > rt.policy.maxResumes) {
+      const outcome = this.#end('preempted', stepFailure('preempted', `interrupted ${this.#resumes} times (maxResumes ${rt.policy.maxResumes})`));
+      rt.events.emit('step.preempted', { ...this.ref, reason, resumes: this.#resumes, outcome });
+      return outcome;
+    }
+    rt.events.emit('step.preempted', { ...this.ref, reason, resumes: this.#resumes });
+    this.phase = 'interrupted';
+    this.#deactivate();
+    rt.slot.release();
+    const signal = planCtx.signal ? { signal: planCtx.signal } : {};
+    this.#holding = await rt.slot.acquire(byPriority ? { rank: this.rank, ahead: true, ...signal } : { priority: true, ...signal });
+    if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled while preempted'));
+    this.#activate();
+    // The loop re-checks close/disconnect/cancel before the next attempt: a resume never outlives close().
+    rt.events.emit('step.resumed', { ...this.ref, resumes: this.#resumes });
+    return undefined;
+  }
+
+  /** Backoff that a preemption, cancellation, close or disconnect cuts short. */
+  #sleep(ms: number): Promise<Wake> {
+    const { rt, planCtx } = this.o;
+    // A preemption that arrived as the attempt ended must not wait out the backoff (atomic steps yield here too).
+    if (!this.fastPath && rt.slot.takeover(this.rank)) return Promise.resolve('preempted');
+    const signal = planCtx.signal;
+    if (signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
+    return new Promise((resolve) => {
+      const finish = (how: Wake) => {
+        rt.clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#wake = undefined;
+        resolve(how);
+      };
+      const onAbort = () => finish('aborted');
+      this.#wake = finish;
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const timer: TimerHandle = rt.clock.setTimeout(() => finish('elapsed'), ms);
+    });
+  }
+
+  #activate(): void {
+    this.o.rt.active = this;
+    this.o.rt.metrics.activeSteps.inc();
+  }
+
+  #deactivate(): void {
+    if (this.o.rt.active !== this) return;
+    this.o.rt.active = undefined;
+    this.o.rt.metrics.activeSteps.dec();
+  }
+
+  #fail(failure: StepFailure): StepOutcome {
+    return this.#end('failed', failure);
+  }
+
+  /** The one way this step ends: its outcome, with every failure of every attempt in provenance. */
+  #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
+    const { rt, planCtx, capability, key, args, startedAt } = this.o;
+    if (failure) this.#failures.push(failure);
+    // Assigned, not spread: this runs once per step on the hot path.
+    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures, preemptions: this.#resumes };
+    if (failure) end.failure = failure;
+    if (observables) end.observables = observables;
+    if (this.#ttfaMs !== undefined) end.ttfaMs = this.#ttfaMs;
+    if (this.#scope.entries.length > 0 || this.#scope.dropped > 0) {
+      end.trace = this.#scope.entries;
+      end.traceDropped = this.#scope.dropped;
+    }
+    if (this.#acceptance) end.acceptance = this.#acceptance;
+    return rt.report.end(end);
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The attempt's deadlines: per-verb policy overrides, else the policy, with I2's timeout from expectedDurationMs. */
+function attemptLimits(rt: Runtime<ActuatorSource>, capability: Capability<never>, step: PlanStep): AttemptLimits {
+  const policy = rt.policy;
+  const overrides = policy.capabilities[capability.name];
+  const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
+  const timeoutMs = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
+  return {
+    ttfaMs: overrides?.ttfaMs ?? policy.ttfaMs,
+    stuckMs: overrides?.stuckMs ?? policy.stuckMs,
+    // A step may declare any duration; a timer holds at most MAX_TIMER_MS.
+    timeoutMs: Math.min(timeoutMs, MAX_TIMER_MS),
+    graceMs: policy.abortGraceMs,
+    traceLimit: policy.traceLimit,
+  };
+}

@@ -1,0 +1,56 @@
+import { createExecutor } from '@sinew/bt-runtime';
+import { give, setBlock } from '@sinew/testkit';
+import { describe, expect, it } from 'vitest';
+import { createStandardRegistry, minecraftPredicates } from '../src/index.js';
+import { useWorld } from './world.js';
+
+const world = useWorld();
+let seq = 0;
+
+/** Runs one step with preconds/effects through an executor that checks them with minecraftPredicates. */
+async function step(type: string, args: Record<string, unknown>, declared: { preconds?: string[]; effects?: string[] }) {
+  const executor = createExecutor({ registry: createStandardRegistry(), body: world.bot, predicates: minecraftPredicates, policy: { maxLocalRetries: 0 } });
+  try {
+    const outcome = await executor.run({ planId: `pred-${(seq += 1)}`, intentId: 'test', steps: [{ stepId: 's', type, args, ...declared }] });
+    return outcome.steps[0]!;
+  } finally {
+    await executor.close();
+  }
+}
+
+describe('minecraftPredicates: step preconds/effects checked on the live bot', () => {
+  it('a precond that does not hold ends precond_missing naming it, before the runner acts', async () => {
+    const outcome = await step('craft_item', { item: 'oak_planks', count: 4 }, { preconds: ['has_item:oak_log:1'] });
+    expect(outcome).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'precond_missing', missing: ['has_item:oak_log:1'] } });
+  });
+
+  it('preconds that hold and effects that are observed (a gain since the step started) succeed', async () => {
+    await give(world.bot, 'oak_log', 1);
+    const outcome = await step('craft_item', { item: 'oak_planks', count: 4 }, { preconds: ['has_item:oak_log:1'], effects: ['has_item:oak_planks:+4'] });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+  });
+
+  it('an effect the world does not show ends effects_unmet naming it', async () => {
+    await give(world.bot, 'oak_log', 1);
+    const outcome = await step('craft_item', { item: 'oak_planks', count: 4 }, { effects: ['has_item:oak_planks:+4', 'near_block:crafting_table'] });
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'effects_unmet', unmet: ['near_block:crafting_table'] } });
+  });
+
+  it('reads blocks around the bot: block_at, air_at, near_block', async () => {
+    const { server, bot } = world;
+    const table = server.spawn.offset(2, 0, 0).floored();
+    await setBlock(server, table, 'crafting_table');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const at = `${table.x},${table.y},${table.z}`;
+    const baseline = minecraftPredicates.baseline!(bot);
+    expect(minecraftPredicates.holds({ kind: 'block_at', position: table, block: 'crafting_table' }, bot, baseline)).toBe(true);
+    expect(minecraftPredicates.holds({ kind: 'air_at', position: table }, bot, baseline)).toBe(false);
+    expect(minecraftPredicates.holds({ kind: 'near_block', block: 'crafting_table' }, bot, baseline)).toBe(true);
+    expect(await step('chat', { message: 'hi' }, { preconds: [`block:${at}=crafting_table`, 'near_block:crafting_table'] })).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('a kind the evaluator cannot check (or an unobserved target) is refused with invalid_args, never dispatched', async () => {
+    expect(await step('chat', { message: 'hi' }, { effects: ['chat:echoed'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });
+    expect(await step('chat', { message: 'hi' }, { preconds: ['air:<target>'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });
+  });
+});

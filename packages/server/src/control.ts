@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '@sinew/bt-runtime';
+import { describeError, IntentSchema, PlanSchema, PlanStepSchema, type Intent, type Plan } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { ApiError, validate } from './http/reply.js';
+import type { EventHub } from './stream/hub.js';
+
+/** A plan as `POST /api/cognitive/execute` takes it: PlanSchema with unknown keys rejected at every level. */
+export const ExecuteBodySchema = PlanSchema.extend({ steps: z.array(PlanStepSchema.strict()).min(1).max(256) }).strict();
+
+/** Bounded: the reason becomes a metric label in the executor. */
+export const PreemptBodySchema = z
+  .object({
+    steps: z.array(PlanStepSchema.strict()).min(1).max(16),
+    reason: z.string().regex(/^[a-z0-9_.:-]{1,64}$/, 'a reason is 1-64 characters of a-z 0-9 _ . : -'),
+  })
+  .strict();
+
+/** An external suggestion (seed 004 "signals"): turned into an `Intent` for the wired planner/router. */
+export const SignalBodySchema = z
+  .object({
+    goal: z.string().min(1).max(2_000),
+    urgency: z.number().min(0).max(1).default(0.5),
+    traits: z.array(z.string().min(1).max(64)).max(32).default([]),
+    context: z.record(z.string(), z.unknown()).optional(),
+    timeBudgetMs: z.number().int().positive().max(2_147_483_647).optional(),
+  })
+  .strict();
+export type SignalBody = z.input<typeof SignalBodySchema>;
+
+/** The planner or router `POST /api/cognitive/signals` hands intents to (a `Router` of @sinew/planners fits). */
+export interface SignalRouter<World = unknown> {
+  plan(intent: Intent, world: World): unknown;
+  /** The routing decision and its reason, reported with `planGenerated` when present. */
+  route?(intent: Intent): { readonly chosen?: string | undefined; readonly reason: string };
+  /** Told how each plan it made ended. */
+  recordOutcome?(planId: string, success: boolean): void;
+}
+
+const PlanResultSchema = z.union([
+  z.object({ ok: z.literal(true), plan: PlanSchema, planner: z.string().optional() }),
+  z.object({ ok: z.literal(false), failure: z.object({ code: z.string(), reason: z.string() }).loose() }),
+]);
+
+/** The control routes' logic: plans started over HTTP (cancellable by id), preemptions, signals. */
+export class Control<Body> {
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly executor: Executor<Body>,
+    private readonly hub: EventHub,
+    private readonly router: SignalRouter | undefined,
+    private readonly observe: (() => unknown) | undefined,
+  ) {}
+
+  /** Starts a plan; the outcome arrives on the stream as `executionComplete`. */
+  execute(plan: Plan, onEnd?: (completed: boolean) => void): { planId: string; intentId: string } {
+    if (this.#running.has(plan.planId)) throw new ApiError(409, 'plan_running', `plan ${plan.planId} is already running`);
+    const controller = new AbortController();
+    this.#running.set(plan.planId, controller);
+    this.executor
+      .run(plan, { signal: controller.signal })
+      .then(
+        (outcome) => onEnd?.(outcome.status === 'completed'),
+        (error: unknown) => {
+          this.hub.publish('executionComplete', { planId: plan.planId, intentId: plan.intentId, status: 'failed', steps: [], failure: { code: 'runner_error', reason: describeError(error), retryable: false } });
+          onEnd?.(false);
+        },
+      )
+      .finally(() => this.#running.delete(plan.planId));
+    return { planId: plan.planId, intentId: plan.intentId };
+  }
+
+  /** Cancels a plan started over HTTP (its active step ends `aborted`). */
+  cancel(planId: string): void {
+    const controller = this.#running.get(planId);
+    if (!controller) throw new ApiError(404, 'unknown_plan', `no running plan ${planId} was started through this server`);
+    controller.abort();
+  }
+
+  /** Safety preemption; the outcomes arrive as `preemptComplete`. */
+  preempt(body: z.output<typeof PreemptBodySchema>): { preemptId: string } {
+    const preemptId = randomUUID();
+    const publish = (data: Record<string, unknown>) => this.hub.publish('preemptComplete', { preemptId, reason: body.reason, ...data });
+    let call: Promise<unknown>;
+    try {
+      call = Promise.resolve(this.executor.preempt(body.steps, { reason: body.reason }));
+    } catch (error) {
+      call = Promise.reject(error);
+    }
+    call.then(
+      (outcomes) => publish({ outcomes }),
+      (error: unknown) => publish({ error: describeError(error) }),
+    );
+    return { preemptId };
+  }
+
+  /** Signal → Intent → router → plan (`planGenerated`) → executed; 422 when no plan, 501 without a router. */
+  async signal(body: z.output<typeof SignalBodySchema>): Promise<Record<string, unknown>> {
+    const router = this.router;
+    if (!router) throw new ApiError(501, 'not_configured', 'no router: start serveSinew with { router } to accept signals');
+    const intent = IntentSchema.parse({ id: `signal-${randomUUID()}`, source: 'user', ...body });
+    const decision = this.#route(router, intent);
+    const result = await this.#plan(router, intent);
+    if (!result.ok) {
+      throw new ApiError(422, 'no_plan', `no plan for "${intent.goal}": ${result.failure.code}: ${result.failure.reason}`, { intentId: intent.id, failure: result.failure });
+    }
+    const plan = result.plan;
+    const planner = result.planner ?? plan.planner ?? decision?.chosen ?? 'router';
+    this.hub.publish('planGenerated', { intent, planner, reason: decision?.reason ?? null, plan });
+    this.execute(plan, (completed) => this.#recordOutcome(router, plan.planId, completed));
+    return { intentId: intent.id, planId: plan.planId, planner };
+  }
+
+  #route(router: SignalRouter, intent: Intent): { chosen?: string | undefined; reason: string } | undefined {
+    try {
+      return router.route?.(intent);
+    } catch {
+      return undefined; // the decision is informational; planning below reports real failures
+    }
+  }
+
+  async #plan(router: SignalRouter, intent: Intent): Promise<z.output<typeof PlanResultSchema>> {
+    let value: unknown;
+    try {
+      value = await router.plan(intent, this.observe?.());
+    } catch (error) {
+      throw new ApiError(502, 'planner_error', `the router threw: ${describeError(error)}`);
+    }
+    return validate(PlanResultSchema, value, (message) => new ApiError(502, 'planner_error', `the router returned a malformed result:\n${message}`));
+  }
+
+  #recordOutcome(router: SignalRouter, planId: string, completed: boolean): void {
+    try {
+      router.recordOutcome?.(planId, completed);
+    } catch {
+      // a throwing memory must not take the server down; the outcome is already on the stream
+    }
+  }
+}

@@ -1,0 +1,205 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { behaviorNodePaths, type Executor, type ProvenanceRecord } from '@sinew/bt-runtime';
+import { describeError } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { ServerOptionsError } from '../options.js';
+import { authorize, presentedToken } from '../auth.js';
+import { Control, ExecuteBodySchema, PreemptBodySchema, SignalBodySchema } from '../control.js';
+import type { Asset } from '../inspector/assets.js';
+import { botStatus, type BotLike } from '../status.js';
+import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
+
+/** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
+export interface BeliefSource {
+  tracks(): readonly { readonly trackId: number; readonly cls: string }[];
+  hazards(): unknown;
+}
+
+/** Everything a route handler may use. */
+export interface RouteDeps<Body> {
+  readonly executor: Executor<Body>;
+  readonly control: Control<Body>;
+  readonly token: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly bot?: BotLike;
+  readonly belief?: BeliefSource;
+  readonly provenance?: { records(): readonly ProvenanceRecord[] };
+  readonly trees: Readonly<Record<string, readonly string[]>>;
+  readonly assets: ReadonlyMap<string, Asset> | undefined;
+}
+
+interface Request {
+  readonly raw: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly url: URL;
+  readonly params: readonly string[];
+  readonly head: boolean;
+}
+
+interface Route<Body> {
+  readonly method: 'GET' | 'POST';
+  readonly path: string | RegExp;
+  /** Mutating routes need the bearer token. */
+  readonly mutating: boolean;
+  handle(deps: RouteDeps<Body>, request: Request): Promise<void> | void;
+}
+
+const PlanIdSchema = z.string().min(1).max(256);
+const EmptySchema = z.object({}).strict();
+const LimitSchema = z.coerce.number().int().min(1).max(200).default(20);
+
+/** A POST's body: JSON validated by `schema`; a missing body reads as `{}`. */
+async function body<T extends z.ZodType>(deps: RouteDeps<unknown>, request: Request, schema: T): Promise<z.output<T>> {
+  const value = hasBody(request.raw) ? await readJson(request.raw, deps.maxBodyBytes) : {};
+  return validate(schema, value);
+}
+
+function asset(deps: RouteDeps<unknown>, request: Request): void {
+  const found = deps.assets?.get(request.url.pathname);
+  if (!found) throw new ApiError(503, 'inspector_not_built', 'the inspector page is not built: run `npm run build -w @sinew/server`');
+  request.response.writeHead(200, {
+    'content-type': found.type,
+    'content-length': found.body.length,
+    'cache-control': 'no-cache',
+    'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+  });
+  request.response.end(request.head ? undefined : found.body);
+}
+
+const ROUTES: readonly Route<unknown>[] = [
+  { method: 'GET', path: '/', mutating: false, handle: asset },
+  { method: 'GET', path: '/inspector/app.js', mutating: false, handle: asset },
+  { method: 'GET', path: '/inspector/style.css', mutating: false, handle: asset },
+  {
+    method: 'GET',
+    path: '/metrics',
+    mutating: false,
+    async handle(deps, { response, head }) {
+      const registry = deps.executor.metrics.registry;
+      const text = await registry.metrics();
+      response.writeHead(200, { 'content-type': registry.contentType });
+      response.end(head ? undefined : text);
+    },
+  },
+  { method: 'GET', path: '/api/cognitive/health', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.executor.health(), head) },
+  { method: 'GET', path: '/api/bot/status', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, botStatus(deps.bot, deps.executor.state()), head) },
+  {
+    method: 'GET',
+    path: '/api/capabilities',
+    mutating: false,
+    handle: (deps, { response, head }) => sendJson(response, 200, { capabilities: deps.executor.registry.manifest().capabilities, trees: deps.trees }, head),
+  },
+  {
+    method: 'GET',
+    path: '/api/belief',
+    mutating: false,
+    handle: (deps, { response, head }) => sendJson(response, 200, deps.belief ? { tracks: deps.belief.tracks(), hazards: deps.belief.hazards() } : { tracks: null, hazards: null }, head),
+  },
+  {
+    method: 'GET',
+    path: '/api/provenance',
+    mutating: false,
+    handle(deps, { response, url, head }) {
+      const limit = validate(LimitSchema, url.searchParams.get('limit') ?? undefined, (m) => new ApiError(400, 'invalid_query', `limit: ${m}`));
+      sendJson(response, 200, { records: deps.provenance ? deps.provenance.records().slice(-limit) : null }, head);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/cognitive/execute',
+    mutating: true,
+    async handle(deps, request) {
+      const plan = await body(deps, request, ExecuteBodySchema);
+      sendJson(request.response, 202, deps.control.execute(plan));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/cognitive/signals',
+    mutating: true,
+    async handle(deps, request) {
+      const signal = await body(deps, request, SignalBodySchema);
+      sendJson(request.response, 202, await deps.control.signal(signal));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/executor/preempt',
+    mutating: true,
+    async handle(deps, request) {
+      sendJson(request.response, 202, deps.control.preempt(await body(deps, request, PreemptBodySchema)));
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/plans\/([^/]+)\/cancel$/,
+    mutating: true,
+    async handle(deps, request) {
+      await body(deps, request, EmptySchema);
+      const planId = validate(PlanIdSchema, request.params[0], (m) => new ApiError(400, 'invalid_plan_id', m));
+      deps.control.cancel(planId);
+      sendJson(request.response, 202, { planId, cancelling: true });
+    },
+  },
+];
+
+/** Every route, for the 404 hint. */
+export const ROUTE_LIST = ROUTES.map((r) => `${r.method} ${typeof r.path === 'string' ? r.path : '/api/plans/:planId/cancel'}`).concat('GET /api/events (WebSocket)');
+
+function match(path: string): { routes: Route<unknown>[]; params: string[] } {
+  const routes: Route<unknown>[] = [];
+  let params: string[] = [];
+  for (const route of ROUTES) {
+    if (typeof route.path === 'string') {
+      if (route.path === path) routes.push(route);
+      continue;
+    }
+    const found = route.path.exec(path);
+    if (found) {
+      routes.push(route);
+      params = found.slice(1).map(decodeParam);
+    }
+  }
+  return { routes, params };
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError(400, 'bad_url', `malformed percent-encoding in ${raw}`);
+  }
+}
+
+/** Routes one request: 404 unknown path, 405 wrong method, 401/403 auth, then the handler. */
+export async function route<Body>(deps: RouteDeps<Body>, raw: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+  const { routes, params } = match(url.pathname);
+  if (routes.length === 0) throw new ApiError(404, 'not_found', `no route ${url.pathname}`, { routes: ROUTE_LIST });
+  const method = raw.method === 'HEAD' ? 'GET' : raw.method;
+  const chosen = routes.find((r) => r.method === method);
+  if (!chosen) {
+    const allow = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])))].join(', ');
+    throw new ApiError(405, 'method_not_allowed', `${raw.method} is not allowed on ${url.pathname}; use ${allow}`, { allow });
+  }
+  if (chosen.mutating) {
+    const verdict = authorize(deps.token, presentedToken(raw.headers));
+    if (!verdict.ok) throw new ApiError(verdict.status, verdict.code, verdict.message);
+  } else if (hasBody(raw)) {
+    throw new ApiError(413, 'body_not_accepted', `${raw.method} ${url.pathname} takes no body`);
+  }
+  await chosen.handle(deps as RouteDeps<unknown>, { raw, response, url, params, head: raw.method === 'HEAD' });
+}
+
+/** Node paths per verb, from the tree definitions the user passed (`trees: { gather: GATHER_TREE }`). */
+export function treePaths(trees: Readonly<Record<string, string | object>> | undefined): Record<string, readonly string[]> {
+  const out: Record<string, readonly string[]> = {};
+  for (const [verb, tree] of Object.entries(trees ?? {})) {
+    try {
+      out[verb] = behaviorNodePaths(tree);
+    } catch (error) {
+      throw new ServerOptionsError('invalid_options', `serveSinew: trees.${verb}: ${describeError(error)}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One built inspector file, served from memory. */
+export interface Asset {
+  readonly type: string;
+  readonly body: Buffer;
+}
+
+/** URL path → file name inside the built inspector folder (a fixed list: nothing else is reachable). */
+const FILES: Readonly<Record<string, { file: string; type: string }>> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/inspector/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/inspector/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+/** The folder of this module: `dist/` when built, `src/inspector/` when run from source. */
+function here(): string {
+  return typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+}
+
+/** Where `npm run build` puts the page: `dist/inspector` next to the built module, or the package's `dist/inspector` from source. */
+export function inspectorDir(): string[] {
+  const base = here();
+  return [join(base, 'inspector'), join(base, '..', '..', 'dist', 'inspector')];
+}
+
+/** Loads the built page once; undefined when the package was not built (the server then answers 503 on `/`). */
+export function loadInspector(dirs: readonly string[] = inspectorDir()): ReadonlyMap<string, Asset> | undefined {
+  for (const dir of dirs) {
+    try {
+      const assets = new Map<string, Asset>();
+      for (const [path, { file, type }] of Object.entries(FILES)) assets.set(path, { type, body: readFileSync(join(dir, file)) });
+      return assets;
+    } catch {
+      // not in this folder; try the next
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,113 @@
+/// <reference lib="dom" />
+import { byId, el, frameScheduler } from './dom.js';
+import { getJson, renderBelief, renderBot, renderProvenance, renderSla } from './panels.js';
+import { EventStream, type Envelope } from './stream.js';
+import { Timeline } from './timeline.js';
+import { TreeView } from './tree.js';
+
+const TOKEN_KEY = 'sinew.token';
+const MAX_LOG = 100;
+const SAMPLE_PLAN = { planId: 'inspector-1', intentId: 'inspector', steps: [{ stepId: 's1', type: 'chat', args: { message: 'hello from the inspector' } }] };
+
+let trees: Readonly<Record<string, readonly string[]>> = {};
+const timeline = new Timeline(byId('timeline').querySelector('tbody')!);
+const tree = new TreeView(byId('tree'), byId('tree-title'), () => trees);
+const log: Envelope[] = [];
+let stream: EventStream | undefined;
+let received = 0;
+
+const render = frameScheduler(() => {
+  timeline.render();
+  tree.render();
+  byId('events').replaceChildren(...log.map((e) => el('li', {}, `#${e.seq} ${e.type} ${summary(e)}`)));
+});
+
+function summary(event: Envelope): string {
+  const d = event.data;
+  return [d.planId ?? d.intentId, d.planner, d.stepId, d.verb, d.class && `${String(d.class)} at ${String(d.distance)}`, d.nodePath && `${String(d.nodePath)} ${String(d.from)}→${String(d.to)}`, d.status].filter(Boolean).map(String).join(' ');
+}
+
+function onEvent(event: Envelope): void {
+  received += 1;
+  if (event.type === 'botEvent') renderBot(event.data);
+  if (event.type === 'executionComplete') void refresh();
+  const changed = [timeline.apply(event.type, event.data), tree.apply(event.type, event.data)].includes(true);
+  log.unshift(event);
+  if (log.length > MAX_LOG) log.length = MAX_LOG;
+  if (changed || event.type !== 'botEvent') render();
+}
+
+function connect(token: string): void {
+  stream?.close();
+  const badge = byId('connection');
+  stream = new EventStream(token, onEvent, (state) => {
+    badge.dataset.state = state;
+    badge.textContent = state === 'refused' ? 'refused (token?)' : state;
+  });
+}
+
+/** Polled panels: SLA, belief, provenance, bot status. */
+async function refresh(): Promise<void> {
+  try {
+    const [health, belief, provenance, status] = await Promise.all([getJson('/api/cognitive/health'), getJson('/api/belief'), getJson('/api/provenance?limit=10'), getJson('/api/bot/status')]);
+    renderSla(health);
+    renderBelief(belief);
+    renderProvenance(provenance);
+    renderBot(status.bot as Record<string, unknown> | null);
+  } catch {
+    // the server is down or restarting; the stream's badge already says so
+  }
+}
+
+async function execute(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const out = byId('execute-result');
+  const token = sessionStorage.getItem(TOKEN_KEY) ?? '';
+  let body: string;
+  try {
+    body = JSON.stringify(JSON.parse(byId<HTMLTextAreaElement>('plan-json').value));
+  } catch (error) {
+    out.textContent = `not JSON: ${String(error)}`;
+    return;
+  }
+  let response: Response;
+  let answer: Record<string, unknown>;
+  try {
+    response = await fetch('/api/cognitive/execute', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+    answer = (await response.json()) as Record<string, unknown>;
+  } catch (error) {
+    out.textContent = `the server did not answer: ${String(error)}`;
+    return;
+  }
+  out.dataset.status = String(response.status);
+  out.textContent = response.ok ? `${response.status} accepted: plan ${String(answer.planId)}` : `${response.status} ${JSON.stringify(answer.error, null, 1)}`;
+}
+
+function boot(): void {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    sessionStorage.setItem(TOKEN_KEY, fromHash);
+    history.replaceState(null, '', location.pathname); // the token leaves the address bar
+  }
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  byId<HTMLTextAreaElement>('plan-json').value = JSON.stringify(SAMPLE_PLAN, null, 2);
+  byId('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const value = byId<HTMLInputElement>('token').value.trim();
+    sessionStorage.setItem(TOKEN_KEY, value);
+    connect(value);
+  });
+  byId<HTMLFormElement>('execute-form').addEventListener('submit', (e) => void execute(e));
+  void getJson('/api/capabilities').then((c) => {
+    trees = (c.trees as typeof trees) ?? {};
+    if (token) connect(token);
+  });
+  void refresh();
+  setInterval(() => void refresh(), 2_000);
+  setInterval(() => {
+    byId('event-rate').textContent = `${received} events/2 s`;
+    received = 0;
+  }, 2_000);
+}
+
+boot();

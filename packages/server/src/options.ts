@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** HTTP and stream limits, validated when the server starts; every default is safe for one bot on loopback. */
+export const ServerLimitsSchema = z
+  .object({
+    /** Largest request body accepted (413 above). */
+    maxBodyBytes: z.number().int().positive().max(16 * 1024 * 1024).default(64 * 1024),
+    /** Time to receive the request headers (slowloris); the socket is closed past it. */
+    headersTimeoutMs: z.number().int().min(100).max(600_000).default(5_000),
+    /** Time to receive the whole request. */
+    requestTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+    /** An HTTP socket silent this long is closed (keep-alive included). */
+    idleTimeoutMs: z.number().int().min(100).max(600_000).default(15_000),
+    /** Open TCP connections at once (HTTP and WebSocket); more are refused by the kernel accept path. */
+    maxConnections: z.number().int().positive().max(100_000).default(64),
+    /** WebSocket clients of `/api/events` at once (503 above). */
+    maxStreamClients: z.number().int().positive().max(10_000).default(16),
+    /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */
+    flushIntervalMs: z.number().int().min(0).max(1_000).default(0),
+    /** Events kept for `?since=<seq>` resumes. */
+    ringSize: z.number().int().positive().max(100_000).default(1024),
+    /** Events queued per slow client before the oldest is dropped (and counted); ≥ ringSize so a full replay fits. */
+    clientQueue: z.number().int().positive().max(100_000).default(1024),
+    /** Bytes handed to a client's socket and not yet flushed before further events wait in its queue. */
+    clientHighWaterBytes: z.number().int().positive().max(64 * 1024 * 1024).default(256 * 1024),
+    /** `botEvent` is sampled at most this often. */
+    botEventIntervalMs: z.number().int().min(50).max(60_000).default(500),
+    /** Ping period; a client that missed a pong by the next ping is dropped. */
+    heartbeatMs: z.number().int().min(100).max(600_000).default(30_000),
+  })
+  .strict();
+export type ServerLimits = z.output<typeof ServerLimitsSchema>;
+export type ServerLimitsInput = z.input<typeof ServerLimitsSchema>;
+
+/** Token characters are those a WebSocket subprotocol may carry, so browsers can present it too. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9._~+-]{16,512}$/;
+
+export const ServerAddressSchema = z
+  .object({
+    port: z.number().int().min(0).max(65_535),
+    host: z.string().min(1).default('127.0.0.1'),
+    token: z.string().regex(TOKEN_PATTERN, 'a token is 16-512 characters of A-Z a-z 0-9 . _ ~ + -').optional(),
+  })
+  .strict();
+
+/** A bad `serveSinew` option: which field, what was expected, what arrived. */
+export class ServerOptionsError extends Error {
+  override readonly name = 'ServerOptionsError';
+  constructor(
+    readonly code: 'invalid_options' | 'insecure_bind',
+    message: string,
+  ) {
+    super(message);
+  }
+}

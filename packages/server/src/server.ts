@@ -1,0 +1,200 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Executor, ProvenanceRecord } from '@sinew/bt-runtime';
+import { describeError } from '@sinew/executor-contracts';
+import { WebSocketServer } from 'ws';
+import { z } from 'zod';
+import { isLoopback, STREAM_PROTOCOL } from './auth.js';
+import { Control, type SignalRouter } from './control.js';
+import { loadInspector } from './inspector/assets.js';
+import { ApiError, sendError } from './http/reply.js';
+import { route, treePaths, type BeliefSource, type RouteDeps } from './http/routes.js';
+import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, type ServerLimits, type ServerLimitsInput } from './options.js';
+import { serverMetrics, type ServerMetrics } from './metrics.js';
+import type { BotLike } from './status.js';
+import { heartbeat, upgrade } from './stream/endpoint.js';
+import { EventHub, type StreamClientStats } from './stream/hub.js';
+import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
+
+export interface SinewServerOptions<Body> {
+  readonly executor: Executor<Body>;
+  /** The bot `/api/bot/status` and `botEvent` report (a mineflayer Bot fits). */
+  readonly bot?: BotLike;
+  /** Belief tracks and hazards for the inspector (a `BeliefBus` fits). */
+  readonly belief?: BeliefSource;
+  /** Where `POST /api/cognitive/signals` sends intents (a planners `Router` fits); without it that route answers 501. */
+  readonly router?: SignalRouter;
+  /** The world handed to `router.plan(intent, world)`. */
+  readonly observe?: () => unknown;
+  /** The last provenance records for the inspector (a `memoryProvenance()` sink given to the executor fits). */
+  readonly provenance?: { records(): readonly ProvenanceRecord[] };
+  /** Behavior-tree definitions by verb (`{ gather: GATHER_TREE }`): the inspector draws them and lights the active node. */
+  readonly trees?: Readonly<Record<string, string | object>>;
+  readonly port: number;
+  /** Default 127.0.0.1; any other non-loopback host needs a token. */
+  readonly host?: string;
+  /** Bearer token for the mutating routes and the event stream; without one they answer 403. */
+  readonly token?: string;
+  readonly limits?: ServerLimitsInput;
+}
+
+/** A running control plane. */
+export interface SinewServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly limits: ServerLimits;
+  /** Publishes a plan a planner made in process (the stream's `planGenerated`). */
+  planGenerated(data: { readonly intentId: string; readonly planner: string; readonly reason?: string; readonly plan: unknown }): void;
+  /** Pass as the reflex's `onEvent` (`createReflex({ onEvent: server.reflexEvent })`): preemptions become `safety_emergency`. */
+  readonly reflexEvent: (event: ReflexEventLike) => void;
+  /** The stream's clients with their queue and drop counters. */
+  clients(): StreamClientStats[];
+  /** The last event seq published. */
+  lastSeq(): number;
+  close(): Promise<void>;
+}
+
+function parseOptions<Body>(options: SinewServerOptions<Body>): { port: number; host: string; token: string | undefined; limits: ServerLimits } {
+  const address = ServerAddressSchema.safeParse({ port: options.port, host: options.host, token: options.token });
+  if (!address.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid options:\n${z.prettifyError(address.error)}`);
+  const limits = ServerLimitsSchema.safeParse(options.limits ?? {});
+  if (!limits.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid limits:\n${z.prettifyError(limits.error)}`);
+  const { port, host, token } = address.data;
+  if (!isLoopback(host) && token === undefined) {
+    throw new ServerOptionsError('insecure_bind', `serveSinew: refusing to bind ${host} without a token; pass { token } (createToken()) or bind 127.0.0.1`);
+  }
+  return { port, host, token, limits: limits.data };
+}
+
+/**
+ * Serves one bot's control plane on `node:http` + `ws`: metrics, health, status, plan execution,
+ * signals, preempt and cancel, the `/api/events` WebSocket stream and the inspector page at `/`.
+ *
+ * @example
+ * const token = createToken();
+ * const server = await serveSinew({ executor, bot, port: 9464, token });
+ * console.log(`${server.url}/#token=${token}`);
+ */
+export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promise<SinewServer> {
+  const { port, host, token, limits } = parseOptions(options);
+  const { executor } = options;
+  const metrics = serverMetrics(executor.metrics.registry);
+  const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc());
+  const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
+  const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) }, (request, response) =>
+    void handleRequest(deps, request, response),
+  );
+  applyLimits(server, limits);
+  const stream = attachStream(server, { hub, token, limits, metrics });
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    stream.close();
+    throw error;
+  }
+  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close];
+  const address = server.address() as AddressInfo;
+  const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
+  return {
+    url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    limits,
+    planGenerated: (data) => hub.publish('planGenerated', data),
+    reflexEvent: (event) => {
+      const emergency = safetyEmergency(event, classOf);
+      if (emergency) hub.publish('safety_emergency', emergency);
+    },
+    clients: () => hub.clients(),
+    lastSeq: () => hub.lastSeq,
+    close: async () => {
+      hub.flush();
+      for (const stop of stops) stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Body>, token: string | undefined, limits: ServerLimits): RouteDeps<Body> {
+  return {
+    executor: options.executor,
+    control,
+    token,
+    maxBodyBytes: limits.maxBodyBytes,
+    ...(options.bot ? { bot: options.bot } : {}),
+    ...(options.belief ? { belief: options.belief } : {}),
+    ...(options.provenance ? { provenance: options.provenance } : {}),
+    trees: treePaths(options.trees),
+    assets: loadInspector(),
+  };
+}
+
+/** The `/api/events` endpoint on this server's upgrades, with its heartbeat and client gauge. */
+function attachStream(server: Server, input: { hub: EventHub; token: string | undefined; limits: ServerLimits; metrics: ServerMetrics }): { close(): void } {
+  const { hub, token, limits, metrics } = input;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => upgrade({ request, socket, head, wss, hub, token, limits }));
+  const stopHeartbeat = heartbeat(wss, limits.heartbeatMs);
+  wss.on('connection', (ws) => {
+    metrics.clients.set(wss.clients.size);
+    ws.once('close', () => metrics.clients.set(wss.clients.size));
+  });
+  return {
+    close: () => {
+      stopHeartbeat();
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}
+
+function applyLimits(server: Server, limits: ServerLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.idleTimeoutMs;
+  // No 'timeout' listener: Node destroys a socket idle this long (the stream's sockets get no timeout from ws).
+  server.timeout = limits.idleTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  server.maxHeadersCount = 64;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function handleRequest<Body>(deps: RouteDeps<Body>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  try {
+    await route(deps, request, response, parseUrl(request.url));
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', describeError(error));
+    sendError(response, apiError, errorHeaders(apiError));
+  }
+}
+
+/** A request target that is not a parseable path → 400, never a 500. */
+function parseUrl(target: string | undefined): URL {
+  try {
+    if (!target || !target.startsWith('/') || target.startsWith('//')) throw new Error('not an origin-form path');
+    return new URL(target, 'http://localhost');
+  } catch {
+    throw new ApiError(400, 'bad_url', `malformed request target ${JSON.stringify(String(target).slice(0, 200))}; send a path such as /api/bot/status`);
+  }
+}
+
+function errorHeaders(error: ApiError): Record<string, string> {
+  if (error.status === 401) return { 'www-authenticate': 'Bearer' };
+  if (error.status === 405 && typeof error.details?.allow === 'string') return { allow: error.details.allow };
+  // The unread rest of an oversized body is not worth reading: close the connection.
+  if (error.status === 413 || error.status === 415) return { connection: 'close' };
+  return {};
+}

@@ -1,0 +1,85 @@
+import type { Executor, ExecutorEventName, ExecutorEvents } from '@sinew/bt-runtime';
+import { readBot, type BotLike } from '../status.js';
+import type { EventHub } from './hub.js';
+
+/** Executor events forwarded as they are (plan ends become `executionComplete`; `bt.transition` gains `from`). */
+const FORWARDED = [
+  'plan.started',
+  'step.dispatched',
+  'step.first_action',
+  'step.retry',
+  'step.succeeded',
+  'step.failed',
+  'step.preempted',
+  'step.resumed',
+] as const satisfies readonly ExecutorEventName[];
+
+/** Every event type the stream carries. */
+export const EVENT_TYPES = [
+  'stream.hello',
+  'botEvent',
+  'planGenerated',
+  ...FORWARDED,
+  'bt.transition',
+  'executionComplete',
+  'safety_emergency',
+  'preemptComplete',
+] as const;
+export type SinewEventType = (typeof EVENT_TYPES)[number];
+
+/** Subscribes the hub to the executor; returns the unsubscribe. */
+export function forwardExecutor<Body>(executor: Executor<Body>, hub: EventHub): () => void {
+  const offs = FORWARDED.map((name) => executor.on(name, (payload) => hub.publish(name, payload)));
+  offs.push(executor.on('plan.completed', (outcome) => hub.publish('executionComplete', outcome)));
+  offs.push(executor.on('plan.failed', (outcome) => hub.publish('executionComplete', outcome)));
+  offs.push(forwardTransitions(executor, hub));
+  return () => offs.forEach((off) => off());
+}
+
+/** `bt.transition` with the node's previous state (`from`) within the same attempt. */
+function forwardTransitions<Body>(executor: Executor<Body>, hub: EventHub): () => void {
+  let attemptKey = '';
+  let states = new Map<string, string>();
+  return executor.on('bt.transition', (event: ExecutorEvents['bt.transition']) => {
+    const key = `${event.planId}\u0000${event.stepId}\u0000${event.attempt}`;
+    if (key !== attemptKey) {
+      attemptKey = key;
+      states = new Map();
+    }
+    const from = states.get(event.nodePath) ?? 'ready';
+    states.set(event.nodePath, event.state);
+    hub.publish('bt.transition', { planId: event.planId, stepId: event.stepId, verb: event.verb, attempt: event.attempt, nodePath: event.nodePath, from, to: event.state });
+  });
+}
+
+/** Samples the bot every `intervalMs` and publishes `botEvent` when what it reports changed (rate-limited by construction). */
+export function sampleBot(bot: BotLike, hub: EventHub, intervalMs: number): () => void {
+  let last = '';
+  const timer = setInterval(() => {
+    const snapshot = readBot(bot);
+    const text = JSON.stringify(snapshot);
+    if (text === last) return;
+    last = text;
+    hub.publish('botEvent', snapshot);
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** What the server reads of a reflex event (`ReflexEvent` of @sinew/belief fits). */
+export interface ReflexEventLike {
+  readonly type: string;
+  readonly tickId?: number;
+  readonly trackId?: number;
+  readonly distance?: number;
+  readonly step?: { readonly stepId: string; readonly type: string; readonly args?: Readonly<Record<string, unknown>> };
+}
+
+/** A reflex preemption as `safety_emergency`: the threat's class and distance and the fast-path step. */
+export function safetyEmergency(event: ReflexEventLike, classOf: (trackId: number) => string | undefined): Record<string, unknown> | undefined {
+  if (event.type !== 'preempt' || event.step === undefined) return undefined;
+  const trackId = typeof event.trackId === 'number' ? event.trackId : undefined;
+  const entity = event.step.args?.entity;
+  const cls = (trackId === undefined ? undefined : classOf(trackId)) ?? (typeof entity === 'string' ? entity : 'unknown');
+  return { class: cls, distance: event.distance ?? null, trackId: trackId ?? null, tickId: event.tickId ?? null, action: event.step.type, stepId: event.step.stepId };
+}

@@ -1,0 +1,59 @@
+import type { Executor } from '@sinew/bt-runtime';
+import type { Intent } from '@sinew/executor-contracts';
+import { createRouter, type Planner, type RouteEvent } from '@sinew/planners';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveSinew, type SinewServer } from '../src/index.js';
+import type { Body } from '../../bt-runtime/test/fake-body.js';
+import { fakeExecutor, post, StreamClient, TOKEN } from './helpers.js';
+
+/** A planner that digs the block named in the goal ("dig log_2"); anything else is unsupported. */
+const digger: Planner<unknown> = {
+  name: 'digger',
+  verbs: () => ['dig_block'],
+  plan: (intent: Intent) => {
+    const block = /^dig (\w+)$/.exec(intent.goal)?.[1];
+    if (!block) return { ok: false, failure: { code: 'unsupported_goal', reason: `cannot "${intent.goal}"`, planner: 'digger' } };
+    return { ok: true, planner: 'digger', plan: { planId: `plan-${intent.id}`, intentId: intent.id, steps: [{ stepId: 'd1', type: 'dig_block', args: { block } }] } };
+  },
+};
+
+describe('POST /api/cognitive/signals → Intent → the wired router → plan on the stream', () => {
+  let executor: Executor<Body>;
+  let server: SinewServer;
+  let stream: StreamClient;
+  const routed: RouteEvent[] = [];
+
+  beforeAll(async () => {
+    ({ executor } = fakeExecutor());
+    const router = createRouter<unknown>({ planners: [digger], rules: [{ name: 'dig', goal: /^dig /, route: ['digger'], weight: 1 }], onEvent: (e) => routed.push(e) });
+    server = await serveSinew({ executor, port: 0, token: TOKEN, router, observe: () => ({ tick: 1 }) });
+    stream = new StreamClient(server.url, { token: TOKEN });
+    await stream.opened;
+  });
+  afterAll(async () => {
+    await stream.close();
+    await server.close();
+    await executor.close();
+  });
+
+  it('turns the suggestion into an Intent, publishes planGenerated with the router reason, runs the plan', async () => {
+    const res = await post(server.url, '/api/cognitive/signals', { goal: 'dig log_2', urgency: 0.7, traits: ['multi_step'] }, TOKEN);
+    expect(res.status).toBe(202);
+    const { planId, intentId, planner } = res.json() as { planId: string; intentId: string; planner: string };
+    expect(planner).toBe('digger');
+    const generated = await stream.waitFor((e) => e.type === 'planGenerated');
+    expect(generated.data).toMatchObject({ planner: 'digger', reason: expect.stringContaining('digger'), intent: { id: intentId, source: 'user', goal: 'dig log_2', urgency: 0.7, traits: ['multi_step'] } });
+    const done = await stream.waitFor((e) => e.type === 'executionComplete' && (e.data as { planId: string }).planId === planId);
+    expect(done.data).toMatchObject({ status: 'completed' });
+    await expect.poll(() => routed.some((e) => e.type === 'outcome' && e.planId === planId && e.success)).toBe(true);
+  });
+
+  it('no plan → 422 no_plan with the planner failure; unknown keys → 400', async () => {
+    const none = await post(server.url, '/api/cognitive/signals', { goal: 'dance' }, TOKEN);
+    expect(none.status).toBe(422);
+    expect(none.json().error).toMatchObject({ code: 'no_plan', failure: { code: 'no_route' } });
+    const typo = await post(server.url, '/api/cognitive/signals', { goal: 'dig log_1', urgncy: 1 }, TOKEN);
+    expect(typo.status).toBe(400);
+    expect(typo.json().error?.issues?.[0]).toMatchObject({ code: 'unrecognized_keys' });
+  });
+});
