@@ -48,17 +48,22 @@ interface FurnaceContents {
   readonly input?: { readonly name: string; readonly count: number };
   readonly output?: { readonly name: string; readonly count: number };
 }
-const lastSeen = new WeakMap<SinewBot, Map<string, FurnaceContents>>();
+// Keyed by username: each attempt sees the body through its own view object, so the object is no key.
+const lastSeen = new Map<string, Map<string, FurnaceContents>>();
+const MAX_REMEMBERED = 64;
 
 function remember(bot: SinewBot, furnace: Block, contents: FurnaceContents): void {
-  let byBlock = lastSeen.get(bot);
-  if (!byBlock) lastSeen.set(bot, (byBlock = new Map()));
+  let byBlock = lastSeen.get(bot.username);
+  if (!byBlock) lastSeen.set(bot.username, (byBlock = new Map()));
+  byBlock.delete(blockKey(furnace.position));
   byBlock.set(blockKey(furnace.position), contents);
+  // Oldest first out: a bot uses a handful of furnaces, never an unbounded number.
+  if (byBlock.size > MAX_REMEMBERED) byBlock.delete(byBlock.keys().next().value!);
 }
 
 /** How many of `args.item` the furnace already holds or is cooking from `args.input`, as last seen. */
 function alreadyInFurnace(bot: SinewBot, furnace: Block | undefined, args: SmeltItemArgs): number {
-  const seen = furnace ? lastSeen.get(bot)?.get(blockKey(furnace.position)) : undefined;
+  const seen = furnace ? lastSeen.get(bot.username)?.get(blockKey(furnace.position)) : undefined;
   const input = seen?.input?.name === args.input ? seen.input.count : 0;
   const output = seen?.output?.name === args.item ? seen.output.count : 0;
   return input + output;
@@ -141,6 +146,11 @@ async function load(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs): 
   const inside = (held.input?.count ?? 0) + (held.output?.name === args.item ? held.output.count : 0);
   const toPut = Math.max(0, args.count - inside);
   const registry = bot.registry.itemsByName;
+  // The guard trusted what the furnace held when last seen; the window is the truth.
+  if (countItem(bot, args.input) < toPut) {
+    const missing = [formatPredicate(pred.hasItem(args.input, toPut))];
+    return { ok: false, code: 'precond_missing', reason: `the furnace holds ${inside}, ${toPut} more ${args.input} needed`, missing, retryable: false };
+  }
   if (toPut > 0) await furnace.putInput(registry[args.input]!.id, null, toPut);
   const toCook = furnace.inputItem()?.count ?? 0;
   const fuelSlot = furnace.fuelItem();
