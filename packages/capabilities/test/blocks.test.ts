@@ -119,9 +119,16 @@ describe('collect_drops', () => {
   }, 60_000);
 
   it('ends with a coded unreachable failure, not a stall, when no approach reaches the drop', async () => {
-    await dropInNotch(7, 5);
+    const { bot, server } = world;
+    // A 3×3 stone pillar 5 high with a log at the centre of its top: dug out, its drop lies in a hole it cannot roll out of.
+    const corner = server.spawn.offset(2, 0, -1).floored();
+    await fill(server, corner, corner.offset(2, 4, 2), 'stone');
+    const hole = corner.offset(1, 4, 1);
+    await setBlock(server, hole, 'oak_log');
+    await bot.dig(bot.blockAt(hole)!, true);
+    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
     const outcome = await world.step('collect_drops', { item: 'oak_log' });
-    expect(outcome.failure?.code).toBe('effects_unmet');
+    expect(outcome.failure?.code, JSON.stringify(outcome)).toBe('effects_unmet');
     expect(outcome.failure?.reason).toMatch(/^unreachable: oak_log at /);
     expect(count('oak_log')).toBe(0);
   }, 60_000);
