@@ -11,8 +11,8 @@ import { minecraftRepair } from './repair.js';
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
 export { minecraftOperators } from './operators.js';
 export { blockNear, focusAround, NEAR_BLOCK_RADIUS } from './state.js';
-export { PICKAXES_BY_TIER, preferredWood, rankRecipes, recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
-export { COOK_TICKS, FUEL_TICKS, fuelFor, SMELT_FUEL, SMELTING } from './smelting.js';
+export { preferredWood, rankRecipes, recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
+export { FUEL_TICKS, SMELTING } from './smelting.js';
 export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
 
 export interface MinecraftHtnOptions {
