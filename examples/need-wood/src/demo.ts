@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createExecutor, createMetrics, jsonlProvenance, memoryProvenance, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, createMetrics, jsonlProvenance, memoryProvenance, routerMetrics, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, withBeliefThreats, type RouteEvent } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { createToken, serveSinew, type SinewServer } from '@sinew/server';
-import { connectBot, placeTree, spawnMob, startServer } from '@sinew/testkit';
+import { connectBot, spawnMob, startServer } from '@sinew/testkit';
+import { buildWorld, intentFor, trackMilestones, type DemoGoal, type Milestone } from './story.js';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
 
 export interface DemoOptions {
@@ -23,6 +24,10 @@ export interface DemoOptions {
   readonly repair?: boolean;
   /** Spawn a zombie beside the bot once the first step succeeds: the modes flee from it and the plan resumes. */
   readonly zombie?: boolean;
+  /** The pickaxe to make (default wooden_pickaxe); a stone or iron one plays in the seeded tech_tree world. */
+  readonly goal?: DemoGoal;
+  /** Seed of the tech_tree world (default 1). */
+  readonly seed?: number;
   readonly out?: NodeJS.WriteStream;
 }
 
@@ -31,18 +36,13 @@ export interface DemoResult {
   readonly outcome?: PlanOutcome;
   readonly rows: readonly TimelineRow[];
   readonly pickaxes: number;
+  /** When each pickaxe first reached the inventory after the plan started. */
+  readonly milestones: readonly Milestone[];
   /** Every router decision of the run (route, planned, fallback, outcome). */
   readonly routeEvents: readonly RouteEvent[];
   /** 0 on success, 3 when no planner could plan, else 10 + the index of the failing step's code in ERROR_CODES. */
   readonly exitCode: number;
 }
-
-// Trees a few blocks from spawn, so "gather logs" has to find, walk, dig and collect.
-const TREES = [
-  { x: 6, z: 3 },
-  { x: -5, z: 7 },
-  { x: 4, z: -8 },
-] as const;
 
 /** Exit code for a failed plan: 10 + the code's index in the closed ERROR_CODES union (stable, documented). */
 export function exitCodeFor(code: ErrorCode | undefined): number {
@@ -62,8 +62,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const say = (line = ''): void => void out.write(`${line}\n`);
   const started = Date.now();
   const memory = openMemory(options.memoryPath);
+  const goal = options.goal ?? 'wooden_pickaxe';
 
-  say('Sinew demo — need wood → wooden pickaxe (needs → router → HTN → executor, live repair)');
+  say(`Sinew demo — ${goal === 'wooden_pickaxe' ? 'need wood → wooden pickaxe' : `empty inventory → ${goal}`} (needs → router → HTN → executor, live repair)`);
   const server = await startServer();
   let telemetry: SinewServer | undefined;
   let bot: Awaited<ReturnType<typeof connectBot>> | undefined;
@@ -71,14 +72,19 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   let belief: BeliefAdapter | undefined;
   let modes: AttachedModes | undefined;
   try {
-    for (const { x, z } of TREES) await placeTree(server, server.spawn.offset(x, 0, z).floored(), { kind: 'oak', height: 5 });
-    say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${TREES.length} oak trees`);
+    const placed = await buildWorld(server, goal, options.seed ?? 1);
+    say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${placed}`);
     const body = instrumentBot((bot = await connectBot(server, { username: 'sinew' })));
     // Perception: the snapshot plus the blocks around the bot (trees, the crafting table) and the hostiles belief tracks.
-    const beliefAdapter = attachBelief(body);
+    // Up the tech tree the bot walks between trees and ore: repair must see the crafting table it left behind.
+    const focus = goal === 'wooden_pickaxe' ? 6 : 20;
+    // One registry for the executor, the belief layer and the router: all of it on /metrics.
+    const metrics = createMetrics();
+    const beliefAdapter = attachBelief(body, { registry: metrics.registry });
     belief = beliefAdapter;
-    const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, 6) }), beliefAdapter.bus.threats());
+    const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, focus) }), beliefAdapter.bus.threats());
     const routeEvents: RouteEvent[] = [];
+    const routing = routerMetrics(metrics.registry, { planners: ['htn', 'needs'] });
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
       planners: [createMinecraftHtn({ memory }), needs],
@@ -86,11 +92,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       memory,
       onEvent: (event) => {
         routeEvents.push(event);
+        routing.record(event);
         if (event.type === 'route') say(`  route    → ${event.chosen ?? 'none'}: ${event.reason}`);
         else if (event.type === 'fallback') say(`  fallback ${event.from} → ${event.to ?? 'none'}: ${event.reason}`);
       },
     });
-    const metrics = createMetrics();
     const recent = memoryProvenance({ capacity: 200 });
     await mkdir(dirname(options.provenancePath), { recursive: true });
     let print: (line: string) => void = say;
@@ -124,29 +130,31 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     say(`  trace    ${options.provenancePath}`);
     say(`  memory   ${options.memoryPath ?? 'fresh, in process (--memory <file> keeps outcomes across runs)'}${repair ? '' : '   (repair off: --no-repair)'}`);
 
-    const intent = needs.formIntent(observe());
+    const intent = intentFor(needs.formIntent(observe()), goal);
     say(`  intent   "${intent.goal}" urgency ${intent.urgency} traits [${intent.traits.join(', ')}]`);
     const planned = await router.plan(intent, observe());
     if (!planned.ok) {
       say(`  result     ✘ no plan: ${planned.failure.code} — ${planned.failure.reason} (exit ${EXIT_NO_PLAN})`);
-      return { rows: [], pickaxes: 0, routeEvents, exitCode: EXIT_NO_PLAN };
+      return { rows: [], pickaxes: 0, milestones: [], routeEvents, exitCode: EXIT_NO_PLAN };
     }
     const plan = planned.plan;
     const decision = routeEvents.find((e) => e.type === 'route' && e.intentId === intent.id);
     telemetry.planGenerated({ intentId: intent.id, planner: plan.planner ?? 'router', reason: decision?.reason ?? '', plan });
-    say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps, sticks left to repair):`);
+    say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps${goal === 'wooden_pickaxe' ? ', sticks left to repair' : ''}):`);
     for (const step of plan.steps) say(`             ${step.stepId.padEnd(4)} ${describeStep(step)}`);
     say();
     const timeline = attachTimeline(executor, { out, live: out.isTTY === true });
     print = timeline.print;
+    const tracker = trackMilestones(body, server);
     const outcome = await executor.run(plan);
+    tracker.stop();
     timeline.detach();
     print = say;
     router.recordOutcome(plan.planId, outcome.status === 'completed');
     const recorded = routeEvents.find((e) => e.type === 'outcome' && e.planId === plan.planId);
     if (recorded) say(`  router   ${recorded.reason}`);
 
-    const pickaxes = body.inventory.items().filter((i) => i.name === 'wooden_pickaxe').reduce((n, i) => n + i.count, 0);
+    const pickaxes = body.inventory.items().filter((i) => i.name === goal).reduce((n, i) => n + i.count, 0);
     say();
     say(summaryTable(timeline.rows));
     const inventory = Object.entries(observeWorld(body).inventory)
@@ -156,7 +164,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     let exitCode = 0;
     if (outcome.status === 'completed' && pickaxes > 0) {
-      say(`  result     ✔ wooden_pickaxe ×${pickaxes} in ${seconds} s (${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'})`);
+      say(`  result     ✔ ${goal} ×${pickaxes} in ${seconds} s (${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'})`);
     } else {
       exitCode = exitCodeFor(outcome.failure?.code);
       say(`  result     ✘ ${outcome.failedStepId ?? 'plan'} failed: ${outcome.failure?.code ?? outcome.status} — ${outcome.failure?.reason ?? 'no pickaxe'} (exit ${exitCode})`);
@@ -169,7 +177,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         process.once('SIGTERM', () => resolve());
       });
     }
-    return { outcome, rows: timeline.rows, pickaxes, routeEvents, exitCode };
+    return { outcome, rows: timeline.rows, pickaxes, milestones: tracker.milestones, routeEvents, exitCode };
   } finally {
     modes?.detach();
     belief?.stop();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DemoGoalSchema } from './story.js';
 
 /** The demo's command-line flags, validated at the boundary. */
 export const FlagsSchema = z.object({
@@ -9,4 +10,8 @@ export const FlagsSchema = z.object({
   /** Unset: a fresh in-process memory each run (deterministic); a file keeps outcomes across runs. */
   memory: z.string().min(1).optional(),
   'no-repair': z.boolean().default(false),
+  /** The pickaxe to make from an empty inventory. */
+  goal: DemoGoalSchema.default('wooden_pickaxe'),
+  /** Seed of the tech_tree world (stone and iron goals). */
+  seed: z.coerce.number().int().min(0).max(0xffffffff).default(1),
 });

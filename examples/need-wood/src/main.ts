@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { runDemo } from './demo.js';
 import { FlagsSchema } from './flags.js';
 
-const USAGE = 'usage: npm run demo -- [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>] [--memory <file.json>] [--no-repair]';
+const USAGE = 'usage: npm run demo -- [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>] [--memory <file.json>] [--no-repair] [--goal wooden_pickaxe|stone_pickaxe|iron_pickaxe] [--seed <n>]';
 
 async function main(): Promise<number> {
   let raw: Record<string, unknown>;
@@ -15,6 +15,8 @@ async function main(): Promise<number> {
         provenance: { type: 'string' },
         memory: { type: 'string' },
         'no-repair': { type: 'boolean' },
+        goal: { type: 'string' },
+        seed: { type: 'string' },
       },
       strict: true,
     }).values;
@@ -33,6 +35,8 @@ async function main(): Promise<number> {
     provenancePath: flags.data.provenance,
     ...(flags.data.memory ? { memoryPath: flags.data.memory } : {}),
     repair: !flags.data['no-repair'],
+    goal: flags.data.goal,
+    seed: flags.data.seed,
   });
   return result.exitCode;
 }

@@ -23,6 +23,7 @@ export { chat, ChatArgsSchema, type ChatArgs } from './capabilities/chat.js';
 export { collectDrops, CollectDropsArgsSchema, type CollectDropsArgs } from './capabilities/collect_drops.js';
 export { consumeFood, ConsumeFoodArgsSchema, type ConsumeFoodArgs } from './capabilities/consume_food.js';
 export { craftItem, CraftItemArgsSchema, type CraftItemArgs } from './capabilities/craft_item.js';
+export { smeltItem, SmeltItemArgsSchema, type SmeltItemArgs } from './capabilities/smelt_item.js';
 export { digBlock, DigBlockArgsSchema, type DigBlockArgs } from './capabilities/dig_block.js';
 export { equip, EquipArgsSchema, type EquipArgs } from './capabilities/equip.js';
 export { RECOVERY_RUNGS, RecoveryOptionsSchema, type RecoveryOptions, type RecoveryRung, type RungRecord } from './recovery.js';

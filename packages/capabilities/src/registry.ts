@@ -14,6 +14,7 @@ import { gather } from './capabilities/gather.js';
 import { navigate } from './capabilities/navigate.js';
 import { pillarUp } from './capabilities/pillar_up.js';
 import { placeBlock } from './capabilities/place_block.js';
+import { smeltItem } from './capabilities/smelt_item.js';
 
 /** The standard Minecraft capability set, one per canonical verb. */
 export const standardCapabilities = [
@@ -22,6 +23,7 @@ export const standardCapabilities = [
   collectDrops,
   placeBlock,
   craftItem,
+  smeltItem,
   consumeFood,
   equip,
   attackEntity,

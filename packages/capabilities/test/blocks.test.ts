@@ -100,6 +100,39 @@ describe('collect_drops', () => {
     expect(count('dirt')).toBe(0);
   });
 
+  /** A stone wall 2 east of spawn, `height` high, with a log at `notch` blocks up dug out by hand: its drop lies in the notch. */
+  async function dropInNotch(height: number, notch: number): Promise<void> {
+    const { bot, server } = world;
+    const base = server.spawn.offset(2, 0, 0).floored();
+    await fill(server, base.offset(0, 0, -1), base.offset(0, height - 1, 1), 'stone');
+    await setBlock(server, base.offset(0, notch, 0), 'oak_log');
+    await bot.dig(bot.blockAt(base.offset(0, notch, 0))!, true);
+    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
+  }
+
+  it('reaches a drop in a notch above head height (approach from the side and jump) instead of standing still', async () => {
+    await dropInNotch(5, 3);
+    expect(count('oak_log')).toBe(0);
+    const outcome = await world.step('collect_drops', { item: 'oak_log' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(count('oak_log')).toBe(1);
+  }, 60_000);
+
+  it('ends with a coded unreachable failure, not a stall, when no approach reaches the drop', async () => {
+    const { bot, server } = world;
+    // A 3×3 stone pillar 5 high with a log at the centre of its top: dug out, its drop lies in a hole it cannot roll out of.
+    const corner = server.spawn.offset(2, 0, -1).floored();
+    await fill(server, corner, corner.offset(2, 4, 2), 'stone');
+    const hole = corner.offset(1, 4, 1);
+    await setBlock(server, hole, 'oak_log');
+    await bot.dig(bot.blockAt(hole)!, true);
+    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
+    const outcome = await world.step('collect_drops', { item: 'oak_log' });
+    expect(outcome.failure?.code, JSON.stringify(outcome)).toBe('effects_unmet');
+    expect(outcome.failure?.reason).toMatch(/^unreachable: oak_log at /);
+    expect(count('oak_log')).toBe(0);
+  }, 60_000);
+
   it('fails the guard when nothing lies around', async () => {
     const outcome = await world.step('collect_drops', { radius: 4 });
     expect(outcome.failure?.code).toBe('guard_failed');

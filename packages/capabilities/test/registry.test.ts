@@ -33,6 +33,7 @@ const VERBS = [
   'navigate',
   'pillar_up',
   'place_block',
+  'smelt_item',
 ];
 
 const snapshot = (over: Partial<WorldSnapshot> = {}): WorldSnapshot =>

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntentSchema, type Intent, type IntentInput } from '@sinew/executor-contracts';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createNeedsPlanner,
   createRouter,
@@ -212,5 +212,51 @@ describe('router: robustness and learning', () => {
     // Nobody threw and nobody answered: plainly no repair.
     const quiet = createRouter({ planners: [silent], rules: DEFAULT_ROUTING_RULES });
     await expect(quiet.repair!(stickFailure, world)).resolves.toBeUndefined();
+  });
+});
+
+describe('a planner whose plan() never settles', () => {
+  afterEach(() => void vi.useRealTimers());
+  const hanging: Planner = { name: 'htn', verbs: () => ['gather'], plan: () => new Promise(() => undefined) };
+
+  it('is cut off after planTimeoutMs (fake time) and the router falls back to the next planner with a coded event', async () => {
+    vi.useFakeTimers();
+    const events: RouteEvent[] = [];
+    const router = createRouter({ planners: [hanging, chatPlanner()], rules: DEFAULT_ROUTING_RULES, planTimeoutMs: 5_000, onEvent: (e) => events.push(e) });
+    let settled = false;
+    const pending = Promise.resolve(router.plan(intent({ goal: 'craft iron_pickaxe', traits: ['crafting'] }), world)).finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const result = await pending;
+    expect(result.ok && result.planner).toBe('llm');
+    expect(events.find((e) => e.type === 'fallback')).toMatchObject({ from: 'htn', to: 'llm', reason: 'planner_error: plan() did not settle within 5000 ms' });
+  });
+
+  it('defaults to 30 s, and with no planner left the router answers no_route instead of hanging', async () => {
+    vi.useFakeTimers();
+    const router = createRouter({ planners: [hanging], rules: DEFAULT_ROUTING_RULES });
+    const pending = router.plan(intent({ goal: 'craft iron_pickaxe', traits: ['crafting'] }), world);
+    await vi.advanceTimersByTimeAsync(30_000);
+    const result = await pending;
+    expect(result.ok ? 'ok' : result.failure).toMatchObject({ code: 'no_route', details: ['htn: planner_error: plan() did not settle within 30000 ms'] });
+  });
+
+  it('rejects a planTimeoutMs that is not a whole positive number of milliseconds when the router is built', () => {
+    for (const planTimeoutMs of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createRouter({ planners: [hanging], rules: DEFAULT_ROUTING_RULES, planTimeoutMs })).toThrow(/planTimeoutMs/);
+    }
+  });
+});
+
+describe('routing the tech tree', () => {
+  it('routes "craft iron_pickaxe" and "iron_tools" to the HTN, which plans them', async () => {
+    const { router } = setup();
+    for (const goal of ['craft iron_pickaxe', 'iron_tools']) {
+      expect(router.route(intent({ goal })).chosen).toBe('htn');
+      const result = await router.plan(intent({ goal }), world);
+      expect(result.ok && result.planner, goal).toBe('htn');
+    }
+    expect(router.verbs()).toContain('smelt_item');
   });
 });

@@ -44,11 +44,13 @@ export function placementReference(bot: SinewBot, position: Vec3Like): { referen
   return undefined;
 }
 
-/** Whether the bot's body (feet or head block) occupies a block position. */
+/** Whether the bot's body (its 0.6 × 1.8 box, which can reach into a neighbouring column) overlaps a block position. */
 export function occupiedByBot(bot: SinewBot, position: Vec3Like): boolean {
-  const feet = bot.entity.position.floored();
+  const { x, y, z } = bot.entity.position;
   const target = toBlockVec(position);
-  return target.x === feet.x && target.z === feet.z && (target.y === feet.y || target.y === feet.y + 1);
+  const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
+  // The server refuses a block placed into the player, and mineflayer then waits for an update that never comes.
+  return overlaps(x - 0.3, x + 0.3, target.x) && overlaps(z - 0.3, z + 0.3, target.z) && overlaps(y, y + 1.8, target.y);
 }
 
 /** A free spot next to the bot: replaceable, on solid ground, not where the bot stands. */

@@ -12,6 +12,7 @@ export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
 export { minecraftOperators } from './operators.js';
 export { blockNear, focusAround, NEAR_BLOCK_RADIUS } from './state.js';
 export { preferredWood, rankRecipes, recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
+export { FUEL_TICKS, SMELTING } from './smelting.js';
 export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
 
 export interface MinecraftHtnOptions {

@@ -2,6 +2,8 @@ import type { Intent } from '@sinew/executor-contracts';
 import type { HtnMethod, HtnTask } from '../htn/htn.js';
 import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
+import { fuelHeld } from './operators.js';
+import { SMELT_FUEL } from './smelting.js';
 import { blockNear, count, heldTool, ingredientOrder } from './state.js';
 
 type Args = Readonly<Record<string, unknown>>;
@@ -31,9 +33,9 @@ export function hutBlueprint(block: string): { dx: number; dy: number; dz: numbe
 }
 
 /**
- * The Minecraft method library: wood, planks, sticks, crafting table, wooden and stone tools,
- * shelter. Each method is data (name, task, description, subtasks) or a small `expand` over the
- * simulated world and the recipe book.
+ * The Minecraft method library: wood, planks, sticks, crafting table, furnace, smelting, fuel,
+ * wooden, stone and iron tools, shelter. Each method is data (name, task, description, subtasks)
+ * or a small `expand` over the simulated world and the recipe book.
  */
 export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
   const craftVia = (rank: number): HtnMethod<WorldSnapshot>['expand'] => (state, args) => {
@@ -74,13 +76,73 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
       expand(state, args) {
         const source = book.gatherSource(item(args));
         if (!source?.tool || missing(state, args) < 1) return undefined;
-        const tool = heldTool(state, source.tool) ?? source.tool;
+        const tool = heldTool(state, source) ?? source.tool;
         return [
           { task: 'obtain', args: { item: tool, count: 1 } },
           ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }]),
           { task: 'gather', args: { block: source.block, count: missing(state, args) } },
         ];
       },
+    },
+    {
+      name: 'obtain.smelt',
+      task: 'obtain',
+      description: 'smelt it in a furnace (iron_ingot ← raw_iron): the input, fuel, a furnace, then smelt_item',
+      expand(state, args) {
+        const input = book.smeltSource(item(args));
+        const deficit = missing(state, args);
+        if (!input || deficit < 1) return undefined;
+        return [
+          { task: 'obtain', args: { item: input, count: deficit } },
+          { task: 'fuel', args: { items: deficit, coal: Math.ceil(deficit / 8) } },
+          // Last before smelting: the furnace stands where the bot smelts, not where it started.
+          { task: 'ensure_furnace' },
+          { task: 'smelt_item', args: { item: item(args), input, count: deficit } },
+        ];
+      },
+    },
+    {
+      name: 'fuel.held',
+      task: 'fuel',
+      description: 'enough coal or charcoal for the smelts is already held',
+      applicable: (state, args) => ['coal', 'charcoal'].some((fuel) => count(state, fuel) >= Number(args.coal)),
+      subtasks: [],
+    },
+    {
+      name: 'fuel.coal',
+      task: 'fuel',
+      description: 'mine coal: one burns for 8 smelts',
+      subtasks: [{ task: 'obtain', args: { item: SMELT_FUEL, count: '$coal' } }],
+    },
+    {
+      name: 'fuel.planks',
+      task: 'fuel',
+      description: 'burn held planks (one per 1.5 smelts) when they cover the smelts',
+      applicable: (state, args) => fuelHeld(state, want({ count: args.items })) !== undefined,
+      subtasks: [],
+    },
+    {
+      name: 'furnace.nearby',
+      task: 'ensure_furnace',
+      description: 'a furnace is already within reach',
+      applicable: (state) => blockNear(state, 'furnace'),
+      subtasks: [],
+    },
+    {
+      name: 'furnace.place_held',
+      task: 'ensure_furnace',
+      description: 'place the furnace from the inventory',
+      applicable: (state) => count(state, 'furnace') > 0,
+      subtasks: [{ task: 'place_block', args: { item: 'furnace' } }],
+    },
+    {
+      name: 'furnace.craft_and_place',
+      task: 'ensure_furnace',
+      description: 'craft a furnace from 8 cobblestone at a crafting table, then place it',
+      subtasks: [
+        { task: 'obtain', args: { item: 'furnace', count: 1 } },
+        { task: 'place_block', args: { item: 'furnace' } },
+      ],
     },
     { name: 'obtain.craft', task: 'obtain', description: 'craft by the best-ranked recipe (held ingredients, local wood)', expand: craftVia(0) },
     { name: 'obtain.craft_alt', task: 'obtain', description: 'craft by the second-ranked recipe', expand: craftVia(1) },
@@ -159,6 +221,13 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
       ],
     },
     {
+      name: 'tools.iron',
+      task: 'craft_tools',
+      description: 'iron pickaxe (stone pickaxe for the ore, a furnace and coal to smelt it first)',
+      applicable: (_state, args) => args.tier === 'iron',
+      subtasks: [{ task: 'obtain', args: { item: 'iron_pickaxe', count: 1 } }],
+    },
+    {
       name: 'shelter.hut',
       task: 'shelter',
       description: 'build a 3×3 hut around the bot from the best held material (else planks)',
@@ -188,7 +257,7 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
 
 /**
  * Maps an intent's goal to root tasks: `craft <item>` / `obtain <item>`, `acquire wood`
- * (`AcquireWood`), `need wood`, `wooden_tools` / `stone_tools`, `shelter`. Counts come from
+ * (`AcquireWood`), `need wood`, `wooden_tools` / `stone_tools` / `iron_tools`, `shelter`. Counts come from
  * `intent.context.count` (defaults: 1 item, 4 logs).
  */
 export function minecraftTasks(intent: Intent): HtnTask[] | undefined {
@@ -206,7 +275,7 @@ export function minecraftTasks(intent: Intent): HtnTask[] | undefined {
     const tool = typeof intent.context.tool === 'string' ? intent.context.tool : 'wooden_pickaxe';
     return [{ task: 'need_wood', args: { tool } }];
   }
-  if (joined === 'wooden_tools' || joined === 'stone_tools') return [{ task: 'craft_tools', args: { tier: joined.split('_')[0] } }];
+  if (['wooden_tools', 'stone_tools', 'iron_tools'].includes(joined)) return [{ task: 'craft_tools', args: { tier: joined.split('_')[0] } }];
   if (['shelter', 'build_shelter'].includes(joined)) return [{ task: 'shelter' }];
   return undefined;
 }

@@ -2,7 +2,8 @@ import { blockKey, formatPredicate, pred } from '@sinew/executor-contracts';
 import type { HtnOperator } from '../htn/htn.js';
 import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
-import { add, applyCraft, blockNear, count, placeSpot } from './state.js';
+import { fuelFor } from './smelting.js';
+import { add, applyCraft, blockNear, count, heldTool, placeSpot } from './state.js';
 
 type Args = Readonly<Record<string, unknown>>;
 const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
@@ -24,10 +25,9 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
       apply(state, args) {
         const block = str(args, 'block');
         if (!block) return false;
+        // Without one of the block's harvest tools it breaks and drops nothing (iron ore with a wooden pickaxe).
         const source = book.gatherSource(book.dropOf(block));
-        if (source?.tool && !['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'].some((t) => count(state, t) > 0)) {
-          return false;
-        }
+        if (source?.tools && !heldTool(state, source)) return false;
         // The `log` group drops whichever log is nearest; plan with the preferred family.
         const drop = block === 'log' ? `${preferredWood(state)}_log` : book.dropOf(block);
         add(state, drop, num(args, 'count', 1));
@@ -57,6 +57,12 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
       effects: (args) => [formatPredicate(pred.gained(String(args.item), num(args, 'count', 1)))],
     },
     {
+      verb: 'smelt_item',
+      valid: (args) => named(args, 'item') && named(args, 'input') && positive(args, 'count'),
+      apply: (state, args) => applySmelt(book, state, args),
+      effects: (args) => [formatPredicate(pred.gained(String(args.item), num(args, 'count', 1)))],
+    },
+    {
       verb: 'place_block',
       valid: (args) => named(args, 'item'),
       apply(state, args) {
@@ -64,10 +70,10 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
         if (!item || count(state, item) < 1) return false;
         add(state, item, -1);
         const position = args.position as { x: number; y: number; z: number } | undefined;
-        state.blocks[position ? blockKey(position) : placeSpot(state.position)] = item;
+        state.blocks[position ? blockKey(position) : placeSpot(state)] = item;
         return true;
       },
-      effects: (args) => (args.item === 'crafting_table' ? [formatPredicate(pred.nearBlock('crafting_table'))] : []),
+      effects: (args) => (args.item === 'crafting_table' || args.item === 'furnace' ? [formatPredicate(pred.nearBlock(String(args.item)))] : []),
     },
     {
       verb: 'equip',
@@ -129,4 +135,38 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
     { verb: 'attack_entity' },
     { verb: 'chat' },
   ];
+}
+
+/**
+ * `smelt_item` on the simulated world, as the capability does it: a furnace near (or one held, which it
+ * places), the input, and coal else planks for fuel; the input and fuel are used up, the output gained.
+ */
+export function applySmelt(book: RecipeBook, state: WorldSnapshot, args: Args): boolean {
+  const item = str(args, 'item');
+  const input = str(args, 'input');
+  const n = num(args, 'count', 1);
+  if (!item || !input || book.smeltSource(item) !== input || count(state, input) < n) return false;
+  const fuel = fuelHeld(state, n);
+  if (!fuel) return false;
+  if (!blockNear(state, 'furnace')) {
+    if (count(state, 'furnace') < 1) return false;
+    add(state, 'furnace', -1);
+    state.blocks[placeSpot(state)] = 'furnace';
+  }
+  add(state, fuel.name, -fuel.count);
+  add(state, input, -n);
+  add(state, item, n);
+  return true;
+}
+
+/** The fuel the smelt_item capability would burn for `items` smelts: coal or charcoal, else planks. */
+export function fuelHeld(state: Pick<WorldSnapshot, 'inventory'>, items: number): { name: string; count: number } | undefined {
+  const names = Object.keys(state.inventory).sort();
+  for (const candidates of [['coal', 'charcoal'], names.filter((name) => name.endsWith('_planks'))]) {
+    for (const name of candidates) {
+      const need = fuelFor(name, items);
+      if (need !== undefined && count(state, name) >= need) return { name, count: need };
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import minecraftData from 'minecraft-data';
 import type { WorldSnapshot } from '../contract.js';
+import { SMELTING } from './smelting.js';
 
 /** One way to craft an item, normalized from minecraft-data. */
 export interface RecipeOption {
@@ -14,8 +15,10 @@ export interface RecipeOption {
 /** A raw item and how to get it with the `gather` verb. */
 export interface GatherSource {
   readonly block: string;
-  /** A tool the block needs to drop the item (any better tool of the same kind works too). */
+  /** The cheapest tool the block needs to drop the item (minecraft-data `harvestTools`). */
   readonly tool?: string;
+  /** Every tool that harvests the block; absent when a hand will do. */
+  readonly tools?: readonly string[];
 }
 
 export interface RecipeBook {
@@ -24,8 +27,10 @@ export interface RecipeBook {
   recipes(item: string): readonly RecipeOption[];
   /** How to gather a raw item, when it is gathered rather than crafted. */
   gatherSource(item: string): GatherSource | undefined;
-  /** The item a block drops when dug (`stone` → `cobblestone`, `oak_log` → `oak_log`). */
+  /** The item a block drops when dug (`stone` → `cobblestone`, `iron_ore` → `raw_iron`), from minecraft-data. */
   dropOf(block: string): string;
+  /** The furnace input that smelts into an item (`iron_ingot` → `raw_iron`), from the smelting table. */
+  smeltSource(item: string): string | undefined;
   isItem(name: string): boolean;
 }
 
@@ -39,22 +44,39 @@ interface McRecipe {
   readonly inShape?: readonly (readonly McIngredient[])[];
   readonly ingredients?: readonly McIngredient[];
 }
+interface McBlock {
+  readonly drops?: readonly (number | { readonly drop?: number | { readonly id: number } })[];
+  readonly harvestTools?: Readonly<Record<string, boolean>>;
+}
 interface McData {
+  readonly blocksByName: Record<string, McBlock | undefined>;
   readonly itemsByName: Record<string, McItem | undefined>;
   readonly items: Record<number, McItem | undefined>;
   readonly recipes: Record<number, readonly McRecipe[] | undefined>;
 }
 
-/** Raw items gathered from blocks; everything else is crafted. Data, so a new source is one line. */
-const GATHER: readonly { readonly match: (item: string) => boolean; readonly source: (item: string) => GatherSource }[] = [
-  { match: (item) => /_log$|_stem$/.test(item), source: (item) => ({ block: item }) },
-  { match: (item) => item === 'cobblestone', source: () => ({ block: 'stone', tool: 'wooden_pickaxe' }) },
-  { match: (item) => item === 'cobbled_deepslate', source: () => ({ block: 'deepslate', tool: 'wooden_pickaxe' }) },
-  { match: (item) => ['dirt', 'sand', 'gravel'].includes(item), source: (item) => ({ block: item }) },
+/** Raw items gathered from blocks (item → block); everything else is crafted or smelted. Data, so a new source is one line. */
+const GATHER: readonly { readonly match: (item: string) => boolean; readonly block: (item: string) => string }[] = [
+  { match: (item) => /_log$|_stem$/.test(item), block: (item) => item },
+  { match: (item) => item === 'cobblestone', block: () => 'stone' },
+  { match: (item) => item === 'cobbled_deepslate', block: () => 'deepslate' },
+  { match: (item) => item === 'coal', block: () => 'coal_ore' },
+  { match: (item) => item === 'raw_iron', block: () => 'iron_ore' },
+  { match: (item) => item === 'raw_copper', block: () => 'copper_ore' },
+  { match: (item) => item === 'raw_gold', block: () => 'gold_ore' },
+  { match: (item) => item === 'diamond', block: () => 'diamond_ore' },
+  { match: (item) => ['dirt', 'sand', 'gravel', 'clay_ball'].includes(item), block: (item) => (item === 'clay_ball' ? 'clay' : item) },
 ];
-const DROPS: Readonly<Record<string, string>> = { stone: 'cobblestone', deepslate: 'cobbled_deepslate', grass_block: 'dirt' };
+
+/** Pickaxes by harvest tier, weakest first (a golden pickaxe harvests what a wooden one does). */
+export const PICKAXES_BY_TIER = ['wooden_pickaxe', 'golden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'] as const;
 
 const books = new Map<string, RecipeBook>();
+
+const tierOf = (tool: string): number => {
+  const tier = (PICKAXES_BY_TIER as readonly string[]).indexOf(tool);
+  return tier < 0 ? PICKAXES_BY_TIER.length : tier;
+};
 
 /** The recipe book of a Minecraft version (default 1.20.4, the embedded server's), from minecraft-data. */
 export function recipeBook(version = '1.20.4'): RecipeBook {
@@ -67,6 +89,14 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
     if (ingredient === null) return undefined;
     const id = typeof ingredient === 'number' ? ingredient : ingredient.id;
     return data.items[id]?.name;
+  };
+  const craftsFrom = (product: string, ingredient: string): boolean => {
+    const productId = data.itemsByName[product]?.id;
+    const ingredientId = data.itemsByName[ingredient]?.id;
+    if (productId === undefined || ingredientId === undefined) return false;
+    return (data.recipes[productId] ?? []).some((recipe) =>
+      (recipe.inShape ? recipe.inShape.flat() : (recipe.ingredients ?? [])).some((cell) => cell !== null && (typeof cell === 'number' ? cell : cell.id) === ingredientId),
+    );
   };
   const book: RecipeBook = {
     version,
@@ -88,7 +118,11 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
         const rows = recipe.inShape?.length ?? 0;
         const cols = Math.max(0, ...(recipe.inShape ?? []).map((row) => row.length));
         const needsTable = recipe.inShape ? rows > 2 || cols > 2 : cells.length > 4;
-        if (valid && Object.keys(ingredients).length) {
+        // Storage blocks and nuggets craft back into the item (iron_ingot ← iron_block ← iron_ingot): unpacking one, or
+        // packing what is smelted, is a loop, never a source; packing ingots into a block stays.
+        const units = Object.values(ingredients).reduce((a, b) => a + b, 0);
+        const loops = Object.keys(ingredients).some((name) => craftsFrom(name, item)) && (recipe.result.count > units || item in SMELTING);
+        if (valid && !loops && Object.keys(ingredients).length) {
           options.push({ result: item, resultCount: recipe.result.count, ingredients, needsTable });
         }
       }
@@ -96,10 +130,22 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
       return options;
     },
     gatherSource(item) {
-      return GATHER.find((g) => g.match(item))?.source(item);
+      const entry = GATHER.find((g) => g.match(item));
+      if (!entry) return undefined;
+      const block = entry.block(item);
+      const tools = Object.keys(data.blocksByName[block]?.harvestTools ?? {})
+        .map((id) => data.items[Number(id)]?.name)
+        .filter((name): name is string => name !== undefined)
+        .sort((a, b) => tierOf(a) - tierOf(b));
+      return tools.length ? { block, tool: tools[0]!, tools } : { block };
     },
     dropOf(block) {
-      return DROPS[block] ?? block;
+      const [drop] = data.blocksByName[block]?.drops ?? [];
+      const id = typeof drop === 'number' ? drop : typeof drop?.drop === 'number' ? drop.drop : drop?.drop?.id;
+      return (id === undefined ? undefined : data.items[id]?.name) ?? block;
+    },
+    smeltSource(item) {
+      return SMELTING[item];
     },
     isItem(name) {
       return data.itemsByName[name] !== undefined;
@@ -147,7 +193,8 @@ export function rankRecipes(book: RecipeBook, item: string, inventory: Readonly<
       const entries = Object.entries(option.ingredients);
       const held = entries.reduce((sum, [name, n]) => sum + Math.min(n, inventory[name] ?? 0), 0);
       const reachable = entries.every(
-        ([name]) => (inventory[name] ?? 0) > 0 || book.gatherSource(name) !== undefined || book.recipes(name).length > 0,
+        ([name]) =>
+          (inventory[name] ?? 0) > 0 || book.gatherSource(name) !== undefined || book.smeltSource(name) !== undefined || book.recipes(name).length > 0,
       );
       const foreign = entries.some(([name]) => !evidenced.has(woodFamily(name) ?? wood));
       const family = entries.some(([name]) => name.startsWith(`${wood}_`)) ? 1 : 0;

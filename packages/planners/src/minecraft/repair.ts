@@ -1,10 +1,12 @@
 import { formatPredicate, parsePredicate, pred, type Predicate, type PlanStep, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import type { WorldSnapshot } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
-import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, placeSpot } from './state.js';
+import { applySmelt, fuelHeld } from './operators.js';
+import { SMELT_FUEL } from './smelting.js';
+import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, nearestSeen, placeSpot } from './state.js';
 
 export interface MinecraftRepairOptions {
-  /** Regression depth bound (default 8: pickaxe ← sticks ← planks ← logs is 4). */
+  /** Regression depth bound (default 12: iron_ingot ← raw_iron ← stone_pickaxe ← cobblestone ← wooden_pickaxe ← stick ← planks ← logs is 8). */
   readonly maxDepth?: number;
   readonly book?: RecipeBook;
 }
@@ -18,10 +20,12 @@ export interface RepairGap {
 export type SubgoalResult = { readonly ok: true; readonly steps: readonly Omit<PlanStep, 'stepId'>[] } | { readonly ok: false; readonly gap: RepairGap };
 
 type Draft = Omit<PlanStep, 'stepId'>;
+/** Blocks the repair builds and places when one is missing, the way a player would. */
+type Station = 'crafting_table' | 'furnace';
 
 /**
  * GOAP-style precondition regression (FM-02): the subgoal steps that make every predicate true,
- * from minecraft-data recipes, the gather table and the declared predicates, on a simulated copy of
+ * from minecraft-data recipes, the gather and smelting tables and the declared predicates, on a simulated copy of
  * the world. Bounded depth; an item that is already being achieved higher up the chain is a cycle.
  *
  * @example
@@ -49,7 +53,7 @@ function regress(
 ): SubgoalResult {
   const gathered = new Map<string, number>();
   const book = options.book ?? recipeBook();
-  const maxDepth = options.maxDepth ?? 8;
+  const maxDepth = options.maxDepth ?? 12;
   const state: WorldSnapshot = structuredClone(world);
   const wood = preferredWood(world);
   const steps: Draft[] = [];
@@ -59,14 +63,34 @@ function regress(
     return false;
   };
 
-  const tableNear = () => blockNear(state, 'crafting_table');
+  /** A crafting table or furnace within reach: one already near, else one held or crafted, placed next to the bot. */
+  const achieveStation = (block: Station, depth: number, chain: readonly string[]): boolean => {
+    if (blockNear(state, block)) return true;
+    // One stands farther off in view and none can be made from what is held: walk back to it rather than build another.
+    const seen = nearestSeen(state, block);
+    if (seen && count(state, block) < 1 && !craftableNow(block)) {
+      steps.push({ type: 'navigate', args: { block, range: 2 }, effects: [formatPredicate(pred.nearBlock(block))] });
+      state.position = { ...seen };
+      return true;
+    }
+    if (count(state, block) < 1 && !achieveItem(block, 1, depth + 1, chain)) return false;
+    steps.push({ type: 'place_block', args: { item: block }, effects: [formatPredicate(pred.nearBlock(block))] });
+    add(state, block, -1);
+    state.blocks[placeSpot(state)] = block;
+    return true;
+  };
 
-  const achieveTable = (depth: number, chain: readonly string[]): boolean => {
-    if (tableNear()) return true;
-    if (count(state, 'crafting_table') < 1 && !achieveItem('crafting_table', 1, depth + 1, chain)) return false;
-    steps.push({ type: 'place_block', args: { item: 'crafting_table' }, effects: [formatPredicate(pred.nearBlock('crafting_table'))] });
-    add(state, 'crafting_table', -1);
-    state.blocks[placeSpot(state.position)] = 'crafting_table';
+  const craftableNow = (item: string): boolean =>
+    rankRecipes(book, item, state.inventory, wood).some((option) => Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n));
+
+  /** Smelts `deficit` more of an item: its input, fuel (coal unless enough is held), a furnace, then smelt_item. */
+  const achieveSmelt = (item: string, input: string, deficit: number, depth: number, path: readonly string[]): boolean => {
+    if (!achieveItem(input, deficit, depth + 1, path)) return false;
+    if (!fuelHeld(state, deficit) && !achieveItem(SMELT_FUEL, Math.ceil(deficit / 8), depth + 1, path)) return false;
+    if (!achieveStation('furnace', depth, path)) return false;
+    const args = { item, input, count: deficit };
+    if (!applySmelt(book, state, args)) return fail('unobtainable', `could not smelt ${deficit} ${item} from ${input} (${path.join(' ← ')})`);
+    steps.push({ type: 'smelt_item', args, effects: [formatPredicate(pred.gained(item, deficit))] });
     return true;
   };
 
@@ -78,10 +102,10 @@ function regress(
     const path = [...chain, item];
     const source = book.gatherSource(item);
     if (source) {
-      if (source.tool && !heldTool(state, source.tool)) {
+      if (source.tool && !heldTool(state, source)) {
         if (!achieveItem(source.tool, 1, depth + 1, path)) return false;
       }
-      const tool = source.tool ? heldTool(state, source.tool) : undefined;
+      const tool = heldTool(state, source);
       if (tool && state.heldItem !== tool) {
         steps.push({ type: 'equip', args: { item: tool, destination: 'hand' } });
         state.heldItem = tool;
@@ -92,13 +116,16 @@ function regress(
       add(state, item, amount);
       return true;
     }
+    // Smelting before crafting: what a furnace makes has no honest crafting recipe (ingots only from blocks or nuggets).
+    const input = book.smeltSource(item);
+    if (input) return achieveSmelt(item, input, deficit, depth, path);
     const options = rankRecipes(book, item, state.inventory, wood);
     if (!options.length) return fail('unobtainable', `no recipe or gather source for ${item} (${path.join(' ← ')})`);
     for (const option of options) {
       const mark = { steps: steps.length, state: structuredClone(state) };
       const crafts = Math.ceil(deficit / option.resultCount);
       // The table first: crafting it would otherwise eat planks meant for this recipe.
-      if (option.needsTable && !achieveTable(depth, path)) {
+      if (option.needsTable && !achieveStation('crafting_table', depth, path)) {
         steps.length = mark.steps;
         Object.assign(state, mark.state);
         continue;
@@ -131,10 +158,10 @@ function regress(
       case 'item':
         return achieveItem(goal.item, goal.need, 0, []);
       case 'block':
-        if (goal.block === 'crafting_table') return achieveTable(0, []);
+        if (goal.block === 'crafting_table' || goal.block === 'furnace') return achieveStation(goal.block, 0, []);
         if (blockNear(state, goal.block)) return true;
         steps.push({ type: 'navigate', args: { block: goal.block, range: 3 } });
-        state.blocks[placeSpot(state.position)] = goal.block;
+        state.blocks[placeSpot(state)] = goal.block;
         return true;
       case 'reach': {
         const { x, y, z } = goal.position;

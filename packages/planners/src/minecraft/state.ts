@@ -1,6 +1,6 @@
 import { blockKey, parseBlockKey } from '@sinew/executor-contracts';
 import type { Vec3, WorldSnapshot } from '../contract.js';
-import type { RecipeBook, RecipeOption } from './recipes.js';
+import type { GatherSource, RecipeBook, RecipeOption } from './recipes.js';
 
 /** Blocks within this distance count as `near_block` (the craft_item guard's radius). */
 export const NEAR_BLOCK_RADIUS = 4;
@@ -11,6 +11,18 @@ export function blockNear(world: Pick<WorldSnapshot, 'blocks' | 'position'>, blo
     const at = name === block ? parseBlockKey(key) : undefined;
     return at !== undefined && Math.hypot(at.x - world.position.x, at.y - world.position.y, at.z - world.position.z) <= radius;
   });
+}
+
+/** The nearest position in the snapshot's known blocks holding this block, at any distance. */
+export function nearestSeen(world: Pick<WorldSnapshot, 'blocks' | 'position'>, block: string): Vec3 | undefined {
+  const { x, y, z } = world.position;
+  let best: { at: Vec3; distance: number } | undefined;
+  for (const [key, name] of Object.entries(world.blocks)) {
+    const at = name === block ? parseBlockKey(key) : undefined;
+    const distance = at ? Math.hypot(at.x - x, at.y - y, at.z - z) : Infinity;
+    if (at && (!best || distance < best.distance)) best = { at, distance };
+  }
+  return best?.at;
 }
 
 export function count(world: Pick<WorldSnapshot, 'inventory'>, item: string): number {
@@ -31,19 +43,19 @@ export function applyCraft(world: Pick<WorldSnapshot, 'inventory'>, option: Reci
   return true;
 }
 
-/** The free spot `place_block` without a position uses: next to the bot (simulated as +x). */
-export function placeSpot(position: Vec3): string {
-  return blockKey({ x: position.x + 1, y: position.y, z: position.z });
+const AROUND = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]] as const;
+
+/** The free spot `place_block` without a position uses: next to the bot, not where something was placed. */
+export function placeSpot(world: Pick<WorldSnapshot, 'blocks' | 'position'>): string {
+  const { x, y, z } = world.position;
+  const keys = AROUND.map(([dx, dz]) => blockKey({ x: x + dx, y, z: z + dz }));
+  const free = keys.find((key) => world.blocks[key] === undefined || /air$/.test(world.blocks[key]!));
+  return free ?? keys[0]!;
 }
 
-/** Pickaxes from weakest to strongest; any at least as strong as the required one will do. */
-const PICKAXES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'golden_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
-
-/** The best held tool that satisfies `tool` (e.g. a stone pickaxe for `wooden_pickaxe`), if any. */
-export function heldTool(world: Pick<WorldSnapshot, 'inventory'>, tool: string): string | undefined {
-  const rank = PICKAXES.indexOf(tool);
-  if (rank < 0) return count(world, tool) > 0 ? tool : undefined;
-  return PICKAXES.slice(rank).reverse().find((t) => count(world, t) > 0);
+/** The strongest held tool that harvests a gather source's block (its minecraft-data `harvestTools`), if any. */
+export function heldTool(world: Pick<WorldSnapshot, 'inventory'>, source: GatherSource): string | undefined {
+  return [...(source.tools ?? [])].reverse().find((tool) => count(world, tool) > 0);
 }
 
 /** Ingredient order for crafting: intermediates made from other ingredients first (sticks before planks). */

@@ -30,7 +30,7 @@ export const DEFAULT_ROUTING_RULES: readonly RouteRule[] = [
   { name: 'urgent', minUrgency: 0.9, route: ['needs'], weight: 4 },
   { name: 'structured', traits: ['multi_step', 'crafting', 'building', 'gathering'], route: ['htn'], weight: 3 },
   { name: 'ambiguous_social', traits: ['ambiguous', 'social', 'natural_language', 'creative'], route: ['llm'], weight: 3 },
-  { name: 'known_goal', goal: /^(craft|obtain|get|acquire|need|shelter|build|wooden|stone)/i, route: ['htn', 'llm'], weight: 1 },
+  { name: 'known_goal', goal: /^(craft|obtain|get|acquire|need|shelter|build|wooden|stone|iron|smelt)/i, route: ['htn', 'llm'], weight: 1 },
 ];
 
 export interface RouteCandidate {
@@ -71,7 +71,12 @@ export interface RouterOptions<World = WorldSnapshot> {
   /** Which intent.context keys form the memory context (default: all scalar entries). */
   readonly contextKeys?: readonly string[];
   readonly onEvent?: (event: RouteEvent) => void;
+  /** How long one planner's `plan()` may take before the router falls back past it (default 30 000 ms). */
+  readonly planTimeoutMs?: number;
 }
+
+/** `planTimeoutMs`: a whole number of milliseconds, at least 1. */
+const PlanTimeoutSchema = z.number().int().positive().max(2_147_483_647).default(30_000);
 
 export interface Router<World = WorldSnapshot> extends Planner<World> {
   /** The ranked candidates for an intent, without planning (emits nothing). */
@@ -95,6 +100,9 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
   for (const rule of options.rules) {
     if (!(rule.weight > 0)) throw new Error(`router: rule ${rule.name} needs a positive weight`);
   }
+  const timeout = PlanTimeoutSchema.safeParse(options.planTimeoutMs);
+  if (!timeout.success) throw new Error(`router: planTimeoutMs ${z.prettifyError(timeout.error)}`);
+  const planTimeoutMs = timeout.data;
   const priorWeight = options.priorWeight ?? 4;
   const emit = (event: RouteEvent) => options.onEvent?.(event);
   const plans = new Map<string, { planner: string; context: string }>();
@@ -142,7 +150,7 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
     const order = decision.candidates.map((c) => c.planner);
     const complaints: string[] = [];
     for (const [index, name] of order.entries()) {
-      const result = await askPlanner(byName.get(name)!, intent, world);
+      const result = await askPlanner(byName.get(name)!, intent, world, planTimeoutMs);
       if (result.ok) {
         setBounded(plans, result.plan.planId, { planner: name, context: decision.context }, MAX_TRACKED_PLANS);
         emit({ type: 'planned', intentId: intent.id, planner: name, planId: result.plan.planId, reason: `${name} produced ${result.plan.steps.length} steps` });
@@ -213,12 +221,22 @@ export function createRouter<World = WorldSnapshot>(options: RouterOptions<World
   };
 }
 
-/** One planner's answer, validated: a throw or garbage (not a PlanResult, a plan that fails PlanSchema) is `planner_error`. */
-async function askPlanner<World>(planner: Planner<World>, intent: Intent, world: World): Promise<PlanResult> {
+/**
+ * One planner's answer, validated: a throw or garbage (not a PlanResult, a plan that fails PlanSchema) is
+ * `planner_error`, and so is a `plan()` that does not settle within `timeoutMs` (its late answer is dropped).
+ */
+async function askPlanner<World>(planner: Planner<World>, intent: Intent, world: World, timeoutMs: number): Promise<PlanResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<PlanResult>((resolve) => {
+    timer = setTimeout(() => resolve(planFailure(planner.name, 'planner_error', `plan() did not settle within ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    return readPlanResult(planner.name, await planner.plan(intent, world));
+    const answer = (async () => readPlanResult(planner.name, await planner.plan(intent, world)))();
+    return await Promise.race([answer, expired]);
   } catch (error) {
     // A planner that throws breaks its contract; it is a coded failure here, never a crash.
     return planFailure(planner.name, 'planner_error', `plan() threw: ${describeError(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }

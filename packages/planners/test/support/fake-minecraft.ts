@@ -140,6 +140,7 @@ export function fakeRegistry(): CapabilityRegistry<FakeBody> {
   );
   registry.register(stub('dig_block', z.object({ position: Vec3.optional(), block: z.string().optional(), maxDistance: z.number().default(32) })));
   registry.register(stub('collect_drops', z.object({ item: z.string().optional(), radius: z.number().positive().default(8) })));
+  registry.register(stub('smelt_item', z.object({ item: z.string().min(1), input: z.string().min(1), count: z.number().int().positive().default(1) })));
   registry.register(stub('consume_food', z.object({ item: z.string().optional() })));
   registry.register(stub('attack_entity', z.object({ entity: z.string().optional(), maxDistance: z.number().positive().default(16) })));
   registry.register(stub('flee', z.object({ from: Vec3.optional(), entity: z.string().optional(), distance: z.number().positive().default(12) })));

@@ -1,0 +1,237 @@
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import type { Furnace } from 'mineflayer';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import {
+  ABORTED,
+  countItem,
+  defineBotCapability,
+  eyeDistance,
+  GoalWithinReach,
+  NEAR_BLOCK_DISTANCE,
+  nearestBlock,
+  pause,
+  REACH,
+  thrown,
+  waitFor,
+  walkTo,
+  type BotRunContext,
+  type Failure,
+} from '../body.js';
+import type { Block } from '../mc-types.js';
+import { blockKey, observeWorld } from '../world.js';
+import { freeSpotNextTo, placeAt } from './place_block.js';
+
+export const SmeltItemArgsSchema = z.strictObject({
+  /** The item wanted out of the furnace (`iron_ingot`). */
+  item: z.string().min(1),
+  /** The item put in to smelt (`raw_iron`); the planner's smelting table pairs them. */
+  input: z.string().min(1),
+  /** How many more of `item` the inventory should hold afterwards. */
+  count: z.number().int().positive().max(64).default(1),
+});
+export type SmeltItemArgs = z.output<typeof SmeltItemArgsSchema>;
+
+/** Fuels the capability burns, best first, with the items one of them smelts (never cobblestone or tools). */
+const FUELS: readonly { readonly matches: (name: string) => boolean; readonly smelts: number }[] = [
+  { matches: (name) => name === 'coal' || name === 'charcoal', smelts: 8 },
+  { matches: (name) => name.endsWith('_planks'), smelts: 1.5 },
+];
+const OPEN_TIMEOUT_MS = 5_000;
+const POLL_MS = 200;
+const PROPERTIES_WAIT_MS = 1_000;
+/** Vanilla cooks one item in 200 ticks. */
+const SECONDS_PER_ITEM = 10;
+
+/** What a furnace was last seen holding (a retry resumes from it instead of asking for the input again). */
+interface FurnaceContents {
+  readonly input?: { readonly name: string; readonly count: number };
+  readonly output?: { readonly name: string; readonly count: number };
+}
+// Keyed by username: each attempt sees the body through its own view object, so the object is no key.
+const lastSeen = new Map<string, Map<string, FurnaceContents>>();
+const MAX_REMEMBERED = 64;
+
+function remember(bot: SinewBot, furnace: Block, contents: FurnaceContents): void {
+  let byBlock = lastSeen.get(bot.username);
+  if (!byBlock) lastSeen.set(bot.username, (byBlock = new Map()));
+  byBlock.delete(blockKey(furnace.position));
+  byBlock.set(blockKey(furnace.position), contents);
+  // Oldest first out: a bot uses a handful of furnaces, never an unbounded number.
+  if (byBlock.size > MAX_REMEMBERED) byBlock.delete(byBlock.keys().next().value!);
+}
+
+/** How many of `args.item` the furnace already holds or is cooking from `args.input`, as last seen. */
+function alreadyInFurnace(bot: SinewBot, furnace: Block | undefined, args: SmeltItemArgs): number {
+  const seen = furnace ? lastSeen.get(bot.username)?.get(blockKey(furnace.position)) : undefined;
+  const input = seen?.input?.name === args.input ? seen.input.count : 0;
+  const output = seen?.output?.name === args.item ? seen.output.count : 0;
+  return input + output;
+}
+
+/** The fuel to burn for `items` smelts: the first kind held in enough quantity, with how many to put in. */
+function chooseFuel(bot: SinewBot, items: number): { name: string; count: number } | undefined {
+  for (const fuel of FUELS) {
+    const held = bot.inventory.items().filter((stack) => fuel.matches(stack.name));
+    const need = Math.ceil(items / fuel.smelts);
+    for (const stack of held) if (countItem(bot, stack.name) >= need) return { name: stack.name, count: need };
+  }
+  return undefined;
+}
+
+/** What the guard and the runner find missing, as predicates; empty when the step can run. */
+function missingFor(bot: SinewBot, args: SmeltItemArgs): string[] {
+  const furnace = nearestBlock(bot, 'furnace', NEAR_BLOCK_DISTANCE);
+  const missing: string[] = [];
+  if (!furnace && countItem(bot, 'furnace') < 1) missing.push(formatPredicate(pred.nearBlock('furnace')));
+  const toPut = Math.max(0, args.count - alreadyInFurnace(bot, furnace, args));
+  if (countItem(bot, args.input) < toPut) missing.push(formatPredicate(pred.hasItem(args.input, toPut)));
+  if (toPut > 0 && !chooseFuel(bot, toPut)) missing.push(formatPredicate(pred.hasItem('coal', Math.ceil(toPut / 8))));
+  return missing;
+}
+
+/** The furnace to use: the nearest one, else one placed from the inventory next to the bot. */
+async function findOrPlaceFurnace(ctx: BotRunContext): Promise<Block | Failure> {
+  const bot = ctx.body;
+  const near = nearestBlock(bot, 'furnace', NEAR_BLOCK_DISTANCE);
+  if (near) return near;
+  const spot = freeSpotNextTo(bot);
+  if (!spot) return { ok: false, code: 'guard_failed', reason: 'no free spot next to the bot to place a furnace', retryable: false };
+  const failure = await placeAt(ctx, 'furnace', spot);
+  if (failure) return failure;
+  ctx.progress(`placed a furnace at ${blockKey(spot)}`);
+  return bot.blockAt(spot) ?? { ok: false, code: 'runner_error', reason: `the furnace placed at ${blockKey(spot)} is not loaded` };
+}
+
+/** Opens a furnace within reach (walking up to it), bounded: a window that never opens is a failure, not a hang. */
+async function openFurnace(ctx: BotRunContext, block: Block): Promise<Furnace | Failure> {
+  const bot = ctx.body;
+  if (eyeDistance(bot, block.position) > REACH) {
+    const failure = await walkTo(ctx, new GoalWithinReach(block.position), { budgetMs: 15_000 });
+    if (failure) return failure;
+  }
+  const timeout = pause(OPEN_TIMEOUT_MS, ctx.signal).then(() => undefined);
+  try {
+    const opened = await Promise.race([bot.openFurnace(block), timeout]);
+    if (ctx.signal.aborted) return ABORTED;
+    return opened ?? { ok: false, code: 'runner_error', reason: `the furnace at ${blockKey(block.position)} opened no window within ${OPEN_TIMEOUT_MS} ms`, retryable: true };
+  } catch (error) {
+    return ctx.signal.aborted ? ABORTED : thrown('runner_error', 'open furnace', error);
+  }
+}
+
+/** Seconds the current flame still burns (mineflayer tracks it; its types omit it). */
+function fuelSecondsOf(furnace: Furnace): number {
+  const seconds = (furnace as Furnace & { fuelSeconds?: number | null }).fuelSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 0;
+}
+
+function contentsOf(furnace: Furnace): FurnaceContents {
+  const input = furnace.inputItem();
+  const output = furnace.outputItem();
+  return { ...(input ? { input: { name: input.name, count: input.count } } : {}), ...(output ? { output: { name: output.name, count: output.count } } : {}) };
+}
+
+/** Puts the missing input in and enough fuel for everything the input slot then holds. */
+async function load(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs): Promise<Failure | undefined> {
+  const bot = ctx.body;
+  const input = furnace.inputItem();
+  if (input && input.name !== args.input) {
+    return { ok: false, code: 'guard_failed', reason: `the furnace is busy smelting ${input.count} ${input.name}`, retryable: false };
+  }
+  const output = furnace.outputItem();
+  // Someone else's result blocks ours: take it out first (it lands in the inventory, never lost).
+  if (output && output.name !== args.item) await furnace.takeOutput();
+  const held = contentsOf(furnace);
+  const inside = (held.input?.count ?? 0) + (held.output?.name === args.item ? held.output.count : 0);
+  const toPut = Math.max(0, args.count - inside);
+  const registry = bot.registry.itemsByName;
+  // The guard trusted what the furnace held when last seen; the window is the truth.
+  if (countItem(bot, args.input) < toPut) {
+    const missing = [formatPredicate(pred.hasItem(args.input, toPut))];
+    return { ok: false, code: 'precond_missing', reason: `the furnace holds ${inside}, ${toPut} more ${args.input} needed`, missing, retryable: false };
+  }
+  if (toPut > 0) await furnace.putInput(registry[args.input]!.id, null, toPut);
+  const toCook = furnace.inputItem()?.count ?? 0;
+  const fuelSlot = furnace.fuelItem();
+  // The flame already burning (a retry, a furnace in use) covers its seconds left at 10 s per item.
+  const burning = fuelSecondsOf(furnace) / SECONDS_PER_ITEM;
+  const fuelled = burning + (fuelSlot ? (FUELS.find((f) => f.matches(fuelSlot.name))?.smelts ?? 1) * fuelSlot.count : 0);
+  if (toCook > fuelled) {
+    const fuel = chooseFuel(bot, toCook - fuelled);
+    if (!fuel) return { ok: false, code: 'precond_missing', reason: 'no coal or planks to burn', missing: [formatPredicate(pred.hasItem('coal', Math.ceil(toCook / 8)))], retryable: false };
+    if (fuelSlot && fuelSlot.name !== fuel.name) await furnace.takeFuel();
+    await furnace.putFuel(registry[fuel.name]!.id, null, fuel.count);
+  }
+  ctx.progress(`furnace loaded: ${toCook} ${args.input} to cook`);
+  return undefined;
+}
+
+/** Waits while the furnace cooks, reporting each change as progress, until `count` of the item are ready. */
+async function cook(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs, furnaceBlock: Block): Promise<Failure | undefined> {
+  let last = '';
+  for (;;) {
+    if (ctx.signal.aborted) return ABORTED;
+    const contents = contentsOf(furnace);
+    remember(ctx.body, furnaceBlock, contents);
+    const ready = contents.output?.name === args.item ? contents.output.count : 0;
+    if (ready >= args.count || (!contents.input && ready > 0)) return undefined;
+    if (!contents.input && ready === 0) return { ok: false, code: 'runner_error', reason: `the furnace holds no ${args.input} and no ${args.item}` };
+    // Only a change is progress: a furnace gone cold stays silent and the stuck watchdog ends the step.
+    const state = `${ready}/${args.count} ${args.item}, cooking ${Math.round(furnace.progress * 100)}%`;
+    if (state !== last) ctx.progress(state);
+    last = state;
+    await pause(POLL_MS, ctx.signal);
+  }
+}
+
+async function smelt(ctx: BotRunContext, args: SmeltItemArgs): Promise<Failure | { ok: true; observables: Record<string, unknown> }> {
+  const missing = missingFor(ctx.body, args);
+  if (missing.length) return { ok: false, code: 'precond_missing', reason: `missing ${missing.join(', ')}`, missing, retryable: false };
+  const block = await findOrPlaceFurnace(ctx);
+  if ('ok' in block) return block;
+  const furnace = await openFurnace(ctx, block);
+  if ('ok' in furnace) return furnace;
+  try {
+    // The window's properties follow the window (fuel left needs the total first, a tick later); a lit furnace has some.
+    const lit = block.getProperties().lit === true || block.getProperties().lit === 'true';
+    await waitFor(ctx.signal, () => fuelSecondsOf(furnace) > 0 || (!lit && furnace.fuel !== null), PROPERTIES_WAIT_MS);
+    remember(ctx.body, block, contentsOf(furnace));
+    const failure = (await load(ctx, furnace, args)) ?? (await cook(ctx, furnace, args, block));
+    if (failure) return failure;
+    const taken = furnace.outputItem()?.count ?? 0;
+    await furnace.takeOutput();
+    remember(ctx.body, block, contentsOf(furnace));
+    return { ok: true, observables: { smelted: taken, furnace: blockKey(block.position) } };
+  } catch (error) {
+    return ctx.signal.aborted ? ABORTED : thrown('runner_error', `smelt ${args.input}`, error);
+  } finally {
+    furnace.close();
+  }
+}
+
+/** Smelts items in a furnace nearby (placing one from the inventory if none is near), fuelled with coal else planks. */
+export const smeltItem = defineBotCapability({
+  name: 'smelt_item',
+  version: '1.0.0',
+  description: 'Smelt `input` into `count` more `item` in a furnace within 4 blocks (placing one from the inventory if none), fuelled with coal, else planks.',
+  inputSchema: SmeltItemArgsSchema,
+  // 10 s of furnace time per item (200 ticks); the attempt timeout (×3 by default) covers about 16 items.
+  expectedDurationMs: 60_000,
+  preconds: ['near_block:furnace', 'has_item:<input>:<count>', 'has_item:coal:<n>'],
+  effects: ['has_item:<item>:+<count>'],
+  guard: ({ body }, args) => {
+    for (const name of [args.item, args.input]) if (!body.registry.itemsByName[name]) return guardFailed(`unknown item ${name}`);
+    const missing = missingFor(body, args);
+    return missing.length ? precondMissing(missing, `cannot smelt ${args.count} ${args.item}: missing ${missing.join(', ')}`) : guardOk;
+  },
+  observe: ({ body }) => observeWorld(body),
+  run: smelt,
+  acceptance: (pre, post, args) => {
+    const before = pre.inventory[args.item] ?? 0;
+    const after = post.inventory[args.item] ?? 0;
+    return after - before >= args.count
+      ? accepted
+      : effectsUnmet([pred.gained(args.item, args.count)], `${args.item} went ${before} → ${after}, wanted +${args.count}`);
+  },
+});
