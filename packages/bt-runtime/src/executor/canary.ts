@@ -1,7 +1,9 @@
 import { checkArgs, runGuard, type Canary, type Capability, type CapabilityRegistry, type ErrorCode, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker, SlaFigures } from './health.js';
+import { StepRun, type StepRunOptions } from './step-run.js';
 
 /** Failures that are not the canary's doing (the stable version could not run either). */
 const NOT_THE_CANARY: ReadonlySet<ErrorCode> = new Set(['aborted', 'preempted', 'body_disconnected', 'duplicate']);
@@ -18,6 +20,29 @@ export class CanaryTrials<Body> {
       readonly events: EventHub;
     },
   ) {}
+
+  /** Runs the step on its capability, or on the verb's canary when this step is one of its share (falling back to the stable version when the canary failed before acting). */
+  async run<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Promise<StepOutcome> {
+    const stable = run.capability;
+    const canary = run.step.capabilityVersion === undefined ? this.pick(stable) : undefined;
+    if (!canary) {
+      const shadow = this.shadow(stable, run.rt.body, run.step.args);
+      const outcome = await new StepRun<B>(run).run();
+      if (shadow) this.compareShadow(shadow, stable, outcome);
+      else this.judge(stable);
+      return outcome;
+    }
+    const parsed = checkArgs(canary.capability, run.step.args);
+    if (!parsed.ok) this.refusedArgs(canary, stable, run.step.stepId, parsed.failure);
+    const tried = parsed.ok ? await new StepRun<B>({ ...run, capability: canary.capability, args: parsed.args }).run() : undefined;
+    if (tried && !this.fallsBack(canary, stable, tried)) {
+      this.judge(stable);
+      return tried;
+    }
+    const outcome = await new StepRun<B>({ ...run, startedAt: run.rt.clock.now() }).run();
+    this.judge(stable);
+    return outcome;
+  }
 
   /** The verb's canary when this step is one of its `share` (an even spread: credit accrues per step). */
   pick(stable: Capability<Body>): Canary<Body> | undefined {

@@ -15,7 +15,7 @@ import {
 } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
-import { createMetrics, labelValue, primeCapabilityMetrics, primeExecutorMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
+import { createMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
@@ -28,7 +28,6 @@ import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
-import { StepRun, type StepRunOptions } from './step-run.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -84,17 +83,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
-    this.#primeMetrics();
+    const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
+    const unprime = primeMetrics(this.metrics, this.registry, commands);
+    if (unprime) this.#unsubscribe.push(unprime);
     if (typeof body.onDisconnect === 'function') this.#unsubscribe.push(body.onDisconnect((info) => this.#onDisconnect(info)));
-  }
-
-  /** Every known series at 0 from the start; capabilities registered later are primed as they come. */
-  #primeMetrics(): void {
-    primeExecutorMetrics(this.metrics);
-    for (const name of actuatorCommandNames(this.#rt.body)) this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) }, 0);
-    const prime = (capability: Capability<Body>) => primeCapabilityMetrics(this.metrics, capability, this.registry.canary?.(capability.name)?.capability === capability);
-    for (const capability of this.registry.capabilities()) prime(capability);
-    if (typeof this.registry.onRegister === 'function') this.#unsubscribe.push(this.registry.onRegister(prime));
   }
 
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void {
@@ -313,34 +305,11 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const flight = this.#idempotency.begin(key);
     let outcome: StepOutcome | undefined;
     try {
-      outcome = await this.#dispatch({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
+      outcome = await this.#canaries.run({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
       return outcome;
     } finally {
       this.#idempotency.end(key, flight, outcome!);
     }
-  }
-
-  /** Runs the step on its capability, or on the verb's canary when this step is one of its share (falling back to the stable version when the canary failed before acting). */
-  async #dispatch(run: StepRunOptions<Body>): Promise<StepOutcome> {
-    const stable = run.capability;
-    const canary = run.step.capabilityVersion === undefined ? this.#canaries.pick(stable) : undefined;
-    if (!canary) {
-      const shadow = this.#canaries.shadow(stable, this.#rt.body, run.step.args);
-      const outcome = await new StepRun<Body>(run).run();
-      if (shadow) this.#canaries.compareShadow(shadow, stable, outcome);
-      else this.#canaries.judge(stable);
-      return outcome;
-    }
-    const parsed = checkArgs(canary.capability, run.step.args);
-    if (!parsed.ok) this.#canaries.refusedArgs(canary, stable, run.step.stepId, parsed.failure);
-    const tried = parsed.ok ? await new StepRun<Body>({ ...run, capability: canary.capability, args: parsed.args }).run() : undefined;
-    if (tried && !this.#canaries.fallsBack(canary, stable, tried)) {
-      this.#canaries.judge(stable);
-      return tried;
-    }
-    const outcome = await new StepRun<Body>({ ...run, startedAt: this.#rt.clock.now() }).run();
-    this.#canaries.judge(stable);
-    return outcome;
   }
 
   /** V1 + V2 of any step value; a value that throws when read is invalid_args. */

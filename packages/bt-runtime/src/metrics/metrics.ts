@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '@sinew/executor-contracts';
+import { ERROR_CODES, type Capability, type CapabilityRegistry, type ErrorCode } from '@sinew/executor-contracts';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const STEP_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
@@ -139,6 +139,18 @@ export function primeExecutorMetrics(metrics: ExecutorMetrics): void {
   // Steps that fail before a capability is resolved (V1/V2).
   for (const code of ['unknown_verb', 'invalid_args']) metrics.steps.inc({ capability: 'unknown', version: 'none', outcome: 'failed', code }, 0);
   zeroOnce(metrics.stepDuration, { capability: 'unknown', version: 'none', outcome: 'failed' });
+}
+
+/**
+ * Every known series at 0 from the start: the executor-wide ones, the body's actuator `commands` (already
+ * label values) and each capability of `registry`, including those registered later (returns that unsubscribe).
+ */
+export function primeMetrics<Body>(metrics: ExecutorMetrics, registry: CapabilityRegistry<Body>, commands: readonly string[]): (() => void) | undefined {
+  primeExecutorMetrics(metrics);
+  for (const command of commands) metrics.actuatorCommands.inc({ command }, 0);
+  const prime = (capability: Capability<Body>) => primeCapabilityMetrics(metrics, capability, registry.canary?.(capability.name)?.capability === capability);
+  for (const capability of registry.capabilities()) prime(capability);
+  return typeof registry.onRegister === 'function' ? registry.onRegister(prime) : undefined;
 }
 
 /** The `decision` label of sinew_canary_decisions_total. */
