@@ -37,6 +37,30 @@ export function hutBlueprint(block: string): { dx: number; dy: number; dz: numbe
  * wooden, stone and iron tools, shelter. Each method is data (name, task, description, subtasks)
  * or a small `expand` over the simulated world and the recipe book.
  */
+/** The three ways to have a workstation block at hand: one nearby, place a held one, or craft one and place it. */
+function ensureBlock(prefix: string, task: string, block: string, craftDescription: string): HtnMethod<WorldSnapshot>[] {
+  const name = block.replace('_', ' ');
+  return [
+    { name: `${prefix}.nearby`, task, description: `a ${name} is already within reach`, applicable: (state) => blockNear(state, block), subtasks: [] },
+    {
+      name: `${prefix}.place_held`,
+      task,
+      description: `place the ${name} from the inventory`,
+      applicable: (state) => count(state, block) > 0,
+      subtasks: [{ task: 'place_block', args: { item: block } }],
+    },
+    {
+      name: `${prefix}.craft_and_place`,
+      task,
+      description: craftDescription,
+      subtasks: [
+        { task: 'obtain', args: { item: block, count: 1 } },
+        { task: 'place_block', args: { item: block } },
+      ],
+    },
+  ];
+}
+
 export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
   const craftVia = (rank: number): HtnMethod<WorldSnapshot>['expand'] => (state, args) => {
     const deficit = missing(state, args);
@@ -121,54 +145,10 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
       applicable: (state, args) => fuelHeld(state, want({ count: args.items })) !== undefined,
       subtasks: [],
     },
-    {
-      name: 'furnace.nearby',
-      task: 'ensure_furnace',
-      description: 'a furnace is already within reach',
-      applicable: (state) => blockNear(state, 'furnace'),
-      subtasks: [],
-    },
-    {
-      name: 'furnace.place_held',
-      task: 'ensure_furnace',
-      description: 'place the furnace from the inventory',
-      applicable: (state) => count(state, 'furnace') > 0,
-      subtasks: [{ task: 'place_block', args: { item: 'furnace' } }],
-    },
-    {
-      name: 'furnace.craft_and_place',
-      task: 'ensure_furnace',
-      description: 'craft a furnace from 8 cobblestone at a crafting table, then place it',
-      subtasks: [
-        { task: 'obtain', args: { item: 'furnace', count: 1 } },
-        { task: 'place_block', args: { item: 'furnace' } },
-      ],
-    },
+    ...ensureBlock('furnace', 'ensure_furnace', 'furnace', 'craft a furnace from 8 cobblestone at a crafting table, then place it'),
     { name: 'obtain.craft', task: 'obtain', description: 'craft by the best-ranked recipe (held ingredients, local wood)', expand: craftVia(0) },
     { name: 'obtain.craft_alt', task: 'obtain', description: 'craft by the second-ranked recipe', expand: craftVia(1) },
-    {
-      name: 'table.nearby',
-      task: 'ensure_table',
-      description: 'a crafting table is already within reach',
-      applicable: (state) => blockNear(state, 'crafting_table'),
-      subtasks: [],
-    },
-    {
-      name: 'table.place_held',
-      task: 'ensure_table',
-      description: 'place the crafting table from the inventory',
-      applicable: (state) => count(state, 'crafting_table') > 0,
-      subtasks: [{ task: 'place_block', args: { item: 'crafting_table' } }],
-    },
-    {
-      name: 'table.craft_and_place',
-      task: 'ensure_table',
-      description: 'craft a crafting table, then place it',
-      subtasks: [
-        { task: 'obtain', args: { item: 'crafting_table', count: 1 } },
-        { task: 'place_block', args: { item: 'crafting_table' } },
-      ],
-    },
+    ...ensureBlock('table', 'ensure_table', 'crafting_table', 'craft a crafting table, then place it'),
     {
       name: 'wood.visible_tree',
       task: 'acquire_wood',
