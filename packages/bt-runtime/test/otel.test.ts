@@ -106,7 +106,18 @@ describe('otelProvenance', () => {
     ]);
   });
 
-  it('rejects a bad maxOpenIntents', () => {
+  it('keeps at most maxOpenIntents intent spans open, ending the oldest; close ends the rest', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const clock = new ManualClock(T0);
+    const executor = createExecutor({ registry: registryWith(digBlock), body: fakeBody(), clock, provenance: otelProvenance({ provider, maxOpenIntents: 1 }) });
+    const finished = () => exporter.getFinishedSpans().map((s) => s.name).filter((n) => n.startsWith('intent ') || n.startsWith('plan '));
+    await executor.run({ planId: 'p1', intentId: 'a', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }] });
+    expect(finished()).toEqual(['plan p1']);
+    await executor.run({ planId: 'p2', intentId: 'b', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_2' } }] });
+    expect(finished()).toEqual(['plan p1', 'intent a', 'plan p2']);
+    await executor.close();
+    expect(finished()).toEqual(['plan p1', 'intent a', 'plan p2', 'intent b']);
     expect(() => otelProvenance({ maxOpenIntents: 0 })).toThrow(/maxOpenIntents/);
   });
 
@@ -123,8 +134,8 @@ describe('otelProvenance', () => {
       const { port } = server.address() as AddressInfo;
       const exporter = new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` });
       const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      // executor.close() closes the sink, which force-flushes the provider: every export has landed.
       await runScenario(otelProvenance({ provider }));
-      await provider.shutdown();
       expect(bodies.length).toBeGreaterThan(0);
       expect(new Set(bodies.map((b) => `${b.path} ${b.contentType}`))).toEqual(new Set(['/v1/traces application/json']));
       const spans = bodies.flatMap((b) => b.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
@@ -140,6 +151,7 @@ describe('otelProvenance', () => {
       expect(attr('sinew.error.code')).toEqual({ stringValue: 'ttfa_exceeded' });
       expect(silentStep.status).toMatchObject({ code: SpanStatusCode.ERROR });
       expect(BigInt(silentStep.endTimeUnixNano) - BigInt(silentStep.startTimeUnixNano)).toBe(4100n * 1_000_000n);
+      await provider.shutdown();
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
