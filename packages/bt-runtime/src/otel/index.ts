@@ -1,0 +1,1 @@
+export { otelProvenance, type OtelProvenanceOptions } from './otel.js';
