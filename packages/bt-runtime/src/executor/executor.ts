@@ -15,13 +15,13 @@ import {
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
+import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
 import { CanaryTrials } from './canary.js';
 import { HealthTracker } from './health.js';
 import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
-import { PlanJournal } from '../journal/journal.js';
 import { stepPredicates } from './predicates.js';
 import { executorPolicy, type ExecutorPolicy } from './policy.js';
 import { isRepairable, readRepair } from './repair.js';
