@@ -19,6 +19,17 @@ export {
   type ExecutorPolicyInput,
 } from './executor/policy.js';
 export { createExecutor } from './executor/executor.js';
+export {
+  jsonlJournal,
+  JournalRecordSchema,
+  memoryJournal,
+  parseJournal,
+  type JournalRead,
+  type JournalRecord,
+  type JournalStore,
+  type JsonlJournalOptions,
+  type UnfinishedPlan,
+} from './journal/index.js';
 export { StepAbortError } from './executor/attempt.js';
 export type { CapabilityHealth } from './executor/health.js';
 export type {

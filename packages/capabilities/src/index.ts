@@ -14,6 +14,7 @@ export {
   type WorldSnapshot,
 } from './world.js';
 export { minecraftPredicates } from './predicates.js';
+export { superviseBot, SupervisorPolicySchema, type SuperviseOptions, type Supervisor, type SupervisorPolicyInput } from './supervisor.js';
 export { createFlapDetector, FlapPolicySchema, type FlapDetector, type FlapPolicy, type FlapPolicyInput } from './flap.js';
 export { defineBotCapability, NEAR_BLOCK_DISTANCE, REACH, type BotRunContext } from './body.js';
 export { createStandardRegistry, standardCapabilities, standardRegistry } from './registry.js';

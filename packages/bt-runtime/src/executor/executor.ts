@@ -8,7 +8,6 @@ import {
   type Plan,
   type PlanStep,
   type PlanStepInput,
-  type RepairResponse,
   type StepCheck,
   type StepFailure,
   type StepOutcome,
@@ -16,6 +15,7 @@ import {
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
+import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
@@ -24,6 +24,7 @@ import { HealthTracker } from './health.js';
 import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
 import { executorPolicy, type ExecutorPolicy } from './policy.js';
+import { isRepairable, readRepair } from './repair.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
@@ -51,6 +52,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #rt: Runtime<Body>;
   readonly #repair: ExecutorOptions<Body>['repair'];
   readonly #idempotency: IdempotencyStore;
+  readonly #journal: PlanJournal | undefined;
   /** Steps whose shape PlanSchema already validated (plan steps, not repair or preemption steps). */
   readonly #validated = new WeakSet<object>();
   readonly #health = new HealthTracker();
@@ -67,7 +69,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.policy = executorPolicy(options.policy ?? {});
     this.registry = options.registry;
     this.metrics = options.metrics ?? createMetrics();
-    this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity);
     this.#repair = options.repair;
     const body = options.body;
     if (typeof body?.onActuate !== 'function') {
@@ -75,6 +76,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
     const log = options.logger ?? silentLogger;
     const clock = options.clock ?? systemClock;
+    this.#journal = options.journal && new PlanJournal(options.journal, clock, log);
+    this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity, this.#journal);
     const events = new EventHub(log);
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
@@ -136,8 +139,14 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
   }
 
+  async resume(options: Omit<RunOptions, 'intent'> = {}): Promise<PlanOutcome | undefined> {
+    const unfinished = this.#journal?.unfinished();
+    return unfinished && this.run(unfinished.plan, { ...options, ...(unfinished.intent ? { intent: unfinished.intent as RunOptions['intent'] } : {}) });
+  }
+
   async #runPlan(plan: Plan, intent: Intent | undefined, callerSignal: AbortSignal | undefined, startedAt: number): Promise<PlanOutcome> {
     const rt = this.#rt;
+    this.#journal?.planStarted(plan, intent);
     rt.events.emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
     const budgetMs = intent?.timeBudgetMs;
     const budget = budgetMs === undefined ? undefined : { ms: budgetMs, expired: false, controller: new AbortController() };
@@ -149,7 +158,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const ids = { planId: plan.planId, intentId: plan.intentId, goal: this.#goalLabel(intent) };
     try {
       const ran = await this.#runSteps(planCtx);
-      return await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
+      const outcome = await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
+      this.#journal?.planEnded(outcome);
+      return outcome;
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
     }
@@ -302,7 +313,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     if (known) return this.#duplicate(base, known);
-    const flight = this.#idempotency.begin(key);
+    const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
     let outcome: StepOutcome | undefined;
     try {
       outcome = await this.#canaries.run({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
@@ -367,28 +378,5 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.metrics.bodyDisconnects.inc();
     rt.log.warn('body disconnected', { reason: rt.disconnected });
     rt.active?.interrupt('body_disconnected');
-  }
-}
-
-/** The repair hook's answer, read defensively: replacement steps (checked one by one later) or none. */
-function readRepair(response: unknown): { steps: unknown[]; replace: boolean } | undefined {
-  const steps = (response as RepairResponse | undefined)?.steps;
-  if (!Array.isArray(steps) || steps.length === 0) return undefined;
-  return { steps: [...steps], replace: (response as RepairResponse).replace === true };
-}
-
-/** Failures the repair hook may answer: precond_missing (FM-02) and exhausted attempt failures. */
-function isRepairable(failure: StepFailure): boolean {
-  switch (failure.code) {
-    case 'unknown_verb':
-    case 'invalid_args':
-    case 'guard_failed':
-    case 'aborted':
-    case 'preempted':
-    case 'duplicate':
-    case 'body_disconnected':
-      return false;
-    default:
-      return true;
   }
 }

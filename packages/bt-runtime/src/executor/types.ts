@@ -1,6 +1,7 @@
 import type { CapabilityRegistry, IntentInput, Logger, Predicate, PredicateKind, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
+import type { JournalStore } from '../journal/records.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import type { CapabilityHealth, SlaFigures } from './health.js';
@@ -39,6 +40,8 @@ export interface ExecutorOptions<Body extends ActuatorSource> {
   readonly logger?: Logger;
   /** Checks step preconds/effects. Default: the body's own `predicates`; with neither, a step declaring any is refused (invalid_args). */
   readonly predicates?: PredicateEvaluator<Body>;
+  /** The plan journal (see `jsonlJournal`): read back at construction (finished steps answer `duplicate`), appended as plans and steps end. */
+  readonly journal?: JournalStore;
 }
 
 export type PlanStatus = 'completed' | 'failed' | 'aborted';
@@ -131,6 +134,8 @@ export interface RunOptions {
 export interface Executor<Body> {
   /** Runs a plan (validated with PlanSchema; bad input yields a failed outcome, never a throw). */
   run(plan: unknown, options?: RunOptions): Promise<PlanOutcome>;
+  /** Runs again the latest plan the journal saw start and never end (finished steps answered from it); undefined when there is none. */
+  resume(options?: Omit<RunOptions, 'intent'>): Promise<PlanOutcome | undefined>;
   /** Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes. */
   preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]>;
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void;

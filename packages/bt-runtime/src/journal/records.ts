@@ -1,0 +1,54 @@
+import { PlanSchema, StepOutcomeSchema } from '@sinew/executor-contracts';
+import { z } from 'zod';
+
+/** One journal line: a plan began, a step dispatched by the executor ended, or a plan ended. */
+export const JournalRecordSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('plan_start'), at: z.number(), plan: PlanSchema, intent: z.record(z.string(), z.unknown()).optional() }),
+  z.strictObject({ kind: z.literal('step'), at: z.number(), key: z.string().min(1), outcome: StepOutcomeSchema }),
+  z.strictObject({ kind: z.literal('plan_end'), at: z.number(), planId: z.string().min(1), status: z.enum(['completed', 'failed', 'aborted']) }),
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+
+/** What a store read back: the valid records in order, and how many lines it skipped (torn or invalid). */
+export interface JournalRead {
+  readonly records: readonly JournalRecord[];
+  readonly skipped: number;
+}
+
+/** Where journal records go. `append` returns once the record is durable (the executor waits for nothing else). */
+export interface JournalStore {
+  append(record: JournalRecord): void;
+  readAll(): JournalRead;
+  close?(): void;
+}
+
+/** Reads JSONL text: every line parsed and validated; an unreadable line (a torn last write) is skipped and counted. */
+export function parseJournal(text: string): JournalRead {
+  const records: JournalRecord[] = [];
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const parsed = JournalRecordSchema.safeParse(tryJson(line));
+    if (parsed.success) records.push(parsed.data);
+    else skipped += 1;
+  }
+  return { records, skipped };
+}
+
+function tryJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A journal kept in memory (tests, or a process that only needs resume within its lifetime). */
+export function memoryJournal(): JournalStore & { readonly records: JournalRecord[] } {
+  const records: JournalRecord[] = [];
+  return {
+    records,
+    append: (record) => void records.push(JournalRecordSchema.parse(record)),
+    readAll: () => ({ records: [...records], skipped: 0 }),
+  };
+}
