@@ -31,7 +31,8 @@ export function htnMetrics(registry: Registry, options: { readonly memory: Uplif
   });
   const successRatio = gauge('sinew_htn_method_success_ratio', 'HTN method success rate over the first/last N outcomes of a task', ['task', 'window']);
   const set = (name: string, first: number, last: number) => {
-    const task = labelValue(name, names, 16);
+    // The memory's own overflow bucket does not take one of the 16 task labels.
+    const task = name === 'other' ? name : labelValue(name, names, 16);
     successRatio.set({ task, window: 'first' }, first);
     successRatio.set({ task, window: 'last' }, last);
     uplift.set({ task }, last - first);
