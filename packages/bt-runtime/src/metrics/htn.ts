@@ -23,13 +23,14 @@ export interface HtnMetrics {
  */
 export function htnMetrics(registry: Registry, options: { readonly memory: UpliftSource; readonly tasks?: readonly string[] }): HtnMetrics {
   const names = new Set<string>();
-  const gauge = <L extends string>(name: string, help: string, labelNames: L[], collect?: () => void) =>
-    (registry.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry], ...(collect ? { collect } : {}) });
-  // Read at scrape time so the figures are never staler than the memory; registered first, so its collect refreshes both gauges.
-  const uplift = gauge('sinew_htn_method_uplift', 'HTN method success rate over the last N outcomes of a task minus over the first N', ['task'], () => {
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[], collect: () => void) =>
+    (registry.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry], collect });
+  // Read at scrape time (by either gauge) so the figures are never staler than the memory.
+  const collect = () => {
     for (const entry of options.memory.uplift()) set(entry.task, entry.first, entry.last);
-  });
-  const successRatio = gauge('sinew_htn_method_success_ratio', 'HTN method success rate over the first/last N outcomes of a task', ['task', 'window']);
+  };
+  const uplift = gauge('sinew_htn_method_uplift', 'HTN method success rate over the last N outcomes of a task minus over the first N', ['task'], collect);
+  const successRatio = gauge('sinew_htn_method_success_ratio', 'HTN method success rate over the first/last N outcomes of a task', ['task', 'window'], collect);
   const set = (name: string, first: number, last: number) => {
     // The memory's own overflow bucket does not take one of the 16 task labels.
     const task = name === 'other' ? name : labelValue(name, names, 16);
