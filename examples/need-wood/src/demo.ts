@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createExecutor, createMetrics, jsonlProvenance, memoryProvenance, routerMetrics, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, createMetrics, htnMetrics, jsonlProvenance, memoryProvenance, routerMetrics, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
@@ -85,6 +85,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, focus) }), beliefAdapter.bus.threats());
     const routeEvents: RouteEvent[] = [];
     const routing = routerMetrics(metrics.registry, { planners: ['htn', 'needs'] });
+    htnMetrics(metrics.registry, { memory });
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
       planners: [createMinecraftHtn({ memory }), needs],

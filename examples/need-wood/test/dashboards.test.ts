@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { beliefMetrics } from '@sinew/belief/mineflayer';
-import { createExecutor, instrumentMethods, routerMetrics } from '@sinew/bt-runtime';
+import { createExecutor, htnMetrics, instrumentMethods, routerMetrics } from '@sinew/bt-runtime';
 import { CapabilityRegistry } from '@sinew/executor-contracts';
+import { OutcomeMemory } from '@sinew/planners';
 import { serveSinew } from '@sinew/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FlagsSchema } from '../src/flags.js';
@@ -28,6 +29,7 @@ describe('examples/dashboards', () => {
   const metrics = executor.metrics;
   beliefMetrics(metrics.registry);
   routerMetrics(metrics.registry);
+  htnMetrics(metrics.registry, { memory: new OutcomeMemory() });
   beforeAll(async () => {
     await (await serveSinew({ executor, port: 0, host: '127.0.0.1' })).close();
   });

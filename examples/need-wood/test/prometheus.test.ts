@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
-import { createExecutor, memoryProvenance, routerMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, htnMetrics, memoryProvenance, routerMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { chat as chatCapability, createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { type RepairHook, type StepOutcome } from '@sinew/executor-contracts';
+import { OutcomeMemory } from '@sinew/planners';
 import { serveSinew, type SinewServer } from '@sinew/server';
 import { connectBot, give, startServer, type TestServer } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,8 +116,9 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     belief = attachBelief(bot, { executor });
     // A canary of chat under trial: its decision series exist at 0 (the story's one chat runs on the stable version).
     executor.registry.registerCanary({ ...chatCapability, version: '1.1.0' }, { share: 0.01 });
-    // The story plans by hand (no router): its metrics are registered and stay at 0.
+    // The story plans by hand (no router, no HTN): their metrics are registered and stay at 0.
     routerMetrics(executor.metrics.registry, { planners: ['htn'] });
+    htnMetrics(executor.metrics.registry, { memory: new OutcomeMemory(), tasks: ['obtain'] });
     belief.start();
     telemetry = await serveSinew({ executor, bot, port: 0, host: '127.0.0.1' });
     const port = await freePort();
@@ -239,6 +241,7 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   set('Belief tracks by visibility#A', []);
   set('Belief deltas by type#A', []);
   for (const ref of ['A', 'B']) set(`Telemetry stream#${ref}`, []);
+  for (const ref of ['A', 'B']) set(`HTN method uplift#${ref}`, []);
   return m;
 }
 

@@ -62,6 +62,7 @@ export {
   type NodeArgument,
 } from './bt/behavior.js';
 export { createMetrics, type ExecutorMetrics } from './metrics/metrics.js';
+export { htnMetrics, type HtnMetrics, type UpliftSource } from './metrics/htn.js';
 export { routerMetrics, type RouterMetrics, type RouteEventLike } from './metrics/router.js';
 export {
   callbackProvenance,

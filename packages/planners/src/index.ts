@@ -24,6 +24,7 @@ export {
   type OutcomeMemoryFile,
   type OutcomeStats,
 } from './memory/outcomes.js';
+export { type MethodUplift, type UpliftOptions } from './memory/uplift.js';
 export {
   createRouter,
   DEFAULT_ROUTING_RULES,

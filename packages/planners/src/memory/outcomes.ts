@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { type MethodUplift, UpliftTracker, type UpliftOptions } from './uplift.js';
 
 const StatsSchema = z.object({ successes: z.number().int().nonnegative(), failures: z.number().int().nonnegative() });
 export type OutcomeStats = z.infer<typeof StatsSchema>;
@@ -24,12 +25,15 @@ export interface OutcomeMemoryError {
  */
 export class OutcomeMemory {
   readonly #outcomes = new Map<string, Map<string, { successes: number; failures: number }>>();
+  readonly #uplift: UpliftTracker;
 
   constructor(
     /** Where `save()` writes; undefined keeps the memory in process only. */
     readonly path?: string,
     initial?: OutcomeMemoryFile,
+    options: { readonly uplift?: UpliftOptions } = {},
   ) {
+    this.#uplift = new UpliftTracker(options.uplift);
     for (const [subject, contexts] of Object.entries(initial?.outcomes ?? {})) {
       this.#outcomes.set(subject, new Map(Object.entries(contexts).map(([key, stats]) => [key, { ...stats }])));
     }
@@ -43,6 +47,12 @@ export class OutcomeMemory {
     else stats.failures += 1;
     contexts.set(context, stats);
     this.#outcomes.set(subject, contexts);
+    this.#uplift.record(subject, success);
+  }
+
+  /** Method uplift per task: success over the first vs the last N outcomes recorded here (see UpliftTracker). */
+  uplift(): MethodUplift[] {
+    return this.#uplift.uplift();
   }
 
   /** Counts for `subject` in `context` (zeros when unknown). */
