@@ -239,6 +239,9 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   set('Belief tracks by visibility#A', []);
   set('Belief deltas by type#A', []);
   for (const ref of ['A', 'B']) set(`Telemetry stream#${ref}`, []);
+  // No emergency in a calm world: 0 / 0, and every mode × result at 0.
+  set('Hazard recall#A', []);
+  set('Hazard emergencies by mode and result#A', []);
   return m;
 }
 
