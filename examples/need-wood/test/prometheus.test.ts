@@ -242,6 +242,9 @@ function expectations(steps: readonly StepOutcome[], commands: readonly string[]
   set('Belief deltas by type#A', []);
   for (const ref of ['A', 'B']) set(`Telemetry stream#${ref}`, []);
   for (const ref of ['A', 'B']) set(`HTN method uplift#${ref}`, []);
+  // No emergency in a calm world: 0 / 0, and every mode × result at 0.
+  set('Hazard recall#A', []);
+  set('Hazard emergencies by mode and result#A', []);
   return m;
 }
 

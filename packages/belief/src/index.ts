@@ -67,3 +67,4 @@ export {
   type ModesStatus,
   type ModeTier,
 } from './modes/modes.js';
+export { EMERGENCY_MODES, EMERGENCY_RESULTS, type EmergencyMode, type EmergencyResult } from './modes/recall.js';

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 import { createMetrics } from '@sinew/bt-runtime';
 import { createBeliefBus, createReflex, StreamMessageSchema, type BeliefError, type EvidenceBatch, type Reflex, type StreamMessage } from '@sinew/belief';
-import { attachBelief, evidenceFromBot, type BotLike, type EntityLike, type Scheduler, type TickEvent } from '@sinew/belief/mineflayer';
+import { attachBelief, attachModes, evidenceFromBot, type BotLike, type EntityLike, type Scheduler, type TickEvent } from '@sinew/belief/mineflayer';
 import { FakePreemptor } from './fake-preemptor.js';
 
 /** A small fake body: a mutable entity table and a self entity, as mineflayer keeps them. */
@@ -148,10 +149,19 @@ describe('attachBelief', () => {
     const before = await executor.metrics.registry.metrics();
     expect(before).toContain('sinew_belief_deltas_total{type="new_threat"} 0');
     expect(before).toContain('sinew_belief_tracks{visibility="visible"} 0');
+    expect(before.match(/^sinew_hazard_emergencies_total\{.*\} 0$/gm)).toHaveLength(12); // 4 modes × 3 results
     adapter.tick();
     const after = await executor.metrics.registry.metrics();
     expect(after).toContain('sinew_belief_tracks{visibility="visible"} 1');
     expect(after).toContain('sinew_belief_ingest_seconds_count 1');
+  });
+
+  it("counts hazard emergencies on the executor's registry when the modes preempt an executor and no belief is given", () => {
+    const executor = Object.assign(new FakePreemptor(), { metrics: createMetrics() });
+    const modes = attachModes(new EventEmitter() as unknown as Bot, { preemptor: executor });
+    const series = executor.metrics.registry.getSingleMetric('sinew_hazard_emergencies_total');
+    expect(series).toBeDefined();
+    modes.detach();
   });
 
   it('builds track views and hazards only for readers: none without a tick listener or reflex', () => {

@@ -44,6 +44,11 @@ async function until(done: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await pause(50)) if (done()) return true;
   return done();
 }
+/** `sinew_hazard_emergencies_total` for a mode, by result (the counter on the belief adapter's registry). */
+async function emergencyCounts(mode: string): Promise<Record<string, number>> {
+  const metric = await belief.registry.getSingleMetric('sinew_hazard_emergencies_total')!.get();
+  return Object.fromEntries(metric.values.filter((v) => v.labels.mode === mode).map((v) => [v.labels.result, v.value]));
+}
 const outcomesOf = (mode: string) => events.flatMap((e) => (e.type === 'outcome' && e.mode === mode ? e.outcomes : []));
 /** Milliseconds from a mode's rising edge to the first actuator command after it. */
 function reactionMs(mode: string): number | undefined {
@@ -54,6 +59,7 @@ function reactionMs(mode: string): number | undefined {
 
 describe('self-preservation modes on the embedded server', () => {
   it('lava_pit: dropped into lava, the bot climbs out with escape_fluid and lives', async () => {
+    const before = await emergencyCounts('hazard_block');
     const pit = await applyScenario(server, 'lava_pit');
     await teleport(bot, pit.inside);
     expect(await until(() => outcomesOf('hazard_block').some((o) => o.status === 'succeeded'), 15_000)).toBe(true);
@@ -64,6 +70,10 @@ describe('self-preservation modes on the embedded server', () => {
     expect(bodySignals(bot)!.inLava).toBe(false);
     expect(bot.health).toBeGreaterThan(0);
     expect(events.find((e) => e.type === 'preempt')).toMatchObject({ mode: 'hazard_block', step: { type: 'escape_fluid', args: { fluid: 'lava' } } });
+    // Hazard recall: escape_fluid went out on the tick the lava was seen, before the first burn.
+    expect(events.filter((e) => e.type === 'emergency' && e.mode === 'hazard_block')).toMatchObject([{ result: 'preempted_before_damage' }]);
+    const after = await emergencyCounts('hazard_block');
+    expect({ recalled: after.preempted_before_damage! - before.preempted_before_damage!, missed: after.damaged_first! - before.damaged_first! }).toEqual({ recalled: 1, missed: 0 });
     console.info(`[modes] lava: reaction ${reactionMs('hazard_block')} ms, health ${bot.health}, at ${bot.entity.position}`);
   });
 

@@ -190,6 +190,63 @@ describe('self-preservation modes', () => {
   });
 });
 
+describe('hazard recall: each emergency ends once, preempted before damage, damaged first, or no damage', () => {
+  const results = (events: readonly ModeEvent[]) => events.flatMap((e) => (e.type === 'emergency' ? [`${e.mode}:${e.result}`] : []));
+
+  it('lava met by escape_fluid on its onset tick is recalled; the burn that follows is not counted again', () => {
+    const { events, modes, body } = setup();
+    modes.body(body.signals);
+    modes.body(body.set({ inLava: true }));
+    modes.body(body.set({ health: 16 }));
+    modes.body(body.set({ health: 12 }));
+    expect(results(events)).toEqual(['hazard_block:preempted_before_damage']);
+  });
+
+  it('lava while another fast path holds the controller: the burn comes first, and the later dispatch is not counted', async () => {
+    const { preemptor, events, modes, body } = setup();
+    modes.body(body.set({ food: 5 }));
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['consume_food']);
+    modes.body(body.set({ inLava: true })); // deferred: busy
+    modes.body(body.set({ health: 16 }));
+    expect(results(events)).toEqual(['hazard_block:damaged_first']);
+    preemptor.calls[0]!.settle();
+    await flush();
+    modes.body(body.signals);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['consume_food', 'escape_fluid']);
+    expect(results(events)).toEqual(['hazard_block:damaged_first']);
+  });
+
+  it('a health drop on the onset tick itself is the cause, not the damage; the next drop is', () => {
+    const { events, modes, body } = setup();
+    modes.body(body.set({ hasFood: false }));
+    modes.body(body.set({ health: 4 })); // low_health rises on this drop; no fast path (nothing near, nothing to eat)
+    modes.body(body.signals);
+    expect(results(events)).toEqual([]);
+    modes.body(body.set({ health: 3 }));
+    expect(results(events)).toEqual(['low_health:damaged_first']);
+  });
+
+  it('neither within the window, or a release first, ends no_damage at the window end', async () => {
+    const { clock, events, modes, body } = setup();
+    modes.body(body.set({ hasFood: false, health: 5 }));
+    await clock.advance(modes.config.emergencyWindowMs + 1);
+    modes.body(body.signals);
+    const onset = events.find((e) => e.type === 'signal')!.atMs;
+    expect(events.filter((e) => e.type === 'emergency')).toEqual([{ type: 'emergency', mode: 'low_health', result: 'no_damage', atMs: onset + modes.config.emergencyWindowMs, onsetMs: onset }]);
+    modes.body(body.set({ health: 20, falling: true, inLava: true })); // falling: nothing new fires…
+    modes.body(body.set({ falling: false, inLava: false })); // …and out of the lava before anything hit
+    expect(results(events)).toEqual(['low_health:no_damage', 'hazard_block:no_damage']);
+  });
+
+  it('a zombie closing in is met by the reflex before it hits', () => {
+    const { events, modes, body } = setup();
+    modes.body(body.signals);
+    modes.threats(1, [zombieAt(4)]);
+    modes.body(body.set({ health: 17 }));
+    expect(results(events)).toEqual(['defense:preempted_before_damage']);
+  });
+});
+
 function createModesWith(config: Parameters<typeof createModes>[0]['config']) {
   const preemptor = new FakePreemptor();
   return { preemptor, modes: createModes({ preemptor, config }) };

@@ -1,10 +1,13 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { EMERGENCY_MODES, EMERGENCY_RESULTS } from '../modes/recall.js';
 import { DeltaTypeSchema } from '../stream/schemas.js';
 
 export interface BeliefMetrics {
   readonly tracks: Gauge<'visibility'>;
   readonly deltas: Counter<'type'>;
   readonly ingestSeconds: Histogram<string>;
+  /** Emergencies by mode and how they ended (hazard recall; see `createEmergencyTracker`). */
+  readonly hazardEmergencies: Counter<'mode' | 'result'>;
 }
 
 function reuse<T>(registry: Registry, name: string, make: () => T): T {
@@ -17,6 +20,7 @@ export function beliefMetrics(registry: Registry): BeliefMetrics {
   const metrics = build(registry);
   for (const visibility of ['visible', 'inferred', 'lost']) metrics.tracks.inc({ visibility }, 0); // +0: a second adapter keeps the first one's value
   for (const type of DeltaTypeSchema.options) metrics.deltas.inc({ type }, 0);
+  for (const mode of EMERGENCY_MODES) for (const result of EMERGENCY_RESULTS) metrics.hazardEmergencies.inc({ mode, result }, 0);
   return metrics;
 }
 
@@ -40,6 +44,17 @@ function build(registry: Registry): BeliefMetrics {
           name: 'sinew_belief_ingest_seconds',
           help: 'Time to build evidence and ingest one tick',
           buckets: [0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05],
+          registers: [registry],
+        }),
+    ),
+    hazardEmergencies: reuse(
+      registry,
+      'sinew_hazard_emergencies_total',
+      () =>
+        new Counter({
+          name: 'sinew_hazard_emergencies_total',
+          help: 'Emergencies (a self-preservation or defense onset) by mode and result: preempted_before_damage, damaged_first, no_damage',
+          labelNames: ['mode', 'result'],
           registers: [registry],
         }),
     ),

@@ -1,6 +1,8 @@
 import type { Bot } from 'mineflayer';
+import { Registry } from 'prom-client';
 import { createModes, type BodySignals, type Modes, type ModesOptions } from '../modes/modes.js';
 import type { BeliefAdapter } from './adapter.js';
+import { beliefMetrics } from './metrics.js';
 
 const EYE_HEIGHT = 1.62;
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
@@ -34,6 +36,8 @@ export function bodySignals(bot: Bot): BodySignals | undefined {
 export interface AttachModesOptions extends ModesOptions {
   /** The belief adapter whose ticks feed defense (hostiles by class and distance); without it, only body modes run. */
   readonly belief?: BeliefAdapter;
+  /** prom-client registry for `sinew_hazard_emergencies_total` (default: the belief adapter's, else the preemptor's when it is an executor, else a private one). */
+  readonly registry?: Registry;
 }
 
 export interface AttachedModes extends Modes {
@@ -46,7 +50,15 @@ export interface AttachedModes extends Modes {
  * health/breath packets (so a danger is acted on within the tick the server reports it), threats on every belief tick.
  */
 export function attachModes(bot: Bot, options: AttachModesOptions): AttachedModes {
-  const modes = createModes(options);
+  const registry = options.registry ?? options.belief?.registry ?? executorRegistry(options.preemptor) ?? new Registry();
+  const { hazardEmergencies } = beliefMetrics(registry);
+  const modes = createModes({
+    ...options,
+    onEvent: (event) => {
+      if (event.type === 'emergency') hazardEmergencies.inc({ mode: event.mode, result: event.result });
+      options.onEvent?.(event);
+    },
+  });
   const read = () => {
     const signals = bodySignals(bot);
     if (signals) modes.body(signals);
@@ -62,4 +74,10 @@ export function attachModes(bot: Bot, options: AttachModesOptions): AttachedMode
       off?.();
     },
   };
+}
+
+/** The executor's metrics registry when the preemptor is an executor (what its `/metrics` serves). */
+function executorRegistry(preemptor: unknown): Registry | undefined {
+  const registry = (preemptor as { metrics?: { registry?: unknown } } | undefined)?.metrics?.registry;
+  return registry instanceof Registry ? registry : undefined;
 }

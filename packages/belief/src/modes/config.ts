@@ -25,6 +25,8 @@ export const ModesConfigSchema = z
     pillarHeight: z.number().int().min(0).max(8).default(3),
     /** `escape_fluid.radius`. */
     escapeRadius: z.number().int().min(1).max(16).default(8),
+    /** An emergency met by neither a preemption nor damage within this long of its onset counts as `no_damage`. */
+    emergencyWindowMs: z.number().int().positive().default(10_000),
     /** After each preemption a mode waits this long before firing again (bounded holds). */
     holdMs: z.number().int().nonnegative().default(750),
     /** Preemptions per engagement (rising edge to release) before the mode gives up until it releases. */

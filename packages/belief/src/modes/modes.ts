@@ -1,5 +1,6 @@
 import { PlanStepSchema, type PlanStep, type Preemptor, type StepOutcome } from '@sinew/executor-contracts';
 import { createReflex, type Reflex, type ReflexEvent, type ReflexThreat } from '../reflex/reflex.js';
+import { createEmergencyTracker, EMERGENCY_MODES, type EmergencyMode, type EmergencyResult } from './recall.js';
 import { resolveModesConfig, type ModeProfile, type ModesConfig, type ModesOverrides } from './config.js';
 
 /** What the body reports, read on every physics tick (the Minecraft part fills it from mineflayer). */
@@ -42,7 +43,9 @@ export type ModeEvent =
   | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' }
   | { readonly type: 'no_fast_path'; readonly mode: ModeName; readonly atMs: number; readonly reason: string }
   | { readonly type: 'gave_up'; readonly mode: ModeName; readonly atMs: number; readonly attempts: number }
-  | { readonly type: 'defense'; readonly atMs: number; readonly event: ReflexEvent };
+  | { readonly type: 'defense'; readonly atMs: number; readonly event: ReflexEvent }
+  /** An emergency's end (see `createEmergencyTracker`): hazard recall counts these. */
+  | { readonly type: 'emergency'; readonly mode: EmergencyMode; readonly result: EmergencyResult; readonly atMs: number; readonly onsetMs: number };
 
 export interface ModesStatus {
   readonly active: readonly ModeName[];
@@ -85,6 +88,8 @@ interface ModeState {
   deferredFor: string | undefined;
 }
 
+const isEmergency = (mode: ModeName): mode is EmergencyMode => (EMERGENCY_MODES as readonly string[]).includes(mode);
+
 let stepSeq = 0;
 function fastStep(mode: ModeName, type: string, args: Record<string, unknown>): PlanStep {
   stepSeq += 1;
@@ -103,6 +108,8 @@ export function createModes(options: ModesOptions): Modes {
   let nearest: ReflexThreat | undefined;
   let lastBody: BodySignals | undefined;
   let listenerErrors = 0;
+  let dangerNear = false;
+  const emergencies = createEmergencyTracker(config.emergencyWindowMs, (mode, result, atMs, onsetMs) => emit({ type: 'emergency', mode, result, atMs, onsetMs }));
 
   function emit(event: ModeEvent): void {
     try {
@@ -117,6 +124,7 @@ export function createModes(options: ModesOptions): Modes {
     controller = mode;
     preempts[mode] += 1;
     for (const step of steps) emit({ type: 'preempt', mode, tier: TIER[mode], atMs: now(), step, reason });
+    if (isEmergency(mode)) emergencies.dispatched(mode, now());
     let call: Promise<readonly StepOutcome[]>;
     try {
       call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}` }));
@@ -208,6 +216,7 @@ export function createModes(options: ModesOptions): Modes {
     body(signals) {
       const at = now();
       lastBody = signals;
+      emergencies.health(signals.health, at); // before this tick's onsets: a drop now predates them
       const reasons = levels(signals, at);
       for (const mode of BODY_MODES) {
         const st = state[mode];
@@ -215,6 +224,7 @@ export function createModes(options: ModesOptions): Modes {
         if (engaged === st.active) continue;
         Object.assign(st, { active: engaged, attempts: 0, gaveUp: false, holdUntil: 0, deferredFor: undefined });
         emit({ type: 'signal', mode, edge: engaged ? 'rise' : 'fall', atMs: at, reason: reasons[mode] ?? 'released' });
+        if (isEmergency(mode)) (engaged ? emergencies.onset : emergencies.released)(mode, at);
       }
       arbitrate(signals, at, reasons);
     },
@@ -222,6 +232,9 @@ export function createModes(options: ModesOptions): Modes {
       const ignored = new Set(config.ignoreClasses);
       const seen = threats.filter((t) => t.hostile && t.visibility !== 'lost' && !ignored.has(t.cls));
       nearest = seen.reduce<ReflexThreat | undefined>((a, t) => (!a || t.distance < a.distance ? t : a), undefined);
+      const near = nearest !== undefined && nearest.distance <= config.dangerWithinBlocks;
+      if (near !== dangerNear) (near ? emergencies.onset : emergencies.released)('defense', now());
+      dangerNear = near;
       // self-preservation outranks defense: while a body mode is engaged (and not given up) the reflex waits
       const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && !state[m].gaveUp);
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
