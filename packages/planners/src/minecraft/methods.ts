@@ -37,6 +37,17 @@ export function hutBlueprint(block: string): { dx: number; dy: number; dz: numbe
  * wooden, stone and iron tools, shelter. Each method is data (name, task, description, subtasks)
  * or a small `expand` over the simulated world and the recipe book.
  */
+/** `craft_tools` for one tier: obtain one of each tool, in order. */
+function toolsMethod(tier: string, description: string, tools: readonly string[]): HtnMethod<WorldSnapshot> {
+  return {
+    name: `tools.${tier}`,
+    task: 'craft_tools',
+    description,
+    applicable: (_state, args) => args.tier === tier,
+    subtasks: tools.map((tool) => ({ task: 'obtain', args: { item: `${tier}_${tool}`, count: 1 } })),
+  };
+}
+
 /** The three ways to have a workstation block at hand: one nearby, place a held one, or craft one and place it. */
 function ensureBlock(prefix: string, task: string, block: string, craftDescription: string): HtnMethod<WorldSnapshot>[] {
   const name = block.replace('_', ' ');
@@ -179,34 +190,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
         ];
       },
     },
-    {
-      name: 'tools.wooden',
-      task: 'craft_tools',
-      description: 'wooden pickaxe and axe',
-      applicable: (_state, args) => args.tier === 'wooden',
-      subtasks: [
-        { task: 'obtain', args: { item: 'wooden_pickaxe', count: 1 } },
-        { task: 'obtain', args: { item: 'wooden_axe', count: 1 } },
-      ],
-    },
-    {
-      name: 'tools.stone',
-      task: 'craft_tools',
-      description: 'stone pickaxe, axe and sword (mines cobblestone with a wooden pickaxe first)',
-      applicable: (_state, args) => args.tier === 'stone',
-      subtasks: [
-        { task: 'obtain', args: { item: 'stone_pickaxe', count: 1 } },
-        { task: 'obtain', args: { item: 'stone_axe', count: 1 } },
-        { task: 'obtain', args: { item: 'stone_sword', count: 1 } },
-      ],
-    },
-    {
-      name: 'tools.iron',
-      task: 'craft_tools',
-      description: 'iron pickaxe (stone pickaxe for the ore, a furnace and coal to smelt it first)',
-      applicable: (_state, args) => args.tier === 'iron',
-      subtasks: [{ task: 'obtain', args: { item: 'iron_pickaxe', count: 1 } }],
-    },
+    toolsMethod('wooden', 'wooden pickaxe and axe', ['pickaxe', 'axe']),
+    toolsMethod('stone', 'stone pickaxe, axe and sword (mines cobblestone with a wooden pickaxe first)', ['pickaxe', 'axe', 'sword']),
+    toolsMethod('iron', 'iron pickaxe (stone pickaxe for the ore, a furnace and coal to smelt it first)', ['pickaxe']),
     {
       name: 'shelter.hut',
       task: 'shelter',
