@@ -37,7 +37,7 @@ const walker = defineFake({
   run: async (ctx) => {
     while (!ctx.signal.aborted) {
       ctx.body.move(1);
-      await Promise.race([aborted(ctx.signal), new Promise<void>((resolve) => (ctx as RunContext<Body> & { clock: ManualClock }).clock.setTimeout(resolve, 100))]);
+      await ctx.sleep(100);
     }
   },
   acceptance: () => accepted,
