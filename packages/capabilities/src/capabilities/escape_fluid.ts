@@ -98,7 +98,7 @@ export const escapeFluid = defineBotCapability({
       const out = await waitFor(ctx, () => { ctx.progress(); return isClear(); }, RUN_MS, 50);
       if (ctx.signal.aborted) return ABORTED;
       // one more moment forward so the body is over solid ground, not on the rim's edge
-      if (out && args.fluid !== 'water') await waitFor(ctx, () => false, 300, 50);
+      if (out && args.fluid !== 'water') await ctx.sleep(300);
       return out
         ? { ok: true, observables: { y: bot.entity.position.y, refuge: target ? blockKey(target) : 'up' } }
         : { ok: false, code: 'stuck', reason: `still in ${args.fluid} after ${RUN_MS / 1000} s`, retryable: true };
