@@ -3,8 +3,8 @@
 // Both run the tree to completion N times; Sinew adds leaf ownership, node paths, transition events and
 // its root guard. Target: ≤ 3× bare mistreevous.
 import { performance } from 'node:perf_hooks';
-import type { RunContext } from '@sinew/executor-contracts';
-import { behavior } from '@sinew/bt-runtime';
+import { behavior, systemClock } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { BehaviourTree, State } from 'mistreevous';
 
 const RUNS = 5000;
@@ -30,16 +30,7 @@ const bare = new BehaviourTree(MDSL, {
   Ready: () => true,
 });
 
-const ctx: RunContext<null> = {
-  body: null,
-  signal: new AbortController().signal,
-  blackboard: new Map(),
-  log: { debug() {}, info() {}, warn() {}, error() {} },
-  step: { planId: 'p', stepId: 's', verb: 'bench', version: '1.0.0', attempt: 1 },
-  progress() {},
-  transition() {},
-  now: () => performance.now(),
-};
+const ctx = createTestRunContext({ body: null, clock: systemClock, step: { verb: 'bench' } });
 
 async function runSinew(): Promise<number> {
   const start = performance.now();

@@ -4,8 +4,9 @@
 // Also: the per-attempt body view (issue 12: attribution without async hooks) — making a view and
 // calling through it vs calling the instrumented body directly.
 import { performance } from 'node:perf_hooks';
-import { accepted, CapabilityRegistry, defineCapability, type RunContext } from '@sinew/executor-contracts';
-import { createExecutor, createMetrics, instrumentMethods, leasedView, memoryProvenance, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
+import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
+import { createExecutor, createMetrics, instrumentMethods, leasedView, memoryProvenance, systemClock, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { z } from 'zod';
 
 const STEPS = 10_000;
@@ -47,16 +48,7 @@ async function pipeline(round: number): Promise<number> {
 }
 
 async function direct(): Promise<number> {
-  const ctx: RunContext<Instrumented> = {
-    body,
-    signal: new AbortController().signal,
-    blackboard: new Map(),
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    step: { planId: 'p', stepId: 's', verb: 'noop', version: '1.0.0', attempt: 1 },
-    progress() {},
-    transition() {},
-    now: () => Date.now(),
-  };
+  const ctx = createTestRunContext({ body, clock: systemClock, step: { verb: 'noop' } });
   const start = performance.now();
   for (let i = 0; i < STEPS; i += 1) await noop.run(ctx, { n: i });
   return performance.now() - start;

@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ManualClock } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import type { Capability, RunContext } from '@sinew/executor-contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapRunners, type WrapResult } from '../src/index.js';
@@ -55,16 +57,7 @@ describe('generated command capabilities at run time, on a small fake body', () 
       this.said.push(message);
     }
   }
-  const ctxOf = (body: FakeBot): RunContext<FakeBot> => ({
-    body,
-    signal: new AbortController().signal,
-    blackboard: new Map(),
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    step: { planId: 'p', stepId: 's', verb: 'v', version: '0.1.0', attempt: 1 },
-    progress() {},
-    transition() {},
-    now: () => 0,
-  });
+  const ctxOf = (body: FakeBot): RunContext<FakeBot> => createTestRunContext({ body, clock: new ManualClock() });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sinew-commands-'));

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ManualClock } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import type { Capability, RunContext } from '@sinew/executor-contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapRunners } from '../src/index.js';
@@ -31,18 +33,8 @@ class FakeBot {
   async waitForTicks(): Promise<void> {}
 }
 
-function context(body: FakeBot, signal = new AbortController().signal): RunContext<FakeBot> {
-  const log = { debug() {}, info() {}, warn() {}, error() {} };
-  return {
-    body,
-    signal,
-    blackboard: new Map(),
-    log,
-    step: { planId: 'p', stepId: 's', verb: 'v', version: '0.1.0', attempt: 1 },
-    progress() {},
-    transition() {},
-    now: () => 0,
-  };
+function context(body: FakeBot, signal?: AbortSignal): RunContext<FakeBot> {
+  return createTestRunContext({ body, clock: new ManualClock(), ...(signal ? { signal } : {}) });
 }
 
 type Loaded = Record<string, Capability<FakeBot>>;

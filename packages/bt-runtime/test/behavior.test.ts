@@ -3,6 +3,7 @@ import { BehaviourTree, State } from 'mistreevous';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { behavior, BehaviorDefinitionError, createExecutor, createMetrics, ManualClock, memoryProvenance, type LeafContext } from '../src/index.js';
+import { createTestRunContext } from '../src/testing/index.js';
 import { defineFake, fakeBody, registryWith, type Body, type World } from './fake-body.js';
 import { metric } from './metric.js';
 
@@ -293,25 +294,13 @@ describe('behavior(): standalone', () => {
       clock,
     });
     const body = { n: 1 };
-    const controller = new AbortController();
-    const transitions: string[] = [];
-    const result = tree.run(
-      {
-        body,
-        signal: controller.signal,
-        blackboard: new Map(),
-        log: { debug() {}, info() {}, warn() {}, error() {} },
-        step: { planId: 'p', stepId: 's', verb: 'add', version: '1.0.0', attempt: 1 },
-        progress() {},
-        transition: (path, state) => void transitions.push(`${path}=${state}`),
-        now: () => clock.now(),
-      },
-      { add: 2 },
-    );
+    // A RunContext without `clock` (only the executor's carries one): the tree falls back to its own.
+    const { clock: _executorClock, ...plain } = createTestRunContext({ body, clock: new ManualClock(), step: { verb: 'add' } });
+    const result = tree.run(plain, { add: 2 });
     await clock.advance(250);
     expect(await result).toBeUndefined();
     expect(body.n).toBe(3);
-    expect(transitions).toContain('root/sequence[0]/wait[0]=succeeded');
+    expect(plain.transitions).toContain('root/sequence[0]/wait[0]=succeeded');
   });
 
   it('passes each node its MDSL arguments, whatever their number; exit callbacks get { succeeded, aborted } first', async () => {
@@ -323,20 +312,7 @@ describe('behavior(): standalone', () => {
       conditions: { Two: ((...args: unknown[]) => (record(...args), true)) as never },
       callbacks: { Enter: record as never, Leave: record as never },
     });
-    const controller = new AbortController();
-    const result = await tree.run(
-      {
-        body: { n: 0 },
-        signal: controller.signal,
-        blackboard: new Map(),
-        log: { debug() {}, info() {}, warn() {}, error() {} },
-        step: { planId: 'p', stepId: 's', verb: 'v', version: '1.0.0', attempt: 1 },
-        progress() {},
-        transition() {},
-        now: () => 0,
-      },
-      null,
-    );
+    const result = await tree.run(createTestRunContext({ body: { n: 0 }, clock: new ManualClock() }), null);
     expect(result).toBeUndefined();
     expect(seen).toEqual([['e'], [], ['a'], [1, true], [1, 2, 3, 4, 'five'], [{ succeeded: true, aborted: false }, 7]]);
   });

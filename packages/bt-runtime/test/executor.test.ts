@@ -1,4 +1,4 @@
-import { accepted, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
+import { accepted, blackboardKey, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createMetrics, ManualClock, memoryProvenance, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
@@ -8,20 +8,14 @@ import { metric } from './metric.js';
 /** Resolves when the signal aborts: a runner that honours abort. */
 const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
-/** Waits `ms` on the executor clock (ManualClock in tests); rejects early if the signal aborts. */
-const sleep = (ctx: RunContext<Body>, ms: number) =>
-  new Promise<void>((resolve, reject) => {
-    const clock = (ctx as RunContext<Body> & { clock: ManualClock }).clock;
-    const onAbort = () => {
-      clock.clearTimeout(timer);
-      reject(ctx.signal.reason);
-    };
-    const timer = clock.setTimeout(() => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits `ms` on the executor clock (ManualClock in tests); throws the abort reason if the signal aborts. */
+const sleep = async (ctx: RunContext<Body>, ms: number) => {
+  await ctx.sleep(ms);
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+};
+
+/** How many moves `walk` made in earlier attempts of the step. */
+const DONE = blackboardKey<number>('walk.done');
 
 const empty = z.object({});
 
@@ -36,10 +30,10 @@ const walk = defineFake({
   inputSchema: z.object({ steps: z.number().int().positive(), everyMs: z.number().positive().default(200) }),
   guard: ({ body }) => (body.x < 1000 ? { ok: true } : { ok: false, code: 'guard_failed', reason: 'too far' }),
   run: async (ctx, { steps, everyMs }) => {
-    const start = ctx.blackboard.get('done') as number | undefined;
+    const start = ctx.blackboard.get(DONE);
     for (let i = start ?? 0; i < steps; i += 1) {
       ctx.body.move(1);
-      ctx.blackboard.set('done', i + 1);
+      ctx.blackboard.set(DONE, i + 1);
       await sleep(ctx, everyMs);
     }
   },

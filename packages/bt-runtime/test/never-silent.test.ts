@@ -37,7 +37,7 @@ const walker = defineFake({
   run: async (ctx) => {
     while (!ctx.signal.aborted) {
       ctx.body.move(1);
-      await Promise.race([aborted(ctx.signal), new Promise<void>((resolve) => (ctx as RunContext<Body> & { clock: ManualClock }).clock.setTimeout(resolve, 100))]);
+      await ctx.sleep(100);
     }
   },
   acceptance: () => accepted,
@@ -168,7 +168,7 @@ describe('close() is final (issue 12 item 4)', () => {
       inputSchema: empty,
       run: async (ctx) => {
         ctx.body.move(-1);
-        await new Promise<void>((resolve) => (ctx as RunContext<Body> & { clock: ManualClock }).clock.setTimeout(resolve, 200));
+        await ctx.sleep(200);
       },
       acceptance: () => accepted,
     });
@@ -433,7 +433,7 @@ describe('step priority (issue 12 item 6)', () => {
     atomic: true,
     run: async (ctx) => {
       ctx.body.chat('atomic start');
-      await new Promise<void>((resolve) => (ctx as RunContext<Body> & { clock: ManualClock }).clock.setTimeout(resolve, 300));
+      await ctx.sleep(300);
       ctx.body.chat('atomic end');
     },
     acceptance: () => accepted,

@@ -16,7 +16,8 @@ export {
 export { minecraftPredicates } from './predicates.js';
 export { superviseBot, SupervisorPolicySchema, type SuperviseOptions, type Supervisor, type SupervisorPolicyInput } from './supervisor.js';
 export { createFlapDetector, FlapPolicySchema, type FlapDetector, type FlapPolicy, type FlapPolicyInput } from './flap.js';
-export { defineBotCapability, NEAR_BLOCK_DISTANCE, REACH, type BotRunContext } from './body.js';
+export { defineBotCapability, type BotRunContext } from './body.js';
+export { NEAR_BLOCK_DISTANCE, REACH } from './body/geometry.js';
 export { createStandardRegistry, standardCapabilities, standardRegistry } from './registry.js';
 export { attackEntity, AttackEntityArgsSchema, type AttackEntityArgs } from './capabilities/attack_entity.js';
 export { BlueprintBlockSchema, buildStructure, BuildStructureArgsSchema, type BuildStructureArgs } from './capabilities/build_structure.js';

@@ -1,6 +1,8 @@
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
-import { movementsFor, walkTo, type BotRunContext, type Failure } from './body.js';
+import type { BotRunContext } from './body.js';
+import type { Failure } from './body/failures.js';
+import { movementsFor, walkTo } from './body/walking.js';
 import type { Vec3Like } from './world.js';
 
 const { goals } = pathfinderPackage;

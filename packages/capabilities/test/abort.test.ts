@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { RunContext } from '@sinew/executor-contracts';
+import { ManualClock } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import minecraftData from 'minecraft-data';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
@@ -7,21 +8,9 @@ import { consumeFood, gather, type SinewBot } from '../src/index.js';
 
 const registry = minecraftData('1.20.4');
 
-/** A run context around a small fake body; the test aborts through `controller`. */
+/** A run context around a small fake body, on a fake clock; the test aborts it with `ctx.abort()`. */
 function contextFor(body: object, verb: string) {
-  const controller = new AbortController();
-  let now = 0;
-  const ctx = {
-    body: body as unknown as SinewBot,
-    signal: controller.signal,
-    blackboard: new Map(),
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    step: { planId: 'p', stepId: 's', verb, version: '1.0.0', attempt: 1 },
-    progress() {},
-    transition() {},
-    now: () => (now += 10),
-  } satisfies RunContext<SinewBot>;
-  return { ctx, controller };
+  return createTestRunContext({ body: body as unknown as SinewBot, clock: new ManualClock(), step: { verb } });
 }
 
 describe('abort handling', () => {
@@ -48,8 +37,8 @@ describe('abort handling', () => {
       stopDigging: () => calls.push('stopDigging'),
       clearControlStates() {},
     });
-    const { ctx, controller } = contextFor(body, 'gather');
-    abort = () => controller.abort();
+    const ctx = contextFor(body, 'gather');
+    abort = () => ctx.abort();
     await gather.run(ctx, gather.inputSchema.parse({ block: 'oak_log' }));
     expect(calls).toContain('equip');
     expect(calls).not.toContain('dig');
@@ -71,10 +60,10 @@ describe('abort handling', () => {
       },
       deactivateItem: () => calls.push('deactivateItem'),
     };
-    const { ctx, controller } = contextFor(body, 'consume_food');
+    const ctx = contextFor(body, 'consume_food');
     const result = consumeFood.run(ctx, consumeFood.inputSchema.parse({}));
     await new Promise((resolve) => setImmediate(resolve));
-    controller.abort();
+    ctx.abort();
     await expect(result).resolves.toMatchObject({ ok: false, code: 'aborted' });
     expect(calls).toEqual(['consume', 'deactivateItem']);
   }, 5_000);
@@ -93,9 +82,9 @@ describe('abort handling', () => {
       },
       deactivateItem: () => calls.push('deactivateItem'),
     };
-    const { ctx, controller } = contextFor(body, 'consume_food');
+    const ctx = contextFor(body, 'consume_food');
     await expect(consumeFood.run(ctx, consumeFood.inputSchema.parse({}))).resolves.toMatchObject({ ok: true });
-    controller.abort();
+    ctx.abort();
     expect(calls).toEqual(['consume']);
   });
 });

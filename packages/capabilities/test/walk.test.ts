@@ -1,17 +1,18 @@
 import { EventEmitter } from 'node:events';
-import type { RunContext } from '@sinew/executor-contracts';
+import { ManualClock } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import minecraftData from 'minecraft-data';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
 import type { SinewBot } from '../src/index.js';
-import { walkTo, type WalkOptions } from '../src/body.js';
+import { walkTo, type WalkOptions } from '../src/body/walking.js';
 
 /**
  * A small fake body: pathfinder never finishes (as when it re-plans forever) while the test moves the body
- * along a scripted track, one position per sample. Time comes from a counter the samples advance.
+ * along a scripted track, one position per 250 ms sample of a ManualClock.
  */
-function fakeBody(track: (sample: number) => { x: number; z: number }) {
+function fakeBody() {
   const goals: unknown[] = [];
   const bot = Object.assign(new EventEmitter(), {
     registry: minecraftData('1.20.4'),
@@ -25,50 +26,55 @@ function fakeBody(track: (sample: number) => { x: number; z: number }) {
       goto: () => new Promise<void>(() => undefined),
     },
   });
-  let sample = 0;
-  let now = 0;
-  const ctx = {
-    body: bot as unknown as SinewBot,
-    signal: new AbortController().signal,
-    blackboard: new Map(),
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    step: { planId: 'p', stepId: 's', verb: 'navigate', version: '1.0.0', attempt: 1 },
-    progress() {},
-    transition() {},
-    // Each sample is 250 ms of body time; the position follows the track.
-    now: () => {
-      const { x, z } = track(sample);
-      bot.entity.position = new Vec3(x, 5, z);
-      sample += 1;
-      now += 250;
-      return now;
-    },
-  } satisfies RunContext<SinewBot>;
-  return { ctx, goals };
+  const clock = new ManualClock();
+  const ctx = createTestRunContext({ body: bot as unknown as SinewBot, clock, step: { verb: 'navigate' } });
+  return { bot, ctx, clock, goals };
+}
+
+/** Walks the fake body along `track` until walkTo settles (at most 200 samples). */
+async function walkAlong(track: (sample: number) => { x: number; z: number }, options: WalkOptions = {}) {
+  const { bot, ctx, clock, goals } = fakeBody();
+  let settled = false;
+  const walking = walkTo(ctx, goal, options).finally(() => (settled = true));
+  for (let sample = 0; !settled && sample < 200; sample += 1) {
+    const { x, z } = track(sample);
+    bot.entity.position = new Vec3(x, 5, z);
+    await clock.advance(250);
+  }
+  return { failure: await walking, goals, clock, ctx };
 }
 
 const goal = new pathfinderPackage.goals.GoalNear(100, 5, 0, 1);
 
 describe('walkTo', () => {
   it('stops a body walking back and forth with stuck (FM-04 flapping)', async () => {
-    const { ctx, goals } = fakeBody((i) => ({ x: i % 2, z: 0 }));
-    const failure = await walkTo(ctx, goal, { sampleMs: 1 });
+    const { failure, goals } = await walkAlong((i) => ({ x: i % 2, z: 0 }));
     expect(failure).toMatchObject({ code: 'stuck', retryable: true });
     expect(failure?.reason).toMatch(/FM-04/);
     expect(goals.at(-1)).toBeNull(); // the pathfinder goal was cleared
   });
 
   it('stops a body that does not move while pathfinder re-plans (no progress)', async () => {
-    const { ctx } = fakeBody(() => ({ x: 0, z: 0 }));
-    const failure = await walkTo(ctx, goal, { sampleMs: 1 });
+    const { failure, clock } = await walkAlong(() => ({ x: 0, z: 0 }));
     expect(failure).toMatchObject({ code: 'stuck' });
     expect(failure?.reason).toMatch(/no progress/);
+    expect(clock.now()).toBe(6_250); // the first sample past the 6 s window, on the fake clock
+  });
+
+  it('ends with aborted as soon as the context aborts, without waiting for the next sample', async () => {
+    const { ctx, clock, goals } = fakeBody();
+    const walking = walkTo(ctx, goal);
+    await clock.advance(100);
+    ctx.abort();
+    await expect(walking).resolves.toMatchObject({ code: 'aborted' });
+    expect(clock.now()).toBe(100);
+    expect(goals.at(-1)).toBeNull();
   });
 
   it('ends a walk past its budget with timeout while the body keeps moving', async () => {
-    const { ctx } = fakeBody((i) => ({ x: i, z: 0 }));
-    const failure = await walkTo(ctx, goal, { sampleMs: 1, budgetMs: 5_000 });
+    const { failure, clock } = await walkAlong((i) => ({ x: i, z: 0 }), { budgetMs: 5_000 });
     expect(failure).toMatchObject({ code: 'timeout' });
+    expect(clock.now()).toBe(5_250); // the first sample past the budget, on the fake clock
   });
 
   it('has no dynamic option (pathfinder dynamic goals never resolve goto; GoalFollow re-plans by itself)', () => {

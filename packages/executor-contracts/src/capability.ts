@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Blackboard } from './blackboard.js';
 import type { ErrorCode } from './codes.js';
 import { formatPredicate, type Predicate } from './predicates.js';
 import { CapabilityRetrySchema, type CapabilityRetry } from './retry.js';
@@ -25,8 +26,8 @@ export interface RunContext<Body> {
   readonly body: Body;
   /** Aborted when a watchdog trips, the step is preempted or the plan is cancelled. */
   readonly signal: AbortSignal;
-  /** Per-step scratch space shared by the attempts of one step. */
-  readonly blackboard: Map<string, unknown>;
+  /** Per-step scratch space shared by the attempts of one step, read through typed keys (`blackboardKey`). */
+  readonly blackboard: Blackboard;
   readonly log: Logger;
   readonly step: StepInfo;
   /** Reports progress that is not an actuator command; resets the stuck watchdog (A4). */
@@ -35,6 +36,11 @@ export interface RunContext<Body> {
   transition(nodePath: string, state: string): void;
   /** Milliseconds from the executor's clock. */
   now(): number;
+  /**
+   * Waits `ms` on the executor's clock (fake time in tests); resolves early, without throwing, when
+   * `signal` aborts. A negative, NaN or over-`MAX_TIMER_MS` delay rejects with a RangeError.
+   */
+  sleep(ms: number): Promise<void>;
 }
 
 export interface StepInfo {

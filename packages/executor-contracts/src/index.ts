@@ -47,6 +47,7 @@ export {
   type PredicateParse,
 } from './predicates.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
+export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';
 export {
   accepted,
   capabilityFactory,

@@ -1,6 +1,6 @@
 import { describeError, type BehaviorRunner, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
 import { BehaviourTree, convertMDSLToJSON, State, validateDefinition, type NodeDetails } from 'mistreevous';
-import { systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
+import { sleepOn, systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
 
 /** What a leaf returns: `true`/nothing/'succeeded' succeed, `false`/'failed' fail. */
 export type LeafStatus = boolean | void | 'succeeded' | 'failed';
@@ -252,6 +252,7 @@ class LeafCtx implements LeafContext<unknown, unknown> {
   #reason: unknown;
   constructor(
     private readonly base: RunContext<unknown>,
+    private readonly clock: Clock,
     private readonly fixedSignal: AbortSignal | undefined,
     readonly args: unknown,
     readonly nodePath: string,
@@ -293,6 +294,10 @@ class LeafCtx implements LeafContext<unknown, unknown> {
   now() {
     return this.base.now();
   }
+  /** Sleeps on the run's clock and wakes when this invocation is aborted, not only the step. */
+  sleep(ms: number): Promise<void> {
+    return sleepOn(this.clock, ms, this.signal);
+  }
 }
 
 const ANY_NAME: ReadonlySet<string> = { has: () => true } as unknown as ReadonlySet<string>;
@@ -312,9 +317,10 @@ export function behaviorNodePaths(tree: string | object): readonly string[] {
  * callbacks run. Unknown leaf names throw a BehaviorDefinitionError here, at build time.
  *
  * @example
+ * const TARGET = blackboardKey<Block>('dig.target');
  * const gather = behavior<Bot, { block: string }>({
  *   tree: `root { sequence { action [Find] action [Dig] } }`,
- *   actions: { Find: async (ctx) => findBlock(ctx.body, ctx.args.block), Dig: async (ctx) => { await ctx.body.dig(ctx.blackboard.get('target')); } },
+ *   actions: { Find: (ctx) => { ctx.blackboard.set(TARGET, findBlock(ctx.body, ctx.args.block)); }, Dig: async (ctx) => { await ctx.body.dig(ctx.blackboard.get(TARGET)!); } },
  * });
  */
 export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): BehaviorTreeRunner<Body, Args> {
@@ -352,7 +358,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           const current = instance.invocations[leaf.slot];
           if (current === undefined) {
             const runId = (run.runCounters[leaf.slot] = (run.runCounters[leaf.slot] ?? 0) + 1);
-            const leafCtx = new LeafCtx(run.ctx, undefined, run.args, leaf.nodePath, runId);
+            const leafCtx = new LeafCtx(run.ctx, run.clock, undefined, run.args, leaf.nodePath, runId);
             if (run.ctx.signal.aborted) leafCtx.abort(run.ctx.signal.reason);
             let result: unknown;
             try {
@@ -403,7 +409,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
         agent[name] = (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]) => {
           const run = instance.run!;
           if (isRootGuard && run.stop !== undefined) return false;
-          const leafCtx = (run.leafCtxs[index] ??= new LeafCtx(run.ctx, run.ctx.signal, run.args, leaf.nodePath, 0));
+          const leafCtx = (run.leafCtxs[index] ??= new LeafCtx(run.ctx, run.clock, run.ctx.signal, run.args, leaf.nodePath, 0));
           try {
             const value = arity === 0 ? fn(leafCtx) : arity === 1 ? fn(leafCtx, a) : arity === 2 ? fn(leafCtx, a, b) : fn(leafCtx, a, b, c, ...more);
             return isCallback ? undefined : value === true;

@@ -1,3 +1,5 @@
+import { describeValue, MAX_TIMER_MS } from '@sinew/executor-contracts';
+
 /** An opaque timer handle returned by `Clock.setTimeout`. */
 export type TimerHandle = { readonly __timer: true } | ReturnType<typeof globalThis.setTimeout>;
 
@@ -22,6 +24,27 @@ export const systemClock: Clock = {
     globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>);
   },
 };
+
+/**
+ * `RunContext.sleep` on a clock: resolves after `ms`, or at once (never rejecting) when `signal` aborts;
+ * a bad delay rejects with a RangeError, since a NaN or over-long timer would fire at once.
+ * @internal
+ */
+export function sleepOn(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (typeof ms !== 'number' || !(ms >= 0 && ms <= MAX_TIMER_MS)) {
+    return Promise.reject(new RangeError(`ctx.sleep(ms): ms must be a number from 0 to ${MAX_TIMER_MS}, received ${typeof ms === 'number' ? ms : `a ${typeof ms} (${describeValue(ms)})`}`));
+  }
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clock.clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 interface ManualTimer {
   readonly __timer: true;

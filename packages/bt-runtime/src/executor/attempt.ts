@@ -1,9 +1,11 @@
 import {
+  createBlackboard,
   describeError,
   checkAcceptance,
   ErrorCodeSchema,
   isRetryable,
   stepFailure,
+  type Blackboard,
   type Capability,
   type ErrorCode,
   type Logger,
@@ -13,7 +15,7 @@ import {
 } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { leasedView, type ActuatorLease, type ActuatorSource } from '../body/instrument.js';
-import type { Clock, TimerHandle } from '../clock/clock.js';
+import { sleepOn, type Clock, type TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
 import { stopFailure, type PlanContext, type Runtime } from './runtime.js';
@@ -53,7 +55,7 @@ export interface StepScope {
   readonly entries: TraceEntry[];
   dropped: number;
   readonly startedAt: number;
-  blackboard?: Map<string, unknown>;
+  blackboard?: Blackboard;
 }
 
 /** Everything one attempt needs. */
@@ -378,8 +380,8 @@ class AttemptContext<Body extends ActuatorSource> implements ExecutorRunContext<
   get signal(): AbortSignal {
     return this.attempt.signal();
   }
-  get blackboard(): Map<string, unknown> {
-    return (this.o.scope.blackboard ??= new Map());
+  get blackboard(): Blackboard {
+    return (this.o.scope.blackboard ??= createBlackboard());
   }
   progress(note?: string): void {
     this.attempt.onActivity('progress', typeof note === 'string' ? note : 'progress');
@@ -389,6 +391,9 @@ class AttemptContext<Body extends ActuatorSource> implements ExecutorRunContext<
   }
   now(): number {
     return this.clock.now();
+  }
+  sleep(ms: number): Promise<void> {
+    return sleepOn(this.clock, ms, this.signal);
   }
 }
 

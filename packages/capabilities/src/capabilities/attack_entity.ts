@@ -3,9 +3,11 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, defineBotCapability, movementsFor, pause, targetMemo } from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { nearestEntityNamed, nearestHostile } from '../body/entities.js';
+import { ABORTED } from '../body/failures.js';
+import { movementsFor } from '../body/walking.js';
 import { observeWorld } from '../world.js';
-import { nearestEntityNamed } from './navigate.js';
 
 const { goals } = pathfinderPackage;
 
@@ -28,18 +30,6 @@ const FIGHT_BUDGET_MS = 35_000;
 // Hits the bot has not seen answered (hurt or death) before it gives up on the target.
 const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
-
-/** The nearest hostile mob within `maxDistance`. */
-export function nearestHostile(bot: SinewBot, maxDistance: number): Entity | undefined {
-  const me = bot.entity.position;
-  let best: Entity | undefined;
-  for (const entity of Object.values(bot.entities)) {
-    if (entity === bot.entity || entity.isValid === false || entity.type !== 'hostile') continue;
-    const distance = entity.position.distanceTo(me);
-    if (distance <= maxDistance && (!best || distance < best.position.distanceTo(me))) best = entity;
-  }
-  return best;
-}
 
 const targets = targetMemo<Entity>();
 
@@ -94,7 +84,7 @@ export const attackEntity = defineBotCapability({
           bot.attack(target);
           hits += 1;
           lastHitAt = ctx.now();
-          await pause(HIT_COOLDOWN_MS, ctx.signal);
+          await ctx.sleep(HIT_COOLDOWN_MS);
         } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
           return { ok: false, code: 'stuck', reason: `could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`, retryable: true };
         } else {
@@ -104,7 +94,7 @@ export const attackEntity = defineBotCapability({
             bot.pathfinder.setGoal(new goals.GoalNear(x, y, z, 1));
             chasedAt = ctx.now();
           }
-          await pause(100, ctx.signal);
+          await ctx.sleep(100);
         }
       }
     } finally {

@@ -2,9 +2,13 @@ import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } fr
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, countItem, defineBotCapability, eyeDistance, REACH, targetMemo, toBlockVec, walkTo } from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { ABORTED } from '../body/failures.js';
+import { eyeDistance, REACH, toBlockVec } from '../body/geometry.js';
+import { countItem } from '../body/inventory.js';
+import { isReplaceable, occupiedByBot, placeAt } from '../body/placing.js';
+import { walkTo } from '../body/walking.js';
 import { blockKey, observeWorld, parseBlockKey, Vec3Schema, type Vec3Like } from '../world.js';
-import { isReplaceable, occupiedByBot, placeAt } from './place_block.js';
 
 const { goals } = pathfinderPackage;
 

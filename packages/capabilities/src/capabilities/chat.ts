@@ -1,7 +1,9 @@
 import { accepted, effectsUnmet, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ChatLine } from '../bot.js';
-import { ABORTED, defineBotCapability, targetMemo, waitFor } from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { ABORTED } from '../body/failures.js';
+import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
 
 export const ChatArgsSchema = z.strictObject({
@@ -46,7 +48,7 @@ export const chat = defineBotCapability({
     const before = lastSeq(bot.sinewChatLog);
     const expected = echoLine(bot.username, args.message);
     bot.chat(args.message);
-    await waitFor(ctx.signal, () => echoed(bot.sinewChatLog, before, expected), ECHO_WAIT_MS, ECHO_POLL_MS);
+    await waitFor(ctx, () => echoed(bot.sinewChatLog, before, expected), ECHO_WAIT_MS, ECHO_POLL_MS);
     return ctx.signal.aborted ? ABORTED : { ok: true };
   },
   acceptance: (pre, post, args) => {

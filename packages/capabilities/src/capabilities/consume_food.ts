@@ -2,7 +2,8 @@ import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondM
 import type { Item } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, defineBotCapability, thrown } from '../body.js';
+import { defineBotCapability } from '../body.js';
+import { ABORTED, thrown } from '../body/failures.js';
 import { observeWorld } from '../world.js';
 
 export const ConsumeFoodArgsSchema = z.strictObject({

@@ -2,7 +2,10 @@ import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondM
 import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, countItem, defineBotCapability, NEAR_BLOCK_DISTANCE, nearestBlock, thrown } from '../body.js';
+import { defineBotCapability } from '../body.js';
+import { ABORTED, thrown } from '../body/failures.js';
+import { NEAR_BLOCK_DISTANCE, nearestBlock } from '../body/geometry.js';
+import { countItem } from '../body/inventory.js';
 import { observeWorld } from '../world.js';
 
 export const CraftItemArgsSchema = z.strictObject({

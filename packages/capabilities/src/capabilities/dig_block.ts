@@ -1,21 +1,12 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate } from '@sinew/executor-contracts';
 import type { Block } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import {
-  ABORTED,
-  defineBotCapability,
-  digWithBestTool,
-  eyeDistance,
-  isAir,
-  missingHarvestTool,
-  nearestBlock,
-  REACH,
-  targetMemo,
-  thrown,
-  toBlockVec,
-  withinReachPredicate,
-} from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { digWithBestTool } from '../body/digging.js';
+import { ABORTED, thrown } from '../body/failures.js';
+import { eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from '../body/geometry.js';
+import { missingHarvestTool } from '../body/inventory.js';
 import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
 
 export const DigBlockArgsSchema = z
@@ -59,10 +50,10 @@ export const digBlock = defineBotCapability({
     if (block.diggable === false || block.hardness === null || block.hardness < 0) {
       return guardFailed(`${block.name} at ${blockKey(block.position)} cannot be broken`);
     }
-    const missing: string[] = [];
+    const missing: (string | Predicate)[] = [];
     const tool = missingHarvestTool(body, block);
     if (tool) missing.push(tool);
-    if (eyeDistance(body, block.position) > REACH) missing.push(withinReachPredicate(block.position));
+    if (eyeDistance(body, block.position) > REACH) missing.push(pred.withinReach(block.position));
     return missing.length ? precondMissing(missing) : guardOk;
   },
   observe: ({ body }, args) => {
@@ -74,7 +65,7 @@ export const digBlock = defineBotCapability({
     const block = resolveTarget(bot, args);
     if (!block || isAir(block.name)) return { ok: false, code: 'guard_failed', reason: 'the block to dig is gone', retryable: false };
     try {
-      if (!(await digWithBestTool(bot, block, ctx.signal))) return ABORTED;
+      if (!(await digWithBestTool(ctx, block))) return ABORTED;
       return { ok: true, observables: { block: block.name, position: blockKey(block.position) } };
     } catch (error) {
       return ctx.signal.aborted ? ABORTED : thrown('runner_error', `dig ${block.name}`, error);

@@ -1,6 +1,8 @@
 import { accepted, effectsUnmet, formatPredicate, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import { ABORTED, countItem, defineBotCapability, thrown } from '../body.js';
+import { defineBotCapability } from '../body.js';
+import { ABORTED, thrown } from '../body/failures.js';
+import { countItem } from '../body/inventory.js';
 import { EquipmentSlotSchema, observeWorld } from '../world.js';
 
 export const EquipArgsSchema = z.strictObject({

@@ -2,7 +2,9 @@ import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/execu
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, defineBotCapability, waitFor } from '../body.js';
+import { defineBotCapability } from '../body.js';
+import { ABORTED } from '../body/failures.js';
+import { waitFor } from '../body/waiting.js';
 import { blockKey, observeWorld, type Vec3Like, type WorldSnapshot } from '../world.js';
 
 export const EscapeFluidArgsSchema = z.strictObject({
@@ -93,10 +95,10 @@ export const escapeFluid = defineBotCapability({
         bot.setControlState('forward', true);
         bot.setControlState('sprint', args.fluid !== 'water');
       }
-      const out = await waitFor(ctx.signal, () => { ctx.progress(); return isClear(); }, RUN_MS, 50);
+      const out = await waitFor(ctx, () => { ctx.progress(); return isClear(); }, RUN_MS, 50);
       if (ctx.signal.aborted) return ABORTED;
       // one more moment forward so the body is over solid ground, not on the rim's edge
-      if (out && args.fluid !== 'water') await waitFor(ctx.signal, () => false, 300, 50);
+      if (out && args.fluid !== 'water') await ctx.sleep(300);
       return out
         ? { ok: true, observables: { y: bot.entity.position.y, refuge: target ? blockKey(target) : 'up' } }
         : { ok: false, code: 'stuck', reason: `still in ${args.fluid} after ${RUN_MS / 1000} s`, retryable: true };

@@ -3,10 +3,10 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { defineBotCapability, targetMemo, walkTo } from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { nearestEntityNamed, nearestHostile } from '../body/entities.js';
+import { walkTo } from '../body/walking.js';
 import { observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
-import { nearestHostile } from './attack_entity.js';
-import { nearestEntityNamed } from './navigate.js';
 
 const { goals } = pathfinderPackage;
 

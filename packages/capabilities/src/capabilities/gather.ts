@@ -1,27 +1,16 @@
 import { behavior, type LeafContext } from '@sinew/bt-runtime';
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blackboardKey, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import {
-  blockIds,
-  blockMatcher,
-  countMatching,
-  defineBotCapability,
-  digWithBestTool,
-  dropNames,
-  eyeDistance,
-  GoalWithinReach,
-  isAir,
-  missingHarvestTool,
-  REACH,
-  targetMemo,
-  toBlockVec,
-  waitFor,
-  walkTo,
-} from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { digWithBestTool } from '../body/digging.js';
+import { dropsNear, pickUpDrops } from '../body/drops.js';
+import { blockIds, blockMatcher, eyeDistance, isAir, REACH, toBlockVec } from '../body/geometry.js';
+import { countMatching, dropNames, missingHarvestTool } from '../body/inventory.js';
+import { waitFor } from '../body/waiting.js';
+import { GoalWithinReach, walkTo } from '../body/walking.js';
 import { blockKey, inventoryCounts, observeWorld, type Vec3Like } from '../world.js';
-import { dropsNear, pickUpDrops } from './collect_drops.js';
 
 const { goals } = pathfinderPackage;
 
@@ -86,19 +75,24 @@ function yieldCount(bot: SinewBot, args: GatherArgs): number {
   return countMatching(inventoryCounts(bot), gatheredItemMatcher(bot, args.block));
 }
 
+/** Block keys no walk could reach from where the bot stood. */
+const UNREACHABLE = blackboardKey<Set<string>>('gather.unreachable');
+/** The block FindTarget chose. */
+const TARGET = blackboardKey<Vec3Like>('gather.target');
+/** The block DigTarget just broke (its drops are about to spawn). */
+const DUG = blackboardKey<Vec3Like>('gather.dug');
+/** How many explore walks ran since something was last found. */
+const EXPLORE = blackboardKey<number>('gather.explore');
+
 /** Per-attempt baseline, so the runner stops exactly where acceptance (pre vs post of this attempt) is met. */
-function baselineKey(ctx: Leaf): string {
-  return `gather.baseline.${ctx.step.attempt}`;
+function baselineKey(ctx: Leaf) {
+  return blackboardKey<number>(`gather.baseline.${ctx.step.attempt}`);
 }
 
 function unreachable(ctx: Leaf): Set<string> {
-  let set = ctx.blackboard.get('gather.unreachable') as Set<string> | undefined;
-  if (!set) ctx.blackboard.set('gather.unreachable', (set = new Set()));
+  let set = ctx.blackboard.get(UNREACHABLE);
+  if (!set) ctx.blackboard.set(UNREACHABLE, (set = new Set()));
   return set;
-}
-
-function target(ctx: Leaf): Vec3Like | undefined {
-  return ctx.blackboard.get('gather.target') as Vec3Like | undefined;
 }
 
 const gatherTree = behavior<SinewBot, GatherArgs>({
@@ -107,8 +101,10 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
   conditions: {
     HasEnough: (ctx) => {
       const now = yieldCount(ctx.body, ctx.args);
-      if (!ctx.blackboard.has(baselineKey(ctx))) ctx.blackboard.set(baselineKey(ctx), now);
-      return now - (ctx.blackboard.get(baselineKey(ctx)) as number) >= ctx.args.count;
+      const key = baselineKey(ctx);
+      const baseline = ctx.blackboard.get(key) ?? now;
+      ctx.blackboard.set(key, baseline);
+      return now - baseline >= ctx.args.count;
     },
   },
   actions: {
@@ -123,14 +119,18 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
         next = found.find((position) => !skip.has(blockKey(position)));
         if (next) break;
       }
-      ctx.blackboard.set('gather.target', next);
+      if (!next) {
+        ctx.blackboard.delete(TARGET);
+        return false;
+      }
+      ctx.blackboard.set(TARGET, next);
       // Found something: exploring may start over from here.
-      if (next) ctx.blackboard.set('gather.explore', 0);
-      return next !== undefined;
+      ctx.blackboard.set(EXPLORE, 0);
+      return true;
     },
     GoToTarget: async (ctx) => {
       const bot = ctx.body;
-      const position = target(ctx);
+      const position = ctx.blackboard.get(TARGET);
       if (!position) return false;
       if (eyeDistance(bot, position) <= REACH - 0.3) return true;
       const failure = await walkTo(ctx, new GoalWithinReach(position), { budgetMs: 30_000 });
@@ -143,29 +143,28 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
     },
     DigTarget: async (ctx) => {
       const bot = ctx.body;
-      const position = target(ctx);
+      const position = ctx.blackboard.get(TARGET);
       const block = position ? bot.blockAt(toBlockVec(position)) : null;
       if (!block || isAir(block.name)) return true; // someone else got it; the drops may still be there
-      if (!(await digWithBestTool(bot, block, ctx.signal))) return false;
-      ctx.blackboard.set('gather.dug', block.position);
+      if (!(await digWithBestTool(ctx, block))) return false;
+      ctx.blackboard.set(DUG, block.position);
       return isAir(bot.blockAt(block.position)?.name);
     },
     CollectDrops: async (ctx) => {
       const bot = ctx.body;
       const matches = gatheredItemMatcher(bot, ctx.args.block);
       // The server spawns the drop just after the block breaks: give it a moment to appear.
-      const dug = ctx.blackboard.get('gather.dug') as Vec3Like | undefined;
-      if (dug) await waitFor(ctx.signal, () => dropsNear(bot, 6, matches).length > 0, DROP_APPEAR_MS);
-      ctx.blackboard.delete('gather.dug');
+      if (ctx.blackboard.has(DUG)) await waitFor(ctx, () => dropsNear(bot, 6, matches).length > 0, DROP_APPEAR_MS);
+      ctx.blackboard.delete(DUG);
       const result = await pickUpDrops(ctx, 6, matches);
       return result.ok;
     },
     Explore: async (ctx) => {
       const bot = ctx.body;
-      const turn = (ctx.blackboard.get('gather.explore') as number | undefined) ?? 0;
+      const turn = ctx.blackboard.get(EXPLORE) ?? 0;
       // One walk in each direction, then give up: the step fails at this node instead of wandering.
       if (turn >= EXPLORE_DIRECTIONS.length) return false;
-      ctx.blackboard.set('gather.explore', turn + 1);
+      ctx.blackboard.set(EXPLORE, turn + 1);
       const [dx, dz] = EXPLORE_DIRECTIONS[turn % EXPLORE_DIRECTIONS.length]!;
       const start = bot.entity.position.clone();
       const goal = new goals.GoalNearXZ(start.x + dx * EXPLORE_DISTANCE, start.z + dz * EXPLORE_DISTANCE, 2);

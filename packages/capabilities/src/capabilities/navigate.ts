@@ -3,7 +3,11 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { defineBotCapability, nearestBlock, targetMemo, walkTo, type Failure } from '../body.js';
+import { defineBotCapability, targetMemo } from '../body.js';
+import { nearestEntityNamed } from '../body/entities.js';
+import type { Failure } from '../body/failures.js';
+import { nearestBlock } from '../body/geometry.js';
+import { walkTo } from '../body/walking.js';
 import { climbLadder, RecoveryOptionsSchema, tracingCells } from '../recovery.js';
 import { observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
 
@@ -30,25 +34,6 @@ export type NavigateArgs = z.output<typeof NavigateArgsSchema>;
 type Target = { kind: 'position'; position: Vec3Like } | { kind: 'block'; position: Vec3Like } | { kind: 'entity'; entity: Entity };
 
 const targets = targetMemo<Target>();
-
-/** The nearest entity of a type, mob name or username within `maxDistance` (never the bot itself). */
-export function nearestEntityNamed(bot: SinewBot, name: string, maxDistance: number): Entity | undefined {
-  const lower = name.toLowerCase();
-  const me = bot.entity.position;
-  let best: Entity | undefined;
-  let bestDistance = maxDistance;
-  for (const entity of Object.values(bot.entities)) {
-    if (entity === bot.entity || entity.isValid === false) continue;
-    const names = [entity.name, entity.username, entity.displayName, entity.type].map((v) => v?.toLowerCase());
-    if (!names.includes(lower)) continue;
-    const distance = entity.position.distanceTo(me);
-    if (distance <= bestDistance) {
-      best = entity;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
 
 function resolveTarget(bot: SinewBot, args: NavigateArgs): Target | undefined {
   const known = targets.get(args);

@@ -2,9 +2,12 @@ import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondM
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, countItem, defineBotCapability, thrown, waitFor } from '../body.js';
+import { defineBotCapability } from '../body.js';
+import { ABORTED, thrown } from '../body/failures.js';
+import { countItem } from '../body/inventory.js';
+import { isReplaceable } from '../body/placing.js';
+import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
-import { isReplaceable } from './place_block.js';
 
 export const PillarUpArgsSchema = z.strictObject({
   height: z.number().int().positive().max(32),
@@ -59,7 +62,7 @@ export const pillarUp = defineBotCapability({
         const support = bot.blockAt(new Vec3(Math.floor(bot.entity.position.x), standY - 1, Math.floor(bot.entity.position.z)));
         if (!support) return { ok: false, code: 'runner_error', reason: 'standing on an unloaded block' };
         bot.setControlState('jump', true);
-        const rose = await waitFor(ctx.signal, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS, 25);
+        const rose = await waitFor(ctx, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS, 25);
         bot.setControlState('jump', false);
         if (!rose) return { ok: false, code: 'stuck', reason: `could not jump above y=${standY}`, retryable: true };
         await bot.placeBlock(support, new Vec3(0, 1, 0)).catch(async (error: unknown) => {
@@ -67,7 +70,7 @@ export const pillarUp = defineBotCapability({
           const placed = bot.blockAt(support.position.offset(0, 1, 0));
           if (placed?.name !== item) throw error;
         });
-        await waitFor(ctx.signal, () => bot.entity.onGround, JUMP_TIMEOUT_MS, 25);
+        await waitFor(ctx, () => bot.entity.onGround, JUMP_TIMEOUT_MS, 25);
         ctx.progress(`level ${level + 1}`);
       }
       return { ok: true, observables: { y: bot.entity.position.y } };

@@ -2,25 +2,15 @@ import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondM
 import type { Furnace } from 'mineflayer';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import {
-  ABORTED,
-  countItem,
-  defineBotCapability,
-  eyeDistance,
-  GoalWithinReach,
-  NEAR_BLOCK_DISTANCE,
-  nearestBlock,
-  pause,
-  REACH,
-  thrown,
-  waitFor,
-  walkTo,
-  type BotRunContext,
-  type Failure,
-} from '../body.js';
+import { defineBotCapability, type BotRunContext } from '../body.js';
+import { ABORTED, thrown, type Failure } from '../body/failures.js';
+import { eyeDistance, NEAR_BLOCK_DISTANCE, nearestBlock, REACH } from '../body/geometry.js';
+import { countItem } from '../body/inventory.js';
+import { freeSpotNextTo, placeAt } from '../body/placing.js';
+import { waitFor } from '../body/waiting.js';
+import { GoalWithinReach, walkTo } from '../body/walking.js';
 import type { Block } from '../mc-types.js';
 import { blockKey, observeWorld } from '../world.js';
-import { freeSpotNextTo, placeAt } from './place_block.js';
 
 export const SmeltItemArgsSchema = z.strictObject({
   /** The item wanted out of the furnace (`iron_ingot`). */
@@ -110,7 +100,7 @@ async function openFurnace(ctx: BotRunContext, block: Block): Promise<Furnace | 
     const failure = await walkTo(ctx, new GoalWithinReach(block.position), { budgetMs: 15_000 });
     if (failure) return failure;
   }
-  const timeout = pause(OPEN_TIMEOUT_MS, ctx.signal).then(() => undefined);
+  const timeout = ctx.sleep(OPEN_TIMEOUT_MS).then(() => undefined);
   try {
     const opened = await Promise.race([bot.openFurnace(block), timeout]);
     if (ctx.signal.aborted) return ABORTED;
@@ -181,7 +171,7 @@ async function cook(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs, f
     const state = `${ready}/${args.count} ${args.item}, cooking ${Math.round(furnace.progress * 100)}%`;
     if (state !== last) ctx.progress(state);
     last = state;
-    await pause(POLL_MS, ctx.signal);
+    await ctx.sleep(POLL_MS);
   }
 }
 
@@ -195,7 +185,7 @@ async function smelt(ctx: BotRunContext, args: SmeltItemArgs): Promise<Failure |
   try {
     // The window's properties follow the window (fuel left needs the total first, a tick later); a lit furnace has some.
     const lit = block.getProperties().lit === true || block.getProperties().lit === 'true';
-    await waitFor(ctx.signal, () => fuelSecondsOf(furnace) > 0 || (!lit && furnace.fuel !== null), PROPERTIES_WAIT_MS);
+    await waitFor(ctx, () => fuelSecondsOf(furnace) > 0 || (!lit && furnace.fuel !== null), PROPERTIES_WAIT_MS);
     remember(ctx.body, block, contentsOf(furnace));
     const failure = (await load(ctx, furnace, args)) ?? (await cook(ctx, furnace, args, block));
     if (failure) return failure;

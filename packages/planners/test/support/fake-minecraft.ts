@@ -1,3 +1,5 @@
+import { ManualClock } from '@sinew/bt-runtime';
+import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import {
   accepted,
   CapabilityRegistry,
@@ -181,7 +183,7 @@ export async function runWithRepair(registry: CapabilityRegistry<FakeBody>, plan
       continue;
     }
     const result = await check.capability.run(
-      { body, signal: new AbortController().signal, blackboard: new Map(), log: console, step: { planId: plan.planId, stepId: step.stepId, verb: step.type, version: '1.0.0', attempt: 1 }, progress() {}, transition() {}, now: () => 0 },
+      createTestRunContext({ body, clock: new ManualClock(), log: console, step: { planId: plan.planId, stepId: step.stepId, verb: step.type, version: '1.0.0' } }),
       check.args,
     );
     if (result && !result.ok) return { ok: false, failure: { code: 'runner_error', reason: result.reason, retryable: true }, repairs, executed };

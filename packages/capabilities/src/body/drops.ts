@@ -1,0 +1,143 @@
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Vec3 } from 'vec3';
+import type { BotRunContext } from '../body.js';
+import type { SinewBot } from '../bot.js';
+import type { Entity } from '../mc-types.js';
+import { ABORTED, type Failure } from './failures.js';
+import { walkTo } from './walking.js';
+
+const { goals } = pathfinderPackage;
+
+/** Item name of a dropped-item entity, or undefined when the server did not say (or it is no item drop). */
+export function droppedItemName(entity: Entity): string | undefined {
+  if (entity.name !== 'item') return undefined;
+  try {
+    return entity.getDroppedItem()?.name ?? undefined;
+  } catch {
+    // Servers that send no item metadata (flying-squid) leave the stack unknown.
+    return undefined;
+  }
+}
+
+/** Dropped items within `radius` of the bot (optionally of one item, or those a predicate accepts), nearest first. */
+export function dropsNear(bot: SinewBot, radius: number, item?: string | ((name: string) => boolean)): Entity[] {
+  const wanted = typeof item === 'function' ? item : item === undefined ? () => true : (name: string) => name === item;
+  const me = bot.entity.position;
+  return Object.values(bot.entities)
+    .filter((entity) => entity.isValid !== false && entity.name === 'item' && entity.position.distanceTo(me) <= radius)
+    .filter((entity) => {
+      const name = droppedItemName(entity);
+      // An unknown stack might be the wanted one: pick it up, acceptance counts what really arrived.
+      return name === undefined || wanted(name);
+    })
+    .sort((a, b) => a.position.distanceTo(me) - b.position.distanceTo(me));
+}
+
+const PICKUP_WAIT_MS = 1_500;
+/** How high above the feet vanilla's pickup box reaches (1.8 tall, grown 0.5), and how much a jump adds. */
+const PICKUP_REACH_UP = 2.3;
+const JUMP_GAIN = 1.2;
+const JUMP_MS = 400;
+
+/** The result of picking up: how many drops arrived, and the ones no approach could reach (with why). */
+export type PickUp = { ok: true; collected: number; unreachable: string[] };
+
+type Approach = 'walk onto it' | 'approach from the side and jump' | 'step up over it';
+const APPROACHES: readonly Approach[] = ['walk onto it', 'approach from the side and jump', 'step up over it'];
+
+/** Whether the body can stand in a cell: two passable blocks over a solid one. */
+function standable(bot: SinewBot, cell: Vec3): boolean {
+  const passable = (at: Vec3) => bot.blockAt(at)?.boundingBox === 'empty';
+  return passable(cell) && passable(cell.offset(0, 1, 0)) && bot.blockAt(cell.offset(0, -1, 0))?.boundingBox === 'block';
+}
+
+/** A cell beside the drop's column (or under it) to stand in, from which a jump brings the pickup box up to the drop. */
+function sideCell(bot: SinewBot, drop: Entity): Vec3 | undefined {
+  const at = drop.position.floored();
+  const me = bot.entity.position;
+  const cells: Vec3[] = [];
+  for (const [dx, dz] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+    for (const dy of [0, -1, -2, -3]) {
+      const cell = at.offset(dx, dy, dz);
+      if (drop.position.y - cell.y <= PICKUP_REACH_UP + JUMP_GAIN && standable(bot, cell)) cells.push(cell);
+    }
+  }
+  return cells.sort((a, b) => b.y - a.y || a.distanceTo(me) - b.distanceTo(me))[0];
+}
+
+/** Goes after one drop by one approach; false when that approach has no way in. */
+async function approach(ctx: BotRunContext, drop: Entity, how: Approach): Promise<Failure | boolean> {
+  const { x, y, z } = drop.position;
+  if (how === 'walk onto it') return (await walkTo(ctx, new goals.GoalNear(x, y, z, 1), { budgetMs: 15_000 }))?.code === 'aborted' ? ABORTED : true;
+  if (how === 'step up over it') return (await walkTo(ctx, new goals.GoalNearXZ(x, z, 0.5), { budgetMs: 10_000 }))?.code === 'aborted' ? ABORTED : true;
+  const cell = sideCell(ctx.body, drop);
+  if (!cell) return false;
+  const failure = await walkTo(ctx, new goals.GoalBlock(cell.x, cell.y, cell.z), { budgetMs: 10_000 });
+  if (failure?.code === 'aborted') return ABORTED;
+  // A jump lifts the pickup box over a drop lying in a notch above head height.
+  ctx.body.setControlState('jump', true);
+  await ctx.sleep(JUMP_MS);
+  ctx.body.setControlState('jump', false);
+  return true;
+}
+
+/** Waits for the server to hand a drop over (vanilla pickup delay ≈ 0.5 s), reporting progress while it waits. */
+function awaitPickup(ctx: BotRunContext, drop: Entity): { done: Promise<boolean>; cancel(): void } {
+  const bot = ctx.body;
+  let finish: (ok: boolean) => void = () => undefined;
+  const done = new Promise<boolean>((resolve) => {
+    const onCollect = (collector: Entity, collected: Entity) => {
+      if (collector === bot.entity && collected.id === drop.id) finish(true);
+    };
+    const onGone = (entity: Entity) => {
+      if (entity.id === drop.id) finish(true);
+    };
+    finish = (ok) => {
+      bot.removeListener('playerCollect', onCollect);
+      bot.removeListener('entityGone', onGone);
+      resolve(ok);
+    };
+    bot.on('playerCollect', onCollect);
+    bot.on('entityGone', onGone);
+  });
+  return { done, cancel: () => finish(false) };
+}
+
+/**
+ * Goes after each drop in turn until none is left (or `maxDrops`): walk onto it, else approach from the side
+ * and jump (a drop in a notch above head height), else step up over it. A drop no approach reaches is
+ * listed as unreachable, never waited on until a watchdog fires. Shared with `gather`.
+ */
+export async function pickUpDrops(
+  ctx: BotRunContext,
+  radius: number,
+  item?: string | ((name: string) => boolean),
+  maxDrops = 16,
+): Promise<Failure | PickUp> {
+  let collected = 0;
+  const tried = new Map<number, number>();
+  const unreachable: string[] = [];
+  for (let dropsLeft = maxDrops; dropsLeft > 0; ) {
+    if (ctx.signal.aborted) return ABORTED;
+    const drop = dropsNear(ctx.body, radius, item).find((entity) => (tried.get(entity.id) ?? 0) < APPROACHES.length);
+    if (!drop) break;
+    const attempt = tried.get(drop.id) ?? 0;
+    tried.set(drop.id, attempt + 1);
+    const how = APPROACHES[attempt]!;
+    const pickup = awaitPickup(ctx, drop);
+    const went = await approach(ctx, drop, how);
+    if (went === ABORTED) return pickup.cancel(), ABORTED;
+    ctx.progress(`drop ${drop.id}: ${how}`);
+    const gotIt = went === true && (await Promise.race([pickup.done, ctx.sleep(PICKUP_WAIT_MS).then(() => false)]));
+    pickup.cancel();
+    if (gotIt) collected += 1;
+    ctx.progress(`drop ${drop.id} ${gotIt ? 'collected' : `missed (${how})`}`);
+    if (gotIt) dropsLeft -= 1;
+    else if (attempt + 1 >= APPROACHES.length) {
+      dropsLeft -= 1;
+      const { x, y, z } = drop.position;
+      unreachable.push(`${droppedItemName(drop) ?? 'item'} at ${x.toFixed(1)},${y.toFixed(1)},${z.toFixed(1)}`);
+    }
+  }
+  return { ok: true, collected, unreachable };
+}

@@ -1,0 +1,51 @@
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import type { Block } from '../mc-types.js';
+import type { Vec3Like } from '../world.js';
+
+/** Reach from the eyes to a block centre, as vanilla survival allows it (≈ 4.5 blocks). */
+export const REACH = 4.5;
+/** Distance at which a block counts as "near" for `near_block:<block>` (crafting needs the table this close). */
+export const NEAR_BLOCK_DISTANCE = 4;
+/** Eye height above the feet of a standing player. */
+export const EYE_HEIGHT = 1.62;
+const AIR = new Set(['air', 'cave_air', 'void_air']);
+
+/** Whether a block name is some kind of air. */
+export function isAir(name: string | undefined): boolean {
+  return name === undefined || AIR.has(name);
+}
+
+/** A `Vec3` from any `{x,y,z}`, floored to a block position. */
+export function toBlockVec(position: Vec3Like): Vec3 {
+  return new Vec3(Math.floor(position.x), Math.floor(position.y), Math.floor(position.z));
+}
+
+/** Distance from the bot's eyes to the centre of the block at `position`. */
+export function eyeDistance(bot: Bot, position: Vec3Like): number {
+  const eye = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+  return eye.distanceTo(toBlockVec(position).offset(0.5, 0.5, 0.5));
+}
+
+/**
+ * Whether a block name matches a block pattern: the exact name, or a suffix group (`log` → any `*_log`)
+ * when the pattern is not itself a block name.
+ */
+export function blockMatcher(bot: Bot, pattern: string): (name: string) => boolean {
+  if (bot.registry.blocksByName[pattern]) return (name) => name === pattern;
+  const suffix = `_${pattern}`;
+  return (name) => name.endsWith(suffix);
+}
+
+/** Ids of every block matching a pattern (see `blockMatcher`). */
+export function blockIds(bot: Bot, pattern: string): number[] {
+  const matches = blockMatcher(bot, pattern);
+  return bot.registry.blocksArray.filter((block) => matches(block.name)).map((block) => block.id);
+}
+
+/** The nearest loaded block matching a pattern within `maxDistance`, or undefined. */
+export function nearestBlock(bot: Bot, pattern: string, maxDistance: number): Block | undefined {
+  const ids = blockIds(bot, pattern);
+  if (ids.length === 0) return undefined;
+  return bot.findBlock({ matching: ids, maxDistance }) ?? undefined;
+}

@@ -1,0 +1,73 @@
+import { blockKey, formatPredicate, pred } from '@sinew/executor-contracts';
+import { Vec3 } from 'vec3';
+import type { BotRunContext } from '../body.js';
+import type { SinewBot } from '../bot.js';
+import type { Block } from '../mc-types.js';
+import type { Vec3Like } from '../world.js';
+import { ABORTED, thrown, type Failure } from './failures.js';
+import { eyeDistance, REACH, toBlockVec } from './geometry.js';
+
+const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
+const REPLACEABLE = new Set(['air', 'cave_air', 'void_air', 'short_grass', 'grass', 'tall_grass', 'water', 'lava', 'snow', 'fern']);
+
+/** Whether a block can be placed into (air or a replaceable plant/fluid). */
+export function isReplaceable(block: Block | null | undefined): boolean {
+  return block !== null && block !== undefined && REPLACEABLE.has(block.name);
+}
+
+/** A solid neighbour to place against and the face vector from it to `position`, or undefined. */
+export function placementReference(bot: SinewBot, position: Vec3Like): { reference: Block; face: Vec3 } | undefined {
+  const target = toBlockVec(position);
+  for (const face of FACES) {
+    const reference = bot.blockAt(target.minus(face));
+    if (reference && reference.boundingBox === 'block' && !isReplaceable(reference)) return { reference, face };
+  }
+  return undefined;
+}
+
+/** Whether the bot's body (its 0.6 × 1.8 box, which can reach into a neighbouring column) overlaps a block position. */
+export function occupiedByBot(bot: SinewBot, position: Vec3Like): boolean {
+  const { x, y, z } = bot.entity.position;
+  const target = toBlockVec(position);
+  const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
+  // The server refuses a block placed into the player, and mineflayer then waits for an update that never comes.
+  return overlaps(x - 0.3, x + 0.3, target.x) && overlaps(z - 0.3, z + 0.3, target.z) && overlaps(y, y + 1.8, target.y);
+}
+
+/** A free spot next to the bot: replaceable, on solid ground, not where the bot stands. */
+export function freeSpotNextTo(bot: SinewBot): Vec3 | undefined {
+  const feet = bot.entity.position.floored();
+  const ring = [
+    [1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1], [2, 0], [-2, 0], [0, 2], [0, -2],
+  ] as const;
+  for (const dy of [0, 1, -1]) {
+    for (const [dx, dz] of ring) {
+      const spot = feet.offset(dx, dy, dz);
+      if (!isReplaceable(bot.blockAt(spot)) || occupiedByBot(bot, spot)) continue;
+      const below = bot.blockAt(spot.offset(0, -1, 0));
+      if (below?.boundingBox !== 'block') continue;
+      if (eyeDistance(bot, spot) <= REACH) return spot;
+    }
+  }
+  return undefined;
+}
+
+/** Places one block of `item` at `position` (after equipping it); shared with build_structure and pillar_up. */
+export async function placeAt(ctx: BotRunContext, item: string, position: Vec3Like): Promise<Failure | undefined> {
+  const bot = ctx.body;
+  const placement = placementReference(bot, position);
+  if (!placement) return { ok: false, code: 'guard_failed', reason: `nothing solid next to ${blockKey(position)} to place against`, retryable: false };
+  const stack = bot.inventory.items().find((candidate) => candidate.name === item);
+  if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${item} in inventory`, missing: [formatPredicate(pred.hasItem(item))], retryable: false };
+  try {
+    if (bot.heldItem?.name !== item) await bot.equip(stack, 'hand');
+    if (ctx.signal.aborted) return ABORTED;
+    await bot.placeBlock(placement.reference, placement.face);
+    return undefined;
+  } catch (error) {
+    if (ctx.signal.aborted) return ABORTED;
+    // mineflayer rejects when the server's block update is late; the world decides.
+    if (bot.blockAt(toBlockVec(position))?.name === item) return undefined;
+    return thrown('runner_error', `place ${item} at ${blockKey(position)}`, error);
+  }
+}

@@ -1,0 +1,120 @@
+import type { Bot } from 'mineflayer';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { BotRunContext } from '../body.js';
+import { createFlapDetector, type FlapPolicyInput } from '../flap.js';
+import type { Vec3Like } from '../world.js';
+import type { Failure } from './failures.js';
+import { EYE_HEIGHT, REACH } from './geometry.js';
+
+const { Movements, goals } = pathfinderPackage;
+type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
+
+const movementsByBot = new WeakMap<Bot, InstanceType<typeof Movements>>();
+
+/**
+ * Pathfinder movements for a bot, built once (building them scans the registry). Walking never digs or
+ * towers: breaking and placing blocks are steps of their own, so a path never changes the world unseen.
+ */
+export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
+  let movements = movementsByBot.get(bot);
+  if (!movements) {
+    movements = new Movements(bot);
+    movements.canDig = false;
+    movements.allow1by1towers = false;
+    movements.scafoldingBlocks = [];
+    movementsByBot.set(bot, movements);
+  }
+  return movements;
+}
+
+/** A pathfinder goal: stand where the eyes are within `reach` of a block's centre (no line-of-sight rule). */
+export class GoalWithinReach extends goals.Goal {
+  constructor(
+    readonly position: Vec3Like,
+    readonly reach: number = REACH - 0.5,
+  ) {
+    super();
+  }
+  heuristic(node: { x: number; y: number; z: number }): number {
+    const dx = node.x + 0.5 - (Math.floor(this.position.x) + 0.5);
+    const dy = node.y + EYE_HEIGHT - (Math.floor(this.position.y) + 0.5);
+    const dz = node.z + 0.5 - (Math.floor(this.position.z) + 0.5);
+    return Math.max(0, Math.hypot(dx, dy, dz) - this.reach);
+  }
+  isEnd(node: { x: number; y: number; z: number }): boolean {
+    return this.heuristic(node) === 0;
+  }
+}
+
+/** Seconds-long window in which the body must move at least `MIN_PROGRESS_BLOCKS` while walking. */
+const NO_PROGRESS_MS = 6_000;
+const MIN_PROGRESS_BLOCKS = 0.5;
+
+export interface WalkOptions {
+  /** Give up after this long (the executor's attempt timeout usually fires first). */
+  readonly budgetMs?: number;
+  readonly flap?: FlapPolicyInput;
+  /** Position sampling interval for flap detection. */
+  readonly sampleMs?: number;
+}
+
+const NAVIGATION_ABORTED: Failure = { ok: false, code: 'aborted', reason: 'navigation aborted', retryable: false };
+
+/**
+ * Walks to a pathfinder goal: abortable, FM-04 flap detection, progress on every path update. Resolves
+ * undefined when pathfinder says it is done — which can happen without reaching the goal (an empty
+ * computed path), so callers must check the position — or a `stuck` failure.
+ */
+export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOptions = {}): Promise<Failure | undefined> {
+  const bot = ctx.body;
+  bot.pathfinder.setMovements(movementsFor(bot));
+  if (ctx.signal.aborted) return NAVIGATION_ABORTED;
+  const walk = { over: false };
+  const walking = bot.pathfinder.goto(goal).then(() => undefined, pathfinderFailure);
+  const failure = await Promise.race([walking, watchWalk(ctx, options, walk)]);
+  walk.over = true;
+  if (failure) {
+    bot.pathfinder.setGoal(null);
+    bot.clearControlStates();
+  }
+  return failure;
+}
+
+/** A failure from pathfinder's rejection of `goto`. */
+function pathfinderFailure(error: unknown): Failure {
+  const name = error instanceof Error ? error.name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === 'NoPath') return { ok: false, code: 'stuck', reason: `no path: ${message}`, retryable: false };
+  if (name === 'Timeout') return { ok: false, code: 'stuck', reason: `pathfinder gave up: ${message}`, retryable: true };
+  return { ok: false, code: 'stuck', reason: `navigation failed: ${message}`, retryable: true };
+}
+
+/**
+ * Samples the body every `sampleMs` of the context's clock until the walk is over (undefined), aborted,
+ * flapping, making no progress or past its budget. After the walk ends it stops at its next sample.
+ */
+async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { readonly over: boolean }): Promise<Failure | undefined> {
+  const bot = ctx.body;
+  const { budgetMs = 60_000, sampleMs = 250 } = options;
+  const flap = createFlapDetector(options.flap);
+  const startedAt = ctx.now();
+  // pathfinder keeps re-planning a partial path on the spot (each re-plan clears control states, which looks
+  // like activity): the body must actually move, or the walk is stuck.
+  let anchor = bot.entity.position.clone();
+  let anchorAt = startedAt;
+  for (;;) {
+    await ctx.sleep(sampleMs);
+    if (walk.over) return undefined;
+    if (ctx.signal.aborted) return NAVIGATION_ABORTED;
+    const now = ctx.now();
+    if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {
+      anchor = bot.entity.position.clone();
+      anchorAt = now;
+    }
+    if (flap.sample(bot.entity.position, now)) {
+      return { ok: false, code: 'stuck', reason: `navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`, retryable: true };
+    }
+    if (now - anchorAt > NO_PROGRESS_MS) return { ok: false, code: 'stuck', reason: `no progress toward the goal for ${NO_PROGRESS_MS / 1000} s`, retryable: true };
+    if (now - startedAt > budgetMs) return { ok: false, code: 'timeout', reason: `navigation did not finish within ${budgetMs} ms`, retryable: true };
+  }
+}
