@@ -72,34 +72,24 @@ const DEAD_LIMIT = 256;
 const ALL_ACTUATORS = [...BOT_ACTUATORS, ...PATHFINDER_ACTUATORS];
 
 /**
- * Instruments a mineflayer bot in place, plugin-style: the same object comes back (still the user's
- * bot), pathfinder is loaded if it was not, every call that moves the body emits an actuator command
- * to `bot.sinew.onActuate` listeners before it runs, and `bot.sinew` keeps the chat, hurts and deaths
- * the bot saw. Calling it twice, or with `bot.loadPlugin(sinew)`, wires everything once.
+ * Instruments a mineflayer bot in place, plugin-style: `bot.loadPlugin(sinew)`, returning the same bot
+ * (still the user's). See `sinew` for what it adds; on a bot fresh from `createBot` that happens when
+ * mineflayer loads its plugins, before `spawn`.
  *
  * @example
  * const bot = instrumentBot(await connectBot(server));
  * const stop = bot.sinew.onActuate(({ command }) => console.log(command));
  */
 export function instrumentBot<B extends Bot>(bot: B): B {
-  // A bot that only went through instrumentMethods has `sinew.onActuate` but none of the state below.
-  const fresh = !Object.hasOwn(bot.sinew ?? {}, 'chatLog');
-  if (!bot.pathfinder) bot.loadPlugin(pathfinderPackage.pathfinder);
-  instrumentMethods(bot, ALL_ACTUATORS, { ignoreMissing: true, describe });
-  if (!fresh) return bot;
-  // A brand-new bot loads plugins on `inject_allowed`; instrument pathfinder once it exists.
-  if (!bot.pathfinder) {
-    bot.once('inject_allowed', () => {
-      setImmediate(() => instrumentMethods(bot, PATHFINDER_ACTUATORS, { ignoreMissing: true, describe }));
-    });
-  }
-  Object.assign(bot.sinew, { chatLog: chatLog(bot), ...combatRecord(bot), onDisconnect: disconnectSignal(bot), predicates: minecraftPredicates });
+  bot.loadPlugin(sinew);
   return bot;
 }
 
 /**
- * The mineflayer plugin: `bot.loadPlugin(sinew)` does what `instrumentBot(bot)` does (mineflayer's
- * second argument, the bot options, is not used).
+ * The mineflayer plugin: loads pathfinder if the bot has not, reports every call that moves the body to
+ * `bot.sinew.onActuate` listeners before it runs, and keeps at `bot.sinew` the chat, hurts and deaths
+ * the bot saw, its disconnect signal and predicate evaluator. Loaded twice, or beside `instrumentBot`,
+ * it wires everything once.
  *
  * @example
  * const bot = mineflayer.createBot({ host, port, username: 'sinew' });
@@ -107,7 +97,12 @@ export function instrumentBot<B extends Bot>(bot: B): B {
  * const executor = createExecutor({ registry: createStandardRegistry(), body: bot });
  */
 export function sinew(bot: Bot): void {
-  instrumentBot(bot);
+  // Another copy of this package (ESM beside CJS) is another function to loadPlugin: the state says it is done.
+  if (Object.hasOwn(bot.sinew ?? {}, 'chatLog')) return;
+  // Plugins run once mineflayer injects them, so pathfinder loads at once and its methods exist below.
+  if (!bot.pathfinder) bot.loadPlugin(pathfinderPackage.pathfinder);
+  instrumentMethods(bot, ALL_ACTUATORS, { ignoreMissing: true, describe });
+  Object.assign(bot.sinew, { chatLog: chatLog(bot), ...combatRecord(bot), onDisconnect: disconnectSignal(bot), predicates: minecraftPredicates });
 }
 
 /** The chat lines the server sends, the latest `CHAT_LOG_LIMIT`, numbered from 1. */

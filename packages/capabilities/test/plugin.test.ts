@@ -40,22 +40,25 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 }
 
 describe('bot.loadPlugin(sinew)', () => {
-  it('loaded before spawn: bot.sinew is wired, pathfinder is loaded and instrumented, and a step runs with the bot as the body', async () => {
-    const bot = createBot({ host: server.host, port: server.port, username: 'plugged', version: server.version, auth: 'offline', hideErrors: true });
+  const before = { 'bot.loadPlugin(sinew)': (bot: Bot) => bot.loadPlugin(sinew), 'instrumentBot(bot)': (bot: Bot) => void instrumentBot(bot) };
+  it.each(Object.entries(before))('%s before spawn: bot.sinew is wired, every actuator (pathfinder too) reported, and a step runs with the bot as the body', async (how, load) => {
+    const username = how.startsWith('bot') ? 'plugged' : 'instrumented';
+    const bot = createBot({ host: server.host, port: server.port, username, version: server.version, auth: 'offline', hideErrors: true });
     bot.on('error', () => undefined);
     bots.push(bot);
-    bot.loadPlugin(sinew);
+    load(bot);
     await once(bot, 'spawn');
     await bot.waitForChunksToLoad();
     const commands: string[] = [];
     bot.sinew.onActuate(({ command }) => commands.push(command));
+    bot.swingArm('right');
     bot.pathfinder.setGoal(null);
-    expect(commands[0]).toBe('pathfinder.setGoal');
+    expect(commands.slice(0, 2)).toEqual(['swingArm', 'pathfinder.setGoal']);
     const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
-    const outcome = await executor.run({ planId: 'plugin', intentId: 'plugin', steps: [{ stepId: 's1', type: 'chat', args: { message: 'plugged in' } }] });
+    const outcome = await executor.run({ planId: 'plugin', intentId: 'plugin', steps: [{ stepId: 's1', type: 'chat', args: { message: `${username} in` } }] });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('completed');
     expect(commands).toContain('chat');
-    expect(linesWith(bot, 'plugged in')).toHaveLength(1);
+    expect(linesWith(bot, `${username} in`)).toHaveLength(1);
     await executor.close();
   });
 
