@@ -77,7 +77,7 @@ async function react(bot: SinewBot, executor: Executor<SinewBot>, onset: () => P
   let onsetAt: number | undefined;
   let firstAt: number | undefined;
   const stopMark = marker(() => void (onsetAt ??= performance.now()));
-  const stopActuate = bot.onActuate(() => void (onsetAt !== undefined && (firstAt ??= performance.now())));
+  const stopActuate = bot.sinew.onActuate(() => void (onsetAt !== undefined && (firstAt ??= performance.now())));
   const { modes, stop } = withModes(bot, executor, undefined);
   try {
     await onset();

@@ -12,10 +12,12 @@ class FuzzBody {
     this.x += dx;
   }
   chat(_message: string): void {}
-  onDisconnect(listener: (info: { readonly reason: string }) => void): () => void {
-    this.#gone.add(listener);
-    return () => this.#gone.delete(listener);
-  }
+  readonly sinew = {
+    onDisconnect: (listener: (info: { readonly reason: string }) => void): (() => void) => {
+      this.#gone.add(listener);
+      return () => this.#gone.delete(listener);
+    },
+  };
   disconnect(reason: string): void {
     for (const listener of [...this.#gone]) listener({ reason });
   }

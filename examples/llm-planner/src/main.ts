@@ -2,7 +2,7 @@
 // a bot on an embedded server plans the goal with your model and runs the plan.
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { createStandardRegistry, instrumentBot } from '@sinew/capabilities';
+import { createStandardRegistry, sinew } from '@sinew/capabilities';
 import { connectBot, startServer } from '@sinew/testkit';
 import { createExamplePlanner } from './planner.js';
 import { planAndRun } from './run.js';
@@ -25,7 +25,8 @@ const planner = createExamplePlanner({
   onEvent: (event) => event.type === 'rejected' && process.stdout.write(`  rejected (attempt ${event.attempt}): ${event.complaint}\n`),
 });
 const server = await startServer();
-const bot = instrumentBot(await connectBot(server, { username: 'thinker' }));
+const bot = await connectBot(server, { username: 'thinker' });
+bot.loadPlugin(sinew);
 try {
   const { planned, outcome } = await planAndRun({ body: bot, registry, planner, goal });
   if (!planned.ok) {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createExecutor, createMetrics, htnMetrics, jsonlProvenance, memoryProvenance, routerMetrics, type PlanOutcome } from '@sinew/bt-runtime';
-import { createStandardRegistry, GATHER_TREE, instrumentBot, observeWorld } from '@sinew/capabilities';
+import { createStandardRegistry, GATHER_TREE, observeWorld, sinew, type SinewBot } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, withBeliefThreats, type RouteEvent } from '@sinew/planners';
@@ -68,13 +68,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const server = await startServer();
   let telemetry: SinewServer | undefined;
   let bot: Awaited<ReturnType<typeof connectBot>> | undefined;
-  let executor: ReturnType<typeof createExecutor<ReturnType<typeof instrumentBot>>> | undefined;
+  let executor: ReturnType<typeof createExecutor<SinewBot>> | undefined;
   let belief: BeliefAdapter | undefined;
   let modes: AttachedModes | undefined;
   try {
     const placed = await buildWorld(server, goal, options.seed ?? 1);
     say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${placed}`);
-    const body = instrumentBot((bot = await connectBot(server, { username: 'sinew' })));
+    const body = (bot = await connectBot(server, { username: 'sinew' }));
+    // Sinew's plugin: actuator commands for the executor's watchdogs, chat, hurts and deaths, all at bot.sinew.
+    body.loadPlugin(sinew);
     // Perception: the snapshot plus the blocks around the bot (trees, the crafting table) and the hostiles belief tracks.
     // Up the tech tree the bot walks between trees and ore: repair must see the crafting table it left behind.
     const focus = goal === 'wooden_pickaxe' ? 6 : 20;

@@ -20,7 +20,7 @@ beforeAll(async () => {
   executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
   belief = attachBelief(bot);
   modes = attachModes(bot, { preemptor: executor, belief, onEvent: (e) => events.push(e) });
-  bot.onActuate(({ command }) => actuations.push({ at: Date.now(), command }));
+  bot.sinew.onActuate(({ command }) => actuations.push({ at: Date.now(), command }));
   belief.start();
 });
 

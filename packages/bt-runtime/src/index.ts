@@ -8,6 +8,7 @@ export {
   type ActuatorCommand,
   type ActuatorLease,
   type ActuatorSource,
+  type BodySignals,
   type InstrumentOptions,
 } from './body/instrument.js';
 export {

@@ -41,11 +41,13 @@ export class FakeBody {
 
   readonly #disconnectListeners = new Set<(info: { readonly reason: string }) => void>();
 
-  /** The body contract's disconnect signal. */
-  onDisconnect(listener: (info: { readonly reason: string }) => void): () => void {
-    this.#disconnectListeners.add(listener);
-    return () => this.#disconnectListeners.delete(listener);
-  }
+  /** The body contract's disconnect signal, in the namespace `instrumentMethods` adds `onActuate` to. */
+  readonly sinew = {
+    onDisconnect: (listener: (info: { readonly reason: string }) => void): (() => void) => {
+      this.#disconnectListeners.add(listener);
+      return () => this.#disconnectListeners.delete(listener);
+    },
+  };
 
   /** The connection drops (what mineflayer's `end`/`kicked` mean for a real bot). */
   disconnect(reason: string): void {

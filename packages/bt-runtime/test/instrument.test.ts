@@ -19,7 +19,7 @@ describe('instrumentMethods', () => {
     const body = instrumentMethods(bot, ['move', 'fail', 'pathfinder.setGoal']);
     expect(body).toBe(bot);
     const seen: ActuatorCommand[] = [];
-    const off = body.onActuate((c) => seen.push(c));
+    const off = body.sinew.onActuate((c) => seen.push(c));
     expect(body.move(2)).toBe(2);
     body.pathfinder.setGoal({ x: 1 });
     expect(bot.pathfinder.goal).toEqual({ x: 1 });
@@ -28,16 +28,29 @@ describe('instrumentMethods', () => {
     off();
     body.move(1);
     expect(seen).toHaveLength(3);
+    // Sinew's signals live in one hidden namespace, not as loose props on the user's object.
+    expect(Object.keys(bot)).not.toContain('sinew');
     expect(Object.keys(bot)).not.toContain('onActuate');
+  });
+
+  it("adds onActuate to a namespace the body already has (its own onDisconnect stays) and refuses a non-object `sinew`", () => {
+    const gone = () => () => undefined;
+    const body = instrumentMethods(Object.assign(new Bot(), { sinew: { onDisconnect: gone } }), ['move']);
+    const seen: string[] = [];
+    body.sinew.onActuate((c) => seen.push(c.command));
+    body.move(1);
+    expect(seen).toEqual(['move']);
+    expect(body.sinew.onDisconnect).toBe(gone);
+    expect(() => instrumentMethods(Object.assign(new Bot(), { sinew: 'mine' }), ['move'])).toThrow(/"sinew" property is a string/);
   });
 
   it('instrumenting twice never double-reports; a listener that throws never breaks the body', () => {
     const bot = instrumentMethods(instrumentMethods(new Bot(), ['move']), ['move']);
     const seen: string[] = [];
-    bot.onActuate(() => {
+    bot.sinew.onActuate(() => {
       throw new Error('bad listener');
     });
-    bot.onActuate((c) => seen.push(c.command));
+    bot.sinew.onActuate((c) => seen.push(c.command));
     bot.move(1);
     expect(seen).toEqual(['move']);
     expect(bot.pos).toBe(1);
@@ -47,7 +60,7 @@ describe('instrumentMethods', () => {
     expect(() => instrumentMethods(new Bot(), ['fly'])).toThrow(InstrumentError);
     const bot = instrumentMethods(new Bot(), ['fly', 'move'], { ignoreMissing: true, commandName: (m) => `bot.${m}` });
     const seen: string[] = [];
-    bot.onActuate((c) => seen.push(c.command));
+    bot.sinew.onActuate((c) => seen.push(c.command));
     bot.move(1);
     emitActuatorCommand(bot, { command: 'control.forward' });
     expect(seen).toEqual(['bot.move', 'control.forward']);
@@ -77,7 +90,7 @@ describe('leasedView (per-attempt body views)', () => {
     const bot = new Bot();
     const body = instrumentMethods(bot, ['move', 'pathfinder.setGoal']);
     const seen: ActuatorCommand[] = [];
-    body.onActuate((command) => seen.push(command));
+    body.sinew.onActuate((command) => seen.push(command));
     const stale: string[] = [];
     const lease = { expired: false, stale: (command: string) => stale.push(command) };
     const view = leasedView(body, lease as ActuatorLease);

@@ -412,7 +412,8 @@ describe('step preconds/effects through a predicate evaluator (issue 12 item 6)'
   });
 
   it("the body's own evaluator is used when the executor is given none", async () => {
-    const body = Object.assign(fakeBody(), { predicates: inventory as PredicateEvaluator<never> });
+    const body = fakeBody();
+    Object.assign(body.sinew, { predicates: inventory as PredicateEvaluator<never> });
     const clock = new ManualClock();
     const executor = createExecutor({ registry: registryWith(gainLog, flee), body, clock, policy: { maxLocalRetries: 0 } });
     const done = executor.run({ planId: 'own', intentId: 'i', steps: [{ stepId: 's', type: 'gain_log', preconds: ['has_item:stick:2'] }] });

@@ -1,16 +1,27 @@
-import { instrumentMethods, type ActuatorSource } from '@sinew/bt-runtime';
+import { instrumentMethods, type BodySignals, type PredicateEvaluator } from '@sinew/bt-runtime';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { minecraftPredicates } from './predicates.js';
 
-/** What `instrumentBot` adds to a bot: its actuator commands, its recent chat and the hurts it saw. */
-export interface Instrumentation extends ActuatorSource {
+/** Sinew's state on a mineflayer bot, all at `bot.sinew` (as pathfinder's is at `bot.pathfinder`). */
+export interface SinewNamespace extends BodySignals {
   /** The last chat lines the server sent this bot (plain text, oldest first, at most 50), each with its sequence number. */
-  readonly sinewChatLog: readonly ChatLine[];
+  readonly chatLog: readonly ChatLine[];
   /** Entity id → how many times the bot saw it hurt (for entities still around). */
-  readonly sinewHurtCounts: ReadonlyMap<number, number>;
+  readonly hurtCounts: ReadonlyMap<number, number>;
   /** Entities the bot saw die (the latest 256, kept after the server removes them): id → name and last position. */
-  readonly sinewDeadEntities: ReadonlyMap<number, DeadEntity>;
+  readonly deadEntities: ReadonlyMap<number, DeadEntity>;
+  /** Subscribes to the bot going away for good (`end`, `kicked`, `error`; the first wins); returns the unsubscribe function. */
+  onDisconnect(listener: (info: { readonly reason: string }) => void): () => void;
+  /** The Minecraft predicate evaluator the executor checks plan steps' preconds/effects with. */
+  readonly predicates: PredicateEvaluator<Bot>;
+}
+
+declare module 'mineflayer' {
+  interface Bot {
+    /** Sinew's namespace, set by `bot.loadPlugin(sinew)` or `instrumentBot(bot)`. */
+    sinew: SinewNamespace;
+  }
 }
 
 /** One chat line the server sent; `seq` counts every line since instrumenting (1, 2, …), so it never repeats. */
@@ -25,8 +36,8 @@ export interface DeadEntity {
   readonly position: { readonly x: number; readonly y: number; readonly z: number };
 }
 
-/** A mineflayer bot with pathfinder loaded and its actuators instrumented. */
-export type SinewBot = Bot & Instrumentation;
+/** A mineflayer bot with the sinew plugin loaded (the `Bot` type itself carries `bot.sinew` once this package is imported). */
+export type SinewBot = Bot;
 
 /** Every bot method that moves the body (control states, look, dig, place, craft, equip, attack, consume, activate, chat, swing). */
 export const BOT_ACTUATORS = [
@@ -56,48 +67,60 @@ export const BOT_ACTUATORS = [
 /** The pathfinder calls that set the body moving (its own steering goes through the bot methods above). */
 export const PATHFINDER_ACTUATORS = ['pathfinder.setGoal', 'pathfinder.goto', 'pathfinder.stop'] as const;
 
-const EXTRAS = Symbol.for('sinew.capabilities.instrumented');
 const CHAT_LOG_LIMIT = 50;
 const DEAD_LIMIT = 256;
+const ALL_ACTUATORS = [...BOT_ACTUATORS, ...PATHFINDER_ACTUATORS];
 
 /**
- * Instruments a mineflayer bot in place, plugin-style: the same object comes back (still the user's
- * bot), pathfinder is loaded if it was not, and every call that moves the body emits an actuator
- * command to `onActuate` listeners before it runs. Calling it twice is harmless.
+ * Instruments a mineflayer bot in place, plugin-style: `bot.loadPlugin(sinew)`, returning the same bot
+ * (still the user's). See `sinew` for what it adds; on a bot fresh from `createBot` that happens when
+ * mineflayer loads its plugins, before `spawn`.
  *
  * @example
  * const bot = instrumentBot(await connectBot(server));
- * const stop = bot.onActuate(({ command }) => console.log(command));
+ * const stop = bot.sinew.onActuate(({ command }) => console.log(command));
  */
-export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
-  const target = bot as B & Instrumentation & { [EXTRAS]?: true };
-  if (!(bot as { pathfinder?: unknown }).pathfinder) bot.loadPlugin(pathfinderPackage.pathfinder);
-  instrumentMethods(bot, [...BOT_ACTUATORS, ...PATHFINDER_ACTUATORS], { ignoreMissing: true, describe });
-  // A brand-new bot loads plugins on `inject_allowed`; instrument pathfinder once it exists.
-  if (!(bot as { pathfinder?: unknown }).pathfinder) {
-    bot.once('inject_allowed', () => {
-      setImmediate(() => {
-        instrumentMethods(bot, [...PATHFINDER_ACTUATORS], { ignoreMissing: true, describe });
-      });
-    });
-  }
-  if (target[EXTRAS]) return target;
-  Object.defineProperty(target, EXTRAS, { value: true });
-  const chatLog: ChatLine[] = [];
-  let chatSeq = 0;
+export function instrumentBot<B extends Bot>(bot: B): B {
+  bot.loadPlugin(sinew);
+  return bot;
+}
+
+/**
+ * The mineflayer plugin: loads pathfinder if the bot has not, reports every call that moves the body to
+ * `bot.sinew.onActuate` listeners before it runs, and keeps at `bot.sinew` the chat, hurts and deaths
+ * the bot saw, its disconnect signal and predicate evaluator. Loaded twice, or beside `instrumentBot`,
+ * it wires everything once.
+ *
+ * @example
+ * const bot = mineflayer.createBot({ host, port, username: 'sinew' });
+ * bot.loadPlugin(sinew);
+ * const executor = createExecutor({ registry: createStandardRegistry(), body: bot });
+ */
+export function sinew(bot: Bot): void {
+  // Another copy of this package (ESM beside CJS) is another function to loadPlugin: the state says it is done.
+  if (Object.hasOwn(bot.sinew ?? {}, 'chatLog')) return;
+  // Plugins run once mineflayer injects them, so pathfinder loads at once and its methods exist below.
+  if (!bot.pathfinder) bot.loadPlugin(pathfinderPackage.pathfinder);
+  instrumentMethods(bot, ALL_ACTUATORS, { ignoreMissing: true, describe });
+  Object.assign(bot.sinew, { chatLog: chatLog(bot), ...combatRecord(bot), onDisconnect: disconnectSignal(bot), predicates: minecraftPredicates });
+}
+
+/** The chat lines the server sends, the latest `CHAT_LOG_LIMIT`, numbered from 1. */
+function chatLog(bot: Bot): readonly ChatLine[] {
+  const log: ChatLine[] = [];
+  let seq = 0;
+  bot.on('messagestr', (message: string) => {
+    seq += 1;
+    log.push({ seq, line: message });
+    if (log.length > CHAT_LOG_LIMIT) log.shift();
+  });
+  return log;
+}
+
+/** Hurts per live entity and the entities seen dying (attack acceptance reads both). */
+function combatRecord(bot: Bot): Pick<SinewNamespace, 'hurtCounts' | 'deadEntities'> {
   const hurts = new Map<number, number>();
   const dead = new Map<number, DeadEntity>();
-  Object.defineProperty(target, 'sinewChatLog', { get: () => chatLog, enumerable: false });
-  Object.defineProperty(target, 'sinewHurtCounts', { get: () => hurts, enumerable: false });
-  Object.defineProperty(target, 'sinewDeadEntities', { get: () => dead, enumerable: false });
-  Object.defineProperty(target, 'onDisconnect', { value: disconnectSignal(bot), enumerable: false });
-  // The executor checks plan steps' preconds/effects with the body's own evaluator unless given one.
-  Object.defineProperty(target, 'predicates', { value: minecraftPredicates, enumerable: false });
-  bot.on('messagestr', (message: string) => {
-    chatSeq += 1;
-    chatLog.push({ seq: chatSeq, line: message });
-    if (chatLog.length > CHAT_LOG_LIMIT) chatLog.shift();
-  });
   bot.on('entityHurt', (entity) => {
     hurts.set(entity.id, (hurts.get(entity.id) ?? 0) + 1);
   });
@@ -110,14 +133,14 @@ export function instrumentBot<B extends Bot>(bot: B): B & Instrumentation {
   bot.on('entityGone', (entity) => {
     hurts.delete(entity.id);
   });
-  return target;
+  return { hurtCounts: hurts, deadEntities: dead };
 }
 
 /**
  * The body contract's disconnect signal from mineflayer's `end`, `kicked` and `error` (the first one
  * wins: a bot that went away does not come back). A listener added after that hears it at once.
  */
-function disconnectSignal(bot: Bot): NonNullable<Instrumentation['onDisconnect']> {
+function disconnectSignal(bot: Bot): SinewNamespace['onDisconnect'] {
   const listeners = new Set<(info: { readonly reason: string }) => void>();
   let gone: { readonly reason: string } | undefined;
   const report = (reason: string) => {

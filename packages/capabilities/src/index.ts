@@ -1,4 +1,4 @@
-export { BOT_ACTUATORS, instrumentBot, PATHFINDER_ACTUATORS, type ChatLine, type DeadEntity, type Instrumentation, type SinewBot } from './bot.js';
+export { BOT_ACTUATORS, instrumentBot, PATHFINDER_ACTUATORS, sinew, type ChatLine, type DeadEntity, type SinewBot, type SinewNamespace } from './bot.js';
 export {
   blockKey,
   EntitySnapshotSchema,

@@ -2,7 +2,6 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { Vec3Schema } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import type { ChatLine, DeadEntity } from './bot.js';
 
 /** A block or entity position (the contracts' Vec3, re-exported for capability authors). */
 export { Vec3Schema };
@@ -106,10 +105,8 @@ export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
   }
   if (focus.entityIds) {
     const entities: NonNullable<WorldSnapshot['entities']> = {};
-    const { sinewHurtCounts: hurtCounts, sinewDeadEntities: dead } = bot as {
-      sinewHurtCounts?: ReadonlyMap<number, number>;
-      sinewDeadEntities?: ReadonlyMap<number, DeadEntity>;
-    };
+    // Optional: observeWorld also reads a bot that never loaded the sinew plugin.
+    const { hurtCounts, deadEntities: dead } = bot.sinew ?? {};
     for (const id of focus.entityIds) {
       const died = dead?.get(id);
       if (died) {
@@ -129,6 +126,6 @@ export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
     }
     snapshot.entities = entities;
   }
-  if (focus.chat) snapshot.chat = ((bot as { sinewChatLog?: readonly ChatLine[] }).sinewChatLog ?? []).map(({ seq, line }) => ({ seq, line }));
+  if (focus.chat) snapshot.chat = (bot.sinew?.chatLog ?? []).map(({ seq, line }) => ({ seq, line }));
   return snapshot;
 }

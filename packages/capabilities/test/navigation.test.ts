@@ -12,7 +12,7 @@ describe('instrumentBot', () => {
     const { bot } = world;
     expect(instrumentBot(bot)).toBe(bot);
     const seen: ActuatorCommand[] = [];
-    const stop = bot.onActuate((command) => seen.push(command));
+    const stop = bot.sinew.onActuate((command) => seen.push(command));
     bot.setControlState('jump', true);
     bot.setControlState('jump', false);
     await bot.look(0, 0, true);
@@ -26,7 +26,7 @@ describe('instrumentBot', () => {
   it('reports pathfinder goals and the control states pathfinder drives', async () => {
     const { bot, server } = world;
     const commands = new Set<string>();
-    const stop = bot.onActuate((command) => commands.add(command.command));
+    const stop = bot.sinew.onActuate((command) => commands.add(command.command));
     const outcome = await world.step('navigate', { position: { x: server.spawn.x + 4, y: server.spawn.y, z: server.spawn.z } });
     stop();
     expect(outcome.status).toBe('succeeded');
@@ -40,7 +40,7 @@ describe('navigate', () => {
     const { bot, server } = world;
     const target = { x: server.spawn.x + 8, y: server.spawn.y, z: server.spawn.z - 5 };
     const commands: string[] = [];
-    const stop = bot.onActuate(({ command }) => commands.push(command));
+    const stop = bot.sinew.onActuate(({ command }) => commands.push(command));
     const outcome = await world.step('navigate', { position: target, range: 1 });
     stop();
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
@@ -122,7 +122,7 @@ describe('chat', () => {
   it('sends a message and sees the server echo it', async () => {
     const outcome = await world.step('chat', { message: 'hello from sinew' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
-    expect(world.bot.sinewChatLog.map(({ line }) => line)).toContain('<sinew> hello from sinew');
+    expect(world.bot.sinew.chatLog.map(({ line }) => line)).toContain('<sinew> hello from sinew');
   });
 
   it('is not fooled by another player saying the same words (effects_unmet)', async () => {
@@ -141,7 +141,7 @@ describe('chat', () => {
       } finally {
         bot.chat = chat;
       }
-      expect(bot.sinewChatLog.map(({ line }) => line)).toContain('<parrot> parrot words');
+      expect(bot.sinew.chatLog.map(({ line }) => line)).toContain('<parrot> parrot words');
     } finally {
       other.quit();
     }

@@ -168,7 +168,7 @@ describe('acceptance on golden snapshots', () => {
   it('chat: only our own exact echo, newer than anything seen before, counts', async () => {
     // The smallest body observeWorld reads: acceptance needs observe to learn the speaker's name.
     const log: ChatLine[] = [];
-    const body = { username: 'sinew', entity: { position: { x: 0, y: 5, z: 0 } }, health: 20, food: 20, heldItem: null, inventory: { items: () => [] }, sinewChatLog: log };
+    const body = { username: 'sinew', entity: { position: { x: 0, y: 5, z: 0 } }, health: 20, food: 20, heldItem: null, inventory: { items: () => [] }, sinew: { chatLog: log } };
     const observe = async (args: ReturnType<typeof chat.inputSchema.parse>) => (await chat.observe({ body: body as unknown as SinewBot }, args)) as WorldSnapshot;
     const say = (line: string) => log.push({ seq: (log.at(-1)?.seq ?? 0) + 1, line });
     const args = chat.inputSchema.parse({ message: 'hi' });

@@ -27,14 +27,19 @@ export class StaleActuationError extends Error {
   }
 }
 
-/** A body the executor can watch: it reports every actuator command it performs. */
-export interface ActuatorSource {
+/** Sinew's signals on a body, kept in one namespace (`body.sinew`) so the body's own API stays the user's. */
+export interface BodySignals {
   /** Subscribes to actuator commands; returns the unsubscribe function. */
   onActuate(listener: (command: ActuatorCommand) => void): () => void;
   /** Subscribes to the body going away for good (server closed, kicked, connection error); returns the unsubscribe function. */
   onDisconnect?(listener: (info: { readonly reason: string }) => void): () => void;
   /** Checks plan steps' preconds/effects on this body when the executor is given no `predicates` of its own. */
   readonly predicates?: PredicateEvaluator<never>;
+}
+
+/** A body the executor can watch: its `sinew` namespace reports every actuator command it performs. */
+export interface ActuatorSource {
+  readonly sinew: BodySignals;
 }
 
 export interface InstrumentOptions {
@@ -96,17 +101,23 @@ function hubOf(target: object): Hub {
   const existing = (target as Record<symbol, Hub | undefined>)[HUB];
   if (existing) return existing;
   const hub: Hub = { listeners: new Set(), patched: new Map(), prefixes: new Set(), issuer: undefined, members: new Map() };
+  const signals = signalsOf(target);
   Object.defineProperty(target, HUB, { value: hub, enumerable: false });
-  Object.defineProperty(target, 'onActuate', {
-    enumerable: false,
-    configurable: true,
-    writable: true,
-    value(listener: (command: ActuatorCommand) => void): () => void {
-      hub.listeners.add(listener);
-      return () => hub.listeners.delete(listener);
-    },
-  });
+  signals.onActuate = (listener: (command: ActuatorCommand) => void): (() => void) => {
+    hub.listeners.add(listener);
+    return () => hub.listeners.delete(listener);
+  };
   return hub;
+}
+
+/** The target's `sinew` namespace: the one it already has (a body may bring `onDisconnect`), else a new hidden one. */
+function signalsOf(target: object): { onActuate?: BodySignals['onActuate'] } {
+  const existing: unknown = (target as { sinew?: unknown }).sinew;
+  if (typeof existing === 'object' && existing !== null) return existing;
+  if (existing !== undefined) throw new TypeError(`cannot instrument: the target's "sinew" property is a ${typeof existing}, not Sinew's namespace`);
+  const signals = {};
+  Object.defineProperty(target, 'sinew', { value: signals, enumerable: false, configurable: true });
+  return signals;
 }
 
 /** Reports an actuator command on a target prepared by `instrumentMethods` (for moves that are not method calls). */
@@ -124,12 +135,12 @@ export function actuatorCommandNames(target: object): string[] {
 
 /**
  * Patches the named methods of `target` in place (dotted paths reach nested objects, e.g.
- * `pathfinder.setGoal`) so each call first emits an `ActuatorCommand`, and adds `onActuate`. Returns
+ * `pathfinder.setGoal`) so each call first emits an `ActuatorCommand`, and adds `sinew.onActuate`. Returns
  * the same object: the user keeps calling the plain API. Instrumenting twice never double-reports.
  *
  * @example
  * const body = instrumentMethods(bot, ['dig', 'placeBlock', 'setControlState', 'pathfinder.setGoal']);
- * body.onActuate((c) => console.log(c.command));
+ * body.sinew.onActuate((c) => console.log(c.command));
  */
 export function instrumentMethods<T extends object>(
   target: T,

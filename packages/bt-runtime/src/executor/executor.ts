@@ -71,8 +71,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.metrics = options.metrics ?? createMetrics();
     this.#repair = options.repair;
     const body = options.body;
-    if (typeof body?.onActuate !== 'function') {
-      throw new TypeError('createExecutor: body has no onActuate(); wrap it with instrumentMethods(body, [...methods])');
+    const signals = body?.sinew;
+    if (typeof signals?.onActuate !== 'function') {
+      throw new TypeError('createExecutor: body has no sinew.onActuate(); instrument it with instrumentMethods(body, [...methods]) (a mineflayer bot: bot.loadPlugin(sinew))');
     }
     const log = options.logger ?? silentLogger;
     const clock = options.clock ?? systemClock;
@@ -82,14 +83,14 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     // The body's own evaluator checks that body, so it is an evaluator of Body.
-    const predicates = options.predicates ?? (body.predicates as PredicateEvaluator<Body> | undefined);
+    const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
-    this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
+    this.#unsubscribe.push(signals.onActuate((command) => this.#onActuate(command)));
     const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
     if (unprime) this.#unsubscribe.push(unprime);
-    if (typeof body.onDisconnect === 'function') this.#unsubscribe.push(body.onDisconnect((info) => this.#onDisconnect(info)));
+    if (typeof signals.onDisconnect === 'function') this.#unsubscribe.push(signals.onDisconnect((info) => this.#onDisconnect(info)));
   }
 
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void {

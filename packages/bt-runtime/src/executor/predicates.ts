@@ -9,7 +9,7 @@ export interface StepPredicates {
 
 const NONE = { ok: true, value: { preconds: [], effects: [] } } as const;
 const NO_EVALUATOR =
-  'the step declares preconds/effects but nothing can check them: give the body a predicate evaluator (instrumentBot does) or pass createExecutor({ predicates })';
+  'the step declares preconds/effects but nothing can check them: give the body a predicate evaluator (body.sinew.predicates: the mineflayer plugin sets it) or pass createExecutor({ predicates })';
 
 /**
  * Parses a step's `preconds`/`effects` for `evaluator`; a predicate it cannot check (unknown kind, or a

@@ -41,7 +41,7 @@ function resolveTarget(bot: SinewBot, args: AttackEntityArgs): Entity | undefine
 }
 
 function alive(bot: SinewBot, entity: Entity): boolean {
-  return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinewDeadEntities.has(entity.id);
+  return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinew.deadEntities.has(entity.id);
 }
 
 /** Chases the nearest entity of a kind (default: nearest hostile) and hits it until it dies or `hits` land. */
@@ -67,7 +67,7 @@ export const attackEntity = defineBotCapability({
     let hits = 0;
     const startedAt = ctx.now();
     let lastHitAt = startedAt;
-    const hurtsBefore = bot.sinewHurtCounts.get(target.id) ?? 0;
+    const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
     bot.pathfinder.setMovements(movementsFor(bot));
     let chasedAt = Number.NEGATIVE_INFINITY;
     try {
@@ -76,7 +76,7 @@ export const attackEntity = defineBotCapability({
         if (ctx.now() - startedAt > FIGHT_BUDGET_MS)
           return { ok: false, code: 'timeout', reason: `${target.name} still alive after ${FIGHT_BUDGET_MS / 1000} s (${hits} hits)`, retryable: true };
         // Every hit that lands is answered with a hurt animation; a target that never flinches is not really there.
-        const answered = (bot.sinewHurtCounts.get(target.id) ?? 0) - hurtsBefore;
+        const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
         if (hits - answered >= MAX_UNANSWERED_HITS)
           return { ok: false, code: 'effects_unmet', reason: `${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`, retryable: true };
         if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {

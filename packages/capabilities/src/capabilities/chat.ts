@@ -45,10 +45,10 @@ export const chat = defineBotCapability({
   },
   run: async (ctx, args) => {
     const bot = ctx.body;
-    const before = lastSeq(bot.sinewChatLog);
+    const before = lastSeq(bot.sinew.chatLog);
     const expected = echoLine(bot.username, args.message);
     bot.chat(args.message);
-    await waitFor(ctx, () => echoed(bot.sinewChatLog, before, expected), ECHO_WAIT_MS, ECHO_POLL_MS);
+    await waitFor(ctx, () => echoed(bot.sinew.chatLog, before, expected), ECHO_WAIT_MS, ECHO_POLL_MS);
     return ctx.signal.aborted ? ABORTED : { ok: true };
   },
   acceptance: (pre, post, args) => {
