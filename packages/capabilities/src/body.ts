@@ -1,25 +1,23 @@
-import { capabilityFactory, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
+import { capabilityFactory, type RunContext, type RunnerResult, type Vec3 as Vec3Like } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Block } from './mc-types.js';
 import { Vec3 } from 'vec3';
 import type { SinewBot } from './bot.js';
 import { createFlapDetector, type FlapPolicyInput } from './flap.js';
-import type { Vec3Like, WorldSnapshot } from './world.js';
+import type { ObservedWorld } from './world.js';
 
 const { Movements, goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
 /** `defineCapability` bound to the mineflayer body and the shared world snapshot. */
-export const defineBotCapability = capabilityFactory<SinewBot, WorldSnapshot>();
+export const defineBotCapability = capabilityFactory<SinewBot, ObservedWorld>();
 
 export type BotRunContext = RunContext<SinewBot>;
 export type Failure = Extract<RunnerResult, { ok: false }>;
 
 /** Reach from the eyes to a block centre, as vanilla survival allows it (≈ 4.5 blocks). */
 export const REACH = 4.5;
-/** Distance at which a block counts as "near" for `near_block:<block>` (crafting needs the table this close). */
-export const NEAR_BLOCK_DISTANCE = 4;
 const EYE_HEIGHT = 1.62;
 const AIR = new Set(['air', 'cave_air', 'void_air']);
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ActionResultSchema,
   CapabilityRegistry,
   checkStep,
   defineCapability,
@@ -60,14 +59,13 @@ describe('schemas', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['steps', 0, 'type']);
   });
 
-  it('accepts the outcome and action-result shapes the executor emits', () => {
+  it('accepts the outcome shape the executor emits', () => {
     const failure = { code: 'effects_unmet', reason: 'no log', retryable: true, unmet: ['has_item:log'] };
     expect(StepFailureSchema.parse(failure)).toEqual(failure);
     expect(StepFailureSchema.safeParse({ ...failure, code: 'nope' }).success).toBe(false);
     const outcome = { planId: 'p', stepId: 's', verb: 'dig_block', status: 'failed', failure, attempts: 3, startedAt: 0, endedAt: 10 };
     expect(StepOutcomeSchema.parse(outcome)).toEqual(outcome);
     expect(StepOutcomeSchema.safeParse({ ...outcome, status: 'maybe' }).success).toBe(false);
-    expect(ActionResultSchema.parse({ ok: false, error: { code: 'stuck' }, startedAt: 1, endedAt: 2 }).error?.code).toBe('stuck');
   });
 
   it('summarizes zod issues as serializable records', () => {

@@ -1,8 +1,8 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
-import { ABORTED, countItem, defineBotCapability, NEAR_BLOCK_DISTANCE, nearestBlock, thrown } from '../body.js';
+import { ABORTED, countItem, defineBotCapability, nearestBlock, thrown } from '../body.js';
 import { observeWorld } from '../world.js';
 
 export const CraftItemArgsSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { behavior, type LeafContext } from '@sinew/bt-runtime';
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, precondMissing, pred, type Vec3 } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -20,7 +20,7 @@ import {
   waitFor,
   walkTo,
 } from '../body.js';
-import { blockKey, inventoryCounts, observeWorld, type Vec3Like } from '../world.js';
+import { inventoryCounts, observeWorld } from '../world.js';
 import { dropsNear, pickUpDrops } from './collect_drops.js';
 
 const { goals } = pathfinderPackage;
@@ -97,8 +97,8 @@ function unreachable(ctx: Leaf): Set<string> {
   return set;
 }
 
-function target(ctx: Leaf): Vec3Like | undefined {
-  return ctx.blackboard.get('gather.target') as Vec3Like | undefined;
+function target(ctx: Leaf): Vec3 | undefined {
+  return ctx.blackboard.get('gather.target') as Vec3 | undefined;
 }
 
 const gatherTree = behavior<SinewBot, GatherArgs>({
@@ -116,7 +116,7 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       const bot = ctx.body;
       const skip = unreachable(ctx);
       const matching = blockIds(bot, ctx.args.block);
-      let next: Vec3Like | undefined;
+      let next: Vec3 | undefined;
       // Near first: a 16-block scan costs a fraction of a 48-block one, and it is on the TTFA path.
       for (const radius of new Set([Math.min(NEAR_SEARCH, ctx.args.maxDistance), ctx.args.maxDistance])) {
         const found = bot.findBlocks({ matching, maxDistance: radius, count: skip.size + 1 });
@@ -154,7 +154,7 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       const bot = ctx.body;
       const matches = gatheredItemMatcher(bot, ctx.args.block);
       // The server spawns the drop just after the block breaks: give it a moment to appear.
-      const dug = ctx.blackboard.get('gather.dug') as Vec3Like | undefined;
+      const dug = ctx.blackboard.get('gather.dug') as Vec3 | undefined;
       if (dug) await waitFor(ctx.signal, () => dropsNear(bot, 6, matches).length > 0, DROP_APPEAR_MS);
       ctx.blackboard.delete('gather.dug');
       const result = await pickUpDrops(ctx, 6, matches);

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, formatPredicate, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3 as Position, Vec3Schema } from '@sinew/executor-contracts';
 import type { Block } from '../mc-types.js';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -17,7 +17,7 @@ import {
   type BotRunContext,
   type Failure,
 } from '../body.js';
-import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
+import { observeWorld } from '../world.js';
 
 export const PlaceBlockArgsSchema = z.strictObject({
   item: z.string().min(1),
@@ -35,7 +35,7 @@ export function isReplaceable(block: Block | null | undefined): boolean {
 }
 
 /** A solid neighbour to place against and the face vector from it to `position`, or undefined. */
-export function placementReference(bot: SinewBot, position: Vec3Like): { reference: Block; face: Vec3 } | undefined {
+export function placementReference(bot: SinewBot, position: Position): { reference: Block; face: Vec3 } | undefined {
   const target = toBlockVec(position);
   for (const face of FACES) {
     const reference = bot.blockAt(target.minus(face));
@@ -45,7 +45,7 @@ export function placementReference(bot: SinewBot, position: Vec3Like): { referen
 }
 
 /** Whether the bot's body (its 0.6 × 1.8 box, which can reach into a neighbouring column) overlaps a block position. */
-export function occupiedByBot(bot: SinewBot, position: Vec3Like): boolean {
+export function occupiedByBot(bot: SinewBot, position: Position): boolean {
   const { x, y, z } = bot.entity.position;
   const target = toBlockVec(position);
   const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
@@ -72,7 +72,7 @@ export function freeSpotNextTo(bot: SinewBot): Vec3 | undefined {
 }
 
 /** Places one block of `item` at `position` (after equipping it); shared with build_structure and pillar_up. */
-export async function placeAt(ctx: BotRunContext, item: string, position: Vec3Like): Promise<Failure | undefined> {
+export async function placeAt(ctx: BotRunContext, item: string, position: Position): Promise<Failure | undefined> {
   const bot = ctx.body;
   const placement = placementReference(bot, position);
   if (!placement) return { ok: false, code: 'guard_failed', reason: `nothing solid next to ${blockKey(position)} to place against`, retryable: false };
@@ -91,9 +91,9 @@ export async function placeAt(ctx: BotRunContext, item: string, position: Vec3Li
   }
 }
 
-const targets = targetMemo<Vec3Like>();
+const targets = targetMemo<Position>();
 
-function resolveTarget(bot: SinewBot, args: PlaceBlockArgs): Vec3Like | undefined {
+function resolveTarget(bot: SinewBot, args: PlaceBlockArgs): Position | undefined {
   if (args.position) return args.position;
   return targets.get(args) ?? (() => {
     const spot = freeSpotNextTo(bot);

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Furnace } from 'mineflayer';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -8,7 +8,6 @@ import {
   defineBotCapability,
   eyeDistance,
   GoalWithinReach,
-  NEAR_BLOCK_DISTANCE,
   nearestBlock,
   pause,
   REACH,
@@ -19,7 +18,7 @@ import {
   type Failure,
 } from '../body.js';
 import type { Block } from '../mc-types.js';
-import { blockKey, observeWorld } from '../world.js';
+import { observeWorld } from '../world.js';
 import { freeSpotNextTo, placeAt } from './place_block.js';
 
 export const SmeltItemArgsSchema = z.strictObject({
