@@ -6,14 +6,13 @@ export {
   PlanResultSchema,
   readPlanResult,
   ThreatSchema,
-  WorldSnapshotSchema,
+  PlannerWorldSchema,
   type Planner,
   type PlannerErrorCode,
   type PlannerFailure,
   type PlanResult,
   type Threat,
-  type Vec3,
-  type WorldSnapshot,
+  type PlannerWorld,
 } from './contract.js';
 export {
   contextKey,
@@ -77,5 +76,4 @@ export {
   type NeedsThresholds,
   type ThoughtEvent,
 } from './needs/needs.js';
-export { canonicalJson, mulberry32 } from './needs/random.js';
 export { threatsFromBelief, withBeliefThreats, type BeliefThreatView } from './needs/threats.js';

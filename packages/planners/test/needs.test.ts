@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createNeedsPlanner, NeedsPerceptionError, type ThoughtEvent, type WorldSnapshot } from '../src/index.js';
+import { createNeedsPlanner, NeedsPerceptionError, type ThoughtEvent, type PlannerWorld } from '../src/index.js';
 
-const base: WorldSnapshot = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
-const perceive = (overrides: Partial<WorldSnapshot>): WorldSnapshot => ({ ...base, ...overrides });
+const base: PlannerWorld = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
+const perceive = (overrides: Partial<PlannerWorld>): PlannerWorld => ({ ...base, ...overrides });
 
 describe('deterministic needs planner (seeds/000)', () => {
   it('same seed + same perception ⇒ same intent, plan and thought', () => {
