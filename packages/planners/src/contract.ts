@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeError, describeValue, PlanSchema, Vec3Schema, WorldSnapshotSchema, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 
 /** A perceived threat (from the belief layer's hazard summary or a mob scan). */
-export const ThreatSchema = z.object({
+export const ThreatSchema = z.strictObject({
   entity: z.string().min(1),
   position: Vec3Schema.optional(),
   distance: z.number().nonnegative(),
