@@ -1,4 +1,4 @@
-import { capabilityFactory, type RunContext, type RunnerResult, type Vec3 as Vec3Like } from '@sinew/executor-contracts';
+import { capabilityFactory, EYE_HEIGHT, type RunContext, type RunnerResult, type Vec3 as Vec3Like } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Block } from './mc-types.js';
@@ -18,7 +18,6 @@ export type Failure = Extract<RunnerResult, { ok: false }>;
 
 /** Reach from the eyes to a block centre, as vanilla survival allows it (≈ 4.5 blocks). */
 export const REACH = 4.5;
-const EYE_HEIGHT = 1.62;
 const AIR = new Set(['air', 'cave_air', 'void_air']);
 
 /** Whether a block name is some kind of air. */

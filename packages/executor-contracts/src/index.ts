@@ -30,7 +30,6 @@ export {
   blockKey,
   BlockPosSchema,
   formatPredicate,
-  NEAR_BLOCK_DISTANCE,
   ItemClassSchema,
   ItemNameSchema,
   ItemRefSchema,
@@ -115,4 +114,5 @@ export {
 } from './gate/check.js';
 export { formatVerbReport, VerbReportFormatSchema, type VerbReportFormat } from './gate/format.js';
 export { locateVerb, scanVerbLiterals } from './gate/scan.js';
+export { EYE_HEIGHT, NEAR_BLOCK_DISTANCE, SCAFFOLD_BLOCKS } from './minecraft.js';
 export { fnv1a, fnv1a64, mulberry32 } from './random.js';

@@ -7,9 +7,6 @@ const NAME = /^[a-z0-9_]+$/;
 const SLOT = /^[a-z0-9_-]+$/;
 const MAX_PREDICATE_LENGTH = 512;
 
-/** How close (blocks) a block must be for `near_block:<block>` to hold: bodies check it, planners plan with it. */
-export const NEAR_BLOCK_DISTANCE = 4;
-
 /** Item classes that stand for a set of items, never for one item (`has_item:food`). */
 export const ItemClassSchema = z.enum(['food', 'any']);
 export type ItemClass = z.infer<typeof ItemClassSchema>;

@@ -1,4 +1,4 @@
-import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, EYE_HEIGHT, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -13,7 +13,6 @@ export const EscapeFluidArgsSchema = z.strictObject({
 });
 export type EscapeFluidArgs = z.output<typeof EscapeFluidArgsSchema>;
 
-const EYE_HEIGHT = 1.62;
 const RUN_MS = 8_000;
 
 /** The "on fire" bit of entity metadata 0. */

@@ -1,4 +1,4 @@
-import { fnv1a, IntentSchema, mulberry32, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { fnv1a, IntentSchema, mulberry32, SCAFFOLD_BLOCKS, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { PICKAXES_BY_TIER } from '../minecraft/tools.js';
@@ -61,7 +61,6 @@ export interface NeedsPlanner extends Planner<PlannerWorld> {
 
 const FOODS = ['cooked_beef', 'cooked_porkchop', 'cooked_chicken', 'bread', 'baked_potato', 'cooked_mutton', 'apple', 'carrot', 'beef', 'porkchop', 'chicken', 'mutton'];
 const PREY = ['cow', 'pig', 'sheep', 'chicken'];
-const BLOCKS_FOR_PILLAR = ['dirt', 'cobblestone', 'oak_planks', 'spruce_planks', 'birch_planks', 'netherrack'];
 
 /**
  * The deterministic needs planner (seeds/000): homeostasis (health, food, threats, time of day,
@@ -183,7 +182,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
         break;
       }
       case 'shelter': {
-        const block = BLOCKS_FOR_PILLAR.find((b) => (world.inventory[b] ?? 0) >= 3);
+        const block = SCAFFOLD_BLOCKS.find((b) => (world.inventory[b] ?? 0) >= 3);
         if (!block) return planFailure(name, 'no_method', 'shelter: fewer than 3 blocks to pillar with (the HTN can build one)');
         steps.push({ type: 'pillar_up', args: { height: 3, item: block } });
         break;
