@@ -3,16 +3,16 @@ export {
   planFailure,
   PlannerErrorCodeSchema,
   PlannerFailureSchema,
+  PlannerWorldSchema,
   PlanResultSchema,
   readPlanResult,
   ThreatSchema,
-  PlannerWorldSchema,
   type Planner,
   type PlannerErrorCode,
   type PlannerFailure,
+  type PlannerWorld,
   type PlanResult,
   type Threat,
-  type PlannerWorld,
 } from './contract.js';
 export {
   contextKey,
