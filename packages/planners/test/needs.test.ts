@@ -69,6 +69,13 @@ describe('deterministic needs planner (seeds/000)', () => {
     expect(toolless.traits).toEqual(['multi_step', 'crafting']);
   });
 
+  it('reads tools and scaffold from the shared lists: a golden pickaxe is a pickaxe, sand is a block to pillar with', () => {
+    const planner = createNeedsPlanner({ seed: 5 });
+    expect(planner.assess(perceive({ inventory: { golden_pickaxe: 1 } })).map(({ need }) => need)).not.toContain('tools');
+    const night = planner.decide(perceive({ time: 15000, inventory: { sand: 4, stone_pickaxe: 1 } }));
+    expect(night.result.ok && night.result.plan.steps[0]).toMatchObject({ type: 'pillar_up', args: { height: 3, item: 'sand' } });
+  });
+
   it('needs the fast path cannot serve are coded failures the router falls back from', () => {
     const planner = createNeedsPlanner({ seed: 5 });
     const night = planner.decide(perceive({ time: 15000, inventory: { stone_pickaxe: 1 } }));
