@@ -11,7 +11,7 @@ import {
   planOutputSchema,
   type PlanResult,
   type Planner,
-  type WorldSnapshot,
+  type PlannerWorld,
 } from '@sinew/planners';
 import { z } from 'zod';
 
@@ -154,9 +154,9 @@ function randomIntent(rng: Rng): unknown {
   return pick(rng, HOSTILE)();
 }
 
-function randomWorld(rng: Rng): WorldSnapshot {
-  const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: { oak_log: 2 }, blocks: {} };
-  if (rng() < 0.1) return throwingGetter('inventory') as WorldSnapshot;
+function randomWorld(rng: Rng): PlannerWorld {
+  const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: { oak_log: 2 }, blocks: {} };
+  if (rng() < 0.1) return throwingGetter('inventory') as PlannerWorld;
   return world;
 }
 

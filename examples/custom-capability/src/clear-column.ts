@@ -1,5 +1,5 @@
-import { accepted, effectsUnmet, guardOk, precondMissing } from '@sinew/executor-contracts';
-import { blockKey, defineBotCapability, observeWorld, REACH, Vec3Schema, type SinewBot } from '@sinew/capabilities';
+import { accepted, blockKey, effectsUnmet, guardOk, precondMissing, Vec3Schema } from '@sinew/executor-contracts';
+import { defineBotCapability, observeWorld, REACH, type SinewBot } from '@sinew/capabilities';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 

@@ -11,7 +11,7 @@ import {
   type LlmEvent,
   type OpenAiCompatibleOptions,
   type Planner,
-  type WorldSnapshot,
+  type PlannerWorld,
 } from '@sinew/planners';
 
 /** The cognition config shipped with this example: prompts, corrective template, retry budget, gate. */
@@ -41,7 +41,7 @@ export interface ExamplePlannerOptions {
 }
 
 /** The LLM planner over an OpenAI-compatible endpoint with the shipped cognition; throws on a bad config. */
-export function createExamplePlanner(options: ExamplePlannerOptions): Planner<WorldSnapshot> {
+export function createExamplePlanner(options: ExamplePlannerOptions): Planner<PlannerWorld> {
   const loaded = loadCognition(options.registry, options.configPath);
   if (!loaded.ok) throw new Error(`cognition config ${options.configPath ?? COGNITION_PATH}: ${loaded.error.code}\n${loaded.error.message}`);
   const complete = openAiCompatibleComplete({ ...options.endpoint, temperature: 0, jsonMode: true });

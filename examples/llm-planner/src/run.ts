@@ -1,12 +1,12 @@
 import { createExecutor, type PlanOutcome } from '@sinew/bt-runtime';
 import { observeWorld, type SinewBot } from '@sinew/capabilities';
 import { IntentSchema, type CapabilityRegistry } from '@sinew/executor-contracts';
-import type { Planner, PlanResult, WorldSnapshot } from '@sinew/planners';
+import type { Planner, PlanResult, PlannerWorld } from '@sinew/planners';
 
 export interface PlanAndRunOptions {
   readonly body: SinewBot;
   readonly registry: CapabilityRegistry<SinewBot>;
-  readonly planner: Planner<WorldSnapshot>;
+  readonly planner: Planner<PlannerWorld>;
   /** What the user asked for, in words. */
   readonly goal: string;
 }

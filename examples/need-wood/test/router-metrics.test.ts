@@ -1,10 +1,10 @@
 import { createMetrics, routerMetrics } from '@sinew/bt-runtime';
 import { IntentSchema, type Intent } from '@sinew/executor-contracts';
-import { createRouter, DEFAULT_ROUTING_RULES, OutcomeMemory, type Planner, type WorldSnapshot } from '@sinew/planners';
+import { createRouter, DEFAULT_ROUTING_RULES, OutcomeMemory, type Planner, type PlannerWorld } from '@sinew/planners';
 import { createMinecraftHtn } from '@sinew/planners/minecraft';
 import { describe, expect, it } from 'vitest';
 
-const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '2,64,0': 'oak_log' } };
+const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '2,64,0': 'oak_log' } };
 const intent: Intent = IntentSchema.parse({ id: 'i-stick', source: 'user', urgency: 0.4, goal: 'craft stick', context: { biome: 'taiga' } });
 
 /** A planner standing in for the LLM: one chat step. */

@@ -1,9 +1,5 @@
+import { Vec3Schema } from '@sinew/executor-contracts';
 import { z } from 'zod';
-
-const coord = z.number().finite();
-
-export const Vec3Schema = z.object({ x: coord, y: coord, z: coord }).strict();
-export type Vec3 = z.infer<typeof Vec3Schema>;
 
 /** One detection. `hint` is the engine's entity id: a tie-breaker for association, never the key. */
 export const EvidenceItemSchema = z

@@ -4,11 +4,9 @@ export {
   canonicalizeEvidence,
   EvidenceBatchSchema,
   EvidenceItemSchema,
-  Vec3Schema,
   type CanonicalEvidence,
   type EvidenceBatch,
   type EvidenceItem,
-  type Vec3,
 } from './evidence.js';
 export { createBeliefBus, type BeliefBus, type IngestResult } from './bus/bus.js';
 export type { TrackView, Visibility } from './bus/track.js';

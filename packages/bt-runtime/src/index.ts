@@ -14,7 +14,6 @@ export {
 export {
   executorPolicy,
   ExecutorPolicySchema,
-  MAX_TIMER_MS,
   PolicyError,
   type ExecutorPolicy,
   type ExecutorPolicyInput,

@@ -1,9 +1,9 @@
 import { capabilityFactory, type RunContext } from '@sinew/executor-contracts';
 import type { SinewBot } from './bot.js';
-import type { WorldSnapshot } from './world.js';
+import type { ObservedWorld } from './world.js';
 
 /** `defineCapability` bound to the mineflayer body and the shared world snapshot. */
-export const defineBotCapability = capabilityFactory<SinewBot, WorldSnapshot>();
+export const defineBotCapability = capabilityFactory<SinewBot, ObservedWorld>();
 
 export type BotRunContext = RunContext<SinewBot>;
 

@@ -1,23 +1,19 @@
 export { BOT_ACTUATORS, instrumentBot, PATHFINDER_ACTUATORS, sinew, type ChatLine, type DeadEntity, type SinewBot, type SinewNamespace } from './bot.js';
 export {
-  blockKey,
   EntitySnapshotSchema,
   EquipmentSlotSchema,
   inventoryCounts,
   observeWorld,
-  parseBlockKey,
-  Vec3Schema,
-  WorldSnapshotSchema,
+  ObservedWorldSchema,
   type EquipmentSlot,
-  type Vec3Like,
+  type ObservedWorld,
   type WorldFocus,
-  type WorldSnapshot,
 } from './world.js';
 export { minecraftPredicates } from './predicates.js';
 export { superviseBot, SupervisorPolicySchema, type SuperviseOptions, type Supervisor, type SupervisorPolicyInput } from './supervisor.js';
 export { createFlapDetector, FlapPolicySchema, type FlapDetector, type FlapPolicy, type FlapPolicyInput } from './flap.js';
 export { defineBotCapability, type BotRunContext } from './body.js';
-export { NEAR_BLOCK_DISTANCE, REACH } from './body/geometry.js';
+export { REACH } from './body/geometry.js';
 export { createStandardRegistry, standardCapabilities, standardRegistry } from './registry.js';
 export { attackEntity, AttackEntityArgsSchema, type AttackEntityArgs } from './capabilities/attack_entity.js';
 export { BlueprintBlockSchema, buildStructure, BuildStructureArgsSchema, type BuildStructureArgs } from './capabilities/build_structure.js';

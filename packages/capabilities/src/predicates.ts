@@ -1,7 +1,7 @@
 import type { PredicateEvaluator } from '@sinew/bt-runtime';
-import type { ItemRef, Predicate, PredicateKind } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE, type ItemRef, type Predicate, type PredicateKind } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
-import { blockMatcher, eyeDistance, isAir, NEAR_BLOCK_DISTANCE, nearestBlock, REACH, toBlockVec } from './body/geometry.js';
+import { blockMatcher, eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from './body/geometry.js';
 import type { SinewBot } from './bot.js';
 
 /** What gains are measured against: the inventory counts, height and food before the step's first attempt. */

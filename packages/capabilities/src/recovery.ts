@@ -1,9 +1,9 @@
 import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Vec3 } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { BotRunContext } from './body.js';
 import type { Failure } from './body/failures.js';
 import { movementsFor, walkTo } from './body/walking.js';
-import type { Vec3Like } from './world.js';
 
 const { goals } = pathfinderPackage;
 
@@ -26,7 +26,7 @@ export interface RungRecord {
 }
 
 export interface LadderInput {
-  readonly goal: Vec3Like;
+  readonly goal: Vec3;
   readonly range: number;
   readonly recovery: RecoveryOptions;
   /** Block cells the failed walk stood on ("x,z" → visits): the flapping segment rung 1 costs. */
@@ -35,7 +35,7 @@ export interface LadderInput {
 
 const SEGMENT_COST = 50;
 
-const horizontal = (a: Vec3Like, b: Vec3Like) => Math.hypot(a.x - b.x, a.z - b.z);
+const horizontal = (a: Vec3, b: Vec3) => Math.hypot(a.x - b.x, a.z - b.z);
 
 /** Counts the block cells the body stands on while `walk` runs (the segment a flap walked over). */
 export async function tracingCells<T>(ctx: BotRunContext, walk: () => Promise<T>): Promise<{ result: T; visited: Map<string, number> }> {
@@ -54,7 +54,7 @@ export async function tracingCells<T>(ctx: BotRunContext, walk: () => Promise<T>
 }
 
 /** Walks to `goal` within `within` blocks (horizontal + the usual one block of slack); a failure says why. */
-async function reach(ctx: BotRunContext, goal: Vec3Like, within: number): Promise<string | undefined> {
+async function reach(ctx: BotRunContext, goal: Vec3, within: number): Promise<string | undefined> {
   const failure = await walkTo(ctx, new goals.GoalNear(goal.x, goal.y, goal.z, within));
   if (failure) return `${failure.code}: ${failure.reason}`;
   const left = horizontal(ctx.body.entity.position, goal);

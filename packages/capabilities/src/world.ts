@@ -1,11 +1,7 @@
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { Vec3Schema } from '@sinew/executor-contracts';
+import { blockKey, Vec3Schema, WorldSnapshotSchema, type Vec3 as Position } from '@sinew/executor-contracts';
 import { z } from 'zod';
-
-/** A block or entity position (the contracts' Vec3, re-exported for capability authors). */
-export { Vec3Schema };
-export type Vec3Like = z.infer<typeof Vec3Schema>;
 
 export const EquipmentSlotSchema = z.enum(['hand', 'off-hand', 'head', 'torso', 'legs', 'feet']);
 export type EquipmentSlot = z.infer<typeof EquipmentSlotSchema>;
@@ -23,31 +19,21 @@ export const EntitySnapshotSchema = z.object({
 });
 
 /**
- * What acceptance reads and planners plan on: the shape shared with @sinew/planners and @sinew/belief.
- * `equipment`, `entities` and `chat` are filled only when the focus asks for them.
+ * What acceptance reads: the contracts' `WorldSnapshotSchema` plus what only a mineflayer body observes.
+ * `equipment`, `entities` and `chat` are filled only when the focus asks for them; unknown keys are refused.
  */
-export const WorldSnapshotSchema = z.object({
-  position: Vec3Schema,
-  health: z.number(),
-  food: z.number(),
-  heldItem: z.string().nullable(),
-  /** Item name → total count. */
-  inventory: z.record(z.string(), z.number()),
-  /** `"x,y,z"` → block name, for the positions in focus. */
-  blocks: z.record(z.string(), z.string()),
-  /** Time of day in ticks. */
-  time: z.number().optional(),
+export const ObservedWorldSchema = WorldSnapshotSchema.extend({
   equipment: z.partialRecord(EquipmentSlotSchema, z.string().nullable()).optional(),
   entities: z.record(z.string(), EntitySnapshotSchema).optional(),
   /** Recent chat lines with their sequence numbers (a ring: compare by `seq`, never by position). */
-  chat: z.array(z.object({ seq: z.number().int().positive(), line: z.string() })).optional(),
-});
-export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
+  chat: z.array(z.object({ seq: z.number().int().positive(), line: z.string() }).strict()).optional(),
+}).strict();
+export type ObservedWorld = z.infer<typeof ObservedWorldSchema>;
 
 /** What a snapshot should look at beyond the body itself. */
 export interface WorldFocus {
   /** Blocks to record in `blocks`. */
-  readonly positions?: readonly Vec3Like[];
+  readonly positions?: readonly Position[];
   /** Entity ids to record in `entities` (seen dying → `dead: true`; gone or out of sight → absent). */
   readonly entityIds?: readonly number[];
   readonly equipment?: boolean;
@@ -56,17 +42,6 @@ export interface WorldFocus {
 
 // LivingEntity health sits at metadata index 9 on 1.17+.
 const HEALTH_METADATA_INDEX = 9;
-
-/** `"x,y,z"` of a block position (floored). */
-export function blockKey(position: Vec3Like): string {
-  return `${Math.floor(position.x)},${Math.floor(position.y)},${Math.floor(position.z)}`;
-}
-
-/** Parses a `blockKey` back into a position. */
-export function parseBlockKey(key: string): Vec3Like {
-  const [x, y, z] = key.split(',').map(Number);
-  return { x: x ?? Number.NaN, y: y ?? Number.NaN, z: z ?? Number.NaN };
-}
 
 /** Item name → total count of the bot's inventory. */
 export function inventoryCounts(bot: Bot): Record<string, number> {
@@ -79,14 +54,14 @@ export function inventoryCounts(bot: Bot): Record<string, number> {
  * The pre/post snapshot acceptance reads: position, health, food, held item, inventory counts, and the
  * blocks, entities, equipment and chat named by `focus`. Synchronous and cheap.
  */
-export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
+export function observeWorld(bot: Bot, focus: WorldFocus = {}): ObservedWorld {
   const { x, y, z } = bot.entity.position;
   const blocks: Record<string, string> = {};
   for (const position of focus.positions ?? []) {
     const block = bot.blockAt(new Vec3(Math.floor(position.x), Math.floor(position.y), Math.floor(position.z)));
     blocks[blockKey(position)] = block ? block.name : 'unloaded';
   }
-  const snapshot: WorldSnapshot = {
+  const snapshot: ObservedWorld = {
     position: { x, y, z },
     health: bot.health,
     food: bot.food,
@@ -104,7 +79,7 @@ export function observeWorld(bot: Bot, focus: WorldFocus = {}): WorldSnapshot {
     snapshot.equipment = equipment;
   }
   if (focus.entityIds) {
-    const entities: NonNullable<WorldSnapshot['entities']> = {};
+    const entities: NonNullable<ObservedWorld['entities']> = {};
     // Optional: observeWorld also reads a bot that never loaded the sinew plugin.
     const { hurtCounts, deadEntities: dead } = bot.sinew ?? {};
     for (const id of focus.entityIds) {

@@ -1,6 +1,7 @@
 import { fill, give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
-import { blockKey, digBlock, type WorldSnapshot } from '../src/index.js';
+import { blockKey } from '@sinew/executor-contracts';
+import { digBlock, type ObservedWorld } from '../src/index.js';
 import { useWorld, waitUntil } from './world.js';
 
 const world = useWorld();
@@ -36,11 +37,11 @@ describe('dig_block', () => {
     await setBlock(server, near, 'oak_log');
     await setBlock(server, far, 'oak_log');
     const args = digBlock.inputSchema.parse({ block: 'oak_log' });
-    const pre = digBlock.observe({ body: bot }, args) as WorldSnapshot;
+    const pre = digBlock.observe({ body: bot }, args) as ObservedWorld;
     expect(Object.keys(pre.blocks)).toEqual([blockKey(near)]);
     await setBlock(server, near, 'air');
     await waitUntil(() => bot.blockAt(near)?.name === 'air', 3_000);
-    const post = digBlock.observe({ body: bot }, args) as WorldSnapshot;
+    const post = digBlock.observe({ body: bot }, args) as ObservedWorld;
     expect(post.blocks).toEqual({ [blockKey(near)]: 'air' });
     expect(digBlock.acceptance(pre, post, args).ok).toBe(true);
   });

@@ -9,13 +9,13 @@ import {
   flee,
   gather,
   navigate,
+  ObservedWorldSchema,
   placeBlock,
   standardCapabilities,
   standardRegistry,
-  WorldSnapshotSchema,
   type ChatLine,
+  type ObservedWorld,
   type SinewBot,
-  type WorldSnapshot,
 } from '../src/index.js';
 
 const VERBS = [
@@ -36,8 +36,8 @@ const VERBS = [
   'smelt_item',
 ];
 
-const snapshot = (over: Partial<WorldSnapshot> = {}): WorldSnapshot =>
-  WorldSnapshotSchema.parse({ position: { x: 0, y: 5, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: {}, ...over });
+const snapshot = (over: Partial<ObservedWorld> = {}): ObservedWorld =>
+  ObservedWorldSchema.parse({ position: { x: 0, y: 5, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: {}, ...over });
 
 describe('standardRegistry', () => {
   it('holds exactly the shared vocabulary, version 1.0.0, every acceptance real', () => {
@@ -169,7 +169,7 @@ describe('acceptance on golden snapshots', () => {
     // The smallest body observeWorld reads: acceptance needs observe to learn the speaker's name.
     const log: ChatLine[] = [];
     const body = { username: 'sinew', entity: { position: { x: 0, y: 5, z: 0 } }, health: 20, food: 20, heldItem: null, inventory: { items: () => [] }, sinew: { chatLog: log } };
-    const observe = async (args: ReturnType<typeof chat.inputSchema.parse>) => (await chat.observe({ body: body as unknown as SinewBot }, args)) as WorldSnapshot;
+    const observe = async (args: ReturnType<typeof chat.inputSchema.parse>) => (await chat.observe({ body: body as unknown as SinewBot }, args)) as ObservedWorld;
     const say = (line: string) => log.push({ seq: (log.at(-1)?.seq ?? 0) + 1, line });
     const args = chat.inputSchema.parse({ message: 'hi' });
     say('<sinew> hi'); // an old echo of the same message, already seen

@@ -24,9 +24,9 @@ const KEY_NAME = /^[A-Za-z][\w-]*(?:\.[\w-]+)*$/;
  * Declares a typed blackboard key; a bad name throws at once (a TypeError naming it).
  *
  * @example
- * const TARGET = blackboardKey<Vec3Like>('gather.target');
+ * const TARGET = blackboardKey<Vec3>('gather.target');
  * ctx.blackboard.set(TARGET, block.position);
- * const target = ctx.blackboard.get(TARGET); // Vec3Like | undefined
+ * const target = ctx.blackboard.get(TARGET); // Vec3 | undefined
  */
 export function blackboardKey<T>(name: string): BlackboardKey<T> {
   if (typeof name !== 'string' || !KEY_NAME.test(name)) {

@@ -3,7 +3,7 @@ import type { Blackboard } from './blackboard.js';
 import type { ErrorCode } from './codes.js';
 import { formatPredicate, type Predicate } from './predicates.js';
 import { CapabilityRetrySchema, type CapabilityRetry } from './retry.js';
-import type { SafetyLevel } from './schemas.js';
+import type { RunnerResult, SafetyLevel } from './schemas.js';
 
 /** What a guard sees: the body, cheaply. Guards are synchronous feasibility gates (V3). */
 export interface GuardContext<Body> {
@@ -57,19 +57,6 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
-
-/** What a runner returns: nothing (success), or an explicit result. */
-export type RunnerResult =
-  | void
-  | { readonly ok: true; readonly observables?: Record<string, unknown> }
-  | {
-      readonly ok: false;
-      readonly code?: ErrorCode;
-      readonly reason: string;
-      readonly retryable?: boolean;
-      readonly missing?: readonly string[];
-      readonly nodePath?: string;
-    };
 
 export type Runner<Body, Args> = (ctx: RunContext<Body>, args: Args) => Promise<RunnerResult>;
 

@@ -1,27 +1,29 @@
 export { ERROR_CODES, ErrorCodeSchema, isRetryable, type ErrorCode } from './codes.js';
 export {
-  ActionResultSchema,
   IntentSchema,
   PlanSchema,
   PlanStepSchema,
+  RunnerResultSchema,
   SafetyLevelSchema,
   StepFailureSchema,
   StepOutcomeSchema,
   StepStatusSchema,
   Vec3Schema,
+  WorldSnapshotSchema,
   ZodIssueSummarySchema,
-  type ActionResult,
   type Intent,
   type IntentInput,
   type Plan,
   type PlanInput,
   type PlanStep,
   type PlanStepInput,
+  type RunnerResult,
   type SafetyLevel,
   type StepFailure,
   type StepOutcome,
   type StepStatus,
   type Vec3,
+  type WorldSnapshot,
   type ZodIssueSummary,
 } from './schemas.js';
 export {
@@ -69,7 +71,6 @@ export {
   type Logger,
   type RunContext,
   type Runner,
-  type RunnerResult,
   type StepInfo,
   type UnverifiedAcceptance,
 } from './capability.js';
@@ -114,4 +115,5 @@ export {
 } from './gate/check.js';
 export { formatVerbReport, VerbReportFormatSchema, type VerbReportFormat } from './gate/format.js';
 export { locateVerb, scanVerbLiterals } from './gate/scan.js';
+export { EYE_HEIGHT, NEAR_BLOCK_DISTANCE, SCAFFOLD_BLOCKS } from './minecraft.js';
 export { fnv1a, fnv1a64, mulberry32 } from './random.js';

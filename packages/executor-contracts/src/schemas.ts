@@ -4,9 +4,30 @@ import { PredicateStringSchema } from './predicates.js';
 
 const id = z.string().min(1).max(256);
 
-/** A position in the body's world (finite coordinates); shared by planners, bodies and the belief layer's callers. */
-export const Vec3Schema = z.object({ x: z.number().finite(), y: z.number().finite(), z: z.number().finite() });
+const coord = z.number().finite();
+
+/** A position in the body's world: finite `x`, `y`, `z` and nothing else (one shape for planners, bodies and the belief layer). */
+export const Vec3Schema = z.strictObject({ x: coord, y: coord, z: coord });
 export type Vec3 = z.infer<typeof Vec3Schema>;
+
+/**
+ * The world fields every snapshot carries: what acceptance compares and planners plan on. Packages
+ * `.extend(...).strict()` it with their own fields (`ObservedWorldSchema` in @sinew/capabilities,
+ * `PlannerWorldSchema` in @sinew/planners); parsing any of them with this core keeps the shared fields.
+ */
+export const WorldSnapshotSchema = z.object({
+  position: Vec3Schema,
+  health: z.number(),
+  food: z.number(),
+  heldItem: z.string().nullable(),
+  /** Item name → total count. */
+  inventory: z.record(z.string(), z.number().int().nonnegative()),
+  /** `blockKey` (`"x,y,z"`) → block name, for the positions in focus. */
+  blocks: z.record(z.string(), z.string()),
+  /** Time of day in ticks. */
+  time: z.number().optional(),
+});
+export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
 
 export const SafetyLevelSchema = z.enum(['safe', 'caution', 'restricted']);
 export type SafetyLevel = z.infer<typeof SafetyLevelSchema>;
@@ -83,17 +104,20 @@ export const StepFailureSchema = z.object({
 });
 export type StepFailure = z.infer<typeof StepFailureSchema>;
 
-/** The result of one attempt at a step (the spec's `ActionResult`). */
-export const ActionResultSchema = z.object({
-  ok: z.boolean(),
-  error: z
-    .object({ code: ErrorCodeSchema, detail: z.string().optional(), retryable: z.boolean().optional() })
-    .optional(),
-  startedAt: z.number(),
-  endedAt: z.number(),
-  observables: z.record(z.string(), z.unknown()).optional(),
-});
-export type ActionResult = z.infer<typeof ActionResultSchema>;
+/** What a runner returns: nothing (success), `{ ok: true }` with observables, or a failure (code defaults to runner_error). */
+export const RunnerResultSchema = z.union([
+  z.void(),
+  z.object({ ok: z.literal(true), observables: z.record(z.string(), z.unknown()).optional() }),
+  z.object({
+    ok: z.literal(false),
+    code: ErrorCodeSchema.optional(),
+    reason: z.string(),
+    retryable: z.boolean().optional(),
+    missing: z.array(z.string()).readonly().optional(),
+    nodePath: z.string().optional(),
+  }),
+]);
+export type RunnerResult = z.infer<typeof RunnerResultSchema>;
 
 export const StepStatusSchema = z.enum(['succeeded', 'failed', 'preempted']);
 export type StepStatus = z.infer<typeof StepStatusSchema>;

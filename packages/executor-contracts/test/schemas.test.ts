@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ActionResultSchema,
   CapabilityRegistry,
   checkStep,
   defineCapability,
@@ -9,9 +8,12 @@ import {
   IntentSchema,
   PlanSchema,
   PlanStepSchema,
+  RunnerResultSchema,
   StepFailureSchema,
   StepOutcomeSchema,
   summarizeIssues,
+  Vec3Schema,
+  WorldSnapshotSchema,
 } from '@sinew/executor-contracts';
 
 describe('schemas', () => {
@@ -60,14 +62,36 @@ describe('schemas', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['steps', 0, 'type']);
   });
 
-  it('accepts the outcome and action-result shapes the executor emits', () => {
+  it('accepts the outcome shape the executor emits', () => {
     const failure = { code: 'effects_unmet', reason: 'no log', retryable: true, unmet: ['has_item:log'] };
     expect(StepFailureSchema.parse(failure)).toEqual(failure);
     expect(StepFailureSchema.safeParse({ ...failure, code: 'nope' }).success).toBe(false);
     const outcome = { planId: 'p', stepId: 's', verb: 'dig_block', status: 'failed', failure, attempts: 3, startedAt: 0, endedAt: 10 };
     expect(StepOutcomeSchema.parse(outcome)).toEqual(outcome);
     expect(StepOutcomeSchema.safeParse({ ...outcome, status: 'maybe' }).success).toBe(false);
-    expect(ActionResultSchema.parse({ ok: false, error: { code: 'stuck' }, startedAt: 1, endedAt: 2 }).error?.code).toBe('stuck');
+  });
+
+  it('takes a Vec3 with finite coordinates only, refusing unknown keys and naming the field', () => {
+    expect(Vec3Schema.parse({ x: 1.5, y: -2, z: 0 })).toEqual({ x: 1.5, y: -2, z: 0 });
+    expect(Vec3Schema.safeParse({ x: 0, y: 0, z: Number.POSITIVE_INFINITY }).error?.issues[0]?.path).toEqual(['z']);
+    const extra = Vec3Schema.safeParse({ x: 0, y: 0, z: 0, w: 1 });
+    expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['w'] });
+  });
+
+  it('reads the core world snapshot: integer counts, a nullable held item, optional time', () => {
+    const core = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 18, heldItem: null, inventory: { oak_log: 3 }, blocks: { '1,64,0': 'oak_log' } };
+    expect(WorldSnapshotSchema.parse(core)).toEqual(core);
+    const bad = WorldSnapshotSchema.safeParse({ ...core, inventory: { oak_log: 1.5 }, position: { x: 0, y: 0 } });
+    expect(bad.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['inventory.oak_log', 'position.z']);
+  });
+
+  it('reads every runner result the executor accepts, and names the field of one it refuses', () => {
+    expect(RunnerResultSchema.parse(undefined)).toBeUndefined();
+    expect(RunnerResultSchema.parse({ ok: true, observables: { dug: 1 } })).toEqual({ ok: true, observables: { dug: 1 } });
+    const failure = { ok: false, code: 'precond_missing', reason: 'no table', missing: ['near_block:crafting_table'] };
+    expect(RunnerResultSchema.parse(failure)).toEqual(failure);
+    expect(RunnerResultSchema.safeParse({ ok: false, code: 'nope', reason: 'x' }).success).toBe(false);
+    expect(RunnerResultSchema.safeParse({ ok: false }).success).toBe(false);
   });
 
   it('summarizes zod issues as serializable records', () => {

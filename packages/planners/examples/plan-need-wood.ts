@@ -1,10 +1,10 @@
 // Run from the repo root: node --import tsx packages/planners/examples/plan-need-wood.ts
 import { IntentSchema } from '@sinew/executor-contracts';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, type WorldSnapshot } from '@sinew/planners';
+import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, type PlannerWorld } from '@sinew/planners';
 import { createMinecraftHtn, subgoalsFor } from '@sinew/planners/minecraft';
 
 // An empty inventory beside an oak tree (the shape `observeWorld(bot)` returns).
-const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '3,64,0': 'oak_log' }, time: 6000 };
+const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '3,64,0': 'oak_log' }, time: 6000 };
 
 // 1. Need → intent: the deterministic needs planner (same seed + perception ⇒ same intent).
 const needs = createNeedsPlanner({ seed: 42, onThought: (t) => console.log(`thought: ${t.text}`) });
@@ -21,7 +21,7 @@ if (!result.ok) throw new Error(`${result.failure.code}: ${result.failure.reason
 for (const step of result.plan.steps) console.log(`  ${step.stepId} ${step.type} ${JSON.stringify(step.args)}`);
 
 // 3. FM-02: the pickaxe step's guard will say `has_item:stick:2`; this is what the repair hook answers.
-const afterTable: WorldSnapshot = { ...world, inventory: { oak_planks: 8 }, blocks: { ...world.blocks, '1,64,0': 'crafting_table' } };
+const afterTable: PlannerWorld = { ...world, inventory: { oak_planks: 8 }, blocks: { ...world.blocks, '1,64,0': 'crafting_table' } };
 const repair = subgoalsFor(['has_item:stick:2'], afterTable);
 console.log('repair:', repair.ok ? repair.steps.map((s) => `${s.type}(${JSON.stringify(s.args)})`).join(' → ') : repair.gap);
 

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { describeError, describeValue, PlanSchema, Vec3Schema, type Intent, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
-
-export type { Vec3 };
+import { describeError, describeValue, PlanSchema, Vec3Schema, WorldSnapshotSchema, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 
 /** A perceived threat (from the belief layer's hazard summary or a mob scan). */
-export const ThreatSchema = z.object({
+export const ThreatSchema = z.strictObject({
   entity: z.string().min(1),
   position: Vec3Schema.optional(),
   distance: z.number().nonnegative(),
@@ -12,23 +10,13 @@ export const ThreatSchema = z.object({
 export type Threat = z.infer<typeof ThreatSchema>;
 
 /**
- * The world as planners read it: the same shape as `observeWorld(bot, focus)` in @sinew/capabilities,
- * plus optional threats. Parsed at the boundary so planners never read an unchecked snapshot.
+ * The world as planners read it: the contracts' `WorldSnapshotSchema` (what `observeWorld(bot, { positions })`
+ * returns) plus optional threats; unknown keys are refused. Parsed at the boundary so planners never read an unchecked snapshot.
  */
-export const WorldSnapshotSchema = z.object({
-  position: Vec3Schema,
-  health: z.number(),
-  food: z.number(),
-  heldItem: z.string().nullable(),
-  /** item name → total count */
-  inventory: z.record(z.string(), z.number().int().nonnegative()),
-  /** "x,y,z" → block name, for positions in focus */
-  blocks: z.record(z.string(), z.string()),
-  /** time of day in ticks */
-  time: z.number().optional(),
+export const PlannerWorldSchema = WorldSnapshotSchema.extend({
   threats: z.array(ThreatSchema).optional(),
-});
-export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
+}).strict();
+export type PlannerWorld = z.infer<typeof PlannerWorldSchema>;
 
 /** Why a planner produced no plan; planner errors are values with a code, like step failures. */
 export const PLANNER_ERROR_CODES = [
@@ -79,7 +67,7 @@ export function readPlanResult(planner: string, value: unknown): PlanResult {
  * A planner turns an Intent into a Plan of registry verbs. `verbs()` lists every verb it can emit —
  * the verb-divergence gate compares it with the registry. `repair` answers the executor's repair hook.
  */
-export interface Planner<World = WorldSnapshot> {
+export interface Planner<World = PlannerWorld> {
   readonly name: string;
   verbs(): readonly string[];
   plan(intent: Intent, world: World): PlanResult | Promise<PlanResult>;

@@ -3,17 +3,16 @@ export {
   planFailure,
   PlannerErrorCodeSchema,
   PlannerFailureSchema,
+  PlannerWorldSchema,
   PlanResultSchema,
   readPlanResult,
   ThreatSchema,
-  WorldSnapshotSchema,
   type Planner,
   type PlannerErrorCode,
   type PlannerFailure,
+  type PlannerWorld,
   type PlanResult,
   type Threat,
-  type Vec3,
-  type WorldSnapshot,
 } from './contract.js';
 export {
   contextKey,
@@ -77,5 +76,4 @@ export {
   type NeedsThresholds,
   type ThoughtEvent,
 } from './needs/needs.js';
-export { canonicalJson, mulberry32 } from './needs/random.js';
 export { threatsFromBelief, withBeliefThreats, type BeliefThreatView } from './needs/threats.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBeliefBus } from '@sinew/belief';
-import { createNeedsPlanner, withBeliefThreats, type WorldSnapshot } from '../src/index.js';
+import { createNeedsPlanner, withBeliefThreats, type PlannerWorld } from '../src/index.js';
 
-const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
+const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
 
 /** A real Belief Bus fed `ticks` ticks of a zombie and a cow standing still. */
 function busWith(zombieAt: number, ticks = 6) {
@@ -21,7 +21,7 @@ function busWith(zombieAt: number, ticks = 6) {
 }
 
 describe('belief threats in planning (issue 15 item 4)', () => {
-  it('fills WorldSnapshot.threats from the belief tracks: hostile only, nearest first', () => {
+  it('fills PlannerWorld.threats from the belief tracks: hostile only, nearest first', () => {
     const filled = withBeliefThreats(world, busWith(5).threats());
     expect(filled.threats).toHaveLength(1);
     expect(filled.threats![0]).toMatchObject({ entity: 'zombie', distance: expect.closeTo(5, 0) });

@@ -8,12 +8,12 @@ import {
   planFailure,
   type Planner,
   type RouteEvent,
-  type WorldSnapshot,
+  type PlannerWorld,
 } from '../src/index.js';
 import { config, registry, scripted } from './support/llm.js';
 
 // Issue 12, item 9: the planners' edges. Every case here once threw, hung or grew without bound.
-const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: { oak_log: 2 }, blocks: {} };
+const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: { oak_log: 2 }, blocks: {} };
 const intent = (goal = 'build something nice'): Intent => IntentSchema.parse({ id: 'edge', source: 'user', goal, urgency: 0.5, traits: ['ambiguous'] });
 const good = JSON.stringify({ steps: [{ verb: 'chat', args: { message: 'hi' } }] });
 function revoked(): object {

@@ -1,7 +1,7 @@
 import { createStandardRegistry } from '@sinew/capabilities';
 import { checkStep, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { contextKey, createHtnPlanner, OutcomeMemory, type HtnMethod, type HtnOperator, type WorldSnapshot } from '../src/index.js';
+import { contextKey, createHtnPlanner, OutcomeMemory, type HtnMethod, type HtnOperator, type PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, needWoodIntent, woodFamily } from '../src/minecraft/index.js';
 
 // Regression for the demo defect: one recorded failure of htn in `need:tools|time:dawn` reordered the
@@ -12,7 +12,7 @@ const context = { tool: 'wooden_pickaxe', need: 'tools', time: 'dawn' };
 const intent = needWoodIntent({ context });
 const key = contextKey(intent.context);
 
-const world = (log: string, inventory: Record<string, number> = {}): WorldSnapshot => ({
+const world = (log: string, inventory: Record<string, number> = {}): PlannerWorld => ({
   position: { x: 0, y: 64, z: 0 },
   health: 20,
   food: 20,

@@ -7,11 +7,11 @@ import {
   planOutputSchema,
   type GateSignal,
   type LlmEvent,
-  type WorldSnapshot,
+  type PlannerWorld,
 } from '../src/index.js';
 import { config, configInput, registry, scripted } from './support/llm.js';
 
-const world: WorldSnapshot = { position: { x: 1.5, y: 64, z: -2.2 }, health: 6, food: 18, heldItem: null, inventory: { oak_log: 2 }, blocks: { '3,64,0': 'oak_log' } };
+const world: PlannerWorld = { position: { x: 1.5, y: 64, z: -2.2 }, health: 6, food: 18, heldItem: null, inventory: { oak_log: 2 }, blocks: { '3,64,0': 'oak_log' } };
 const intent = IntentSchema.parse({ id: 'ask-1', source: 'user', goal: 'the player asked for something to build with', urgency: 0.5, traits: ['ambiguous'] });
 
 const good = JSON.stringify({ rationale: 'logs make planks, planks build', steps: [{ verb: 'craft_item', args: { item: 'oak_planks', count: 8 } }, { verb: 'chat', args: { message: 'made planks' } }] });

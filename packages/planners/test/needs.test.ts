@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createNeedsPlanner, NeedsPerceptionError, type ThoughtEvent, type WorldSnapshot } from '../src/index.js';
+import { createNeedsPlanner, NeedsPerceptionError, type ThoughtEvent, type PlannerWorld } from '../src/index.js';
 
-const base: WorldSnapshot = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
-const perceive = (overrides: Partial<WorldSnapshot>): WorldSnapshot => ({ ...base, ...overrides });
+const base: PlannerWorld = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
+const perceive = (overrides: Partial<PlannerWorld>): PlannerWorld => ({ ...base, ...overrides });
 
 describe('deterministic needs planner (seeds/000)', () => {
   it('same seed + same perception ⇒ same intent, plan and thought', () => {
@@ -67,6 +67,13 @@ describe('deterministic needs planner (seeds/000)', () => {
     const toolless = planner.formIntent(perceive({ inventory: {} }));
     expect(toolless.goal).toBe('need wood');
     expect(toolless.traits).toEqual(['multi_step', 'crafting']);
+  });
+
+  it('reads tools and scaffold from the shared lists: a golden pickaxe is a pickaxe, sand is a block to pillar with', () => {
+    const planner = createNeedsPlanner({ seed: 5 });
+    expect(planner.assess(perceive({ inventory: { golden_pickaxe: 1 } })).map(({ need }) => need)).not.toContain('tools');
+    const night = planner.decide(perceive({ time: 15000, inventory: { sand: 4, stone_pickaxe: 1 } }));
+    expect(night.result.ok && night.result.plan.steps[0]).toMatchObject({ type: 'pillar_up', args: { height: 3, item: 'sand' } });
   });
 
   it('needs the fast path cannot serve are coded failures the router falls back from', () => {

@@ -1,10 +1,10 @@
 import { IntentSchema, type Plan } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { plannerRepairHook, type WorldSnapshot } from '../src/index.js';
+import { plannerRepairHook, type PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, minecraftOperators, minecraftRepair, planNeedWood, recipeBook, subgoalsFor } from '../src/minecraft/index.js';
 import { FakeBody, fakeRegistry, runWithRepair } from './support/fake-minecraft.js';
 
-const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }): WorldSnapshot => ({
+const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }): PlannerWorld => ({
   position: { x: 0, y: 64, z: 0 },
   health: 20,
   food: 20,

@@ -12,11 +12,11 @@ import {
   plannerRepairHook,
   type Planner,
   type RouteEvent,
-  type WorldSnapshot,
+  type PlannerWorld,
 } from '../src/index.js';
 import { createMinecraftHtn } from '../src/minecraft/index.js';
 
-const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '2,64,0': 'oak_log' } };
+const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '2,64,0': 'oak_log' } };
 const intent = (input: Partial<IntentInput> & { goal: string }): Intent => IntentSchema.parse({ id: `i-${input.goal.replace(/\W+/g, '-')}`, source: 'user', urgency: 0.4, ...input });
 
 /** A scripted planner standing in for the LLM: one chat step, or a failure when told to. */

@@ -1,11 +1,11 @@
 import { createStandardRegistry } from '@sinew/capabilities';
 import { checkStep, checkVerbs, IntentSchema } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { createLlmPlanner, createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadCognitionConfig, planOutputSchema, type WorldSnapshot } from '../src/index.js';
+import { createLlmPlanner, createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadCognitionConfig, planOutputSchema, type PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, planNeedWood } from '../src/minecraft/index.js';
 
 const registry = createStandardRegistry();
-const world: WorldSnapshot = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '3,64,0': 'oak_log' } };
+const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '3,64,0': 'oak_log' } };
 
 function router() {
   const loaded = loadCognitionConfig({
@@ -39,7 +39,7 @@ describe('against the standard registry (@sinew/capabilities)', () => {
     const needWood = planNeedWood(world);
     expect(needWood.ok && needWood.plan.steps.every((s) => checkStep(registry, s).ok)).toBe(true);
     const needs = createNeedsPlanner({ seed: 3 });
-    for (const perception of <WorldSnapshot[]>[
+    for (const perception of <PlannerWorld[]>[
       { ...world, threats: [{ entity: 'zombie', distance: 2 }] },
       { ...world, food: 2, inventory: { bread: 1 } },
       { ...world, food: 2 },

@@ -1,11 +1,11 @@
 import { IntentSchema } from '@sinew/executor-contracts';
 import minecraftData from 'minecraft-data';
 import { describe, expect, it } from 'vitest';
-import type { WorldSnapshot } from '../src/index.js';
+import type { PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, FUEL_TICKS, minecraftOperators, recipeBook, SMELTING, subgoalsFor } from '../src/minecraft/index.js';
 
 const data = minecraftData('1.20.4');
-const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }): WorldSnapshot => ({
+const world = (inventory: Record<string, number> = {}, blocks: Record<string, string> = { '2,64,0': 'oak_log' }): PlannerWorld => ({
   position: { x: 0, y: 64, z: 0 },
   health: 20,
   food: 20,

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../evidence.js';
+import type { Vec3 } from '@sinew/executor-contracts';
 import type { TrackSummary } from '../stream/schemas.js';
 
 export type Visibility = 'visible' | 'inferred' | 'lost';

@@ -1,12 +1,12 @@
+import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { createModes, type BodySignals, type Modes, type ModesOptions } from '../modes/modes.js';
 import type { BeliefAdapter } from './adapter.js';
 import { beliefMetrics } from './metrics.js';
 
-const EYE_HEIGHT = 1.62;
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
-const SCAFFOLD = new Set(['dirt', 'cobblestone', 'stone', 'netherrack', 'sand', 'oak_planks', 'spruce_planks', 'birch_planks']);
+const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
 const FIRE = new Set(['fire', 'soul_fire']);
 
 /** Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned). */

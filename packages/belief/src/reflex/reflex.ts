@@ -1,7 +1,6 @@
-import { PlanStepSchema, type PlanStep, type Preemptor, type StepOutcome } from '@sinew/executor-contracts';
+import { PlanStepSchema, type PlanStep, type Preemptor, type StepOutcome, type Vec3 } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { BeliefConfigError, issuesOf } from '../errors.js';
-import type { Vec3 } from '../evidence.js';
 
 const blocks = z.number().positive().finite();
 

@@ -1,7 +1,6 @@
-import { describeError, IntentSchema, PlanSchema, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
+import { describeError, IntentSchema, MAX_TIMER_MS, PlanSchema, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ActuatorSource } from '../body/instrument.js';
-import { MAX_TIMER_MS } from './policy.js';
 import { stopFailure, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import type { RunOptions } from './types.js';

@@ -2,8 +2,8 @@ import {
   createBlackboard,
   describeError,
   checkAcceptance,
-  ErrorCodeSchema,
   isRetryable,
+  RunnerResultSchema,
   stepFailure,
   type Blackboard,
   type Capability,
@@ -414,19 +414,6 @@ function thrownFailure(capability: string, error: unknown): StepFailure {
   return stepFailure('runner_error', `${capability} runner threw: ${describeError(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
 }
 
-const RunnerResultSchema = z.union([
-  z.undefined(),
-  z.object({ ok: z.literal(true), observables: z.record(z.string(), z.unknown()).optional() }),
-  z.object({
-    ok: z.literal(false),
-    code: ErrorCodeSchema.optional(),
-    reason: z.string(),
-    retryable: z.boolean().optional(),
-    missing: z.array(z.string()).optional(),
-    nodePath: z.string().optional(),
-  }),
-]);
-
 type Interpreted = { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure };
 
 /** The runner's resolved value as ok or a coded failure; a value that throws when read is a runner_error. */
@@ -453,7 +440,7 @@ function interpretParsed(capability: string, value: unknown): Interpreted {
     ok: false,
     failure: stepFailure(code, result.reason, {
       retryable: result.retryable ?? isRetryable(code),
-      ...(result.missing ? { missing: result.missing } : {}),
+      ...(result.missing ? { missing: [...result.missing] } : {}),
       ...(result.nodePath ? { nodePath: result.nodePath } : {}),
     }),
   };

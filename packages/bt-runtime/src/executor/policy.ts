@@ -1,8 +1,6 @@
 import { CapabilityRetrySchema, RETRY_POLICY_DEFAULTS, RetryPolicySchema, timerMsSchema as deadline, type Backoff } from '@sinew/executor-contracts';
 import { z } from 'zod';
 
-export { MAX_TIMER_MS } from '@sinew/executor-contracts';
-
 const count = (what: string) => z.number().int({ error: `${what} must be an integer` }).nonnegative({ error: `${what} must be >= 0` });
 
 /** Per-verb overrides of the watchdog deadlines. */

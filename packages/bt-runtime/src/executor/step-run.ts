@@ -1,9 +1,9 @@
-import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, MAX_TIMER_MS, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
-import { backoffMs, MAX_TIMER_MS } from './policy.js';
+import { backoffMs } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { StepEnd } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';

@@ -1,14 +1,10 @@
+import { EYE_HEIGHT, type Vec3 as Position } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Block } from '../mc-types.js';
-import type { Vec3Like } from '../world.js';
 
 /** Reach from the eyes to a block centre, as vanilla survival allows it (≈ 4.5 blocks). */
 export const REACH = 4.5;
-/** Distance at which a block counts as "near" for `near_block:<block>` (crafting needs the table this close). */
-export const NEAR_BLOCK_DISTANCE = 4;
-/** Eye height above the feet of a standing player. */
-export const EYE_HEIGHT = 1.62;
 const AIR = new Set(['air', 'cave_air', 'void_air']);
 
 /** Whether a block name is some kind of air. */
@@ -17,12 +13,12 @@ export function isAir(name: string | undefined): boolean {
 }
 
 /** A `Vec3` from any `{x,y,z}`, floored to a block position. */
-export function toBlockVec(position: Vec3Like): Vec3 {
+export function toBlockVec(position: Position): Vec3 {
   return new Vec3(Math.floor(position.x), Math.floor(position.y), Math.floor(position.z));
 }
 
 /** Distance from the bot's eyes to the centre of the block at `position`. */
-export function eyeDistance(bot: Bot, position: Vec3Like): number {
+export function eyeDistance(bot: Bot, position: Position): number {
   const eye = bot.entity.position.offset(0, EYE_HEIGHT, 0);
   return eye.distanceTo(toBlockVec(position).offset(0.5, 0.5, 0.5));
 }

@@ -1,9 +1,8 @@
-import { blockKey, formatPredicate, pred } from '@sinew/executor-contracts';
+import { blockKey, formatPredicate, pred, type Vec3 as Position } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
 import type { Block } from '../mc-types.js';
-import type { Vec3Like } from '../world.js';
 import { ABORTED, thrown, type Failure } from './failures.js';
 import { eyeDistance, REACH, toBlockVec } from './geometry.js';
 
@@ -16,7 +15,7 @@ export function isReplaceable(block: Block | null | undefined): boolean {
 }
 
 /** A solid neighbour to place against and the face vector from it to `position`, or undefined. */
-export function placementReference(bot: SinewBot, position: Vec3Like): { reference: Block; face: Vec3 } | undefined {
+export function placementReference(bot: SinewBot, position: Position): { reference: Block; face: Vec3 } | undefined {
   const target = toBlockVec(position);
   for (const face of FACES) {
     const reference = bot.blockAt(target.minus(face));
@@ -26,7 +25,7 @@ export function placementReference(bot: SinewBot, position: Vec3Like): { referen
 }
 
 /** Whether the bot's body (its 0.6 × 1.8 box, which can reach into a neighbouring column) overlaps a block position. */
-export function occupiedByBot(bot: SinewBot, position: Vec3Like): boolean {
+export function occupiedByBot(bot: SinewBot, position: Position): boolean {
   const { x, y, z } = bot.entity.position;
   const target = toBlockVec(position);
   const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
@@ -53,7 +52,7 @@ export function freeSpotNextTo(bot: SinewBot): Vec3 | undefined {
 }
 
 /** Places one block of `item` at `position` (after equipping it); shared with build_structure and pillar_up. */
-export async function placeAt(ctx: BotRunContext, item: string, position: Vec3Like): Promise<Failure | undefined> {
+export async function placeAt(ctx: BotRunContext, item: string, position: Position): Promise<Failure | undefined> {
   const bot = ctx.body;
   const placement = placementReference(bot, position);
   if (!placement) return { ok: false, code: 'guard_failed', reason: `nothing solid next to ${blockKey(position)} to place against`, retryable: false };

@@ -1,10 +1,10 @@
+import { EYE_HEIGHT, type Vec3 } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { BotRunContext } from '../body.js';
 import { createFlapDetector, type FlapPolicyInput } from '../flap.js';
-import type { Vec3Like } from '../world.js';
 import type { Failure } from './failures.js';
-import { EYE_HEIGHT, REACH } from './geometry.js';
+import { REACH } from './geometry.js';
 
 const { Movements, goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
@@ -30,7 +30,7 @@ export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
 /** A pathfinder goal: stand where the eyes are within `reach` of a block's centre (no line-of-sight rule). */
 export class GoalWithinReach extends goals.Goal {
   constructor(
-    readonly position: Vec3Like,
+    readonly position: Vec3,
     readonly reach: number = REACH - 0.5,
   ) {
     super();

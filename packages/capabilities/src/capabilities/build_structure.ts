@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -8,7 +8,7 @@ import { eyeDistance, REACH, toBlockVec } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { isReplaceable, occupiedByBot, placeAt } from '../body/placing.js';
 import { walkTo } from '../body/walking.js';
-import { blockKey, observeWorld, parseBlockKey, Vec3Schema, type Vec3Like } from '../world.js';
+import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
@@ -26,15 +26,15 @@ export const BuildStructureArgsSchema = z.strictObject({
 });
 export type BuildStructureArgs = z.output<typeof BuildStructureArgsSchema>;
 
-const origins = targetMemo<Vec3Like>();
+const origins = targetMemo<Vec3>();
 
-function originOf(bot: SinewBot, args: BuildStructureArgs): Vec3Like {
+function originOf(bot: SinewBot, args: BuildStructureArgs): Vec3 {
   if (args.origin) return args.origin;
   return origins.get(args) ?? origins.set(args, bot.entity.position.floored().offset(2, 0, 0));
 }
 
 /** Absolute positions of the blueprint, bottom layer first (so every block has something under it). */
-export function layout(bot: SinewBot, args: BuildStructureArgs): { position: Vec3Like; block: string }[] {
+export function layout(bot: SinewBot, args: BuildStructureArgs): { position: Vec3; block: string }[] {
   const origin = toBlockVec(originOf(bot, args));
   return args.blueprint
     .map(({ dx, dy, dz, block }) => ({ position: origin.offset(dx, dy, dz), block }))
@@ -85,7 +85,7 @@ export const buildStructure = defineBotCapability({
     return { ok: true, observables: { placed } };
   },
   acceptance: (_pre, post, args) => {
-    const observed = Object.keys(post.blocks).map(parseBlockKey);
+    const observed = Object.keys(post.blocks).flatMap((key) => parseBlockKey(key) ?? []);
     if (observed.length === 0) return effectsUnmet([pred.structure('observed')], 'no blueprint position was observed');
     // The snapshot holds exactly origin + offsets, so a default origin is recovered from the lowest corner.
     const lowest = (values: number[]) => Math.min(...values);

@@ -1,10 +1,10 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability } from '../body.js';
 import { ABORTED, thrown } from '../body/failures.js';
-import { NEAR_BLOCK_DISTANCE, nearestBlock } from '../body/geometry.js';
+import { nearestBlock } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { observeWorld } from '../world.js';
 

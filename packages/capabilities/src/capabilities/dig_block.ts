@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import type { Block } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -7,7 +7,7 @@ import { digWithBestTool } from '../body/digging.js';
 import { ABORTED, thrown } from '../body/failures.js';
 import { eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from '../body/geometry.js';
 import { missingHarvestTool } from '../body/inventory.js';
-import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
+import { observeWorld } from '../world.js';
 
 export const DigBlockArgsSchema = z
   .strictObject({
@@ -21,7 +21,7 @@ export const DigBlockArgsSchema = z
   });
 export type DigBlockArgs = z.output<typeof DigBlockArgsSchema>;
 
-const targets = targetMemo<Vec3Like>();
+const targets = targetMemo<Vec3>();
 
 function resolveTarget(bot: SinewBot, args: DigBlockArgs): Block | undefined {
   // Once chosen the target is fixed for the step: a dug log must not hand the post snapshot the next log.

@@ -1,11 +1,11 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, EYE_HEIGHT, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability } from '../body.js';
 import { ABORTED } from '../body/failures.js';
 import { waitFor } from '../body/waiting.js';
-import { blockKey, observeWorld, type Vec3Like, type WorldSnapshot } from '../world.js';
+import { observeWorld, type ObservedWorld } from '../world.js';
 
 export const EscapeFluidArgsSchema = z.strictObject({
   /** What to get out of: `lava` (feet and head out of it, toward water when near), `fire` (out of fire blocks and put out in water), `water` (eyes up into air). */
@@ -15,7 +15,6 @@ export const EscapeFluidArgsSchema = z.strictObject({
 });
 export type EscapeFluidArgs = z.output<typeof EscapeFluidArgsSchema>;
 
-const EYE_HEIGHT = 1.62;
 const RUN_MS = 8_000;
 
 /** The "on fire" bit of entity metadata 0. */
@@ -26,12 +25,12 @@ function burning(bot: SinewBot): boolean {
 const BURNING = new Set(['lava', 'fire', 'soul_fire']);
 
 /** The blocks at the feet and at the eyes, keyed like `observeWorld` keys them. */
-function bodyCells(position: Vec3Like): Vec3Like[] {
+function bodyCells(position: Position): Position[] {
   return [position, { x: position.x, y: position.y + EYE_HEIGHT, z: position.z }];
 }
 
 /** True when the snapshot's body cells are clear of what `fluid` escapes from. */
-export function clearOf(snapshot: WorldSnapshot, fluid: EscapeFluidArgs['fluid']): boolean {
+export function clearOf(snapshot: ObservedWorld, fluid: EscapeFluidArgs['fluid']): boolean {
   const [feet, eyes] = bodyCells(snapshot.position).map((p) => snapshot.blocks[blockKey(p)] ?? 'unloaded');
   if (fluid === 'water') return eyes !== 'water' && eyes !== 'unloaded';
   return !BURNING.has(feet ?? '') && !BURNING.has(eyes ?? '');
@@ -46,13 +45,13 @@ function standable(bot: SinewBot, x: number, y: number, z: number): boolean {
 }
 
 /** Where to head: the nearest water (out of lava or fire), else the nearest standable cell outside the hazard. */
-function refuge(bot: SinewBot, args: EscapeFluidArgs): Vec3Like | undefined {
+function refuge(bot: SinewBot, args: EscapeFluidArgs): Position | undefined {
   if (args.fluid !== 'water') {
     const water = bot.findBlock({ matching: (b) => b.name === 'water', maxDistance: args.radius });
     if (water) return water.position.offset(0.5, 0, 0.5);
   }
   const here = bot.entity.position.floored();
-  let best: { at: Vec3Like; distance: number } | undefined;
+  let best: { at: Position; distance: number } | undefined;
   for (let dx = -args.radius; dx <= args.radius; dx += 1)
     for (let dz = -args.radius; dz <= args.radius; dz += 1)
       for (let dy = -1; dy <= 3; dy += 1) {

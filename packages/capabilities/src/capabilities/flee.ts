@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
 import { nearestEntityNamed, nearestHostile } from '../body/entities.js';
 import { walkTo } from '../body/walking.js';
-import { observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
+import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
@@ -19,7 +19,7 @@ export const FleeArgsSchema = z.strictObject({
 });
 export type FleeArgs = z.output<typeof FleeArgsSchema>;
 
-type Threat = { kind: 'position'; position: Vec3Like } | { kind: 'entity'; entity: Entity };
+type Threat = { kind: 'position'; position: Vec3 } | { kind: 'entity'; entity: Entity };
 
 const threats = targetMemo<Threat>();
 const THREAT_SEARCH = 32;
@@ -33,7 +33,7 @@ function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
   return entity ? threats.set(args, { kind: 'entity', entity }) : undefined;
 }
 
-function horizontal(a: Vec3Like, b: Vec3Like): number {
+function horizontal(a: Vec3, b: Vec3): number {
   return Math.hypot(a.x - b.x, a.z - b.z);
 }
 

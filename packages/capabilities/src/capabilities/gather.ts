@@ -1,5 +1,5 @@
 import { behavior, type LeafContext } from '@sinew/bt-runtime';
-import { accepted, blackboardKey, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blackboardKey, blockKey, effectsUnmet, guardFailed, guardOk, precondMissing, pred, type Vec3 } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -10,7 +10,7 @@ import { blockIds, blockMatcher, eyeDistance, isAir, REACH, toBlockVec } from '.
 import { countMatching, dropNames, missingHarvestTool } from '../body/inventory.js';
 import { waitFor } from '../body/waiting.js';
 import { GoalWithinReach, walkTo } from '../body/walking.js';
-import { blockKey, inventoryCounts, observeWorld, type Vec3Like } from '../world.js';
+import { inventoryCounts, observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
@@ -78,9 +78,9 @@ function yieldCount(bot: SinewBot, args: GatherArgs): number {
 /** Block keys no walk could reach from where the bot stood. */
 const UNREACHABLE = blackboardKey<Set<string>>('gather.unreachable');
 /** The block FindTarget chose. */
-const TARGET = blackboardKey<Vec3Like>('gather.target');
+const TARGET = blackboardKey<Vec3>('gather.target');
 /** The block DigTarget just broke (its drops are about to spawn). */
-const DUG = blackboardKey<Vec3Like>('gather.dug');
+const DUG = blackboardKey<Vec3>('gather.dug');
 /** How many explore walks ran since something was last found. */
 const EXPLORE = blackboardKey<number>('gather.explore');
 
@@ -112,7 +112,7 @@ const gatherTree = behavior<SinewBot, GatherArgs>({
       const bot = ctx.body;
       const skip = unreachable(ctx);
       const matching = blockIds(bot, ctx.args.block);
-      let next: Vec3Like | undefined;
+      let next: Vec3 | undefined;
       // Near first: a 16-block scan costs a fraction of a 48-block one, and it is on the TTFA path.
       for (const radius of new Set([Math.min(NEAR_SEARCH, ctx.args.maxDistance), ctx.args.maxDistance])) {
         const found = bot.findBlocks({ matching, maxDistance: radius, count: skip.size + 1 });

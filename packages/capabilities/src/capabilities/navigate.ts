@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import type { Failure } from '../body/failures.js';
 import { nearestBlock } from '../body/geometry.js';
 import { walkTo } from '../body/walking.js';
 import { climbLadder, RecoveryOptionsSchema, tracingCells } from '../recovery.js';
-import { observeWorld, parseBlockKey, Vec3Schema, type Vec3Like, type WorldSnapshot } from '../world.js';
+import { observeWorld, type ObservedWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
@@ -31,7 +31,7 @@ export const NavigateArgsSchema = z
   });
 export type NavigateArgs = z.output<typeof NavigateArgsSchema>;
 
-type Target = { kind: 'position'; position: Vec3Like } | { kind: 'block'; position: Vec3Like } | { kind: 'entity'; entity: Entity };
+type Target = { kind: 'position'; position: Vec3 } | { kind: 'block'; position: Vec3 } | { kind: 'entity'; entity: Entity };
 
 const targets = targetMemo<Target>();
 
@@ -47,7 +47,7 @@ function resolveTarget(bot: SinewBot, args: NavigateArgs): Target | undefined {
   return entity ? targets.set(args, { kind: 'entity', entity }) : undefined;
 }
 
-function targetPosition(target: Target): Vec3Like {
+function targetPosition(target: Target): Vec3 {
   return target.kind === 'entity' ? target.entity.position : target.position;
 }
 
@@ -56,11 +56,11 @@ function allowed(args: NavigateArgs): number {
   return args.range + 1 + args.recovery.widenBlocks;
 }
 
-function distance(a: Vec3Like, b: Vec3Like): number {
+function distance(a: Vec3, b: Vec3): number {
   return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-function blockCentre(position: Vec3Like): Vec3Like {
+function blockCentre(position: Vec3): Vec3 {
   return { x: Math.floor(position.x) + 0.5, y: Math.floor(position.y), z: Math.floor(position.z) + 0.5 };
 }
 
@@ -78,7 +78,7 @@ export const navigate = defineBotCapability({
       args.block ? `no ${args.block} within ${args.maxDistance} blocks` : `no entity "${args.entity}" within ${args.maxDistance} blocks`,
     );
   },
-  observe: ({ body }, args): WorldSnapshot => {
+  observe: ({ body }, args): ObservedWorld => {
     const target = resolveTarget(body, args);
     if (target?.kind === 'entity') return observeWorld(body, { entityIds: [target.entity.id] });
     return observeWorld(body, target ? { positions: [targetPosition(target)] } : {});
@@ -112,11 +112,11 @@ export const navigate = defineBotCapability({
     return { ok: true, observables: { distance: Number(left.toFixed(2)), ...(ladder ? { ladder } : {}) } };
   },
   acceptance: (_pre, post, args) => {
-    let goalAt: Vec3Like | undefined;
+    let goalAt: Vec3 | undefined;
     if (args.position) goalAt = blockCentre(args.position);
     else if (args.block) {
-      const key = Object.keys(post.blocks)[0];
-      if (key) goalAt = blockCentre(parseBlockKey(key));
+      const block = parseBlockKey(Object.keys(post.blocks)[0] ?? '');
+      if (block) goalAt = blockCentre(block);
     } else {
       const entity = Object.values(post.entities ?? {})[0];
       // A dead entity is no target to stand next to.

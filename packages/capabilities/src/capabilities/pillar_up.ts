@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -16,13 +16,12 @@ export const PillarUpArgsSchema = z.strictObject({
 });
 export type PillarUpArgs = z.output<typeof PillarUpArgsSchema>;
 
-const SCAFFOLD = ['dirt', 'cobblestone', 'oak_planks', 'spruce_planks', 'birch_planks', 'netherrack', 'stone', 'sand'];
 const JUMP_TIMEOUT_MS = 1_500;
 
 /** The scaffold block to use: the named one, else the first common one the bot holds enough of. */
 export function scaffoldItem(bot: SinewBot, height: number, item?: string): string | undefined {
   if (item) return item;
-  return SCAFFOLD.find((name) => countItem(bot, name) >= height) ?? SCAFFOLD.find((name) => countItem(bot, name) > 0);
+  return SCAFFOLD_BLOCKS.find((name) => countItem(bot, name) >= height) ?? SCAFFOLD_BLOCKS.find((name) => countItem(bot, name) > 0);
 }
 
 /** Jumps and places a block underneath, `height` times. */

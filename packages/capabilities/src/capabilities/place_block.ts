@@ -1,11 +1,11 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
 import { eyeDistance, REACH, toBlockVec } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { freeSpotNextTo, isReplaceable, occupiedByBot, placeAt, placementReference } from '../body/placing.js';
-import { blockKey, observeWorld, Vec3Schema, type Vec3Like } from '../world.js';
+import { observeWorld } from '../world.js';
 
 export const PlaceBlockArgsSchema = z.strictObject({
   item: z.string().min(1),
@@ -14,9 +14,9 @@ export const PlaceBlockArgsSchema = z.strictObject({
 });
 export type PlaceBlockArgs = z.output<typeof PlaceBlockArgsSchema>;
 
-const targets = targetMemo<Vec3Like>();
+const targets = targetMemo<Vec3>();
 
-function resolveTarget(bot: SinewBot, args: PlaceBlockArgs): Vec3Like | undefined {
+function resolveTarget(bot: SinewBot, args: PlaceBlockArgs): Vec3 | undefined {
   if (args.position) return args.position;
   return targets.get(args) ?? (() => {
     const spot = freeSpotNextTo(bot);

@@ -1,16 +1,16 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Furnace } from 'mineflayer';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, type BotRunContext } from '../body.js';
 import { ABORTED, thrown, type Failure } from '../body/failures.js';
-import { eyeDistance, NEAR_BLOCK_DISTANCE, nearestBlock, REACH } from '../body/geometry.js';
+import { eyeDistance, nearestBlock, REACH } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { freeSpotNextTo, placeAt } from '../body/placing.js';
 import { waitFor } from '../body/waiting.js';
 import { GoalWithinReach, walkTo } from '../body/walking.js';
 import type { Block } from '../mc-types.js';
-import { blockKey, observeWorld } from '../world.js';
+import { observeWorld } from '../world.js';
 
 export const SmeltItemArgsSchema = z.strictObject({
   /** The item wanted out of the furnace (`iron_ingot`). */

@@ -1,6 +1,6 @@
 import { summarizeIssues, type ZodIssueSummary } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import type { WorldSnapshot } from '../contract.js';
+import type { PlannerWorld } from '../contract.js';
 import type { HtnMethod } from './htn.js';
 
 const TaskDataSchema = z.strictObject({
@@ -18,7 +18,7 @@ export const HtnMethodDataSchema = z.strictObject({
 });
 export type HtnMethodData = z.infer<typeof HtnMethodDataSchema>;
 
-export type HtnMethodsLoad<State = WorldSnapshot> =
+export type HtnMethodsLoad<State = PlannerWorld> =
   | { readonly ok: true; readonly methods: HtnMethod<State>[] }
   | { readonly ok: false; readonly error: { readonly code: 'invalid_methods'; readonly message: string; readonly issues: readonly ZodIssueSummary[] } };
 
@@ -26,7 +26,7 @@ export type HtnMethodsLoad<State = WorldSnapshot> =
  * Validates methods written as data (e.g. a JSON file) — names unique, every field checked — so a
  * method library can live outside code; add them to `createHtnPlanner({ methods })` beside coded ones.
  */
-export function loadHtnMethods<State = WorldSnapshot>(input: unknown): HtnMethodsLoad<State> {
+export function loadHtnMethods<State = PlannerWorld>(input: unknown): HtnMethodsLoad<State> {
   const parsed = z
     .array(HtnMethodDataSchema)
     .superRefine((methods, ctx) => {

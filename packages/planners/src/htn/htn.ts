@@ -1,5 +1,5 @@
 import type { Intent, PlanStep, RepairRequest, RepairResponse } from '@sinew/executor-contracts';
-import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { planFailure, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
 
@@ -21,7 +21,7 @@ export interface HtnTask {
  * A method: data (name, the task it decomposes, subtask templates whose `$arg` strings are filled from
  * the task's args) plus optional code (`applicable`, or `expand` when the subtasks depend on the state).
  */
-export interface HtnMethod<State = WorldSnapshot> {
+export interface HtnMethod<State = PlannerWorld> {
   /** Unique, e.g. `obtain.craft`; the key of its effectiveness memory. */
   readonly name: string;
   readonly task: string;
@@ -34,7 +34,7 @@ export interface HtnMethod<State = WorldSnapshot> {
 }
 
 /** How a primitive task (a registry verb) changes the simulated state while planning. */
-export interface HtnOperator<State = WorldSnapshot> {
+export interface HtnOperator<State = PlannerWorld> {
   readonly verb: string;
   /**
    * Whether the args are ones the capability accepts (e.g. counts ≥ 1); a step failing this is never
@@ -54,7 +54,7 @@ export interface HtnOperator<State = WorldSnapshot> {
   readonly effects?: (args: Readonly<Record<string, unknown>>) => readonly string[];
 }
 
-export interface HtnPlannerOptions<State = WorldSnapshot> {
+export interface HtnPlannerOptions<State = PlannerWorld> {
   readonly name?: string;
   readonly methods: readonly HtnMethod<State>[];
   readonly operators: readonly HtnOperator<State>[];
@@ -73,7 +73,7 @@ export interface HtnPlannerOptions<State = WorldSnapshot> {
   readonly clone?: (state: State) => State;
 }
 
-export interface HtnPlanner<State = WorldSnapshot> extends Planner<State> {
+export interface HtnPlanner<State = PlannerWorld> extends Planner<State> {
   /** Synchronous: decomposition is pure computation over the simulated state. */
   plan(intent: Intent, world: State): PlanResult;
   repair?(request: RepairRequest, world: State): RepairResponse | undefined;
@@ -93,7 +93,7 @@ type Expansion = { steps: Draft[]; methods: string[] };
  * @example
  * const htn = createHtnPlanner({ methods, operators, tasksFor: (i) => [{ task: 'obtain', args: { item: 'stick', count: 4 } }] });
  */
-export function createHtnPlanner<State = WorldSnapshot>(options: HtnPlannerOptions<State>): HtnPlanner<State> {
+export function createHtnPlanner<State = PlannerWorld>(options: HtnPlannerOptions<State>): HtnPlanner<State> {
   const name = options.name ?? 'htn';
   const maxDepth = options.maxDepth ?? 24;
   const maxExpansions = options.maxExpansions ?? 5000;

@@ -1,6 +1,6 @@
 import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import { planFailure, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { planFailure, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import type { CognitionConfig } from './config.js';
 import type { CognitionGate, GateDecision, GateSignal } from './gate.js';
 
@@ -23,7 +23,7 @@ export type LlmEvent =
   | { readonly type: 'rejected'; readonly intentId: string; readonly attempt: number; readonly complaint: string }
   | { readonly type: 'accepted'; readonly intentId: string; readonly attempt: number; readonly steps: number };
 
-export interface LlmPlannerOptions<World = WorldSnapshot, Body = unknown> {
+export interface LlmPlannerOptions<World = PlannerWorld, Body = unknown> {
   readonly complete: CompleteFn;
   /** From `loadCognitionConfig` — validated, no defaults. */
   readonly config: CognitionConfig;
@@ -49,13 +49,13 @@ const MAX_REPLY_DEPTH = 64;
  * numeric state fields, the reply schema, every step through `checkStep`), sends each rejection back
  * through the corrective template up to the retry budget, then fails with `llm_output_rejected`.
  */
-export function createLlmPlanner<World = WorldSnapshot, Body = unknown>(options: LlmPlannerOptions<World, Body>): Planner<World> {
+export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: LlmPlannerOptions<World, Body>): Planner<World> {
   const { config, registry } = options;
   const name = options.name ?? 'llm';
   const maxPromptBytes = options.maxPromptBytes ?? DEFAULT_MAX_PROMPT_BYTES;
   if (!Number.isSafeInteger(maxPromptBytes) || maxPromptBytes < 1) throw new RangeError(`createLlmPlanner: maxPromptBytes must be a positive integer, received ${describeValue(maxPromptBytes)}`);
   const emit = (event: LlmEvent) => options.onEvent?.(event);
-  const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as WorldSnapshot));
+  const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as PlannerWorld));
   let planCounter = 0;
 
   async function planOnce(intent: Intent, world: World): Promise<PlanResult> {
@@ -235,7 +235,7 @@ export function describeIntent(intent: Intent): string {
 }
 
 /** The world for the prompt: health and food in words (numeric state stays in the substrate), items and blocks as facts. */
-export function describeWorld(world: WorldSnapshot): string {
+export function describeWorld(world: PlannerWorld): string {
   const health = world.health >= 16 ? 'healthy' : world.health >= 8 ? 'hurt' : 'badly hurt';
   const food = world.food >= 16 ? 'fed' : world.food >= 6 ? 'hungry' : 'starving';
   const items = Object.entries(world.inventory).sort(([a], [b]) => a.localeCompare(b)).map(([item, n]) => `${item} ×${n}`);

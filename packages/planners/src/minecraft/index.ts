@@ -1,6 +1,6 @@
 import type { IntentInput } from '@sinew/executor-contracts';
 import { IntentSchema } from '@sinew/executor-contracts';
-import type { PlanResult, WorldSnapshot } from '../contract.js';
+import type { PlanResult, PlannerWorld } from '../contract.js';
 import { createHtnPlanner, type HtnPlanner } from '../htn/htn.js';
 import type { OutcomeMemory } from '../memory/outcomes.js';
 import { minecraftMethods, minecraftTasks } from './methods.js';
@@ -10,7 +10,7 @@ import { minecraftRepair } from './repair.js';
 
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
 export { minecraftOperators } from './operators.js';
-export { blockNear, focusAround, NEAR_BLOCK_RADIUS } from './state.js';
+export { blockNear, focusAround } from './state.js';
 export { preferredWood, rankRecipes, recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
 export { FUEL_TICKS, SMELTING } from './smelting.js';
 export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
@@ -26,9 +26,9 @@ export interface MinecraftHtnOptions {
 }
 
 /** The HTN planner with the Minecraft method library, operators and recipe-based precondition repair. */
-export function createMinecraftHtn(options: MinecraftHtnOptions = {}): HtnPlanner<WorldSnapshot> {
+export function createMinecraftHtn(options: MinecraftHtnOptions = {}): HtnPlanner<PlannerWorld> {
   const book = options.book ?? recipeBook(options.version);
-  return createHtnPlanner<WorldSnapshot>({
+  return createHtnPlanner<PlannerWorld>({
     name: 'htn',
     methods: minecraftMethods(book),
     operators: minecraftOperators(book),
@@ -56,6 +56,6 @@ export function needWoodIntent(overrides: Partial<IntentInput> = {}) {
  * The need-wood demo plan: gather logs → planks → crafting table → craft the wooden pickaxe, whose
  * guard fails with `precond_missing: has_item:stick:2` so the repair hook crafts the sticks live.
  */
-export function planNeedWood(world: WorldSnapshot, options: MinecraftHtnOptions = {}): PlanResult {
+export function planNeedWood(world: PlannerWorld, options: MinecraftHtnOptions = {}): PlanResult {
   return createMinecraftHtn(options).plan(needWoodIntent(), world);
 }

@@ -1,6 +1,6 @@
 import type { Intent } from '@sinew/executor-contracts';
 import type { HtnMethod, HtnTask } from '../htn/htn.js';
-import type { WorldSnapshot } from '../contract.js';
+import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
 import { fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
@@ -13,7 +13,7 @@ const want = (args: Args): number => (typeof args.count === 'number' ? args.coun
  * How many more of the item the task needs. Every obtaining method checks it itself: memory may try
  * them in any order, so none may rely on `obtain.held` having been tried first (a count-0 step).
  */
-const missing = (state: WorldSnapshot, args: Args): number => want(args) - count(state, item(args));
+const missing = (state: PlannerWorld, args: Args): number => want(args) - count(state, item(args));
 
 /** The materials a hut may be built from, best first. */
 const HUT_MATERIALS = ['cobblestone', 'dirt'];
@@ -38,7 +38,7 @@ export function hutBlueprint(block: string): { dx: number; dy: number; dz: numbe
  * or a small `expand` over the simulated world and the recipe book.
  */
 /** `craft_tools` for one tier: obtain one of each tool, in order. */
-function toolsMethod(tier: string, description: string, tools: readonly string[]): HtnMethod<WorldSnapshot> {
+function toolsMethod(tier: string, description: string, tools: readonly string[]): HtnMethod<PlannerWorld> {
   return {
     name: `tools.${tier}`,
     task: 'craft_tools',
@@ -49,7 +49,7 @@ function toolsMethod(tier: string, description: string, tools: readonly string[]
 }
 
 /** The three ways to have a workstation block at hand: one nearby, place a held one, or craft one and place it. */
-function ensureBlock(prefix: string, task: string, block: string, craftDescription: string): HtnMethod<WorldSnapshot>[] {
+function ensureBlock(prefix: string, task: string, block: string, craftDescription: string): HtnMethod<PlannerWorld>[] {
   const name = block.replace('_', ' ');
   return [
     { name: `${prefix}.nearby`, task, description: `a ${name} is already within reach`, applicable: (state) => blockNear(state, block), subtasks: [] },
@@ -72,8 +72,8 @@ function ensureBlock(prefix: string, task: string, block: string, craftDescripti
   ];
 }
 
-export function minecraftMethods(book: RecipeBook): HtnMethod<WorldSnapshot>[] {
-  const craftVia = (rank: number): HtnMethod<WorldSnapshot>['expand'] => (state, args) => {
+export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
+  const craftVia = (rank: number): HtnMethod<PlannerWorld>['expand'] => (state, args) => {
     const deficit = missing(state, args);
     if (deficit < 1) return undefined;
     const option = rankRecipes(book, item(args), state.inventory, preferredWood(state))[rank];

@@ -1,6 +1,6 @@
 import { blockKey, formatPredicate, pred } from '@sinew/executor-contracts';
 import type { HtnOperator } from '../htn/htn.js';
-import type { WorldSnapshot } from '../contract.js';
+import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
 import { fuelFor } from './smelting.js';
 import { add, applyCraft, blockNear, count, heldTool, placeSpot } from './state.js';
@@ -17,7 +17,7 @@ const positive = (args: Args, key: string, required = false): boolean =>
  * How each standard verb changes the simulated world while the HTN plans ahead (items gathered,
  * crafted, placed). Verbs and args are exactly those of /tmp/sinew-verbs.md.
  */
-export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>[] {
+export function minecraftOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
   return [
     {
       verb: 'gather',
@@ -141,7 +141,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<WorldSnapshot>
  * `smelt_item` on the simulated world, as the capability does it: a furnace near (or one held, which it
  * places), the input, and coal else planks for fuel; the input and fuel are used up, the output gained.
  */
-export function applySmelt(book: RecipeBook, state: WorldSnapshot, args: Args): boolean {
+export function applySmelt(book: RecipeBook, state: PlannerWorld, args: Args): boolean {
   const item = str(args, 'item');
   const input = str(args, 'input');
   const n = num(args, 'count', 1);
@@ -160,7 +160,7 @@ export function applySmelt(book: RecipeBook, state: WorldSnapshot, args: Args): 
 }
 
 /** The fuel the smelt_item capability would burn for `items` smelts: coal or charcoal, else planks. */
-export function fuelHeld(state: Pick<WorldSnapshot, 'inventory'>, items: number): { name: string; count: number } | undefined {
+export function fuelHeld(state: Pick<PlannerWorld, 'inventory'>, items: number): { name: string; count: number } | undefined {
   const names = Object.keys(state.inventory).sort();
   for (const candidates of [['coal', 'charcoal'], names.filter((name) => name.endsWith('_planks'))]) {
     for (const name of candidates) {

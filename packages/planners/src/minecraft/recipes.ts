@@ -1,6 +1,7 @@
 import minecraftData from 'minecraft-data';
-import type { WorldSnapshot } from '../contract.js';
+import type { PlannerWorld } from '../contract.js';
 import { SMELTING } from './smelting.js';
+import { PICKAXES_BY_TIER } from './tools.js';
 
 /** One way to craft an item, normalized from minecraft-data. */
 export interface RecipeOption {
@@ -67,9 +68,6 @@ const GATHER: readonly { readonly match: (item: string) => boolean; readonly blo
   { match: (item) => item === 'diamond', block: () => 'diamond_ore' },
   { match: (item) => ['dirt', 'sand', 'gravel', 'clay_ball'].includes(item), block: (item) => (item === 'clay_ball' ? 'clay' : item) },
 ];
-
-/** Pickaxes by harvest tier, weakest first (a golden pickaxe harvests what a wooden one does). */
-export const PICKAXES_BY_TIER = ['wooden_pickaxe', 'golden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'] as const;
 
 const books = new Map<string, RecipeBook>();
 
@@ -156,7 +154,7 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
 }
 
 /** The wood family to prefer: logs/planks already held, else the nearest log in view, else oak. */
-export function preferredWood(world: Pick<WorldSnapshot, 'inventory' | 'blocks' | 'position'>): string {
+export function preferredWood(world: Pick<PlannerWorld, 'inventory' | 'blocks' | 'position'>): string {
   const held = Object.entries(world.inventory)
     .filter(([name, count]) => count > 0 && /_(log|planks)$/.test(name))
     .sort(([a, ca], [b, cb]) => cb - ca || a.localeCompare(b));

@@ -1,5 +1,5 @@
 import { formatPredicate, parsePredicate, pred, type Predicate, type PlanStep, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
-import type { WorldSnapshot } from '../contract.js';
+import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { applySmelt, fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
@@ -31,7 +31,7 @@ type Station = 'crafting_table' | 'furnace';
  * @example
  * subgoalsFor(['has_item:stick:2'], world) // → gather oak_log, craft oak_planks, craft stick
  */
-export function subgoalsFor(missing: readonly string[], world: WorldSnapshot, options: MinecraftRepairOptions = {}): SubgoalResult {
+export function subgoalsFor(missing: readonly string[], world: PlannerWorld, options: MinecraftRepairOptions = {}): SubgoalResult {
   const first = regress(missing, world, options, new Map());
   if (!first.ok) return first;
   // Second pass: gather each raw item's total demand in one trip instead of one trip per recipe.
@@ -47,14 +47,14 @@ export function subgoalsFor(missing: readonly string[], world: WorldSnapshot, op
 
 function regress(
   missing: readonly string[],
-  world: WorldSnapshot,
+  world: PlannerWorld,
   options: MinecraftRepairOptions,
   gatherTotals: ReadonlyMap<string, number>,
 ): SubgoalResult {
   const gathered = new Map<string, number>();
   const book = options.book ?? recipeBook();
   const maxDepth = options.maxDepth ?? 12;
-  const state: WorldSnapshot = structuredClone(world);
+  const state: PlannerWorld = structuredClone(world);
   const wood = preferredWood(world);
   const steps: Draft[] = [];
   let gap: RepairGap | undefined;
@@ -198,7 +198,7 @@ function regress(
  * The planner-side answer to the executor's repair hook for Minecraft: on `precond_missing`, subgoal
  * steps that satisfy the missing predicates, run before the failed step is retried.
  */
-export function minecraftRepair(options: MinecraftRepairOptions = {}): (request: RepairRequest, world: WorldSnapshot) => RepairResponse | undefined {
+export function minecraftRepair(options: MinecraftRepairOptions = {}): (request: RepairRequest, world: PlannerWorld) => RepairResponse | undefined {
   return (request, world) => {
     const { failure, step } = request;
     if (failure.code !== 'precond_missing' || !failure.missing?.length) return undefined;
@@ -219,7 +219,7 @@ type Goal =
   | { readonly kind: 'reach'; readonly position: { x: number; y: number; z: number }; readonly predicate: Predicate };
 
 /** The goal of a predicate (a gain counts from the world before the repair), or why there is none. */
-function goalOf(predicate: Predicate, world: WorldSnapshot): Goal | string {
+function goalOf(predicate: Predicate, world: PlannerWorld): Goal | string {
   const text = formatPredicate(predicate);
   if (predicate.kind === 'has_item') {
     if (typeof predicate.item !== 'string') return `no subgoal for the item class in ${text}: name an item`;

@@ -1,12 +1,9 @@
-import { blockKey, parseBlockKey } from '@sinew/executor-contracts';
-import type { Vec3, WorldSnapshot } from '../contract.js';
+import { blockKey, NEAR_BLOCK_DISTANCE, parseBlockKey, type Vec3 } from '@sinew/executor-contracts';
+import type { PlannerWorld } from '../contract.js';
 import type { GatherSource, RecipeBook, RecipeOption } from './recipes.js';
 
-/** Blocks within this distance count as `near_block` (the craft_item guard's radius). */
-export const NEAR_BLOCK_RADIUS = 4;
-
 /** Whether a block of this name is within `radius` of the position in the snapshot's known blocks. */
-export function blockNear(world: Pick<WorldSnapshot, 'blocks' | 'position'>, block: string, radius = NEAR_BLOCK_RADIUS): boolean {
+export function blockNear(world: Pick<PlannerWorld, 'blocks' | 'position'>, block: string, radius = NEAR_BLOCK_DISTANCE): boolean {
   return Object.entries(world.blocks).some(([key, name]) => {
     const at = name === block ? parseBlockKey(key) : undefined;
     return at !== undefined && Math.hypot(at.x - world.position.x, at.y - world.position.y, at.z - world.position.z) <= radius;
@@ -14,7 +11,7 @@ export function blockNear(world: Pick<WorldSnapshot, 'blocks' | 'position'>, blo
 }
 
 /** The nearest position in the snapshot's known blocks holding this block, at any distance. */
-export function nearestSeen(world: Pick<WorldSnapshot, 'blocks' | 'position'>, block: string): Vec3 | undefined {
+export function nearestSeen(world: Pick<PlannerWorld, 'blocks' | 'position'>, block: string): Vec3 | undefined {
   const { x, y, z } = world.position;
   let best: { at: Vec3; distance: number } | undefined;
   for (const [key, name] of Object.entries(world.blocks)) {
@@ -25,18 +22,18 @@ export function nearestSeen(world: Pick<WorldSnapshot, 'blocks' | 'position'>, b
   return best?.at;
 }
 
-export function count(world: Pick<WorldSnapshot, 'inventory'>, item: string): number {
+export function count(world: Pick<PlannerWorld, 'inventory'>, item: string): number {
   return world.inventory[item] ?? 0;
 }
 
-export function add(world: Pick<WorldSnapshot, 'inventory'>, item: string, n: number): void {
+export function add(world: Pick<PlannerWorld, 'inventory'>, item: string, n: number): void {
   const next = count(world, item) + n;
   if (next > 0) world.inventory[item] = next;
   else delete world.inventory[item];
 }
 
 /** Applies `crafts` crafts of a recipe to a simulated inventory; false when an ingredient is short. */
-export function applyCraft(world: Pick<WorldSnapshot, 'inventory'>, option: RecipeOption, crafts: number): boolean {
+export function applyCraft(world: Pick<PlannerWorld, 'inventory'>, option: RecipeOption, crafts: number): boolean {
   for (const [item, n] of Object.entries(option.ingredients)) if (count(world, item) < n * crafts) return false;
   for (const [item, n] of Object.entries(option.ingredients)) add(world, item, -n * crafts);
   add(world, option.result, option.resultCount * crafts);
@@ -46,7 +43,7 @@ export function applyCraft(world: Pick<WorldSnapshot, 'inventory'>, option: Reci
 const AROUND = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]] as const;
 
 /** The free spot `place_block` without a position uses: next to the bot, not where something was placed. */
-export function placeSpot(world: Pick<WorldSnapshot, 'blocks' | 'position'>): string {
+export function placeSpot(world: Pick<PlannerWorld, 'blocks' | 'position'>): string {
   const { x, y, z } = world.position;
   const keys = AROUND.map(([dx, dz]) => blockKey({ x: x + dx, y, z: z + dz }));
   const free = keys.find((key) => world.blocks[key] === undefined || /air$/.test(world.blocks[key]!));
@@ -54,7 +51,7 @@ export function placeSpot(world: Pick<WorldSnapshot, 'blocks' | 'position'>): st
 }
 
 /** The strongest held tool that harvests a gather source's block (its minecraft-data `harvestTools`), if any. */
-export function heldTool(world: Pick<WorldSnapshot, 'inventory'>, source: GatherSource): string | undefined {
+export function heldTool(world: Pick<PlannerWorld, 'inventory'>, source: GatherSource): string | undefined {
   return [...(source.tools ?? [])].reverse().find((tool) => count(world, tool) > 0);
 }
 
@@ -69,7 +66,7 @@ export function ingredientOrder(book: RecipeBook, option: RecipeOption): string[
  * Block positions within `radius` of a point — pass them as `observeWorld(bot, { positions })` so
  * the snapshot shows the crafting table and trees the repair needs to see.
  */
-export function focusAround(center: Vec3, radius = NEAR_BLOCK_RADIUS): Vec3[] {
+export function focusAround(center: Vec3, radius = NEAR_BLOCK_DISTANCE): Vec3[] {
   const positions: Vec3[] = [];
   const [cx, cy, cz] = [Math.floor(center.x), Math.floor(center.y), Math.floor(center.z)];
   for (let dx = -radius; dx <= radius; dx += 1)

@@ -1,7 +1,8 @@
-import { IntentSchema, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { fnv1a, IntentSchema, mulberry32, SCAFFOLD_BLOCKS, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import { planFailure, WorldSnapshotSchema, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
-import { canonicalJson, fnv1a, mulberry32 } from './random.js';
+import { planFailure, PlannerWorldSchema, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
+import { PICKAXES_BY_TIER } from '../minecraft/tools.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** Homeostasis thresholds; a bad value is rejected when the planner is built. Defaults documented per field. */
 export const NeedsThresholdsSchema = z.strictObject({
@@ -48,20 +49,18 @@ export interface NeedsPlannerOptions {
   readonly onThought?: (thought: ThoughtEvent) => void;
 }
 
-export interface NeedsPlanner extends Planner<WorldSnapshot> {
-  plan(intent: Intent, world: WorldSnapshot): PlanResult;
+export interface NeedsPlanner extends Planner<PlannerWorld> {
+  plan(intent: Intent, world: PlannerWorld): PlanResult;
   /** Homeostasis: every current need with its urgency, most urgent first. */
-  assess(world: WorldSnapshot): Need[];
+  assess(world: PlannerWorld): Need[];
   /** Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. Throws a NeedsPerceptionError on a malformed perception. */
-  formIntent(world: WorldSnapshot): Intent;
+  formIntent(world: PlannerWorld): Intent;
   /** Perception → intent → plan in one decision. */
-  decide(world: WorldSnapshot): { readonly intent: Intent; readonly result: PlanResult };
+  decide(world: PlannerWorld): { readonly intent: Intent; readonly result: PlanResult };
 }
 
 const FOODS = ['cooked_beef', 'cooked_porkchop', 'cooked_chicken', 'bread', 'baked_potato', 'cooked_mutton', 'apple', 'carrot', 'beef', 'porkchop', 'chicken', 'mutton'];
 const PREY = ['cow', 'pig', 'sheep', 'chicken'];
-const BLOCKS_FOR_PILLAR = ['dirt', 'cobblestone', 'oak_planks', 'spruce_planks', 'birch_planks', 'netherrack'];
-const PICKAXES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe', 'netherite_pickaxe'];
 
 /**
  * The deterministic needs planner (seeds/000): homeostasis (health, food, threats, time of day,
@@ -77,9 +76,9 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
   if (!Number.isInteger(options.seed)) throw new Error(`needs planner: seed must be an integer, got ${options.seed}`);
   const thresholds = NeedsThresholdsSchema.parse(options.thresholds ?? {});
   const name = 'needs';
-  const rngFor = (world: WorldSnapshot, salt: string) => mulberry32((options.seed ^ fnv1a(`${salt}|${canonicalJson(world)}`)) >>> 0);
+  const rngFor = (world: PlannerWorld, salt: string) => mulberry32((options.seed ^ fnv1a(`${salt}|${canonicalJson(world)}`)) >>> 0);
 
-  function assess(world: WorldSnapshot): Need[] {
+  function assess(world: PlannerWorld): Need[] {
     const needs: Need[] = [];
     const t = thresholds;
     const threat = [...(world.threats ?? [])].sort((a, b) => a.distance - b.distance || a.entity.localeCompare(b.entity))[0];
@@ -117,7 +116,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
       needs.push({ need: 'shelter', urgency: 0.6, goal: 'shelter', traits: ['building'], because: `it is night (tick ${time})` });
     }
     const logs = Object.entries(world.inventory).filter(([item]) => /_log$/.test(item)).reduce((sum, [, n]) => sum + n, 0);
-    if (!PICKAXES.some((p) => (world.inventory[p] ?? 0) > 0)) {
+    if (!PICKAXES_BY_TIER.some((p) => (world.inventory[p] ?? 0) > 0)) {
       needs.push({
         need: 'tools',
         urgency: logs >= thresholds.woodWanted ? 0.35 : 0.4,
@@ -130,7 +129,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     return needs.sort((a, b) => b.urgency - a.urgency || a.need.localeCompare(b.need));
   }
 
-  function formIntent(input: WorldSnapshot): Intent {
+  function formIntent(input: PlannerWorld): Intent {
     const world = perceive(input);
     const needs = assess(world);
     const top = needs[0]!;
@@ -160,8 +159,8 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
   // A fresh planId per plan: the executor's idempotency key is planId:stepId, so re-planning the same snapshot must not collide.
   let planCounter = 0;
 
-  function plan(intent: Intent, input: WorldSnapshot): PlanResult {
-    const parsedWorld = WorldSnapshotSchema.safeParse(input);
+  function plan(intent: Intent, input: PlannerWorld): PlanResult {
+    const parsedWorld = PlannerWorldSchema.safeParse(input);
     if (!parsedWorld.success) return planFailure(name, 'invalid_world', z.prettifyError(parsedWorld.error));
     const world = parsedWorld.data;
     const rng = rngFor(world, `plan|${intent.goal}`);
@@ -183,7 +182,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
         break;
       }
       case 'shelter': {
-        const block = BLOCKS_FOR_PILLAR.find((b) => (world.inventory[b] ?? 0) >= 3);
+        const block = SCAFFOLD_BLOCKS.find((b) => (world.inventory[b] ?? 0) >= 3);
         if (!block) return planFailure(name, 'no_method', 'shelter: fewer than 3 blocks to pillar with (the HTN can build one)');
         steps.push({ type: 'pillar_up', args: { height: 3, item: block } });
         break;
@@ -223,19 +222,19 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
   };
 }
 
-/** A perception that is not a valid WorldSnapshot (which field, what was expected) — the needs planner cannot decide on it. */
+/** A perception that is not a valid PlannerWorld (which field, what was expected) — the needs planner cannot decide on it. */
 export class NeedsPerceptionError extends Error {
   override readonly name = 'NeedsPerceptionError';
   readonly code = 'invalid_world' as const;
 }
 
-function perceive(input: WorldSnapshot): WorldSnapshot {
-  const parsed = WorldSnapshotSchema.safeParse(input);
+function perceive(input: PlannerWorld): PlannerWorld {
+  const parsed = PlannerWorldSchema.safeParse(input);
   if (!parsed.success) throw new NeedsPerceptionError(`invalid perception:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
-function nearestThreat(world: WorldSnapshot): string | undefined {
+function nearestThreat(world: PlannerWorld): string | undefined {
   return [...(world.threats ?? [])].sort((a, b) => a.distance - b.distance)[0]?.entity;
 }
 

@@ -1,5 +1,5 @@
 import type { Vec3 } from '@sinew/executor-contracts';
-import type { Threat, WorldSnapshot } from '../contract.js';
+import type { Threat, PlannerWorld } from '../contract.js';
 
 /** What the belief layer says about one tracked entity (a `@sinew/belief` TrackView fits). */
 export interface BeliefThreatView {
@@ -19,6 +19,6 @@ export function threatsFromBelief(tracks: readonly BeliefThreatView[], maxDistan
 }
 
 /** The snapshot with `threats` filled from the belief layer (replacing any it had). */
-export function withBeliefThreats<W extends WorldSnapshot>(world: W, tracks: readonly BeliefThreatView[], maxDistance?: number): W {
+export function withBeliefThreats<W extends PlannerWorld>(world: W, tracks: readonly BeliefThreatView[], maxDistance?: number): W {
   return { ...world, threats: threatsFromBelief(tracks, maxDistance) };
 }

@@ -1,6 +1,6 @@
 import { describeError, IntentSchema, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import { planFailure, readPlanResult, type Planner, type PlanResult, type WorldSnapshot } from '../contract.js';
+import { planFailure, readPlanResult, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
 
@@ -61,7 +61,7 @@ export type RouteEvent =
   | { readonly type: 'planned'; readonly intentId: string; readonly planner: string; readonly planId: string; readonly reason: string }
   | { readonly type: 'outcome'; readonly planId: string; readonly planner: string; readonly success: boolean; readonly context: string; readonly reason: string };
 
-export interface RouterOptions<World = WorldSnapshot> {
+export interface RouterOptions<World = PlannerWorld> {
   readonly planners: readonly Planner<World>[];
   readonly rules: readonly RouteRule[];
   /** Recorded success per (planner, context) — conditions the routes. */
@@ -78,7 +78,7 @@ export interface RouterOptions<World = WorldSnapshot> {
 /** `planTimeoutMs`: a whole number of milliseconds, at least 1. */
 const PlanTimeoutSchema = z.number().int().positive().max(2_147_483_647).default(30_000);
 
-export interface Router<World = WorldSnapshot> extends Planner<World> {
+export interface Router<World = PlannerWorld> extends Planner<World> {
   /** The ranked candidates for an intent, without planning (emits nothing). */
   route(intent: Intent): Extract<RouteEvent, { type: 'route' }>;
   /** The planner that made a plan, by planId (until its outcome is recorded; the last 1000 plans). */
@@ -94,7 +94,7 @@ export interface Router<World = WorldSnapshot> extends Planner<World> {
  * @example
  * const router = createRouter({ planners: [htn, llm, needs], rules: DEFAULT_ROUTING_RULES, onEvent: console.log });
  */
-export function createRouter<World = WorldSnapshot>(options: RouterOptions<World>): Router<World> {
+export function createRouter<World = PlannerWorld>(options: RouterOptions<World>): Router<World> {
   const byName = new Map(options.planners.map((p) => [p.name, p]));
   if (byName.size !== options.planners.length) throw new Error('router: planner names must be unique');
   for (const rule of options.rules) {

@@ -15,7 +15,7 @@ import {
   type StepFailure,
 } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import type { WorldSnapshot } from '../../src/index.js';
+import type { PlannerWorld } from '../../src/index.js';
 
 /**
  * A small fake Minecraft body for unit tests: an inventory, a tree with a fixed number of logs and
@@ -30,7 +30,7 @@ export class FakeBody {
   readonly actions: string[] = [];
   constructor(public logsInTree: number) {}
 
-  snapshot(): WorldSnapshot {
+  snapshot(): PlannerWorld {
     return {
       position: { x: 0, y: 64, z: 0 },
       health: 20,

@@ -1,6 +1,3 @@
-// The PRNG and the hash live in contracts (one home); the needs planner's randomness comes only from them.
-export { fnv1a, mulberry32 } from '@sinew/executor-contracts';
-
 /** JSON with object keys sorted at every level, so equal values hash equally. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
