@@ -53,7 +53,6 @@ interface Pair {
   readonly cost: number;
   readonly track: Track;
   readonly evidence: number;
-  readonly previous: number;
 }
 
 interface Pending {
@@ -95,49 +94,78 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const py = (t: Track, tick: number): number => t.y + t.vy * predictTicks(t, tick);
   const pz = (t: Track, tick: number): number => t.z + t.vz * predictTicks(t, tick);
 
-  function associate(evidence: readonly CanonicalEvidence[], tick: number): (Track | undefined)[] {
-    const pairs: Pair[] = [];
-    // evidence indices sorted by x: each track scans only the window its gate allows
-    const byX = evidence.map((_, i) => i).sort((a, b) => evidence[a]!.x - evidence[b]!.x || a - b);
-    const xs = byX.map((i) => evidence[i]!.x);
-    for (const t of tracks.values()) {
-      const dt = unseen(t, tick);
-      const gate = Math.min(gateMax, gateBase + speed * dt);
-      const gate2 = gate * gate;
-      const x = px(t, tick), y = py(t, tick), z = pz(t, tick);
-      let lo = 0, hi = xs.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (xs[mid]! < x - gate) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let k = lo; k < xs.length && xs[k]! <= x + gate; k += 1) {
-        const i = byX[k]!;
-        const e = evidence[i]!;
-        const dx = e.x - x;
-        const dz = e.z - z;
-        if (dz > gate || dz < -gate) continue;
-        const dy = e.y - y;
-        let cost = dx * dx + dy * dy + dz * dz;
-        if (cost > gate2) continue;
-        const hinted = e.hint !== undefined && e.hint === t.hint;
-        if (e.cls !== t.cls) {
-          // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
-          if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
-          else if (hinted) cost += gate2 >> 1;
-          else continue;
-        }
-        if (hinted) cost = Math.floor(cost / 4);
-        pairs.push({ cost, track: t, evidence: i, previous: t.lastSeenTick });
-      }
+  // association scratch, reused across ticks: evidence indices sorted by x and their positions in that order
+  let byX = new Int32Array(64);
+  let xs = new Float64Array(64);
+  let ys = new Float64Array(64);
+  let zs = new Float64Array(64);
+
+  /** Fills byX/xs/ys/zs: evidence sorted by x (then canonical index), so each track scans only its gate's window. */
+  function sortByX(evidence: readonly CanonicalEvidence[]): void {
+    const n = evidence.length;
+    if (byX.length < n) {
+      const size = Math.max(n, byX.length * 2);
+      byX = new Int32Array(size);
+      xs = new Float64Array(size);
+      ys = new Float64Array(size);
+      zs = new Float64Array(size);
     }
+    const order = byX.subarray(0, n);
+    for (let i = 0; i < n; i += 1) order[i] = i;
+    order.sort((a, b) => evidence[a]!.x - evidence[b]!.x || a - b);
+    for (let k = 0; k < n; k += 1) {
+      const e = evidence[order[k]!]!;
+      xs[k] = e.x;
+      ys[k] = e.y;
+      zs[k] = e.z;
+    }
+  }
+
+  /** Appends every (track, evidence) pair inside the track's gate, with its cost. */
+  function gatePairs(t: Track, tick: number, evidence: readonly CanonicalEvidence[], pairs: Pair[]): void {
+    const gate = Math.min(gateMax, gateBase + speed * unseen(t, tick));
+    const gate2 = gate * gate;
+    const x = px(t, tick), y = py(t, tick), z = pz(t, tick);
+    const n = evidence.length;
+    let lo = 0, hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[mid]! < x - gate) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < n && xs[k]! <= x + gate; k += 1) {
+      const dz = zs[k]! - z;
+      if (dz > gate || dz < -gate) continue;
+      const dx = xs[k]! - x, dy = ys[k]! - y;
+      let cost = dx * dx + dy * dy + dz * dz;
+      if (cost > gate2) continue;
+      const i = byX[k]!;
+      const e = evidence[i]!;
+      const hinted = e.hint !== undefined && e.hint === t.hint;
+      if (e.cls !== t.cls) {
+        // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
+        if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
+        else if (hinted) cost += gate2 >> 1;
+        else continue;
+      }
+      if (hinted) cost = Math.floor(cost / 4);
+      pairs.push({ cost, track: t, evidence: i });
+    }
+  }
+
+  /** Greedy global assignment, cheapest pair first: the track each evidence item feeds (marks tracks seen). */
+  function associate(evidence: readonly CanonicalEvidence[], tick: number): (Track | undefined)[] {
+    sortByX(evidence);
+    const pairs: Pair[] = [];
+    for (const t of tracks.values()) gatePairs(t, tick, evidence, pairs);
     pairs.sort((a, b) => a.cost - b.cost || a.track.id - b.track.id || a.evidence - b.evidence);
     const matched = new Array<Track | undefined>(evidence.length).fill(undefined);
     for (const p of pairs) {
-      if (matched[p.evidence] !== undefined || p.track.lastSeenTick === tick) continue;
-      matched[p.evidence] = p.track;
-      p.track.lastSeenTick = tick; // marks the track taken; the update below relies on the previous value
-      p.track.prevSeenTick = p.previous;
+      const t = p.track;
+      if (matched[p.evidence] !== undefined || t.lastSeenTick === tick) continue;
+      matched[p.evidence] = t;
+      t.prevSeenTick = t.lastSeenTick; // velocity needs the gap; lastSeenTick now marks the track taken
+      t.lastSeenTick = tick;
     }
     return matched;
   }
