@@ -94,31 +94,65 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const py = (t: Track, tick: number): number => t.y + t.vy * predictTicks(t, tick);
   const pz = (t: Track, tick: number): number => t.z + t.vz * predictTicks(t, tick);
 
-  // association scratch, reused across ticks: evidence indices sorted by x and their positions in that order
-  let byX = new Int32Array(64);
-  let xs = new Float64Array(64);
-  let ys = new Float64Array(64);
-  let zs = new Float64Array(64);
+  // association scratch, reused across ticks: evidence sorted into x columns one dt=1 gate wide, by z within a
+  // column, so a track visits only the columns its gate overlaps and the z window inside each
+  const columnWidth = Math.max(1, gateBase + speed);
+  let order = new Int32Array(0);
+  let keys = new Float64Array(0); // per input index: column, then z (the sort keys)
+  let xs = new Float64Array(0);
+  let ys = new Float64Array(0);
+  let zs = new Float64Array(0);
+  let columns = new Float64Array(0); // distinct columns, ascending
+  let columnStart = new Int32Array(1); // where each distinct column begins in the sorted order (+ end sentinel)
+  let columnCount = 0;
 
-  /** Fills byX/xs/ys/zs: evidence sorted by x (then canonical index), so each track scans only its gate's window. */
-  function sortByX(evidence: readonly CanonicalEvidence[]): void {
+  function growScratch(n: number): void {
+    const size = Math.max(n, 64, order.length * 2);
+    order = new Int32Array(size);
+    keys = new Float64Array(size * 2);
+    xs = new Float64Array(size);
+    ys = new Float64Array(size);
+    zs = new Float64Array(size);
+    columns = new Float64Array(size);
+    columnStart = new Int32Array(size + 1);
+  }
+
+  /** Sorts the evidence by (column, z, canonical index) into the scratch arrays and indexes the columns. */
+  function sortIntoColumns(evidence: readonly CanonicalEvidence[]): void {
     const n = evidence.length;
-    if (byX.length < n) {
-      const size = Math.max(n, byX.length * 2);
-      byX = new Int32Array(size);
-      xs = new Float64Array(size);
-      ys = new Float64Array(size);
-      zs = new Float64Array(size);
+    if (order.length < n) growScratch(n);
+    for (let i = 0; i < n; i += 1) {
+      order[i] = i;
+      keys[2 * i] = Math.floor(evidence[i]!.x / columnWidth);
+      keys[2 * i + 1] = evidence[i]!.z;
     }
-    const order = byX.subarray(0, n);
-    for (let i = 0; i < n; i += 1) order[i] = i;
-    order.sort((a, b) => evidence[a]!.x - evidence[b]!.x || a - b);
-    for (let k = 0; k < n; k += 1) {
-      const e = evidence[order[k]!]!;
-      xs[k] = e.x;
-      ys[k] = e.y;
-      zs[k] = e.z;
+    const k = keys;
+    order.subarray(0, n).sort((a, b) => k[2 * a]! - k[2 * b]! || k[2 * a + 1]! - k[2 * b + 1]! || a - b);
+    columnCount = 0;
+    for (let s = 0; s < n; s += 1) {
+      const i = order[s]!;
+      const e = evidence[i]!;
+      xs[s] = e.x;
+      ys[s] = e.y;
+      zs[s] = e.z;
+      const column = keys[2 * i]!;
+      if (columnCount === 0 || columns[columnCount - 1] !== column) {
+        columns[columnCount] = column;
+        columnStart[columnCount] = s;
+        columnCount += 1;
+      }
     }
+    columnStart[columnCount] = n;
+  }
+
+  /** First index in [lo, hi) whose value is ≥ `value` (`values` ascending there). */
+  function lowerBound(values: Float64Array, lo: number, hi: number, value: number): number {
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Appends every (track, evidence) pair inside the track's gate, with its cost. */
@@ -126,36 +160,37 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     const gate = Math.min(gateMax, gateBase + speed * unseen(t, tick));
     const gate2 = gate * gate;
     const x = px(t, tick), y = py(t, tick), z = pz(t, tick);
-    const n = evidence.length;
-    let lo = 0, hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (xs[mid]! < x - gate) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let k = lo; k < n && xs[k]! <= x + gate; k += 1) {
-      const dz = zs[k]! - z;
-      if (dz > gate || dz < -gate) continue;
-      const dx = xs[k]! - x, dy = ys[k]! - y;
-      let cost = dx * dx + dy * dy + dz * dz;
-      if (cost > gate2) continue;
-      const i = byX[k]!;
-      const e = evidence[i]!;
-      const hinted = e.hint !== undefined && e.hint === t.hint;
-      if (e.cls !== t.cls) {
-        // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
-        if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
-        else if (hinted) cost += gate2 >> 1;
-        else continue;
+    const lastColumn = Math.floor((x + gate) / columnWidth);
+    for (let c = lowerBound(columns, 0, columnCount, Math.floor((x - gate) / columnWidth)); c < columnCount && columns[c]! <= lastColumn; c += 1) {
+      const end = columnStart[c + 1]!;
+      for (let s = lowerBound(zs, columnStart[c]!, end, z - gate); s < end && zs[s]! <= z + gate; s += 1) {
+        const dx = xs[s]! - x;
+        if (dx > gate || dx < -gate) continue;
+        const dy = ys[s]! - y, dz = zs[s]! - z;
+        const cost = dx * dx + dy * dy + dz * dz;
+        if (cost <= gate2) pushPair(t, order[s]!, evidence, cost, gate2, pairs);
       }
-      if (hinted) cost = Math.floor(cost / 4);
-      pairs.push({ cost, track: t, evidence: i });
     }
+  }
+
+  /** Applies the class gate and the id-hint discount, then records the pair. */
+  function pushPair(t: Track, i: number, evidence: readonly CanonicalEvidence[], distance2: number, gate2: number, pairs: Pair[]): void {
+    const e = evidence[i]!;
+    const hinted = e.hint !== undefined && e.hint === t.hint;
+    let cost = distance2;
+    if (e.cls !== t.cls) {
+      // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
+      if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
+      else if (hinted) cost += gate2 >> 1;
+      else return;
+    }
+    if (hinted) cost = Math.floor(cost / 4);
+    pairs.push({ cost, track: t, evidence: i });
   }
 
   /** Greedy global assignment, cheapest pair first: the track each evidence item feeds (marks tracks seen). */
   function associate(evidence: readonly CanonicalEvidence[], tick: number): (Track | undefined)[] {
-    sortByX(evidence);
+    sortIntoColumns(evidence);
     const pairs: Pair[] = [];
     for (const t of tracks.values()) gatePairs(t, tick, evidence, pairs);
     pairs.sort((a, b) => a.cost - b.cost || a.track.id - b.track.id || a.evidence - b.evidence);
@@ -212,8 +247,9 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     return (t.threatScore + 1) * recency;
   }
 
-  function evict(tick: number): void {
-    if (tracks.size <= config.trackCap) return;
+  /** Brings the TrackSet back under its cap; true if any track went. */
+  function evict(tick: number): boolean {
+    if (tracks.size <= config.trackCap) return false;
     // lowest threat × recency first; among equals the newest track goes, so established tracks stay
     const order = [...tracks.values()].sort(
       (a, b) => evictionPriority(a, tick) - evictionPriority(b, tick) || b.createdTick - a.createdTick || b.id - a.id,
@@ -223,6 +259,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       tracks.delete(victim.id);
       evictedSinceEmit.add(victim.id);
     }
+    return true;
   }
 
   function ingest(tickId: number, batch: EvidenceBatch): IngestResult {
@@ -255,7 +292,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     };
     const evidence = canonicalizeEvidence(valid.data, U);
     const matched = associate(evidence, tickId);
-    const assignedTrack = new Array<Track | undefined>(evidence.length);
+    const assignments = new Array<number | null>(evidence.length).fill(null);
 
     for (let i = 0; i < evidence.length; i += 1) {
       const t = matched[i];
@@ -272,7 +309,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       if (e.hint !== undefined) t.hint = e.hint;
       updateClass(t, e.cls);
       t.conf = 1000;
-      assignedTrack[e.input] = t;
+      assignments[e.input] = t.id;
     }
 
     for (const t of tracks.values()) {
@@ -321,16 +358,16 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       };
       nextId += 1;
       tracks.set(t.id, t);
-      assignedTrack[e.input] = t;
+      assignments[e.input] = t.id;
     }
 
     for (const t of tracks.values()) {
       refreshEffectiveClass(t);
       refreshDerived(t, tickId);
     }
-    evict(tickId);
-
-    const assignments = Array.from(assignedTrack, (t) => (t && tracks.has(t.id) ? t.id : null));
+    if (evict(tickId)) {
+      for (let i = 0; i < assignments.length; i += 1) if (assignments[i] !== null && !tracks.has(assignments[i]!)) assignments[i] = null;
+    }
     return { ok: true, tickId, messages: emit(tickId), assignments };
   }
 
