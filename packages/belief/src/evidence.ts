@@ -60,16 +60,31 @@ export function compareEvidence(a: CanonicalEvidence, b: CanonicalEvidence): num
   );
 }
 
-/** Quantizes a batch to integer units and sorts it canonically: the one sort path (`ingest` calls it). */
+/** The canonical order made total by the input index: what a stable sort of the batch as given yields. */
+export function compareCanonical(a: CanonicalEvidence, b: CanonicalEvidence): number {
+  return compareEvidence(a, b) || a.input - b.input;
+}
+
+/** Quantizes a batch to integer units, in the order given (`input` is the index). */
+export function quantizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
+  const items = batch.items;
+  const out = new Array<CanonicalEvidence>(items.length);
+  for (let input = 0; input < items.length; input += 1) {
+    const item = items[input]!;
+    out[input] = {
+      cls: item.cls,
+      hostile: item.hostile,
+      x: toUnits(item.position.x, unitsPerBlock),
+      y: toUnits(item.position.y, unitsPerBlock),
+      z: toUnits(item.position.z, unitsPerBlock),
+      hint: item.hint,
+      input,
+    };
+  }
+  return out;
+}
+
+/** Quantizes a batch to integer units and sorts it canonically: the one sort order (`ingest` uses it). */
 export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
-  const out = batch.items.map((item, input) => ({
-    cls: item.cls,
-    hostile: item.hostile,
-    x: toUnits(item.position.x, unitsPerBlock),
-    y: toUnits(item.position.y, unitsPerBlock),
-    z: toUnits(item.position.z, unitsPerBlock),
-    hint: item.hint,
-    input,
-  }));
-  return out.sort(compareEvidence);
+  return quantizeEvidence(batch, unitsPerBlock).sort(compareCanonical);
 }

@@ -1,6 +1,6 @@
 import { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from '../config.js';
 import { BeliefConfigError, issuesOf, type BeliefError } from '../errors.js';
-import { canonicalizeEvidence, EvidenceBatchSchema, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
+import { compareCanonical, EvidenceBatchSchema, quantizeEvidence, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
 import { fnv1a64 } from '@sinew/executor-contracts';
 import { STREAM_VERSION, type DeltaType, type SaliencyDelta, type StreamMessage, type TrackSummary } from '../stream/schemas.js';
 import { summarizeHazards, type HazardSource, type HazardSummary } from './hazard.js';
@@ -94,10 +94,22 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const py = (t: Track, tick: number): number => t.y + t.vy * predictTicks(t, tick);
   const pz = (t: Track, tick: number): number => t.z + t.vz * predictTicks(t, tick);
 
+  let lastCanonical: number[] = []; // input indices in the last tick's canonical order
+
+  /** canonicalizeEvidence, starting from last tick's order: a bot's entity table keeps its order, so the sort usually only confirms it. */
+  function canonicalize(batch: EvidenceBatch): CanonicalEvidence[] {
+    const items = quantizeEvidence(batch, U);
+    // the comparator is total, so the result does not depend on the starting order
+    const sorted = lastCanonical.length === items.length ? lastCanonical.map((i) => items[i]!) : items;
+    sorted.sort(compareCanonical);
+    lastCanonical = sorted.map((e) => e.input);
+    return sorted;
+  }
+
   // association scratch, reused across ticks: evidence sorted into x columns one dt=1 gate wide, by z within a
   // column, so a track visits only the columns its gate overlaps and the z window inside each
   const columnWidth = Math.max(1, gateBase + speed);
-  let order = new Int32Array(0);
+  let byCell: number[] = []; // evidence indices by (column, z, index); kept across ticks, so usually already sorted
   let keys = new Float64Array(0); // per input index: column, then z (the sort keys)
   let xs = new Float64Array(0);
   let ys = new Float64Array(0);
@@ -107,8 +119,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   let columnCount = 0;
 
   function growScratch(n: number): void {
-    const size = Math.max(n, 64, order.length * 2);
-    order = new Int32Array(size);
+    const size = Math.max(n, 64, xs.length * 2);
     keys = new Float64Array(size * 2);
     xs = new Float64Array(size);
     ys = new Float64Array(size);
@@ -120,17 +131,17 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   /** Sorts the evidence by (column, z, canonical index) into the scratch arrays and indexes the columns. */
   function sortIntoColumns(evidence: readonly CanonicalEvidence[]): void {
     const n = evidence.length;
-    if (order.length < n) growScratch(n);
+    if (xs.length < n) growScratch(n);
+    if (byCell.length !== n) byCell = Array.from({ length: n }, (_, i) => i);
     for (let i = 0; i < n; i += 1) {
-      order[i] = i;
       keys[2 * i] = Math.floor(evidence[i]!.x / columnWidth);
       keys[2 * i + 1] = evidence[i]!.z;
     }
     const k = keys;
-    order.subarray(0, n).sort((a, b) => k[2 * a]! - k[2 * b]! || k[2 * a + 1]! - k[2 * b + 1]! || a - b);
+    byCell.sort((a, b) => k[2 * a]! - k[2 * b]! || k[2 * a + 1]! - k[2 * b + 1]! || a - b);
     columnCount = 0;
     for (let s = 0; s < n; s += 1) {
-      const i = order[s]!;
+      const i = byCell[s]!;
       const e = evidence[i]!;
       xs[s] = e.x;
       ys[s] = e.y;
@@ -168,7 +179,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
         if (dx > gate || dx < -gate) continue;
         const dy = ys[s]! - y, dz = zs[s]! - z;
         const cost = dx * dx + dy * dy + dz * dz;
-        if (cost <= gate2) pushPair(t, order[s]!, evidence, cost, gate2, pairs);
+        if (cost <= gate2) pushPair(t, byCell[s]!, evidence, cost, gate2, pairs);
       }
     }
   }
@@ -290,7 +301,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       y: Math.round(batch.observer.y * U),
       z: Math.round(batch.observer.z * U),
     };
-    const evidence = canonicalizeEvidence(valid.data, U);
+    const evidence = canonicalize(valid.data);
     const matched = associate(evidence, tickId);
     const assignments = new Array<number | null>(evidence.length).fill(null);
 
