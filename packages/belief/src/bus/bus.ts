@@ -109,8 +109,10 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   // association scratch, reused across ticks: evidence sorted into x columns one dt=1 gate wide, by z within a
   // column, so a track visits only the columns its gate overlaps and the z window inside each
   const columnWidth = Math.max(1, gateBase + speed);
-  let byCell: number[] = []; // evidence indices by (column, z, index); kept across ticks, so usually already sorted
+  // input indices by (column, z), kept across ticks: a stable entity table leaves it sorted; ties in any order (pairs are sorted totally)
+  let byCell: number[] = [];
   let keys = new Float64Array(0); // per input index: column, then z (the sort keys)
+  let canonicalIndex = new Int32Array(0); // per input index
   let xs = new Float64Array(0);
   let ys = new Float64Array(0);
   let zs = new Float64Array(0);
@@ -121,6 +123,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   function growScratch(n: number): void {
     const size = Math.max(n, 64, xs.length * 2);
     keys = new Float64Array(size * 2);
+    canonicalIndex = new Int32Array(size);
     xs = new Float64Array(size);
     ys = new Float64Array(size);
     zs = new Float64Array(size);
@@ -128,21 +131,23 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     columnStart = new Int32Array(size + 1);
   }
 
-  /** Sorts the evidence by (column, z, canonical index) into the scratch arrays and indexes the columns. */
+  /** Sorts the evidence by (column, z) into the scratch arrays and indexes the columns. */
   function sortIntoColumns(evidence: readonly CanonicalEvidence[]): void {
     const n = evidence.length;
     if (xs.length < n) growScratch(n);
     if (byCell.length !== n) byCell = Array.from({ length: n }, (_, i) => i);
-    for (let i = 0; i < n; i += 1) {
-      keys[2 * i] = Math.floor(evidence[i]!.x / columnWidth);
-      keys[2 * i + 1] = evidence[i]!.z;
+    for (let c = 0; c < n; c += 1) {
+      const e = evidence[c]!;
+      canonicalIndex[e.input] = c;
+      keys[2 * e.input] = Math.floor(e.x / columnWidth);
+      keys[2 * e.input + 1] = e.z;
     }
     const k = keys;
-    byCell.sort((a, b) => k[2 * a]! - k[2 * b]! || k[2 * a + 1]! - k[2 * b + 1]! || a - b);
+    byCell.sort((a, b) => k[2 * a]! - k[2 * b]! || k[2 * a + 1]! - k[2 * b + 1]!);
     columnCount = 0;
     for (let s = 0; s < n; s += 1) {
       const i = byCell[s]!;
-      const e = evidence[i]!;
+      const e = evidence[canonicalIndex[i]!]!;
       xs[s] = e.x;
       ys[s] = e.y;
       zs[s] = e.z;
@@ -179,7 +184,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
         if (dx > gate || dx < -gate) continue;
         const dy = ys[s]! - y, dz = zs[s]! - z;
         const cost = dx * dx + dy * dy + dz * dz;
-        if (cost <= gate2) pushPair(t, byCell[s]!, evidence, cost, gate2, pairs);
+        if (cost <= gate2) pushPair(t, canonicalIndex[byCell[s]!]!, evidence, cost, gate2, pairs);
       }
     }
   }
