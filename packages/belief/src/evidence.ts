@@ -61,12 +61,12 @@ export function compareEvidence(a: CanonicalEvidence, b: CanonicalEvidence): num
 }
 
 /** The canonical order made total by the input index: what a stable sort of the batch as given yields. */
-export function compareCanonical(a: CanonicalEvidence, b: CanonicalEvidence): number {
+function compareCanonical(a: CanonicalEvidence, b: CanonicalEvidence): number {
   return compareEvidence(a, b) || a.input - b.input;
 }
 
 /** Quantizes a batch to integer units, in the order given (`input` is the index). */
-export function quantizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
+function quantizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
   const items = batch.items;
   const out = new Array<CanonicalEvidence>(items.length);
   for (let input = 0; input < items.length; input += 1) {
@@ -87,4 +87,19 @@ export function quantizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): C
 /** Quantizes a batch to integer units and sorts it canonically: the one sort order (`ingest` uses it). */
 export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
   return quantizeEvidence(batch, unitsPerBlock).sort(compareCanonical);
+}
+
+/**
+ * canonicalizeEvidence for a stream of batches: each sort starts from the previous batch's order (a bot's entity
+ * table keeps its order, so the sort usually only confirms it); the comparator is total, so the result is the same.
+ */
+export function createCanonicalSorter(unitsPerBlock: number): (batch: EvidenceBatch) => CanonicalEvidence[] {
+  let previous: number[] = []; // input indices in the previous batch's canonical order
+  return (batch) => {
+    const items = quantizeEvidence(batch, unitsPerBlock);
+    const sorted = previous.length === items.length ? previous.map((i) => items[i]!) : items;
+    sorted.sort(compareCanonical);
+    previous = sorted.map((e) => e.input);
+    return sorted;
+  };
 }

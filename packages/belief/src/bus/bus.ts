@@ -1,8 +1,9 @@
 import { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from '../config.js';
 import { BeliefConfigError, issuesOf, type BeliefError } from '../errors.js';
-import { compareCanonical, EvidenceBatchSchema, quantizeEvidence, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
+import { createCanonicalSorter, EvidenceBatchSchema, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
 import { fnv1a64 } from '@sinew/executor-contracts';
 import { STREAM_VERSION, type DeltaType, type SaliencyDelta, type StreamMessage, type TrackSummary } from '../stream/schemas.js';
+import { createAssociator } from './associate.js';
 import { summarizeHazards, type HazardSource, type HazardSummary } from './hazard.js';
 import { summarize, type Track, type TrackView, type Visibility } from './track.js';
 
@@ -49,12 +50,6 @@ const DELTA_RANK: Record<DeltaType, number> = {
   distance_changed: 5,
 };
 
-interface Pair {
-  readonly cost: number;
-  readonly track: Track;
-  readonly evidence: number;
-}
-
 interface Pending {
   readonly delta: SaliencyDelta;
   readonly threat: boolean;
@@ -94,132 +89,8 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const py = (t: Track, tick: number): number => t.y + t.vy * predictTicks(t, tick);
   const pz = (t: Track, tick: number): number => t.z + t.vz * predictTicks(t, tick);
 
-  let lastCanonical: number[] = []; // input indices in the last tick's canonical order
-
-  /** canonicalizeEvidence, starting from last tick's order: a bot's entity table keeps its order, so the sort usually only confirms it. */
-  function canonicalize(batch: EvidenceBatch): CanonicalEvidence[] {
-    const items = quantizeEvidence(batch, U);
-    // the comparator is total, so the result does not depend on the starting order
-    const sorted = lastCanonical.length === items.length ? lastCanonical.map((i) => items[i]!) : items;
-    sorted.sort(compareCanonical);
-    lastCanonical = sorted.map((e) => e.input);
-    return sorted;
-  }
-
-  // association scratch, reused across ticks: evidence sorted into x columns one dt=1 gate wide, by z within a
-  // column, so a track visits only the columns its gate overlaps and the z window inside each
-  const columnWidth = Math.max(1, gateBase + speed);
-  // input indices by (column, z), kept across ticks: a stable entity table leaves it sorted; ties in any order (pairs are sorted totally)
-  let byCell: number[] = [];
-  let keys = new Float64Array(0); // per input index: column, then z (the sort keys)
-  let canonicalIndex = new Int32Array(0); // per input index
-  let xs = new Float64Array(0);
-  let ys = new Float64Array(0);
-  let zs = new Float64Array(0);
-  let columns = new Float64Array(0); // distinct columns, ascending
-  let columnStart = new Int32Array(1); // where each distinct column begins in the sorted order (+ end sentinel)
-  let columnCount = 0;
-
-  function growScratch(n: number): void {
-    const size = Math.max(n, 64, xs.length * 2);
-    keys = new Float64Array(size * 2);
-    canonicalIndex = new Int32Array(size);
-    xs = new Float64Array(size);
-    ys = new Float64Array(size);
-    zs = new Float64Array(size);
-    columns = new Float64Array(size);
-    columnStart = new Int32Array(size + 1);
-  }
-
-  /** Sorts the evidence by (column, z) into the scratch arrays and indexes the columns. */
-  function sortIntoColumns(evidence: readonly CanonicalEvidence[]): void {
-    const n = evidence.length;
-    if (xs.length < n) growScratch(n);
-    if (byCell.length !== n) byCell = Array.from({ length: n }, (_, i) => i);
-    for (let c = 0; c < n; c += 1) {
-      const e = evidence[c]!;
-      canonicalIndex[e.input] = c;
-      keys[2 * e.input] = Math.floor(e.x / columnWidth);
-      keys[2 * e.input + 1] = e.z;
-    }
-    const k = keys;
-    byCell.sort((a, b) => k[2 * a]! - k[2 * b]! || k[2 * a + 1]! - k[2 * b + 1]!);
-    columnCount = 0;
-    for (let s = 0; s < n; s += 1) {
-      const i = byCell[s]!;
-      const e = evidence[canonicalIndex[i]!]!;
-      xs[s] = e.x;
-      ys[s] = e.y;
-      zs[s] = e.z;
-      const column = keys[2 * i]!;
-      if (columnCount === 0 || columns[columnCount - 1] !== column) {
-        columns[columnCount] = column;
-        columnStart[columnCount] = s;
-        columnCount += 1;
-      }
-    }
-    columnStart[columnCount] = n;
-  }
-
-  /** First index in [lo, hi) whose value is ≥ `value` (`values` ascending there). */
-  function lowerBound(values: Float64Array, lo: number, hi: number, value: number): number {
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (values[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Appends every (track, evidence) pair inside the track's gate, with its cost. */
-  function gatePairs(t: Track, tick: number, evidence: readonly CanonicalEvidence[], pairs: Pair[]): void {
-    const gate = Math.min(gateMax, gateBase + speed * unseen(t, tick));
-    const gate2 = gate * gate;
-    const x = px(t, tick), y = py(t, tick), z = pz(t, tick);
-    const lastColumn = Math.floor((x + gate) / columnWidth);
-    for (let c = lowerBound(columns, 0, columnCount, Math.floor((x - gate) / columnWidth)); c < columnCount && columns[c]! <= lastColumn; c += 1) {
-      const end = columnStart[c + 1]!;
-      for (let s = lowerBound(zs, columnStart[c]!, end, z - gate); s < end && zs[s]! <= z + gate; s += 1) {
-        const dx = xs[s]! - x;
-        if (dx > gate || dx < -gate) continue;
-        const dy = ys[s]! - y, dz = zs[s]! - z;
-        const cost = dx * dx + dy * dy + dz * dz;
-        if (cost <= gate2) pushPair(t, canonicalIndex[byCell[s]!]!, evidence, cost, gate2, pairs);
-      }
-    }
-  }
-
-  /** Applies the class gate and the id-hint discount, then records the pair. */
-  function pushPair(t: Track, i: number, evidence: readonly CanonicalEvidence[], distance2: number, gate2: number, pairs: Pair[]): void {
-    const e = evidence[i]!;
-    const hinted = e.hint !== undefined && e.hint === t.hint;
-    let cost = distance2;
-    if (e.cls !== t.cls) {
-      // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
-      if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
-      else if (hinted) cost += gate2 >> 1;
-      else return;
-    }
-    if (hinted) cost = Math.floor(cost / 4);
-    pairs.push({ cost, track: t, evidence: i });
-  }
-
-  /** Greedy global assignment, cheapest pair first: the track each evidence item feeds (marks tracks seen). */
-  function associate(evidence: readonly CanonicalEvidence[], tick: number): (Track | undefined)[] {
-    sortIntoColumns(evidence);
-    const pairs: Pair[] = [];
-    for (const t of tracks.values()) gatePairs(t, tick, evidence, pairs);
-    pairs.sort((a, b) => a.cost - b.cost || a.track.id - b.track.id || a.evidence - b.evidence);
-    const matched = new Array<Track | undefined>(evidence.length).fill(undefined);
-    for (const p of pairs) {
-      const t = p.track;
-      if (matched[p.evidence] !== undefined || t.lastSeenTick === tick) continue;
-      matched[p.evidence] = t;
-      t.prevSeenTick = t.lastSeenTick; // velocity needs the gap; lastSeenTick now marks the track taken
-      t.lastSeenTick = tick;
-    }
-    return matched;
-  }
+  const canonicalize = createCanonicalSorter(U);
+  const associate = createAssociator({ base: gateBase, perUnseenTick: speed, max: gateMax }, { x: px, y: py, z: pz });
 
   function updateClass(t: Track, cls: string): void {
     if (cls === 'unknown') return;
@@ -307,7 +178,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       z: Math.round(batch.observer.z * U),
     };
     const evidence = canonicalize(valid.data);
-    const matched = associate(evidence, tickId);
+    const matched = associate(evidence, tracks.values(), tickId);
     const assignments = new Array<number | null>(evidence.length).fill(null);
 
     for (let i = 0; i < evidence.length; i += 1) {
