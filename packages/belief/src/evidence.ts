@@ -84,9 +84,9 @@ function quantizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): Canonica
   return out;
 }
 
-/** Quantizes a batch to integer units and sorts it canonically: the one sort order (`ingest` uses it). */
+/** Quantizes a batch to integer units and sorts it canonically (`ingest` uses the same sort, through createCanonicalSorter). */
 export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
-  return quantizeEvidence(batch, unitsPerBlock).sort(compareCanonical);
+  return createCanonicalSorter(unitsPerBlock)(batch);
 }
 
 /**
