@@ -45,7 +45,7 @@ function pairCost(t: Track, e: CanonicalEvidence, distance2: number, gate2: numb
 }
 
 /**
- * Evidence sorted into x columns one fresh-track gate wide and by z inside a column, so a track visits only the
+ * Evidence sorted into x columns one gate wide (a track seen last tick) and by z inside a column, so a track visits only the
  * columns its gate overlaps and the z window in each. Buffers and the cell order are kept across ticks: a stable
  * entity table leaves the order sorted, and the sort only confirms it.
  */
