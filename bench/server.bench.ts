@@ -1,5 +1,5 @@
 // @sinew/server: (1) a step event reaching a WebSocket client on loopback, p50/p95 (target p95 ≤ 20 ms),
-// with the default flush (next event-loop turn) and with `flushIntervalMs: 10`, beside a raw `ws` send of
+// with `flushIntervalMs: 0` (next event-loop turn) and with the default 10 ms, beside a raw `ws` send of
 // the same payload as the same-run baseline; (2) executor cost per step with no server, with the server
 // and 0 clients, and with 10 clients (in a child process: their parsing is not billed here), per round
 // both CPU time of this process (user + system, until every client has the plan's outcome: envelopes,

@@ -56,16 +56,46 @@ export function compareEvidence(a: CanonicalEvidence, b: CanonicalEvidence): num
   );
 }
 
-/** Quantizes a batch to integer units and sorts it canonically: the one sort path (`ingest` calls it). */
+/** The canonical order made total by the input index: what a stable sort of the batch as given yields. */
+function compareCanonical(a: CanonicalEvidence, b: CanonicalEvidence): number {
+  return compareEvidence(a, b) || a.input - b.input;
+}
+
+/** Quantizes a batch to integer units, in the order given (`input` is the index). */
+function quantizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
+  const items = batch.items;
+  const out = new Array<CanonicalEvidence>(items.length);
+  for (let input = 0; input < items.length; input += 1) {
+    const item = items[input]!;
+    out[input] = {
+      cls: item.cls,
+      hostile: item.hostile,
+      x: toUnits(item.position.x, unitsPerBlock),
+      y: toUnits(item.position.y, unitsPerBlock),
+      z: toUnits(item.position.z, unitsPerBlock),
+      hint: item.hint,
+      input,
+    };
+  }
+  return out;
+}
+
+/** Quantizes a batch to integer units and sorts it canonically (`ingest` uses the same sort, through createCanonicalSorter). */
 export function canonicalizeEvidence(batch: EvidenceBatch, unitsPerBlock: number): CanonicalEvidence[] {
-  const out = batch.items.map((item, input) => ({
-    cls: item.cls,
-    hostile: item.hostile,
-    x: toUnits(item.position.x, unitsPerBlock),
-    y: toUnits(item.position.y, unitsPerBlock),
-    z: toUnits(item.position.z, unitsPerBlock),
-    hint: item.hint,
-    input,
-  }));
-  return out.sort(compareEvidence);
+  return createCanonicalSorter(unitsPerBlock)(batch);
+}
+
+/**
+ * canonicalizeEvidence for a stream of batches: each sort starts from the previous batch's order (a bot's entity
+ * table keeps its order, so the sort usually only confirms it); the comparator is total, so the result is the same.
+ */
+export function createCanonicalSorter(unitsPerBlock: number): (batch: EvidenceBatch) => CanonicalEvidence[] {
+  let previous: number[] = []; // input indices in the previous batch's canonical order
+  return (batch) => {
+    const items = quantizeEvidence(batch, unitsPerBlock);
+    const sorted = previous.length === items.length ? previous.map((i) => items[i]!) : items;
+    sorted.sort(compareCanonical);
+    previous = sorted.map((e) => e.input);
+    return sorted;
+  };
 }

@@ -16,7 +16,7 @@ export const ServerLimitsSchema = z
     /** WebSocket clients of `/api/events` at once (503 above). */
     maxStreamClients: z.number().int().positive().max(10_000).default(16),
     /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */
-    flushIntervalMs: z.number().int().min(0).max(1_000).default(0),
+    flushIntervalMs: z.number().int().min(0).max(1_000).default(10),
     /** Events kept for `?since=<seq>` resumes. */
     ringSize: z.number().int().positive().max(100_000).default(1024),
     /** Events queued per slow client before the oldest is dropped (and counted); ≥ ringSize so a full replay fits. */

@@ -119,7 +119,9 @@ describe('/api/events (real WebSocket on 127.0.0.1)', () => {
 describe('/api/events: a client that never reads', () => {
   it('keeps a bounded queue per client, drops the oldest and counts them; other clients get everything', async () => {
     const { executor } = fakeExecutor();
-    const limits = { clientQueue: 32, clientHighWaterBytes: 64 * 1024 };
+    // a flush per event-loop turn: the bound below allows one burst past the high-water mark; with a batching interval
+    // an in-sync client's shared frame is the whole batch, so the overshoot would grow with the interval, not the queue
+    const limits = { clientQueue: 32, clientHighWaterBytes: 64 * 1024, flushIntervalMs: 0 };
     const server = await serveSinew({ executor, port: 0, token: TOKEN, limits });
     const raw = await rawSocket(server.port);
     raw.socket.write(

@@ -1,8 +1,9 @@
 import { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from '../config.js';
 import { BeliefConfigError, issuesOf, type BeliefError } from '../errors.js';
-import { canonicalizeEvidence, EvidenceBatchSchema, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
+import { createCanonicalSorter, EvidenceBatchSchema, type CanonicalEvidence, type EvidenceBatch } from '../evidence.js';
 import { fnv1a64 } from '@sinew/executor-contracts';
 import { STREAM_VERSION, type DeltaType, type SaliencyDelta, type StreamMessage, type TrackSummary } from '../stream/schemas.js';
+import { createAssociator } from './associate.js';
 import { summarizeHazards, type HazardSource, type HazardSummary } from './hazard.js';
 import { summarize, type Track, type TrackView, type Visibility } from './track.js';
 
@@ -49,13 +50,6 @@ const DELTA_RANK: Record<DeltaType, number> = {
   distance_changed: 5,
 };
 
-interface Pair {
-  readonly cost: number;
-  readonly track: Track;
-  readonly evidence: number;
-  readonly previous: number;
-}
-
 interface Pending {
   readonly delta: SaliencyDelta;
   readonly threat: boolean;
@@ -95,52 +89,8 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const py = (t: Track, tick: number): number => t.y + t.vy * predictTicks(t, tick);
   const pz = (t: Track, tick: number): number => t.z + t.vz * predictTicks(t, tick);
 
-  function associate(evidence: readonly CanonicalEvidence[], tick: number): (Track | undefined)[] {
-    const pairs: Pair[] = [];
-    // evidence indices sorted by x: each track scans only the window its gate allows
-    const byX = evidence.map((_, i) => i).sort((a, b) => evidence[a]!.x - evidence[b]!.x || a - b);
-    const xs = byX.map((i) => evidence[i]!.x);
-    for (const t of tracks.values()) {
-      const dt = unseen(t, tick);
-      const gate = Math.min(gateMax, gateBase + speed * dt);
-      const gate2 = gate * gate;
-      const x = px(t, tick), y = py(t, tick), z = pz(t, tick);
-      let lo = 0, hi = xs.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (xs[mid]! < x - gate) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let k = lo; k < xs.length && xs[k]! <= x + gate; k += 1) {
-        const i = byX[k]!;
-        const e = evidence[i]!;
-        const dx = e.x - x;
-        const dz = e.z - z;
-        if (dz > gate || dz < -gate) continue;
-        const dy = e.y - y;
-        let cost = dx * dx + dy * dy + dz * dz;
-        if (cost > gate2) continue;
-        const hinted = e.hint !== undefined && e.hint === t.hint;
-        if (e.cls !== t.cls) {
-          // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
-          if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
-          else if (hinted) cost += gate2 >> 1;
-          else continue;
-        }
-        if (hinted) cost = Math.floor(cost / 4);
-        pairs.push({ cost, track: t, evidence: i, previous: t.lastSeenTick });
-      }
-    }
-    pairs.sort((a, b) => a.cost - b.cost || a.track.id - b.track.id || a.evidence - b.evidence);
-    const matched = new Array<Track | undefined>(evidence.length).fill(undefined);
-    for (const p of pairs) {
-      if (matched[p.evidence] !== undefined || p.track.lastSeenTick === tick) continue;
-      matched[p.evidence] = p.track;
-      p.track.lastSeenTick = tick; // marks the track taken; the update below relies on the previous value
-      p.track.prevSeenTick = p.previous;
-    }
-    return matched;
-  }
+  const canonicalize = createCanonicalSorter(U);
+  const associate = createAssociator({ base: gateBase, perUnseenTick: speed, max: gateMax }, { x: px, y: py, z: pz });
 
   function updateClass(t: Track, cls: string): void {
     if (cls === 'unknown') return;
@@ -184,8 +134,9 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     return (t.threatScore + 1) * recency;
   }
 
-  function evict(tick: number): void {
-    if (tracks.size <= config.trackCap) return;
+  /** Brings the TrackSet back under its cap; true if any track went. */
+  function evict(tick: number): boolean {
+    if (tracks.size <= config.trackCap) return false;
     // lowest threat × recency first; among equals the newest track goes, so established tracks stay
     const order = [...tracks.values()].sort(
       (a, b) => evictionPriority(a, tick) - evictionPriority(b, tick) || b.createdTick - a.createdTick || b.id - a.id,
@@ -195,6 +146,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       tracks.delete(victim.id);
       evictedSinceEmit.add(victim.id);
     }
+    return true;
   }
 
   function ingest(tickId: number, batch: EvidenceBatch): IngestResult {
@@ -225,9 +177,9 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       y: Math.round(batch.observer.y * U),
       z: Math.round(batch.observer.z * U),
     };
-    const evidence = canonicalizeEvidence(valid.data, U);
-    const matched = associate(evidence, tickId);
-    const assignedTrack = new Array<Track | undefined>(evidence.length);
+    const evidence = canonicalize(valid.data);
+    const matched = associate(evidence, tracks.values(), tickId);
+    const assignments = new Array<number | null>(evidence.length).fill(null);
 
     for (let i = 0; i < evidence.length; i += 1) {
       const t = matched[i];
@@ -244,7 +196,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       if (e.hint !== undefined) t.hint = e.hint;
       updateClass(t, e.cls);
       t.conf = 1000;
-      assignedTrack[e.input] = t;
+      assignments[e.input] = t.id;
     }
 
     for (const t of tracks.values()) {
@@ -293,16 +245,16 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       };
       nextId += 1;
       tracks.set(t.id, t);
-      assignedTrack[e.input] = t;
+      assignments[e.input] = t.id;
     }
 
     for (const t of tracks.values()) {
       refreshEffectiveClass(t);
       refreshDerived(t, tickId);
     }
-    evict(tickId);
-
-    const assignments = Array.from(assignedTrack, (t) => (t && tracks.has(t.id) ? t.id : null));
+    if (evict(tickId)) {
+      for (let i = 0; i < assignments.length; i += 1) if (assignments[i] !== null && !tracks.has(assignments[i]!)) assignments[i] = null;
+    }
     return { ok: true, tickId, messages: emit(tickId), assignments };
   }
 
