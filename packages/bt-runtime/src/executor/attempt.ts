@@ -95,8 +95,9 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   #graceTimer: TimerHandle | undefined;
   #pre: unknown;
   #observables: Record<string, unknown> | undefined;
-  readonly #onTimer = () => this.#check();
-  readonly #onPlanAbort = () => this.trip('aborted');
+  // Bound on first use, not as per-instance arrow fields (one closure fewer per attempt when unused).
+  #onTimer: (() => void) | undefined;
+  #onPlanAbort: (() => void) | undefined;
 
   constructor(private readonly o: AttemptOptions<Body>) {
     this.result = new Promise((resolve) => (this.#resolve = resolve));
@@ -123,7 +124,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
       const signal = this.o.planCtx.signal;
       if (signal) {
         if (signal.aborted) this.trip('aborted');
-        else signal.addEventListener('abort', this.#onPlanAbort, { once: true });
+        else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       }
       if (!this.over) this.#observe('pre', this.#startRunner);
     } catch (error) {
@@ -179,7 +180,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
       this.#firstActionAt = now;
       const ttfaMs = now - this.#dispatchAt;
       const { rt, ref, info } = this.o;
-      rt.metrics.ttfa.observe({ capability: this.o.capability.name, version: this.o.capability.version }, ttfaMs / 1000);
+      rt.report.ttfa(this.o.capability).observe(ttfaMs / 1000);
       if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command: name, ttfaMs, attempt: info.attempt });
     } else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
@@ -261,14 +262,15 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
 
   #arm(now: number): void {
     const clock = this.o.rt.clock;
+    const onTimer = (this.#onTimer ??= this.#check.bind(this));
     if (this.#observing) {
-      this.#timer = clock.setTimeout(this.#onTimer, Math.max(0, this.#timeoutAt - now));
+      this.#timer = clock.setTimeout(onTimer, Math.max(0, this.#timeoutAt - now));
       return;
     }
     const stuckAt = this.#lastActivity + this.o.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
-    this.#timer = clock.setTimeout(this.#onTimer, Math.max(0, next - now));
+    this.#timer = clock.setTimeout(onTimer, Math.max(0, next - now));
   }
 
   #check(): void {
@@ -310,7 +312,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     this.over = true;
     this.#clearTimer();
     if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
-    this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
+    if (this.#onPlanAbort) this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
     this.#resolve(value);
   }
 

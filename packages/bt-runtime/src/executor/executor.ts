@@ -15,6 +15,7 @@ import {
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
+import { counterSeries, type CounterSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
@@ -59,6 +60,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
+  readonly #commands = new Map<string, CounterSeries>();
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
@@ -364,9 +366,21 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   /** Every actuator command is counted; it feeds the active attempt unless a stale view issued it. */
   #onActuate(command: ActuatorCommand): void {
     const name = typeof command?.command === 'string' ? command.command : 'unknown';
-    this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) });
+    this.#commandSeries(name).inc();
     const attempt = this.#rt.active?.running;
     if (attempt && (command.issuer === undefined || command.issuer === attempt)) attempt.onActivity('command', name, typeof command.detail === 'string' ? command.detail : undefined);
+  }
+
+  /** The counter series of a command name, made on its first use (the label is bounded once, not per command). */
+  #commandSeries(name: string): CounterSeries {
+    let series = this.#commands.get(name);
+    if (!series) {
+      const command = labelValue(name, this.#commandLabels, 64);
+      series = counterSeries(this.metrics.actuatorCommands, command, { command });
+      // Names past the label cap all fold into `other`; only the first 256 names are remembered.
+      if (this.#commands.size < 256) this.#commands.set(name, series);
+    }
+    return series;
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */
