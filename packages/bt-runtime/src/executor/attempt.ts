@@ -353,7 +353,12 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     // checkAcceptance never throws, whatever acceptance returns (contracts).
     const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
-    this.#settle({ kind: 'ok', ...(observables ? { observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
+    // Assigned, not spread: this runs once per successful attempt.
+    const ok: { kind: 'ok'; acceptance: typeof ACCEPTED; observables?: Record<string, unknown>; ttfaMs?: number } = { kind: 'ok', acceptance: ACCEPTED };
+    if (observables) ok.observables = observables;
+    const ttfa = this.ttfa();
+    if (ttfa !== undefined) ok.ttfaMs = ttfa;
+    this.#settle(ok);
   }
 }
 

@@ -308,13 +308,13 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
     const key = step.idempotencyKey ?? `${planCtx.plan.planId}:${step.stepId}`;
     const known = this.#idempotency.get(key);
-    const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
-    if (known?.state === 'in_flight' && planCtx.preemptReason !== undefined) {
+    if (known) {
+      const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
+      if (known.state === 'completed' || planCtx.preemptReason === undefined) return this.#duplicate(base, known);
       // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
       const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
-    if (known) return this.#duplicate(base, known);
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
     let outcome: StepOutcome | undefined;
     try {

@@ -69,9 +69,13 @@ export class StepRun<Body extends ActuatorSource> {
   async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (!this.fastPath) {
-      const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
-      if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
-      this.#holding = await granted;
+      // A free slot is taken at once (no promise hop); a cancelled plan never takes it.
+      this.#holding = !planCtx.signal?.aborted && rt.slot.tryAcquire();
+      if (!this.#holding) {
+        const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
+        if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
+        this.#holding = await granted;
+      }
       if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
     }
     this.#activate();
@@ -90,7 +94,8 @@ export class StepRun<Body extends ActuatorSource> {
         // runGuard never throws, whatever the guard returns (contracts).
         const guard = runGuard(this.o.capability, { body: rt.body }, this.o.args) ?? this.#preconds();
         if (guard) return this.#fail(guard);
-        const ended = await this.#afterAttempt(await this.#attemptOnce());
+        const next = this.#afterAttempt(await this.#attemptOnce());
+        const ended = next instanceof Promise ? await next : next;
         if (ended) return ended;
       }
     } catch (error) {
@@ -145,7 +150,7 @@ export class StepRun<Body extends ActuatorSource> {
   }
 
   /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
-  async #afterAttempt(result: AttemptResult): Promise<Next> {
+  #afterAttempt(result: AttemptResult): Next | Promise<Next> {
     this.running = undefined;
     this.#ttfaMs = result.ttfaMs ?? this.#ttfaMs;
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
@@ -168,8 +173,10 @@ export class StepRun<Body extends ActuatorSource> {
     rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
     rt.events.emit('step.retry', { ...this.ref, attempt: this.attempt + 1, failure, backoffMs: wait });
     this.phase = 'backoff';
-    if ((await this.#sleep(wait)) === 'preempted') this.#interrupted = true;
-    return undefined;
+    return this.#sleep(wait).then((woke) => {
+      if (woke === 'preempted') this.#interrupted = true;
+      return undefined;
+    });
   }
 
   /**
