@@ -170,14 +170,16 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 
   /** The plan loop: steps in order, a failure goes to the repair hook (bounded) or ends the plan. */
   async #runSteps(planCtx: PlanContext): Promise<{ outcomes: StepOutcome[]; failure?: StepFailure; failedStepId?: string; repairs: number }> {
+    // Read by index (a shift per step moves the rest of a long plan); repairs insert at the cursor.
     const queue: unknown[] = [...planCtx.plan.steps];
+    let next = 0;
     for (const step of planCtx.plan.steps) this.#validated.add(step);
     const outcomes: StepOutcome[] = [];
     let repairs = 0;
-    while (queue.length > 0) {
+    while (next < queue.length) {
       const stop = stopFailure(this.#rt, planCtx);
       if (stop) return { outcomes, failure: stop, repairs };
-      const step = queue.shift();
+      const step = queue[next++];
       const outcome = await this.#executeStep(planCtx, step);
       outcomes.push(outcome);
       if (outcome.status === 'succeeded') continue;
@@ -189,7 +191,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       // The plan may have ended (cancelled, out of time budget) while the hook was asked: that is why it stops.
       if (!response) return { ...ended, failure: stopFailure(this.#rt, planCtx) ?? failure };
       repairs += 1;
-      queue.unshift(...response.steps, ...(response.replace ? [] : [step]));
+      queue.splice(next, 0, ...response.steps, ...(response.replace ? [] : [step]));
     }
     return { outcomes, repairs };
   }
