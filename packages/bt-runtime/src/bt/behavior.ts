@@ -465,18 +465,15 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
       clock,
       lastStepAt: clock.now(),
       delta: 0,
-      runningSince: new Map(),
+      // Only written when node durations are tracked.
+      runningSince: maxNodeDurationMs === undefined ? NO_DURATIONS : new Map(),
       runCounters: [],
       leafCtxs: [],
     };
     instance.run = state;
-    const onAbort = () => {
-      state.stop ??= { code: 'aborted', reason: 'the step was aborted' };
-      state.wake?.();
-    };
     // Listen for abort only once the tree has to wait (a synchronous tree finishes in its first step).
-    let listening = false;
-    if (base.signal.aborted) onAbort();
+    let onAbort: (() => void) | undefined;
+    if (base.signal.aborted) stopOnAbort(state);
     let reusable = false;
     try {
       for (;;) {
@@ -512,8 +509,8 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           const nodePath = state.lastFailedLeaf ?? 'root';
           return { ok: false, code: 'runner_error', reason: `behavior tree failed at ${nodePath}`, nodePath };
         }
-        if (!listening) {
-          listening = true;
+        if (!onAbort) {
+          onAbort = stopOnAbort.bind(undefined, state);
           if (base.signal.aborted) onAbort();
           else base.signal.addEventListener('abort', onAbort, { once: true });
         }
@@ -529,7 +526,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
         });
       }
     } finally {
-      if (listening) base.signal.removeEventListener('abort', onAbort);
+      if (onAbort) base.signal.removeEventListener('abort', onAbort);
       state.wake = undefined;
       instance.run = undefined;
       if (reusable && pool.length < 8) pool.push(instance);
@@ -582,6 +579,15 @@ function hookNodes(tree: BehaviourTree, nodes: ReadonlyMap<string, NodeInfo>, on
   }
   if (alive && guard) guard.isSatisfied = alive;
   return true;
+}
+
+/** The `runningSince` of runs that track no node durations (never written). */
+const NO_DURATIONS = new Map<string, number>();
+
+/** The step's signal aborted: the run stops at its next step. */
+function stopOnAbort(state: RunState): void {
+  state.stop ??= { code: 'aborted', reason: 'the step was aborted' };
+  state.wake?.();
 }
 
 function hasSettled(instance: Instance): boolean {
