@@ -91,7 +91,8 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   #lastActivity: number;
   #ttfaAt = 0;
   #timeoutAt = 0;
-  #timer: TimerHandle | undefined;
+  /** Whether this attempt holds a deadline on the executor's watchdog timer. */
+  #armed = false;
   #graceTimer: TimerHandle | undefined;
   #pre: unknown;
   #observables: Record<string, unknown> | undefined;
@@ -261,20 +262,17 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   }
 
   #arm(now: number): void {
-    const clock = this.o.rt.clock;
     const onTimer = (this.#onTimer ??= this.#check.bind(this));
-    if (this.#observing) {
-      this.#timer = clock.setTimeout(onTimer, Math.max(0, this.#timeoutAt - now));
-      return;
-    }
+    this.#armed = true;
+    if (this.#observing) return this.o.rt.watchdog.set(onTimer, this.#timeoutAt, now);
     const stuckAt = this.#lastActivity + this.o.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
-    this.#timer = clock.setTimeout(onTimer, Math.max(0, next - now));
+    this.o.rt.watchdog.set(onTimer, next, now);
   }
 
   #check(): void {
-    this.#timer = undefined;
+    this.#armed = false;
     if (this.over || (this.#tripped !== undefined && !this.#observing)) return;
     const now = this.o.rt.clock.now();
     if (this.#observing) {
@@ -287,9 +285,9 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   }
 
   #clearTimer(): void {
-    if (this.#timer !== undefined) {
-      this.o.rt.clock.clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (this.#armed) {
+      this.o.rt.watchdog.clear(this.#onTimer!);
+      this.#armed = false;
     }
   }
 

@@ -30,6 +30,7 @@ import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
+import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -86,7 +87,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (body.predicates as PredicateEvaluator<Body> | undefined);
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(body.onActuate((command) => this.#onActuate(command)));
     const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
@@ -126,6 +127,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.#rt.closed = true;
     this.#rt.active?.interrupt('aborted');
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#rt.watchdog.releaseIfIdle();
     await this.#rt.report.close();
   }
 
@@ -165,6 +167,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return outcome;
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
+      rt.watchdog.releaseIfIdle();
     }
   }
 
@@ -295,6 +298,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return outcomes;
     } finally {
       this.#preempting -= 1;
+      rt.watchdog.releaseIfIdle();
     }
   }
 
