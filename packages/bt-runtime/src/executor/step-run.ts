@@ -39,7 +39,8 @@ export class StepRun<Body extends ActuatorSource> {
   /** The running attempt, when there is one. */
   running: Attempt<Body> | undefined;
   readonly #scope: StepScope;
-  readonly #failures: StepFailure[] = [];
+  /** Every failure of every attempt (made at the first one: most steps have none). */
+  #failures: StepFailure[] | undefined;
   readonly #maxRetries: number;
   #retries = 0;
   #resumes = 0;
@@ -167,7 +168,7 @@ export class StepRun<Body extends ActuatorSource> {
     // Stuck from the watchdog (A4) or from a behavior tree's node limit (FM-03) alike.
     if (failure.code === 'stuck') rt.metrics.stuck.inc({ capability: capability.name });
     if (!failure.retryable || this.#retries >= this.#maxRetries) return this.#fail(failure);
-    this.#failures.push(failure);
+    (this.#failures ??= []).push(failure);
     this.#retries += 1;
     const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoff);
     rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
@@ -246,9 +247,9 @@ export class StepRun<Body extends ActuatorSource> {
   /** The one way this step ends: its outcome, with every failure of every attempt in provenance. */
   #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
     const { rt, planCtx, capability, key, args, startedAt } = this.o;
-    if (failure) this.#failures.push(failure);
+    if (failure) (this.#failures ??= []).push(failure);
     // Assigned, not spread: this runs once per step on the hot path.
-    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures, preemptions: this.#resumes };
+    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };
     if (failure) end.failure = failure;
     if (observables) end.observables = observables;
     if (this.#ttfaMs !== undefined) end.ttfaMs = this.#ttfaMs;
@@ -260,6 +261,8 @@ export class StepRun<Body extends ActuatorSource> {
     return rt.report.end(end);
   }
 }
+
+const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
