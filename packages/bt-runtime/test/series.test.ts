@@ -33,7 +33,7 @@ describe('hot-path metric series', () => {
     expect((await series.get()).values.find((v) => v.metricName === 'series_seconds_count')?.value).toBe(observed.length + 1);
   });
 
-  it('a primed series keeps its counts, and one the histogram reset starts again from the pending observations', async () => {
+  it('a primed series keeps its counts, and a reset histogram drops what was pending as prom-client drops its counts', async () => {
     const { direct, series } = pair();
     const labels = { capability: 'dig', version: '1.0.0' };
     series.zero(labels);
@@ -42,6 +42,8 @@ describe('hot-path metric series', () => {
     hot.observe(0.2);
     direct.observe(labels, 0.2);
     expect(await values(series)).toEqual(await values(direct));
+    hot.observe(0.7);
+    direct.observe(labels, 0.7);
     series.reset();
     direct.reset();
     hot.observe(3);
@@ -62,6 +64,10 @@ describe('hot-path metric series', () => {
     counter.inc({ capability: 'dig', outcome: 'failed' });
     expect(await registry.metrics()).toContain('steps_total{capability="dig",outcome="ok"} 5');
     hot.inc();
+    counter.reset();
+    expect(await registry.metrics()).not.toContain('outcome="ok"');
+    for (let i = 0; i < 6; i += 1) hot.inc();
+    counter.inc({ capability: 'dig', outcome: 'failed' });
     const read = (await counter.get()).values.map(({ value, labels }) => ({ value, outcome: labels.outcome }));
     expect(read.sort((a, b) => a.value - b.value)).toEqual([
       { value: 1, outcome: 'failed' },

@@ -8,6 +8,8 @@ import type { Counter, Histogram } from 'prom-client';
  */
 interface Flushable {
   flush(): void;
+  /** Drops what is pending (the metric was reset). */
+  discard(): void;
 }
 
 /** A counter series: `inc()` adds 1. */
@@ -20,6 +22,10 @@ export class CounterSeries implements Flushable {
 
   inc(): void {
     this.#pending += 1;
+  }
+
+  discard(): void {
+    this.#pending = 0;
   }
 
   flush(): void {
@@ -71,6 +77,12 @@ export class HistogramSeries implements Flushable {
     this.#count += 1;
   }
 
+  discard(): void {
+    this.#counts.fill(0);
+    this.#sum = 0;
+    this.#count = 0;
+  }
+
   flush(): void {
     if (this.#count === 0) return;
     const state = this.histogram as unknown as HistogramState;
@@ -113,13 +125,18 @@ function seriesFor(metric: object, key: string, make: () => Flushable): Flushabl
   return series;
 }
 
-/** Chains a flush of the pending observations in front of the metric's own collect hook, if it has one. */
+/** Chains a flush of the pending observations in front of the metric's own collect hook, and a discard in front of its reset. */
 function installFlush(metric: object, all: Map<string, Flushable>): void {
-  // `collect` is a public config option of every prom-client metric, kept on the instance.
-  const hooked = metric as { collect?: (this: unknown) => unknown };
+  // `collect` is a public config option of every prom-client metric, kept on the instance; `reset` is public API.
+  const hooked = metric as { collect?: (this: unknown) => unknown; reset: (this: unknown) => void };
   const own = hooked.collect;
   hooked.collect = function collect(this: unknown) {
     for (const series of all.values()) series.flush();
     return own?.call(this);
+  };
+  const reset = hooked.reset;
+  hooked.reset = function resetAll(this: unknown) {
+    for (const series of all.values()) series.discard();
+    reset.call(this);
   };
 }
