@@ -13,9 +13,10 @@ const alias = Object.entries(tsconfig.compilerOptions.paths)
   .map(([name, [target]]) => ({ find: new RegExp(`^${name}$`), replacement: `${root}${target}` }));
 
 /** One vitest project per package; integration suites (real server) get longer timeouts. */
-const projects: { dir: string; timeoutMs?: number }[] = [
+const projects: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
   { dir: 'packages/executor-contracts' },
-  { dir: 'packages/bt-runtime' },
+  // --expose-gc: the memory regression test measures the heap after a full GC.
+  { dir: 'packages/bt-runtime', execArgv: ['--expose-gc'] },
   { dir: 'packages/testkit', timeoutMs: 60_000 },
   { dir: 'packages/capabilities', timeoutMs: 90_000 },
   { dir: 'packages/belief', timeoutMs: 60_000 },
@@ -31,7 +32,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     passWithNoTests: false,
-    projects: projects.map(({ dir, timeoutMs }) => ({
+    projects: projects.map(({ dir, timeoutMs, execArgv }) => ({
       extends: true,
       test: {
         name: dir.split('/').pop(),
@@ -39,6 +40,7 @@ export default defineConfig({
         include: ['test/**/*.test.ts'],
         testTimeout: timeoutMs ?? 10_000,
         hookTimeout: timeoutMs ?? 10_000,
+        ...(execArgv ? { execArgv } : {}),
       },
     })),
   },

@@ -421,35 +421,36 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
     });
     const leafPaths = compiled.leafPaths;
     const tracksDuration = maxNodeDurationMs !== undefined;
-    const tree = new BehaviourTree(compiled.definition as never, agent, {
-      getDeltaTime: () => instance.run?.delta ?? 0,
-      onNodeStateChange: (change) => {
-        // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
-        const aborted = change.state === State.READY;
-        if (aborted && change.previousState !== State.RUNNING) return;
-        const run = instance.run;
-        const node = instance.nodes.get(change.id);
-        if (!run || node === undefined) return;
-        if (node.leaf) {
-          if (tracksDuration) {
-            if (change.state === State.RUNNING) run.runningSince.set(node.path, run.clock.now());
-            else run.runningSince.delete(node.path);
-          }
-          if (change.state === State.FAILED) run.lastFailedLeaf = node.path;
-          if (aborted && node.slot >= 0) abortInvocation(instance, node);
+    const onChange = (node: NodeInfo | undefined, previousState: State, state: State): void => {
+      // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
+      const aborted = state === State.READY;
+      if (aborted && previousState !== State.RUNNING) return;
+      const run = instance.run;
+      if (!run || node === undefined) return;
+      if (node.leaf) {
+        if (tracksDuration) {
+          if (state === State.RUNNING) run.runningSince.set(node.path, run.clock.now());
+          else run.runningSince.delete(node.path);
         }
-        run.ctx.transition(node.path, aborted ? 'aborted' : stateName(change.state));
-      },
-    });
-    (instance as { tree: BehaviourTree }).tree = tree;
-    // Map mistreevous' random UIDs to our stable paths: both trees are walked in the same pre-order.
-    let i = 0;
-    const visit = (details: NodeDetails) => {
-      const path = compiled.paths[i++];
-      if (path !== undefined) instance.nodes.set(details.id, { path, leaf: leafPaths.has(path), slot: actionSlots.get(path) ?? -1 });
-      for (const child of details.children ?? []) visit(child);
+        if (state === State.FAILED) run.lastFailedLeaf = node.path;
+        if (aborted && node.slot >= 0) abortInvocation(instance, node);
+      }
+      run.ctx.transition(node.path, aborted ? 'aborted' : stateName(state));
     };
-    visit(tree.getTreeNodeDetails());
+    const getDeltaTime = () => instance.run?.delta ?? 0;
+    const alive = compiled.definition.while && (compiled.definition.while as { call: string }).call === ALIVE ? (agent[ALIVE] as () => boolean) : undefined;
+    let tree = new BehaviourTree(compiled.definition as never, agent, { getDeltaTime });
+    mapNodes(tree, instance, compiled.paths, leafPaths, actionSlots);
+    if (!hookNodes(tree, instance.nodes, onChange, alive)) {
+      // Not the mistreevous this was written for: the public (slower) state-change option instead.
+      tree = new BehaviourTree(compiled.definition as never, agent, {
+        getDeltaTime,
+        onNodeStateChange: (details) => onChange(instance.nodes.get(details.id), details.previousState, details.state),
+      });
+      instance.nodes.clear();
+      mapNodes(tree, instance, compiled.paths, leafPaths, actionSlots);
+    }
+    (instance as { tree: BehaviourTree }).tree = tree;
     return instance;
   };
 
@@ -470,18 +471,15 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
       clock,
       lastStepAt: clock.now(),
       delta: 0,
-      runningSince: new Map(),
+      // Only written when node durations are tracked.
+      runningSince: maxNodeDurationMs === undefined ? NO_DURATIONS : new Map(),
       runCounters: [],
       leafCtxs: [],
     };
     instance.run = state;
-    const onAbort = () => {
-      state.stop ??= { code: 'aborted', reason: 'the step was aborted' };
-      state.wake?.();
-    };
     // Listen for abort only once the tree has to wait (a synchronous tree finishes in its first step).
-    let listening = false;
-    if (base.signal.aborted) onAbort();
+    let onAbort: (() => void) | undefined;
+    if (base.signal.aborted) stopOnAbort(state);
     let reusable = false;
     try {
       for (;;) {
@@ -517,8 +515,8 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
           const nodePath = state.lastFailedLeaf ?? 'root';
           return { ok: false, code: 'runner_error', reason: `behavior tree failed at ${nodePath}`, nodePath };
         }
-        if (!listening) {
-          listening = true;
+        if (!onAbort) {
+          onAbort = stopOnAbort.bind(undefined, state);
           if (base.signal.aborted) onAbort();
           else base.signal.addEventListener('abort', onAbort, { once: true });
         }
@@ -534,7 +532,7 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
         });
       }
     } finally {
-      if (listening) base.signal.removeEventListener('abort', onAbort);
+      if (onAbort) base.signal.removeEventListener('abort', onAbort);
       state.wake = undefined;
       instance.run = undefined;
       if (reusable && pool.length < 8) pool.push(instance);
@@ -542,6 +540,60 @@ export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): Beha
   };
 
   return { kind: 'behavior-tree', nodePaths: compiled.paths, run };
+}
+
+/** Maps mistreevous' random UIDs to our stable paths: both trees are walked in the same pre-order. */
+function mapNodes(tree: BehaviourTree, instance: Instance, paths: readonly string[], leafPaths: ReadonlySet<string>, actionSlots: ReadonlyMap<string, number>): void {
+  let i = 0;
+  const visit = (details: NodeDetails) => {
+    const path = paths[i++];
+    if (path !== undefined) instance.nodes.set(details.id, { path, leaf: leafPaths.has(path), slot: actionSlots.get(path) ?? -1 });
+    for (const child of details.children ?? []) visit(child);
+  };
+  visit(tree.getTreeNodeDetails());
+}
+
+/** The parts of a mistreevous 4.3 node this runner hooks. */
+interface MistreevousNode {
+  readonly uid: string;
+  readonly children?: readonly MistreevousNode[];
+  readonly child?: MistreevousNode;
+  readonly attributes?: { readonly while?: { readonly condition?: string; isSatisfied?: unknown } };
+  getState(): State;
+  onStateChanged(previousState: State): void;
+}
+
+/**
+ * Reports state changes straight from each node (mistreevous' `onNodeStateChange` option builds a details
+ * object per change) and answers the root abort guard without a function lookup per node update (mistreevous
+ * evaluates a root guard before every node). False, hooking nothing, when the tree is not shaped as expected.
+ */
+function hookNodes(tree: BehaviourTree, nodes: ReadonlyMap<string, NodeInfo>, onChange: (node: NodeInfo | undefined, previous: State, state: State) => void, alive: (() => boolean) | undefined): boolean {
+  const root = (tree as unknown as { _rootNode?: MistreevousNode })._rootNode;
+  const all: MistreevousNode[] = [];
+  const collect = (node: MistreevousNode | undefined): boolean => {
+    if (!node || typeof node.uid !== 'string' || !nodes.has(node.uid) || typeof node.getState !== 'function' || typeof node.onStateChanged !== 'function') return false;
+    all.push(node);
+    const children = node.children ?? (node.child ? [node.child] : []);
+    return children.every(collect);
+  };
+  const guard = root?.attributes?.while;
+  if (!collect(root) || all.length !== nodes.size || (alive && (guard?.condition !== ALIVE || typeof guard.isSatisfied !== 'function'))) return false;
+  for (const node of all) {
+    const info = nodes.get(node.uid);
+    node.onStateChanged = (previousState: State) => onChange(info, previousState, node.getState());
+  }
+  if (alive && guard) guard.isSatisfied = alive;
+  return true;
+}
+
+/** The `runningSince` of runs that track no node durations (never written). */
+const NO_DURATIONS = new Map<string, number>();
+
+/** The step's signal aborted: the run stops at its next step. */
+function stopOnAbort(state: RunState): void {
+  state.stop ??= { code: 'aborted', reason: 'the step was aborted' };
+  state.wake?.();
 }
 
 function hasSettled(instance: Instance): boolean {

@@ -93,12 +93,14 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   #lastActivity: number;
   #ttfaAt = 0;
   #timeoutAt = 0;
-  #timer: TimerHandle | undefined;
+  /** Whether this attempt holds a deadline on the executor's watchdog timer. */
+  #armed = false;
   #graceTimer: TimerHandle | undefined;
   #pre: unknown;
   #observables: Record<string, unknown> | undefined;
-  readonly #onTimer = () => this.#check();
-  readonly #onPlanAbort = () => this.trip('aborted');
+  // Bound on first use, not as per-instance arrow fields (one closure fewer per attempt when unused).
+  #onTimer: (() => void) | undefined;
+  #onPlanAbort: (() => void) | undefined;
 
   constructor(private readonly o: AttemptOptions<Body>) {
     this.result = new Promise((resolve) => (this.#resolve = resolve));
@@ -125,7 +127,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
       const signal = this.o.planCtx.signal;
       if (signal) {
         if (signal.aborted) this.trip('aborted');
-        else signal.addEventListener('abort', this.#onPlanAbort, { once: true });
+        else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       }
       if (!this.over) this.#observe('pre', this.#startRunner);
     } catch (error) {
@@ -181,7 +183,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
       this.#firstActionAt = now;
       const ttfaMs = now - this.#dispatchAt;
       const { rt, ref, info } = this.o;
-      rt.metrics.ttfa.observe({ capability: this.o.capability.name, version: this.o.capability.version }, ttfaMs / 1000);
+      rt.report.ttfa(this.o.capability).observe(ttfaMs / 1000);
       if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command: name, ttfaMs, attempt: info.attempt });
     } else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
@@ -262,19 +264,17 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   }
 
   #arm(now: number): void {
-    const clock = this.o.rt.clock;
-    if (this.#observing) {
-      this.#timer = clock.setTimeout(this.#onTimer, Math.max(0, this.#timeoutAt - now));
-      return;
-    }
+    const onTimer = (this.#onTimer ??= this.#check.bind(this));
+    this.#armed = true;
+    if (this.#observing) return this.o.rt.watchdog.set(onTimer, this.#timeoutAt, now);
     const stuckAt = this.#lastActivity + this.o.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
-    this.#timer = clock.setTimeout(this.#onTimer, Math.max(0, next - now));
+    this.o.rt.watchdog.set(onTimer, next, now);
   }
 
   #check(): void {
-    this.#timer = undefined;
+    this.#armed = false;
     if (this.over || (this.#tripped !== undefined && !this.#observing)) return;
     const now = this.o.rt.clock.now();
     if (this.#observing) {
@@ -287,9 +287,9 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   }
 
   #clearTimer(): void {
-    if (this.#timer !== undefined) {
-      this.o.rt.clock.clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (this.#armed) {
+      this.o.rt.watchdog.clear(this.#onTimer!);
+      this.#armed = false;
     }
   }
 
@@ -312,7 +312,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     this.over = true;
     this.#clearTimer();
     if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
-    this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
+    if (this.#onPlanAbort) this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
     this.#resolve(value);
   }
 
@@ -353,7 +353,12 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     // checkAcceptance never throws, whatever acceptance returns (contracts).
     const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
-    this.#settle({ kind: 'ok', ...(observables ? { observables } : {}), acceptance: ACCEPTED, ...this.#withTtfa() });
+    // Assigned, not spread: this runs once per successful attempt.
+    const ok: { kind: 'ok'; acceptance: typeof ACCEPTED; observables?: Record<string, unknown>; ttfaMs?: number } = { kind: 'ok', acceptance: ACCEPTED };
+    if (observables) ok.observables = observables;
+    const ttfa = this.ttfa();
+    if (ttfa !== undefined) ok.ttfaMs = ttfa;
+    this.#settle(ok);
   }
 }
 

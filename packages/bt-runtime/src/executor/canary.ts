@@ -22,7 +22,13 @@ export class CanaryTrials<Body> {
   ) {}
 
   /** Runs the step on its capability, or on the verb's canary when this step is one of its share (falling back to the stable version when the canary failed before acting). */
-  async run<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Promise<StepOutcome> {
+  run<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Promise<StepOutcome> {
+    // The common case, a verb without a canary: the step's own promise, without a wrapper (judge() would find nothing).
+    if (typeof this.deps.registry.canary !== 'function' || !this.deps.registry.canary(run.capability.name)) return new StepRun<B>(run).run();
+    return this.#trial(run);
+  }
+
+  async #trial<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Promise<StepOutcome> {
     const stable = run.capability;
     const canary = run.step.capabilityVersion === undefined ? this.pick(stable) : undefined;
     if (!canary) {

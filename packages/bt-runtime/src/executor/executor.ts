@@ -15,6 +15,7 @@ import {
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
+import { counterSeries, type CounterSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
@@ -29,6 +30,7 @@ import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
+import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -59,6 +61,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
+  readonly #commands = new Map<string, CounterSeries>();
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
@@ -85,7 +88,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(signals.onActuate((command) => this.#onActuate(command)));
     const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
@@ -125,6 +128,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     this.#rt.closed = true;
     this.#rt.active?.interrupt('aborted');
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#rt.watchdog.releaseIfIdle();
     await this.#rt.report.close();
   }
 
@@ -164,19 +168,22 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return outcome;
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
+      rt.watchdog.releaseIfIdle();
     }
   }
 
   /** The plan loop: steps in order, a failure goes to the repair hook (bounded) or ends the plan. */
   async #runSteps(planCtx: PlanContext): Promise<{ outcomes: StepOutcome[]; failure?: StepFailure; failedStepId?: string; repairs: number }> {
+    // Read by index (a shift per step moves the rest of a long plan); repairs insert at the cursor.
     const queue: unknown[] = [...planCtx.plan.steps];
+    let next = 0;
     for (const step of planCtx.plan.steps) this.#validated.add(step);
     const outcomes: StepOutcome[] = [];
     let repairs = 0;
-    while (queue.length > 0) {
+    while (next < queue.length) {
       const stop = stopFailure(this.#rt, planCtx);
       if (stop) return { outcomes, failure: stop, repairs };
-      const step = queue.shift();
+      const step = queue[next++];
       const outcome = await this.#executeStep(planCtx, step);
       outcomes.push(outcome);
       if (outcome.status === 'succeeded') continue;
@@ -188,7 +195,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       // The plan may have ended (cancelled, out of time budget) while the hook was asked: that is why it stops.
       if (!response) return { ...ended, failure: stopFailure(this.#rt, planCtx) ?? failure };
       repairs += 1;
-      queue.unshift(...response.steps, ...(response.replace ? [] : [step]));
+      queue.splice(next, 0, ...response.steps, ...(response.replace ? [] : [step]));
     }
     return { outcomes, repairs };
   }
@@ -292,6 +299,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return outcomes;
     } finally {
       this.#preempting -= 1;
+      rt.watchdog.releaseIfIdle();
     }
   }
 
@@ -307,13 +315,13 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
     const key = step.idempotencyKey ?? `${planCtx.plan.planId}:${step.stepId}`;
     const known = this.#idempotency.get(key);
-    const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
-    if (known?.state === 'in_flight' && planCtx.preemptReason !== undefined) {
+    if (known) {
+      const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
+      if (known.state === 'completed' || planCtx.preemptReason === undefined) return this.#duplicate(base, known);
       // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
       const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
-    if (known) return this.#duplicate(base, known);
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
     let outcome: StepOutcome | undefined;
     try {
@@ -365,9 +373,21 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   /** Every actuator command is counted; it feeds the active attempt unless a stale view issued it. */
   #onActuate(command: ActuatorCommand): void {
     const name = typeof command?.command === 'string' ? command.command : 'unknown';
-    this.metrics.actuatorCommands.inc({ command: labelValue(name, this.#commandLabels, 64) });
+    this.#commandSeries(name).inc();
     const attempt = this.#rt.active?.running;
     if (attempt && (command.issuer === undefined || command.issuer === attempt)) attempt.onActivity('command', name, typeof command.detail === 'string' ? command.detail : undefined);
+  }
+
+  /** The counter series of a command name, made on its first use (the label is bounded once, not per command). */
+  #commandSeries(name: string): CounterSeries {
+    let series = this.#commands.get(name);
+    if (!series) {
+      const command = labelValue(name, this.#commandLabels, 64);
+      series = counterSeries(this.metrics.actuatorCommands, command, { command });
+      // Names past the label cap all fold into `other`; only the first 256 names are remembered.
+      if (this.#commands.size < 256) this.#commands.set(name, series);
+    }
+    return series;
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */

@@ -29,16 +29,16 @@ class Sla {
   steps = 0;
   succeeded = 0;
   durationSumMs = 0;
-  readonly ttfa: number[] = [];
-  readonly durations: number[] = [];
+  readonly ttfa = new Samples();
+  readonly durations = new Samples();
 
   add(outcome: StepOutcome): void {
     const durationMs = Math.max(0, outcome.endedAt - outcome.startedAt);
     this.steps += 1;
     this.durationSumMs += durationMs;
     if (outcome.status === 'succeeded') this.succeeded += 1;
-    push(this.durations, durationMs);
-    if (outcome.ttfaMs !== undefined) push(this.ttfa, outcome.ttfaMs);
+    this.durations.push(durationMs);
+    if (outcome.ttfaMs !== undefined) this.ttfa.push(outcome.ttfaMs);
   }
 
   figures(): SlaFigures {
@@ -47,8 +47,8 @@ class Sla {
       succeeded: this.succeeded,
       successRate: this.steps ? this.succeeded / this.steps : null,
       meanDurationMs: this.steps ? this.durationSumMs / this.steps : null,
-      ttfaP95Ms: percentile(this.ttfa, 0.95),
-      durationP95Ms: percentile(this.durations, 0.95),
+      ttfaP95Ms: this.ttfa.percentile(0.95),
+      durationP95Ms: this.durations.percentile(0.95),
     };
   }
 }
@@ -96,13 +96,20 @@ export class HealthTracker {
   }
 }
 
-function push(samples: number[], value: number): void {
-  samples.push(value);
-  if (samples.length > SAMPLES) samples.shift();
-}
+/** The last SAMPLES values, in a ring (a step's record costs no array shift). */
+class Samples {
+  readonly #values: number[] = [];
+  #next = 0;
 
-function percentile(samples: readonly number[], q: number): number | null {
-  if (samples.length === 0) return null;
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
+  push(value: number): void {
+    if (this.#values.length < SAMPLES) this.#values.push(value);
+    else this.#values[this.#next] = value;
+    this.#next = (this.#next + 1) % SAMPLES;
+  }
+
+  percentile(q: number): number | null {
+    if (this.#values.length === 0) return null;
+    const sorted = [...this.#values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
+  }
 }

@@ -1,6 +1,7 @@
 import { describeError, type Capability, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
+import { counterSeries, histogramSeries, type CounterSeries, type HistogramSeries } from '../metrics/series.js';
 import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker } from './health.js';
@@ -33,7 +34,21 @@ export interface StepEnd {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The one place a finished step is written: its outcome, metrics, health, provenance and event. */
+/** The series a finished step is counted in. */
+interface StepSeries {
+  readonly capability: string;
+  readonly version: string;
+  readonly steps: CounterSeries;
+  readonly duration: HistogramSeries;
+}
+
+/** Stands for "no capability" (the verb did not resolve) as a cache key. */
+const UNRESOLVED = {};
+
 export class StepReporter {
+  /** Per capability, per outcome label (and code): its series. */
+  readonly #series = new WeakMap<object, Map<string, StepSeries>>();
+  readonly #ttfa = new WeakMap<object, HistogramSeries>();
   constructor(
     private readonly deps: {
       readonly clock: Clock;
@@ -60,16 +75,45 @@ export class StepReporter {
   }
 
   #count(end: StepEnd, outcome: StepOutcome): void {
-    const { metrics, health } = this.deps;
-    const capability = end.capability?.name ?? 'unknown';
     const label = end.duplicate ? 'duplicate' : outcome.status;
-    const code = end.duplicate ? 'duplicate' : outcome.failure?.code ?? 'none';
-    const version = end.capability?.version ?? 'none';
-    metrics.steps.inc({ capability, version, outcome: label, code });
-    metrics.stepDuration.observe({ capability, version, outcome: label }, Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
+    const series = this.#seriesOf(end.capability, label, end.duplicate ? 'duplicate' : outcome.failure?.code ?? 'none');
+    series.steps.inc();
+    series.duration.observe(Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
+    const { capability, version } = series;
     // More than one attempt means at least one local retry (an interrupted attempt is not counted).
-    if (!end.duplicate && outcome.attempts > 1) metrics.stepsRetried.inc({ capability, outcome: outcome.status });
-    health.record(capability, version, outcome);
+    if (!end.duplicate && outcome.attempts > 1) this.deps.metrics.stepsRetried.inc({ capability, outcome: outcome.status });
+    this.deps.health.record(capability, version, outcome);
+  }
+
+  /** The TTFA series of a capability (made once per capability, not per step). */
+  ttfa(cap: Capability<never>): HistogramSeries {
+    let series = this.#ttfa.get(cap);
+    if (!series) {
+      const { name: capability, version } = cap;
+      this.#ttfa.set(cap, (series = histogramSeries(this.deps.metrics.ttfa, `${capability}\0${version}`, { capability, version })));
+    }
+    return series;
+  }
+
+  /** The step series of a capability's outcome and code, made once (no per-step label objects or lookups). */
+  #seriesOf(cap: Capability<never> | undefined, outcome: string, code: string): StepSeries {
+    let byOutcome = this.#series.get(cap ?? UNRESOLVED);
+    if (!byOutcome) this.#series.set(cap ?? UNRESOLVED, (byOutcome = new Map()));
+    const key = outcome === 'succeeded' ? outcome : `${outcome}:${code}`;
+    let series = byOutcome.get(key);
+    if (!series) {
+      const capability = cap?.name ?? 'unknown';
+      const version = cap?.version ?? 'none';
+      const { steps, stepDuration } = this.deps.metrics;
+      series = {
+        capability,
+        version,
+        steps: counterSeries(steps, `${capability}\0${version}\0${outcome}\0${code}`, { capability, version, outcome, code }),
+        duration: histogramSeries(stepDuration, `${capability}\0${version}\0${outcome}`, { capability, version, outcome }),
+      };
+      byOutcome.set(key, series);
+    }
+    return series;
   }
 
   #provenance(end: StepEnd, outcome: StepOutcome): void {

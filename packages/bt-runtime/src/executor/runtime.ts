@@ -6,6 +6,7 @@ import type { EventHub } from './events.js';
 import type { ExecutorPolicy } from './policy.js';
 import type { StepReporter } from './report.js';
 import type { StepSlot } from './slot.js';
+import type { WatchdogTimer } from './watchdog.js';
 import type { StepRun } from './step-run.js';
 import type { PredicateEvaluator } from './types.js';
 
@@ -30,6 +31,8 @@ export interface Runtime<Body extends ActuatorSource> {
   readonly log: Logger;
   readonly events: EventHub;
   readonly slot: StepSlot;
+  /** The attempts' shared watchdog timer. */
+  readonly watchdog: WatchdogTimer;
   readonly report: StepReporter;
   readonly predicates: PredicateEvaluator<Body> | undefined;
   /** The step holding the body (I1), with its running attempt. */

@@ -27,10 +27,7 @@ export class StepSlot {
   acquire(options: AcquireOptions = {}): Promise<boolean> {
     const { priority = false, rank = 0, ahead = false, signal } = options;
     if (signal?.aborted) return Promise.resolve(false);
-    if (!this.#held && this.#waiters.length === 0) {
-      this.#held = true;
-      return Promise.resolve(true);
-    }
+    if (this.tryAcquire()) return Promise.resolve(true);
     return new Promise((resolve) => {
       const onAbort = () => {
         const index = this.#waiters.indexOf(waiter);
@@ -49,6 +46,13 @@ export class StepSlot {
       this.#waiters.splice(before < 0 ? this.#waiters.length : before, 0, waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** Takes the slot at once when it is free and nobody waits (no promise); false otherwise. */
+  tryAcquire(): boolean {
+    if (this.#held || this.#waiters.length > 0) return false;
+    this.#held = true;
+    return true;
   }
 
   release(): void {

@@ -39,7 +39,8 @@ export class StepRun<Body extends ActuatorSource> {
   /** The running attempt, when there is one. */
   running: Attempt<Body> | undefined;
   readonly #scope: StepScope;
-  readonly #failures: StepFailure[] = [];
+  /** Every failure of every attempt (made at the first one: most steps have none). */
+  #failures: StepFailure[] | undefined;
   readonly #maxRetries: number;
   #retries = 0;
   #resumes = 0;
@@ -69,9 +70,13 @@ export class StepRun<Body extends ActuatorSource> {
   async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (!this.fastPath) {
-      const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
-      if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
-      this.#holding = await granted;
+      // A free slot is taken at once (no promise hop); a cancelled plan never takes it.
+      this.#holding = !planCtx.signal?.aborted && rt.slot.tryAcquire();
+      if (!this.#holding) {
+        const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
+        if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
+        this.#holding = await granted;
+      }
       if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
     }
     this.#activate();
@@ -90,7 +95,8 @@ export class StepRun<Body extends ActuatorSource> {
         // runGuard never throws, whatever the guard returns (contracts).
         const guard = runGuard(this.o.capability, { body: rt.body }, this.o.args) ?? this.#preconds();
         if (guard) return this.#fail(guard);
-        const ended = await this.#afterAttempt(await this.#attemptOnce());
+        const next = this.#afterAttempt(await this.#attemptOnce());
+        const ended = next instanceof Promise ? await next : next;
         if (ended) return ended;
       }
     } catch (error) {
@@ -145,7 +151,7 @@ export class StepRun<Body extends ActuatorSource> {
   }
 
   /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
-  async #afterAttempt(result: AttemptResult): Promise<Next> {
+  #afterAttempt(result: AttemptResult): Next | Promise<Next> {
     this.running = undefined;
     this.#ttfaMs = result.ttfaMs ?? this.#ttfaMs;
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
@@ -162,14 +168,16 @@ export class StepRun<Body extends ActuatorSource> {
     // Stuck from the watchdog (A4) or from a behavior tree's node limit (FM-03) alike.
     if (failure.code === 'stuck') rt.metrics.stuck.inc({ capability: capability.name });
     if (!failure.retryable || this.#retries >= this.#maxRetries) return this.#fail(failure);
-    this.#failures.push(failure);
+    (this.#failures ??= []).push(failure);
     this.#retries += 1;
     const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoff);
     rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
     rt.events.emit('step.retry', { ...this.ref, attempt: this.attempt + 1, failure, backoffMs: wait });
     this.phase = 'backoff';
-    if ((await this.#sleep(wait)) === 'preempted') this.#interrupted = true;
-    return undefined;
+    return this.#sleep(wait).then((woke) => {
+      if (woke === 'preempted') this.#interrupted = true;
+      return undefined;
+    });
   }
 
   /**
@@ -239,9 +247,9 @@ export class StepRun<Body extends ActuatorSource> {
   /** The one way this step ends: its outcome, with every failure of every attempt in provenance. */
   #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
     const { rt, planCtx, capability, key, args, startedAt } = this.o;
-    if (failure) this.#failures.push(failure);
+    if (failure) (this.#failures ??= []).push(failure);
     // Assigned, not spread: this runs once per step on the hot path.
-    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures, preemptions: this.#resumes };
+    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };
     if (failure) end.failure = failure;
     if (observables) end.observables = observables;
     if (this.#ttfaMs !== undefined) end.ttfaMs = this.#ttfaMs;
@@ -253,6 +261,8 @@ export class StepRun<Body extends ActuatorSource> {
     return rt.report.end(end);
   }
 }
+
+const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
