@@ -36,7 +36,7 @@ export {
 } from './router/router.js';
 export { HtnMethodDataSchema, loadHtnMethods, type HtnMethodData, type HtnMethodsLoad } from './htn/data.js';
 export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
-export { plannerRepairHook, type RepairHookOptions } from './repair/hook.js';
+export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.js';
 export {
   CognitionConfigSchema,
   CognitionGateConfigSchema,

@@ -16,5 +16,5 @@ export type { SquidServer, SquidPlayer, SquidEntity, SquidItem, SquidWindow, Squ
 export { setTime, setHostileSpawning, setAir } from './survival.js';
 export type { SetTimeOptions, HostileSpawningOptions } from './survival.js';
 export { HAZARD_RULES } from './extensions/hazards.js';
-export { applyScenario, scenario, SCENARIOS } from './scenarios.js';
+export { applyScenario, defineScenario, SCENARIOS } from './scenarios.js';
 export type { Box, KickRecord, ScenarioName, ScenarioOptions, ScenarioResult } from './scenarios.js';

@@ -312,12 +312,12 @@ export function behaviorNodePaths(tree: string | object): readonly string[] {
  * callbacks run. Unknown leaf names throw a BehaviorDefinitionError here, at build time.
  *
  * @example
- * const gather = behavior<Bot, { block: string }>({
+ * const gather = defineBehavior<Bot, { block: string }>({
  *   tree: `root { sequence { action [Find] action [Dig] } }`,
  *   actions: { Find: async (ctx) => findBlock(ctx.body, ctx.args.block), Dig: async (ctx) => { await ctx.body.dig(ctx.blackboard.get('target')); } },
  * });
  */
-export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): BehaviorTreeRunner<Body, Args> {
+export function defineBehavior<Body, Args>(options: BehaviorOptions<Body, Args>): BehaviorTreeRunner<Body, Args> {
   const actions = options.actions as Record<string, (ctx: LeafContext<unknown, unknown>, ...a: unknown[]) => unknown>;
   const conditions = (options.conditions ?? {}) as Record<string, (ctx: LeafContext<unknown, unknown>, ...a: unknown[]) => unknown>;
   const callbacks = (options.callbacks ?? {}) as Record<string, (ctx: LeafContext<unknown, unknown>, ...a: unknown[]) => unknown>;

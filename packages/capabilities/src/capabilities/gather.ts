@@ -1,4 +1,4 @@
-import { behavior, type LeafContext } from '@sinew/bt-runtime';
+import { defineBehavior, type LeafContext } from '@sinew/bt-runtime';
 import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
@@ -101,7 +101,7 @@ function target(ctx: Leaf): Vec3Like | undefined {
   return ctx.blackboard.get('gather.target') as Vec3Like | undefined;
 }
 
-const gatherTree = behavior<SinewBot, GatherArgs>({
+const gatherTree = defineBehavior<SinewBot, GatherArgs>({
   tree: GATHER_TREE,
   maxNodeDurationMs: 45_000,
   conditions: {
