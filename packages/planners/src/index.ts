@@ -77,5 +77,5 @@ export {
   type NeedsThresholds,
   type ThoughtEvent,
 } from './needs/needs.js';
-export { canonicalJson, mulberry32 } from './needs/random.js';
+export { mulberry32 } from './needs/random.js';
 export { threatsFromBelief, withBeliefThreats, type BeliefThreatView } from './needs/threats.js';

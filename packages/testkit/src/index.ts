@@ -12,7 +12,6 @@ export type { SpawnedMob, MobBehavior } from './mobs.js';
 export type { GameMode } from './player.js';
 export { TestkitError } from './errors.js';
 export type { TestkitErrorCode } from './errors.js';
-export type { SquidServer, SquidPlayer, SquidEntity, SquidItem, SquidWindow, SquidWorld, SquidClient } from './squid/types.js';
 export { setTime, setHostileSpawning, setAir } from './survival.js';
 export type { SetTimeOptions, HostileSpawningOptions } from './survival.js';
 export { HAZARD_RULES } from './extensions/hazards.js';
