@@ -1,11 +1,9 @@
 export { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from './config.js';
 export { BeliefConfigError, type BeliefError, type BeliefErrorCode, type BeliefIssue } from './errors.js';
 export {
-  canonicalizeEvidence,
   EvidenceBatchSchema,
   EvidenceItemSchema,
   Vec3Schema,
-  type CanonicalEvidence,
   type EvidenceBatch,
   type EvidenceItem,
   type Vec3,

@@ -55,15 +55,12 @@ export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDec
 export {
   createLlmPlanner,
   DEFAULT_MAX_PROMPT_BYTES,
-  describeIntent,
   describeWorld,
   LlmPlanReplySchema,
-  validateReply,
   type CompleteFn,
   type LlmEvent,
   type LlmPlannerOptions,
   type LlmPlanReply,
-  type ReplyCheck,
 } from './llm/planner.js';
 export { CompletionError, openAiCompatibleComplete, type OpenAiCompatibleOptions } from './llm/openai.js';
 export {
