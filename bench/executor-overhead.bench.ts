@@ -5,7 +5,7 @@
 // calling through it vs calling the instrumented body directly.
 import { performance } from 'node:perf_hooks';
 import { accepted, CapabilityRegistry, defineCapability, type RunContext } from '@sinew/executor-contracts';
-import { createExecutor, createExecutorMetrics, instrumentMethods, leasedView, createMemoryProvenance, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, instrumentMethods, leasedView, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
 import { z } from 'zod';
 
 const STEPS = 10_000;

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
-import { createExecutor, createExecutorMetrics, instrumentMethods, createMemoryProvenance, type ActuatorSource, type Executor } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, instrumentMethods, type ActuatorSource, type Executor } from '@sinew/bt-runtime';
 import { serveSinew, type EventEnvelope, type ServerLimitsInput, type SinewServer } from '@sinew/server';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';

@@ -4,7 +4,7 @@ import { createExecutor, createExecutorMetrics, createHtnMetrics, createJsonlPro
 import { createStandardRegistry, GATHER_TREE, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, createPlannerRepairHook, withBeliefThreats, type RouteEvent } from '@sinew/planners';
+import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, withBeliefThreats, type RouteEvent } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { createToken, serveSinew, type SinewServer } from '@sinew/server';
 import { connectBot, spawnMob, startServer } from '@sinew/testkit';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createBeliefMetrics } from '@sinew/belief/mineflayer';
-import { createExecutor, createHtnMetrics, instrumentMethods, createRouterMetrics } from '@sinew/bt-runtime';
+import { createExecutor, createHtnMetrics, createRouterMetrics, instrumentMethods } from '@sinew/bt-runtime';
 import { CapabilityRegistry } from '@sinew/executor-contracts';
 import { OutcomeMemory } from '@sinew/planners';
 import { serveSinew } from '@sinew/server';

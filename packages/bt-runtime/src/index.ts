@@ -21,8 +21,8 @@ export {
 export { createExecutor } from './executor/executor.js';
 export {
   createJsonlJournal,
-  JournalRecordSchema,
   createMemoryJournal,
+  JournalRecordSchema,
   parseJournal,
   type JournalRead,
   type JournalRecord,
@@ -48,10 +48,10 @@ export type {
   StepRef,
 } from './executor/types.js';
 export {
-  defineBehavior,
   BehaviorDefinitionError,
   behaviorNodePaths,
   BehaviorNodeError,
+  defineBehavior,
   type BehaviorAction,
   type BehaviorCallback,
   type BehaviorCondition,
@@ -63,7 +63,7 @@ export {
 } from './bt/behavior.js';
 export { createExecutorMetrics, type ExecutorMetrics } from './metrics/metrics.js';
 export { createHtnMetrics, type HtnMetrics, type UpliftSource } from './metrics/htn.js';
-export { createRouterMetrics, type RouterMetrics, type RouteEventLike } from './metrics/router.js';
+export { createRouterMetrics, type RouteEventLike, type RouterMetrics } from './metrics/router.js';
 export {
   createCallbackProvenance,
   createJsonlProvenance,

@@ -2,7 +2,7 @@ import { accepted, defineCapability } from '@sinew/executor-contracts';
 import { BehaviourTree, State } from 'mistreevous';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineBehavior, BehaviorDefinitionError, createExecutor, createExecutorMetrics, ManualClock, createMemoryProvenance, type LeafContext } from '../src/index.js';
+import { BehaviorDefinitionError, createExecutor, createExecutorMetrics, createMemoryProvenance, defineBehavior, ManualClock, type LeafContext } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, type Body, type World } from './fake-body.js';
 import { metric } from './metric.js';
 

@@ -3,7 +3,7 @@ import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } fr
 import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
 import type { RepairHook } from '@sinew/executor-contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, createPlannerRepairHook, type RouteEvent } from '../../src/index.js';
+import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, type RouteEvent } from '../../src/index.js';
 import { createMinecraftHtn, focusAround } from '../../src/minecraft/index.js';
 
 // One server for the file; each test resets it and connects a fresh bot beside a fresh tree.
