@@ -3,7 +3,7 @@
 // Both run the tree to completion N times; Sinew adds leaf ownership, node paths, transition events and
 // its root guard. Target (issue 18): ≤ 1.5× bare mistreevous.
 import { performance } from 'node:perf_hooks';
-import { behavior, systemClock } from '@sinew/bt-runtime';
+import { defineBehavior, systemClock } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { BehaviourTree, State } from 'mistreevous';
 
@@ -15,7 +15,7 @@ const leaves = Array.from({ length: 24 }, (_, i) => `condition [Ready, ${i}] act
 const MDSL = `root { sequence { ${leaves} } }`;
 
 let work = 0;
-const sinew = behavior<null, null>({
+const sinew = defineBehavior<null, null>({
   tree: MDSL,
   actions: { Work: () => void (work += 1) },
   conditions: { Ready: () => true },
@@ -65,7 +65,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
 const sinewUs = (median(s) * 1000) / RUNS;
 const bareUs = (median(b) * 1000) / RUNS;
 const ratio = sinewUs / bareUs;
-console.log(`sinew behavior() run : ${sinewUs.toFixed(2)} µs per 50-node tree run (median of ${ROUNDS} × ${RUNS})`);
+console.log(`sinew defineBehavior() run : ${sinewUs.toFixed(2)} µs per 50-node tree run (median of ${ROUNDS} × ${RUNS})`);
 console.log(`bare mistreevous step: ${bareUs.toFixed(2)} µs per 50-node tree run (baseline, same run)`);
 const bestRatio = Math.min(...s) / Math.min(...b);
 console.log(`ratio                : ${ratio.toFixed(2)}× of medians, ${bestRatio.toFixed(2)}× of best rounds (target ≤ ${TARGET_RATIO}×)`);

@@ -5,7 +5,7 @@
 // calling through it vs calling the instrumented body directly.
 import { performance } from 'node:perf_hooks';
 import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
-import { createExecutor, createMetrics, instrumentMethods, leasedView, memoryProvenance, systemClock, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, instrumentMethods, leasedView, createMemoryProvenance, systemClock, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { z } from 'zod';
 
@@ -37,7 +37,7 @@ const noop = defineCapability<z.ZodObject<{ n: z.ZodNumber }>, Instrumented>({
 const registry = new CapabilityRegistry<Instrumented>().register(noop);
 
 async function pipeline(round: number): Promise<number> {
-  const executor = createExecutor({ registry, body, metrics: createMetrics(), provenance: memoryProvenance({ capacity: 1000 }) });
+  const executor = createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });
   const steps = Array.from({ length: STEPS }, (_, i) => ({ stepId: `s${i}`, type: 'noop', args: { n: i } }));
   const start = performance.now();
   const outcome = await executor.run({ planId: `bench-${round}`, intentId: 'bench', steps });

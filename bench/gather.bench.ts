@@ -3,7 +3,7 @@
 // same embedded server in the same run, alternating. Prints the wall-time ratio (target ≤ 1.15) and the
 // TTFA p50/p95 of the Sinew steps (target p95 ≤ 100 ms). Rounds: SINEW_BENCH_ROUNDS (default 3).
 import { performance } from 'node:perf_hooks';
-import { createExecutor, createMetrics, memoryProvenance } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot } from '@sinew/capabilities';
 import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
 import type { Bot } from 'mineflayer';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       await freshWorld(server);
       const bot = instrumentBot(await connectBot(server, { username: `sinew${round}` }));
       await onGround(bot);
-      const executor = createExecutor({ registry: createStandardRegistry(), body: bot, metrics: createMetrics(), provenance: memoryProvenance() });
+      const executor = createExecutor({ registry: createStandardRegistry(), body: bot, metrics: createExecutorMetrics(), provenance: createMemoryProvenance() });
       t0 = performance.now();
       const outcome = await executor.run({
         planId: `bench-${round}`,

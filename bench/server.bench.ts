@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
-import { createExecutor, createMetrics, instrumentMethods, memoryProvenance, type ActuatorSource, type Executor } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, instrumentMethods, type ActuatorSource, type Executor } from '@sinew/bt-runtime';
 import { serveSinew, type EventEnvelope, type ServerLimitsInput, type SinewServer } from '@sinew/server';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
@@ -55,7 +55,7 @@ const tick = defineCapability<typeof Args, Instrumented>({
   acceptance: () => accepted,
 });
 const registry = new CapabilityRegistry<Instrumented>().register(noop).register(tick);
-const newExecutor = () => createExecutor({ registry, body, metrics: createMetrics(), provenance: memoryProvenance({ capacity: 1000 }) });
+const newExecutor = () => createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });
 const plan = (id: string, steps: number, type = 'noop') => ({ planId: id, intentId: 'bench', steps: Array.from({ length: steps }, (_, i) => ({ stepId: `s${i}`, type, args: { n: i } })) });
 
 function connect(url: string, onEvent: (event: EventEnvelope) => void): Promise<WebSocket> {

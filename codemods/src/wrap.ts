@@ -40,7 +40,7 @@ export interface WrapResult {
 }
 
 /** The generated path for a source file: `x.ts` → `x.capabilities.ts`, `x.cjs` → `x.capabilities.cjs` (JavaScript stays JavaScript). */
-export function capabilitiesPath(source: string, rootDir: string, outDir?: string): string {
+function capabilitiesPath(source: string, rootDir: string, outDir?: string): string {
   const target = outDir ? join(resolve(outDir), relative(rootDir, source)) : source;
   return target.replace(SOURCE_FILE, (ext) => `.capabilities${isJavaScript(ext) ? ext.replace(/x$/, '') : '.ts'}`);
 }

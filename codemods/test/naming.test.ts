@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCamelCase, toSnakeCase } from '../src/index.js';
+import { toCamelCase, toSnakeCase } from '../src/naming.js';
 
 describe('verb naming', () => {
   it.each([

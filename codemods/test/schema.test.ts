@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveSchema } from '../src/index.js';
+import { deriveSchema } from '../src/schema.js';
 import { memoryProject } from './helpers.js';
 
 // One in-memory project for every case (loading the lib files is the slow part); a file per case.

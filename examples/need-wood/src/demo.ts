@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createExecutor, createMetrics, htnMetrics, jsonlProvenance, memoryProvenance, routerMetrics, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, createHtnMetrics, createJsonlProvenance, createMemoryProvenance, createRouterMetrics, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, observeWorld, sinew, type SinewBot } from '@sinew/capabilities';
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, plannerRepairHook, withBeliefThreats, type RouteEvent } from '@sinew/planners';
+import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, withBeliefThreats, type RouteEvent } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { createToken, serveSinew, type SinewServer } from '@sinew/server';
 import { connectBot, spawnMob, startServer } from '@sinew/testkit';
@@ -81,13 +81,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     // Up the tech tree the bot walks between trees and ore: repair must see the crafting table it left behind.
     const focus = goal === 'wooden_pickaxe' ? 6 : 20;
     // One registry for the executor, the belief layer and the router: all of it on /metrics.
-    const metrics = createMetrics();
+    const metrics = createExecutorMetrics();
     const beliefAdapter = attachBelief(body, { registry: metrics.registry });
     belief = beliefAdapter;
     const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, focus) }), beliefAdapter.bus.threats());
     const routeEvents: RouteEvent[] = [];
-    const routing = routerMetrics(metrics.registry, { planners: ['htn', 'needs'] });
-    htnMetrics(metrics.registry, { memory });
+    const routing = createRouterMetrics(metrics.registry, { planners: ['htn', 'needs'] });
+    createHtnMetrics(metrics.registry, { memory });
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
       planners: [createMinecraftHtn({ memory }), needs],
@@ -100,21 +100,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         else if (event.type === 'fallback') say(`  fallback ${event.from} → ${event.to ?? 'none'}: ${event.reason}`);
       },
     });
-    const recent = memoryProvenance({ capacity: 200 });
+    const recent = createMemoryProvenance({ capacity: 200 });
     await mkdir(dirname(options.provenancePath), { recursive: true });
     let print: (line: string) => void = say;
     const repair: RepairHook | undefined =
       options.repair === false
         ? undefined
         : withRepairLog(
-            plannerRepairHook(router, observe, { onRepair: (e) => void (e.repaired || print(`  ⚠ no repair for ${e.stepId}: ${e.reason}`)) }),
+            createPlannerRepairHook(router, observe, { onRepair: (e) => void (e.repaired || print(`  ⚠ no repair for ${e.stepId}: ${e.reason}`)) }),
             (line) => print(line),
           );
     executor = createExecutor({
       registry: createStandardRegistry(),
       body,
       metrics,
-      provenance: [jsonlProvenance({ path: options.provenancePath }), recent],
+      provenance: [createJsonlProvenance({ path: options.provenancePath }), recent],
       ...(repair ? { repair } : {}),
     });
     // Self-preservation modes beside the plan: a hazard or a hostile preempts the active step, which then resumes.

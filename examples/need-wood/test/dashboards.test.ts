@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { beliefMetrics } from '@sinew/belief/mineflayer';
-import { createExecutor, htnMetrics, instrumentMethods, routerMetrics } from '@sinew/bt-runtime';
+import { createBeliefMetrics } from '@sinew/belief/mineflayer';
+import { createExecutor, createHtnMetrics, createRouterMetrics, instrumentMethods } from '@sinew/bt-runtime';
 import { CapabilityRegistry } from '@sinew/executor-contracts';
 import { OutcomeMemory } from '@sinew/planners';
 import { serveSinew } from '@sinew/server';
@@ -27,9 +27,9 @@ describe('examples/dashboards', () => {
   // Everything /metrics serves: the executor's metrics, the belief adapter's, the router's and the server's own.
   const executor = createExecutor({ registry: new CapabilityRegistry(), body: instrumentMethods({ chat() {} }, ['chat']) });
   const metrics = executor.metrics;
-  beliefMetrics(metrics.registry);
-  routerMetrics(metrics.registry);
-  htnMetrics(metrics.registry, { memory: new OutcomeMemory() });
+  createBeliefMetrics(metrics.registry);
+  createRouterMetrics(metrics.registry);
+  createHtnMetrics(metrics.registry, { memory: new OutcomeMemory() });
   beforeAll(async () => {
     await (await serveSinew({ executor, port: 0, host: '127.0.0.1' })).close();
   });

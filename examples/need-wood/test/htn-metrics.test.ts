@@ -1,12 +1,12 @@
-import { createMetrics, htnMetrics } from '@sinew/bt-runtime';
+import { createExecutorMetrics, createHtnMetrics } from '@sinew/bt-runtime';
 import { OutcomeMemory } from '@sinew/planners';
 import { describe, expect, it } from 'vitest';
 
-describe('htnMetrics', () => {
+describe('createHtnMetrics', () => {
   it('exposes each task\'s method uplift and first/last success ratio from a real memory, primed at 0', async () => {
-    const metrics = createMetrics();
+    const metrics = createExecutorMetrics();
     const memory = new OutcomeMemory(undefined, undefined, { uplift: { window: 3 } });
-    htnMetrics(metrics.registry, { memory, tasks: ['obtain'] });
+    createHtnMetrics(metrics.registry, { memory, tasks: ['obtain'] });
     const before = await metrics.registry.metrics();
     expect(before).toContain('sinew_htn_method_uplift{task="obtain"} 0');
     expect(before).toContain('sinew_htn_method_success_ratio{task="obtain",window="first"} 0');
@@ -20,9 +20,9 @@ describe('htnMetrics', () => {
   });
 
   it('keeps the task label set bounded (16 tasks, then `other`)', async () => {
-    const metrics = createMetrics();
+    const metrics = createExecutorMetrics();
     const memory = new OutcomeMemory();
-    htnMetrics(metrics.registry, { memory });
+    createHtnMetrics(metrics.registry, { memory });
     for (let i = 0; i < 40; i++) memory.record(`task${i}.m`, '*', true);
     await metrics.registry.metrics();
     const { values } = await metrics.registry.getSingleMetric('sinew_htn_method_uplift')!.get();

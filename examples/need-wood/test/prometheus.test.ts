@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
-import { createExecutor, htnMetrics, memoryProvenance, routerMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, createHtnMetrics, createMemoryProvenance, createRouterMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { chat as chatCapability, createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { type RepairHook, type StepOutcome } from '@sinew/executor-contracts';
 import { OutcomeMemory } from '@sinew/planners';
@@ -90,7 +90,7 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
   let prometheus: ChildProcess | undefined;
   let promUrl: string;
   let prometheusLog = '';
-  const provenance = memoryProvenance();
+  const provenance = createMemoryProvenance();
 
   const query = async (expr: string, time?: number): Promise<Sample[]> => {
     const params = new URLSearchParams({ query: expr, ...(time === undefined ? {} : { time: String(time) }) });
@@ -117,8 +117,8 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     // A canary of chat under trial: its decision series exist at 0 (the story's one chat runs on the stable version).
     executor.registry.registerCanary({ ...chatCapability, version: '1.1.0' }, { share: 0.01 });
     // The story plans by hand (no router, no HTN): their metrics are registered and stay at 0.
-    routerMetrics(executor.metrics.registry, { planners: ['htn'] });
-    htnMetrics(executor.metrics.registry, { memory: new OutcomeMemory(), tasks: ['obtain'] });
+    createRouterMetrics(executor.metrics.registry, { planners: ['htn'] });
+    createHtnMetrics(executor.metrics.registry, { memory: new OutcomeMemory(), tasks: ['obtain'] });
     belief.start();
     telemetry = await serveSinew({ executor, bot, port: 0, host: '127.0.0.1' });
     const port = await freePort();

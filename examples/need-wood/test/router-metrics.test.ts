@@ -1,4 +1,4 @@
-import { createMetrics, routerMetrics } from '@sinew/bt-runtime';
+import { createExecutorMetrics, createRouterMetrics } from '@sinew/bt-runtime';
 import { IntentSchema, type Intent } from '@sinew/executor-contracts';
 import { createRouter, DEFAULT_ROUTING_RULES, OutcomeMemory, type Planner, type PlannerWorld } from '@sinew/planners';
 import { createMinecraftHtn } from '@sinew/planners/minecraft';
@@ -14,10 +14,10 @@ const llm: Planner = {
   plan: (i) => ({ ok: true, planner: 'llm', plan: { planId: `llm-${i.id}`, intentId: i.id, planner: 'llm', steps: [{ stepId: 's1', type: 'chat', args: { message: 'hello' } }] } }),
 };
 
-describe('routerMetrics', () => {
+describe('createRouterMetrics', () => {
   it('counts routes by planner and the decisions where memory overrode the rules (router disagreement), every series at 0 first', async () => {
-    const metrics = createMetrics();
-    const routing = routerMetrics(metrics.registry, { planners: ['htn', 'llm'] });
+    const metrics = createExecutorMetrics();
+    const routing = createRouterMetrics(metrics.registry, { planners: ['htn', 'llm'] });
     const memory = new OutcomeMemory();
     const router = createRouter({ planners: [createMinecraftHtn({ memory }), llm], rules: DEFAULT_ROUTING_RULES, memory, onEvent: routing.record });
     const before = await metrics.registry.metrics();

@@ -1,10 +1,8 @@
 export { BeliefConfigSchema, type BeliefConfig, type BeliefConfigInput } from './config.js';
 export { BeliefConfigError, type BeliefError, type BeliefErrorCode, type BeliefIssue } from './errors.js';
 export {
-  canonicalizeEvidence,
   EvidenceBatchSchema,
   EvidenceItemSchema,
-  type CanonicalEvidence,
   type EvidenceBatch,
   type EvidenceItem,
 } from './evidence.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
-import { createMetrics } from '@sinew/bt-runtime';
+import { createExecutorMetrics } from '@sinew/bt-runtime';
 import { createBeliefBus, createReflex, StreamMessageSchema, type BeliefError, type EvidenceBatch, type Reflex, type StreamMessage } from '@sinew/belief';
 import { attachBelief, attachModes, evidenceFromBot, type BotLike, type EntityLike, type Scheduler, type TickEvent } from '@sinew/belief/mineflayer';
 import { FakePreemptor } from './fake-preemptor.js';
@@ -142,7 +142,7 @@ describe('attachBelief', () => {
   });
 
   it("puts the belief metrics on the executor's registry (what /metrics serves) when attached to an executor, every series at 0 first", async () => {
-    const executor = { metrics: createMetrics() };
+    const executor = { metrics: createExecutorMetrics() };
     const bot = fakeBot([mob(7, 'zombie', 20, 0)]);
     const adapter = attachBelief(bot, { executor, scheduler: new FakeScheduler() });
     expect(adapter.registry).toBe(executor.metrics.registry);
@@ -157,7 +157,7 @@ describe('attachBelief', () => {
   });
 
   it("counts hazard emergencies on the executor's registry when the modes preempt an executor and no belief is given", () => {
-    const executor = Object.assign(new FakePreemptor(), { metrics: createMetrics() });
+    const executor = Object.assign(new FakePreemptor(), { metrics: createExecutorMetrics() });
     const modes = attachModes(new EventEmitter() as unknown as Bot, { preemptor: executor });
     const series = executor.metrics.registry.getSingleMetric('sinew_hazard_emergencies_total');
     expect(series).toBeDefined();

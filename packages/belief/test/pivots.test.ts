@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyStream,
-  canonicalizeEvidence,
   consumerView,
   createBeliefBus,
   createReflex,
@@ -14,6 +13,7 @@ import {
   type EvidenceBatch,
   type StreamMessage,
 } from '@sinew/belief';
+import { canonicalizeEvidence } from '../src/evidence.js';
 import { FakePreemptor, flush } from './fake-preemptor.js';
 import { batchOf, ORIGIN, prng, shuffled, stableScene } from './helpers.js';
 

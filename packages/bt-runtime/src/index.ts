@@ -12,7 +12,7 @@ export {
   type InstrumentOptions,
 } from './body/instrument.js';
 export {
-  executorPolicy,
+  defineExecutorPolicy,
   ExecutorPolicySchema,
   PolicyError,
   type ExecutorPolicy,
@@ -20,9 +20,9 @@ export {
 } from './executor/policy.js';
 export { createExecutor } from './executor/executor.js';
 export {
-  jsonlJournal,
+  createJsonlJournal,
+  createMemoryJournal,
   JournalRecordSchema,
-  memoryJournal,
   parseJournal,
   type JournalRead,
   type JournalRecord,
@@ -48,10 +48,10 @@ export type {
   StepRef,
 } from './executor/types.js';
 export {
-  behavior,
   BehaviorDefinitionError,
   behaviorNodePaths,
   BehaviorNodeError,
+  defineBehavior,
   type BehaviorAction,
   type BehaviorCallback,
   type BehaviorCondition,
@@ -61,13 +61,13 @@ export {
   type LeafStatus,
   type NodeArgument,
 } from './bt/behavior.js';
-export { createMetrics, type ExecutorMetrics } from './metrics/metrics.js';
-export { htnMetrics, type HtnMetrics, type UpliftSource } from './metrics/htn.js';
-export { routerMetrics, type RouterMetrics, type RouteEventLike } from './metrics/router.js';
+export { createExecutorMetrics, type ExecutorMetrics } from './metrics/metrics.js';
+export { createHtnMetrics, type HtnMetrics, type UpliftSource } from './metrics/htn.js';
+export { createRouterMetrics, type RouteEventLike, type RouterMetrics } from './metrics/router.js';
 export {
-  callbackProvenance,
-  jsonlProvenance,
-  memoryProvenance,
+  createCallbackProvenance,
+  createJsonlProvenance,
+  createMemoryProvenance,
   type MemoryProvenance,
   type ProvenanceRecord,
   type ProvenanceSink,

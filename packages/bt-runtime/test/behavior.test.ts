@@ -2,7 +2,7 @@ import { accepted, defineCapability } from '@sinew/executor-contracts';
 import { BehaviourTree, State } from 'mistreevous';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { behavior, BehaviorDefinitionError, createExecutor, createMetrics, ManualClock, memoryProvenance, type LeafContext } from '../src/index.js';
+import { defineBehavior, BehaviorDefinitionError, createExecutor, createExecutorMetrics, ManualClock, createMemoryProvenance, type LeafContext } from '../src/index.js';
 import { createTestRunContext } from '../src/testing/index.js';
 import { defineFake, fakeBody, registryWith, type Body, type World } from './fake-body.js';
 import { metric } from './metric.js';
@@ -10,21 +10,21 @@ import { metric } from './metric.js';
 const empty = z.object({});
 type Ctx = LeafContext<Body, Record<string, never>>;
 
-function harness(tree: ReturnType<typeof behavior<Body, Record<string, never>>>, policy = {}) {
+function harness(tree: ReturnType<typeof defineBehavior<Body, Record<string, never>>>, policy = {}) {
   const capability = defineFake({ name: 'bt', version: '1.0.0', description: 'a behavior tree', inputSchema: empty, behavior: tree, acceptance: () => accepted });
   const body = fakeBody();
   const clock = new ManualClock();
-  const metrics = createMetrics();
-  const provenance = memoryProvenance();
+  const metrics = createExecutorMetrics();
+  const provenance = createMemoryProvenance();
   const executor = createExecutor({ registry: registryWith(capability), body, clock, metrics, provenance, policy: { maxLocalRetries: 0, ...policy } });
   const run = () => executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'bt' }] });
   return { body, clock, registry: metrics.registry, provenance, executor, run };
 }
 
-describe('behavior(): building', () => {
+describe('defineBehavior(): building', () => {
   it('rejects unknown leaf names when the tree is built, naming each and its node path', () => {
     const build = () =>
-      behavior<Body, unknown>({
+      defineBehavior<Body, unknown>({
         tree: `root { sequence { action [Known] action [Missing] condition [Nope] } }`,
         actions: { Known: () => true },
       });
@@ -39,8 +39,8 @@ describe('behavior(): building', () => {
         { name: 'Nope', kind: 'condition', nodePath: 'root/sequence[0]/condition:Nope[2]' },
       ]);
     }
-    expect(() => behavior({ tree: 'root { sequence {', actions: {} })).toThrow(/does not parse|invalid/);
-    expect(() => behavior({ tree: 'root { action [A] }', actions: { A: () => true }, maxNodeDurationMs: 0 })).toThrow(/maxNodeDurationMs/);
+    expect(() => defineBehavior({ tree: 'root { sequence {', actions: {} })).toThrow(/does not parse|invalid/);
+    expect(() => defineBehavior({ tree: 'root { action [A] }', actions: { A: () => true }, maxNodeDurationMs: 0 })).toThrow(/maxNodeDurationMs/);
   });
 
   it('gives nodes stable paths from the definition (branches inlined), the same on every build', () => {
@@ -48,8 +48,8 @@ describe('behavior(): building', () => {
       root { selector { branch [Gather] action [Rest] } }
       root [Gather] { sequence while(HasTarget) { action [Go] action [Dig] } }`;
     const opts = { tree, actions: { Go: () => true, Dig: () => true, Rest: () => true }, conditions: { HasTarget: () => true } };
-    const a = behavior(opts);
-    const b = behavior(opts);
+    const a = defineBehavior(opts);
+    const b = defineBehavior(opts);
     expect(a.nodePaths).toEqual([
       'root',
       'root/selector[0]',
@@ -63,9 +63,9 @@ describe('behavior(): building', () => {
   });
 });
 
-describe('behavior(): running under the executor', () => {
+describe('defineBehavior(): running under the executor', () => {
   it('runs a tree to success, steps again as soon as a leaf settles, and traces node transitions', async () => {
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { sequence { action [Step] action [Step] action [Step] } }`,
       actions: {
         Step: async (ctx: Ctx) => {
@@ -88,7 +88,7 @@ describe('behavior(): running under the executor', () => {
   });
 
   it('turns a leaf rejection into a runner_error naming the node path', async () => {
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { sequence { action [Ok] action [Boom] } }`,
       actions: {
         Ok: (ctx: Ctx) => (ctx.body.chat('ok'), true),
@@ -107,7 +107,7 @@ describe('behavior(): running under the executor', () => {
   });
 
   it('a tree that fails names the last failed leaf', async () => {
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { selector { condition [HasAxe] action [Punch] } }`,
       actions: { Punch: (ctx: Ctx) => (ctx.body.chat('punch'), false) },
       conditions: { HasAxe: () => false },
@@ -120,7 +120,7 @@ describe('behavior(): running under the executor', () => {
   it('aborts through the root guard: running leaves see their signal abort and exit callbacks run', async () => {
     const exits: { succeeded: boolean; aborted: boolean }[] = [];
     let leafSignal: AbortSignal | undefined;
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { sequence exit(Cleanup) { action [Start] action [Forever] } }`,
       actions: {
         Start: (ctx: Ctx) => (ctx.body.chat('start'), true),
@@ -145,7 +145,7 @@ describe('behavior(): running under the executor', () => {
   it('a tree with its own root guard still aborts on the step signal (the guards are combined)', async () => {
     let guardCalls = 0;
     let leafSignal: AbortSignal | undefined;
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root while(Safe) { sequence { action [Start] action [Forever] } }`,
       actions: {
         Start: (ctx: Ctx) => (ctx.body.chat('start'), true),
@@ -153,7 +153,7 @@ describe('behavior(): running under the executor', () => {
       },
       conditions: { Safe: () => (guardCalls += 1) > 0 },
     });
-    expect(() => behavior({ tree: `root while(Nope) { action [A] }`, actions: { A: () => true } })).toThrow(/guard "Nope" at root@while/);
+    expect(() => defineBehavior({ tree: `root while(Nope) { action [A] }`, actions: { A: () => true } })).toThrow(/guard "Nope" at root@while/);
     const { run, clock, registry } = harness(tree, { capabilities: { bt: { timeoutMs: 500 } } });
     const done = run();
     await clock.advance(500);
@@ -164,7 +164,7 @@ describe('behavior(): running under the executor', () => {
   });
 
   it('FM-03: a leaf running past maxNodeDurationMs fails the step as stuck with its node path', async () => {
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { sequence { action [Look] action [WaitForLog] } }`,
       actions: {
         Look: (ctx: Ctx) => (ctx.body.chat('looking'), true),
@@ -189,7 +189,7 @@ describe('behavior(): running under the executor', () => {
 
   it('FM-03: without a node limit, a hung branch is caught by the executor stuck watchdog (no transitions for 3 s)', async () => {
     // A never-satisfied wait node: RUNNING forever, no state change, no actuator command.
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { sequence { action [Look] wait } }`,
       actions: { Look: (ctx: Ctx) => (ctx.body.chat('looking'), true) },
     });
@@ -210,7 +210,7 @@ describe('behavior(): running under the executor', () => {
 
   it('node transitions count as progress: a tree that keeps changing state is not stuck', async () => {
     let polls = 0;
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: `root { sequence { action [Start] repeat [40] { sequence { wait [100] condition [Poll] } } } }`,
       actions: { Start: (ctx: Ctx) => (ctx.body.chat('start'), true) },
       conditions: { Poll: () => (polls += 1) > 0 },
@@ -224,7 +224,7 @@ describe('behavior(): running under the executor', () => {
   });
 });
 
-describe('behavior(): the mistreevous late-promise flaw', () => {
+describe('defineBehavior(): the mistreevous late-promise flaw', () => {
   const TREE = `root { retry { sequence while(Keep) { action [Work] } } }`;
 
   it('bare mistreevous 4.3.1 applies an aborted run’s late FAILED to the restarted node (the flaw)', async () => {
@@ -255,7 +255,7 @@ describe('behavior(): the mistreevous late-promise flaw', () => {
     let keep = true;
     const resolvers: ((v: boolean) => void)[] = [];
     const signals: AbortSignal[] = [];
-    const tree = behavior<Body, Record<string, never>>({
+    const tree = defineBehavior<Body, Record<string, never>>({
       tree: TREE,
       actions: {
         Work: (ctx: Ctx) => {
@@ -285,10 +285,10 @@ describe('behavior(): the mistreevous late-promise flaw', () => {
   });
 });
 
-describe('behavior(): standalone', () => {
+describe('defineBehavior(): standalone', () => {
   it('runs without an executor on a plain RunContext and its own clock', async () => {
     const clock = new ManualClock();
-    const tree = behavior<{ n: number }, { add: number }>({
+    const tree = defineBehavior<{ n: number }, { add: number }>({
       tree: `root { sequence { wait [200] action [Add] } }`,
       actions: { Add: (ctx) => void (ctx.body.n += ctx.args.add) },
       clock,
@@ -306,7 +306,7 @@ describe('behavior(): standalone', () => {
   it('passes each node its MDSL arguments, whatever their number; exit callbacks get { succeeded, aborted } first', async () => {
     const seen: unknown[][] = [];
     const record = (...args: unknown[]) => void seen.push(args.slice(1));
-    const tree = behavior<{ n: number }, null>({
+    const tree = defineBehavior<{ n: number }, null>({
       tree: `root { sequence entry(Enter, "e") exit(Leave, 7) { action [Zero] action [One, "a"] condition [Two, 1, true] action [Five, 1, 2, 3, 4, "five"] } }`,
       actions: { Zero: record as never, One: record as never, Five: record as never },
       conditions: { Two: ((...args: unknown[]) => (record(...args), true)) as never },
@@ -317,13 +317,13 @@ describe('behavior(): standalone', () => {
     expect(seen).toEqual([['e'], [], ['a'], [1, true], [1, 2, 3, 4, 'five'], [{ succeeded: true, aborted: false }, 7]]);
   });
 
-  it('is usable as defineCapability({ behavior }) with a typed body', () => {
+  it('is usable as defineCapability({ defineBehavior }) with a typed body', () => {
     const cap = defineCapability<typeof empty, Body, World>({
       name: 'noop_tree',
       version: '1.0.0',
       description: 'x',
       inputSchema: empty,
-      behavior: behavior<Body, Record<string, never>>({ tree: 'root { action [A] }', actions: { A: () => true } }),
+      behavior: defineBehavior<Body, Record<string, never>>({ tree: 'root { action [A] }', actions: { A: () => true } }),
       acceptance: () => accepted,
     });
     expect(cap.runnerKind).toBe('behavior-tree');

@@ -1,7 +1,7 @@
 import { accepted, blackboardKey, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createMetrics, ManualClock, memoryProvenance, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, ManualClock, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
 import { craftItem, defineFake, digBlock, fakeBody, registryWith, type Body } from './fake-body.js';
 import { metric } from './metric.js';
 
@@ -59,8 +59,8 @@ const flee = defineFake({
 function setup(policy: ExecutorPolicyInput = {}, repair?: RepairHook, extra: Parameters<typeof registryWith>[0][] = []) {
   const body = fakeBody();
   const clock = new ManualClock();
-  const metrics = createMetrics();
-  const provenance = memoryProvenance();
+  const metrics = createExecutorMetrics();
+  const provenance = createMemoryProvenance();
   const registry = registryWith(digBlock, craftItem, idle, walk, flee, ...extra);
   const executor = createExecutor({ registry, body, clock, metrics, provenance, policy, ...(repair ? { repair } : {}) });
   const r = metrics.registry;

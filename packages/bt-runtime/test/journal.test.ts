@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { accepted } from '@sinew/executor-contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, jsonlJournal, ManualClock, memoryJournal, memoryProvenance, parseJournal, type JournalStore } from '../src/index.js';
+import { createExecutor, createJsonlJournal, createMemoryJournal, createMemoryProvenance, ManualClock, parseJournal, type JournalStore } from '../src/index.js';
 import { craftItem, defineFake, digBlock, fakeBody, registryWith } from './fake-body.js';
 
 const dirs: string[] = [];
@@ -45,21 +45,21 @@ const plan = {
 };
 
 function start(journal: JournalStore, body = fakeBody()) {
-  const provenance = memoryProvenance();
+  const provenance = createMemoryProvenance();
   const executor = createExecutor({ registry: registryWith(digBlock, craftItem, digThenDrop), body, clock: new ManualClock(), journal, provenance });
   return { executor, body, provenance };
 }
 
 describe('plan journal', () => {
   it('journals plan start, every step outcome and plan end', async () => {
-    const journal = memoryJournal();
+    const journal = createMemoryJournal();
     const outcome = await start(journal).executor.run(plan);
     expect(outcome.status).toBe('completed');
     expect(journal.records.map((r) => (r.kind === 'step' ? `step:${r.key}:${r.outcome.status}` : r.kind))).toEqual(['plan_start', 'step:p1:s1:succeeded', 'step:p1:s2:succeeded', 'step:p1:s3:succeeded', 'plan_end']);
   });
 
   it('a new executor on the same journal answers finished steps from it and re-runs only the interrupted one', async () => {
-    const journal = memoryJournal();
+    const journal = createMemoryJournal();
     const first = start(journal);
     const interrupted = { ...plan, steps: [plan.steps[0]!, { stepId: 's2', type: 'dig_then_drop', args: { block: 'log_2' } }, plan.steps[2]!] };
     const dropped = await first.executor.run(interrupted);
@@ -82,7 +82,7 @@ describe('plan journal', () => {
   });
 
   it('a re-sent finished plan dispatches nothing again after a restart', async () => {
-    const journal = memoryJournal();
+    const journal = createMemoryJournal();
     await start(journal).executor.run(plan);
     const again = start(journal);
     const outcome = await again.executor.run(plan);
@@ -93,10 +93,10 @@ describe('plan journal', () => {
 
   it('the JSONL file skips and counts a torn last line, and the next record still lands on its own line', async () => {
     const file = tempFile();
-    await start(jsonlJournal(file)).executor.run({ ...plan, steps: plan.steps.slice(0, 1) });
+    await start(createJsonlJournal(file)).executor.run({ ...plan, steps: plan.steps.slice(0, 1) });
     fs.appendFileSync(file, '{"kind":"step","at":0,"key":"p1:s2","outc');
     expect(parseJournal(fs.readFileSync(file, 'utf8')).skipped).toBe(1);
-    const store = jsonlJournal(file);
+    const store = createJsonlJournal(file);
     store.append({ kind: 'plan_end', at: 1, planId: 'other', status: 'completed' });
     const read = store.readAll();
     expect(read.skipped).toBe(1);

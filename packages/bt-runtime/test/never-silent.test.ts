@@ -1,7 +1,7 @@
 import { accepted, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createMetrics, executorPolicy, ManualClock, memoryProvenance, PolicyError, StaleActuationError, type ExecutorPolicyInput, type PredicateEvaluator } from '../src/index.js';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, defineExecutorPolicy, ManualClock, PolicyError, StaleActuationError, type ExecutorPolicyInput, type PredicateEvaluator } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
 import { metric } from './metric.js';
 
@@ -64,8 +64,8 @@ function throwingGetter(key: string): object {
 function setup(caps: Parameters<typeof registryWith>[0][], policy: ExecutorPolicyInput = {}, repair?: RepairHook) {
   const body = fakeBody();
   const clock = new ManualClock();
-  const metrics = createMetrics();
-  const provenance = memoryProvenance();
+  const metrics = createExecutorMetrics();
+  const provenance = createMemoryProvenance();
   const executor = createExecutor({ registry: registryWith(walker, flee, idle, ...caps), body, clock, metrics, provenance, policy: { maxLocalRetries: 0, ...policy }, ...(repair ? { repair } : {}) });
   return { body, clock, registry: metrics.registry, provenance, executor };
 }
@@ -319,9 +319,9 @@ describe('plan intent (issue 12 item 6)', () => {
 
 describe('policy bounds and events (issue 12 items 10, 1)', () => {
   it('a deadline above 2^31-1 ms is rejected with PolicyError', () => {
-    expect(() => executorPolicy({ ttfaMs: 2 ** 31 })).toThrow(PolicyError);
-    expect(() => executorPolicy({ capabilities: { dig: { timeoutMs: 2 ** 40 } } })).toThrow(/timeoutMs must be <= 2147483647/);
-    expect(executorPolicy({ stuckMs: 2 ** 31 - 1 }).stuckMs).toBe(2 ** 31 - 1);
+    expect(() => defineExecutorPolicy({ ttfaMs: 2 ** 31 })).toThrow(PolicyError);
+    expect(() => defineExecutorPolicy({ capabilities: { dig: { timeoutMs: 2 ** 40 } } })).toThrow(/timeoutMs must be <= 2147483647/);
+    expect(defineExecutorPolicy({ stuckMs: 2 ** 31 - 1 }).stuckMs).toBe(2 ** 31 - 1);
   });
 
   it('bt.transition reports each ctx.transition of the running attempt', async () => {

@@ -4,7 +4,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { accepted, type RepairHook } from '@sinew/executor-contracts';
-import { otelProvenance } from '@sinew/bt-runtime/otel';
+import { createOtelProvenance } from '@sinew/bt-runtime/otel';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, ManualClock } from '../src/index.js';
@@ -42,7 +42,7 @@ const silent = defineFake({
 const repair: RepairHook = { repair: ({ step }) => (step.stepId !== 's2' ? undefined : { steps: [{ stepId: 'alt', type: 'dig_block', args: { block: 'log_2' } }], replace: true, reason: 'dig instead' }) };
 
 /** Runs plan p1 (s2 retried, then repaired) and plan p2 (f1 retried, then a guard failure) of intent i1 through `sink`. */
-async function runScenario(sink: ReturnType<typeof otelProvenance>) {
+async function runScenario(sink: ReturnType<typeof createOtelProvenance>) {
   const clock = new ManualClock(T0);
   const executor = createExecutor({ registry: registryWith(digBlock, flakyOnce(), silent), body: fakeBody(), clock, provenance: sink, repair, policy: { maxLocalRetries: 1, backoff: { initialMs: 100 } } });
   const first = executor.run({ planId: 'p1', intentId: 'i1', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }, { stepId: 's2', type: 'silent' }] });
@@ -57,11 +57,11 @@ async function runScenario(sink: ReturnType<typeof otelProvenance>) {
 
 const ms = (time: readonly [number, number]) => time[0] * 1000 + time[1] / 1e6;
 
-describe('otelProvenance', () => {
+describe('createOtelProvenance', () => {
   it('exports intent → plan → step → attempt spans with codes, TTFA and record timestamps (in-memory exporter)', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    const { p1, p2 } = await runScenario(otelProvenance({ provider }));
+    const { p1, p2 } = await runScenario(createOtelProvenance({ provider }));
     expect([p1.status, p2.status]).toEqual(['completed', 'failed']);
     const spans = exporter.getFinishedSpans();
     const byName = (name: string) => spans.filter((s) => s.name === name);
@@ -110,7 +110,7 @@ describe('otelProvenance', () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const clock = new ManualClock(T0);
-    const executor = createExecutor({ registry: registryWith(digBlock), body: fakeBody(), clock, provenance: otelProvenance({ provider, maxOpenIntents: 1 }) });
+    const executor = createExecutor({ registry: registryWith(digBlock), body: fakeBody(), clock, provenance: createOtelProvenance({ provider, maxOpenIntents: 1 }) });
     const finished = () => exporter.getFinishedSpans().map((s) => s.name).filter((n) => n.startsWith('intent ') || n.startsWith('plan '));
     await executor.run({ planId: 'p1', intentId: 'a', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }] });
     expect(finished()).toEqual(['plan p1']);
@@ -118,7 +118,7 @@ describe('otelProvenance', () => {
     expect(finished()).toEqual(['plan p1', 'intent a', 'plan p2']);
     await executor.close();
     expect(finished()).toEqual(['plan p1', 'intent a', 'plan p2', 'intent b']);
-    expect(() => otelProvenance({ maxOpenIntents: 0 })).toThrow(/maxOpenIntents/);
+    expect(() => createOtelProvenance({ maxOpenIntents: 0 })).toThrow(/maxOpenIntents/);
   });
 
   it('sends the spans as OTLP/HTTP JSON to a receiver on 127.0.0.1', async () => {
@@ -135,7 +135,7 @@ describe('otelProvenance', () => {
       const exporter = new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` });
       const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
       // executor.close() closes the sink, which force-flushes the provider: every export has landed.
-      await runScenario(otelProvenance({ provider }));
+      await runScenario(createOtelProvenance({ provider }));
       expect(bodies.length).toBeGreaterThan(0);
       expect(new Set(bodies.map((b) => `${b.path} ${b.contentType}`))).toEqual(new Set(['/v1/traces application/json']));
       const spans = bodies.flatMap((b) => b.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));

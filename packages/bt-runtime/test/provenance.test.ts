@@ -2,14 +2,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callbackProvenance, createExecutor, jsonlProvenance, ManualClock, memoryProvenance, type ProvenanceRecord } from '../src/index.js';
+import { createCallbackProvenance, createExecutor, createJsonlProvenance, createMemoryProvenance, ManualClock, type ProvenanceRecord } from '../src/index.js';
 import { digBlock, fakeBody, registryWith } from './fake-body.js';
 
 const plan = { planId: 'p1', intentId: 'intent-wood', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }, { stepId: 's2', type: 'dig_block', args: { block: 'log_1' } }] };
 
 describe('provenance', () => {
   it('records one step: intent → plan → step → capability@version → actuator trace → acceptance → outcome', async () => {
-    const memory = memoryProvenance();
+    const memory = createMemoryProvenance();
     const executor = createExecutor({ registry: registryWith(digBlock), body: fakeBody(), clock: new ManualClock(), provenance: memory });
     await executor.run(plan);
     const [first, second] = memory.records();
@@ -30,11 +30,11 @@ describe('provenance', () => {
   });
 
   it('the memory ring keeps only the last `capacity` records', async () => {
-    const memory = memoryProvenance({ capacity: 1 });
+    const memory = createMemoryProvenance({ capacity: 1 });
     const executor = createExecutor({ registry: registryWith(digBlock), body: fakeBody(), provenance: memory });
     await executor.run(plan);
     expect(memory.records().map((r) => r.stepId)).toEqual(['s2']);
-    expect(() => memoryProvenance({ capacity: 0 })).toThrow(/capacity/);
+    expect(() => createMemoryProvenance({ capacity: 0 })).toThrow(/capacity/);
   });
 
   it('JSONL appends one line per step, flushed when the plan ends; callbacks see every record', async () => {
@@ -45,7 +45,7 @@ describe('provenance', () => {
       const executor = createExecutor({
         registry: registryWith(digBlock),
         body: fakeBody(),
-        provenance: [jsonlProvenance({ path }), callbackProvenance((r) => seen.push(r)), callbackProvenance(() => { throw new Error('broken sink'); })],
+        provenance: [createJsonlProvenance({ path }), createCallbackProvenance((r) => seen.push(r)), createCallbackProvenance(() => { throw new Error('broken sink'); })],
       });
       await executor.run(plan);
       const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ProvenanceRecord);
@@ -65,7 +65,7 @@ describe('provenance', () => {
       // The sink's folder is a plain file at first, so the first write fails.
       const blocker = join(dir, 'logs');
       await writeFile(blocker, 'not a folder');
-      const sink = jsonlProvenance({ path: join(blocker, 'provenance.jsonl') });
+      const sink = createJsonlProvenance({ path: join(blocker, 'provenance.jsonl') });
       const line = (stepId: string) => ({ stepId }) as unknown as ProvenanceRecord;
       sink.write(line('a'));
       await expect(sink.flush!()).rejects.toThrow();

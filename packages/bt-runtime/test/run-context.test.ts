@@ -1,7 +1,7 @@
 import { accepted, blackboardKey, createBlackboard, MAX_TIMER_MS, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { behavior, createExecutor, ManualClock } from '../src/index.js';
+import { defineBehavior, createExecutor, ManualClock } from '../src/index.js';
 import { createTestRunContext } from '../src/testing/index.js';
 import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
 
@@ -69,7 +69,7 @@ describe('RunContext.sleep', () => {
 
   it('in a behavior-tree leaf wakes when that leaf is aborted (maxNodeDurationMs), not only the step', async () => {
     const woke: number[] = [];
-    const tree = behavior<null, null>({
+    const tree = defineBehavior<null, null>({
       tree: `root { action [Nap] }`,
       maxNodeDurationMs: 500,
       actions: {

@@ -1,4 +1,4 @@
-import { createExecutor, memoryJournal, memoryProvenance } from '@sinew/bt-runtime';
+import { createExecutor, createMemoryJournal, createMemoryProvenance } from '@sinew/bt-runtime';
 import { applyScenario, connectBot, setBlock, startServer, type TestServer } from '@sinew/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStandardRegistry, superviseBot, type SinewBot, type Supervisor } from '../src/index.js';
@@ -18,8 +18,8 @@ describe('superviseBot on the embedded server', () => {
     const srv = server;
     const targets = [srv.spawn.offset(2, 0, 0), srv.spawn.offset(-2, 0, 0), srv.spawn.offset(0, 0, 2)].map((p) => p.floored());
     for (const target of targets) await setBlock(srv, target, 'dirt');
-    const journal = memoryJournal();
-    const provenance = memoryProvenance();
+    const journal = createMemoryJournal();
+    const provenance = createMemoryProvenance();
     const reconnects: boolean[] = [];
     supervisor = await superviseBot({
       connect: () => connectBot(srv, { username: 'kicked' }),
@@ -49,7 +49,7 @@ describe('superviseBot on the embedded server', () => {
     const srv = server;
     const target = srv.spawn.offset(2, 0, 0).floored();
     await setBlock(srv, target, 'dirt');
-    const journal = memoryJournal();
+    const journal = createMemoryJournal();
     const executor = (bot: SinewBot) => createExecutor({ registry: createStandardRegistry(), body: bot, journal, policy: { maxLocalRetries: 0 } });
     let connects = 0;
     const attempts: string[] = [];

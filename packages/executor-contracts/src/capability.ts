@@ -60,7 +60,7 @@ export interface Logger {
 
 export type Runner<Body, Args> = (ctx: RunContext<Body>, args: Args) => Promise<RunnerResult>;
 
-/** Anything that can run a capability: a behavior tree (`behavior()` in @sinew/bt-runtime) or an adapter. */
+/** Anything that can run a capability: a behavior tree (`defineBehavior()` in @sinew/bt-runtime) or an adapter. */
 export interface BehaviorRunner<Body, Args> {
   readonly kind: string;
   run(ctx: RunContext<Body>, args: Args): Promise<RunnerResult>;

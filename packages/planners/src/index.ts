@@ -35,7 +35,7 @@ export {
 } from './router/router.js';
 export { HtnMethodDataSchema, loadHtnMethods, type HtnMethodData, type HtnMethodsLoad } from './htn/data.js';
 export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
-export { plannerRepairHook, type RepairHookOptions } from './repair/hook.js';
+export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.js';
 export {
   CognitionConfigSchema,
   CognitionGateConfigSchema,
@@ -54,15 +54,12 @@ export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDec
 export {
   createLlmPlanner,
   DEFAULT_MAX_PROMPT_BYTES,
-  describeIntent,
   describeWorld,
   LlmPlanReplySchema,
-  validateReply,
   type CompleteFn,
   type LlmEvent,
   type LlmPlannerOptions,
   type LlmPlanReply,
-  type ReplyCheck,
 } from './llm/planner.js';
 export { CompletionError, openAiCompatibleComplete, type OpenAiCompatibleOptions } from './llm/openai.js';
 export {

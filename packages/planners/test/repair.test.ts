@@ -1,6 +1,6 @@
 import { IntentSchema, type Plan } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { plannerRepairHook, type PlannerWorld } from '../src/index.js';
+import { createPlannerRepairHook, type PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, minecraftOperators, minecraftRepair, planNeedWood, recipeBook, subgoalsFor } from '../src/minecraft/index.js';
 import { FakeBody, fakeRegistry, runWithRepair } from './support/fake-minecraft.js';
 
@@ -112,7 +112,7 @@ describe('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 recipes)', ()
   });
 });
 
-describe('minecraftRepair and plannerRepairHook', () => {
+describe('minecraftRepair and createPlannerRepairHook', () => {
   const plan: Plan = { planId: 'p1', intentId: 'i1', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'wooden_pickaxe' } }] };
   const request = (missing: string[], repairsSoFar = 0) => ({
     plan,
@@ -137,17 +137,17 @@ describe('minecraftRepair and plannerRepairHook', () => {
 
   it('the hook refuses a third repair of the same failure and a plan past its repair budget', async () => {
     const events: string[] = [];
-    const hook = plannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });
+    const hook = createPlannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });
     expect(await hook.repair(request(['has_item:stick:2']))).toBeDefined();
     expect(await hook.repair(request(['has_item:stick:2']))).toBeDefined();
     expect(await hook.repair(request(['has_item:stick:2']))).toBeUndefined();
     expect(events.at(-1)).toContain('not looping');
-    const budgeted = plannerRepairHook(createMinecraftHtn(), () => world(), { maxRepairs: 1 });
+    const budgeted = createPlannerRepairHook(createMinecraftHtn(), () => world(), { maxRepairs: 1 });
     expect(await budgeted.repair(request(['has_item:stick:2'], 1))).toBeUndefined();
   });
 
   it('the hook keeps loop guards for recent plans only: old plans are forgotten, so its memory stays bounded', async () => {
-    const hook = plannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { maxSameFailure: 1 });
+    const hook = createPlannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { maxSameFailure: 1 });
     const forPlan = (planId: string) => ({ ...request(['has_item:stick:2']), plan: { ...plan, planId } });
     expect(await hook.repair(forPlan('old'))).toBeDefined();
     expect(await hook.repair(forPlan('recent'))).toBeDefined();
@@ -161,7 +161,7 @@ describe('minecraftRepair and plannerRepairHook', () => {
     const body = new FakeBody(5);
     const registry = fakeRegistry();
     const htn = createMinecraftHtn();
-    const result = await runWithRepair(registry, plan, body, plannerRepairHook(htn, () => body.snapshot()));
+    const result = await runWithRepair(registry, plan, body, createPlannerRepairHook(htn, () => body.snapshot()));
     expect(result.ok).toBe(true);
     expect(body.inventory.wooden_pickaxe).toBe(1);
     expect(result.repairs.length).toBeGreaterThanOrEqual(1);
@@ -175,7 +175,7 @@ describe('minecraftRepair and plannerRepairHook', () => {
     expect(planned.ok).toBe(true);
     if (!planned.ok) return;
     const failures: string[][] = [];
-    const hook = plannerRepairHook(createMinecraftHtn(), () => body.snapshot());
+    const hook = createPlannerRepairHook(createMinecraftHtn(), () => body.snapshot());
     const spy = { repair: (r: Parameters<typeof hook.repair>[0]) => (failures.push([...(r.failure.missing ?? [])]), hook.repair(r)) };
     const result = await runWithRepair(fakeRegistry(), planned.plan, body, spy);
     expect(result.ok).toBe(true);

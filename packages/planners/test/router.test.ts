@@ -9,7 +9,7 @@ import {
   DEFAULT_ROUTING_RULES,
   OutcomeMemory,
   planFailure,
-  plannerRepairHook,
+  createPlannerRepairHook,
   type Planner,
   type RouteEvent,
   type PlannerWorld,
@@ -123,7 +123,7 @@ describe('router: the routing table', () => {
     const result = await router.plan(intent({ goal: 'greet', traits: ['social'] }), world);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const hook = plannerRepairHook(router, () => ({ ...world, inventory: { oak_planks: 4 } }));
+    const hook = createPlannerRepairHook(router, () => ({ ...world, inventory: { oak_planks: 4 } }));
     const response = await hook.repair({
       plan: result.plan,
       step: result.plan.steps[0]!,
@@ -181,7 +181,7 @@ describe('router: robustness and learning', () => {
 
   it('the repair hook reports a throwing world observer with the reason and rethrows it for the executor', async () => {
     const reasons: string[] = [];
-    const hook = plannerRepairHook(createMinecraftHtn(), () => { throw new Error('bot disconnected'); }, { onRepair: (e) => reasons.push(e.reason) });
+    const hook = createPlannerRepairHook(createMinecraftHtn(), () => { throw new Error('bot disconnected'); }, { onRepair: (e) => reasons.push(e.reason) });
     const plan = { planId: 'p', intentId: 'i', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }] };
     await expect(hook.repair({ plan, step: plan.steps[0]!, failure: { code: 'precond_missing', reason: 'x', retryable: false, missing: ['has_item:oak_planks:2'] }, repairsSoFar: 0 })).rejects.toThrow('bot disconnected');
     expect(reasons).toEqual(['repair threw: bot disconnected']);

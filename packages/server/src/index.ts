@@ -1,5 +1,5 @@
 export { serveSinew, type SinewServer, type SinewServerOptions } from './server.js';
-export { createToken, isLoopback } from './auth.js';
+export { createToken } from './auth.js';
 export { ServerLimitsSchema, ServerOptionsError, type ServerLimits, type ServerLimitsInput } from './options.js';
 export { EVENT_STREAM_VERSION, type EventEnvelope, type StreamClientStats } from './stream/hub.js';
 export { EVENT_TYPES, type ReflexEventLike, type SinewEventType } from './stream/sources.js';

@@ -26,7 +26,7 @@ export interface SinewServerOptions<Body> {
   readonly router?: SignalRouter;
   /** The world handed to `router.plan(intent, world)`. */
   readonly observe?: () => unknown;
-  /** The last provenance records for the inspector (a `memoryProvenance()` sink given to the executor fits). */
+  /** The last provenance records for the inspector (a `createMemoryProvenance()` sink given to the executor fits). */
   readonly provenance?: { records(): readonly ProvenanceRecord[] };
   /** Behavior-tree definitions by verb (`{ gather: GATHER_TREE }`): the inspector draws them and lights the active node. */
   readonly trees?: Readonly<Record<string, string | object>>;

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { createExecutor, createMetrics, type Executor } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, type Executor } from '@sinew/bt-runtime';
 import { defineCapability, guardOk, type CapabilityRegistry } from '@sinew/executor-contracts';
 import { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -125,7 +125,7 @@ export const hold = defineCapability<z.ZodObject<{ ms: z.ZodNumber }>, Body>({
 /** A fake-body executor with dig_block, craft_item and hold registered. */
 export function fakeExecutor(extra: Parameters<CapabilityRegistry<Body>['register']>[0][] = []): { executor: Executor<Body>; body: Body } {
   const body = fakeBody();
-  const executor = createExecutor({ registry: registryWith(digBlock, craftItem, hold, ...extra), body, metrics: createMetrics() });
+  const executor = createExecutor({ registry: registryWith(digBlock, craftItem, hold, ...extra), body, metrics: createExecutorMetrics() });
   return { executor, body };
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createExecutor, memoryProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
+import { createExecutor, createMemoryProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { connectBot, placeTree, startServer, type TestServer } from '@sinew/testkit';
 import { chromium, type Browser } from 'playwright-core';
@@ -27,7 +27,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the inspector page in headless Chromium,
     server = await startServer();
     await placeTree(server, server.spawn.offset(6, 0, 3).floored(), { kind: 'oak', height: 5 });
     bot = instrumentBot(await connectBot(server, { username: 'inspected' }));
-    const provenance = memoryProvenance({ capacity: 50 });
+    const provenance = createMemoryProvenance({ capacity: 50 });
     executor = createExecutor({ registry: createStandardRegistry(), body: bot, provenance });
     sinew = await serveSinew({ executor, bot, provenance, trees: { gather: GATHER_TREE }, port: 0, token });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });

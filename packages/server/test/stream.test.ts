@@ -1,5 +1,5 @@
 import { setImmediate as tick } from 'node:timers/promises';
-import { behavior, type Executor } from '@sinew/bt-runtime';
+import { defineBehavior, type Executor } from '@sinew/bt-runtime';
 import { defineCapability, guardOk } from '@sinew/executor-contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ const patrol = defineCapability<z.ZodObject<{}>, Body>({
   description: 'step out and back',
   inputSchema: z.object({}),
   guard: () => guardOk,
-  behavior: behavior<Body, object>({
+  behavior: defineBehavior<Body, object>({
     tree: PATROL_TREE,
     tickMs: 5,
     actions: {

@@ -24,8 +24,8 @@ interface Scenario<S extends z.ZodType, R> {
   build(server: TestServer, options: z.output<S>): Promise<R>;
 }
 
-/** Declares a preset; a new preset is one line in SCENARIOS: `name: scenario(OptionsSchema, build)`. */
-export function scenario<S extends z.ZodType, R>(options: S, build: (server: TestServer, options: z.output<S>) => Promise<R>): Scenario<S, R> {
+/** Declares a preset; a new preset is one line in SCENARIOS: `name: defineScenario(OptionsSchema, build)`. */
+export function defineScenario<S extends z.ZodType, R>(options: S, build: (server: TestServer, options: z.output<S>) => Promise<R>): Scenario<S, R> {
   return { options, build };
 }
 
@@ -295,15 +295,15 @@ async function kickMidStep(server: TestServer, o: z.output<typeof KickMidStepSch
 
 // ---------- the table
 
-/** Every named preset. Add one with a line: `name: scenario(OptionsSchema, build)`. */
+/** Every named preset. Add one with a line: `name: defineScenario(OptionsSchema, build)`. */
 export const SCENARIOS = {
-  no_crafting_table: scenario(NoCraftingTableSchema, noCraftingTable),
-  hostile_swarm_at_nightfall: scenario(HostileSwarmSchema, hostileSwarmAtNightfall),
-  lava_pit: scenario(LavaPitSchema, lavaPit),
-  deep_water: scenario(DeepWaterSchema, deepWater),
-  flapping_corridor: scenario(FlappingCorridorSchema, flappingCorridor),
-  kick_mid_step: scenario(KickMidStepSchema, kickMidStep),
-  tech_tree: scenario(techTreeOptionsSchema, techTreeWorld),
+  no_crafting_table: defineScenario(NoCraftingTableSchema, noCraftingTable),
+  hostile_swarm_at_nightfall: defineScenario(HostileSwarmSchema, hostileSwarmAtNightfall),
+  lava_pit: defineScenario(LavaPitSchema, lavaPit),
+  deep_water: defineScenario(DeepWaterSchema, deepWater),
+  flapping_corridor: defineScenario(FlappingCorridorSchema, flappingCorridor),
+  kick_mid_step: defineScenario(KickMidStepSchema, kickMidStep),
+  tech_tree: defineScenario(techTreeOptionsSchema, techTreeWorld),
 };
 
 /** Names of the presets. */

@@ -8,7 +8,7 @@ import type { BeliefError } from '../errors.js';
 import type { Reflex } from '../reflex/reflex.js';
 import type { DeltasMessage, SnapshotMessage, StreamMessage } from '../stream/schemas.js';
 import { evidenceReader, type BotLike, type EvidenceOptions } from './evidence.js';
-import { beliefMetrics, type BeliefMetrics } from './metrics.js';
+import { createBeliefMetrics, type BeliefMetrics } from './metrics.js';
 
 /** A timer source; inject a fake one in tests (default: the global setInterval). */
 export interface Scheduler {
@@ -87,7 +87,7 @@ export function attachBelief(bot: BotLike, options: BeliefAdapterOptions = {}): 
   const scheduler = options.scheduler ?? globalScheduler;
   const now = options.now ?? (() => performance.now() / 1000);
   const registry = options.registry ?? options.executor?.metrics.registry ?? new Registry();
-  const metrics: BeliefMetrics = beliefMetrics(registry);
+  const metrics: BeliefMetrics = createBeliefMetrics(registry);
   const readEvidence = evidenceReader(options.evidence);
   const listeners: { [K in keyof Events]: Set<(payload: Events[K]) => void> } = {
     message: new Set(),

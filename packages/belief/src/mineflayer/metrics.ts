@@ -16,7 +16,7 @@ function reuse<T>(registry: Registry, name: string, make: () => T): T {
 }
 
 /** Registers (or reuses) the belief metrics in the given registry, every series at 0 so a first delta is visible to rate(). */
-export function beliefMetrics(registry: Registry): BeliefMetrics {
+export function createBeliefMetrics(registry: Registry): BeliefMetrics {
   const metrics = build(registry);
   for (const visibility of ['visible', 'inferred', 'lost']) metrics.tracks.inc({ visibility }, 0); // +0: a second adapter keeps the first one's value
   for (const type of DeltaTypeSchema.options) metrics.deltas.inc({ type }, 0);

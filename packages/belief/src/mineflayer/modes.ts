@@ -3,7 +3,7 @@ import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { createModes, type BodySignals, type Modes, type ModesOptions } from '../modes/modes.js';
 import type { BeliefAdapter } from './adapter.js';
-import { beliefMetrics } from './metrics.js';
+import { createBeliefMetrics } from './metrics.js';
 
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
 const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
@@ -51,7 +51,7 @@ export interface AttachedModes extends Modes {
  */
 export function attachModes(bot: Bot, options: AttachModesOptions): AttachedModes {
   const registry = options.registry ?? options.belief?.registry ?? executorRegistry(options.preemptor) ?? new Registry();
-  const { hazardEmergencies } = beliefMetrics(registry);
+  const { hazardEmergencies } = createBeliefMetrics(registry);
   const modes = createModes({
     ...options,
     onEvent: (event) => {

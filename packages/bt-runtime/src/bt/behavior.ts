@@ -41,7 +41,7 @@ export interface BehaviorOptions<Body, Args> {
   readonly clock?: Clock;
 }
 
-/** A behavior-tree runner; pass it as `defineCapability({ behavior })`. */
+/** A behavior-tree runner; pass it as `defineCapability({ defineBehavior })`. */
 export interface BehaviorTreeRunner<Body, Args> extends BehaviorRunner<Body, Args> {
   readonly kind: 'behavior-tree';
   /** Every node path of the tree, in definition order. */
@@ -318,12 +318,12 @@ export function behaviorNodePaths(tree: string | object): readonly string[] {
  *
  * @example
  * const TARGET = blackboardKey<Block>('dig.target');
- * const gather = behavior<Bot, { block: string }>({
+ * const gather = defineBehavior<Bot, { block: string }>({
  *   tree: `root { sequence { action [Find] action [Dig] } }`,
  *   actions: { Find: (ctx) => { ctx.blackboard.set(TARGET, findBlock(ctx.body, ctx.args.block)); }, Dig: async (ctx) => { await ctx.body.dig(ctx.blackboard.get(TARGET)!); } },
  * });
  */
-export function behavior<Body, Args>(options: BehaviorOptions<Body, Args>): BehaviorTreeRunner<Body, Args> {
+export function defineBehavior<Body, Args>(options: BehaviorOptions<Body, Args>): BehaviorTreeRunner<Body, Args> {
   const actions = options.actions as Record<string, (ctx: LeafContext<unknown, unknown>, ...a: unknown[]) => unknown>;
   const conditions = (options.conditions ?? {}) as Record<string, (ctx: LeafContext<unknown, unknown>, ...a: unknown[]) => unknown>;
   const callbacks = (options.callbacks ?? {}) as Record<string, (ctx: LeafContext<unknown, unknown>, ...a: unknown[]) => unknown>;

@@ -14,7 +14,7 @@ import {
 } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
-import { createMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
+import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
 import { counterSeries, type CounterSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
@@ -24,7 +24,7 @@ import { CanaryTrials } from './canary.js';
 import { HealthTracker } from './health.js';
 import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
-import { executorPolicy, type ExecutorPolicy } from './policy.js';
+import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
 import { isRepairable, readRepair } from './repair.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
@@ -69,9 +69,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   #preemptSeq = 0;
 
   constructor(options: ExecutorOptions<Body>) {
-    this.policy = executorPolicy(options.policy ?? {});
+    this.policy = defineExecutorPolicy(options.policy ?? {});
     this.registry = options.registry;
-    this.metrics = options.metrics ?? createMetrics();
+    this.metrics = options.metrics ?? createExecutorMetrics();
     this.#repair = options.repair;
     const body = options.body;
     const signals = body?.sinew;

@@ -68,7 +68,7 @@ export class PolicyError extends Error {
 }
 
 /** Validates and fills in a policy; throws a PolicyError naming each bad field. */
-export function executorPolicy(input: ExecutorPolicyInput = {}): ExecutorPolicy {
+export function defineExecutorPolicy(input: ExecutorPolicyInput = {}): ExecutorPolicy {
   const parsed = ExecutorPolicySchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => ({

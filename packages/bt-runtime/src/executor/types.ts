@@ -33,14 +33,14 @@ export interface ExecutorOptions<Body extends ActuatorSource> {
   readonly clock?: Clock;
   /** Validated when the executor is built; a bad policy throws a PolicyError. */
   readonly policy?: ExecutorPolicyInput;
-  /** Default: `createMetrics()` on a fresh Registry. */
+  /** Default: `createExecutorMetrics()` on a fresh Registry. */
   readonly metrics?: ExecutorMetrics;
   readonly provenance?: ProvenanceSink | readonly ProvenanceSink[];
   readonly repair?: RepairHook;
   readonly logger?: Logger;
   /** Checks step preconds/effects. Default: the body's own `predicates`; with neither, a step declaring any is refused (invalid_args). */
   readonly predicates?: PredicateEvaluator<Body>;
-  /** The plan journal (see `jsonlJournal`): read back at construction (finished steps answer `duplicate`), appended as plans and steps end. */
+  /** The plan journal (see `createJsonlJournal`): read back at construction (finished steps answer `duplicate`), appended as plans and steps end. */
   readonly journal?: JournalStore;
 }
 

@@ -8,7 +8,7 @@ export interface JsonlJournalOptions {
 }
 
 /** An append-only JSONL journal file; created (with its directory) when missing. */
-export function jsonlJournal(file: string, options: JsonlJournalOptions = {}): JournalStore {
+export function createJsonlJournal(file: string, options: JsonlJournalOptions = {}): JournalStore {
   const fsync = options.fsync ?? true;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const fd = fs.openSync(file, 'a+');
@@ -18,7 +18,7 @@ export function jsonlJournal(file: string, options: JsonlJournalOptions = {}): J
   let closed = false;
   return {
     append(record: JournalRecord) {
-      if (closed) throw new Error(`jsonlJournal: ${file} is closed`);
+      if (closed) throw new Error(`createJsonlJournal: ${file} is closed`);
       fs.writeSync(fd, `${JSON.stringify(record)}\n`);
       if (fsync) fs.fsyncSync(fd);
     },

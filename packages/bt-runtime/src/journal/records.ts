@@ -44,7 +44,7 @@ function tryJson(line: string): unknown {
 }
 
 /** A journal kept in memory (tests, or a process that only needs resume within its lifetime). */
-export function memoryJournal(): JournalStore & { readonly records: JournalRecord[] } {
+export function createMemoryJournal(): JournalStore & { readonly records: JournalRecord[] } {
   const records: JournalRecord[] = [];
   return {
     records,

@@ -19,9 +19,9 @@ export interface HtnMetrics {
  * the listed `tasks` (and each task the memory reports, up to 16, then `other`) are at 0 from the start.
  *
  * @example
- * htnMetrics(executor.metrics.registry, { memory, tasks: ['obtain', 'need_wood'] });
+ * createHtnMetrics(executor.metrics.registry, { memory, tasks: ['obtain', 'need_wood'] });
  */
-export function htnMetrics(registry: Registry, options: { readonly memory: UpliftSource; readonly tasks?: readonly string[] }): HtnMetrics {
+export function createHtnMetrics(registry: Registry, options: { readonly memory: UpliftSource; readonly tasks?: readonly string[] }): HtnMetrics {
   const names = new Set<string>();
   const gauge = <L extends string>(name: string, help: string, labelNames: L[], collect: () => void) =>
     (registry.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry], collect });

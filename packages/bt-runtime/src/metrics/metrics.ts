@@ -55,7 +55,7 @@ export interface ExecutorMetrics {
 }
 
 /** Creates the executor metrics in `registry` (default: a fresh Registry, never the global one). */
-export function createMetrics(options: { registry?: Registry } = {}): ExecutorMetrics {
+export function createExecutorMetrics(options: { registry?: Registry } = {}): ExecutorMetrics {
   const registry = options.registry ?? new Registry();
   const registers = [registry];
   return {

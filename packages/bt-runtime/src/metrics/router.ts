@@ -23,10 +23,10 @@ export interface RouterMetrics {
  * `sinew_router_fallbacks_total` in `registry` (the executor's, so they reach `/metrics`).
  *
  * @example
- * const routing = routerMetrics(executor.metrics.registry, { planners: ['htn', 'needs'] });
+ * const routing = createRouterMetrics(executor.metrics.registry, { planners: ['htn', 'needs'] });
  * const router = createRouter({ planners, rules, onEvent: routing.record });
  */
-export function routerMetrics(registry: Registry, options: { readonly planners?: readonly string[] } = {}): RouterMetrics {
+export function createRouterMetrics(registry: Registry, options: { readonly planners?: readonly string[] } = {}): RouterMetrics {
   const counter = <L extends string>(name: string, help: string, label: L) =>
     (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames: [label], registers: [registry] });
   const routes = counter('sinew_router_routes_total', 'Routing decisions, by chosen planner', 'chosen');

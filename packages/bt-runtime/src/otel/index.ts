@@ -1,1 +1,1 @@
-export { otelProvenance, type OtelProvenanceOptions } from './otel.js';
+export { createOtelProvenance, type OtelProvenanceOptions } from './otel.js';

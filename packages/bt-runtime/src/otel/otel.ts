@@ -2,7 +2,7 @@ import { context, SpanStatusCode, trace, type Attributes, type Context, type Spa
 import type { StepFailure } from '@sinew/executor-contracts';
 import type { ProvenanceRecord, ProvenanceSink } from '../provenance/provenance.js';
 
-/** Options of {@link otelProvenance}. */
+/** Options of {@link createOtelProvenance}. */
 export interface OtelProvenanceOptions {
   /** The tracer spans go to; defaults to `provider.getTracer(...)`, else the global API tracer. */
   readonly tracer?: Tracer;
@@ -25,9 +25,9 @@ const TRACER_NAME = '@sinew/bt-runtime';
  * executor flushes at plan end); intent spans stay open for later plans of the same intent and end on
  * `close` or when more than `maxOpenIntents` are open. Timestamps are the records' clock times.
  */
-export function otelProvenance(options: OtelProvenanceOptions = {}): ProvenanceSink {
+export function createOtelProvenance(options: OtelProvenanceOptions = {}): ProvenanceSink {
   const maxOpenIntents = options.maxOpenIntents ?? 16;
-  if (!(Number.isInteger(maxOpenIntents) && maxOpenIntents > 0)) throw new RangeError(`otelProvenance: maxOpenIntents must be a positive integer, got ${maxOpenIntents}`);
+  if (!(Number.isInteger(maxOpenIntents) && maxOpenIntents > 0)) throw new RangeError(`createOtelProvenance: maxOpenIntents must be a positive integer, got ${maxOpenIntents}`);
   const tracer = options.tracer ?? options.provider?.getTracer(TRACER_NAME) ?? trace.getTracer(TRACER_NAME);
   const intents = new Map<string, OpenSpan>();
   const plans = new Map<string, OpenSpan>();

@@ -48,9 +48,9 @@ export interface MemoryProvenance extends ProvenanceSink {
 }
 
 /** Keeps the last `capacity` records (default 1000) in memory. */
-export function memoryProvenance(options: { capacity?: number } = {}): MemoryProvenance {
+export function createMemoryProvenance(options: { capacity?: number } = {}): MemoryProvenance {
   const capacity = options.capacity ?? 1000;
-  if (!(Number.isInteger(capacity) && capacity > 0)) throw new RangeError(`memoryProvenance: capacity must be a positive integer, got ${capacity}`);
+  if (!(Number.isInteger(capacity) && capacity > 0)) throw new RangeError(`createMemoryProvenance: capacity must be a positive integer, got ${capacity}`);
   const ring: ProvenanceRecord[] = new Array(capacity);
   let next = 0;
   let size = 0;
@@ -73,7 +73,7 @@ export function memoryProvenance(options: { capacity?: number } = {}): MemoryPro
 }
 
 /** Appends records as JSON lines to `path`; buffered and written on `flush()` (the executor flushes at plan end). */
-export function jsonlProvenance(options: { path: string }): ProvenanceSink & { readonly path: string } {
+export function createJsonlProvenance(options: { path: string }): ProvenanceSink & { readonly path: string } {
   const { path } = options;
   let buffer: string[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -111,6 +111,6 @@ export function jsonlProvenance(options: { path: string }): ProvenanceSink & { r
 }
 
 /** Hands every record to `callback` (errors it throws are swallowed by the executor and logged). */
-export function callbackProvenance(callback: (record: ProvenanceRecord) => void): ProvenanceSink {
+export function createCallbackProvenance(callback: (record: ProvenanceRecord) => void): ProvenanceSink {
   return { write: callback };
 }

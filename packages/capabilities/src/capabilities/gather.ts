@@ -1,4 +1,4 @@
-import { behavior, type LeafContext } from '@sinew/bt-runtime';
+import { defineBehavior, type LeafContext } from '@sinew/bt-runtime';
 import { accepted, blackboardKey, blockKey, effectsUnmet, guardFailed, guardOk, precondMissing, pred, type Vec3 } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
@@ -95,7 +95,7 @@ function unreachable(ctx: Leaf): Set<string> {
   return set;
 }
 
-const gatherTree = behavior<SinewBot, GatherArgs>({
+const gatherTree = defineBehavior<SinewBot, GatherArgs>({
   tree: GATHER_TREE,
   maxNodeDurationMs: 45_000,
   conditions: {

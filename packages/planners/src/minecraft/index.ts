@@ -10,8 +10,8 @@ import { minecraftRepair } from './repair.js';
 
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
 export { minecraftOperators } from './operators.js';
-export { blockNear, focusAround } from './state.js';
-export { preferredWood, rankRecipes, recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
+export { focusAround } from './state.js';
+export { recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
 export { FUEL_TICKS, SMELTING } from './smelting.js';
 export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
 

@@ -20,9 +20,9 @@ export interface RepairHookOptions {
  * does not fix its precondition cannot loop.
  *
  * @example
- * createExecutor({ ..., repair: plannerRepairHook(router, () => observeWorld(bot)) })
+ * createExecutor({ ..., repair: createPlannerRepairHook(router, () => observeWorld(bot)) })
  */
-export function plannerRepairHook<World>(
+export function createPlannerRepairHook<World>(
   planner: Pick<Planner<World>, 'name' | 'repair'>,
   world: () => World | Promise<World>,
   options: RepairHookOptions = {},

@@ -3,7 +3,7 @@ import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } fr
 import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
 import type { RepairHook } from '@sinew/executor-contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, plannerRepairHook, type RouteEvent } from '../../src/index.js';
+import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, type RouteEvent } from '../../src/index.js';
 import { createMinecraftHtn, focusAround } from '../../src/minecraft/index.js';
 
 // One server for the file; each test resets it and connects a fresh bot beside a fresh tree.
@@ -46,7 +46,7 @@ describe('precondition repair on the embedded server', () => {
     const { bot, snapshot } = await botBesideTree('repairer');
     const repairs: string[] = [];
     const htn = createMinecraftHtn();
-    const executor = executorFor(bot, plannerRepairHook(htn, snapshot, { onRepair: (e) => repairs.push(e.reason) }));
+    const executor = executorFor(bot, createPlannerRepairHook(htn, snapshot, { onRepair: (e) => repairs.push(e.reason) }));
     const outcome = await executor.run({ planId: 'pickaxe', intentId: 'pickaxe', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'wooden_pickaxe' } }] });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('completed');
     expect(count(bot, 'wooden_pickaxe')).toBe(1);
@@ -63,7 +63,7 @@ describe('precondition repair on the embedded server', () => {
     const needs = createNeedsPlanner({ seed: 1, onThought: (t) => thoughts.push(t.text) });
     const router = createRouter({ planners: [createMinecraftHtn(), needs], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
     const repairs: { stepId: string; reason: string }[] = [];
-    const executor = executorFor(bot, plannerRepairHook(router, snapshot, { onRepair: (e) => repairs.push(e) }));
+    const executor = executorFor(bot, createPlannerRepairHook(router, snapshot, { onRepair: (e) => repairs.push(e) }));
     // Perception → need → intent (the needs planner), then intent → router → HTN.
     const intent = needs.formIntent(snapshot());
     expect(intent.goal).toBe('need wood');
