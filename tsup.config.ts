@@ -20,6 +20,9 @@ if (pkg.bin) entry.cli = 'src/cli.ts';
 export default defineConfig({
   entry,
   format: ['esm', 'cjs'],
+  // Shared chunks in CJS too: an entry point (`/testing`, `/otel`) must not carry its own copy of a class
+  // the main entry exports, or `instanceof` fails across them.
+  splitting: true,
   dts: true,
   clean: true,
   sourcemap: true,
