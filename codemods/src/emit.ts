@@ -89,10 +89,8 @@ async function settle(ctx: { readonly signal: AbortSignal }, call: () => Promise
   }
 }`;
 
-const PER_BODY = `/** One instance per body, built on first use, so a wrapped class keeps its state between steps. */
-function perBody<Body extends object, Instance>(create: (body: Body) => Instance): (body: Body) => Instance {
-  const instances = new WeakMap<Body, Instance>();
-  return (body) => {
+/** The body of `perBody` after its first line, the same in TypeScript and JavaScript. */
+const PER_BODY_REST = `  return (body) => {
     let instance = instances.get(body);
     if (instance === undefined) {
       instance = create(body);
@@ -101,6 +99,11 @@ function perBody<Body extends object, Instance>(create: (body: Body) => Instance
     return instance;
   };
 }`;
+
+const PER_BODY = `/** One instance per body, built on first use, so a wrapped class keeps its state between steps. */
+function perBody<Body extends object, Instance>(create: (body: Body) => Instance): (body: Body) => Instance {
+  const instances = new WeakMap<Body, Instance>();
+${PER_BODY_REST}`;
 
 /** The same helpers in JavaScript, typed with JSDoc (`contracts` is the module RunnerResult comes from). */
 function javaScriptHelpers(contracts: string): Record<'success' | 'boolean' | 'leaf' | 'settle' | 'perBody', string> {
@@ -159,15 +162,7 @@ async function settle(ctx, call) {
  */
 function perBody(create) {
   const instances = new WeakMap();
-  return (body) => {
-    let instance = instances.get(body);
-    if (instance === undefined) {
-      instance = create(body);
-      instances.set(body, instance);
-    }
-    return instance;
-  };
-}`,
+${PER_BODY_REST}`,
   };
 }
 
