@@ -58,14 +58,19 @@ export interface CompareOptions {
   readonly digits?: number;
 }
 
-/** Runs `warmup` discarded rounds, then `rounds` rounds alternating `run` and `baseline`; records and returns the figure. */
+/**
+ * Runs `warmup` discarded rounds, then `rounds` rounds of `run` and `baseline`, the baseline first in every other
+ * round (so neither always pays for what the other left behind); records and returns the figure.
+ */
 export async function compare(options: CompareOptions): Promise<Figure> {
-  const { warmup = 1, rounds = DEFAULT_ROUNDS } = options;
+  const { warmup = 1, rounds = DEFAULT_ROUNDS, run, baseline } = options;
   const values: number[] = [];
   const bases: number[] = [];
   for (let round = -warmup; round < rounds; round += 1) {
-    const value = await options.run(round);
-    const base = options.baseline ? await options.baseline(round) : undefined;
+    const baseFirst = baseline !== undefined && round % 2 !== 0;
+    const early = baseFirst ? await baseline(round) : undefined;
+    const value = await run(round);
+    const base = baseFirst ? early : await baseline?.(round);
     if (round < 0) continue;
     values.push(value);
     if (base !== undefined) bases.push(base);
