@@ -1,6 +1,6 @@
 // Issue 15 survival bench, on the embedded server in one run:
 // 1. a bot gathering logs and crafting while zombies spawn at night (cap 5 alive), modes off vs on (brave, cautious):
-//    deaths, seconds below 6 health, plan completion. SINEW_BENCH_SURVIVAL_S game seconds per condition (default 30;
+//    deaths, seconds below 6 health, plan completion. SINEW_BENCH_SURVIVAL_S game seconds per condition (default 20;
 //    issue 15 asks for 3 minutes of game time — shortened to keep the whole `npm run bench` under ~10 minutes).
 // 2. reaction time from danger onset as the client receives it (teleported into lava; a breath packet below the
 //    band; a health packet that drops 8) to the first actuator command of the fast path, p50/p95 over
@@ -13,7 +13,7 @@ import type { ModeProfile } from '@sinew/belief';
 import { quantile, record } from './harness.js';
 import { applyScenario, connectBot, damage, give, placeTree, reset, setAir, setFood, setHostileSpawning, startServer, teleport, type TestServer } from '@sinew/testkit';
 
-const GAME_SECONDS = Number(process.env.SINEW_BENCH_SURVIVAL_S ?? 30);
+const GAME_SECONDS = Number(process.env.SINEW_BENCH_SURVIVAL_S ?? 20);
 const TRIALS = Number(process.env.SINEW_BENCH_REACTIONS ?? 8);
 const TREES = [
   { x: 6, z: 3 },

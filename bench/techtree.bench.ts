@@ -2,7 +2,7 @@
 // repairs, no hand-written plan, no LLM — from an empty inventory in the seeded tech_tree world, one fresh
 // server per seed. Prints per seed: success, wall time and server ticks to the wooden, stone and iron pickaxe,
 // steps, repairs, retries and LLM calls (always 0: no LLM planner is routed). The same-run baseline is each
-// seed's own wooden-pickaxe milestone (iron ÷ wooden). Seeds: SINEW_BENCH_SEEDS (default 3, seeds 1..N: the whole
+// seed's own wooden-pickaxe milestone (iron ÷ wooden). Seeds: SINEW_BENCH_SEEDS (default 1 — a seed takes ~1.5 min — seeds 1..N: the whole
 // `npm run bench` stays under ~10 minutes; SINEW_BENCH_SEEDS=10 for the full table).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { runDemo, type DemoResult } from '../examples/need-wood/src/demo.js';
 import { record } from './harness.js';
 
-const SEEDS = Number(process.env.SINEW_BENCH_SEEDS ?? 3);
+const SEEDS = Number(process.env.SINEW_BENCH_SEEDS ?? 1);
 
 function quietOut(): NodeJS.WriteStream {
   return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
