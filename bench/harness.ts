@@ -2,7 +2,6 @@
 // figure printed as median (min–max) beside its baseline, the ratio and the target, and appended as one JSON line
 // to $SINEW_BENCH_RESULTS so `scripts/bench.mjs` can end the whole run with one summary table.
 import { appendFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 
 export const DEFAULT_ROUNDS = 7;
 
@@ -36,13 +35,6 @@ export function quantile(values: readonly number[], q: number): number {
 /** Median, min and max of `values`. */
 export function spread(values: readonly number[]): Spread {
   return { median: quantile(values, 0.5), min: Math.min(...values), max: Math.max(...values), n: values.length };
-}
-
-/** Wall milliseconds of one call of `fn`. */
-export async function time(fn: () => unknown): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
 }
 
 export interface CompareOptions {

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
+import { Vec3 } from 'vec3';
 import { createExecutor, createMetrics, memoryProvenance, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { connectBot, give, startServer, type TestServer } from '@sinew/testkit';
@@ -129,6 +130,11 @@ async function main(): Promise<void> {
     const tally = new Tally();
     const [series] = await Promise.all([sample(measureFrom, until), ...members.map((m) => loop(m, until, measureFrom, tally))]);
     report(series, tally);
+    // a bot that strays loads new chunks on the server and in its own client: growth that is not a leak in Sinew
+    const strays = members.map((m) => ({ name: m.bot.username, blocks: m.bot.entity.position.distanceTo(new Vec3(m.home.x, m.home.y, m.home.z)) })).filter((s) => s.blocks > 8);
+    console.log(`  bots more than 8 blocks from home at the end: ${strays.map((s) => `${s.name} ${s.blocks.toFixed(0)}`).join(', ') || 'none'}`);
+    const items = Object.values(server.serv?.entities ?? {}).filter((e) => e.type === 'object' || e.name === 'item').length;
+    console.log(`  entities on the server at the end: ${Object.keys(server.serv?.entities ?? {}).length} (${items} objects or items on the ground)`);
   } finally {
     for (const m of members) {
       await m.executor.close();
