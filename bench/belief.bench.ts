@@ -1,10 +1,12 @@
 // @sinew/belief benchmarks: ingest cost per tick (16/64/256 entities), the mineflayer adapter's whole tick
 // against bare ingest, and deltas per tick in a stable 64-entity scene after warmup, each beside a baseline
-// measured in the same run.
+// measured in the same run (bench/harness.ts: warm-up, 7 alternating rounds). Target (issue 18): ingest ≤ 1.0× the
+// naive per-entity serialization at 64 and 256 entities; 0 deltas per tick in the stable scene.
 import { performance } from 'node:perf_hooks';
 import { createBeliefBus, type EvidenceBatch, type EvidenceItem } from '@sinew/belief';
 import { attachBelief, evidenceFromBot, type EntityLike, type Scheduler } from '@sinew/belief/mineflayer';
 import { prng } from '../packages/belief/test/helpers.js';
+import { compare, record } from './harness.js';
 
 const CLASSES = ['zombie', 'skeleton', 'cow', 'pig', 'sheep', 'creeper'];
 const OBSERVER = { x: 0, y: 64, z: 0 };
@@ -42,44 +44,34 @@ function naiveEmit(batch: EvidenceBatch): number {
   return bytes;
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-const targets: Record<number, number> = { 64: 200, 256: 1000 };
-let failed = false;
-
-console.log('ingest cost per tick (µs, median of 5 runs × 500 ticks after 300 warmup ticks; trackCap = entity count)');
+console.log('ingest cost per tick (µs, 500 ticks per round after 300 warm-up ticks on a fresh bus; trackCap = entity count)');
 for (const n of [16, 64, 256]) {
   const batches = scene(n, 800, n);
-  const runs: number[] = [];
-  const naiveRuns: number[] = [];
-  for (let run = 0; run < 5; run += 1) {
-    const bus = createBeliefBus({ trackCap: Math.max(64, n), maxNewTracksPerTick: n });
-    for (let t = 0; t < 300; t += 1) bus.ingest(t + 1, batches[t]!);
-    let start = performance.now();
-    for (let t = 300; t < 800; t += 1) bus.ingest(t + 1, batches[t]!);
-    runs.push(((performance.now() - start) * 1000) / 500);
-    let sink = 0;
-    start = performance.now();
-    for (let t = 300; t < 800; t += 1) sink += naiveEmit(batches[t]!);
-    naiveRuns.push(((performance.now() - start) * 1000) / 500);
-    if (sink < 0) console.log(sink);
-  }
-  const us = median(runs);
-  const naive = median(naiveRuns);
-  const target = targets[n];
-  const verdict = target === undefined ? '' : us <= target ? `  target ≤ ${target} µs: ok` : `  target ≤ ${target} µs: MISSED`;
-  if (target !== undefined && us > target) failed = true;
-  console.log(
-    `  ${String(n).padStart(3)} entities: belief ingest ${us.toFixed(1).padStart(7)} µs/tick | baseline naive per-entity serialization ${naive.toFixed(1).padStart(6)} µs/tick | ratio ${(us / naive).toFixed(2)}×${verdict}`,
-  );
+  let sink = 0;
+  await compare({
+    figure: `belief ingest, ${n} entities (vs naive per-entity serialization)`,
+    unit: 'µs/tick',
+    run: () => {
+      const bus = createBeliefBus({ trackCap: Math.max(64, n), maxNewTracksPerTick: n });
+      for (let t = 0; t < 300; t += 1) bus.ingest(t + 1, batches[t]!);
+      const start = performance.now();
+      for (let t = 300; t < 800; t += 1) bus.ingest(t + 1, batches[t]!);
+      return ((performance.now() - start) * 1000) / 500;
+    },
+    baseline: () => {
+      const start = performance.now();
+      for (let t = 300; t < 800; t += 1) sink += naiveEmit(batches[t]!);
+      return ((performance.now() - start) * 1000) / 500;
+    },
+    ...(n >= 64 ? { target: { ratio: 1 } } : {}),
+    digits: 1,
+  });
+  if (sink < 0) console.log(sink);
 }
 
 const idleScheduler: Scheduler = { setInterval: () => 0, clearInterval: () => {} };
 
-console.log('\nadapter tick (µs, median of 5 runs × 500 ticks after 300 warmup; evidence from a bot-shaped entity table, no tick listener)');
+console.log('\nadapter tick (500 ticks per round after 300 warm-up; evidence from a bot-shaped entity table, no tick listener)');
 for (const n of [64, 256]) {
   const batches = scene(n, 800, n);
   const self: EntityLike = { id: 1, type: 'player', name: 'player', position: OBSERVER };
@@ -91,34 +83,34 @@ for (const n of [64, 256]) {
     }
     return entities;
   });
-  const runs: number[] = [];
-  const bareRuns: number[] = [];
-  for (let run = 0; run < 5; run += 1) {
-    const bot = { entity: self, entities: tables[0]! };
-    const busConfig = { trackCap: Math.max(64, n), maxNewTracksPerTick: n };
-    const adapter = attachBelief(bot, { scheduler: idleScheduler, bus: busConfig });
-    for (let t = 0; t < 300; t += 1) {
-      bot.entities = tables[t]!;
-      adapter.tick();
-    }
-    let start = performance.now();
-    for (let t = 300; t < 800; t += 1) {
-      bot.entities = tables[t]!;
-      adapter.tick();
-    }
-    runs.push(((performance.now() - start) * 1000) / 500);
-    // baseline: the same evidence and ingest with nothing around them
-    const bus = createBeliefBus({ emitEveryTicks: 5, ...busConfig });
-    for (let t = 0; t < 300; t += 1) bus.ingest(t + 1, evidenceFromBot({ entity: self, entities: tables[t]! })!);
-    start = performance.now();
-    for (let t = 300; t < 800; t += 1) bus.ingest(t + 1, evidenceFromBot({ entity: self, entities: tables[t]! })!);
-    bareRuns.push(((performance.now() - start) * 1000) / 500);
-  }
-  const us = median(runs);
-  const bare = median(bareRuns);
-  console.log(
-    `  ${String(n).padStart(3)} entities: adapter tick ${us.toFixed(1).padStart(7)} µs | baseline evidence + bare ingest ${bare.toFixed(1).padStart(7)} µs | ratio ${(us / bare).toFixed(2)}×`,
-  );
+  const busConfig = { trackCap: Math.max(64, n), maxNewTracksPerTick: n };
+  await compare({
+    figure: `belief adapter tick, ${n} entities (vs evidence + bare ingest)`,
+    unit: 'µs/tick',
+    run: () => {
+      const bot = { entity: self, entities: tables[0]! };
+      const adapter = attachBelief(bot, { scheduler: idleScheduler, bus: busConfig });
+      for (let t = 0; t < 300; t += 1) {
+        bot.entities = tables[t]!;
+        adapter.tick();
+      }
+      const start = performance.now();
+      for (let t = 300; t < 800; t += 1) {
+        bot.entities = tables[t]!;
+        adapter.tick();
+      }
+      return ((performance.now() - start) * 1000) / 500;
+    },
+    // the same evidence and ingest with nothing around them
+    baseline: () => {
+      const bus = createBeliefBus({ emitEveryTicks: 5, ...busConfig });
+      for (let t = 0; t < 300; t += 1) bus.ingest(t + 1, evidenceFromBot({ entity: self, entities: tables[t]! })!);
+      const start = performance.now();
+      for (let t = 300; t < 800; t += 1) bus.ingest(t + 1, evidenceFromBot({ entity: self, entities: tables[t]! })!);
+      return ((performance.now() - start) * 1000) / 500;
+    },
+    digits: 1,
+  });
 }
 
 for (const walkers of [false, true]) {
@@ -155,11 +147,12 @@ for (const walkers of [false, true]) {
   console.log(`  belief bus: ${(deltas / ticks).toFixed(3)} deltas/tick (${deltas} deltas, ${messages} messages incl. periodic snapshots)`);
   console.log(`  baseline one-observation-per-entity: ${(naiveObservations / ticks).toFixed(1)} observations/tick`);
   console.log(`  baseline naive change detector (0.1-block rounding): ${(naiveChanged / ticks).toFixed(1)} observations/tick`);
-  console.log(`  ratio belief / per-entity: ${(deltas / naiveObservations).toExponential(2)}${walkers ? '' : ' (target: 0 deltas after warmup)'}`);
-  if (!walkers && deltas > 0) failed = true;
-}
-
-if (failed) {
-  console.log('\ningest target missed');
-  process.exitCode = 1;
+  record({
+    figure: `belief deltas per tick, ${walkers ? 'busy' : 'stable'} 64-entity scene (vs one observation per entity)`,
+    unit: '/tick',
+    values: [deltas / ticks],
+    baselines: [naiveObservations / ticks],
+    ...(walkers ? {} : { target: { value: 0 } }),
+    digits: 3,
+  });
 }

@@ -1,15 +1,14 @@
 // @sinew/bt-runtime: the behavior-tree runner vs bare mistreevous `step()` on the same 50-node tree
 // (root + sequence + 48 leaves: 24 conditions and 24 actions, all synchronous), measured in the same run.
 // Both run the tree to completion N times; Sinew adds leaf ownership, node paths, transition events and
-// its root guard. Target (issue 18): ≤ 1.5× bare mistreevous.
+// its root guard. Warm-up, 7 alternating rounds (bench/harness.ts). Target (issue 18): ≤ 1.5× bare mistreevous.
 import { performance } from 'node:perf_hooks';
 import { defineBehavior, systemClock } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { BehaviourTree, State } from 'mistreevous';
+import { compare } from './harness.js';
 
 const RUNS = 5000;
-const ROUNDS = 7;
-const TARGET_RATIO = 1.5;
 
 const leaves = Array.from({ length: 24 }, (_, i) => `condition [Ready, ${i}] action [Work, ${i}]`).join(' ');
 const MDSL = `root { sequence { ${leaves} } }`;
@@ -52,24 +51,11 @@ async function runBare(): Promise<number> {
   return performance.now() - start;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-await runSinew();
-await runBare();
-const s: number[] = [];
-const b: number[] = [];
-for (let round = 0; round < ROUNDS; round += 1) {
-  s.push(await runSinew());
-  b.push(await runBare());
-}
-const sinewUs = (median(s) * 1000) / RUNS;
-const bareUs = (median(b) * 1000) / RUNS;
-const ratio = sinewUs / bareUs;
-console.log(`sinew defineBehavior() run : ${sinewUs.toFixed(2)} µs per 50-node tree run (median of ${ROUNDS} × ${RUNS})`);
-console.log(`bare mistreevous step: ${bareUs.toFixed(2)} µs per 50-node tree run (baseline, same run)`);
-const bestRatio = Math.min(...s) / Math.min(...b);
-console.log(`ratio                : ${ratio.toFixed(2)}× of medians, ${bestRatio.toFixed(2)}× of best rounds (target ≤ ${TARGET_RATIO}×)`);
-if (ratio > TARGET_RATIO) {
-  console.log('over target');
-  process.exitCode = 1;
-}
+const perRun = (ms: number) => (ms * 1000) / RUNS;
+await compare({
+  figure: 'defineBehavior() 50-node tree run (vs bare mistreevous step)',
+  unit: 'µs',
+  run: async () => perRun(await runSinew()),
+  baseline: async () => perRun(await runBare()),
+  target: { ratio: 1.5 },
+});

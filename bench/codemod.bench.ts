@@ -1,11 +1,11 @@
 // @sinew/codemods: wall time of `wrapRunners` on a 1,500-line JavaScript skills module (JSDoc types, ESM), a fresh
-// ts-morph project per round (what one CLI run pays), vs a plain ts-morph parse of the same file in the same run.
+// ts-morph project per round (what one CLI run pays), vs a plain ts-morph parse of the same file in the same run
+// (bench/harness.ts: warm-up, 7 alternating rounds). The codemod type-checks every parameter; the parse does not.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Project, ts } from 'ts-morph';
 import { wrapRunners } from '@sinew/codemods';
-
-const ROUNDS = 5;
+import { compare } from './harness.js';
 const PATH = '/bench/skills.js';
 
 /** The skills fixture twice (the second copy renamed, its imports and module constants dropped): ~1,500 lines. */
@@ -40,21 +40,17 @@ function parse(text: string): number {
   return performance.now() - start;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 const text = largeModule();
-const lines = text.split('\n').length;
-codemod(text);
-parse(text);
-const wrapped: number[] = [];
-const parsed: number[] = [];
 let capabilities = 0;
-for (let round = 0; round < ROUNDS; round += 1) {
-  const run = codemod(text);
-  wrapped.push(run.ms);
-  capabilities = run.wrapped;
-  parsed.push(parse(text));
-}
-console.log(`codemod wrap-runners : ${median(wrapped).toFixed(0)} ms for ${lines} lines, ${capabilities} capabilities (median of ${ROUNDS}, fresh project each)`);
-console.log(`ts-morph parse       : ${median(parsed).toFixed(1)} ms (baseline, same run)`);
-console.log(`ratio                : ${(median(wrapped) / median(parsed)).toFixed(1)}× (the codemod type-checks every parameter; the parse does not)`);
+await compare({
+  figure: `codemod wrap-runners, ${text.split('\n').length} lines (vs ts-morph parse)`,
+  unit: 'ms',
+  run: () => {
+    const run = codemod(text);
+    capabilities = run.wrapped;
+    return run.ms;
+  },
+  baseline: () => parse(text),
+  digits: 1,
+});
+console.log(`  (${capabilities} capabilities wrapped per run, fresh project each)`);

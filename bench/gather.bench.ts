@@ -1,7 +1,8 @@
 // @sinew/capabilities: the gather-4-logs task through Sinew (registry → executor → gather BT → acceptance)
 // vs a hand-written mineflayer + pathfinder script doing the same (find → walk → dig → pick up), on the
-// same embedded server in the same run, alternating. Prints the wall-time ratio (target ≤ 1.15) and the
-// TTFA p50/p95 of the Sinew steps (target p95 ≤ 100 ms). Rounds: SINEW_BENCH_ROUNDS (default 3).
+// same embedded server in the same run, alternating (which goes first swaps every round; a fresh world and a fresh bot
+// each time). One warm-up round, then SINEW_BENCH_ROUNDS rounds (default 5): wall seconds as median (min–max), no
+// round dropped, and the ratio of medians. Target (issue 18): ≤ 1.05. TTFA has its own bench (ttfa.bench.ts).
 import { performance } from 'node:perf_hooks';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot } from '@sinew/capabilities';
@@ -9,9 +10,10 @@ import { connectBot, placeTree, reset, startServer, type TestServer } from '@sin
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from 'prismarine-entity';
+import { compare } from './harness.js';
 
 const { pathfinder, Movements, goals } = pathfinderPackage;
-const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 5);
 const LOGS = 4;
 const TREES = [
   { x: 6, z: 3 },
@@ -59,54 +61,52 @@ async function handWritten(bot: Bot): Promise<void> {
   }
 }
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
+/** One baseline round: a plain bot, pathfinder loaded by hand → wall seconds. */
+async function baselineRound(server: TestServer, round: number): Promise<number> {
+  await freshWorld(server);
+  const plain = await connectBot(server, { username: `plain${round + 1}` });
+  plain.loadPlugin(pathfinder);
+  await onGround(plain);
+  const t0 = performance.now();
+  await handWritten(plain);
+  const seconds = (performance.now() - t0) / 1000;
+  plain.quit();
+  return seconds;
+}
+
+/** One Sinew round: the same task as one plan step through the full pipeline → wall seconds. */
+async function sinewRound(server: TestServer, round: number): Promise<number> {
+  await freshWorld(server);
+  const bot = instrumentBot(await connectBot(server, { username: `sinew${round + 1}` }));
+  await onGround(bot);
+  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, metrics: createExecutorMetrics(), provenance: createMemoryProvenance() });
+  const t0 = performance.now();
+  const outcome = await executor.run({
+    planId: `bench-${round}`,
+    intentId: 'bench',
+    steps: [{ stepId: 'gather', type: 'gather', args: { block: 'oak_log', count: LOGS } }],
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  if (outcome.status !== 'completed') throw new Error(`sinew run failed: ${JSON.stringify(outcome.failure)}`);
+  await executor.close();
+  bot.quit();
+  return seconds;
 }
 
 async function main(): Promise<void> {
   const server = await startServer();
-  const sinewTimes: number[] = [];
-  const baselineTimes: number[] = [];
-  const ttfas: number[] = [];
   try {
-    for (let round = 0; round < ROUNDS; round += 1) {
-      // Baseline: a plain bot, pathfinder loaded by hand.
-      await freshWorld(server);
-      const plain = await connectBot(server, { username: `plain${round}` });
-      plain.loadPlugin(pathfinder);
-      await onGround(plain);
-      let t0 = performance.now();
-      await handWritten(plain);
-      baselineTimes.push(performance.now() - t0);
-      plain.quit();
-
-      // Sinew: the same task as one plan step through the full pipeline.
-      await freshWorld(server);
-      const bot = instrumentBot(await connectBot(server, { username: `sinew${round}` }));
-      await onGround(bot);
-      const executor = createExecutor({ registry: createStandardRegistry(), body: bot, metrics: createExecutorMetrics(), provenance: createMemoryProvenance() });
-      t0 = performance.now();
-      const outcome = await executor.run({
-        planId: `bench-${round}`,
-        intentId: 'bench',
-        steps: [{ stepId: 'gather', type: 'gather', args: { block: 'oak_log', count: LOGS } }],
-      });
-      sinewTimes.push(performance.now() - t0);
-      if (outcome.status !== 'completed') throw new Error(`sinew run failed: ${JSON.stringify(outcome.failure)}`);
-      for (const step of outcome.steps) if (step.ttfaMs !== undefined) ttfas.push(step.ttfaMs);
-      await executor.close();
-      bot.quit();
-      console.log(`  round ${round + 1}: sinew ${(sinewTimes.at(-1)! / 1000).toFixed(2)} s, hand-written ${(baselineTimes.at(-1)! / 1000).toFixed(2)} s`);
-    }
+    await compare({
+      figure: `gather ${LOGS} logs, Sinew (vs hand-written mineflayer)`,
+      unit: 's',
+      run: (round) => sinewRound(server, round),
+      baseline: (round) => baselineRound(server, round),
+      rounds: ROUNDS,
+      target: { ratio: 1.05 },
+    });
   } finally {
     await server.stop();
   }
-  const median = (values: number[]) => quantile(values, 0.5);
-  const ratio = median(sinewTimes) / median(baselineTimes);
-  console.log(`gather ${LOGS} logs, ${ROUNDS} rounds (median): sinew ${(median(sinewTimes) / 1000).toFixed(2)} s vs hand-written ${(median(baselineTimes) / 1000).toFixed(2)} s`);
-  console.log(`  wall-time ratio sinew / hand-written = ${ratio.toFixed(3)} (target ≤ 1.15) ${ratio <= 1.15 ? 'OK' : 'OVER'}`);
-  console.log(`  TTFA p50 ${quantile(ttfas, 0.5).toFixed(1)} ms, p95 ${quantile(ttfas, 0.95).toFixed(1)} ms over ${ttfas.length} steps (target p95 ≤ 100 ms) ${quantile(ttfas, 0.95) <= 100 ? 'OK' : 'OVER'}`);
 }
 
 main().then(
