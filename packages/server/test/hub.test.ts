@@ -25,6 +25,10 @@ class HeldSocket {
     });
   }
 
+  get bufferedAmount(): number {
+    return this.unacknowledged;
+  }
+
   once(): void {}
 
   /** Completes every write so far (each completion may write more); false when nothing was pending. */

@@ -43,10 +43,9 @@ class StreamClient {
   // A queue with a moving head: dropping and taking are O(1); the array is compacted now and then.
   #queue: string[] = [];
   #head = 0;
-  #inflight = 0;
   dropped = 0;
-  readonly #afterWrite = (bytes: number) => (error?: Error) => {
-    this.#inflight -= bytes;
+  // One callback for every write: when the socket flushes, what waits goes next.
+  readonly #afterWrite = (error?: Error) => {
     if (!error) this.drain();
   };
 
@@ -74,7 +73,7 @@ class StreamClient {
   /** Takes a flush: its shared frames while nothing waits and each fits under the high-water mark, the rest through the queue. */
   take(batch: Batch): void {
     let frame = 0;
-    for (; frame < batch.frames && this.#queued === 0 && this.#fits(batch.bytes(frame)); frame += 1) this.#send(batch.frame(frame), batch.bytes(frame));
+    for (; frame < batch.frames && this.#queued === 0 && this.#fits(batch.bytes(frame)); frame += 1) this.#send(batch.frame(frame));
     if (frame === batch.frames) return;
     for (let i = batch.first(frame); i < batch.texts.length; i += 1) this.enqueue(batch.texts[i]!);
     this.drain();
@@ -84,18 +83,19 @@ class StreamClient {
   drain(): void {
     const queue = this.#queue;
     while (this.#head < queue.length) {
-      const budget = Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes - this.#inflight);
+      const unflushed = this.#unflushed;
+      const budget = Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes - unflushed);
       let end = this.#head;
       let bytes = -1; // no newline before the first envelope
       for (; end < queue.length; end += 1) {
         const next = bytes + 1 + Buffer.byteLength(queue[end]!);
-        if (next > budget && !(end === this.#head && this.#inflight === 0)) break;
+        if (next > budget && !(end === this.#head && unflushed === 0)) break;
         bytes = next;
       }
       if (end === this.#head) break;
       const frame = queue.slice(this.#head, end).join('\n');
       this.#head = end;
-      this.#send(frame, bytes);
+      this.#send(frame);
     }
     if (this.#head === queue.length) {
       this.#queue = [];
@@ -107,17 +107,22 @@ class StreamClient {
   }
 
   stats(): StreamClientStats {
-    return { id: this.id, queued: this.#queued, dropped: this.dropped, inflightBytes: this.#inflight };
+    return { id: this.id, queued: this.#queued, dropped: this.dropped, inflightBytes: this.#unflushed };
+  }
+
+  /** Bytes handed to the socket and not yet flushed to the kernel: what a write the kernel took at once leaves out. */
+  get #unflushed(): number {
+    return this.socket.bufferedAmount;
   }
 
   #fits(bytes: number): boolean {
-    return this.#inflight === 0 || this.#inflight + bytes <= this.limits.clientHighWaterBytes;
+    const unflushed = this.#unflushed;
+    return unflushed === 0 || unflushed + bytes <= this.limits.clientHighWaterBytes;
   }
 
-  #send(frame: Buffer | string, bytes: number): void {
+  #send(frame: Buffer | string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    this.#inflight += bytes;
-    this.socket.send(frame, { binary: false }, this.#afterWrite(bytes));
+    this.socket.send(frame, { binary: false }, this.#afterWrite);
   }
 }
 
