@@ -119,9 +119,8 @@ describe('/api/events (real WebSocket on 127.0.0.1)', () => {
 describe('/api/events: a client that never reads', () => {
   it('keeps a bounded queue per client, drops the oldest and counts them; other clients get everything', async () => {
     const { executor } = fakeExecutor();
-    // a flush per event-loop turn: the bound below allows one burst past the high-water mark; with a batching interval
-    // an in-sync client's shared frame is the whole batch, so the overshoot would grow with the interval, not the queue
-    const limits = { clientQueue: 32, clientHighWaterBytes: 64 * 1024, flushIntervalMs: 0 };
+    // the default flush interval: a 10 ms batch (up to clientQueue events) goes out in frames under each client's high-water mark
+    const limits = { clientQueue: 32, clientHighWaterBytes: 64 * 1024 };
     const server = await serveSinew({ executor, port: 0, token: TOKEN, limits });
     const raw = await rawSocket(server.port);
     raw.socket.write(
@@ -141,7 +140,7 @@ describe('/api/events: a client that never reads', () => {
     const slow = server.clients().find((c) => c.dropped > 0);
     expect(slow, JSON.stringify(server.clients())).toBeDefined();
     expect(slow!.queued).toBeLessThanOrEqual(limits.clientQueue);
-    expect(slow!.inflightBytes).toBeLessThanOrEqual(limits.clientHighWaterBytes + pad.length + 200);
+    expect(slow!.inflightBytes).toBeLessThanOrEqual(limits.clientHighWaterBytes);
     expect(reader.events.filter((e) => e.type === 'planGenerated')).toHaveLength(4000);
     expect((await http(server.url, '/metrics')).text).toMatch(new RegExp(`sinew_server_stream_dropped_events_total ${slow!.dropped}\\b`));
     raw.socket.destroy();

@@ -35,18 +35,17 @@ const FRAME_BYTES = 64 * 1024;
 
 /**
  * One WebSocket client with a bounded queue: at most `clientHighWaterBytes` are handed to the socket
- * unflushed; further events wait in a queue of `clientQueue` entries whose oldest are dropped and
- * counted, so a client that never reads costs a bounded amount of memory. Queued events leave in
- * frames of several envelopes (newline-separated): one socket write per client per flush.
+ * unflushed (a single larger envelope goes alone on an idle socket); further events wait in a queue of
+ * `clientQueue` entries whose oldest are dropped and counted, so a client that never reads costs a
+ * bounded amount of memory. Events leave in frames of several envelopes (newline-separated).
  */
 class StreamClient {
   // A queue with a moving head: dropping and taking are O(1); the array is compacted now and then.
   #queue: string[] = [];
   #head = 0;
-  #inflight = 0;
   dropped = 0;
-  readonly #afterWrite = (bytes: number) => (error?: Error) => {
-    this.#inflight -= bytes;
+  // One callback for every write: when the socket flushes, what waits goes next.
+  readonly #afterWrite = (error?: Error) => {
     if (!error) this.drain();
   };
 
@@ -71,28 +70,32 @@ class StreamClient {
     this.#queue.push(text);
   }
 
-  /** True when nothing waits and the socket is under its high-water mark: a shared frame can go out as is. */
-  get inSync(): boolean {
-    return this.#head === this.#queue.length && this.#inflight < this.limits.clientHighWaterBytes;
+  /** Takes a flush: its shared frames while nothing waits and each fits under the high-water mark, the rest through the queue. */
+  take(batch: Batch): void {
+    let frame = 0;
+    for (; frame < batch.frames && this.#queued === 0 && this.#fits(batch.bytes(frame)); frame += 1) this.#send(batch.frame(frame));
+    if (frame === batch.frames) return;
+    for (let i = batch.first(frame); i < batch.texts.length; i += 1) this.enqueue(batch.texts[i]!);
+    this.drain();
   }
 
-  /** Sends a frame already encoded for every in-sync client (one UTF-8 encoding per flush, not per client). */
-  sendShared(frame: Buffer): void {
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    this.#inflight += frame.length;
-    this.socket.send(frame, { binary: false }, this.#afterWrite(frame.length));
-  }
-
-  /** Writes queued envelopes, in frames, while the socket is under its high-water mark. */
+  /** Writes queued envelopes, in frames that fit under the high-water mark (an idle socket takes at least one envelope). */
   drain(): void {
     const queue = this.#queue;
-    while (this.#head < queue.length && this.#inflight < this.limits.clientHighWaterBytes) {
+    while (this.#head < queue.length) {
+      const unflushed = this.#unflushed;
+      const budget = Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes - unflushed);
       let end = this.#head;
-      let bytes = 0;
-      while (end < queue.length && (end === this.#head || bytes + queue[end]!.length < FRAME_BYTES)) bytes += queue[end++]!.length + 1;
+      let bytes = -1; // no newline before the first envelope
+      for (; end < queue.length; end += 1) {
+        const next = bytes + 1 + Buffer.byteLength(queue[end]!);
+        if (next > budget && !(end === this.#head && unflushed === 0)) break;
+        bytes = next;
+      }
+      if (end === this.#head) break;
       const frame = queue.slice(this.#head, end).join('\n');
       this.#head = end;
-      this.#write(frame);
+      this.#send(frame);
     }
     if (this.#head === queue.length) {
       this.#queue = [];
@@ -104,14 +107,67 @@ class StreamClient {
   }
 
   stats(): StreamClientStats {
-    return { id: this.id, queued: this.#queued, dropped: this.dropped, inflightBytes: this.#inflight };
+    return { id: this.id, queued: this.#queued, dropped: this.dropped, inflightBytes: this.#unflushed };
   }
 
-  #write(text: string): void {
+  /** Bytes handed to the socket and not yet flushed to the kernel: what a write the kernel took at once leaves out. */
+  get #unflushed(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  #fits(bytes: number): boolean {
+    const unflushed = this.#unflushed;
+    return unflushed === 0 || unflushed + bytes <= this.limits.clientHighWaterBytes;
+  }
+
+  #send(frame: Buffer | string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const bytes = Buffer.byteLength(text);
-    this.#inflight += bytes;
-    this.socket.send(text, this.#afterWrite(bytes));
+    this.socket.send(frame, { binary: false }, this.#afterWrite);
+  }
+}
+
+/**
+ * One flush's envelopes cut into frames of at most `limit` bytes (one envelope at least); each frame is
+ * UTF-8 encoded once, the first time a client takes it, and shared by every client that can take it.
+ */
+class Batch {
+  // frame i holds texts[starts[i]] up to texts[starts[i + 1]] (exclusive); sizes[i] is its byte length
+  readonly #starts: number[] = [];
+  readonly #sizes: number[] = [];
+  readonly #encoded: (Buffer | undefined)[] = [];
+
+  constructor(
+    readonly texts: readonly string[],
+    limit: number,
+  ) {
+    let size = -1;
+    for (let i = 0; i < texts.length; i += 1) {
+      const bytes = Buffer.byteLength(texts[i]!);
+      if (i === 0 || size + 1 + bytes > limit) {
+        if (i > 0) this.#sizes.push(size);
+        this.#starts.push(i);
+        size = -1;
+      }
+      size += 1 + bytes;
+    }
+    this.#sizes.push(size);
+  }
+
+  get frames(): number {
+    return this.#starts.length;
+  }
+
+  first(frame: number): number {
+    return this.#starts[frame]!;
+  }
+
+  bytes(frame: number): number {
+    return this.#sizes[frame]!;
+  }
+
+  frame(frame: number): Buffer {
+    const end = this.#starts[frame + 1] ?? this.texts.length;
+    return (this.#encoded[frame] ??= frameOf(this.texts, this.#starts[frame]!, end, this.#sizes[frame]!));
   }
 }
 
@@ -119,8 +175,9 @@ class StreamClient {
  * The event hub: numbers events, keeps the last `ringSize` for resumes, fans out to clients. The
  * executor's emit costs a seq, a timestamp and four array stores (no object, no closure per event):
  * the ring holds the raw payloads; envelopes are serialized once, only when a client listens, in one
- * batch per flush (the next event-loop turn, or `flushIntervalMs`) and sent as one frame per client.
- * A batch never outgrows the ring: the `ringSize`-th pending event flushes first.
+ * batch per flush (the next event-loop turn, or `flushIntervalMs`), cut into frames encoded once and
+ * shared by the clients. A batch never outgrows the ring nor a client's queue: the
+ * `min(ringSize, clientQueue)`-th pending event flushes first.
  */
 export class EventHub {
   #seq = 0;
@@ -135,17 +192,21 @@ export class EventHub {
   #nextClient = 1;
   #timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | undefined;
   readonly #flush = () => this.flush();
+  // A batch fits the ring and a client's queue: what an in-sync client cannot write at once waits there, none dropped.
+  readonly #batchLimit: number;
 
   constructor(
     private readonly limits: HubLimits,
     private readonly now: () => number = Date.now,
     private readonly onDrop: () => void = () => {},
-  ) {}
+  ) {
+    this.#batchLimit = Math.min(limits.ringSize, limits.clientQueue);
+  }
 
   /** Stores an event in the resume ring; the next flush sends it to every client. */
   publish(type: string, data: unknown): void {
     const size = this.limits.ringSize;
-    if (this.#seq - this.#sent >= size) this.flush();
+    if (this.#seq - this.#sent >= this.#batchLimit) this.flush();
     const slot = this.#seq % size;
     this.#seq += 1;
     this.#types[slot] = type;
@@ -160,7 +221,7 @@ export class EventHub {
     }
   }
 
-  /** Sends what was published since the last flush: one frame per client (also called on attach, close and `lastSeq`). */
+  /** Sends what was published since the last flush: shared frames per client (also called on attach, close and `lastSeq`). */
   flush(): void {
     this.#cancelTimer();
     const from = this.#sent + 1;
@@ -170,14 +231,8 @@ export class EventHub {
     if (this.#clients.size === 0) return;
     const texts: string[] = [];
     for (let seq = from; seq <= to; seq += 1) texts.push(this.#text(seq));
-    let shared: Buffer | undefined;
-    for (const client of [...this.#clients.values()]) {
-      if (client.inSync) client.sendShared((shared ??= frameOf(texts)));
-      else {
-        for (const text of texts) client.enqueue(text);
-        client.drain();
-      }
-    }
+    const batch = new Batch(texts, Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes));
+    for (const client of [...this.#clients.values()]) client.take(batch);
   }
 
   /** Attaches a socket; with `since`, first replays the ring's events after that seq (a `stream.hello` says how many were missed). */
@@ -221,13 +276,11 @@ export class EventHub {
   }
 }
 
-/** The envelopes one per line, UTF-8 encoded straight into one buffer (no joined string to flatten and copy). */
-function frameOf(texts: readonly string[]): Buffer {
-  let bytes = texts.length - 1;
-  for (const text of texts) bytes += Buffer.byteLength(text);
+/** Envelopes `texts[start..end)` one per line (`bytes` long), UTF-8 encoded straight into one buffer (no joined string to flatten and copy). */
+function frameOf(texts: readonly string[], start: number, end: number, bytes: number): Buffer {
   const frame = Buffer.allocUnsafe(bytes);
-  let offset = frame.write(texts[0]!, 0);
-  for (let i = 1; i < texts.length; i += 1) {
+  let offset = frame.write(texts[start]!, 0);
+  for (let i = start + 1; i < end; i += 1) {
     frame[offset++] = 0x0a;
     offset += frame.write(texts[i]!, offset);
   }
