@@ -39,18 +39,25 @@ function commonStep(raw: unknown): PlanStep | undefined {
   if (!isId(stepId, 256) || !isId(type, 128)) return undefined;
   // `args` defaults to {}; a record is copied as zod copies it.
   const copied = args === undefined ? {} : copyRecord(args);
-  return copied && { stepId, type, args: copied };
+  // zod reads every field of the shape: a hidden (non-enumerable) one with a value or a getter is the schema's to judge.
+  return copied && absent(raw) ? { stepId, type, args: copied } : undefined;
+}
+
+/** The optional step fields, in PlanStepSchema's order. */
+const OPTIONAL_STEP_KEYS = ['preconds', 'effects', 'cost', 'priority', 'safetyLevel', 'expectedDurationMs', 'idempotencyKey', 'capabilityVersion'] as const;
+
+function absent(raw: Record<string, unknown>): boolean {
+  for (const key of OPTIONAL_STEP_KEYS) if (raw[key] !== undefined) return false;
+  return true;
 }
 
 /** A fresh copy of a plain object with only enumerable string keys (as z.record(z.string(), z.unknown()) outputs it). */
 function copyRecord(value: unknown): Record<string, unknown> | undefined {
-  if (!isPlain(value)) return undefined;
+  // zod refuses symbol keys: let it say so.
+  if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
   const copy: Record<string, unknown> = {};
-  for (const key of Reflect.ownKeys(value)) {
-    if (typeof key !== 'string') return undefined; // zod refuses symbol keys: let it say so
-    if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
-    copy[key] = value[key];
-  }
+  // for-in: enumerable string keys in own-key order (the prototype is Object.prototype, checked to hold none).
+  for (const key in value) if (key !== '__proto__') copy[key] = value[key];
   return copy;
 }
 
@@ -59,9 +66,9 @@ function isPlain(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !types.isProxy(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** Every own key (symbols and non-enumerable ones too) is one of `allowed`: z.object reads or strips others, the schema path does that. */
+/** Every enumerable key is one of `allowed`; an unknown one (z.object strips it) or an explicit undefined optional field takes the schema path. */
 function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
-  for (const key of Reflect.ownKeys(value)) if (typeof key !== 'string' || !allowed.has(key)) return false;
+  for (const key in value) if (!allowed.has(key) || !Object.hasOwn(value, key)) return false;
   return true;
 }
 
