@@ -345,7 +345,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   async #duplicate(base: { planCtx: PlanContext; stepId: string; verb: string; capability: Capability<Body>; key: string; args: unknown; startedAt: number }, known: IdempotencyEntry): Promise<StepOutcome> {
     const kind = known.state === 'completed' ? 'completed' : 'in_flight';
     this.metrics.duplicates.inc({ capability: base.capability.name, kind });
-    const original = known.state === 'completed' ? known.outcome : await new Promise<StepOutcome>((resolve) => known.joiners.push(resolve));
+    const original = known.state === 'completed' ? known.outcome : await known.join();
     const of = `${original.planId}:${original.stepId}`;
     // A completed key answers with the recorded result; `duplicate` says it was not dispatched again.
     const failure = original.status === 'succeeded' ? stepFailure('duplicate', `idempotency key "${base.key}" ${kind === 'completed' ? 'already completed' : 'was in flight'} as ${of}; not dispatched again`) : original.failure;
