@@ -232,13 +232,13 @@ export class StepRun<Body extends ActuatorSource> {
 
   #activate(): void {
     this.o.rt.active = this;
-    this.o.rt.metrics.activeSteps.inc();
+    this.o.rt.activeSteps.add(1);
   }
 
   #deactivate(): void {
     if (this.o.rt.active !== this) return;
     this.o.rt.active = undefined;
-    this.o.rt.metrics.activeSteps.dec();
+    this.o.rt.activeSteps.add(-1);
   }
 
   #fail(failure: StepFailure): StepOutcome {
