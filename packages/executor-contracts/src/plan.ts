@@ -56,8 +56,8 @@ function copyRecord(value: unknown): Record<string, unknown> | undefined {
   // zod refuses symbol keys: let it say so.
   if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
   const copy: Record<string, unknown> = {};
-  // for-in: enumerable string keys in own-key order (the prototype is Object.prototype, checked to hold none).
-  for (const key in value) if (key !== '__proto__') copy[key] = value[key];
+  // for-in: enumerable string keys in own-key order; inherited ones (a polluted Object.prototype) are not the record's.
+  for (const key in value) if (key !== '__proto__' && Object.hasOwn(value, key)) copy[key] = value[key];
   return copy;
 }
 
