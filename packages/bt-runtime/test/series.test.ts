@@ -1,6 +1,6 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { counterSeries, histogramSeries } from '../src/metrics/series.js';
+import { counterSeries, gaugeSeries, histogramSeries } from '../src/metrics/series.js';
 
 const BUCKETS = [0.005, 0.01, 0.5, 2];
 
@@ -73,5 +73,21 @@ describe('hot-path metric series', () => {
       { value: 1, outcome: 'failed' },
       { value: 6, outcome: 'ok' },
     ]);
+  });
+
+  it('a gauge series reads as the same moves made on prom-client: the net change, in every read, dropped by a reset', async () => {
+    const registry = new Registry();
+    const gauge = new Gauge({ name: 'active_steps', help: 'h', registers: [registry] });
+    const hot = gaugeSeries(gauge, '', {});
+    hot.add(1);
+    expect((await gauge.get()).values[0]?.value).toBe(1);
+    hot.add(-1);
+    hot.add(1);
+    hot.add(1);
+    expect(await registry.metrics()).toContain('active_steps 2');
+    hot.add(1);
+    gauge.reset();
+    hot.add(-1);
+    expect((await gauge.get()).values[0]?.value).toBe(-1);
   });
 });

@@ -26,6 +26,7 @@ export {
   type WorldSnapshot,
   type ZodIssueSummary,
 } from './schemas.js';
+export { parsePlan } from './plan.js';
 export {
   blockKey,
   BlockPosSchema,

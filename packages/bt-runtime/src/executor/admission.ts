@@ -1,4 +1,4 @@
-import { describeError, IntentSchema, MAX_TIMER_MS, PlanSchema, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
+import { describeError, IntentSchema, MAX_TIMER_MS, parsePlan, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { ActuatorSource } from '../body/instrument.js';
 import { stopFailure, type Runtime } from './runtime.js';
@@ -15,7 +15,7 @@ export function admitPlan(rt: Runtime<ActuatorSource>, input: unknown, options: 
   try {
     const stop = stopFailure(rt);
     if (stop) return { ok: false, ids, failure: stop };
-    const parsed = PlanSchema.safeParse(input);
+    const parsed = parsePlan(input);
     if (!parsed.success) return { ok: false, ids, failure: malformed('plan', parsed.error) };
     const plan = parsed.data;
     if (options.intent === undefined) return { ok: true, plan };

@@ -15,7 +15,7 @@ import {
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
-import { counterSeries, type CounterSeries } from '../metrics/series.js';
+import { counterSeries, gaugeSeries, type CounterSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
@@ -55,8 +55,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #repair: ExecutorOptions<Body>['repair'];
   readonly #idempotency: IdempotencyStore;
   readonly #journal: PlanJournal | undefined;
-  /** Steps whose shape PlanSchema already validated (plan steps, not repair or preemption steps). */
-  readonly #validated = new WeakSet<object>();
   readonly #health = new HealthTracker();
   readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
@@ -88,7 +86,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(signals.onActuate((command) => this.#onActuate(command)));
     const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
@@ -177,14 +175,15 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     // Read by index (a shift per step moves the rest of a long plan); repairs insert at the cursor.
     const queue: unknown[] = [...planCtx.plan.steps];
     let next = 0;
-    for (const step of planCtx.plan.steps) this.#validated.add(step);
+    // Plan steps passed PlanSchema at admission; the few a repair hook adds are unchecked input (a set of those, not a mark on every plan step).
+    const unchecked = new Set<unknown>();
     const outcomes: StepOutcome[] = [];
     let repairs = 0;
     while (next < queue.length) {
       const stop = stopFailure(this.#rt, planCtx);
       if (stop) return { outcomes, failure: stop, repairs };
       const step = queue[next++];
-      const outcome = await this.#executeStep(planCtx, step);
+      const outcome = await this.#executeStep(planCtx, step, !unchecked.has(step));
       outcomes.push(outcome);
       if (outcome.status === 'succeeded') continue;
       const stopped = stopFailure(this.#rt, planCtx);
@@ -195,6 +194,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       // The plan may have ended (cancelled, out of time budget) while the hook was asked: that is why it stops.
       if (!response) return { ...ended, failure: stopFailure(this.#rt, planCtx) ?? failure };
       repairs += 1;
+      for (const added of response.steps) unchecked.add(added);
       queue.splice(next, 0, ...response.steps, ...(response.replace ? [] : [step]));
     }
     return { outcomes, repairs };
@@ -290,7 +290,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       try {
         for (const step of steps) {
           if (rt.closed || rt.disconnected !== undefined) break;
-          outcomes.push(await this.#executeStep({ plan, preemptReason: reason }, step));
+          outcomes.push(await this.#executeStep({ plan, preemptReason: reason }, step, false));
         }
       } finally {
         rt.slot.release();
@@ -303,12 +303,12 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
   }
 
-  /** One step, start to end: checks, idempotency, then its StepRun. Never throws. */
-  async #executeStep(planCtx: PlanContext, rawStep: unknown): Promise<StepOutcome> {
+  /** One step, start to end: checks (`shapeChecked`: PlanSchema already passed it), idempotency, then its StepRun. Never throws. */
+  async #executeStep(planCtx: PlanContext, rawStep: unknown, shapeChecked: boolean): Promise<StepOutcome> {
     const rt = this.#rt;
     const startedAt = rt.clock.now();
     // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
-    const check = this.#check(rawStep);
+    const check = this.#check(rawStep, shapeChecked);
     if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt });
     const { step, capability, args } = check;
     const predicates = stepPredicates(step, rt.predicates);
@@ -333,9 +333,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   /** V1 + V2 of any step value; a value that throws when read is invalid_args. */
-  #check(rawStep: unknown): StepCheck<Body> {
+  #check(rawStep: unknown, shapeChecked: boolean): StepCheck<Body> {
     try {
-      return typeof rawStep === 'object' && rawStep !== null && this.#validated.has(rawStep) ? this.#quickCheck(rawStep as PlanStep) : checkStep(this.registry, rawStep);
+      return shapeChecked ? this.#quickCheck(rawStep as PlanStep) : checkStep(this.registry, rawStep);
     } catch (error) {
       return { ok: false, failure: stepFailure('invalid_args', `the step cannot be read: ${describeError(error)}`) };
     }
@@ -345,7 +345,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   async #duplicate(base: { planCtx: PlanContext; stepId: string; verb: string; capability: Capability<Body>; key: string; args: unknown; startedAt: number }, known: IdempotencyEntry): Promise<StepOutcome> {
     const kind = known.state === 'completed' ? 'completed' : 'in_flight';
     this.metrics.duplicates.inc({ capability: base.capability.name, kind });
-    const original = known.state === 'completed' ? known.outcome : await new Promise<StepOutcome>((resolve) => known.joiners.push(resolve));
+    const original = known.state === 'completed' ? known.outcome : await known.join();
     const of = `${original.planId}:${original.stepId}`;
     // A completed key answers with the recorded result; `duplicate` says it was not dispatched again.
     const failure = original.status === 'succeeded' ? stepFailure('duplicate', `idempotency key "${base.key}" ${kind === 'completed' ? 'already completed' : 'was in flight'} as ${of}; not dispatched again`) : original.failure;

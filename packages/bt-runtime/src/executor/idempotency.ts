@@ -1,13 +1,28 @@
 import type { StepOutcome } from '@sinew/executor-contracts';
 import type { PlanJournal } from '../journal/journal.js';
 
-/** A key in flight collects the steps that joined it; their promises are made only when someone joins. */
-type InFlight = { readonly state: 'in_flight'; readonly joiners: ((outcome: StepOutcome) => void)[]; readonly durable: boolean };
+/** A key in flight collects the steps that joined it; their promises (and the list) are made only when someone joins. */
+class InFlight {
+  readonly state = 'in_flight' as const;
+  #joiners: ((outcome: StepOutcome) => void)[] | undefined;
+  constructor(readonly durable: boolean) {}
+
+  /** Waits for the step that holds the key. */
+  join(): Promise<StepOutcome> {
+    return new Promise((resolve) => (this.#joiners ??= []).push(resolve));
+  }
+
+  /** Answers every step that joined. */
+  settle(outcome: StepOutcome): void {
+    for (const join of this.#joiners ?? []) join(outcome);
+  }
+}
 export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonly outcome: StepOutcome };
 
 /** FM-05: keys in flight and the latest `capacity` completed ones (oldest forgotten first); with a journal, completed keys outlive the process. */
 export class IdempotencyStore {
-  readonly #entries = new Map<string, IdempotencyEntry>();
+  /** A completed key maps to its outcome itself (no wrapper kept per step). */
+  readonly #entries = new Map<string, InFlight | StepOutcome>();
   constructor(
     private readonly capacity: number,
     private readonly journal?: PlanJournal,
@@ -16,12 +31,13 @@ export class IdempotencyStore {
   }
 
   get(key: string): IdempotencyEntry | undefined {
-    return this.#entries.get(key);
+    const entry = this.#entries.get(key);
+    return entry === undefined || entry instanceof InFlight ? entry : { state: 'completed', outcome: entry };
   }
 
   /** Marks `key` in flight; pass the entry to `end`. A `durable` key's outcome is journaled (preemption steps are not). */
   begin(key: string, durable = true): InFlight {
-    const entry: InFlight = { state: 'in_flight', joiners: [], durable };
+    const entry = new InFlight(durable);
     this.#entries.set(key, entry);
     return entry;
   }
@@ -31,12 +47,12 @@ export class IdempotencyStore {
     if (entry.durable) this.journal?.stepEnded(key, outcome);
     if (outcome.status === 'succeeded') this.#remember(key, outcome);
     else this.#entries.delete(key);
-    for (const join of entry.joiners) join(outcome);
+    entry.settle(outcome);
   }
 
   #remember(key: string, outcome: StepOutcome): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { state: 'completed', outcome });
+    this.#entries.set(key, outcome);
     while (this.#entries.size > this.capacity) {
       const oldest = this.#firstCompletedKey();
       if (oldest === undefined) break;
@@ -45,7 +61,7 @@ export class IdempotencyStore {
   }
 
   #firstCompletedKey(): string | undefined {
-    for (const [key, entry] of this.#entries) if (entry.state === 'completed') return key;
+    for (const [key, entry] of this.#entries) if (!(entry instanceof InFlight)) return key;
     return undefined;
   }
 }

@@ -2,6 +2,7 @@ import { stepFailure, type Capability, type Intent, type Logger, type Plan, type
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
+import type { GaugeSeries } from '../metrics/series.js';
 import type { EventHub } from './events.js';
 import type { ExecutorPolicy } from './policy.js';
 import type { StepReporter } from './report.js';
@@ -28,6 +29,8 @@ export interface Runtime<Body extends ActuatorSource> {
   readonly clock: Clock;
   readonly policy: ExecutorPolicy;
   readonly metrics: ExecutorMetrics;
+  /** `metrics.activeSteps` as a hot-path series (a step moves it twice). */
+  readonly activeSteps: GaugeSeries;
   readonly log: Logger;
   readonly events: EventHub;
   readonly slot: StepSlot;

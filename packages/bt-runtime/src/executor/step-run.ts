@@ -57,7 +57,8 @@ export class StepRun<Body extends ActuatorSource> {
     this.ref = { planId: o.planCtx.plan.planId, stepId: o.step.stepId, verb: o.step.type };
     this.fastPath = o.planCtx.preemptReason !== undefined;
     this.rank = o.step.priority ?? 0;
-    this.sinceMs = o.rt.clock.now();
+    // The step is 'starting' since it was taken up (one clock read less per step).
+    this.sinceMs = o.startedAt;
     this.#scope = { entries: [], dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
   }
@@ -231,13 +232,13 @@ export class StepRun<Body extends ActuatorSource> {
 
   #activate(): void {
     this.o.rt.active = this;
-    this.o.rt.metrics.activeSteps.inc();
+    this.o.rt.activeSteps.add(1);
   }
 
   #deactivate(): void {
     if (this.o.rt.active !== this) return;
     this.o.rt.active = undefined;
-    this.o.rt.metrics.activeSteps.dec();
+    this.o.rt.activeSteps.add(-1);
   }
 
   #fail(failure: StepFailure): StepOutcome {

@@ -1,4 +1,4 @@
-import type { Counter, Histogram } from 'prom-client';
+import type { Counter, Gauge, Histogram } from 'prom-client';
 
 /**
  * Hot-path series: one labelled series of a prom-client counter or histogram whose observations are
@@ -33,6 +33,30 @@ export class CounterSeries implements Flushable {
     const delta = this.#pending;
     this.#pending = 0;
     this.counter.inc(this.labels, delta);
+  }
+}
+
+/** A gauge series moved up and down (`add(±1)`): the net change is added to the gauge when it is read. */
+export class GaugeSeries implements Flushable {
+  #pending = 0;
+  constructor(
+    private readonly gauge: Gauge<string>,
+    private readonly labels: Readonly<Record<string, string>>,
+  ) {}
+
+  add(delta: number): void {
+    this.#pending += delta;
+  }
+
+  discard(): void {
+    this.#pending = 0;
+  }
+
+  flush(): void {
+    if (this.#pending === 0) return;
+    const delta = this.#pending;
+    this.#pending = 0;
+    this.gauge.inc(this.labels, delta);
   }
 }
 
@@ -107,6 +131,11 @@ const seriesOf = new WeakMap<object, Map<string, Flushable>>();
 /** The series of `counter` with these label values (made once; `key` names the label values uniquely). */
 export function counterSeries<L extends string>(counter: Counter<L>, key: string, labels: Readonly<Record<L, string>>): CounterSeries {
   return seriesFor(counter, key, () => new CounterSeries(counter as Counter<string>, labels)) as CounterSeries;
+}
+
+/** The series of `gauge` with these label values (made once; `key` names the label values uniquely). */
+export function gaugeSeries<L extends string>(gauge: Gauge<L>, key: string, labels: Readonly<Record<L, string>>): GaugeSeries {
+  return seriesFor(gauge, key, () => new GaugeSeries(gauge as Gauge<string>, labels)) as GaugeSeries;
 }
 
 /** The series of `histogram` with these label values (made once; `key` names the label values uniquely). */

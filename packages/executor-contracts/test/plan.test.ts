@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parsePlan, PlanSchema } from '@sinew/executor-contracts';
+
+/** Keys in order, recursively: parsePlan must output what zod outputs, key order included. */
+const shape = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(shape) : typeof value === 'object' && value !== null ? Object.entries(value).map(([k, v]) => [k, shape(v)]) : value;
+
+const hidden = (target: object, key: string, get: () => unknown) => Object.defineProperty(target, key, { get, enumerable: false });
+
+const inputs: [string, () => unknown][] = [
+  ['the common shape', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's1', type: 'noop', args: { n: 1, nested: { a: [1] } } }, { type: 'noop', stepId: 's2' }] })],
+  ['a planner, and an explicit undefined one', () => [{ planId: 'p', intentId: 'i', steps: [], planner: 'htn' }, { planId: 'p', intentId: 'i', steps: [], planner: undefined }]],
+  ['args given as undefined', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: undefined }] })],
+  ['optional step fields', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', priority: 2, idempotencyKey: 'k', preconds: ['has_item:stick:1'] }] })],
+  ['an optional field given as undefined', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', priority: undefined }] })],
+  ['a hidden optional field with a value', () => ({ planId: 'p', intentId: 'i', steps: [Object.defineProperty({ stepId: 's', type: 'noop' }, 'priority', { value: 'high' })] })],
+  ['an inherited enumerable key', () => ({ planId: 'p', intentId: 'i', steps: [Object.assign(Object.create({ stepId: 's' }), { type: 'noop' })] })],
+  ['unknown keys (stripped)', () => ({ planId: 'p', intentId: 'i', extra: 1, steps: [{ stepId: 's', type: 'noop', args: {}, extra: true }] })],
+  ['a null-prototype args record', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: Object.assign(Object.create(null), { a: 1 }) }] })],
+  ['a non-enumerable args key', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: Object.defineProperty({ a: 1 }, 'b', { value: 2 }) }] })],
+  ['an empty stepId', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: '', type: 'noop' }] })],
+  ['a type over 128 chars', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'x'.repeat(129) }] })],
+  ['a planId over 256 chars', () => ({ planId: 'p'.repeat(257), intentId: 'i', steps: [] })],
+  ['args as an array', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: [1] }] })],
+  ['a symbol args key', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: { [Symbol('k')]: 1 } }] })],
+  ['a sparse steps array', () => ({ planId: 'p', intentId: 'i', steps: [, { stepId: 's', type: 'noop' }] })], // eslint-disable-line no-sparse-arrays
+  ['a number planner', () => ({ planId: 'p', intentId: 'i', steps: [], planner: 3 })],
+  ['a class instance step', () => ({ planId: 'p', intentId: 'i', steps: [new (class { stepId = 's'; type = 'noop'; })()] })],
+  ['not an object', () => 'plan'],
+];
+
+describe('parsePlan', () => {
+  for (const [name, make] of inputs) {
+    it(`answers exactly as PlanSchema.safeParse: ${name}`, () => {
+      for (const input of [make()].flat()) {
+        const fast = parsePlan(input);
+        const schema = PlanSchema.safeParse(input);
+        expect(fast.success).toBe(schema.success);
+        if (fast.success && schema.success) expect(shape(fast.data)).toEqual(shape(schema.data));
+        if (!fast.success && !schema.success) {
+          expect(z.prettifyError(fast.error)).toBe(z.prettifyError(schema.error));
+          expect(fast.error.issues).toEqual(schema.error.issues);
+        }
+      }
+    });
+  }
+
+  it('copies args records, as zod does (the caller keeps its objects)', () => {
+    const args = { n: 1 };
+    const parsed = parsePlan({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args }] });
+    expect(parsed.success && parsed.data.steps[0]!.args).toEqual({ n: 1 });
+    expect(parsed.success && parsed.data.steps[0]!.args).not.toBe(args);
+  });
+
+  it('reads a hidden getter zod would read: its throw is the one zod throws', () => {
+    const step = hidden({ stepId: 's', type: 'noop' }, 'preconds', () => {
+      throw new Error('preconds getter');
+    });
+    const plan = { planId: 'p', intentId: 'i', steps: [step] };
+    expect(() => PlanSchema.safeParse(plan)).toThrow('preconds getter');
+    expect(() => parsePlan(plan)).toThrow('preconds getter');
+  });
+
+  it('throws the same error as zod when a step getter throws', () => {
+    const plan = { planId: 'p', intentId: 'i', steps: [hidden({ type: 'noop' }, 'stepId', () => { throw new Error('stepId getter'); })], get planner(): string { throw new Error('planner getter'); } };
+    expect(() => PlanSchema.safeParse(plan)).toThrow('stepId getter');
+    expect(() => parsePlan(plan)).toThrow('stepId getter');
+  });
+});
