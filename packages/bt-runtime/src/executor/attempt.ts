@@ -18,7 +18,7 @@ import { leasedView, type ActuatorLease, type ActuatorSource } from '../body/ins
 import { sleepOn, type Clock, type TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
-import { stopFailure, type PlanContext, type Runtime } from './runtime.js';
+import { stopFailure, type PlanContext, type Runtime, type StepCall } from './runtime.js';
 import { isThenable, safeRead } from './safe.js';
 import { unmetPredicates } from './predicates.js';
 import type { ExecutorRunContext, PredicateEvaluator, StepRef } from './types.js';
@@ -59,12 +59,8 @@ export interface StepScope {
 }
 
 /** Everything one attempt needs. */
-export interface AttemptOptions<Body extends ActuatorSource> {
-  readonly rt: Runtime<Body>;
-  readonly planCtx: PlanContext;
+export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Body> {
   readonly ref: StepRef;
-  readonly capability: Capability<Body>;
-  readonly args: unknown;
   readonly info: StepInfo;
   readonly scope: StepScope;
   readonly limits: AttemptLimits;

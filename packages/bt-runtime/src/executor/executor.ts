@@ -15,7 +15,7 @@ import {
 import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
-import { counterSeries, gaugeSeries, type CounterSeries } from '../metrics/series.js';
+import { counterSeries, gaugeSeries, type DeltaSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
@@ -59,7 +59,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
   readonly #commandLabels = new Set<string>();
-  readonly #commands = new Map<string, CounterSeries>();
+  readonly #commands = new Map<string, DeltaSeries>();
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
@@ -379,7 +379,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   /** The counter series of a command name, made on its first use (the label is bounded once, not per command). */
-  #commandSeries(name: string): CounterSeries {
+  #commandSeries(name: string): DeltaSeries {
     let series = this.#commands.get(name);
     if (!series) {
       const command = labelValue(name, this.#commandLabels, 64);

@@ -1,7 +1,7 @@
 import { describeError, type Capability, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
-import { counterSeries, histogramSeries, type CounterSeries, type HistogramSeries } from '../metrics/series.js';
+import { counterSeries, histogramSeries, type DeltaSeries, type HistogramSeries } from '../metrics/series.js';
 import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker } from './health.js';
@@ -38,7 +38,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 interface StepSeries {
   readonly capability: string;
   readonly version: string;
-  readonly steps: CounterSeries;
+  readonly steps: DeltaSeries;
   readonly duration: HistogramSeries;
 }
 

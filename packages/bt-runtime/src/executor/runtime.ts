@@ -2,7 +2,7 @@ import { stepFailure, type Capability, type Intent, type Logger, type Plan, type
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
-import type { GaugeSeries } from '../metrics/series.js';
+import type { DeltaSeries } from '../metrics/series.js';
 import type { EventHub } from './events.js';
 import type { ExecutorPolicy } from './policy.js';
 import type { StepReporter } from './report.js';
@@ -23,6 +23,14 @@ export interface PlanContext {
   readonly preemptReason?: string;
 }
 
+/** What a step run and each of its attempts share: the executor, the plan, the capability and its parsed args. */
+export interface StepCall<Body extends ActuatorSource> {
+  readonly rt: Runtime<Body>;
+  readonly planCtx: PlanContext;
+  readonly capability: Capability<Body>;
+  readonly args: unknown;
+}
+
 /** The state the executor shares with the step it runs (one object, no callbacks between them). */
 export interface Runtime<Body extends ActuatorSource> {
   readonly body: Body;
@@ -30,7 +38,7 @@ export interface Runtime<Body extends ActuatorSource> {
   readonly policy: ExecutorPolicy;
   readonly metrics: ExecutorMetrics;
   /** `metrics.activeSteps` as a hot-path series (a step moves it twice). */
-  readonly activeSteps: GaugeSeries;
+  readonly activeSteps: DeltaSeries;
   readonly log: Logger;
   readonly events: EventHub;
   readonly slot: StepSlot;

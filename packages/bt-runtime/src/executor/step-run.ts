@@ -6,15 +6,11 @@ import { Attempt, type AttemptLimits, type AttemptResult, type StepScope } from 
 import { backoffMs } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { StepEnd } from './report.js';
-import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
+import { capLabel, stopFailure, type PlanContext, type Runtime, type StepCall } from './runtime.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
-export interface StepRunOptions<Body extends ActuatorSource> {
-  readonly rt: Runtime<Body>;
-  readonly planCtx: PlanContext;
+export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Body> {
   readonly step: PlanStep;
-  readonly capability: Capability<Body>;
-  readonly args: unknown;
   readonly key: string;
   readonly startedAt: number;
   readonly predicates: StepPredicates;

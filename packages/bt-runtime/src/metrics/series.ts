@@ -12,37 +12,20 @@ interface Flushable {
   discard(): void;
 }
 
-/** A counter series: `inc()` adds 1. */
-export class CounterSeries implements Flushable {
+/**
+ * A counter or gauge series: `inc()` adds 1, `add(±n)` moves it; the net change is added to the metric when
+ * it is read (a counter only ever gets positive changes).
+ */
+export class DeltaSeries implements Flushable {
   #pending = 0;
   constructor(
-    private readonly counter: Counter<string>,
+    private readonly metric: Counter<string> | Gauge<string>,
     private readonly labels: Readonly<Record<string, string>>,
   ) {}
 
   inc(): void {
     this.#pending += 1;
   }
-
-  discard(): void {
-    this.#pending = 0;
-  }
-
-  flush(): void {
-    if (this.#pending === 0) return;
-    const delta = this.#pending;
-    this.#pending = 0;
-    this.counter.inc(this.labels, delta);
-  }
-}
-
-/** A gauge series moved up and down (`add(±1)`): the net change is added to the gauge when it is read. */
-export class GaugeSeries implements Flushable {
-  #pending = 0;
-  constructor(
-    private readonly gauge: Gauge<string>,
-    private readonly labels: Readonly<Record<string, string>>,
-  ) {}
 
   add(delta: number): void {
     this.#pending += delta;
@@ -56,7 +39,7 @@ export class GaugeSeries implements Flushable {
     if (this.#pending === 0) return;
     const delta = this.#pending;
     this.#pending = 0;
-    this.gauge.inc(this.labels, delta);
+    this.metric.inc(this.labels, delta);
   }
 }
 
@@ -129,13 +112,13 @@ export class HistogramSeries implements Flushable {
 const seriesOf = new WeakMap<object, Map<string, Flushable>>();
 
 /** The series of `counter` with these label values (made once; `key` names the label values uniquely). */
-export function counterSeries<L extends string>(counter: Counter<L>, key: string, labels: Readonly<Record<L, string>>): CounterSeries {
-  return seriesFor(counter, key, () => new CounterSeries(counter as Counter<string>, labels)) as CounterSeries;
+export function counterSeries<L extends string>(counter: Counter<L>, key: string, labels: Readonly<Record<L, string>>): DeltaSeries {
+  return seriesFor(counter, key, () => new DeltaSeries(counter as Counter<string>, labels)) as DeltaSeries;
 }
 
 /** The series of `gauge` with these label values (made once; `key` names the label values uniquely). */
-export function gaugeSeries<L extends string>(gauge: Gauge<L>, key: string, labels: Readonly<Record<L, string>>): GaugeSeries {
-  return seriesFor(gauge, key, () => new GaugeSeries(gauge as Gauge<string>, labels)) as GaugeSeries;
+export function gaugeSeries<L extends string>(gauge: Gauge<L>, key: string, labels: Readonly<Record<L, string>>): DeltaSeries {
+  return seriesFor(gauge, key, () => new DeltaSeries(gauge as Gauge<string>, labels)) as DeltaSeries;
 }
 
 /** The series of `histogram` with these label values (made once; `key` names the label values uniquely). */
