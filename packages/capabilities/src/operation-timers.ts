@@ -6,22 +6,8 @@ import type { Bot } from 'mineflayer';
  * timers are never cleared when the answer comes: each would keep a process alive 20 s after the bot quit.
  */
 const TIMED_OPERATIONS = [
-  'dig',
-  'placeBlock',
-  'craft',
-  'equip',
-  'unequip',
-  'toss',
-  'tossStack',
-  'consume',
-  'activateBlock',
-  'activateEntity',
-  'openBlock',
-  'openContainer',
-  'openChest',
-  'openFurnace',
-  'clickWindow',
-  'transfer',
+  'dig', 'placeBlock', 'craft', 'equip', 'unequip', 'toss', 'tossStack', 'consume',
+  'activateBlock', 'activateEntity', 'openBlock', 'openContainer', 'openChest', 'openFurnace', 'clickWindow', 'transfer',
 ] as const;
 
 const inOperation = new AsyncLocalStorage<true>();
