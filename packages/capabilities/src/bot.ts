@@ -1,6 +1,7 @@
 import { instrumentMethods, type BodySignals, type PredicateEvaluator } from '@sinew/bt-runtime';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
+import { unrefMineflayerTimeouts } from './operation-timers.js';
 import { minecraftPredicates } from './predicates.js';
 
 /** Sinew's state on a mineflayer bot, all at `bot.sinew` (as pathfinder's is at `bot.pathfinder`). */
@@ -102,6 +103,7 @@ export function sinew(bot: Bot): void {
   // Plugins run once mineflayer injects them, so pathfinder loads at once and its methods exist below.
   if (!bot.pathfinder) bot.loadPlugin(pathfinderPackage.pathfinder);
   instrumentMethods(bot, ALL_ACTUATORS, { ignoreMissing: true, describe });
+  unrefMineflayerTimeouts(bot);
   Object.assign(bot.sinew, { chatLog: chatLog(bot), ...combatRecord(bot), onDisconnect: disconnectSignal(bot), predicates: minecraftPredicates });
 }
 

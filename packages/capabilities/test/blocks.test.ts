@@ -1,10 +1,32 @@
+import { createExecutor, systemClock, type Clock, type TimerHandle } from '@sinew/bt-runtime';
 import { fill, give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { blockKey } from '@sinew/executor-contracts';
-import { digBlock, type ObservedWorld } from '../src/index.js';
+import { createStandardRegistry, digBlock, type ObservedWorld } from '../src/index.js';
 import { useWorld, waitUntil } from './world.js';
 
 const world = useWorld();
+
+/** The real clock, counting timers set and neither fired nor cleared. */
+function countingClock(): Clock & { pending(): number } {
+  const live = new Set<TimerHandle>();
+  return {
+    now: () => systemClock.now(),
+    setTimeout(callback, ms) {
+      const handle = systemClock.setTimeout(() => {
+        live.delete(handle);
+        callback();
+      }, ms);
+      live.add(handle);
+      return handle;
+    },
+    clearTimeout(handle) {
+      live.delete(handle);
+      systemClock.clearTimeout(handle);
+    },
+    pending: () => live.size,
+  };
+}
 
 const count = (name: string) => world.bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
 
@@ -117,6 +139,19 @@ describe('collect_drops', () => {
     const outcome = await world.step('collect_drops', { item: 'oak_log' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(count('oak_log')).toBe(1);
+  }, 60_000);
+
+  it('leaves no timer pending on the executor clock once its step ends (walks, jumps, pickup waits)', async () => {
+    await dropInNotch(5, 3);
+    const clock = countingClock();
+    const executor = createExecutor({ registry: createStandardRegistry(), body: world.bot, clock, policy: { maxLocalRetries: 0 } });
+    try {
+      const outcome = await executor.run({ planId: 'timers', intentId: 'test', steps: [{ stepId: 's1', type: 'collect_drops', args: { item: 'oak_log' } }] });
+      expect(outcome.status, JSON.stringify(outcome.steps.at(-1)?.failure)).toBe('completed');
+      expect(clock.pending()).toBe(0);
+    } finally {
+      await executor.close();
+    }
   }, 60_000);
 
   it('ends with a coded unreachable failure, not a stall, when no approach reaches the drop', async () => {

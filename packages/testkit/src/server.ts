@@ -271,10 +271,11 @@ function trackDirtyChunks(serv: SquidServer, dirty: Set<string>): void {
 
 /** Quits a bot and waits (at most 2 s) for its socket to close. */
 export async function quitAndWait(bot: Bot): Promise<void> {
-  const socket = (bot._client as unknown as { socket?: { destroyed?: boolean } }).socket;
-  if (!socket || socket.destroyed) return;
+  const client = bot._client as unknown as { socket?: { destroyed?: boolean }; ended?: boolean; _endReason?: string };
+  if (!client.socket || client.socket.destroyed || client.ended) return;
   const ended = once(bot, 'end').then(() => undefined);
-  bot.quit();
+  // Quitting again would replace the first quit's 30 s close timer with a new one, orphaning it: the process would stay alive.
+  if (client._endReason === undefined) bot.quit();
   await Promise.race([ended, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]);
 }
 

@@ -4,6 +4,7 @@ import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
 import type { Entity } from '../mc-types.js';
 import { ABORTED, type Failure } from './failures.js';
+import { settleWithin, waitFor } from './waiting.js';
 import { walkTo } from './walking.js';
 
 const { goals } = pathfinderPackage;
@@ -34,10 +35,11 @@ export function dropsNear(bot: SinewBot, radius: number, item?: string | ((name:
 }
 
 const PICKUP_WAIT_MS = 1_500;
+/** How long a collected drop may take to show in the inventory (the server sends the slot after the collect). */
+const ARRIVAL_WAIT_MS = 1_000;
 /** How high above the feet vanilla's pickup box reaches (1.8 tall, grown 0.5), and how much a jump adds. */
 const PICKUP_REACH_UP = 2.3;
 const JUMP_GAIN = 1.2;
-const JUMP_MS = 400;
 
 /** The result of picking up: how many drops arrived, and the ones no approach could reach (with why). */
 export type PickUp = { ok: true; collected: number; unreachable: string[] };
@@ -51,10 +53,14 @@ function standable(bot: SinewBot, cell: Vec3): boolean {
   return passable(cell) && passable(cell.offset(0, 1, 0)) && bot.blockAt(cell.offset(0, -1, 0))?.boundingBox === 'block';
 }
 
-/** A cell beside the drop's column (or under it) to stand in, from which a jump brings the pickup box up to the drop. */
+/**
+ * A cell beside the drop's column (or under it) to stand in, from which a jump brings the pickup box up to the
+ * drop: the highest, then the one nearest the drop (a drop lying at the far edge of a notch is out of reach
+ * from the near side).
+ */
 function sideCell(bot: SinewBot, drop: Entity): Vec3 | undefined {
   const at = drop.position.floored();
-  const me = bot.entity.position;
+  const fromDrop = (cell: Vec3) => Math.hypot(cell.x + 0.5 - drop.position.x, cell.z + 0.5 - drop.position.z);
   const cells: Vec3[] = [];
   for (const [dx, dz] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
     for (const dy of [0, -1, -2, -3]) {
@@ -62,11 +68,11 @@ function sideCell(bot: SinewBot, drop: Entity): Vec3 | undefined {
       if (drop.position.y - cell.y <= PICKUP_REACH_UP + JUMP_GAIN && standable(bot, cell)) cells.push(cell);
     }
   }
-  return cells.sort((a, b) => b.y - a.y || a.distanceTo(me) - b.distanceTo(me))[0];
+  return cells.sort((a, b) => b.y - a.y || fromDrop(a) - fromDrop(b))[0];
 }
 
-/** Goes after one drop by one approach; false when that approach has no way in. */
-async function approach(ctx: BotRunContext, drop: Entity, how: Approach): Promise<Failure | boolean> {
+/** Goes after one drop by one approach (jumping until `pickedUp` settles, at most the pickup wait); false when that approach has no way in. */
+async function approach(ctx: BotRunContext, drop: Entity, how: Approach, pickedUp: Promise<boolean>): Promise<Failure | boolean> {
   const { x, y, z } = drop.position;
   if (how === 'walk onto it') return (await walkTo(ctx, new goals.GoalNear(x, y, z, 1), { budgetMs: 15_000 }))?.code === 'aborted' ? ABORTED : true;
   if (how === 'step up over it') return (await walkTo(ctx, new goals.GoalNearXZ(x, z, 0.5), { budgetMs: 10_000 }))?.code === 'aborted' ? ABORTED : true;
@@ -74,11 +80,17 @@ async function approach(ctx: BotRunContext, drop: Entity, how: Approach): Promis
   if (!cell) return false;
   const failure = await walkTo(ctx, new goals.GoalBlock(cell.x, cell.y, cell.z), { budgetMs: 10_000 });
   if (failure?.code === 'aborted') return ABORTED;
-  // A jump lifts the pickup box over a drop lying in a notch above head height.
+  // Jumps lift the pickup box over a drop lying in a notch above head height. Jumping on until the server hands
+  // it over, not once: under load a single apex can fall between the server's pickup checks.
   ctx.body.setControlState('jump', true);
-  await ctx.sleep(JUMP_MS);
+  await settleWithin(ctx, pickedUp, PICKUP_WAIT_MS);
   ctx.body.setControlState('jump', false);
   return true;
+}
+
+/** Items the bot carries, all kinds together. */
+function itemTotal(bot: SinewBot): number {
+  return bot.inventory.items().reduce((total, stack) => total + stack.count, 0);
 }
 
 /** Waits for the server to hand a drop over (vanilla pickup delay ≈ 0.5 s), reporting progress while it waits. */
@@ -124,11 +136,16 @@ export async function pickUpDrops(
     const attempt = tried.get(drop.id) ?? 0;
     tried.set(drop.id, attempt + 1);
     const how = APPROACHES[attempt]!;
+    const itemsBefore = itemTotal(ctx.body);
     const pickup = awaitPickup(ctx, drop);
-    const went = await approach(ctx, drop, how);
+    const went = await approach(ctx, drop, how, pickup.done);
     if (went === ABORTED) return pickup.cancel(), ABORTED;
     ctx.progress(`drop ${drop.id}: ${how}`);
-    const gotIt = went === true && (await Promise.race([pickup.done, ctx.sleep(PICKUP_WAIT_MS).then(() => false)]));
+    // Collected means arrived: acceptance reads the inventory, which the server updates after the collect itself.
+    const gotIt =
+      went === true &&
+      (await settleWithin(ctx, pickup.done, PICKUP_WAIT_MS)) === true &&
+      (await waitFor(ctx, () => itemTotal(ctx.body) > itemsBefore, ARRIVAL_WAIT_MS));
     pickup.cancel();
     if (gotIt) collected += 1;
     ctx.progress(`drop ${drop.id} ${gotIt ? 'collected' : `missed (${how})`}`);

@@ -16,3 +16,18 @@ export async function waitFor(ctx: WaitContext, done: () => boolean, timeoutMs: 
     await ctx.sleep(Math.min(stepMs, left));
   }
 }
+
+/**
+ * `promise`'s value, or undefined when `timeoutMs` passes or the signal aborts first. It polls (`waitFor`)
+ * rather than racing a long `ctx.sleep`, so no timer outlives the call (and so none outlives the step).
+ */
+export async function settleWithin<T>(ctx: WaitContext, promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
+  let settled: { value: T } | { error: unknown } | undefined;
+  promise.then(
+    (value) => (settled = { value }),
+    (error: unknown) => (settled = { error }),
+  );
+  await waitFor(ctx, () => settled !== undefined, timeoutMs);
+  if (settled && 'error' in settled) throw settled.error;
+  return settled?.value;
+}

@@ -5,6 +5,7 @@ import type { BotRunContext } from '../body.js';
 import { createFlapDetector, type FlapPolicyInput } from '../flap.js';
 import type { Failure } from './failures.js';
 import { REACH } from './geometry.js';
+import { waitFor } from './waiting.js';
 
 const { Movements, goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
@@ -71,8 +72,11 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
   if (ctx.signal.aborted) return NAVIGATION_ABORTED;
   const walk = { over: false };
   const walking = bot.pathfinder.goto(goal).then(() => undefined, pathfinderFailure);
-  const failure = await Promise.race([walking, watchWalk(ctx, options, walk)]);
+  const watching = watchWalk(ctx, options, walk);
+  const failure = await Promise.race([walking, watching]);
   walk.over = true;
+  // The watcher ends within one poll of `over`: awaiting it leaves no timer behind the walk (or the step).
+  await watching;
   if (failure) {
     bot.pathfinder.setGoal(null);
     bot.clearControlStates();
@@ -91,7 +95,7 @@ function pathfinderFailure(error: unknown): Failure {
 
 /**
  * Samples the body every `sampleMs` of the context's clock until the walk is over (undefined), aborted,
- * flapping, making no progress or past its budget. After the walk ends it stops at its next sample.
+ * flapping, making no progress or past its budget. After the walk ends it stops within one `waitFor` poll.
  */
 async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { readonly over: boolean }): Promise<Failure | undefined> {
   const bot = ctx.body;
@@ -103,8 +107,7 @@ async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { reado
   let anchor = bot.entity.position.clone();
   let anchorAt = startedAt;
   for (;;) {
-    await ctx.sleep(sampleMs);
-    if (walk.over) return undefined;
+    if (await waitFor(ctx, () => walk.over, sampleMs)) return undefined;
     if (ctx.signal.aborted) return NAVIGATION_ABORTED;
     const now = ctx.now();
     if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {

@@ -7,7 +7,7 @@ import { ABORTED, thrown, type Failure } from '../body/failures.js';
 import { eyeDistance, nearestBlock, REACH } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { freeSpotNextTo, placeAt } from '../body/placing.js';
-import { waitFor } from '../body/waiting.js';
+import { settleWithin, waitFor } from '../body/waiting.js';
 import { GoalWithinReach, walkTo } from '../body/walking.js';
 import type { Block } from '../mc-types.js';
 import { observeWorld } from '../world.js';
@@ -100,9 +100,8 @@ async function openFurnace(ctx: BotRunContext, block: Block): Promise<Furnace | 
     const failure = await walkTo(ctx, new GoalWithinReach(block.position), { budgetMs: 15_000 });
     if (failure) return failure;
   }
-  const timeout = ctx.sleep(OPEN_TIMEOUT_MS).then(() => undefined);
   try {
-    const opened = await Promise.race([bot.openFurnace(block), timeout]);
+    const opened = await settleWithin(ctx, bot.openFurnace(block), OPEN_TIMEOUT_MS);
     if (ctx.signal.aborted) return ABORTED;
     return opened ?? { ok: false, code: 'runner_error', reason: `the furnace at ${blockKey(block.position)} opened no window within ${OPEN_TIMEOUT_MS} ms`, retryable: true };
   } catch (error) {
