@@ -9,20 +9,21 @@ import { REACH } from './geometry.js';
 const { Movements, goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
-const movementsByBot = new WeakMap<Bot, InstanceType<typeof Movements>>();
+/** By the bot's connection: runners get a fresh per-attempt view of the bot, so the view itself never hits. */
+const movementsByClient = new WeakMap<Bot['_client'], InstanceType<typeof Movements>>();
 
 /**
  * Pathfinder movements for a bot, built once (building them scans the registry). Walking never digs or
  * towers: breaking and placing blocks are steps of their own, so a path never changes the world unseen.
  */
 export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
-  let movements = movementsByBot.get(bot);
+  let movements = movementsByClient.get(bot._client);
   if (!movements) {
     movements = new Movements(bot);
     movements.canDig = false;
     movements.allow1by1towers = false;
     movements.scafoldingBlocks = [];
-    movementsByBot.set(bot, movements);
+    movementsByClient.set(bot._client, movements);
   }
   return movements;
 }
