@@ -2,6 +2,7 @@ import { EYE_HEIGHT, type Vec3 as Position } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Block } from '../mc-types.js';
+import { findBlockPositions } from './block-search.js';
 
 /** Reach from the eyes to a block centre, as vanilla survival allows it (≈ 4.5 blocks). */
 export const REACH = 4.5;
@@ -43,5 +44,6 @@ export function blockIds(bot: Bot, pattern: string): number[] {
 export function nearestBlock(bot: Bot, pattern: string, maxDistance: number): Block | undefined {
   const ids = blockIds(bot, pattern);
   if (ids.length === 0) return undefined;
-  return bot.findBlock({ matching: ids, maxDistance }) ?? undefined;
+  const [nearest] = findBlockPositions(bot, { matching: ids, maxDistance });
+  return nearest ? (bot.blockAt(nearest) ?? undefined) : undefined;
 }

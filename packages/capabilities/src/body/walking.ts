@@ -10,20 +10,22 @@ import { waitFor } from './waiting.js';
 const { Movements, goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
-const movementsByBot = new WeakMap<Bot, InstanceType<typeof Movements>>();
+/** Keyed by the bot's connection (else the bot): each attempt's runner gets a fresh view of the bot, which never hits. */
+const movementsByClient = new WeakMap<object, InstanceType<typeof Movements>>();
 
 /**
  * Pathfinder movements for a bot, built once (building them scans the registry). Walking never digs or
  * towers: breaking and placing blocks are steps of their own, so a path never changes the world unseen.
  */
 export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
-  let movements = movementsByBot.get(bot);
+  const key = (bot._client as object | undefined) ?? bot;
+  let movements = movementsByClient.get(key);
   if (!movements) {
     movements = new Movements(bot);
     movements.canDig = false;
     movements.allow1by1towers = false;
     movements.scafoldingBlocks = [];
-    movementsByBot.set(bot, movements);
+    movementsByClient.set(key, movements);
   }
   return movements;
 }

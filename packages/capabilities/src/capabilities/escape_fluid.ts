@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability } from '../body.js';
 import { ABORTED } from '../body/failures.js';
+import { nearestBlock } from '../body/geometry.js';
 import { waitFor } from '../body/waiting.js';
 import { observeWorld, type ObservedWorld } from '../world.js';
 
@@ -47,7 +48,7 @@ function standable(bot: SinewBot, x: number, y: number, z: number): boolean {
 /** Where to head: the nearest water (out of lava or fire), else the nearest standable cell outside the hazard. */
 function refuge(bot: SinewBot, args: EscapeFluidArgs): Position | undefined {
   if (args.fluid !== 'water') {
-    const water = bot.findBlock({ matching: (b) => b.name === 'water', maxDistance: args.radius });
+    const water = nearestBlock(bot, 'water', args.radius);
     if (water) return water.position.offset(0.5, 0, 0.5);
   }
   const here = bot.entity.position.floored();
@@ -76,7 +77,7 @@ export const escapeFluid = defineBotCapability({
   guard: ({ body }, args) => {
     if (args.fluid !== 'fire' || !clearOf(observeWorld(body, { positions: bodyCells(body.entity.position) }), 'fire')) return guardOk;
     if (!burning(body)) return guardFailed('not burning and not in fire');
-    return body.findBlock({ matching: (b) => b.name === 'water', maxDistance: args.radius })
+    return nearestBlock(body, 'water', args.radius)
       ? guardOk
       : guardFailed(`burning with no water within ${args.radius} blocks to put it out`);
   },

@@ -4,6 +4,7 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
+import { findBlockPositions } from '../body/block-search.js';
 import { digWithBestTool } from '../body/digging.js';
 import { dropsNear, pickUpDrops } from '../body/drops.js';
 import { blockIds, blockMatcher, eyeDistance, isAir, REACH, toBlockVec } from '../body/geometry.js';
@@ -115,7 +116,7 @@ const gatherTree = defineBehavior<SinewBot, GatherArgs>({
       let next: Vec3 | undefined;
       // Near first: a 16-block scan costs a fraction of a 48-block one, and it is on the TTFA path.
       for (const radius of new Set([Math.min(NEAR_SEARCH, ctx.args.maxDistance), ctx.args.maxDistance])) {
-        const found = bot.findBlocks({ matching, maxDistance: radius, count: skip.size + 1 });
+        const found = findBlockPositions(bot, { matching, maxDistance: radius, count: skip.size + 1 });
         next = found.find((position) => !skip.has(blockKey(position)));
         if (next) break;
       }
