@@ -30,13 +30,14 @@ interface ColumnShape {
  * is every single-valued section, all the air around the bot), ~0.25 s for a 16-block radius — on the
  * time-to-first-action path of gather and craft_item. Here single-valued and paletted sections are skipped
  * when no state matches, and the rest compare state ids. Falls back to `bot.findBlocks` on chunk layouts
- * it does not know (pre-1.13 state ids).
+ * it does not know (pre-1.13 state ids) and on bodies without mineflayer's world.
  */
 export function findBlockPositions(bot: Bot, search: BlockSearch): Vec3[] {
   const states = matchingStates(bot, search.matching);
   const point = (search.point ?? bot.entity.position).floored();
   const count = search.count ?? 1;
-  if (!states) return bot.findBlocks({ matching: [...search.matching], maxDistance: search.maxDistance, count, point });
+  // A body without mineflayer's world (a custom or test body) answers through its own findBlocks.
+  if (!states || typeof (bot.world as Partial<Bot['world']> | undefined)?.getColumn !== 'function') return bot.findBlocks({ matching: [...search.matching], maxDistance: search.maxDistance, count, point });
   const { maxDistance } = search;
   const found: Vec3[] = [];
   const start = new Vec3(Math.floor(point.x / 16), Math.floor(point.y / 16), Math.floor(point.z / 16));
