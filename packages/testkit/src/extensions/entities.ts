@@ -1,20 +1,39 @@
 import { Vec3 } from 'vec3';
-import type { SquidEntity } from '../squid/types.js';
+import type { SquidEntity, SquidServer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
 import { createItem, toNotch } from './items.js';
 
 /** Index of the item stack in an item entity's metadata (after the 8 base entity fields) on 1.20.x. */
 const ITEM_STACK_KEY = 8;
 
+type EntityWrite = (name: string, params: Record<string, unknown>) => void;
+
+/**
+ * Drops an entity's packets once the server has removed it: flying-squid's physics tick awaits block
+ * reads and then sends `rel_entity_move` for an item picked up meanwhile, and mineflayer's fetchEntity
+ * turns any packet after `entity_destroy` into a typeless placeholder it never removes (a client leak).
+ */
+function silenceOnceGone(serv: SquidServer, entity: SquidEntity): void {
+  const writes = entity as unknown as Record<'_writeOthersNearby' | '_writeNearby', EntityWrite>;
+  for (const method of ['_writeOthersNearby', '_writeNearby'] as const) {
+    const write = writes[method];
+    writes[method] = (name, params) => {
+      if (serv.entities[entity.id] === entity) write(name, params);
+    };
+  }
+}
+
 /**
  * Entity packets the 1.20.4 client can read: dropped items carry their item stack (flying-squid
  * skips entity metadata on 1.20.2+, so a bot could not tell a log from a sapling), and velocity
  * stays on the server (mineflayer 4.25 reads entity_velocity as velocityX/Y/Z while 1.20.4
- * decodes one `velocity` field, which turns the entity's position into NaN).
+ * decodes one `velocity` field, which turns the entity's position into NaN), and a removed
+ * non-player entity sends nothing after its `entity_destroy`.
  */
 export function installEntities(ctx: ExtensionContext): void {
   const { serv } = ctx;
   serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
+    if (entity.type !== 'player') silenceOnceGone(serv, entity);
     const mutable = entity as unknown as {
       sendVelocity: (v: Vec3, max?: Vec3) => void;
       sendMetadata: (data: unknown) => void;

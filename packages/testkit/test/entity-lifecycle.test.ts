@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { connectBot, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
+import { waitFor } from './helpers.js';
+
+/** Entities the client made up from a packet about an id it never saw spawned (mineflayer's fetchEntity). */
+const placeholders = (bot: Bot): number[] =>
+  Object.values(bot.entities)
+    .filter((e) => !e.type)
+    .map((e) => e.id);
+
+const itemIds = (bot: Bot): number[] =>
+  Object.values(bot.entities)
+    .filter((e) => e.name === 'item')
+    .map((e) => e.id);
+
+describe('entity lifecycle as clients see it', () => {
+  let server: TestServer;
+  let digger: Bot;
+  let watcher: Bot;
+  beforeAll(async () => {
+    server = await startServer();
+    digger = await connectBot(server, { username: 'digger' });
+    watcher = await connectBot(server, { username: 'watcher' });
+    await teleport(digger, server.spawn);
+    await teleport(watcher, server.spawn.offset(4, 0, 0));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('after dig/collect cycles no bot holds a placeholder or a collected item', async () => {
+    const spot = server.spawn.offset(1, 0, 0).floored();
+    for (let cycle = 0; cycle < 8; cycle++) {
+      await setBlock(server, spot, 'dirt');
+      expect(await waitFor(() => digger.blockAt(spot)?.name === 'dirt', 2_000)).toBe(true);
+      await digger.dig(digger.blockAt(spot)!);
+      expect(await waitFor(() => itemIds(digger).length > 0, 3_000)).toBe(true);
+      // Walk onto the drop (it flies a random way); it is collected once its pickup delay is over.
+      await teleport(digger, digger.entities[itemIds(digger)[0]!]!.position.floored().offset(0.5, 0, 0.5));
+      expect(await waitFor(() => itemIds(digger).length === 0 && itemIds(watcher).length === 0, 5_000)).toBe(true);
+      await teleport(digger, server.spawn);
+    }
+    // Time for any late packet (a physics tick that started before the pickup) to arrive.
+    await digger.waitForTicks(10);
+    expect({ digger: placeholders(digger), watcher: placeholders(watcher) }).toEqual({ digger: [], watcher: [] });
+    expect(digger.inventory.count(digger.registry.itemsByName.dirt!.id, null)).toBe(8);
+  });
+});
