@@ -14,6 +14,20 @@ const itemIds = (bot: Bot): number[] =>
     .filter((e) => e.name === 'item')
     .map((e) => e.id);
 
+/** Names of entity packets the bot gets about an id before (or without) its spawn packet. */
+function watchUnspawned(bot: Bot): string[] {
+  const known = new Set(Object.keys(bot.entities).map(Number));
+  const early: string[] = [];
+  const client = bot._client as unknown as { on(name: string, fn: (packet: { entityId: number }) => void): void };
+  client.on('spawn_entity', (packet) => known.add(packet.entityId));
+  for (const name of ['entity_metadata', 'rel_entity_move', 'entity_teleport', 'collect']) {
+    client.on(name, (packet) => {
+      if (!known.has(packet.entityId ?? (packet as unknown as { collectedEntityId: number }).collectedEntityId)) early.push(name);
+    });
+  }
+  return early;
+}
+
 describe('entity lifecycle as clients see it', () => {
   let server: TestServer;
   let digger: Bot;
@@ -29,8 +43,9 @@ describe('entity lifecycle as clients see it', () => {
     await server?.stop();
   });
 
-  it('after dig/collect cycles no bot holds a placeholder or a collected item', async () => {
+  it('after dig/collect cycles no bot holds a placeholder or a collected item, nor hears of one before its spawn', async () => {
     const spot = server.spawn.offset(1, 0, 0).floored();
+    const early = { digger: watchUnspawned(digger), watcher: watchUnspawned(watcher) };
     for (let cycle = 0; cycle < 8; cycle++) {
       await setBlock(server, spot, 'dirt');
       expect(await waitFor(() => digger.blockAt(spot)?.name === 'dirt', 2_000)).toBe(true);
@@ -44,6 +59,7 @@ describe('entity lifecycle as clients see it', () => {
     // Time for any late packet (a physics tick that started before the pickup) to arrive.
     await digger.waitForTicks(10);
     expect({ digger: placeholders(digger), watcher: placeholders(watcher) }).toEqual({ digger: [], watcher: [] });
+    expect(early).toEqual({ digger: [], watcher: [] });
     expect(digger.inventory.count(digger.registry.itemsByName.dirt!.id, null)).toBe(8);
   });
 });

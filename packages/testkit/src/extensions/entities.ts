@@ -1,5 +1,5 @@
 import { Vec3 } from 'vec3';
-import type { SquidEntity, SquidServer } from '../squid/types.js';
+import type { SquidEntity, SquidPlayer, SquidServer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
 import { createItem, toNotch } from './items.js';
 
@@ -32,6 +32,19 @@ function silenceOnceGone(serv: SquidServer, entity: SquidEntity): void {
  */
 export function installEntities(ctx: ExtensionContext): void {
   const { serv } = ctx;
+  // The player a spawn packet is being written to: the item stack that follows goes to that player only.
+  let spawningFor: SquidPlayer | undefined;
+  serv.on('newPlayer', (player: SquidPlayer & { spawnEntity(entity: SquidEntity): void }) => {
+    const spawnEntity = player.spawnEntity;
+    player.spawnEntity = (entity) => {
+      spawningFor = player;
+      try {
+        spawnEntity(entity);
+      } finally {
+        spawningFor = undefined;
+      }
+    };
+  });
   serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
     if (entity.type !== 'player') silenceOnceGone(serv, entity);
     const mutable = entity as unknown as {
@@ -47,7 +60,10 @@ export function installEntities(ctx: ExtensionContext): void {
     mutable.sendMetadata = () => {
       if (entity.itemId === undefined) return;
       const stack = toNotch(serv, createItem(serv, entity.itemId, entity.itemCount ?? 1));
-      entity._writeOthersNearby('entity_metadata', { entityId: entity.id, metadata: [{ key: ITEM_STACK_KEY, type: 'item_stack', value: stack }] });
+      const packet = { entityId: entity.id, metadata: [{ key: ITEM_STACK_KEY, type: 'item_stack', value: stack }] };
+      // flying-squid sends metadata from each player's spawnEntity: to everyone nearby, it reached players before their spawn packet.
+      if (spawningFor) spawningFor._client.write('entity_metadata', packet);
+      else entity._writeOthersNearby('entity_metadata', packet);
     };
   });
 }
