@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
 import { connectBot, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
 import { waitFor } from './helpers.js';
 
@@ -61,5 +62,20 @@ describe('entity lifecycle as clients see it', () => {
     expect({ digger: placeholders(digger), watcher: placeholders(watcher) }).toEqual({ digger: [], watcher: [] });
     expect(early).toEqual({ digger: [], watcher: [] });
     expect(digger.inventory.count(digger.registry.itemsByName.dirt!.id, null)).toBe(8);
+  });
+
+  it('an item that fell out of the world is removed instead of drifting through the void', async () => {
+    const serv = server.serv!;
+    const columns = (serv.overworld as unknown as { columns: Record<string, unknown> }).columns;
+    const before = Object.keys(columns).length;
+    // Below the floor already (what a late physics tick does to a drop), moving sideways at 2 blocks/s.
+    const item = serv.spawnObject(serv.registry.entitiesByName.item!.id, serv.overworld, new Vec3(0.5, -20, 0.5), {
+      velocity: new Vec3(2, 0, 0),
+      itemId: serv.registry.itemsByName.dirt!.id,
+    });
+    expect(await waitFor(() => serv.entities[item.id] === undefined, 15_000)).toBe(true);
+    // Fallen to y -128 in ~5 s, it crossed at most a column or two; before, it drifted for 5 minutes.
+    expect(Object.keys(columns).length - before).toBeLessThanOrEqual(2);
+    expect(item.position.y).toBeLessThan(-100);
   });
 });

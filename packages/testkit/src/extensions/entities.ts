@@ -6,6 +6,13 @@ import { createItem, toNotch } from './items.js';
 /** Index of the item stack in an item entity's metadata (after the 8 base entity fields) on 1.20.x. */
 const ITEM_STACK_KEY = 8;
 
+/**
+ * Vanilla removes an entity 64 blocks below the world's bottom (1.20 overworld: y -64). flying-squid
+ * never does: an item that tunnels through the floor on a late tick (its physics scale by wall-clock
+ * delta) drifts through the void until its 5-minute death time, loading a chunk column every block.
+ */
+const BELOW_WORLD_Y = -64 - 64;
+
 type EntityWrite = (name: string, params: Record<string, unknown>) => void;
 
 /**
@@ -28,7 +35,7 @@ function silenceOnceGone(serv: SquidServer, entity: SquidEntity): void {
  * skips entity metadata on 1.20.2+, so a bot could not tell a log from a sapling), and velocity
  * stays on the server (mineflayer 4.25 reads entity_velocity as velocityX/Y/Z while 1.20.4
  * decodes one `velocity` field, which turns the entity's position into NaN), and a removed
- * non-player entity sends nothing after its `entity_destroy`.
+ * non-player entity sends nothing after its `entity_destroy`; non-players below the world are removed.
  */
 export function installEntities(ctx: ExtensionContext): void {
   const { serv } = ctx;
@@ -44,6 +51,11 @@ export function installEntities(ctx: ExtensionContext): void {
         spawningFor = undefined;
       }
     };
+  });
+  serv.on('tick', () => {
+    for (const entity of Object.values(serv.entities)) {
+      if (entity.type !== 'player' && entity.position.y < BELOW_WORLD_Y) entity.destroy();
+    }
   });
   serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
     if (entity.type !== 'player') silenceOnceGone(serv, entity);
