@@ -12,6 +12,8 @@ const ITEM_STACK_KEY = 8;
  * delta) drifts through the void until its 5-minute death time, loading a chunk column every block.
  */
 const BELOW_WORLD_Y = -64 - 64;
+/** Longest step (s) of flying-squid's wall-clock physics: vanilla steps 50 ms per tick however late it runs. */
+const MAX_PHYSICS_STEP = 0.1;
 
 type EntityWrite = (name: string, params: Record<string, unknown>) => void;
 
@@ -59,6 +61,10 @@ export function installEntities(ctx: ExtensionContext): void {
   });
   serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
     if (entity.type !== 'player') silenceOnceGone(serv, entity);
+    // A late tick (a loaded event loop) otherwise scales gravity past the floor and the drop falls through it.
+    const physics = entity as unknown as { calculatePhysics: (delta: number) => Promise<unknown> };
+    const calculate = physics.calculatePhysics;
+    physics.calculatePhysics = (delta) => calculate(Math.min(delta, MAX_PHYSICS_STEP));
     const mutable = entity as unknown as {
       sendVelocity: (v: Vec3, max?: Vec3) => void;
       sendMetadata: (data: unknown) => void;
