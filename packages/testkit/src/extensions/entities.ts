@@ -1,5 +1,5 @@
 import { Vec3 } from 'vec3';
-import type { SquidEntity } from '../squid/types.js';
+import type { SquidEntity, SquidPlayer, SquidServer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
 import { createItem, toNotch } from './items.js';
 
@@ -7,14 +7,64 @@ import { createItem, toNotch } from './items.js';
 const ITEM_STACK_KEY = 8;
 
 /**
+ * Vanilla removes an entity 64 blocks below the world's bottom (1.20 overworld: y -64). flying-squid
+ * never does: an item that tunnels through the floor on a late tick (its physics scale by wall-clock
+ * delta) drifts through the void until its 5-minute death time, loading a chunk column every block.
+ */
+const BELOW_WORLD_Y = -64 - 64;
+/** Longest step (s) of flying-squid's wall-clock physics: vanilla steps 50 ms per tick however late it runs. */
+const MAX_PHYSICS_STEP = 0.1;
+
+type EntityWrite = (name: string, params: Record<string, unknown>) => void;
+
+/**
+ * Drops an entity's packets once the server has removed it: flying-squid's physics tick awaits block
+ * reads and then sends `rel_entity_move` for an item picked up meanwhile, and mineflayer's fetchEntity
+ * turns any packet after `entity_destroy` into a typeless placeholder it never removes (a client leak).
+ */
+function silenceOnceGone(serv: SquidServer, entity: SquidEntity): void {
+  const writes = entity as unknown as Record<'_writeOthersNearby' | '_writeNearby', EntityWrite>;
+  for (const method of ['_writeOthersNearby', '_writeNearby'] as const) {
+    const write = writes[method];
+    writes[method] = (name, params) => {
+      if (serv.entities[entity.id] === entity) write(name, params);
+    };
+  }
+}
+
+/**
  * Entity packets the 1.20.4 client can read: dropped items carry their item stack (flying-squid
  * skips entity metadata on 1.20.2+, so a bot could not tell a log from a sapling), and velocity
  * stays on the server (mineflayer 4.25 reads entity_velocity as velocityX/Y/Z while 1.20.4
- * decodes one `velocity` field, which turns the entity's position into NaN).
+ * decodes one `velocity` field, which turns the entity's position into NaN), and a removed
+ * non-player entity sends nothing after its `entity_destroy`; non-players below the world are removed.
  */
 export function installEntities(ctx: ExtensionContext): void {
   const { serv } = ctx;
+  // The player a spawn packet is being written to: the item stack that follows goes to that player only.
+  let spawningFor: SquidPlayer | undefined;
+  serv.on('newPlayer', (player: SquidPlayer & { spawnEntity(entity: SquidEntity): void }) => {
+    const spawnEntity = player.spawnEntity;
+    player.spawnEntity = (entity) => {
+      spawningFor = player;
+      try {
+        spawnEntity(entity);
+      } finally {
+        spawningFor = undefined;
+      }
+    };
+  });
+  serv.on('tick', () => {
+    for (const entity of Object.values(serv.entities)) {
+      if (entity.type !== 'player' && entity.position.y < BELOW_WORLD_Y) entity.destroy();
+    }
+  });
   serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
+    if (entity.type !== 'player') silenceOnceGone(serv, entity);
+    // A late tick (a loaded event loop) otherwise scales gravity past the floor and the drop falls through it.
+    const physics = entity as unknown as { calculatePhysics: (delta: number) => Promise<unknown> };
+    const calculate = physics.calculatePhysics;
+    physics.calculatePhysics = (delta) => calculate(Math.min(delta, MAX_PHYSICS_STEP));
     const mutable = entity as unknown as {
       sendVelocity: (v: Vec3, max?: Vec3) => void;
       sendMetadata: (data: unknown) => void;
@@ -28,7 +78,10 @@ export function installEntities(ctx: ExtensionContext): void {
     mutable.sendMetadata = () => {
       if (entity.itemId === undefined) return;
       const stack = toNotch(serv, createItem(serv, entity.itemId, entity.itemCount ?? 1));
-      entity._writeOthersNearby('entity_metadata', { entityId: entity.id, metadata: [{ key: ITEM_STACK_KEY, type: 'item_stack', value: stack }] });
+      const packet = { entityId: entity.id, metadata: [{ key: ITEM_STACK_KEY, type: 'item_stack', value: stack }] };
+      // flying-squid sends metadata from each player's spawnEntity: to everyone nearby, it reached players before their spawn packet.
+      if (spawningFor) spawningFor._client.write('entity_metadata', packet);
+      else entity._writeOthersNearby('entity_metadata', packet);
     };
   });
 }

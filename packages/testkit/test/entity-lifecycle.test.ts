@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
+import { connectBot, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
+import { waitFor } from './helpers.js';
+
+/** Entities the client made up from a packet about an id it never saw spawned (mineflayer's fetchEntity). */
+const placeholders = (bot: Bot): number[] =>
+  Object.values(bot.entities)
+    .filter((e) => !e.type)
+    .map((e) => e.id);
+
+const itemIds = (bot: Bot): number[] =>
+  Object.values(bot.entities)
+    .filter((e) => e.name === 'item')
+    .map((e) => e.id);
+
+/** Names of entity packets the bot gets about an id before (or without) its spawn packet. */
+function watchUnspawned(bot: Bot): string[] {
+  const known = new Set(Object.keys(bot.entities).map(Number));
+  const early: string[] = [];
+  const client = bot._client as unknown as { on(name: string, fn: (packet: { entityId: number }) => void): void };
+  client.on('spawn_entity', (packet) => known.add(packet.entityId));
+  for (const name of ['entity_metadata', 'rel_entity_move', 'entity_teleport', 'collect']) {
+    client.on(name, (packet) => {
+      if (!known.has(packet.entityId ?? (packet as unknown as { collectedEntityId: number }).collectedEntityId)) early.push(name);
+    });
+  }
+  return early;
+}
+
+describe('entity lifecycle as clients see it', () => {
+  let server: TestServer;
+  let digger: Bot;
+  let watcher: Bot;
+  beforeAll(async () => {
+    server = await startServer();
+    digger = await connectBot(server, { username: 'digger' });
+    watcher = await connectBot(server, { username: 'watcher' });
+    await teleport(digger, server.spawn);
+    await teleport(watcher, server.spawn.offset(4, 0, 0));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('after dig/collect cycles no bot holds a placeholder or a collected item, nor hears of one before its spawn', async () => {
+    const spot = server.spawn.offset(1, 0, 0).floored();
+    const early = { digger: watchUnspawned(digger), watcher: watchUnspawned(watcher) };
+    for (let cycle = 0; cycle < 8; cycle++) {
+      await setBlock(server, spot, 'dirt');
+      expect(await waitFor(() => digger.blockAt(spot)?.name === 'dirt', 2_000)).toBe(true);
+      await digger.dig(digger.blockAt(spot)!);
+      expect(await waitFor(() => itemIds(digger).length > 0, 3_000)).toBe(true);
+      // Walk onto the drop (it flies a random way); it is collected once its pickup delay is over.
+      await teleport(digger, digger.entities[itemIds(digger)[0]!]!.position.floored().offset(0.5, 0, 0.5));
+      expect(await waitFor(() => itemIds(digger).length === 0 && itemIds(watcher).length === 0, 5_000)).toBe(true);
+      await teleport(digger, server.spawn);
+    }
+    // Time for any late packet (a physics tick that started before the pickup) to arrive.
+    await digger.waitForTicks(10);
+    expect({ digger: placeholders(digger), watcher: placeholders(watcher) }).toEqual({ digger: [], watcher: [] });
+    expect(early).toEqual({ digger: [], watcher: [] });
+    expect(digger.inventory.count(digger.registry.itemsByName.dirt!.id, null)).toBe(8);
+  });
+
+  it('an item that fell out of the world is removed instead of drifting through the void', async () => {
+    const serv = server.serv!;
+    const columns = (serv.overworld as unknown as { columns: Record<string, unknown> }).columns;
+    const before = Object.keys(columns).length;
+    // Below the floor already (what a late physics tick does to a drop), moving sideways at 2 blocks/s.
+    const item = serv.spawnObject(serv.registry.entitiesByName.item!.id, serv.overworld, new Vec3(0.5, -20, 0.5), {
+      velocity: new Vec3(2, 0, 0),
+      itemId: serv.registry.itemsByName.dirt!.id,
+    });
+    expect(await waitFor(() => serv.entities[item.id] === undefined, 15_000)).toBe(true);
+    // Fallen to y -128 in ~5 s, it crossed at most a column or two; before, it drifted for 5 minutes.
+    expect(Object.keys(columns).length - before).toBeLessThanOrEqual(2);
+    expect(item.position.y).toBeLessThan(-100);
+  });
+
+  it('a resting drop stays on the floor through a late physics tick', async () => {
+    const serv = server.serv!;
+    const item = serv.spawnObject(serv.registry.entitiesByName.item!.id, serv.overworld, server.spawn.offset(3, 0, 3), {
+      itemId: serv.registry.itemsByName.dirt!.id,
+    });
+    expect(await waitFor(() => item.velocity!.x === 0 && item.velocity!.y === 0 && item.velocity!.z === 0, 5_000)).toBe(true);
+    // One second between two ticks, as on a loaded machine: gravity over that step must not carry it through the ground.
+    const step = (item as unknown as { calculatePhysics(delta: number): Promise<{ position: Vec3 }> }).calculatePhysics;
+    const { position } = await step(1);
+    expect(position.y).toBeGreaterThanOrEqual(server.spawn.y - 0.5);
+    item.destroy();
+  });
+});
