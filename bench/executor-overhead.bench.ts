@@ -5,36 +5,17 @@
 // Also: the per-attempt body view (issue 12: attribution without async hooks) — making a view and
 // calling through it vs calling the instrumented body directly.
 import { performance } from 'node:perf_hooks';
-import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
-import { createExecutor, createExecutorMetrics, instrumentMethods, leasedView, createMemoryProvenance, systemClock, type ActuatorLease, type ActuatorSource } from '@sinew/bt-runtime';
+import { CapabilityRegistry } from '@sinew/executor-contracts';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, leasedView, systemClock, type ActuatorLease } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
-import { z } from 'zod';
 import { compare } from './harness.js';
+import { createNoopBody, noop, type NoopBody } from './noop.js';
 
 const STEPS = 10_000;
 
-class Body {
-  pokes = 0;
-  poke(): void {
-    this.pokes += 1;
-  }
-}
-type Instrumented = Body & ActuatorSource;
+const body = createNoopBody();
 
-const body: Instrumented = instrumentMethods(new Body(), ['poke']);
-const noop = defineCapability<z.ZodObject<{ n: z.ZodNumber }>, Instrumented>({
-  name: 'noop',
-  version: '1.0.0',
-  description: 'pokes the body once',
-  inputSchema: z.object({ n: z.number() }),
-  guard: () => ({ ok: true }),
-  run: async (ctx) => {
-    ctx.body.poke();
-  },
-  acceptance: () => accepted,
-});
-
-const registry = new CapabilityRegistry<Instrumented>().register(noop);
+const registry = new CapabilityRegistry<NoopBody>().register(noop);
 
 async function pipeline(round: number): Promise<number> {
   const executor = createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });

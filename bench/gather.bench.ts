@@ -10,7 +10,7 @@ import { connectBot, placeTree, reset, startServer, type TestServer } from '@sin
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from 'prismarine-entity';
-import { compare } from './harness.js';
+import { compare, runMain } from './harness.js';
 
 const { pathfinder, Movements, goals } = pathfinderPackage;
 const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 5);
@@ -109,10 +109,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

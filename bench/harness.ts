@@ -114,3 +114,14 @@ function describe(f: Figure, digits: number): string {
   const verdict = f.target ? ` | target ${f.target}: ${f.ok ? 'ok' : 'MISSED'}` : '';
   return `${f.figure}: ${formatSpread(f.value, digits)} ${f.unit}${rounds}${base}${verdict}`;
 }
+
+/** Runs a bench's `main` and exits: 0 when it measured, 1 (with the error) when it could not. */
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

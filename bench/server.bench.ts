@@ -12,11 +12,11 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
-import { createExecutor, createExecutorMetrics, createMemoryProvenance, instrumentMethods, type ActuatorSource, type Executor } from '@sinew/bt-runtime';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, type Executor } from '@sinew/bt-runtime';
 import { serveSinew, type EventEnvelope, type ServerLimitsInput, type SinewServer } from '@sinew/server';
 import { WebSocket, WebSocketServer } from 'ws';
-import { z } from 'zod';
 import { formatSpread, quantile, record, spread } from './harness.js';
+import { createNoopBody, noop, NoopArgs, type NoopBody } from './noop.js';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 const LATENCY_STEPS = 400;
@@ -26,36 +26,20 @@ const CLIENTS = 10;
 // Big enough that no bench client drops: a 5,000-step plan's outcome alone is ~1 MB.
 const ROOMY = { clientQueue: 100_000, clientHighWaterBytes: 64 * 1024 * 1024 } satisfies ServerLimitsInput;
 
-class Body {
-  pokes = 0;
-  poke(): void {
-    this.pokes += 1;
-  }
-}
-type Instrumented = Body & ActuatorSource;
-const body: Instrumented = instrumentMethods(new Body(), ['poke']);
-const Args = z.object({ n: z.number() });
-const noop = defineCapability<typeof Args, Instrumented>({
-  name: 'noop',
-  version: '1.0.0',
-  description: 'pokes the body once',
-  inputSchema: Args,
-  run: async (ctx) => ctx.body.poke(),
-  acceptance: () => accepted,
-});
+const body = createNoopBody();
 // A real capability waits for the world: each step crosses an event-loop turn, so the server flushes between steps.
-const tick = defineCapability<typeof Args, Instrumented>({
+const tick = defineCapability<typeof NoopArgs, NoopBody>({
   name: 'tick',
   version: '1.0.0',
   description: 'pokes the body, then waits one event-loop turn',
-  inputSchema: Args,
+  inputSchema: NoopArgs,
   run: async (ctx) => {
     ctx.body.poke();
     await new Promise((resolve) => setImmediate(resolve));
   },
   acceptance: () => accepted,
 });
-const registry = new CapabilityRegistry<Instrumented>().register(noop).register(tick);
+const registry = new CapabilityRegistry<NoopBody>().register(noop).register(tick);
 const newExecutor = () => createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });
 const plan = (id: string, steps: number, type = 'noop') => ({ planId: id, intentId: 'bench', steps: Array.from({ length: steps }, (_, i) => ({ stepId: `s${i}`, type, args: { n: i } })) });
 
@@ -179,7 +163,7 @@ interface Scenario {
  * One plan: CPU µs/step of this process from the run's start until the server's last batch is written
  * (and, with clients, until every client has the outcome), and wall µs/step of `executor.run` itself.
  */
-async function timedPlan(executor: Executor<Instrumented>, scenario: Scenario, id: string, server?: SinewServer, clients?: Clients): Promise<Sample> {
+async function timedPlan(executor: Executor<NoopBody>, scenario: Scenario, id: string, server?: SinewServer, clients?: Clients): Promise<Sample> {
   const cpu = process.cpuUsage();
   const wall = performance.now();
   const outcome = await executor.run(plan(id, scenario.steps, scenario.type));

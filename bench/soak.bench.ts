@@ -12,7 +12,7 @@ import { createExecutor, createExecutorMetrics, createMemoryProvenance, type Exe
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { connectBot, give, startServer, type TestServer } from '@sinew/testkit';
 import { chorePlan, ttfaLine, type Spot } from './fleet.js';
-import { quantile, record } from './harness.js';
+import { quantile, record, runMain } from './harness.js';
 
 const { values: flags } = parseArgs({
   options: { minutes: { type: 'string', default: '10' }, bots: { type: 'string', default: '20' }, 'warmup-minutes': { type: 'string' }, 'sample-seconds': { type: 'string', default: '10' }, 'snapshot-dir': { type: 'string' } },
@@ -144,10 +144,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

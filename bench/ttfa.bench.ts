@@ -7,7 +7,7 @@ import { createExecutor, createExecutorMetrics, createMemoryProvenance } from '@
 import { createStandardRegistry, instrumentBot } from '@sinew/capabilities';
 import { connectBot, give, placeTree, reset, startServer } from '@sinew/testkit';
 import { chorePlan, ttfaLine } from './fleet.js';
-import { quantile, record } from './harness.js';
+import { quantile, record, runMain } from './harness.js';
 
 const CYCLES = Number(process.env.SINEW_BENCH_TTFA_CYCLES ?? 8);
 
@@ -47,10 +47,4 @@ async function main(): Promise<void> {
   record({ figure: `TTFA p95, ${all.length} real steps of ${byVerb.size} verbs`, unit: 'ms', values: [quantile(all, 0.95)], target: { value: 50 }, digits: 1 });
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);
