@@ -194,6 +194,17 @@ describe('place_block', () => {
     expect(bot.findBlock({ matching: bot.registry.blocksByName.crafting_table!.id, maxDistance: 4 })).toBeTruthy();
   });
 
+  it('succeeds without the item when the position already holds it (a step resumed after it placed)', async () => {
+    const { bot, server } = world;
+    await give(bot, 'cobblestone', 1);
+    const target = server.spawn.offset(-2, 0, 1).floored();
+    expect((await world.step('place_block', { item: 'cobblestone', position: target })).status).toBe('succeeded');
+    expect(count('cobblestone')).toBe(0);
+    const again = await world.step('place_block', { item: 'cobblestone', position: target });
+    expect(again.status, JSON.stringify(again.failure)).toBe('succeeded');
+    expect(bot.blockAt(target)?.name).toBe('cobblestone');
+  });
+
   it('asks for the item it does not have (precond_missing has_item)', async () => {
     const outcome = await world.step('place_block', { item: 'crafting_table' });
     expect(outcome.failure?.code).toBe('precond_missing');

@@ -41,7 +41,8 @@ export const placeBlock = defineBotCapability({
     if (!position) return guardFailed('no free spot next to the bot to place on');
     const current = body.blockAt(toBlockVec(position));
     if (!current) return guardFailed(`${blockKey(position)} is not loaded`);
-    if (current.name === args.item) return missing.length ? precondMissing(missing) : guardOk;
+    // The step's effect already holds (placed before a preemption, or by someone else): done, nothing needed.
+    if (current.name === args.item) return guardOk;
     if (!isReplaceable(current)) return guardFailed(`${blockKey(position)} is occupied by ${current.name}`);
     if (occupiedByBot(body, position)) return guardFailed(`the bot stands in ${blockKey(position)}`);
     if (!placementReference(body, position)) return guardFailed(`nothing solid next to ${blockKey(position)} to place against`);
