@@ -23,6 +23,8 @@ export default defineConfig({
   // Shared chunks in CJS too: an entry point (`/testing`, `/otel`) must not carry its own copy of a class
   // the main entry exports, or `instanceof` fails across them.
   splitting: true,
+  // import.meta.url in the CJS chunks (the inspector finds its assets through it).
+  shims: true,
   dts: true,
   clean: true,
   sourcemap: true,
