@@ -135,6 +135,21 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
     expect(repair(request(['has_item:bedrock:1']), world())).toBeUndefined();
   });
 
+  it('answers effects_unmet on where the bot stands with a walk back that replaces the step; other unmet effects get none', () => {
+    const repair = minecraftRepair();
+    const unmet = (list: string[]) => ({ ...request([]), failure: { code: 'effects_unmet' as const, reason: 'not observed', retryable: true, unmet: list } });
+    const response = repair(unmet(['near_block:crafting_table', 'within_reach:3,64,1']), world({ oak_planks: 8 }));
+    expect(response?.replace).toBe(true);
+    expect(response?.steps).toEqual([
+      { stepId: 's1.r1.1', type: 'navigate', args: { block: 'crafting_table', range: 2 }, effects: ['near_block:crafting_table'] },
+      { stepId: 's1.r1.2', type: 'navigate', args: { position: { x: 3, y: 64, z: 1 }, range: 3 }, effects: ['within_reach:3,64,1'] },
+    ]);
+    // Not positional (or nothing named): the work itself is missing, and walking would not make it hold.
+    expect(repair(unmet(['near_block:crafting_table', 'has_item:oak_log:3']), world())).toBeUndefined();
+    expect(repair(unmet([]), world())).toBeUndefined();
+    expect(repair(unmet(['not a predicate']), world())).toBeUndefined();
+  });
+
   it('the hook refuses a third repair of the same failure and a plan past its repair budget', async () => {
     const events: string[] = [];
     const hook = createPlannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });

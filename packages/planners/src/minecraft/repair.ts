@@ -195,21 +195,48 @@ function regress(
 }
 
 /**
- * The planner-side answer to the executor's repair hook for Minecraft: on `precond_missing`, subgoal
- * steps that satisfy the missing predicates, run before the failed step is retried.
+ * The planner-side answer to the executor's repair hook for Minecraft:
+ * - on `precond_missing`, subgoal steps that satisfy the missing predicates, run before the failed step is retried;
+ * - on `effects_unmet` where every unmet effect is where the bot stands (`near_block`, `within_reach`), a walk
+ *   back that replaces the step: its work is done (its own acceptance passed) and the bot was moved away before
+ *   the plan's effect was observed (a preempting flee, a knock-back). Redoing the work would spend items twice.
  */
 export function minecraftRepair(options: MinecraftRepairOptions = {}): (request: RepairRequest, world: PlannerWorld) => RepairResponse | undefined {
   return (request, world) => {
     const { failure, step } = request;
+    const number = (drafts: readonly Draft[]) => drafts.map((draft, index) => ({ ...draft, stepId: `${step.stepId}.r${request.repairsSoFar + 1}.${index + 1}` }));
+    if (failure.code === 'effects_unmet') {
+      const walk = walkBack(failure.unmet ?? []);
+      return walk && { steps: number(walk), replace: true, reason: `${step.type} done but ${failure.unmet!.join(', ')} not observed → ${walk.map(describe).join(', ')} instead of redoing it` };
+    }
     if (failure.code !== 'precond_missing' || !failure.missing?.length) return undefined;
     const result = subgoalsFor(failure.missing, world, options);
     if (!result.ok || !result.steps.length) return undefined;
-    const prefix = `${step.stepId}.r${request.repairsSoFar + 1}`;
     return {
-      steps: result.steps.map((draft, index) => ({ ...draft, stepId: `${prefix}.${index + 1}` })),
+      steps: number(result.steps),
       reason: `${step.type} missing ${failure.missing.join(', ')} → ${result.steps.map(describe).join(', ')}`,
     };
   };
+}
+
+/**
+ * The walk that makes positional effects hold again, or undefined when any unmet effect is not positional.
+ * A block is walked to by name (navigate searches for it), so it need not be in the planner's snapshot.
+ */
+function walkBack(unmet: readonly string[]): Draft[] | undefined {
+  if (!unmet.length) return undefined;
+  const steps: Draft[] = [];
+  for (const text of unmet) {
+    const parsed = parsePredicate(text);
+    if (!parsed.ok) return undefined;
+    const predicate = parsed.predicate;
+    if (predicate.kind === 'near_block') {
+      steps.push({ type: 'navigate', args: { block: predicate.block, range: 2 }, effects: [formatPredicate(predicate)] });
+    } else if (predicate.kind === 'within_reach' && !('placeholder' in predicate.position)) {
+      steps.push({ type: 'navigate', args: { position: predicate.position, range: 3 }, effects: [formatPredicate(predicate)] });
+    } else return undefined;
+  }
+  return steps;
 }
 
 /** What regression can work towards; every other predicate kind has no subgoal. */

@@ -1,6 +1,6 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } from '@sinew/capabilities';
-import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, placeTree, reset, setBlock, startServer, type TestServer } from '@sinew/testkit';
 import type { RepairHook } from '@sinew/executor-contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, type RouteEvent } from '../../src/index.js';
@@ -82,4 +82,31 @@ describe('precondition repair on the embedded server', () => {
     expect(repairs[0]!.reason, trace).toContain('craft_item(stick ×2)');
     expect(count(bot, 'wooden_pickaxe')).toBe(1);
   });
+
+  it('a step whose work is done but whose declared near_block effect is not observed is replaced by a walk back, not redone', async () => {
+    // The shape of a flee that preempts place_block right after the table went down: the table stands, the bot is away.
+    const bot = instrumentBot(await connectBot(server, { username: 'walker' }));
+    current = { bot };
+    const table = server.spawn.offset(9, 0, 0).floored();
+    await setBlock(server, table, 'crafting_table');
+    const repairs: string[] = [];
+    const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
+    const executor = executorFor(bot, createPlannerRepairHook(createMinecraftHtn(), snapshot, { onRepair: (e) => repairs.push(e.reason) }));
+    const outcome = await executor.run({
+      planId: 'walk-back',
+      intentId: 'walk-back',
+      steps: [{ stepId: 's1', type: 'place_block', args: { item: 'crafting_table', position: { x: table.x, y: table.y, z: table.z } }, effects: ['near_block:crafting_table'] }],
+    });
+    const trace = JSON.stringify(outcome.steps.map((s) => [s.stepId, s.verb, s.status, s.failure?.reason]));
+    expect(outcome.status, trace).toBe('completed');
+    expect(outcome.steps.map((s) => [s.stepId, s.verb, s.status]), trace).toEqual([
+      ['s1', 'place_block', 'failed'],
+      ['s1.r1.1', 'navigate', 'succeeded'],
+    ]);
+    expect(outcome.steps[0]!.failure?.code).toBe('effects_unmet');
+    expect(repairs[0], trace).toContain('instead of redoing it');
+    expect(bot.entity.position.distanceTo(table.offset(0.5, 0.5, 0.5))).toBeLessThanOrEqual(4);
+    expect(count(bot, 'crafting_table')).toBe(0);
+  });
 });
+
