@@ -1,8 +1,9 @@
 import pathfinderPackage from 'mineflayer-pathfinder';
-import type { Vec3 } from '@sinew/executor-contracts';
+import { SCAFFOLD_BLOCKS, type Vec3 } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { BotRunContext } from './body.js';
 import type { Failure } from './body/failures.js';
+import { countItem } from './body/inventory.js';
 import { movementsFor, walkTo } from './body/walking.js';
 
 const { goals } = pathfinderPackage;
@@ -11,13 +12,15 @@ const { goals } = pathfinderPackage;
 export const RecoveryOptionsSchema = z.strictObject({
   /** Rung 2: blocks the goal tolerance may widen by (0 skips the rung; acceptance allows the widened range). */
   widenBlocks: z.number().nonnegative().max(8).default(0),
-  /** Rung 4: dig through and tower over obstacles (changes the world, so off unless the plan allows it). */
+  /** Rung 4: when walking cannot leave the spot (a pit), tower out on scaffold blocks the bot holds (places a few). */
+  climbOut: z.boolean().default(true),
+  /** Rung 5: dig through and tower over obstacles (changes the world, so off unless the plan allows it). */
   digThrough: z.boolean().default(false),
 });
 export type RecoveryOptions = z.output<typeof RecoveryOptionsSchema>;
 
 /** The rungs, in the order they are tried (Nav2's recoveries are the model). */
-export const RECOVERY_RUNGS = ['avoid_segment', 'widen_tolerance', 'approach_other_side', 'dig_through'] as const;
+export const RECOVERY_RUNGS = ['avoid_segment', 'widen_tolerance', 'approach_other_side', 'climb_out', 'dig_through'] as const;
 export type RecoveryRung = (typeof RECOVERY_RUNGS)[number];
 export interface RungRecord {
   readonly rung: RecoveryRung;
@@ -97,6 +100,48 @@ async function approachOtherSide(ctx: BotRunContext, input: LadderInput): Promis
   return viaSide ? `far side: ${viaSide}` : reach(ctx, input.goal, input.range);
 }
 
+/** Within this many blocks of where it stands, the bot counts as boxed in when walking reaches nothing farther. */
+const BOXED_IN_BLOCKS = 2;
+
+/** Whether walking (no digging, no towers) can take the bot more than two blocks from where it stands. */
+function boxedIn(ctx: BotRunContext): boolean {
+  const here = ctx.body.entity.position;
+  const away = new goals.GoalInvert(new goals.GoalNear(here.x, here.y, here.z, BOXED_IN_BLOCKS));
+  // A pit has a handful of reachable cells: the search ends at once with no path out.
+  return ctx.body.pathfinder.getPathTo(movementsFor(ctx.body), away, 1_000).status === 'noPath';
+}
+
+/** Scaffold items the bot holds, as pathfinder wants them (item ids, in SCAFFOLD_BLOCKS order). */
+function heldScaffold(ctx: BotRunContext): number[] {
+  const { registry } = ctx.body;
+  return SCAFFOLD_BLOCKS.filter((name) => countItem(ctx.body, name) > 0).flatMap((name) => registry.itemsByName[name]?.id ?? []);
+}
+
+/** Towers out of a pit on held scaffold blocks (no digging), then walks to the goal as usual. */
+async function climbOut(ctx: BotRunContext, input: LadderInput, scaffold: number[]): Promise<string | undefined> {
+  const here = ctx.body.entity.position.clone();
+  const out = new goals.GoalInvert(new goals.GoalNear(here.x, here.y, here.z, BOXED_IN_BLOCKS));
+  const climbed = await withMovements(
+    ctx,
+    (m) => {
+      const before = { towers: m.allow1by1towers, blocks: m.scafoldingBlocks };
+      Object.assign(m, { allow1by1towers: true, scafoldingBlocks: scaffold });
+      return () => void Object.assign(m, { allow1by1towers: before.towers, scafoldingBlocks: before.blocks });
+    },
+    () => walkTo(ctx, out, { budgetMs: 15_000 }),
+  );
+  if (climbed) return `climbing out: ${climbed.code}: ${climbed.reason}`;
+  return reach(ctx, input.goal, input.range);
+}
+
+/** Rung 4 unless skipped: why it is skipped, or the climb. */
+function climbOutRung(ctx: BotRunContext, input: LadderInput): string | Promise<string | undefined> {
+  if (!input.recovery.climbOut) return 'climbOut not allowed';
+  if (!boxedIn(ctx)) return 'not boxed in';
+  const scaffold = heldScaffold(ctx);
+  return scaffold.length > 0 ? climbOut(ctx, input, scaffold) : 'boxed in without scaffold blocks';
+}
+
 function digThrough(ctx: BotRunContext, input: LadderInput): Promise<string | undefined> {
   return withMovements(
     ctx,
@@ -115,6 +160,7 @@ function rung(ctx: BotRunContext, name: RecoveryRung, input: LadderInput): strin
   if (name === 'avoid_segment') return input.visited.size > 0 ? avoidSegment(ctx, input) : 'no segment recorded';
   if (name === 'widen_tolerance') return input.recovery.widenBlocks > 0 ? reach(ctx, input.goal, input.range + input.recovery.widenBlocks) : 'widenBlocks is 0';
   if (name === 'approach_other_side') return approachOtherSide(ctx, input);
+  if (name === 'climb_out') return climbOutRung(ctx, input);
   return input.recovery.digThrough ? digThrough(ctx, input) : 'digThrough not allowed';
 }
 

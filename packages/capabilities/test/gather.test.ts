@@ -1,4 +1,4 @@
-import { give, placeTree } from '@sinew/testkit';
+import { fill, give, placeTree, teleport } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { gather, GATHER_TREE } from '../src/index.js';
 import { useWorld } from './world.js';
@@ -40,6 +40,22 @@ describe('gather', () => {
     await give(bot, 'stone_pickaxe', 1);
     expect(gather.guard({ body: bot }, gather.inputSchema.parse({ block: 'stone' })).ok).toBe(true);
     expect(gather.guard({ body: bot }, gather.inputSchema.parse({ block: 'log' })).ok).toBe(true);
+  });
+
+  it('never digs the block it stands on: on a 2-high stone slab it mines around itself and can still walk away', async () => {
+    const { bot, server } = world;
+    const ground = server.spawn.floored();
+    // A 5×5 slab two blocks high, the bot on top of its centre: the nearest stone is the one under its feet.
+    await fill(server, ground.offset(-2, 0, -2), ground.offset(2, 1, 2), 'stone');
+    await give(bot, 'wooden_pickaxe', 1);
+    await teleport(bot, ground.offset(0.5, 2, 0.5));
+    const outcome = await world.step('gather', { block: 'stone', count: 3 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    // Digging its support would drop it into a 2-deep shaft it cannot climb out of (canDig and towers are off).
+    const standing = bot.entity.position.clone();
+    const away = await world.step('navigate', { position: ground.offset(8, 0, 0), range: 1 });
+    expect(away.status, `from ${standing}: ${JSON.stringify(away.failure)}`).toBe('succeeded');
+    expect(standing.y).toBeGreaterThanOrEqual(ground.y + 1);
   });
 
   it('refuses a name that is neither a block nor a block group (guard_failed)', async () => {

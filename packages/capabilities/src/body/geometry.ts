@@ -24,6 +24,13 @@ export function eyeDistance(bot: Bot, position: Position): number {
   return eye.distanceTo(toBlockVec(position).offset(0.5, 0.5, 0.5));
 }
 
+/** Whether the bot stands on the block at `position` (its centre column; half a block of slack for slabs and jumps). */
+export function standsOn(bot: Bot, position: Position): boolean {
+  const feet = bot.entity.position;
+  const block = toBlockVec(position);
+  return Math.floor(feet.x) === block.x && Math.floor(feet.z) === block.z && Math.floor(feet.y - 0.5) === block.y;
+}
+
 /**
  * Whether a block name matches a block pattern: the exact name, or a suffix group (`log` → any `*_log`)
  * when the pattern is not itself a block name.

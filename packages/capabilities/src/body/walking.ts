@@ -30,7 +30,10 @@ export function movementsFor(bot: Bot): InstanceType<typeof Movements> {
   return movements;
 }
 
-/** A pathfinder goal: stand where the eyes are within `reach` of a block's centre (no line-of-sight rule). */
+/**
+ * A pathfinder goal: stand where the eyes are within `reach` of a block's centre (no line-of-sight rule), but
+ * never on the block itself: it is about to be dug or used, and digging it would drop the bot into its own hole.
+ */
 export class GoalWithinReach extends goals.Goal {
   constructor(
     readonly position: Vec3,
@@ -45,7 +48,8 @@ export class GoalWithinReach extends goals.Goal {
     return Math.max(0, Math.hypot(dx, dy, dz) - this.reach);
   }
   isEnd(node: { x: number; y: number; z: number }): boolean {
-    return this.heuristic(node) === 0;
+    const onTop = node.x === Math.floor(this.position.x) && node.z === Math.floor(this.position.z) && node.y === Math.floor(this.position.y) + 1;
+    return !onTop && this.heuristic(node) === 0;
   }
 }
 

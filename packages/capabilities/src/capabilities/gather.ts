@@ -7,7 +7,7 @@ import { defineBotCapability, targetMemo } from '../body.js';
 import { findBlockPositions } from '../body/block-search.js';
 import { digWithBestTool } from '../body/digging.js';
 import { dropsNear, pickUpDrops } from '../body/drops.js';
-import { blockIds, blockMatcher, eyeDistance, isAir, REACH, toBlockVec } from '../body/geometry.js';
+import { blockIds, blockMatcher, eyeDistance, isAir, REACH, standsOn, toBlockVec } from '../body/geometry.js';
 import { countMatching, dropNames, missingHarvestTool } from '../body/inventory.js';
 import { waitFor } from '../body/waiting.js';
 import { GoalWithinReach, walkTo } from '../body/walking.js';
@@ -113,11 +113,14 @@ const gatherTree = defineBehavior<SinewBot, GatherArgs>({
       const bot = ctx.body;
       const skip = unreachable(ctx);
       const matching = blockIds(bot, ctx.args.block);
+      // Never the block underfoot: a player digging straight down sinks into a shaft that walking (no digging,
+      // no towering) cannot leave, and the next step's walk fails from there.
+      const usable = (position: Vec3) => !skip.has(blockKey(position)) && !standsOn(bot, position);
       let next: Vec3 | undefined;
       // Near first: a 16-block scan costs a fraction of a 48-block one, and it is on the TTFA path.
       for (const radius of new Set([Math.min(NEAR_SEARCH, ctx.args.maxDistance), ctx.args.maxDistance])) {
-        const found = findBlockPositions(bot, { matching, maxDistance: radius, count: skip.size + 1 });
-        next = found.find((position) => !skip.has(blockKey(position)));
+        const found = findBlockPositions(bot, { matching, maxDistance: radius, count: skip.size + 2 });
+        next = found.find(usable);
         if (next) break;
       }
       if (!next) {
