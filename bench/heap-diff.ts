@@ -2,7 +2,7 @@
 //   node --max-old-space-size=4096 --import tsx bench/heap-diff.ts DIR/soak-warm.heapsnapshot DIR/soak-end.heapsnapshot [top] [paths]
 // Prints self size and count per constructor in both and the top growers; then, since object ids are stable within
 // one process, the objects of the end snapshot that did not exist at the first, grouped the same way, with the
-// shortest retainer path from the GC roots of a few of each of the top groups.
+// shortest retainer path from the GC roots of a few of each of the top groups (or of the groups named).
 import { readFileSync } from 'node:fs';
 
 interface Snapshot {
@@ -124,8 +124,8 @@ function printTop(title: string, rows: [string, { size: number; count: number }]
 }
 
 function main(): void {
-  const [warmPath, endPath, topArg, pathsArg] = process.argv.slice(2);
-  if (!warmPath || !endPath) throw new Error('usage: heap-diff.ts WARM.heapsnapshot END.heapsnapshot [top=25] [paths=3]');
+  const [warmPath, endPath, topArg, pathsArg, focusArg] = process.argv.slice(2);
+  if (!warmPath || !endPath) throw new Error('usage: heap-diff.ts WARM.heapsnapshot END.heapsnapshot [top=25] [paths=3] [groups,to,trace]');
   const top = Number(topArg ?? 25);
   const warm = load(warmPath);
   const end = load(endPath);
@@ -143,7 +143,8 @@ function main(): void {
   const r = retainers(end);
   printTop('new objects by nearest named retainer (and its edge):', [...owners(end, r, isNew)].sort((a, b) => b[1].size - a[1].size), top);
   const paths = Number(pathsArg ?? 3);
-  for (const [g] of fresh.slice(0, Math.min(top, 12))) {
+  const traced = focusArg ? focusArg.split(',') : fresh.slice(0, Math.min(top, 12)).map(([g]) => g);
+  for (const g of traced) {
     const all: number[] = [];
     for (let n = 0; n < end.firstEdge.length - 1; n += 1) if (isNew(n) && groupOf(end, n) === g) all.push(n);
     // evenly spread over the group, so one burst of allocation does not stand for all of it

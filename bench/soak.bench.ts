@@ -119,6 +119,10 @@ function snapshot(name: string): void {
 function report(series: { minutes: number[]; heap: number[]; rss: number[] }, tally: Tally): void {
   const ttfa = Array.from(tally.ttfa.subarray(0, tally.ttfaCount));
   console.log(`  ${series.minutes.length} samples; heap ${series.heap[0]?.toFixed(1)} → ${series.heap.at(-1)?.toFixed(1)} MB, RSS ${series.rss[0]?.toFixed(1)} → ${series.rss.at(-1)?.toFixed(1)} MB`);
+  // each half's own slope: growth that is still settling (a cache filling, JIT code) falls from the first to the second
+  const half = Math.floor(series.minutes.length / 2);
+  const halves = [[0, half], [half, series.minutes.length]].map(([a, b]) => slope(series.minutes.slice(a, b), series.heap.slice(a, b)).toFixed(3));
+  console.log(`  heap after GC (MB): ${series.heap.map((h) => h.toFixed(1)).join(' ')}; slope ${halves[0]} then ${halves[1]} MB/min by half`);
   console.log(`  ${tally.plans} plans measured; step outcomes: ${[...tally.outcomes].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`  ${ttfaLine(ttfa)}`);
   record({ figure: `fleet soak heap slope after GC (${BOTS} bots, ${MINUTES} min)`, unit: 'MB/min', values: [slope(series.minutes, series.heap)], target: { value: 0.1 }, digits: 3 });
@@ -144,6 +148,9 @@ async function main(): Promise<void> {
     console.log(`  bots more than 8 blocks from home at the end: ${strays.map((s) => `${s.name} ${s.blocks.toFixed(0)}`).join(', ') || 'none'}`);
     const items = Object.values(server.serv?.entities ?? {}).filter((e) => e.type === 'object' || e.name === 'item').length;
     console.log(`  entities on the server at the end: ${Object.keys(server.serv?.entities ?? {}).length} (${items} objects or items on the ground)`);
+    // mineflayer keeps a placeholder for any packet of an entity it does not know: these would pile up here
+    const seen = members.flatMap((m) => Object.values(m.bot.entities));
+    console.log(`  entities in the bots' views at the end: ${seen.length} (${seen.filter((e) => e.type !== 'player').length} not players)`);
   } finally {
     for (const m of members) {
       await m.executor.close();
