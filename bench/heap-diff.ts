@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 
 interface Snapshot {
-  readonly nodes: Int32Array | number[];
+  readonly nodes: number[];
   readonly edges: number[];
   readonly strings: string[];
   readonly nodeTypes: string[];
@@ -150,7 +150,7 @@ function main(): void {
     // evenly spread over the group, so one burst of allocation does not stand for all of it
     const sample = Array.from({ length: Math.min(paths, all.length) }, (_, i) => all[Math.floor((i * all.length) / paths)]!);
     console.log(`\n${g}:`);
-    for (const n of sample) console.log(`  root${pathOf(end, r, n).replace(/^/, '\n      ')}`);
+    for (const n of sample) console.log(`  root\n      ${pathOf(end, r, n)}`);
   }
 }
 

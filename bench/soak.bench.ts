@@ -2,10 +2,11 @@
 // embedded server, in this process, each with its own executor looping the chore plan of bench/fleet.ts at its own
 // spot. After the warm-up, every ~10 s: a full GC (node --expose-gc, which scripts/bench.mjs passes), then heapUsed
 // and RSS. Prints the least-squares slope of both in MB/min (target: heap ≤ 0.1 MB/min), outcomes per code and TTFA.
-// --snapshot-dir DIR also writes a heap snapshot (after GC) at the end of the warm-up and at the end, to diff in DevTools.
+// --snapshot-dir DIR also writes a heap snapshot (after GC) at the end of the warm-up and at the end: diff them with
+// bench/heap-diff.ts (see bench/README.md).
 // Provenance rings (50 records) and idempotency stores (--idempotency-capacity, 100 completed keys) are small per bot so
 // they are full before the warm-up ends: a bounded store still filling is not a leak. (At the default 10,000 keys a
-// bot's store holds ~3.8 MB of step outcomes once full, after ~2 h of this loop, and grows ~0.03 MB/min until then.)
+// bot's store holds ~3.4 MB of step outcomes once full, after ~2 h of this loop, and grows ~0.03 MB/min until then.)
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
