@@ -96,20 +96,24 @@ export class HealthTracker {
   }
 }
 
-/** The last SAMPLES values, in a ring (a step's record costs no array shift). */
+/**
+ * The last SAMPLES values, in a ring allocated in full up front: a growing array of boxed doubles would keep
+ * adding heap until its 200th step (minutes into a fleet's run), and a step's record costs no array shift.
+ */
 class Samples {
-  readonly #values: number[] = [];
+  readonly #values = new Float64Array(SAMPLES);
+  #count = 0;
   #next = 0;
 
   push(value: number): void {
-    if (this.#values.length < SAMPLES) this.#values.push(value);
-    else this.#values[this.#next] = value;
+    this.#values[this.#next] = value;
     this.#next = (this.#next + 1) % SAMPLES;
+    this.#count = Math.min(this.#count + 1, SAMPLES);
   }
 
   percentile(q: number): number | null {
-    if (this.#values.length === 0) return null;
-    const sorted = [...this.#values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
+    if (this.#count === 0) return null;
+    const sorted = this.#values.slice(0, this.#count).sort();
+    return sorted[Math.min(this.#count - 1, Math.ceil(q * this.#count) - 1)] ?? null;
   }
 }
