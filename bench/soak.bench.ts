@@ -11,22 +11,40 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
 import { Vec3 } from 'vec3';
+import { z } from 'zod';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import { connectBot, give, startServer, type TestServer } from '@sinew/testkit';
 import { chorePlan, ttfaLine, type Spot } from './fleet.js';
 import { quantile, record, runMain } from './harness.js';
 
-const { values: flags } = parseArgs({
+const { values: raw } = parseArgs({
   options: { minutes: { type: 'string', default: '10' }, bots: { type: 'string', default: '20' }, 'warmup-minutes': { type: 'string' }, 'sample-seconds': { type: 'string', default: '10' }, 'snapshot-dir': { type: 'string' }, 'idempotency-capacity': { type: 'string', default: '100' } },
 });
-const MINUTES = Number(flags.minutes);
-const BOTS = Number(flags.bots);
-const WARMUP_MINUTES = Number(flags['warmup-minutes'] ?? Math.min(2, MINUTES / 5));
-const SAMPLE_MS = Number(flags['sample-seconds']) * 1000;
+// parseArgs refuses unknown flags; zod refuses values that are not positive numbers, naming the flag.
+const positive = z.coerce.number().positive();
+const parsed = z
+  .strictObject({
+    minutes: positive,
+    bots: positive.int(),
+    'warmup-minutes': positive.optional(),
+    'sample-seconds': positive,
+    'snapshot-dir': z.string().min(1).optional(),
+    'idempotency-capacity': positive.int(),
+  })
+  .safeParse(raw);
+if (!parsed.success) {
+  console.error(`soak: bad flags\n${z.prettifyError(parsed.error)}`);
+  process.exit(2);
+}
+const flags = parsed.data;
+const MINUTES = flags.minutes;
+const BOTS = flags.bots;
+const WARMUP_MINUTES = flags['warmup-minutes'] ?? Math.min(2, MINUTES / 5);
+const SAMPLE_MS = flags['sample-seconds'] * 1000;
 const MB = 1024 * 1024;
 const SNAPSHOTS = flags['snapshot-dir'];
-const IDEMPOTENCY_CAPACITY = Number(flags['idempotency-capacity']);
+const IDEMPOTENCY_CAPACITY = flags['idempotency-capacity'];
 const gc = (globalThis as { gc?: () => void }).gc;
 
 interface Member {
