@@ -24,11 +24,28 @@ export function eyeDistance(bot: Bot, position: Position): number {
   return eye.distanceTo(toBlockVec(position).offset(0.5, 0.5, 0.5));
 }
 
-/** Whether the bot stands on the block at `position` (its centre column; half a block of slack for slabs and jumps). */
-export function standsOn(bot: Bot, position: Position): boolean {
-  const feet = bot.entity.position;
+const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
+
+/** Whether the bot's 0.6 × 0.6 footprint (which can reach into a neighbouring column) overlaps a block's column. */
+export function inFootprint(bot: Bot, position: Position): boolean {
+  const { x, z } = bot.entity.position;
   const block = toBlockVec(position);
-  return Math.floor(feet.x) === block.x && Math.floor(feet.z) === block.z && Math.floor(feet.y - 0.5) === block.y;
+  return overlaps(x - 0.3, x + 0.3, block.x) && overlaps(z - 0.3, z + 0.3, block.z);
+}
+
+/** Whether the bot's 1.8-high body overlaps a block position (the server refuses a block placed into the player). */
+export function occupiedByBot(bot: Bot, position: Position): boolean {
+  const y = bot.entity.position.y;
+  return inFootprint(bot, position) && overlaps(y, y + 1.8, toBlockVec(position).y);
+}
+
+/**
+ * Whether the block at `position` holds the bot up: under its footprint, with its top at the feet or a little
+ * below them while the bot jumps or steps down.
+ */
+export function standsOn(bot: Bot, position: Position): boolean {
+  const drop = bot.entity.position.y - (toBlockVec(position).y + 1);
+  return inFootprint(bot, position) && drop > -0.01 && drop < 1.3;
 }
 
 /**

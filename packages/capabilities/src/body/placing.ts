@@ -4,7 +4,7 @@ import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
 import type { Block } from '../mc-types.js';
 import { ABORTED, thrown, type Failure } from './failures.js';
-import { eyeDistance, REACH, toBlockVec } from './geometry.js';
+import { eyeDistance, occupiedByBot, REACH, toBlockVec } from './geometry.js';
 
 const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 const REPLACEABLE = new Set(['air', 'cave_air', 'void_air', 'short_grass', 'grass', 'tall_grass', 'water', 'lava', 'snow', 'fern']);
@@ -22,15 +22,6 @@ export function placementReference(bot: SinewBot, position: Position): { referen
     if (reference && reference.boundingBox === 'block' && !isReplaceable(reference)) return { reference, face };
   }
   return undefined;
-}
-
-/** Whether the bot's body (its 0.6 × 1.8 box, which can reach into a neighbouring column) overlaps a block position. */
-export function occupiedByBot(bot: SinewBot, position: Position): boolean {
-  const { x, y, z } = bot.entity.position;
-  const target = toBlockVec(position);
-  const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
-  // The server refuses a block placed into the player, and mineflayer then waits for an update that never comes.
-  return overlaps(x - 0.3, x + 0.3, target.x) && overlaps(z - 0.3, z + 0.3, target.z) && overlaps(y, y + 1.8, target.y);
 }
 
 /** A free spot next to the bot: replaceable, on solid ground, not where the bot stands. */

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
 import { ABORTED } from '../body/failures.js';
-import { eyeDistance, REACH, toBlockVec } from '../body/geometry.js';
+import { eyeDistance, occupiedByBot, REACH, toBlockVec } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
-import { isReplaceable, occupiedByBot, placeAt } from '../body/placing.js';
+import { isReplaceable, placeAt } from '../body/placing.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
 

@@ -2,9 +2,9 @@ import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, parseBlockKey, 
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
-import { eyeDistance, REACH, toBlockVec } from '../body/geometry.js';
+import { eyeDistance, occupiedByBot, REACH, toBlockVec } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
-import { freeSpotNextTo, isReplaceable, occupiedByBot, placeAt, placementReference } from '../body/placing.js';
+import { freeSpotNextTo, isReplaceable, placeAt, placementReference } from '../body/placing.js';
 import { observeWorld } from '../world.js';
 
 export const PlaceBlockArgsSchema = z.strictObject({
