@@ -216,8 +216,10 @@ function withRepairLog(hook: RepairHook, print: (line: string) => void): RepairH
     async repair(request) {
       const response = await hook.repair(request);
       if (response && response.steps.length > 0) {
-        const missing = request.failure.missing?.length ? request.failure.missing.join(', ') : request.failure.code;
-        print(`  ⚒ repair ${request.step.stepId} (missing ${missing}): ${response.steps.map(describeStep).join(' → ')}, then retry ${request.step.stepId}`);
+        const { missing, unmet, code } = request.failure;
+        const why = missing?.length ? `missing ${missing.join(', ')}` : unmet?.length ? `${code}: ${unmet.join(', ')}` : code;
+        const then = response.replace ? `instead of ${request.step.stepId}` : `then retry ${request.step.stepId}`;
+        print(`  ⚒ repair ${request.step.stepId} (${why}): ${response.steps.map(describeStep).join(' → ')}, ${then}`);
       }
       return response;
     },

@@ -91,6 +91,13 @@ describe('mineflayer evidence builder', () => {
     expect(ingest({ ...b, items: [...b.items].reverse() })).toBe(ingest(a));
   });
 
+  it('leaves out entities the Sinew plugin saw die: a corpse in the entity table is no threat', () => {
+    const zombie: EntityLike = { id: 7, type: 'hostile', name: 'zombie', position: { x: 2, y: 64, z: 0 } };
+    const bot = fakeBot([zombie]);
+    expect(evidenceFromBot(bot)!.items.map((i) => i.cls)).toEqual(['zombie']);
+    expect(evidenceFromBot({ ...bot, sinew: { deadEntities: new Map([[7, { at: 0 }]]) } })!.items).toEqual([]);
+  });
+
   it('yields nothing before the bot has spawned', () => {
     expect(evidenceFromBot({ entity: null, entities: {} })).toBeUndefined();
   });

@@ -113,6 +113,36 @@ describe('reflex', () => {
     expect(reflex.status()).toMatchObject({ flees: 2, attacks: 1 });
   });
 
+  it('counts flees from one threat across engagements: it is back each time the bot returns, so the bot fights it; another threat starts over', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2, holdTicks: 1 } });
+    let tick = 0;
+    // engage, flee (succeeds), then the threat is beyond the reset band and control is released
+    const fleeAndRelease = async (trackId: number) => {
+      expect(reflex.tick((tick += 1), [zombieAt(5, trackId)])).toBe('preempting');
+      preemptor.calls.at(-1)!.settle('succeeded');
+      await flush();
+      expect(reflex.tick((tick += 5), [zombieAt(20, trackId)])).toBe('released');
+    };
+    await fleeAndRelease(1);
+    await fleeAndRelease(1);
+    expect(reflex.tick((tick += 1), [zombieAt(5, 1)])).toBe('preempting');
+    preemptor.calls.at(-1)!.settle('succeeded');
+    await flush();
+    reflex.tick((tick += 5), [zombieAt(20, 1)]);
+    await fleeAndRelease(2);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity', 'flee']);
+  });
+
+  it('a cornered bot fights only a threat it sees: a predicted (inferred) track in band waits instead', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 0 } });
+    expect(reflex.tick(1, [{ ...zombieAt(3), visibility: 'inferred' }])).toBe('holding');
+    expect(preemptor.calls).toHaveLength(0);
+    expect(reflex.tick(2, [zombieAt(3)])).toBe('preempting');
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['attack_entity']);
+  });
+
   it('a failing or throwing preemptor is an error event, not a crash, and the reflex recovers', async () => {
     const events: ReflexEvent[] = [];
     const rejecting = new FakePreemptor('manual');

@@ -13,6 +13,8 @@ export interface EntityLike {
 export interface BotLike {
   readonly entity?: EntityLike | null;
   readonly entities: Readonly<Record<string, EntityLike>>;
+  /** With Sinew's plugin loaded (`bot.loadPlugin(sinew)`): entities seen dying, which are not evidence any more. */
+  readonly sinew?: { readonly deadEntities: ReadonlyMap<number, unknown> };
 }
 
 export interface EvidenceOptions {
@@ -42,9 +44,11 @@ export function evidenceReader(options: EvidenceOptions = {}): (bot: BotLike) =>
     if (!self) return undefined;
     const observer = { x: self.position.x, y: self.position.y, z: self.position.z };
     const items: EvidenceItem[] = [];
+    // a mob lies in the entity table for a moment after it dies: a corpse is no threat
+    const dead = bot.sinew?.deadEntities;
     for (const key of Object.keys(bot.entities)) {
       const e = bot.entities[key];
-      if (!e || e === self || e.id === self.id || (e.type !== undefined && ignored.has(e.type))) continue;
+      if (!e || e === self || e.id === self.id || (e.type !== undefined && ignored.has(e.type)) || dead?.has(e.id)) continue;
       const { x, y, z } = e.position;
       if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
       const dx = x - observer.x, dy = y - observer.y, dz = z - observer.z;

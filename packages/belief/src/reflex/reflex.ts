@@ -19,7 +19,10 @@ export const ReflexConfigSchema = z
     attackMaxDistanceBlocks: blocks.default(6),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
-    /** Flees within one engagement before the bot counts as cornered and fights (0: always fight in band). */
+    /**
+     * Flees from one threat (its track, across engagements: a mob that comes back each time the bot returns to
+     * its work was not escaped) before the bot counts as cornered and fights (0: always fight in band).
+     */
     maxFleesBeforeFight: z.number().int().nonnegative().default(3),
   })
   .strict()
@@ -98,7 +101,8 @@ export function createReflex(options: ReflexOptions): Reflex {
   let holdUntilTick = 0;
   let inFlight: Promise<void> | undefined;
   let flees = 0;
-  let fleesThisEngagement = 0;
+  // the threat last fled from and how often: a different track starts the count over
+  let fledFrom = { trackId: -1, count: 0 };
   let lastFleeFailed = false;
   let attacks = 0;
   let errors = 0;
@@ -116,11 +120,14 @@ export function createReflex(options: ReflexOptions): Reflex {
     }
   }
 
-  function fire(tickId: number, threat: ReflexThreat): void {
-    const cornered =
-      threat.distance <= config.attackWithinBlocks || lastFleeFailed || fleesThisEngagement >= config.maxFleesBeforeFight;
+  function cornered(threat: ReflexThreat): boolean {
+    const fled = fledFrom.trackId === threat.trackId ? fledFrom.count : 0;
+    return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight;
+  }
+
+  function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
     const entity = threat.cls === 'unknown' ? {} : { entity: threat.cls };
-    const step = cornered
+    const step = fight
       ? PlanStepSchema.parse({
           stepId: `reflex-${tickId}-attack_entity`,
           type: 'attack_entity',
@@ -133,10 +140,10 @@ export function createReflex(options: ReflexOptions): Reflex {
           args: { from: { ...threat.predicted }, ...entity, distance: config.fleeDistanceBlocks },
           safetyLevel: 'caution',
         });
-    if (cornered) attacks += 1;
+    if (fight) attacks += 1;
     else {
       flees += 1;
-      fleesThisEngagement += 1;
+      fledFrom = { trackId: threat.trackId, count: fledFrom.trackId === threat.trackId ? fledFrom.count + 1 : 1 };
     }
     preempts += 1;
     holdUntilTick = Math.max(holdUntilTick, tickId + config.holdTicks);
@@ -181,11 +188,13 @@ export function createReflex(options: ReflexOptions): Reflex {
         if (!engaged) {
           engaged = true;
           engagedSinceTick = tickId;
-          fleesThisEngagement = 0;
           lastFleeFailed = false;
           emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
         }
-        fire(tickId, nearest);
+        const fight = cornered(nearest);
+        // only what the bot sees can be fought: a track kept up by prediction (the mob just died, or is behind a wall) waits
+        if (fight && nearest.visibility !== 'visible') return 'holding';
+        fire(tickId, nearest, fight);
         return 'preempting';
       }
       if (!engaged) return 'idle';
