@@ -27,7 +27,7 @@ export function eyeDistance(bot: Bot, position: Position): number {
 const overlaps = (low: number, high: number, cell: number) => low < cell + 1 && high > cell;
 
 /** Whether the bot's 0.6 × 0.6 footprint (which can reach into a neighbouring column) overlaps a block's column. */
-export function inFootprint(bot: Bot, position: Position): boolean {
+function inFootprint(bot: Bot, position: Position): boolean {
   const { x, z } = bot.entity.position;
   const block = toBlockVec(position);
   return overlaps(x - 0.3, x + 0.3, block.x) && overlaps(z - 0.3, z + 0.3, block.z);
