@@ -25,6 +25,7 @@ export function checkStep<Body>(registry: CapabilityRegistry<Body>, step: unknow
   try {
     const shape = PlanStepSchema.safeParse(step);
     if (!shape.success) {
+      explainUnknownKeys(PlanStepSchema, shape.error.issues);
       return {
         ok: false,
         failure: stepFailure('invalid_args', `malformed plan step:\n${z.prettifyError(shape.error)}`, {
@@ -144,8 +145,8 @@ function isPlainResult(value: unknown): value is object {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then !== 'function';
 }
 
-/** Rewrites zod's "Unrecognized key" messages to name the nearest known key (a misspelled argument is never dropped). */
-function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]): void {
+/** Rewrites zod's "Unrecognized key" messages to name the nearest known key (a misspelled argument is never dropped). @internal */
+export function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]): void {
   for (const issue of issues) {
     if (issue.code !== 'unrecognized_keys') continue;
     const known = knownKeysAt(schema, issue.path);

@@ -1,14 +1,20 @@
 import { types } from 'node:util';
+import { explainUnknownKeys } from './checks.js';
 import { PlanSchema, type Plan, type PlanStep } from './schemas.js';
 
 /**
  * `PlanSchema.safeParse`, with a cheaper path for the common shape (plain objects; steps with only
  * `stepId`, `type` and `args`). That path only ever accepts, with the output zod would give; anything
- * else (including every refusal) goes through the schema, so refusals and their messages are zod's own.
+ * else (including every refusal) goes through the schema, so refusals are zod's own (unknown keys name the
+ * nearest known one).
  */
 export function parsePlan(input: unknown): ReturnType<typeof PlanSchema.safeParse> {
   const plan = commonPlan(input);
-  return plan ? { success: true, data: plan } : PlanSchema.safeParse(input);
+  if (plan) return { success: true, data: plan };
+  const parsed = PlanSchema.safeParse(input);
+  // An unknown key names the nearest known one: `efects` → did you mean `effects`?
+  if (!parsed.success) explainUnknownKeys(PlanSchema, parsed.error.issues);
+  return parsed;
 }
 
 const PLAN_KEYS = new Set(['planId', 'intentId', 'steps', 'planner']);
@@ -66,7 +72,7 @@ function isPlain(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !types.isProxy(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** Every enumerable key is one of `allowed`; an unknown one (z.object strips it) or an explicit undefined optional field takes the schema path. */
+/** Every enumerable key is one of `allowed`; an unknown one (the schema refuses it) or an explicit undefined optional field takes the schema path. */
 function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key in value) if (!allowed.has(key) || !Object.hasOwn(value, key)) return false;
   return true;

@@ -33,13 +33,13 @@ export const SafetyLevelSchema = z.enum(['safe', 'caution', 'restricted']);
 export type SafetyLevel = z.infer<typeof SafetyLevelSchema>;
 
 /** A normalized goal: what the bot should achieve, from whom, how urgently. */
-export const IntentSchema = z.object({
+export const IntentSchema = z.strictObject({
   id,
   source: z.enum(['user', 'system', 'memory', 'planner']),
   goal: z.string().min(1),
   context: z.record(z.string(), z.unknown()).default({}),
   urgency: z.number().min(0).max(1),
-  safety: z.object({ allowed: z.boolean(), reason: z.string().optional() }).default({ allowed: true }),
+  safety: z.strictObject({ allowed: z.boolean(), reason: z.string().optional() }).default({ allowed: true }),
   /** Routing traits, e.g. `safety_critical`, `multi_step`, `social`, `ambiguous`. */
   traits: z.array(z.string()).default([]),
   timeBudgetMs: z.number().int().positive().optional(),
@@ -48,8 +48,8 @@ export const IntentSchema = z.object({
 export type Intent = z.output<typeof IntentSchema>;
 export type IntentInput = z.input<typeof IntentSchema>;
 
-/** One executable atom of a plan: a canonical verb and its structured args. */
-export const PlanStepSchema = z.object({
+/** One executable atom of a plan: a canonical verb and its structured args. Unknown keys are refused (a misspelled `efects` must not drop the effects). */
+export const PlanStepSchema = z.strictObject({
   stepId: id,
   type: z.string().min(1).max(128),
   args: z.record(z.string(), z.unknown()).default({}),
@@ -69,8 +69,8 @@ export const PlanStepSchema = z.object({
 export type PlanStep = z.output<typeof PlanStepSchema>;
 export type PlanStepInput = z.input<typeof PlanStepSchema>;
 
-/** An ordered list of steps serving one intent. */
-export const PlanSchema = z.object({
+/** An ordered list of steps serving one intent (unknown keys refused, as on its steps). */
+export const PlanSchema = z.strictObject({
   planId: id,
   intentId: id,
   steps: z.array(PlanStepSchema),

@@ -16,7 +16,7 @@ const inputs: [string, () => unknown][] = [
   ['an optional field given as undefined', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', priority: undefined }] })],
   ['a hidden optional field with a value', () => ({ planId: 'p', intentId: 'i', steps: [Object.defineProperty({ stepId: 's', type: 'noop' }, 'priority', { value: 'high' })] })],
   ['an inherited enumerable key', () => ({ planId: 'p', intentId: 'i', steps: [Object.assign(Object.create({ stepId: 's' }), { type: 'noop' })] })],
-  ['unknown keys (stripped)', () => ({ planId: 'p', intentId: 'i', extra: 1, steps: [{ stepId: 's', type: 'noop', args: {}, extra: true }] })],
+  ['unknown keys (refused)', () => ({ planId: 'p', intentId: 'i', extra: 1, steps: [{ stepId: 's', type: 'noop', args: {}, extra: true }] })],
   ['a null-prototype args record', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: Object.assign(Object.create(null), { a: 1 }) }] })],
   ['a non-enumerable args key', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: Object.defineProperty({ a: 1 }, 'b', { value: 2 }) }] })],
   ['an empty stepId', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: '', type: 'noop' }] })],
@@ -39,12 +39,21 @@ describe('parsePlan', () => {
         expect(fast.success).toBe(schema.success);
         if (fast.success && schema.success) expect(shape(fast.data)).toEqual(shape(schema.data));
         if (!fast.success && !schema.success) {
-          expect(z.prettifyError(fast.error)).toBe(z.prettifyError(schema.error));
-          expect(fast.error.issues).toEqual(schema.error.issues);
+          // the same issues; only an unknown key's message differs (parsePlan names the nearest known key)
+          const plain = (issues: z.core.$ZodIssue[]) => issues.map((i) => (i.code === 'unrecognized_keys' ? { ...i, message: '' } : i));
+          expect(plain(fast.error.issues)).toEqual(plain(schema.error.issues));
+          if (!schema.error.issues.some((i) => i.code === 'unrecognized_keys')) expect(z.prettifyError(fast.error)).toBe(z.prettifyError(schema.error));
         }
       }
     });
   }
+
+  it('refuses an unknown key on a plan or a step and names the nearest known one (a misspelled field is never dropped)', () => {
+    const result = parsePlan({ planId: 'p', intentId: 'i', plannr: 'htn', steps: [{ stepId: 's', type: 'noop', efects: ['has_item:stick:1'] }] });
+    expect(result.success).toBe(false);
+    const messages = result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(messages).toEqual(['steps.0: unknown key `efects` — did you mean `effects`?', ': unknown key `plannr` — did you mean `planner`?']);
+  });
 
   it('copies args records, as zod does (the caller keeps its objects)', () => {
     const args = { n: 1 };
