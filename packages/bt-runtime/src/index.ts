@@ -23,6 +23,7 @@ export {
   createJsonlJournal,
   createMemoryJournal,
   JournalRecordSchema,
+  JournalWriteError,
   parseJournal,
   type JournalRead,
   type JournalRecord,

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   duplicate: { retryable: false, summary: 'the idempotency key already completed; the recorded outcome is returned (FM-05)' },
   body_disconnected: { retryable: false, summary: 'the body went away (bot kicked, server closed)' },
   runner_error: { retryable: true, summary: 'the runner threw, rejected or reported a failure' },
+  journal_unavailable: { retryable: false, summary: 'the plan journal could not record a plan or step (disk full, file-size limit, I/O error): a restart may run it again' },
 } as const satisfies Record<string, { retryable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

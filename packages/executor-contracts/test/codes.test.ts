@@ -5,7 +5,7 @@ describe('error codes', () => {
   it('is the closed union the architecture names, in order', () => {
     expect(Object.keys(ERROR_CODES)).toEqual([
       'unknown_verb', 'invalid_args', 'guard_failed', 'precond_missing', 'ttfa_exceeded', 'stuck', 'timeout',
-      'effects_unmet', 'preempted', 'aborted', 'duplicate', 'body_disconnected', 'runner_error',
+      'effects_unmet', 'preempted', 'aborted', 'duplicate', 'body_disconnected', 'runner_error', 'journal_unavailable',
     ]);
     expect(ErrorCodeSchema.options).toEqual(Object.keys(ERROR_CODES));
   });

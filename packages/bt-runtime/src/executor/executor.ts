@@ -17,6 +17,7 @@ import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
 import { counterSeries, gaugeSeries, type DeltaSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
+import type { JournalWriteError } from '../journal/records.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
@@ -63,6 +64,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
+  /** Journal records that did not land so far: a plan that sees this grow fails `journal_unavailable`. */
+  #journalFailures = 0;
+  #journalError: JournalWriteError | undefined;
   #preempting = 0;
   #preemptSeq = 0;
 
@@ -78,9 +82,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
     const log = options.logger ?? silentLogger;
     const clock = options.clock ?? systemClock;
-    this.#journal = options.journal && new PlanJournal(options.journal, clock, log);
-    this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity, this.#journal);
     const events = new EventHub(log);
+    this.#journal = options.journal && new PlanJournal(options.journal, clock, log, { capacity: this.policy.idempotencyCapacity, onWriteFailed: (error) => this.#onJournalFailed(error, events) });
+    this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity, this.#journal);
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     // The body's own evaluator checks that body, so it is an evaluator of Body.
@@ -149,7 +153,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 
   async #runPlan(plan: Plan, intent: Intent | undefined, callerSignal: AbortSignal | undefined, startedAt: number): Promise<PlanOutcome> {
     const rt = this.#rt;
-    this.#journal?.planStarted(plan, intent);
+    const journalFailures = this.#journalFailures;
+    // A plan whose start cannot be journaled does not run: nothing it did would survive a restart.
+    if (this.#journal?.planStarted(plan, intent) === false) return this.#endPlan({ planId: plan.planId, intentId: plan.intentId }, [], this.#journalFailure(), 0, startedAt);
     rt.events.emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
     const budgetMs = intent?.timeBudgetMs;
     const budget = budgetMs === undefined ? undefined : { ms: budgetMs, expired: false, controller: new AbortController() };
@@ -160,7 +166,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const timer: TimerHandle | undefined = budget && rt.clock.setTimeout(() => ((budget.expired = true), budget.controller.abort()), budget.ms);
     const ids = { planId: plan.planId, intentId: plan.intentId, goal: this.#goalLabel(intent) };
     try {
-      const ran = await this.#runSteps(planCtx);
+      const ran = await this.#runSteps(planCtx, journalFailures);
       const outcome = await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
       this.#journal?.planEnded(outcome);
       return outcome;
@@ -171,7 +177,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   /** The plan loop: steps in order, a failure goes to the repair hook (bounded) or ends the plan. */
-  async #runSteps(planCtx: PlanContext): Promise<{ outcomes: StepOutcome[]; failure?: StepFailure; failedStepId?: string; repairs: number }> {
+  async #runSteps(planCtx: PlanContext, journalFailures: number): Promise<{ outcomes: StepOutcome[]; failure?: StepFailure; failedStepId?: string; repairs: number }> {
     // Read by index (a shift per step moves the rest of a long plan); repairs insert at the cursor.
     const queue: unknown[] = [...planCtx.plan.steps];
     let next = 0;
@@ -185,6 +191,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       const step = queue[next++];
       const outcome = await this.#executeStep(planCtx, step, !unchecked.has(step));
       outcomes.push(outcome);
+      // The step happened but its record did not land: say so now rather than run on without durability.
+      if (this.#journalFailures > journalFailures) return { outcomes, failure: this.#journalFailure(), failedStepId: outcome.stepId, repairs };
       if (outcome.status === 'succeeded') continue;
       const stopped = stopFailure(this.#rt, planCtx);
       const failure = stopped ?? outcome.failure ?? stepFailure('runner_error', 'step ended without a failure record');
@@ -227,6 +235,20 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     await this.#rt.report.flush();
     this.#rt.events.emit(status === 'completed' ? 'plan.completed' : 'plan.failed', outcome);
     return outcome;
+  }
+
+  #onJournalFailed(error: JournalWriteError, events: EventHub): void {
+    this.metrics.journalWriteFailures.inc({ record: error.what });
+    events.emit('journal.write_failed', { record: error.what, errno: error.errno, message: error.message });
+    // A failed compaction leaves the old history intact: counted and reported, but nothing was lost.
+    if (error.what === 'compaction') return;
+    this.#journalFailures += 1;
+    this.#journalError = error;
+  }
+
+  #journalFailure(): StepFailure {
+    const error = this.#journalError;
+    return stepFailure('journal_unavailable', `${error?.message ?? 'the journal could not write'}; a restart may run the unrecorded step again`);
   }
 
   /** The bounded `goal` label of a plan's intent; a goal seen for the first time gets its series at 0 now, before its plan ends. */

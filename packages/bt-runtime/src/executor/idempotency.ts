@@ -27,7 +27,7 @@ export class IdempotencyStore {
     private readonly capacity: number,
     private readonly journal?: PlanJournal,
   ) {
-    for (const [key, outcome] of journal?.completed ?? []) this.#remember(key, outcome);
+    for (const [key, outcome] of journal?.completed() ?? []) this.#remember(key, outcome);
   }
 
   get(key: string): IdempotencyEntry | undefined {

@@ -17,6 +17,7 @@ export function isRepairable(failure: StepFailure): boolean {
     case 'preempted':
     case 'duplicate':
     case 'body_disconnected':
+    case 'journal_unavailable':
       return false;
     default:
       return true;

@@ -91,6 +91,8 @@ export interface ExecutorEvents {
   };
   /** A shadow canary's guard verdict beside what the stable version did with the same step. */
   'canary.shadow': { readonly capability: string; readonly version: string; readonly stable: string; readonly stepId: string; readonly verdict: 'agree' | 'disagree'; readonly reason: string };
+  /** A journal record did not land (`record`: which kind); the running plan fails `journal_unavailable` (a failed compaction loses nothing and fails nothing). */
+  'journal.write_failed': { readonly record: string; readonly errno: string; readonly message: string };
   'plan.completed': PlanOutcome;
   'plan.failed': PlanOutcome;
 }

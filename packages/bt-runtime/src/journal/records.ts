@@ -15,11 +15,33 @@ export interface JournalRead {
   readonly skipped: number;
 }
 
-/** Where journal records go. `append` returns once the record is durable (the executor waits for nothing else). */
+/**
+ * Where journal records go. `append` returns once the record is durable (the executor waits for nothing else)
+ * and throws when it is not: the executor then ends the plan `journal_unavailable`. `compact`, when present,
+ * replaces the whole history with the records given (atomically: the old history or the new, never a mix).
+ */
 export interface JournalStore {
   append(record: JournalRecord): void;
   readAll(): JournalRead;
+  compact?(records: readonly JournalRecord[]): void;
   close?(): void;
+}
+
+/** A journal write that did not land whole: `cause` is the system error (`ENOSPC`, `EFBIG`, `EIO`, a short write). */
+export class JournalWriteError extends Error {
+  override readonly name = 'JournalWriteError';
+  /** The system error code when there is one (`ENOSPC`, `EFBIG`, `ESHORTWRITE`, …), else `unknown`. */
+  readonly errno: string;
+
+  constructor(
+    readonly file: string,
+    readonly what: JournalRecord['kind'] | 'compaction',
+    cause: unknown,
+  ) {
+    const errno = typeof (cause as { code?: unknown } | null)?.code === 'string' ? (cause as { code: string }).code : 'unknown';
+    super(`journal ${file}: the ${what} record was not written (${errno}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.errno = errno;
+  }
 }
 
 /** Reads JSONL text: every line parsed and validated; an unreadable line (a torn last write) is skipped and counted. */
@@ -50,5 +72,6 @@ export function createMemoryJournal(): JournalStore & { readonly records: Journa
     records,
     append: (record) => void records.push(JournalRecordSchema.parse(record)),
     readAll: () => ({ records: [...records], skipped: 0 }),
+    compact: (kept) => void records.splice(0, records.length, ...kept),
   };
 }

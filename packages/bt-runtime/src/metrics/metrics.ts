@@ -50,6 +50,8 @@ export interface ExecutorMetrics {
   readonly canaryDecisions: Counter<'capability' | 'version' | 'decision'>;
   /** Shadow canaries: whether the canary's guard agreed with what the stable version did. Labels: capability, version (the canary's), verdict (agree | disagree). */
   readonly canaryShadow: Counter<'capability' | 'version' | 'verdict'>;
+  /** Journal records that did not land (disk full, file-size limit, short write, I/O error). Labels: record (plan_start | step | plan_end | compaction). */
+  readonly journalWriteFailures: Counter<'record'>;
   /** Behavior-tree node transitions (FM-03's heartbeat). Labels: capability, state (ready | running | succeeded | failed | aborted | other). */
   readonly btTransitions: Counter<'capability' | 'state'>;
 }
@@ -77,6 +79,7 @@ export function createExecutorMetrics(options: { registry?: Registry } = {}): Ex
     activeSteps: new Gauge({ name: 'sinew_active_steps', help: 'Steps currently active', registers }),
     plans: new Counter({ name: 'sinew_plans_total', help: 'Plans finished, by status', labelNames: ['status'], registers }),
     plansRepaired: new Counter({ name: 'sinew_plans_repaired_total', help: 'Plans that needed at least one repair, by status', labelNames: ['status'], registers }),
+    journalWriteFailures: new Counter({ name: 'sinew_journal_write_failures_total', help: 'Journal records that did not land', labelNames: ['record'], registers }),
     stepsToSuccess: new Histogram({ name: 'sinew_plan_steps_to_success', help: 'Steps a completed plan ran, repairs included', labelNames: ['goal'], buckets: PLAN_STEPS, registers }),
     stepsRetried: new Counter({ name: 'sinew_steps_retried_total', help: 'Steps that needed at least one local retry, by outcome', labelNames: ['capability', 'outcome'], registers }),
     canaryDecisions: new Counter({ name: 'sinew_canary_decisions_total', help: 'Canary decisions: promoted, demoted, fallback to the stable version', labelNames: ['capability', 'version', 'decision'], registers }),
@@ -135,6 +138,7 @@ export const STEP_OUTCOMES = ['succeeded', 'failed', 'preempted', 'duplicate'] a
 export function primeExecutorMetrics(metrics: ExecutorMetrics): void {
   for (const status of PLAN_STATUSES) for (const counter of [metrics.plans, metrics.plansRepaired]) counter.inc({ status }, 0);
   zeroOnce(metrics.stepsToSuccess, { goal: 'unspecified' });
+  for (const record of JOURNAL_RECORDS) metrics.journalWriteFailures.inc({ record }, 0);
   for (const reason of REPAIRABLE) for (const result of ['steps', 'none', 'error', 'timeout']) metrics.repairs.inc({ reason, result }, 0);
   // Steps that fail before a capability is resolved (V1/V2).
   for (const code of ['unknown_verb', 'invalid_args']) metrics.steps.inc({ capability: 'unknown', version: 'none', outcome: 'failed', code }, 0);
@@ -152,6 +156,9 @@ export function primeMetrics<Body>(metrics: ExecutorMetrics, registry: Capabilit
   for (const capability of registry.capabilities()) prime(capability);
   return typeof registry.onRegister === 'function' ? registry.onRegister(prime) : undefined;
 }
+
+/** The `record` label of sinew_journal_write_failures_total. */
+export const JOURNAL_RECORDS = ['plan_start', 'step', 'plan_end', 'compaction'] as const;
 
 /** The `decision` label of sinew_canary_decisions_total. */
 export const CANARY_DECISIONS = ['promoted', 'demoted', 'fallback'] as const;
