@@ -1,14 +1,20 @@
 import { systemClock, type Clock, type Executor, type PlanOutcome, type RunOptions } from '@sinew/bt-runtime';
+import { stepFailure } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { z } from 'zod';
 import { instrumentBot, type SinewBot } from './bot.js';
 
-/** Reconnect policy: backoff before reconnect n is min(initialMs × factor^(n-1), maxMs); at most `maxReconnects` per plan. */
+/**
+ * Reconnect policy: backoff before connect attempt n is min(initialMs × factor^(n-1), maxMs); at most `maxReconnects`
+ * failed connects in a row (a success resets the count), and at most `maxReconnects` resumes of one `run` after
+ * its bot dropped (the count resets when the bot stayed connected `quietMs`).
+ */
 export const SupervisorPolicySchema = z.strictObject({
   initialMs: z.number().int().nonnegative().default(1000),
   factor: z.number().min(1).default(2),
   maxMs: z.number().int().positive().default(30_000),
   maxReconnects: z.number().int().nonnegative().default(5),
+  quietMs: z.number().int().positive().default(60_000),
 });
 export type SupervisorPolicyInput = z.input<typeof SupervisorPolicySchema>;
 
@@ -24,59 +30,154 @@ export interface SuperviseOptions {
   readonly onReconnect?: (event: { readonly attempt: number; readonly ok: boolean; readonly error?: string }) => void;
 }
 
-/** A bot kept connected while it runs a plan. */
+/** A bot kept connected: between plans (an idle drop is reconnected at once, with backoff) and while it runs one. */
 export interface Supervisor {
-  /** Runs the plan; when the bot is disconnected mid-plan it reconnects with backoff and resumes the plan from the journal. */
+  /** Runs the plan; when the bot drops mid-plan it reconnects with backoff and runs the same plan again from the journal. */
   run(plan: unknown, options?: RunOptions): Promise<PlanOutcome>;
   readonly bot: SinewBot;
   readonly executor: Executor<SinewBot>;
-  /** Closes the executor and ends the bot. */
+  /** Whether the bot is connected and its executor open (false while reconnecting or after giving up). */
+  readonly connected: boolean;
+  /** Closes the executor and ends the bot; no reconnect after this. */
   stop(): Promise<void>;
 }
 
 /**
- * Opt-in supervision: a plan that ends `body_disconnected` (kicked, connection lost) is resumed on a
- * reconnected, re-instrumented bot by a new executor reading the same journal (finished steps are not dispatched again).
+ * Opt-in supervision. The supervisor watches the connection, not only plans: a bot that drops (kicked, server
+ * gone) is reconnected at once with backoff, re-instrumented, and given a new executor on the same journal.
+ * `run(plan)` always answers for that plan: after a drop it runs the same plan again (its finished steps answer
+ * `duplicate` from the journal); an older unfinished plan in the journal is left for an explicit `resume()`.
  */
 export async function superviseBot(options: SuperviseOptions): Promise<Supervisor> {
-  const policy = SupervisorPolicySchema.parse(options.policy ?? {});
-  const clock = options.clock ?? systemClock;
-  let bot = instrumentBot(await options.connect());
-  let executor = options.executor(bot);
-  const reconnect = async (attempt: number): Promise<boolean> => {
-    await executor.close();
-    await sleep(clock, Math.min(policy.initialMs * policy.factor ** (attempt - 1), policy.maxMs));
-    try {
-      bot = instrumentBot(await options.connect());
-      executor = options.executor(bot);
-      options.onReconnect?.({ attempt, ok: true });
-      return true;
-    } catch (error) {
-      options.onReconnect?.({ attempt, ok: false, error: error instanceof Error ? error.message : String(error) });
-      return false;
+  const supervisor = new BotSupervisor(options, instrumentBot(await options.connect()));
+  return supervisor;
+}
+
+class BotSupervisor implements Supervisor {
+  readonly #options: SuperviseOptions;
+  readonly #policy: z.output<typeof SupervisorPolicySchema>;
+  readonly #clock: Clock;
+  #bot: SinewBot;
+  #executor: Executor<SinewBot>;
+  #connected = true;
+  #connectedAt: number;
+  /** The reconnect in progress (the watch and a run share it: one connect at a time). */
+  #reconnecting: Promise<boolean> | undefined;
+  #stopped = false;
+
+  constructor(options: SuperviseOptions, bot: SinewBot) {
+    this.#options = options;
+    this.#policy = SupervisorPolicySchema.parse(options.policy ?? {});
+    this.#clock = options.clock ?? systemClock;
+    this.#bot = bot;
+    this.#executor = options.executor(bot);
+    this.#connectedAt = this.#clock.now();
+    this.#watch(bot);
+  }
+
+  get bot(): SinewBot {
+    return this.#bot;
+  }
+
+  get executor(): Executor<SinewBot> {
+    return this.#executor;
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  async run(plan: unknown, runOptions: RunOptions = {}): Promise<PlanOutcome> {
+    let resumes = 0;
+    for (;;) {
+      const since = this.#connectedAt;
+      // A bot that dropped between plans, or a supervisor that gave up earlier: a fresh round of connects first.
+      const outcome = (await this.#ensureConnected()) ? await this.#runOn(this.#executor, plan, runOptions) : this.#unreachable(plan);
+      if (outcome.failure?.code !== 'body_disconnected' || this.#stopped) return outcome;
+      if (this.#clock.now() - since >= this.#policy.quietMs) resumes = 0;
+      if (resumes++ >= this.#policy.maxReconnects || !(await this.#ensureConnected())) return outcome;
     }
-  };
-  return {
-    get bot() {
-      return bot;
-    },
-    get executor() {
-      return executor;
-    },
-    async run(plan, runOptions = {}) {
-      let outcome = await executor.run(plan, runOptions);
-      for (let attempt = 1; outcome.failure?.code === 'body_disconnected' && attempt <= policy.maxReconnects; attempt += 1) {
-        if (!(await reconnect(attempt))) continue;
-        const { intent: _intent, ...rest } = runOptions;
-        outcome = (await executor.resume(rest)) ?? (await executor.run(plan, runOptions));
+  }
+
+  /** Runs the plan on `executor`; one replaced by a reconnect while the plan ended is closed once it is done. */
+  async #runOn(executor: Executor<SinewBot>, plan: unknown, runOptions: RunOptions): Promise<PlanOutcome> {
+    const outcome = await executor.run(plan, runOptions);
+    if (executor !== this.#executor) await executor.close();
+    return outcome;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#connected = false;
+    await this.#executor.close();
+    this.#bot.end('supervisor stopped');
+  }
+
+  /** Reconnects on the bot's own disconnect signal, so an idle drop is noticed when it happens. */
+  #watch(bot: SinewBot): void {
+    bot.sinew.onDisconnect(() => {
+      if (bot !== this.#bot || this.#stopped) return;
+      this.#connected = false;
+      void this.#ensureConnected();
+    });
+  }
+
+  #ensureConnected(): Promise<boolean> {
+    if (this.#stopped) return Promise.resolve(false);
+    if (this.#connected) return Promise.resolve(true);
+    this.#reconnecting ??= this.#reconnect().finally(() => (this.#reconnecting = undefined));
+    return this.#reconnecting;
+  }
+
+  /** Up to `maxReconnects` connects with backoff; true once one worked. */
+  async #reconnect(): Promise<boolean> {
+    for (let attempt = 1; attempt <= this.#policy.maxReconnects && !this.#stopped; attempt += 1) {
+      await sleep(this.#clock, Math.min(this.#policy.initialMs * this.#policy.factor ** (attempt - 1), this.#policy.maxMs));
+      if (this.#stopped) return false;
+      try {
+        const bot = instrumentBot(await this.#options.connect());
+        if (this.#stopped) return (bot.end('supervisor stopped'), false);
+        const previous = this.#executor;
+        this.#bot = bot;
+        this.#executor = this.#options.executor(bot);
+        // A plan still ending on the old executor closes it itself (closing it now would turn its ending into `aborted`).
+        if (previous.state().plansRunning === 0) await previous.close();
+        this.#connected = true;
+        this.#connectedAt = this.#clock.now();
+        this.#watch(bot);
+        this.#options.onReconnect?.({ attempt, ok: true });
+        return true;
+      } catch (error) {
+        this.#options.onReconnect?.({ attempt, ok: false, error: error instanceof Error ? error.message : String(error) });
       }
-      return outcome;
-    },
-    async stop() {
-      await executor.close();
-      bot.end('supervisor stopped');
-    },
-  };
+    }
+    return false;
+  }
+
+  /** The plan's answer when no connection could be made: refused before dispatch, `body_disconnected`. */
+  #unreachable(plan: unknown): PlanOutcome {
+    const now = this.#clock.now();
+    return {
+      planId: readId(plan, 'planId'),
+      intentId: readId(plan, 'intentId'),
+      status: 'failed',
+      steps: [],
+      failure: stepFailure('body_disconnected', `the bot could not reconnect after ${this.#policy.maxReconnects} attempts`),
+      repairs: 0,
+      startedAt: now,
+      endedAt: now,
+    };
+  }
+}
+
+/** An id of the caller's plan, read defensively (a getter that throws is `unknown`, like a missing id). */
+function readId(plan: unknown, key: 'planId' | 'intentId'): string {
+  try {
+    const value = (plan as Record<string, unknown> | null)?.[key];
+    return typeof value === 'string' && value !== '' ? value : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 const sleep = (clock: Clock, ms: number) => new Promise<void>((resolve) => clock.setTimeout(resolve, ms));

@@ -71,4 +71,86 @@ describe('superviseBot on the embedded server', () => {
     expect(resumed).toMatchObject({ planId: 'dig1', status: 'completed' });
     expect(supervisor.bot.blockAt(target)?.name).toBe('air');
   }, 60_000);
+
+  it('notices an idle drop without a run and reconnects at once; a later run(NEW) answers for NEW, leaving an older unfinished plan for resume()', async () => {
+    server = await startServer();
+    const srv = server;
+    const [oldTarget, newTarget] = [srv.spawn.offset(2, 0, 0), srv.spawn.offset(-2, 0, 0)].map((p) => p.floored());
+    for (const target of [oldTarget, newTarget]) await setBlock(srv, target!, 'dirt');
+    const journal = createMemoryJournal();
+    // An earlier process started OLD and died before it ended.
+    const old = { planId: 'old', intentId: 'test', steps: [{ stepId: 'd1', type: 'dig_block', args: { position: oldTarget } }] };
+    journal.append({ kind: 'plan_start', at: 0, plan: old });
+    let reconnected!: () => void;
+    const back = new Promise<void>((resolve) => (reconnected = resolve));
+    supervisor = await superviseBot({
+      connect: () => connectBot(srv, { username: 'idle' }),
+      executor: (bot) => createExecutor({ registry: createStandardRegistry(), body: bot, journal }),
+      policy: { initialMs: 0 },
+      onReconnect: ({ ok }) => ok && reconnected(),
+    });
+    const firstBot = supervisor.bot;
+    await (await applyScenario(srv, 'kick_mid_step', { username: 'idle', afterMs: 0 })).kicked;
+    // No run is asked: the supervisor watches the connection itself.
+    await back;
+    expect(supervisor.connected).toBe(true);
+    expect(supervisor.bot).not.toBe(firstBot);
+    const fresh = { planId: 'new', intentId: 'test', steps: [{ stepId: 'd1', type: 'dig_block', args: { position: newTarget } }] };
+    const outcome = await supervisor.run(fresh);
+    expect(outcome).toMatchObject({ planId: 'new', status: 'completed' });
+    expect(supervisor.bot.blockAt(newTarget!)?.name).toBe('air');
+    expect(supervisor.bot.blockAt(oldTarget!)?.name).toBe('dirt');
+    expect(await supervisor.executor.resume()).toMatchObject({ planId: 'old', status: 'completed' });
+  }, 60_000);
+
+  it('a supervisor that gave up reconnecting picks the server up again on the next run', async () => {
+    server = await startServer();
+    const srv = server;
+    const target = srv.spawn.offset(2, 0, 0).floored();
+    await setBlock(srv, target, 'dirt');
+    const journal = createMemoryJournal();
+    let refusing = false;
+    const attempts: string[] = [];
+    let gaveUp!: () => void;
+    const exhausted = new Promise<void>((resolve) => (gaveUp = resolve));
+    supervisor = await superviseBot({
+      connect: () => (refusing ? Promise.reject(new Error('connection refused')) : connectBot(srv, { username: 'back' })),
+      executor: (bot) => createExecutor({ registry: createStandardRegistry(), body: bot, journal }),
+      policy: { initialMs: 10, maxReconnects: 2 },
+      onReconnect: ({ ok, error }) => {
+        attempts.push(ok ? 'ok' : error ?? '');
+        if (attempts.length === 2) gaveUp();
+      },
+    });
+    refusing = true;
+    await (await applyScenario(srv, 'kick_mid_step', { username: 'back', afterMs: 0 })).kicked;
+    await exhausted;
+    expect(supervisor.connected).toBe(false);
+    refusing = false; // the server is back
+    const outcome = await supervisor.run({ planId: 'p', intentId: 'test', steps: [{ stepId: 'd1', type: 'dig_block', args: { position: target } }] });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('completed');
+    expect(attempts).toEqual(['connection refused', 'connection refused', 'ok']);
+    expect(supervisor.bot.blockAt(target)?.name).toBe('air');
+  }, 60_000);
+
+  it('answers a run it cannot connect for with a coded body_disconnected, never a throw', async () => {
+    server = await startServer();
+    const srv = server;
+    let refusing = false;
+    let refused!: () => void;
+    const gaveUp = new Promise<void>((resolve) => (refused = resolve));
+    supervisor = await superviseBot({
+      connect: () => (refusing ? Promise.reject(new Error('connection refused')) : connectBot(srv, { username: 'gone' })),
+      executor: (bot) => createExecutor({ registry: createStandardRegistry(), body: bot }),
+      policy: { initialMs: 0, maxReconnects: 1 },
+      onReconnect: ({ ok }) => ok || refused(),
+    });
+    refusing = true;
+    await (await applyScenario(srv, 'kick_mid_step', { username: 'gone', afterMs: 0 })).kicked;
+    await gaveUp;
+    const hostile = { get planId(): string { throw new Error('hostile getter'); }, intentId: 'i', steps: [] };
+    const outcome = await supervisor.run(hostile);
+    expect(outcome).toMatchObject({ planId: 'unknown', intentId: 'i', status: 'failed', failure: { code: 'body_disconnected' } });
+    expect(outcome.failure?.reason).toContain('could not reconnect after 1 attempts');
+  }, 60_000);
 });
