@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,6 +210,71 @@ describe('examples/ci/verbs-gate.yml', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(expected);
     if (expected) expect(run.stdout).toMatch(/^::error /m);
+  }, TIMEOUT);
+});
+
+describe.concurrent('sinew-verbs cannot pass green on a hang', () => {
+  it('a registry module that never settles exits 2 naming it, also when nothing holds the event loop', async () => {
+    const bounded = await sinewVerbs('check', '--registry', `${F}/bad/never-settles-registry.ts`, '--planner', `${F}/clean/verbs.json`, '--timeout', '500');
+    expect([bounded.code, bounded.stdout]).toEqual([2, '']);
+    expect(bounded.stderr).toContain(`loading ${F}/bad/never-settles-registry.ts did not settle within 500 ms`);
+  }, TIMEOUT);
+
+  it("a planner whose verbs() never answers exits 2 naming the export", async () => {
+    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--planner', `${F}/bad/hanging-planner.ts`, '--timeout', '200');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('hanging-planner.ts#stalled: verbs() did not settle within 200 ms');
+  }, TIMEOUT);
+
+  it('exits once the report is printed even when a module left a timer running', async () => {
+    const run = await sinewVerbs('check', '--registry', `${F}/bad/timer-registry.ts`, '--planner', `${F}/clean/verbs.json`);
+    expect(run.stdout).toContain('verb gate passed');
+    expect(run.code).toBe(0);
+  }, TIMEOUT);
+
+  it('refuses a FIFO as a planner or a registry instead of blocking on it', async () => {
+    const fifo = join(tmp, 'verbs.json');
+    spawnSync('mkfifo', [fifo]);
+    const planner = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--planner', fifo);
+    expect([planner.code, planner.stderr]).toEqual([2, expect.stringContaining(`${fifo} is not a regular file`)]);
+    const fifoModule = join(tmp, 'registry-fifo.ts');
+    spawnSync('mkfifo', [fifoModule]);
+    const registry = await inProcess('manifest', '--registry', fifoModule);
+    expect([registry.code, registry.stderr]).toEqual([2, expect.stringContaining(`${fifoModule} is not a regular file`)]);
+  });
+
+  it('refuses a --timeout that is not a positive whole number of milliseconds', async () => {
+    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--planner', `${F}/clean/verbs.json`, '--timeout', '1.5');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('→ at --timeout');
+  });
+});
+
+describe('sinew-verbs --scan at scale and through symlinks', () => {
+  it('scans 150,000 type literals without overflowing the stack', async () => {
+    const dir = join(tmp, 'huge');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plans.ts'), `export const steps = [\n${"  { type: 'dig_block' },\n".repeat(150_000)}];\n`);
+    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--scan', `${dir}/*.ts`, '--format', 'json');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  }, TIMEOUT);
+
+  it('follows a symlinked file and a symlinked folder once, and ends at a link loop', async () => {
+    const root = join(tmp, 'links');
+    const shared = join(tmp, 'shared-plans');
+    mkdirSync(join(root, 'plans'), { recursive: true });
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(join(shared, 'fly.ts'), "export const step = { type: 'fly_away' };\n");
+    writeFileSync(join(tmp, 'teleport.ts'), "export const step = { type: 'teleport' };\n");
+    symlinkSync(shared, join(root, 'plans', 'shared'));
+    symlinkSync(join(tmp, 'teleport.ts'), join(root, 'plans', 'teleport.ts'));
+    symlinkSync(root, join(root, 'plans', 'loop')); // plans/loop/plans/loop/… must end
+    symlinkSync(join(tmp, 'missing.ts'), join(root, 'plans', 'dangling.ts'));
+    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--scan', `${root}/**/*.ts`, '--format', 'json');
+    expect(run.code).toBe(1);
+    const report = VerbReportSchema.parse(JSON.parse(run.stdout));
+    expect(report.plannerVerbs).toEqual(['fly_away', 'teleport']);
   }, TIMEOUT);
 });
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { describeError } from '../failure.js';
 import { checkVerbs, type PlannerVerb } from './check.js';
 import { formatVerbReport, VerbReportFormatSchema } from './format.js';
-import { GateUsageError, loadManifest, loadPlannerVerbs, scanFiles } from './load.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, GateUsageError, loadManifest, loadPlannerVerbs, scanFiles } from './load.js';
 
 const USAGE = `sinew-verbs — compare the verbs planners emit with the capabilities a registry provides
 
@@ -14,6 +14,7 @@ Usage:
   sinew-verbs manifest --registry <module> [--export <name>] [--out <file>]
   sinew-verbs check --registry <module|manifest.json> [--export <name>]
                     (--planner <verbs.json|module>)... [--scan <glob>]... [--format text|json|github]
+  Both take --timeout <ms>: how long a module may take to load, or verbs() to answer (default ${DEFAULT_LOAD_TIMEOUT_MS}).
 
 Registry: a .ts/.js module whose named exports include a CapabilityRegistry (--export picks one when
 there are several), or a manifest.json written by \`sinew-verbs manifest\`.
@@ -21,14 +22,17 @@ Planner: a JSON array of verbs, or a module exporting Planners (objects with ver
 Scan: source files whose \`type: '<verb>'\` literals are plan steps (a line with sinew-verbs-ignore is skipped).
 
 check exits 1 when a planner verb has no capability (FM-01) or a capability's acceptance is
-unverified; registry-only verbs and deprecated aliases are warnings. Exit 2 means bad usage.
+unverified; registry-only verbs and deprecated aliases are warnings. Exit 2 means bad usage, or a
+module that could not be loaded (or never settled) in time.
 `;
 
 const nonEmpty = z.string().min(1, 'must not be empty');
+const timeout = z.coerce.number().int('must be a whole number of milliseconds').positive('must be > 0').max(2_147_483_647).default(DEFAULT_LOAD_TIMEOUT_MS);
 const ManifestFlags = z.strictObject({
   registry: nonEmpty,
   export: nonEmpty.optional(),
   out: nonEmpty.optional(),
+  timeout,
 });
 const CheckFlags = z
   .strictObject({
@@ -37,6 +41,7 @@ const CheckFlags = z
     planner: z.array(nonEmpty).default([]),
     scan: z.array(nonEmpty).default([]),
     format: VerbReportFormatSchema.default('text'),
+    timeout,
   })
   .refine((flags) => flags.planner.length + flags.scan.length > 0, {
     message: 'give at least one --planner or --scan',
@@ -50,6 +55,7 @@ const OPTIONS = {
   planner: { type: 'string', multiple: true },
   scan: { type: 'string', multiple: true },
   format: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -89,8 +95,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command === 'manifest') {
       const manifestFlags = ManifestFlags.safeParse(flags);
       if (!manifestFlags.success) return usageError(io, flagsError(manifestFlags.error));
-      const { registry, export: exportName, out } = manifestFlags.data;
-      const json = `${JSON.stringify(await loadManifest(registry, exportName), null, 2)}\n`;
+      const { registry, export: exportName, out, timeout: timeoutMs } = manifestFlags.data;
+      const json = `${JSON.stringify(await loadManifest(registry, exportName, timeoutMs), null, 2)}\n`;
       if (out === undefined) io.out(json);
       else {
         writeFileSync(out, json);
@@ -101,11 +107,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command === 'check') {
       const checkFlags = CheckFlags.safeParse(flags);
       if (!checkFlags.success) return usageError(io, flagsError(checkFlags.error));
-      const { registry, export: exportName, planner, scan, format } = checkFlags.data;
-      const manifest = await loadManifest(registry, exportName);
+      const { registry, export: exportName, planner, scan, format, timeout: timeoutMs } = checkFlags.data;
+      const manifest = await loadManifest(registry, exportName, timeoutMs);
       const plannerVerbs: PlannerVerb[] = [];
-      for (const spec of planner) plannerVerbs.push(...(await loadPlannerVerbs(spec)));
-      for (const pattern of scan) plannerVerbs.push(...scanFiles(pattern).verbs);
+      // One push per verb: spreading 100,000+ scanned literals into push() overflows the call stack.
+      for (const spec of planner) for (const verb of await loadPlannerVerbs(spec, timeoutMs)) plannerVerbs.push(verb);
+      for (const pattern of scan) for (const verb of scanFiles(pattern).verbs) plannerVerbs.push(verb);
       const report = checkVerbs({ manifest, plannerVerbs });
       io.out(formatVerbReport(report, format));
       return report.ok ? 0 : 1;

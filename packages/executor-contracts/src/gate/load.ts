@@ -1,6 +1,6 @@
 // The CLI's file side: loading registry and planner modules (.ts via jiti), JSON lists and scanned
 // sources. Not exported from the package index, so importing the library loads neither jiti nor picomatch.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
@@ -25,10 +25,13 @@ export function displayPath(file: string, cwd = process.cwd()): string {
   return (rel.startsWith('..') || isAbsolute(rel) ? resolve(cwd, file) : rel).split(sep).join('/');
 }
 
+/** A file's text; a FIFO, socket or device is refused (reading one blocks forever), never read. */
 function readText(file: string): string {
   try {
+    if (!statSync(file).isFile()) throw new GateUsageError(`${file} is not a regular file`);
     return readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof GateUsageError) throw error;
     throw new GateUsageError(`cannot read ${file}: ${describeError(error)}`);
   }
 }
@@ -42,23 +45,42 @@ function readJson(file: string): unknown {
   }
 }
 
-/** Imports a .ts/.js module through jiti (loaded lazily, only here). */
-async function importModule(file: string): Promise<Record<string, unknown>> {
-  const absolute = resolve(file);
+/** How long a module may take to load, or a planner's `verbs()` to answer, before the gate gives up (exit 2). */
+export const DEFAULT_LOAD_TIMEOUT_MS = 30_000;
+
+/** `work` or a GateUsageError naming `what` once `ms` pass (a module that never settles must not pass the gate). */
+async function withDeadline<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GateUsageError(`${what} did not settle within ${ms} ms (--timeout to change)`)), ms);
+  });
   try {
-    statSync(absolute);
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Imports a .ts/.js module through jiti (loaded lazily, only here), bounded by the load deadline. */
+async function importModule(file: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  const absolute = resolve(file);
+  let regular: boolean;
+  try {
+    regular = statSync(absolute).isFile();
   } catch {
     throw new GateUsageError(`${file} does not exist`);
   }
+  if (!regular) throw new GateUsageError(`${file} is not a regular file`);
   const { createJiti } = await import('jiti');
   // `@scope/pkg` imports follow tsconfig `paths` (source), so a workspace needs no build first: jiti reads the
   // nearest tsconfig (JSONC too); the aliases add the first one up the tree that has paths (a package's
   // tsconfig usually has none, its workspace root's does).
   const jiti = createJiti(pathToFileURL(absolute).href, { moduleCache: false, tsconfigPaths: true, alias: tsconfigAliases(dirname(absolute)) });
   try {
-    const loaded = await jiti.import<unknown>(absolute);
+    const loaded = await withDeadline(jiti.import<unknown>(absolute), `loading ${file}`, timeoutMs);
     return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
   } catch (error) {
+    if (error instanceof GateUsageError) throw error;
     throw new GateUsageError(`cannot load ${file}: ${describeError(error)}`);
   }
 }
@@ -95,14 +117,14 @@ function isModule(file: string): boolean {
 }
 
 /** A registry manifest from a module's CapabilityRegistry export (`exportName` picks one) or a manifest.json. */
-export async function loadManifest(spec: string, exportName?: string): Promise<Manifest> {
+export async function loadManifest(spec: string, exportName?: string, timeoutMs = DEFAULT_LOAD_TIMEOUT_MS): Promise<Manifest> {
   if (extname(spec) === '.json') {
     const parsed = ManifestSchema.safeParse(readJson(spec));
     if (!parsed.success) throw new GateUsageError(`${spec} is not a registry manifest:\n${z.prettifyError(parsed.error)}`);
     return parsed.data;
   }
   if (!isModule(spec)) throw new GateUsageError(`--registry ${spec}: expected a .ts/.js module or a manifest .json`);
-  const exports = await importModule(spec);
+  const exports = await importModule(spec, timeoutMs);
   const registries = Object.entries(exports).filter(([, value]) => CapabilityRegistry.isRegistry(value));
   let chosen: unknown;
   if (exportName !== undefined) {
@@ -136,7 +158,7 @@ function located(verbs: readonly string[], source: string, file: string, text: s
 }
 
 /** Planner verbs from a JSON array of verbs, or a module exporting Planners (`verbs()`) or string arrays. */
-export async function loadPlannerVerbs(spec: string): Promise<PlannerVerb[]> {
+export async function loadPlannerVerbs(spec: string, timeoutMs = DEFAULT_LOAD_TIMEOUT_MS): Promise<PlannerVerb[]> {
   const text = readText(spec);
   if (extname(spec) === '.json') {
     const parsed = VerbListSchema.safeParse(readJson(spec));
@@ -144,7 +166,7 @@ export async function loadPlannerVerbs(spec: string): Promise<PlannerVerb[]> {
     return located(parsed.data, displayPath(spec), spec, text);
   }
   if (!isModule(spec)) throw new GateUsageError(`--planner ${spec}: expected a verbs .json or a .ts/.js module`);
-  const exports = await importModule(spec);
+  const exports = await importModule(spec, timeoutMs);
   const verbs: PlannerVerb[] = [];
   let found = 0;
   for (const [name, value] of Object.entries(exports)) {
@@ -153,8 +175,9 @@ export async function loadPlannerVerbs(spec: string): Promise<PlannerVerb[]> {
     let list: unknown;
     if (typeof value === 'object' && value !== null && typeof (value as { verbs?: unknown }).verbs === 'function') {
       try {
-        list = await (value as { verbs(): unknown }).verbs();
+        list = await withDeadline(Promise.resolve((value as { verbs(): unknown }).verbs()), `${source}: verbs()`, timeoutMs);
       } catch (error) {
+        if (error instanceof GateUsageError) throw error;
         throw new GateUsageError(`${source}: verbs() threw: ${describeError(error)}`);
       }
       const parsed = VerbListSchema.safeParse(list);
@@ -172,7 +195,11 @@ export async function loadPlannerVerbs(spec: string): Promise<PlannerVerb[]> {
   return verbs;
 }
 
-/** Files under cwd matching a glob (picomatch syntax), sorted; node_modules, .git, dist and coverage are skipped. */
+/**
+ * Files under cwd matching a glob (picomatch syntax), sorted; node_modules, .git, dist and coverage are skipped.
+ * Iterative (no depth limit); a symlink is followed once — to a file it is scanned under its link path, to a
+ * directory it is walked unless that directory was already walked (a link loop ends there).
+ */
 export function globFiles(pattern: string, cwd = process.cwd()): string[] {
   const normalized = pattern.split(sep).join('/').replace(/^\.\//, '');
   // `posix` brings POSIX brackets (`[!0-2]`, `[[:alpha:]]`) as a shell has them.
@@ -181,27 +208,53 @@ export function globFiles(pattern: string, cwd = process.cwd()): string[] {
   const scanned = picomatch.scan(normalized);
   const base = (scanned.isGlob ? scanned.base : posix.dirname(normalized)) || '.';
   const out: string[] = [];
-  const walk = (dir: string) => {
+  const walked = new Set<string>();
+  const pending = [base];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    const real = realPath(resolve(cwd, dir));
+    if (real === undefined || walked.has(real)) continue;
+    walked.add(real);
     let entries;
     try {
       entries = readdirSync(resolve(cwd, dir), { withFileTypes: true });
     } catch {
-      return;
+      continue;
     }
     for (const entry of entries) {
       const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(path);
-      } else if (entry.isFile() && matcher(path)) out.push(path);
+      const kind = entry.isSymbolicLink() ? linkKind(resolve(cwd, path)) : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
+      if (kind === 'dir') {
+        if (!SKIP_DIRS.has(entry.name)) pending.push(path);
+      } else if (kind === 'file' && matcher(path)) out.push(path);
     }
-  };
-  walk(base);
+  }
   return out.sort();
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a symlink points at (`other` when it dangles or points at a FIFO, socket or device: never read those). */
+function linkKind(path: string): 'file' | 'dir' | 'other' {
+  try {
+    const target = statSync(path);
+    return target.isDirectory() ? 'dir' : target.isFile() ? 'file' : 'other';
+  } catch {
+    return 'other';
+  }
 }
 
 /** Planner verbs from the `type: '<verb>'` literals of every file matching `pattern`. */
 export function scanFiles(pattern: string, cwd = process.cwd()): { files: number; verbs: PlannerVerb[] } {
   const files = globFiles(pattern, cwd);
   if (files.length === 0) throw new GateUsageError(`--scan ${pattern} matched no files`);
-  return { files: files.length, verbs: files.flatMap((file) => scanVerbLiterals(readText(resolve(cwd, file)), displayPath(file, cwd))) };
+  const verbs: PlannerVerb[] = [];
+  // One push per literal: a spread of 100,000+ literals into push() overflows the call stack.
+  for (const file of files) for (const verb of scanVerbLiterals(readText(resolve(cwd, file)), displayPath(file, cwd))) verbs.push(verb);
+  return { files: files.length, verbs };
 }
