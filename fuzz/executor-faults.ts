@@ -210,8 +210,8 @@ function repairHook(rng: Rng): RepairHook | undefined {
   };
 }
 
-/** One case: an executor, 1–3 concurrent plans, and random preempt/cancel/close/disconnect on the way. */
-export async function runCase(seed: number, stats: FuzzStats): Promise<void> {
+/** One case: an executor, 1–3 concurrent plans (at most `maxPlans`), and random preempt/cancel/close/disconnect on the way. */
+export async function runCase(seed: number, stats: FuzzStats, maxPlans = 3): Promise<void> {
   const rng = mulberry32(seed);
   const clock = new ManualClock();
   const body: Body = instrumentMethods(new FuzzBody(), ['move', 'chat']);
@@ -220,7 +220,8 @@ export async function runCase(seed: number, stats: FuzzStats): Promise<void> {
   const keys = ['k1', 'k2', 'k3'];
   const plans: Promise<PlanOutcome>[] = [];
   const settled = new Set<number>();
-  const planCount = 1 + Math.floor(rng() * 3);
+  // Drawn first, then capped: the same seed gives the same case whatever the cap.
+  const planCount = Math.min(1 + Math.floor(rng() * 3), maxPlans);
   for (let p = 0; p < planCount; p += 1) {
     const steps = Array.from({ length: 1 + Math.floor(rng() * 6) }, (_, i) => randomStep(rng, i, keys));
     const controller = rng() < 0.15 ? new AbortController() : undefined;
@@ -285,7 +286,8 @@ export async function runExecutorFaults(options: { seed: number; plans: number; 
   process.on('unhandledRejection', onUnhandled);
   const stopAt = Date.now() + (options.timeLimitMs ?? Number.POSITIVE_INFINITY);
   try {
-    for (let i = 0; stats.plans + stats.hangs < options.plans && Date.now() < stopAt; i += 1) await runCase(options.seed * 1_000_003 + i, stats);
+    // The last case runs only the plans still owed, so `--count N` is exactly N plans.
+    for (let i = 0; stats.plans + stats.hangs < options.plans && Date.now() < stopAt; i += 1) await runCase(options.seed * 1_000_003 + i, stats, options.plans - stats.plans - stats.hangs);
     // Let late rejections surface before counting.
     await new Promise((resolve) => setImmediate(resolve));
   } finally {

@@ -1,12 +1,20 @@
-import { Vec3Schema } from '@sinew/executor-contracts';
 import { z } from 'zod';
+
+/**
+ * Where evidence can be: inside the vanilla world border (±30,000,000 blocks) and a build height with room to
+ * spare (±4,096). A finite coordinate beyond that (`Number.MAX_VALUE`) is a sensor fault: its integer units
+ * would overflow to Infinity, make a new track every tick and serialize as `null`.
+ */
+export const WORLD_BOUNDS = { horizontal: 30_000_000, vertical: 4_096 } as const;
+const axis = (limit: number) => z.number().finite().min(-limit).max(limit);
+export const WorldPositionSchema = z.strictObject({ x: axis(WORLD_BOUNDS.horizontal), y: axis(WORLD_BOUNDS.vertical), z: axis(WORLD_BOUNDS.horizontal) });
 
 /** One detection. `hint` is the engine's entity id: a tie-breaker for association, never the key. */
 export const EvidenceItemSchema = z
   .object({
     cls: z.string().min(1).max(64),
     hostile: z.boolean(),
-    position: Vec3Schema,
+    position: WorldPositionSchema,
     hint: z.string().min(1).max(64).optional(),
   })
   .strict();
@@ -15,7 +23,7 @@ export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
 /** Everything sensed in one tick, relative to an observer (the bot). */
 export const EvidenceBatchSchema = z
   .object({
-    observer: Vec3Schema,
+    observer: WorldPositionSchema,
     items: z.array(EvidenceItemSchema).max(100_000),
   })
   .strict();

@@ -76,6 +76,20 @@ describe('ingest boundary', () => {
     // a rejected tick does not advance the clock
     expect(bus.ingest(6, { observer: ORIGIN, items: [] }).ok).toBe(true);
   });
+
+  it('refuses a finite coordinate outside the world (a sensor fault), for items and the observer, and keeps no track of it', () => {
+    const bus = createBeliefBus();
+    const far = bus.ingest(1, { observer: ORIGIN, items: [{ cls: 'zombie', hostile: true, position: { x: Number.MAX_VALUE, y: 0, z: 0 } }] });
+    expect(far.ok).toBe(false);
+    if (!far.ok) expect(far.error.issues[0]).toMatchObject({ path: ['items', 0, 'position', 'x'] });
+    const observer = bus.ingest(1, { observer: { x: 0, y: -1e9, z: 0 }, items: [] });
+    expect(observer.ok).toBe(false);
+    if (!observer.ok) expect(observer.error.issues[0]?.path).toEqual(['observer', 'y']);
+    // The world border itself is fine, and serializes as the number it is.
+    const edge = bus.ingest(1, { observer: ORIGIN, items: [{ cls: 'zombie', hostile: true, position: { x: 30_000_000, y: 320, z: -30_000_000 } }] });
+    expect(edge.ok).toBe(true);
+    expect(JSON.stringify(edge)).not.toContain('null');
+  });
 });
 
 describe('determinism', () => {
