@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOST_ENTRY } from './http/hosts.js';
 
 /** HTTP and stream limits, validated when the server starts; every default is safe for one bot on loopback. */
 export const ServerLimitsSchema = z
@@ -40,8 +41,13 @@ export const ServerAddressSchema = z
     port: z.number().int().min(0).max(65_535),
     host: z.string().min(1).default('127.0.0.1'),
     token: z.string().regex(TOKEN_PATTERN, 'a token is 16-512 characters of A-Z a-z 0-9 . _ ~ + -').optional(),
+    /** Host names besides the bound address that requests may name (`bot.lan` at any port, `bot.lan:8443` at that one). */
+    allowedHosts: z.array(z.string().regex(HOST_ENTRY, 'a host name or address with an optional :port (no scheme, no path), e.g. bot.lan or bot.lan:8443')).max(64).default([]),
   })
   .strict();
+
+/** Every option `serveSinew` knows: a misspelled one is refused, not ignored. */
+export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits'] as const;
 
 /** A bad `serveSinew` option: which field, what was expected, what arrived. */
 export class ServerOptionsError extends Error {

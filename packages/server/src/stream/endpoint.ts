@@ -2,13 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { authorize, presentedToken } from '../auth.js';
+import type { HostCheck } from '../http/hosts.js';
 import type { ServerLimits } from '../options.js';
 import type { EventHub } from './hub.js';
 
 /** Answers a refused upgrade with a plain HTTP response carrying the same JSON error shape as the API. */
 function refuse(socket: Socket, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: { code, message } });
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 503: 'Service Unavailable' }[status] ?? 'Error';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
@@ -23,9 +24,13 @@ export function upgrade(input: {
   hub: EventHub;
   token: string | undefined;
   limits: ServerLimits;
+  hosts: HostCheck;
 }): void {
   const { request, socket, wss, hub } = input;
   socket.on('error', () => socket.destroy());
+  if (!input.hosts.hostAllowed(request.headers.host)) return refuse(socket, 421, 'misdirected_host', 'the Host does not name this server; add the name to serveSinew\'s allowedHosts');
+  // A browser always sends its page's Origin: a page of another site may not open the stream, token or not.
+  if (!input.hosts.originAllowed(request.headers.origin)) return refuse(socket, 403, 'forbidden_origin', 'the Origin is not a page of this server');
   let url: URL;
   try {
     url = new URL(request.url ?? '', 'http://localhost');
