@@ -12,8 +12,15 @@ export const ServerLimitsSchema = z
     requestTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
     /** An HTTP socket silent this long is closed (keep-alive included). */
     idleTimeoutMs: z.number().int().min(100).max(600_000).default(15_000),
-    /** Open TCP connections at once (HTTP and WebSocket); more are refused by the kernel accept path. */
+    /** Open TCP connections at once (HTTP and WebSocket); more are closed as soon as they are accepted. */
     maxConnections: z.number().int().positive().max(100_000).default(64),
+    /**
+     * Slots of `maxConnections` kept for requests whose headers carry the valid token (default a quarter):
+     * once anonymous sockets hold the rest, a new socket must show the token or is refused (503 `busy`).
+     */
+    reservedConnections: z.number().int().min(0).max(100_000).optional(),
+    /** A socket admitted on the reserve has this long to send headers carrying the token (silent or slow ones are closed). */
+    reserveHeadersTimeoutMs: z.number().int().min(50).max(600_000).default(1_000),
     /** WebSocket clients of `/api/events` at once (503 above). */
     maxStreamClients: z.number().int().positive().max(10_000).default(16),
     /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */
@@ -29,7 +36,12 @@ export const ServerLimitsSchema = z
     /** Ping period; a client that missed a pong by the next ping is dropped. */
     heartbeatMs: z.number().int().min(100).max(600_000).default(30_000),
   })
-  .strict();
+  .strict()
+  .transform(({ reservedConnections, ...limits }) => ({ ...limits, reservedConnections: reservedConnections ?? Math.floor(limits.maxConnections / 4) }))
+  .refine((limits) => limits.reservedConnections < limits.maxConnections, {
+    path: ['reservedConnections'],
+    message: 'reservedConnections must be below maxConnections (anonymous requests need a share too)',
+  });
 export type ServerLimits = z.output<typeof ServerLimitsSchema>;
 export type ServerLimitsInput = z.input<typeof ServerLimitsSchema>;
 

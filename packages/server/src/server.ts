@@ -4,10 +4,11 @@ import type { Executor, ProvenanceRecord } from '@sinew/bt-runtime';
 import { describeError } from '@sinew/executor-contracts';
 import { WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { isLoopback, STREAM_PROTOCOL } from './auth.js';
+import { carriesToken, isLoopback, STREAM_PROTOCOL } from './auth.js';
 import { Control, type SignalRouter } from './control.js';
 import { loadInspector } from './inspector/assets.js';
 import { ApiError, sendError } from './http/reply.js';
+import { ConnectionGate } from './http/connections.js';
 import { HostCheck } from './http/hosts.js';
 import { route, treePaths, type BeliefSource, type RouteDeps } from './http/routes.js';
 import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, SERVER_OPTION_KEYS, type ServerLimits, type ServerLimitsInput } from './options.js';
@@ -100,12 +101,14 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });
   applyLimits(server, limits);
+  const gate = new ConnectionGate(limits, token !== undefined);
+  server.on('connection', (socket: Socket) => gate.admit(socket));
   await listen(server, port, host);
   const address = server.address() as AddressInfo;
   // Requests arrive only after listen: the Host check needs the port the kernel chose.
-  const hosts = new HostCheck(host, address.port, allowedHosts);
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, hosts, request, response));
-  const stream = attachStream(server, { hub, token, limits, metrics, hosts });
+  const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, door, request, response));
+  const stream = attachStream(server, { hub, limits, metrics, door });
   const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close];
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
@@ -146,10 +149,15 @@ function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Bod
 }
 
 /** The `/api/events` endpoint on this server's upgrades, with its heartbeat and client gauge. */
-function attachStream(server: Server, input: { hub: EventHub; token: string | undefined; limits: ServerLimits; metrics: ServerMetrics; hosts: HostCheck }): { close(): void } {
-  const { hub, token, limits, metrics, hosts } = input;
+function attachStream(server: Server, input: { hub: EventHub; limits: ServerLimits; metrics: ServerMetrics; door: Door }): { close(): void } {
+  const { hub, limits, metrics, door } = input;
+  const { hosts, token } = door;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
-  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => upgrade({ request, socket, head, wss, hub, token, limits, hosts }));
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    // Off the reserve's clock; a reserve socket without the token is refused by the stream's own auth.
+    door.gate.heard(socket, carriesToken(token, request.headers));
+    upgrade({ request, socket, head, wss, hub, token, limits, hosts });
+  });
   const stopHeartbeat = heartbeat(wss, limits.heartbeatMs);
   wss.on('connection', (ws) => {
     metrics.clients.set(wss.clients.size);
@@ -170,7 +178,8 @@ function applyLimits(server: Server, limits: ServerLimits): void {
   server.keepAliveTimeout = limits.idleTimeoutMs;
   // No 'timeout' listener: Node destroys a socket idle this long (the stream's sockets get no timeout from ws).
   server.timeout = limits.idleTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  // The ConnectionGate enforces maxConnections (with its reserve); this is only a backstop while evicted sockets close.
+  server.maxConnections = limits.maxConnections * 2;
   server.maxHeadersCount = 64;
 }
 
@@ -184,9 +193,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function handleRequest<Body>(deps: RouteDeps<Body>, hosts: HostCheck, request: IncomingMessage, response: ServerResponse): Promise<void> {
+/** What every request passes before routing: the Host check and the connection gate. */
+interface Door {
+  readonly hosts: HostCheck;
+  readonly gate: ConnectionGate;
+  readonly token: string | undefined;
+}
+
+async function handleRequest<Body>(deps: RouteDeps<Body>, door: Door, request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
-    if (!hosts.hostAllowed(request.headers.host)) throw misdirected(request.headers.host);
+    const admitted = door.gate.heard(request.socket, carriesToken(door.token, request.headers));
+    if (!door.hosts.hostAllowed(request.headers.host)) throw misdirected(request.headers.host);
+    if (!admitted) throw new ApiError(503, 'busy', 'every connection slot for anonymous requests is taken; the rest are kept for requests with the bearer token');
     await route(deps, request, response, parseUrl(request.url));
   } catch (error) {
     const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', describeError(error));
@@ -196,8 +214,8 @@ async function handleRequest<Body>(deps: RouteDeps<Body>, hosts: HostCheck, requ
   }
 }
 
-/** Answers after which the connection is closed without reading the body: refused, misdirected, unknown, unreadable. */
-const CLOSE_AFTER = new Set([401, 403, 404, 413, 415, 421]);
+/** Answers after which the connection is closed without reading the body: refused, misdirected, unknown, unreadable, busy. */
+const CLOSE_AFTER = new Set([401, 403, 404, 413, 415, 421, 503]);
 
 /** 421: the request names another host (a rebound DNS name); the answer says nothing about this server. */
 function misdirected(host: string | undefined): ApiError {

@@ -1,0 +1,75 @@
+import type { Executor } from '@sinew/bt-runtime';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serveSinew, type SinewServer } from '../src/index.js';
+import type { Body } from '../../bt-runtime/test/fake-body.js';
+import { fakeExecutor, http, post, rawSocket, StreamClient, TOKEN } from './helpers.js';
+
+// Real sockets and Node timers; the header timeout of the shared slots is long so only the reserve's short one can act.
+const LIMITS = { maxConnections: 16, reservedConnections: 4, reserveHeadersTimeoutMs: 250, headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 };
+
+describe('serveSinew: a share of the connection cap is kept for the token holder', () => {
+  let executor: Executor<Body>;
+  let server: SinewServer;
+  const sockets: { socket: { destroy(): void } }[] = [];
+
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.socket.destroy();
+    await server.close();
+    await executor.close();
+  });
+
+  async function start(limits: Record<string, number> = LIMITS): Promise<void> {
+    ({ executor } = fakeExecutor());
+    server = await serveSinew({ executor, port: 0, token: TOKEN, limits });
+  }
+  async function silent(count: number): Promise<Awaited<ReturnType<typeof rawSocket>>[]> {
+    const opened = await Promise.all(Array.from({ length: count }, () => rawSocket(server.port)));
+    sockets.push(...opened);
+    return opened;
+  }
+  const host = () => ({ host: `127.0.0.1:${server.port}` });
+
+  it('64 silent anonymous sockets fill the cap, yet an authenticated cancel of a running plan succeeds', async () => {
+    await start();
+    const started = await post(server.url, '/api/cognitive/execute', { planId: 'long', intentId: 'i', steps: [{ stepId: 's', type: 'hold', args: { ms: 60_000 } }] }, TOKEN);
+    expect(started.status).toBe(202);
+    await silent(64);
+    const done = new Promise((resolve) => executor.on('plan.failed', resolve));
+    const cancel = await post(server.url, '/api/plans/long/cancel', {}, TOKEN);
+    expect(cancel.status).toBe(202);
+    expect(await done).toMatchObject({ planId: 'long', status: 'aborted' });
+    // The stream (token in the headers) gets in too.
+    const stream = new StreamClient(server.url, { token: TOKEN });
+    await stream.opened;
+    await stream.close();
+  });
+
+  it('a socket past the anonymous share must show the token in its headers: silent it is closed after reserveHeadersTimeoutMs, anonymous it gets 503 busy', async () => {
+    await start();
+    await silent(LIMITS.maxConnections - LIMITS.reservedConnections);
+    const [quiet, anonymous] = await silent(2);
+    anonymous!.socket.write(`GET /api/bot/status HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n\r\n`);
+    await anonymous!.closed;
+    expect(anonymous!.received()).toMatch(/^HTTP\/1\.1 503 [\s\S]*connection: close[\s\S]*"code":"busy"/i);
+    const quietFor = await quiet!.closed;
+    expect(quietFor).toBeGreaterThanOrEqual(LIMITS.reserveHeadersTimeoutMs - 20);
+    expect(quietFor).toBeLessThan(LIMITS.reserveHeadersTimeoutMs + 500);
+    const read = await http(server.url, '/api/bot/status', { headers: { ...host(), authorization: `Bearer ${TOKEN}`, connection: 'close' } });
+    expect(read.status).toBe(200);
+    const wrong = await http(server.url, '/api/bot/status', { headers: { ...host(), authorization: `Bearer ${TOKEN}x` } });
+    expect(wrong.status).toBe(503);
+  });
+
+  it('the anonymous share still serves anonymous reads while the reserve stands empty', async () => {
+    await start();
+    await silent(LIMITS.maxConnections - LIMITS.reservedConnections - 1);
+    expect((await http(server.url, '/api/bot/status', { headers: { ...host(), connection: 'close' } })).status).toBe(200);
+  });
+
+  it('validates the reserve against the cap', async () => {
+    ({ executor } = fakeExecutor());
+    await expect(serveSinew({ executor, port: 0, limits: { maxConnections: 4, reservedConnections: 4 } })).rejects.toThrow(/reservedConnections/);
+    server = await serveSinew({ executor, port: 0, limits: { maxConnections: 10 } });
+    expect(server.limits).toMatchObject({ maxConnections: 10, reservedConnections: 2, reserveHeadersTimeoutMs: 1_000 });
+  });
+});
