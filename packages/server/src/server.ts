@@ -13,7 +13,7 @@ import { HostCheck } from './http/hosts.js';
 import { route, treePaths, type BeliefSource, type RouteDeps } from './http/routes.js';
 import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, SERVER_OPTION_KEYS, type ServerLimits, type ServerLimitsInput } from './options.js';
 import { serverMetrics, type ServerMetrics } from './metrics.js';
-import type { BotLike } from './status.js';
+import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
@@ -59,6 +59,8 @@ export interface SinewServer {
   clients(): StreamClientStats[];
   /** The last event seq published. */
   lastSeq(): number;
+  /** This start's event-stream epoch (in every `stream.hello`): seqs of another epoch are not resumed, they get a snapshot. */
+  readonly epoch: string;
   close(): Promise<void>;
 }
 
@@ -97,7 +99,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const { port, host, token, allowedHosts, limits } = parseOptions(options);
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
-  const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc());
+  const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
   const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });
   applyLimits(server, limits);
@@ -123,6 +125,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
     },
     clients: () => hub.clients(),
     lastSeq: () => hub.lastSeq,
+    epoch: hub.epoch,
     close: async () => {
       hub.flush();
       for (const stop of stops) stop();

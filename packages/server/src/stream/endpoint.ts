@@ -14,8 +14,9 @@ function refuse(socket: Socket, status: number, code: string, message: string): 
 }
 
 const SinceSchema = /^(0|[1-9][0-9]{0,15})$/;
+const EpochSchema = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** `GET /api/events` upgrades: path, auth (header or `bearer.<token>` subprotocol), `?since=<seq>`, client cap. */
+/** `GET /api/events` upgrades: Host and Origin, path, auth (header or `bearer.<token>` subprotocol), `?since=<seq>&epoch=<id>`, client cap. */
 export function upgrade(input: {
   request: IncomingMessage;
   socket: Socket;
@@ -42,6 +43,8 @@ export function upgrade(input: {
   if (!verdict.ok) return refuse(socket, verdict.status, verdict.code, verdict.message);
   const since = url.searchParams.get('since');
   if (since !== null && !SinceSchema.test(since)) return refuse(socket, 400, 'invalid_query', `since must be a non-negative integer seq, got ${JSON.stringify(since.slice(0, 40))}`);
+  const epoch = url.searchParams.get('epoch');
+  if (epoch !== null && !EpochSchema.test(epoch)) return refuse(socket, 400, 'invalid_query', `epoch must be the id a stream.hello gave (1-64 of A-Z a-z 0-9 _ -), got ${JSON.stringify(epoch.slice(0, 40))}`);
   if (wss.clients.size >= input.limits.maxStreamClients) {
     return refuse(socket, 503, 'too_many_clients', `the stream already has ${input.limits.maxStreamClients} clients`);
   }
@@ -49,7 +52,7 @@ export function upgrade(input: {
     wss.emit('connection', ws, request);
     // Clients only listen; anything they send is ignored (maxPayload keeps it small).
     ws.on('error', () => ws.terminate());
-    hub.attach(ws, since === null ? undefined : Number(since));
+    hub.attach(ws, { since: since === null ? undefined : Number(since), epoch: epoch ?? undefined });
   });
 }
 
