@@ -16,11 +16,14 @@ export const ServerLimitsSchema = z
     maxConnections: z.number().int().positive().max(100_000).default(64),
     /**
      * Slots of `maxConnections` kept for requests whose headers carry the valid token (default a quarter):
-     * once anonymous sockets hold the rest, a new socket must show the token or is refused (503 `busy`).
+     * once anonymous sockets hold the rest, a new socket keeps a slot only by showing the token.
      */
     reservedConnections: z.number().int().min(0).max(100_000).optional(),
-    /** A socket admitted on the reserve has this long to send headers carrying the token (silent or slow ones are closed). */
-    reserveHeadersTimeoutMs: z.number().int().min(50).max(600_000).default(1_000),
+    /**
+     * A reserve socket without the token is closed after this long (silent, slow or not reading; an anonymous
+     * request there gets one answer first); under pressure, an anonymous socket without headers this long yields its slot.
+     */
+    reserveGraceMs: z.number().int().min(50).max(600_000).default(1_000),
     /** WebSocket clients of `/api/events` at once (503 above). */
     maxStreamClients: z.number().int().positive().max(10_000).default(16),
     /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */

@@ -157,7 +157,7 @@ function attachStream(server: Server, input: { hub: EventHub; limits: ServerLimi
   const { hosts, token } = door;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
   server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
-    // Off the reserve's clock; a reserve socket without the token is refused by the stream's own auth.
+    // A stream socket with the token keeps its slot; one without is refused by the stream's own auth.
     door.gate.heard(socket, carriesToken(token, request.headers));
     upgrade({ request, socket, head, wss, hub, token, limits, hosts });
   });
@@ -204,21 +204,27 @@ interface Door {
 }
 
 async function handleRequest<Body>(deps: RouteDeps<Body>, door: Door, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  // An anonymous request on a reserve slot gets its answer, then the slot is given back.
+  if (!door.gate.heard(request.socket, carriesToken(door.token, request.headers))) closeAfter(request, response);
   try {
-    const admitted = door.gate.heard(request.socket, carriesToken(door.token, request.headers));
     if (!door.hosts.hostAllowed(request.headers.host)) throw misdirected(request.headers.host);
-    if (!admitted) throw new ApiError(503, 'busy', 'every connection slot for anonymous requests is taken; the rest are kept for requests with the bearer token');
     await route(deps, request, response, parseUrl(request.url));
   } catch (error) {
     const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', describeError(error));
-    sendError(response, apiError, errorHeaders(apiError));
     // Whoever is refused does not get to make us read (or wait for) the rest of the body: drop the socket.
-    if (CLOSE_AFTER.has(apiError.status)) response.once('finish', () => request.socket.destroy());
+    if (CLOSE_AFTER.has(apiError.status)) closeAfter(request, response);
+    sendError(response, apiError, errorHeaders(apiError));
   }
 }
 
-/** Answers after which the connection is closed without reading the body: refused, misdirected, unknown, unreadable, busy. */
-const CLOSE_AFTER = new Set([401, 403, 404, 413, 415, 421, 503]);
+/** Answers after which the connection is closed without reading the body: refused, misdirected, unknown, unreadable. */
+const CLOSE_AFTER = new Set([401, 403, 404, 413, 415, 421]);
+
+/** `Connection: close`, and the socket destroyed once the answer is written (an unread body is not drained). */
+function closeAfter(request: IncomingMessage, response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('connection', 'close');
+  response.once('finish', () => request.socket.destroy());
+}
 
 /** 421: the request names another host (a rebound DNS name); the answer says nothing about this server. */
 function misdirected(host: string | undefined): ApiError {
@@ -236,8 +242,7 @@ function parseUrl(target: string | undefined): URL {
 }
 
 function errorHeaders(error: ApiError): Record<string, string> {
-  if (error.status === 401) return { 'www-authenticate': 'Bearer', connection: 'close' };
+  if (error.status === 401) return { 'www-authenticate': 'Bearer' };
   if (error.status === 405 && typeof error.details?.allow === 'string') return { allow: error.details.allow };
-  if (CLOSE_AFTER.has(error.status)) return { connection: 'close' };
   return {};
 }

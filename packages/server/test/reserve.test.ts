@@ -5,7 +5,7 @@ import type { Body } from '../../bt-runtime/test/fake-body.js';
 import { fakeExecutor, http, post, rawSocket, StreamClient, TOKEN } from './helpers.js';
 
 // Real sockets and Node timers; the header timeout of the shared slots is long so only the reserve's short one can act.
-const LIMITS = { maxConnections: 16, reservedConnections: 4, reserveHeadersTimeoutMs: 250, headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 };
+const LIMITS = { maxConnections: 16, reservedConnections: 4, reserveGraceMs: 250, headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 };
 
 describe('serveSinew: a share of the connection cap is kept for the token holder', () => {
   let executor: Executor<Body>;
@@ -44,20 +44,35 @@ describe('serveSinew: a share of the connection cap is kept for the token holder
     await stream.close();
   });
 
-  it('a socket past the anonymous share must show the token in its headers: silent it is closed after reserveHeadersTimeoutMs, anonymous it gets 503 busy', async () => {
+  it('past the anonymous share a socket keeps its slot only with the token: silent it is closed after reserveGraceMs, anonymous it gets one answer and Connection: close', async () => {
     await start();
     await silent(LIMITS.maxConnections - LIMITS.reservedConnections);
     const [quiet, anonymous] = await silent(2);
     anonymous!.socket.write(`GET /api/bot/status HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n\r\n`);
-    await anonymous!.closed;
-    expect(anonymous!.received()).toMatch(/^HTTP\/1\.1 503 [\s\S]*connection: close[\s\S]*"code":"busy"/i);
+    expect(await anonymous!.closed).toBeLessThan(LIMITS.reserveGraceMs);
+    expect(anonymous!.received()).toMatch(/^HTTP\/1\.1 200 [\s\S]*connection: close/i);
     const quietFor = await quiet!.closed;
-    expect(quietFor).toBeGreaterThanOrEqual(LIMITS.reserveHeadersTimeoutMs - 20);
-    expect(quietFor).toBeLessThan(LIMITS.reserveHeadersTimeoutMs + 500);
-    const read = await http(server.url, '/api/bot/status', { headers: { ...host(), authorization: `Bearer ${TOKEN}`, connection: 'close' } });
+    expect(quietFor).toBeGreaterThanOrEqual(LIMITS.reserveGraceMs - 20);
+    expect(quietFor).toBeLessThan(LIMITS.reserveGraceMs + 500);
+    const trusted = await rawSocket(server.port);
+    sockets.push(trusted);
+    trusted.socket.write(`GET /api/bot/status HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nauthorization: Bearer ${TOKEN}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, LIMITS.reserveGraceMs + 200));
+    expect(trusted.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(trusted.received()).not.toMatch(/connection: close/i);
+    trusted.socket.write(`GET /api/bot/status HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: close\r\n\r\n`);
+    await trusted.closed;
+    expect(trusted.received().match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+  });
+
+  it('at the cap the oldest reserve socket without the token makes room for the token holder, before its grace ends', async () => {
+    await start();
+    await silent(LIMITS.maxConnections - LIMITS.reservedConnections);
+    const reserve = await silent(LIMITS.reservedConnections);
+    const read = await http(server.url, '/api/cognitive/health', { headers: { ...host(), authorization: `Bearer ${TOKEN}`, connection: 'close' } });
     expect(read.status).toBe(200);
-    const wrong = await http(server.url, '/api/bot/status', { headers: { ...host(), authorization: `Bearer ${TOKEN}x` } });
-    expect(wrong.status).toBe(503);
+    expect(await reserve[0]!.closed).toBeLessThan(LIMITS.reserveGraceMs - 50);
+    expect(reserve[1]!.socket.destroyed).toBe(false);
   });
 
   it('the anonymous share still serves anonymous reads while the reserve stands empty', async () => {
@@ -70,6 +85,6 @@ describe('serveSinew: a share of the connection cap is kept for the token holder
     ({ executor } = fakeExecutor());
     await expect(serveSinew({ executor, port: 0, limits: { maxConnections: 4, reservedConnections: 4 } })).rejects.toThrow(/reservedConnections/);
     server = await serveSinew({ executor, port: 0, limits: { maxConnections: 10 } });
-    expect(server.limits).toMatchObject({ maxConnections: 10, reservedConnections: 2, reserveHeadersTimeoutMs: 1_000 });
+    expect(server.limits).toMatchObject({ maxConnections: 10, reservedConnections: 2, reserveGraceMs: 1_000 });
   });
 });
