@@ -81,3 +81,21 @@ describe('/api/events across a server restart: seq numbers belong to an epoch', 
     await expect(new StreamClient(after.url, { token: TOKEN, since: 1, epoch: 'a b' }).opened).rejects.toThrow(/400/);
   });
 });
+
+describe('/api/events: the snapshot of a bot that is not there yet', () => {
+  it('greets a client of another epoch with what can be read (a throwing getter reads as null)', async () => {
+    const { executor } = fakeExecutor();
+    const bot = {
+      get entity(): never {
+        throw new Error('bot not spawned');
+      },
+    };
+    const server = await serveSinew({ executor, bot: bot as never, port: 0, token: TOKEN });
+    const client = new StreamClient(server.url, { token: TOKEN, since: 3, epoch: 'ffffffffffffffff' });
+    const greeting = await hello(client);
+    expect(greeting.data).toMatchObject({ newEpoch: true, snapshot: { bot: { position: null }, executor: { status: 'idle' } } });
+    await client.close();
+    await server.close();
+    await executor.close();
+  });
+});
