@@ -34,6 +34,12 @@ export function presentedToken(headers: { authorization?: string | undefined; 's
   return bearer?.slice(BEARER_PROTOCOL_PREFIX.length);
 }
 
+/** True when the headers carry the configured token (a header or a `bearer.` subprotocol); checked before any body is read. */
+export function carriesToken(token: string | undefined, headers: Parameters<typeof presentedToken>[0]): boolean {
+  const presented = presentedToken(headers);
+  return token !== undefined && presented !== undefined && tokenMatches(presented, token);
+}
+
 export type AuthVerdict = { readonly ok: true } | { readonly ok: false; readonly status: 401 | 403; readonly code: 'unauthorized' | 'control_disabled'; readonly message: string };
 
 /** Decides whether a request may mutate or stream: no token configured → 403; missing or wrong token → 401. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOST_ENTRY } from './http/hosts.js';
 
 /** HTTP and stream limits, validated when the server starts; every default is safe for one bot on loopback. */
 export const ServerLimitsSchema = z
@@ -11,8 +12,18 @@ export const ServerLimitsSchema = z
     requestTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
     /** An HTTP socket silent this long is closed (keep-alive included). */
     idleTimeoutMs: z.number().int().min(100).max(600_000).default(15_000),
-    /** Open TCP connections at once (HTTP and WebSocket); more are refused by the kernel accept path. */
+    /** Open TCP connections at once (HTTP and WebSocket); more are closed as soon as they are accepted. */
     maxConnections: z.number().int().positive().max(100_000).default(64),
+    /**
+     * Slots of `maxConnections` kept for requests whose headers carry the valid token (default a quarter):
+     * once anonymous sockets hold the rest, a new socket keeps a slot only by showing the token.
+     */
+    reservedConnections: z.number().int().min(0).max(100_000).optional(),
+    /**
+     * A reserve socket without the token is closed after this long (silent, slow or not reading; an anonymous
+     * request there gets one answer first); under pressure, an anonymous socket without headers this long yields its slot.
+     */
+    reserveGraceMs: z.number().int().min(50).max(600_000).default(1_000),
     /** WebSocket clients of `/api/events` at once (503 above). */
     maxStreamClients: z.number().int().positive().max(10_000).default(16),
     /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */
@@ -28,7 +39,12 @@ export const ServerLimitsSchema = z
     /** Ping period; a client that missed a pong by the next ping is dropped. */
     heartbeatMs: z.number().int().min(100).max(600_000).default(30_000),
   })
-  .strict();
+  .strict()
+  .transform(({ reservedConnections, ...limits }) => ({ ...limits, reservedConnections: reservedConnections ?? Math.floor(limits.maxConnections / 4) }))
+  .refine((limits) => limits.reservedConnections < limits.maxConnections, {
+    path: ['reservedConnections'],
+    message: 'reservedConnections must be below maxConnections (anonymous requests need a share too)',
+  });
 export type ServerLimits = z.output<typeof ServerLimitsSchema>;
 export type ServerLimitsInput = z.input<typeof ServerLimitsSchema>;
 
@@ -40,8 +56,13 @@ export const ServerAddressSchema = z
     port: z.number().int().min(0).max(65_535),
     host: z.string().min(1).default('127.0.0.1'),
     token: z.string().regex(TOKEN_PATTERN, 'a token is 16-512 characters of A-Z a-z 0-9 . _ ~ + -').optional(),
+    /** Host names besides the bound address that requests may name (`bot.lan` at any port, `bot.lan:8443` at that one). */
+    allowedHosts: z.array(z.string().regex(HOST_ENTRY, 'a host name or address with an optional :port (no scheme, no path), e.g. bot.lan or bot.lan:8443')).max(64).default([]),
   })
   .strict();
+
+/** Every option `serveSinew` knows: a misspelled one is refused, not ignored. */
+export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits'] as const;
 
 /** A bad `serveSinew` option: which field, what was expected, what arrived. */
 export class ServerOptionsError extends Error {

@@ -4,14 +4,16 @@ import type { Executor, ProvenanceRecord } from '@sinew/bt-runtime';
 import { describeError } from '@sinew/executor-contracts';
 import { WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { isLoopback, STREAM_PROTOCOL } from './auth.js';
+import { carriesToken, isLoopback, STREAM_PROTOCOL } from './auth.js';
 import { Control, type SignalRouter } from './control.js';
 import { loadInspector } from './inspector/assets.js';
 import { ApiError, sendError } from './http/reply.js';
+import { ConnectionGate } from './http/connections.js';
+import { HostCheck } from './http/hosts.js';
 import { route, treePaths, type BeliefSource, type RouteDeps } from './http/routes.js';
-import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, type ServerLimits, type ServerLimitsInput } from './options.js';
+import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, SERVER_OPTION_KEYS, type ServerLimits, type ServerLimitsInput } from './options.js';
 import { serverMetrics, type ServerMetrics } from './metrics.js';
-import type { BotLike } from './status.js';
+import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
@@ -35,6 +37,11 @@ export interface SinewServerOptions<Body> {
   readonly host?: string;
   /** Bearer token for the mutating routes and the event stream; without one they answer 403. */
   readonly token?: string;
+  /**
+   * Names a request's Host (and a WebSocket's Origin) may carry besides the bound address and the loopback
+   * names at the bound port: `'bot.lan'` at any port, `'bot.lan:8443'` only there. Others get 421 (403 for an Origin).
+   */
+  readonly allowedHosts?: readonly string[];
   readonly limits?: ServerLimitsInput;
 }
 
@@ -52,19 +59,31 @@ export interface SinewServer {
   clients(): StreamClientStats[];
   /** The last event seq published. */
   lastSeq(): number;
+  /** This start's event-stream epoch (in every `stream.hello`): seqs of another epoch are not resumed, they get a snapshot. */
+  readonly epoch: string;
   close(): Promise<void>;
 }
 
-function parseOptions<Body>(options: SinewServerOptions<Body>): { port: number; host: string; token: string | undefined; limits: ServerLimits } {
-  const address = ServerAddressSchema.safeParse({ port: options.port, host: options.host, token: options.token });
+interface ParsedOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly token: string | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly limits: ServerLimits;
+}
+
+function parseOptions<Body>(options: SinewServerOptions<Body>): ParsedOptions {
+  const unknown = Object.keys(options).filter((key) => !(SERVER_OPTION_KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0) throw new ServerOptionsError('invalid_options', `serveSinew: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known: ${SERVER_OPTION_KEYS.join(', ')}`);
+  const address = ServerAddressSchema.safeParse({ port: options.port, host: options.host, token: options.token, allowedHosts: options.allowedHosts });
   if (!address.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid options:\n${z.prettifyError(address.error)}`);
   const limits = ServerLimitsSchema.safeParse(options.limits ?? {});
   if (!limits.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid limits:\n${z.prettifyError(limits.error)}`);
-  const { port, host, token } = address.data;
+  const { port, host, token, allowedHosts } = address.data;
   if (!isLoopback(host) && token === undefined) {
     throw new ServerOptionsError('insecure_bind', `serveSinew: refusing to bind ${host} without a token; pass { token } (createToken()) or bind 127.0.0.1`);
   }
-  return { port, host, token, limits: limits.data };
+  return { port, host, token, allowedHosts, limits: limits.data };
 }
 
 /**
@@ -77,24 +96,22 @@ function parseOptions<Body>(options: SinewServerOptions<Body>): { port: number; 
  * console.log(`${server.url}/#token=${token}`);
  */
 export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promise<SinewServer> {
-  const { port, host, token, limits } = parseOptions(options);
+  const { port, host, token, allowedHosts, limits } = parseOptions(options);
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
-  const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc());
+  const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
   const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
-  const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) }, (request, response) =>
-    void handleRequest(deps, request, response),
-  );
+  const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });
   applyLimits(server, limits);
-  const stream = attachStream(server, { hub, token, limits, metrics });
-  try {
-    await listen(server, port, host);
-  } catch (error) {
-    stream.close();
-    throw error;
-  }
-  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close];
+  const gate = new ConnectionGate(limits, token !== undefined);
+  server.on('connection', (socket: Socket) => gate.admit(socket));
+  await listen(server, port, host);
   const address = server.address() as AddressInfo;
+  // Requests arrive only after listen: the Host check needs the port the kernel chose.
+  const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, door, request, response));
+  const stream = attachStream(server, { hub, limits, metrics, door });
+  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close];
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
@@ -108,6 +125,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
     },
     clients: () => hub.clients(),
     lastSeq: () => hub.lastSeq,
+    epoch: hub.epoch,
     close: async () => {
       hub.flush();
       for (const stop of stops) stop();
@@ -134,10 +152,15 @@ function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Bod
 }
 
 /** The `/api/events` endpoint on this server's upgrades, with its heartbeat and client gauge. */
-function attachStream(server: Server, input: { hub: EventHub; token: string | undefined; limits: ServerLimits; metrics: ServerMetrics }): { close(): void } {
-  const { hub, token, limits, metrics } = input;
+function attachStream(server: Server, input: { hub: EventHub; limits: ServerLimits; metrics: ServerMetrics; door: Door }): { close(): void } {
+  const { hub, limits, metrics, door } = input;
+  const { hosts, token } = door;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
-  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => upgrade({ request, socket, head, wss, hub, token, limits }));
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    // A stream socket with the token keeps its slot; one without is refused by the stream's own auth.
+    door.gate.heard(socket, carriesToken(token, request.headers));
+    upgrade({ request, socket, head, wss, hub, token, limits, hosts });
+  });
   const stopHeartbeat = heartbeat(wss, limits.heartbeatMs);
   wss.on('connection', (ws) => {
     metrics.clients.set(wss.clients.size);
@@ -158,7 +181,8 @@ function applyLimits(server: Server, limits: ServerLimits): void {
   server.keepAliveTimeout = limits.idleTimeoutMs;
   // No 'timeout' listener: Node destroys a socket idle this long (the stream's sockets get no timeout from ws).
   server.timeout = limits.idleTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  // The ConnectionGate enforces maxConnections (with its reserve); this is only a backstop while evicted sockets close.
+  server.maxConnections = limits.maxConnections * 2;
   server.maxHeadersCount = 64;
 }
 
@@ -172,13 +196,39 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function handleRequest<Body>(deps: RouteDeps<Body>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+/** What every request passes before routing: the Host check and the connection gate. */
+interface Door {
+  readonly hosts: HostCheck;
+  readonly gate: ConnectionGate;
+  readonly token: string | undefined;
+}
+
+async function handleRequest<Body>(deps: RouteDeps<Body>, door: Door, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  // An anonymous request on a reserve slot gets its answer, then the slot is given back.
+  if (!door.gate.heard(request.socket, carriesToken(door.token, request.headers))) closeAfter(request, response);
   try {
+    if (!door.hosts.hostAllowed(request.headers.host)) throw misdirected(request.headers.host);
     await route(deps, request, response, parseUrl(request.url));
   } catch (error) {
     const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', describeError(error));
+    // Whoever is refused does not get to make us read (or wait for) the rest of the body: drop the socket.
+    if (CLOSE_AFTER.has(apiError.status)) closeAfter(request, response);
     sendError(response, apiError, errorHeaders(apiError));
   }
+}
+
+/** Answers after which the connection is closed without reading the body: refused, misdirected, unknown, unreadable. */
+const CLOSE_AFTER = new Set([401, 403, 404, 413, 415, 421]);
+
+/** `Connection: close`, and the socket destroyed once the answer is written (an unread body is not drained). */
+function closeAfter(request: IncomingMessage, response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('connection', 'close');
+  response.once('finish', () => request.socket.destroy());
+}
+
+/** 421: the request names another host (a rebound DNS name); the answer says nothing about this server. */
+function misdirected(host: string | undefined): ApiError {
+  return new ApiError(421, 'misdirected_host', `the Host ${JSON.stringify(String(host ?? '').slice(0, 100))} does not name this server; add the name to serveSinew's allowedHosts`);
 }
 
 /** A request target that is not a parseable path → 400, never a 500. */
@@ -194,7 +244,5 @@ function parseUrl(target: string | undefined): URL {
 function errorHeaders(error: ApiError): Record<string, string> {
   if (error.status === 401) return { 'www-authenticate': 'Bearer' };
   if (error.status === 405 && typeof error.details?.allow === 'string') return { allow: error.details.allow };
-  // The unread rest of an oversized body is not worth reading: close the connection.
-  if (error.status === 413 || error.status === 415) return { connection: 'close' };
   return {};
 }

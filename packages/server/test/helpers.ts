@@ -53,6 +53,27 @@ export function rawSocket(port: number): Promise<{ socket: Socket; received: () 
   });
 }
 
+/**
+ * A raw upload: request headers declaring `declaredBytes`, then a body written as fast as the socket
+ * takes it for at most `forMs`. Reports what came back, when the server closed, and how much it took.
+ */
+export async function streamBody(port: number, input: { path: string; host: string; declaredBytes: number; forMs: number; headers?: Record<string, string> }): Promise<{ response: string; closedAfterMs: number; bytesWritten: number }> {
+  const raw = await rawSocket(port);
+  const extra = Object.entries(input.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  raw.socket.write(`POST ${input.path} HTTP/1.1\r\nhost: ${input.host}\r\ncontent-type: application/json\r\ncontent-length: ${input.declaredBytes}\r\n${extra}\r\n`);
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  const startedAt = Date.now();
+  let open = true;
+  void raw.closed.then(() => (open = false));
+  while (open && Date.now() - startedAt < input.forMs && raw.socket.bytesWritten < input.declaredBytes) {
+    if (!raw.socket.write(chunk)) await Promise.race([new Promise((resolve) => raw.socket.once('drain', resolve)), raw.closed, new Promise((resolve) => setTimeout(resolve, 50))]);
+  }
+  const stillOpen = open;
+  raw.socket.destroy();
+  const closedAfterMs = stillOpen ? Infinity : (await raw.closed);
+  return { response: raw.received(), closedAfterMs, bytesWritten: raw.socket.bytesWritten };
+}
+
 /** A WebSocket client of `/api/events` that records every envelope. */
 export class StreamClient {
   readonly events: EventEnvelope[] = [];
@@ -60,9 +81,12 @@ export class StreamClient {
   readonly opened: Promise<void>;
   #waiters: (() => void)[] = [];
 
-  constructor(base: string, options: { token?: string; since?: number; protocols?: string[] } = {}) {
-    const url = `${base.replace('http', 'ws')}/api/events${options.since === undefined ? '' : `?since=${options.since}`}`;
-    const headers = options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
+  constructor(base: string, options: { token?: string; since?: number; epoch?: string; protocols?: string[]; headers?: Record<string, string> } = {}) {
+    const query = new URLSearchParams();
+    if (options.since !== undefined) query.set('since', String(options.since));
+    if (options.epoch !== undefined) query.set('epoch', options.epoch);
+    const url = `${base.replace('http', 'ws')}/api/events${query.size ? `?${query}` : ''}`;
+    const headers = { ...options.headers, ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }) };
     this.socket = new WebSocket(url, options.protocols ?? ['sinew.v1'], { headers });
     this.socket.on('message', (data) => {
       for (const line of String(data).split('\n')) this.events.push(JSON.parse(line) as EventEnvelope);

@@ -92,7 +92,7 @@ describe('serveSinew: read routes (real HTTP on 127.0.0.1)', () => {
   it('a malformed request target answers 400 bad_url, not 500', async () => {
     for (const target of ['http://[::1', '//evil', '*']) {
       const raw = await rawSocket(server.port);
-      raw.socket.write(`GET ${target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
+      raw.socket.write(`GET ${target} HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: close\r\n\r\n`);
       await raw.closed;
       expect(raw.received(), target).toMatch(/^HTTP\/1\.1 400/);
       expect(raw.received()).toContain('"code":"bad_url"');

@@ -48,7 +48,7 @@ const pad = 'x'.repeat(900); // an envelope of about 1 KB: four fit under the hi
 
 function hubWith(socket: HeldSocket): EventHub {
   const hub = new EventHub(limits, () => 0);
-  hub.attach(socket as unknown as WebSocket, undefined);
+  hub.attach(socket as unknown as WebSocket);
   socket.acknowledge(); // stream.hello
   return hub;
 }

@@ -22,7 +22,7 @@ describe('serveSinew: HTTP limits are enforced', () => {
 
   it('closes a slowloris client that never finishes its headers (headersTimeoutMs)', async () => {
     const raw = await rawSocket(server.port);
-    raw.socket.write('GET /metrics HTTP/1.1\r\nhost: x\r\n');
+    raw.socket.write(`GET /metrics HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n`);
     const drip = setInterval(() => raw.socket.write('x-slow: 1\r\n'), 50);
     const closedAfter = await raw.closed;
     clearInterval(drip);
@@ -34,7 +34,7 @@ describe('serveSinew: HTTP limits are enforced', () => {
     const silent = await rawSocket(server.port);
     expect(await silent.closed).toBeLessThan(LIMITS.headersTimeoutMs + 1_000);
     const keepAlive = await rawSocket(server.port);
-    keepAlive.socket.write('GET /api/cognitive/health HTTP/1.1\r\nhost: x\r\n\r\n');
+    keepAlive.socket.write(`GET /api/cognitive/health HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n\r\n`);
     const closedAfter = await keepAlive.closed;
     expect(keepAlive.received()).toMatch(/^HTTP\/1\.1 200/);
     expect(closedAfter).toBeGreaterThanOrEqual(LIMITS.idleTimeoutMs - 50);
@@ -44,10 +44,10 @@ describe('serveSinew: HTTP limits are enforced', () => {
   it('refuses connections beyond maxConnections; the open ones keep working', async () => {
     const held = await Promise.all(Array.from({ length: LIMITS.maxConnections }, () => rawSocket(server.port)));
     const extra = await rawSocket(server.port);
-    extra.socket.write('GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n');
+    extra.socket.write(`GET /metrics HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n\r\n`);
     await extra.closed;
     expect(extra.received()).toBe('');
-    held[0]!.socket.write('GET /api/bot/status HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n');
+    held[0]!.socket.write(`GET /api/bot/status HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: close\r\n\r\n`);
     await held[0]!.closed;
     expect(held[0]!.received()).toMatch(/^HTTP\/1\.1 200/);
     for (const h of held) h.socket.destroy();

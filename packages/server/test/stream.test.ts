@@ -124,7 +124,7 @@ describe('/api/events: a client that never reads', () => {
     const server = await serveSinew({ executor, port: 0, token: TOKEN, limits });
     const raw = await rawSocket(server.port);
     raw.socket.write(
-      `GET /api/events HTTP/1.1\r\nhost: 127.0.0.1\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\nsec-websocket-protocol: sinew.v1\r\nauthorization: Bearer ${TOKEN}\r\n\r\n`,
+      `GET /api/events HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\nsec-websocket-protocol: sinew.v1\r\nauthorization: Bearer ${TOKEN}\r\n\r\n`,
     );
     while (!raw.received().includes('\r\n\r\n')) await new Promise((r) => setTimeout(r, 5));
     raw.socket.pause(); // never reads again: the kernel buffers fill, then the server must hold back

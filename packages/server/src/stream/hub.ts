@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 
 /** Version of the event envelope; bumped on any incompatible change of `{ v, seq, ts, type, data }`. */
@@ -21,6 +22,12 @@ export interface StreamClientStats {
   readonly queued: number;
   readonly dropped: number;
   readonly inflightBytes: number;
+}
+
+/** Where a client wants to resume: the last seq it saw and the epoch (server start) that seq belongs to. */
+export interface Resume {
+  readonly since?: number | undefined;
+  readonly epoch?: string | undefined;
 }
 
 interface HubLimits {
@@ -194,11 +201,15 @@ export class EventHub {
   readonly #flush = () => this.flush();
   // A batch fits the ring and a client's queue: what an in-sync client cannot write at once waits there, none dropped.
   readonly #batchLimit: number;
+  /** This hub's seq space: a fresh id per server start, so a seq from before a restart is never taken for one of ours. */
+  readonly epoch = randomBytes(8).toString('hex');
 
   constructor(
     private readonly limits: HubLimits,
     private readonly now: () => number = Date.now,
     private readonly onDrop: () => void = () => {},
+    /** The current state a client from another epoch gets in its hello (its seqs mean nothing here). */
+    private readonly snapshot: () => unknown = () => null,
   ) {
     this.#batchLimit = Math.min(limits.ringSize, limits.clientQueue);
   }
@@ -235,17 +246,25 @@ export class EventHub {
     for (const client of [...this.#clients.values()]) client.take(batch);
   }
 
-  /** Attaches a socket; with `since`, first replays the ring's events after that seq (a `stream.hello` says how many were missed). */
-  attach(socket: WebSocket, since: number | undefined): number {
+  /**
+   * Attaches a socket; with `since`, first replays the ring's events after that seq (a `stream.hello` says
+   * how many were missed). A `since` of another epoch — named, or beyond our last seq (the server restarted)
+   * — replays the whole ring and carries a snapshot: `missed` then counts this epoch's events that left it.
+   */
+  attach(socket: WebSocket, resume: Resume = {}): number {
     this.flush();
     const id = this.#nextClient++;
     const client = new StreamClient(id, socket, this.limits, this.onDrop);
     this.#clients.set(id, client);
     socket.once('close', () => this.#clients.delete(id));
+    const { since } = resume;
+    const newEpoch = since !== undefined && ((resume.epoch !== undefined && resume.epoch !== this.epoch) || since > this.#seq);
+    const from = newEpoch ? 0 : since;
     const oldest = this.#seq - Math.min(this.#seq, this.limits.ringSize) + 1;
-    const first = since === undefined ? this.#seq + 1 : Math.max(oldest, since + 1);
-    const missed = since === undefined ? 0 : Math.max(0, oldest - since - 1);
-    const data = { version: EVENT_STREAM_VERSION, lastSeq: this.#seq, since: since ?? null, replayed: Math.max(0, this.#seq - first + 1), missed, ringSize: this.limits.ringSize };
+    const first = from === undefined ? this.#seq + 1 : Math.max(oldest, from + 1);
+    const missed = from === undefined ? 0 : Math.max(0, oldest - from - 1);
+    const replayed = Math.max(0, this.#seq - first + 1);
+    const data = { version: EVENT_STREAM_VERSION, epoch: this.epoch, lastSeq: this.#seq, since: since ?? null, newEpoch, replayed, missed, ringSize: this.limits.ringSize, ...(newEpoch ? { snapshot: this.snapshot() } : {}) };
     client.enqueue(envelope(this.#seq, this.now(), 'stream.hello', data));
     for (let seq = first; seq <= this.#seq; seq += 1) client.enqueue(this.#text(seq));
     client.drain();

@@ -12,6 +12,8 @@ export interface Envelope {
 export class EventStream {
   #socket: WebSocket | undefined;
   #lastSeq: number | undefined;
+  /** The server start our seqs belong to: after a restart the server sees another epoch and replays its whole ring. */
+  #epoch: string | undefined;
   #closed = false;
   #retry: ReturnType<typeof setTimeout> | undefined;
 
@@ -32,7 +34,8 @@ export class EventStream {
   #connect(): void {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     // From 0 on first connect: the ring's history fills the timeline; afterwards from the last seq seen.
-    const socket = new WebSocket(`${scheme}://${location.host}/api/events?since=${this.#lastSeq ?? 0}`, ['sinew.v1', `bearer.${this.token}`]);
+    const epoch = this.#epoch === undefined ? '' : `&epoch=${encodeURIComponent(this.#epoch)}`;
+    const socket = new WebSocket(`${scheme}://${location.host}/api/events?since=${this.#lastSeq ?? 0}${epoch}`, ['sinew.v1', `bearer.${this.token}`]);
     this.#socket = socket;
     let opened = false;
     socket.onopen = () => {
@@ -43,7 +46,8 @@ export class EventStream {
       // A message carries one or more envelopes, one per line.
       for (const line of String(message.data).split('\n')) {
         const event = JSON.parse(line) as Envelope;
-        if (event.type !== 'stream.hello') this.#lastSeq = event.seq;
+        if (event.type === 'stream.hello') this.#epoch = String(event.data.epoch);
+        else this.#lastSeq = event.seq;
         this.onEvent(event);
       }
     };
