@@ -14,7 +14,8 @@ export const GUIDE = join(ROOT, 'docs', 'first-bot.md');
 export function guideSteps(markdown = readFileSync(GUIDE, 'utf8')) {
   const steps = [];
   const fence = /^(?:File `([^`]+)`:\n\n|(It prints\n\n))?```(\w*)\n([\s\S]*?)^```$/gm;
-  for (const [, path, printsLabel, lang, body] of markdown.matchAll(fence)) {
+  for (const [, path, printsLabel, lang, block] of markdown.matchAll(fence)) {
+    const body = block.replace(/\n$/, '');
     if (path) steps.push({ kind: 'file', path, text: body });
     else if (printsLabel && lang === 'text') {
       const last = steps.at(-1);

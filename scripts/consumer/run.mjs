@@ -59,12 +59,15 @@ function tarballs(dir) {
   return expected.every((file) => present.has(file)) ? expected.map((file) => join(dir, file)) : undefined;
 }
 
-/** Exactly one installed copy of each package the bot shares with Sinew. */
+/** Exactly one installed copy of each package the bot shares with Sinew; returns mineflayer's version. */
 function assertSingleCopies(project) {
-  for (const name of ['mineflayer', 'zod', 'prom-client', 'mineflayer-pathfinder']) {
-    const copies = JSON.parse(run(project, 'npm', ['query', `#${name}`])).map((node) => `${node.location}@${node.version}`);
+  const shared = ['mineflayer', 'zod', 'prom-client', 'mineflayer-pathfinder'];
+  const nodes = JSON.parse(run(project, 'npm', ['query', `:is(${shared.map((name) => `#${name}`).join(', ')})`]));
+  for (const name of shared) {
+    const copies = nodes.filter((node) => node.name === name).map((node) => `${node.location}@${node.version}`);
     if (copies.length !== 1) throw new Error(`${name}: expected one installed copy, found ${copies.length}: ${copies.join(', ')}`);
   }
+  return nodes.find((node) => node.name === 'mineflayer').version;
 }
 
 function tarballMap(files) {
@@ -114,8 +117,7 @@ let passed = false;
 try {
   assertIsolated(project);
   followGuide(project, tarballMap(files));
-  const mineflayer = JSON.parse(run(project, 'npm', ['query', '#mineflayer']))[0]?.version;
-  step(`one copy each of mineflayer ${mineflayer}, zod, prom-client`, () => assertSingleCopies(project));
+  console.log(`    mineflayer ${step('one copy each of mineflayer, mineflayer-pathfinder, zod, prom-client', () => assertSingleCopies(project))}`);
   cpSync(FIXTURE, project, { recursive: true });
   const typed = ['src/bot.ts', 'src/planner.ts', ...FIXTURE_TYPED];
   console.log(`    ${step("Sinew's .d.ts clean (tsc, skipLibCheck: false)", () => checkSinewTypes(project, typed, env))}`);
