@@ -76,5 +76,6 @@ export function checkSinewTypes(project, files, env) {
   if (found.own.length || found.other.length || (output && found.errors.length === 0))
     throw new Error(`Sinew's types are not clean (${config.files.length} files, skipLibCheck: false):\n${[...found.own, ...found.other].join('\n') || output}`);
   const entries = config.files.length - files.length;
-  return `${entries} Sinew .d.ts/.d.cts entries and ${files.length} bot files: 0 errors of ours; ${found.mineflayer.length} inside mineflayer's dependencies (${found.packages.join(', ')})`;
+  const typescript = JSON.parse(readFileSync(join(project, 'node_modules', 'typescript', 'package.json'), 'utf8')).version;
+  return `TypeScript ${typescript}, ${entries} Sinew .d.ts/.d.cts entries and ${files.length} bot files: 0 errors of ours; ${found.mineflayer.length} inside mineflayer's dependencies (${found.packages.join(', ')})`;
 }
