@@ -1,20 +1,23 @@
-// Consumer test: installs the packed packages into a fresh project outside the workspace, as a user
-// would, and runs an ESM TypeScript bot, a CommonJS bot, tsc, sinew-verbs and sinew-codemod there.
+// Consumer test: follows docs/first-bot.md literally from `npm init -y` in a fresh project outside the
+// workspace (its commands, its files, the packed packages in place of the registry's), then checks every
+// Sinew .d.ts with skipLibCheck: false, and runs an ESM TypeScript bot, a CommonJS bot, sinew-verbs and
+// sinew-codemod there.
 // `node scripts/consumer/run.mjs [--mineflayer <range>] [--packs <dir> [--reuse]] [--keep]`: --packs is where the
 // tarballs go (default a temp dir); --reuse takes the ones a previous run left there instead of packing again.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packAndCheck, sizeTable } from '../pack.mjs';
 import { publishablePackages } from '../workspaces.mjs';
+import { guideSteps, localCommand } from './guide.mjs';
+import { checkSinewTypes } from './types.mjs';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
-// What a mineflayer bot project already has, plus what runs and typechecks its TypeScript.
-const USER_DEPS = ['mineflayer-pathfinder@^2.4.5', 'zod@^4.1.0', 'prom-client@^15.1.3'];
-const USER_DEV_DEPS = ['tsx@^4.20.0', 'typescript@~5.9.3', '@types/node@^20.19.0'];
+// The fixture's own files, type-checked with the guide's with skipLibCheck: false.
+const FIXTURE_TYPED = ['custom-bot.ts', 'registry.ts', 'telemetry.mjs'];
 
 const { values } = parseArgs({
   options: { mineflayer: { type: 'string', default: '~4.25.0' }, packs: { type: 'string' }, reuse: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } },
@@ -56,30 +59,47 @@ function tarballs(dir) {
   return expected.every((file) => present.has(file)) ? expected.map((file) => join(dir, file)) : undefined;
 }
 
-/** Exactly one installed copy of each package the bot shares with Sinew. */
+/** Exactly one installed copy of each package the bot shares with Sinew; returns mineflayer's version. */
 function assertSingleCopies(project) {
-  for (const name of ['mineflayer', 'zod', 'prom-client', 'mineflayer-pathfinder']) {
-    const copies = JSON.parse(run(project, 'npm', ['query', `#${name}`])).map((node) => `${node.location}@${node.version}`);
+  const shared = ['mineflayer', 'zod', 'prom-client', 'mineflayer-pathfinder'];
+  const nodes = JSON.parse(run(project, 'npm', ['query', `:is(${shared.map((name) => `#${name}`).join(', ')})`]));
+  for (const name of shared) {
+    const copies = nodes.filter((node) => node.name === name).map((node) => `${node.location}@${node.version}`);
     if (copies.length !== 1) throw new Error(`${name}: expected one installed copy, found ${copies.length}: ${copies.join(', ')}`);
   }
+  return nodes.find((node) => node.name === 'mineflayer').version;
 }
 
-/**
- * tsc with skipLibCheck off: errors in the bot or in Sinew's .d.ts fail; errors inside other packages'
- * own .d.ts (protodef, prismarine-*: not ours to fix) are counted and printed, not failed on.
- */
-function typecheck(project) {
-  let output = '';
-  try {
-    execFileSync(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: project, env, encoding: 'utf8', stdio: 'pipe' });
-  } catch (error) {
-    output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
+function tarballMap(files) {
+  return new Map(publishablePackages().map(({ pkg }, index) => [pkg.name, files[index]]));
+}
+
+/** Runs docs/first-bot.md in the empty project: its commands (with the tarballs) and its files, in order. */
+function followGuide(project, tarballs) {
+  for (const guideStep of guideSteps()) {
+    if (guideStep.kind === 'file') {
+      mkdirSync(dirname(join(project, guideStep.path)), { recursive: true });
+      writeFileSync(join(project, guideStep.path), `${guideStep.text}\n`);
+      continue;
+    }
+    const command = localCommand(guideStep.command, tarballs, values.mineflayer);
+    const name = `guide: ${guideStep.command.length > 54 ? `${guideStep.command.slice(0, 53)}…` : guideStep.command}`;
+    const output = step(name, () => run(project, 'sh', ['-c', command]));
+    if (guideStep.prints !== undefined && output !== `${guideStep.prints}\n`)
+      throw new Error(`${guideStep.command} printed\n${output}\nbut docs/first-bot.md says it prints\n${guideStep.prints}`);
   }
-  const errors = output.split('\n').filter((line) => /^\S.*\(\d+,\d+\): error TS/.test(line));
-  const ours = errors.filter((line) => !line.startsWith('node_modules/') || line.startsWith('node_modules/@sinew/'));
-  if (ours.length || (output && errors.length === 0)) throw new Error(`tsc failed:\n${ours.length ? ours.join('\n') : output}`);
-  const libraries = [...new Set(errors.map((line) => line.match(/^node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1]))];
-  return errors.length ? `${errors.length} errors inside third-party .d.ts ignored (${libraries.join(', ')})` : 'no errors';
+  const missing = [...tarballs.keys()].filter((name) => !existsSync(join(project, 'node_modules', name, 'package.json')));
+  if (missing.length) throw new Error(`docs/first-bot.md never installs ${missing.join(', ')}`);
+}
+
+/** The dashboards ship in @sinew/server under the documented path (resolved through its exports map). */
+function checkDashboards(project) {
+  const script = [
+    "const { readFileSync } = require('node:fs');",
+    "for (const file of ['grafana-dashboard.json', 'sinew.rules.yml', 'prometheus.yml', 'README.md']) readFileSync(require.resolve(`@sinew/server/dashboards/${file}`));",
+    "process.stdout.write(String(JSON.parse(readFileSync(require.resolve('@sinew/server/dashboards/grafana-dashboard.json'), 'utf8')).panels.length));",
+  ].join('\n');
+  return `${run(project, 'node', ['-e', script])} top-level panels and rows in grafana-dashboard.json`;
 }
 
 const started = Date.now();
@@ -96,18 +116,16 @@ const project = mkdtempSync(join(tmpdir(), 'sinew-consumer-'));
 let passed = false;
 try {
   assertIsolated(project);
+  followGuide(project, tarballMap(files));
+  console.log(`    mineflayer ${step('one copy each of mineflayer, mineflayer-pathfinder, zod, prom-client', () => assertSingleCopies(project))}`);
   cpSync(FIXTURE, project, { recursive: true });
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'sinew-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-  const npmInstall = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
-  step('npm install tarballs + mineflayer, zod, prom-client', () => run(project, 'npm', [...npmInstall, ...files, `mineflayer@${values.mineflayer}`, ...USER_DEPS]));
-  step('npm install -D tsx typescript @types/node', () => run(project, 'npm', [...npmInstall, '-D', ...USER_DEV_DEPS]));
-  const mineflayer = JSON.parse(run(project, 'npm', ['query', '#mineflayer']))[0]?.version;
-  step(`one copy each of mineflayer ${mineflayer}, zod, prom-client`, () => assertSingleCopies(project));
+  const typed = ['src/bot.ts', 'src/planner.ts', ...FIXTURE_TYPED];
+  console.log(`    ${step("Sinew's .d.ts clean (tsc, skipLibCheck: false)", () => checkSinewTypes(project, typed, env))}`);
+  console.log(`    ${step('dashboards at @sinew/server/dashboards/*', () => checkDashboards(project))}`);
   const bin = (name) => join(project, 'node_modules', '.bin', name);
-  console.log(`    ${step('tsc (strict, exactOptionalPropertyTypes, skipLibCheck: false)', () => typecheck(project))}`);
-  console.log(`    ${step('ESM TypeScript bot (tsx bot.ts)', () => run(project, bin('tsx'), ['bot.ts'])).trim()}`);
+  console.log(`    ${step('ESM TypeScript bot, own capability (tsx custom-bot.ts)', () => run(project, bin('tsx'), ['custom-bot.ts'])).trim()}`);
   console.log(`    ${step('CommonJS bot (node bot.cjs)', () => run(project, 'node', ['bot.cjs'])).trim()}`);
-  step('sinew-verbs check', () => run(project, bin('sinew-verbs'), ['check', '--registry', 'registry.ts', '--scan', 'bot.ts']));
+  step('sinew-verbs check', () => run(project, bin('sinew-verbs'), ['check', '--registry', 'registry.ts', '--scan', 'custom-bot.ts']));
   const diff = step('sinew-codemod wrap-runners --dry-run', () => run(project, bin('sinew-codemod'), ['wrap-runners', 'actions', '--dry-run']));
   if (!diff.includes("name: 'dig_forward'")) throw new Error(`sinew-codemod did not propose dig_forward:\n${diff}`);
   step('sinew-codemod wrap-runners skills (JavaScript, JSDoc)', () => run(project, bin('sinew-codemod'), ['wrap-runners', 'skills']));

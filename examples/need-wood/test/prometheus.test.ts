@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createExecutor, createHtnMetrics, createMemoryProvenance, createRouterMetrics, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { chat as chatCapability, createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
@@ -22,7 +22,8 @@ const present = existsSync(PROMETHEUS) && existsSync(PROMTOOL);
 if (!present && process.env.CI) throw new Error(`${PROMETHEUS} is missing in CI: .ci/run installs Debian's prometheus package`);
 if (!present) console.warn(`skipping the real-Prometheus dashboard test: ${PROMETHEUS} not installed (apt-get install -y prometheus)`);
 
-const dashboards = fileURLToPath(new URL('../../dashboards/', import.meta.url));
+// The dashboards as @sinew/server ships them (`@sinew/server/dashboards/*`).
+const dashboards = dirname(createRequire(import.meta.url).resolve('@sinew/server/dashboards/grafana-dashboard.json'));
 const TTFA_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5];
 const STEP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
 
@@ -170,12 +171,15 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     const windowSeconds = Math.ceil(at - (await query('min_over_time(timestamp(up{job="sinew"})[10m:1s])', at))[0]!.value) + 30;
     const window = `${windowSeconds}s`;
     const vars: Record<string, string> = { job: 'sinew', instance: `127.0.0.1:${telemetry.port}`, body: 'minecraft', __range: window, __rate_interval: window };
-    const dashboard = JSON.parse(await readFile(join(dashboards, 'grafana-dashboard.json'), 'utf8')) as { panels: { title: string; targets: { refId: string; expr: string }[] }[] };
+    // Panels of collapsed rows sit inside the row (`panels`); the row itself has no targets.
+    type Panel = { title: string; type: string; targets?: { refId: string; expr: string }[]; panels?: Panel[] };
+    const dashboard = JSON.parse(await readFile(join(dashboards, 'grafana-dashboard.json'), 'utf8')) as { panels: Panel[] };
+    const panels = dashboard.panels.flatMap((panel) => (panel.type === 'row' ? (panel.panels ?? []) : [panel]));
     const commands = provenance.records().flatMap((r) => r.trace.filter((t) => t.kind === 'command').map((t) => t.name));
     const want = expectations(outcome.steps, commands, windowSeconds);
     const rows: Row[] = [];
-    for (const panel of dashboard.panels) {
-      for (const target of panel.targets) {
+    for (const panel of panels) {
+      for (const target of panel.targets ?? []) {
         const expr = target.expr.replace(/\$(\w+)/g, (_, name: string) => vars[name] ?? `$${name}`);
         const result = await query(expr, at);
         const expected = want.get(`${panel.title}#${target.refId}`);

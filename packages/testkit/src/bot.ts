@@ -22,7 +22,7 @@ const botServers = new WeakMap<Bot, TestServer>();
 /** The server a testkit bot is connected to. */
 export function serverOfBot(bot: Bot): { server: TestServer; state: ServerState } {
   const server = botServers.get(bot);
-  if (!server) throw new TestkitError('not_a_testkit_bot', 'bot was not created by connectBot()');
+  if (!server) throw new TestkitError('not_a_testkit_bot', 'bot was not created by connectBot() nor adopted with adoptBot(server, bot)');
   return { server, state: stateOf(server) };
 }
 
@@ -31,7 +31,6 @@ export async function connectBot(server: TestServer, input: ConnectBotOptions = 
   const state = stateOf(server);
   const options = parseOptions(connectBotOptionsSchema, input, 'connectBot options');
   const username = options.username ?? `bot${++state.botCounter}`;
-  const timeoutMs = options.timeoutMs ?? 20_000;
 
   const bot = createBot({
     host: server.host,
@@ -43,9 +42,38 @@ export async function connectBot(server: TestServer, input: ConnectBotOptions = 
     logErrors: false,
     viewDistance: 'short',
   });
-  botServers.set(bot, server);
   // A socket error after a server stop must not crash the test process ('end' follows it).
   bot.on('error', () => undefined);
+  return settle(server, bot, options.timeoutMs ?? 20_000);
+}
+
+const adoptBotOptionsSchema = connectBotOptionsSchema.pick({ timeoutMs: true });
+
+/** Options of {@link adoptBot}. */
+export type AdoptBotOptions = z.input<typeof adoptBotOptionsSchema>;
+
+/**
+ * Lets the testkit helpers (`give`, `teleport`, `sync`, …) act on a bot made with mineflayer's own
+ * `createBot({ host: server.host, port: server.port, … })`: waits, like {@link connectBot}, until it has
+ * spawned and loaded its chunks (at once if it already has), and `server.stop()` quits it.
+ */
+export async function adoptBot(server: TestServer, bot: Bot, input: AdoptBotOptions = {}): Promise<Bot> {
+  stateOf(server);
+  const options = parseOptions(adoptBotOptionsSchema, input, 'adoptBot options');
+  const owner = botServers.get(bot);
+  if (owner === server) return bot;
+  if (owner) throw new TestkitError('invalid_options', `${bot.username} already belongs to the server on port ${owner.port}`);
+  return settle(server, bot, options.timeoutMs ?? 20_000);
+}
+
+/** A bot that has spawned: mineflayer sets `health` right after its first 'spawn'. */
+const hasSpawned = (bot: Bot): boolean => typeof bot.health === 'number' && bot.health > 0;
+
+/** Registers the bot with the server and waits for its spawn, its chunks and flying-squid's late login position. */
+async function settle(server: TestServer, bot: Bot, timeoutMs: number): Promise<Bot> {
+  const state = stateOf(server);
+  const label = bot.username ?? 'the bot';
+  botServers.set(bot, server);
   state.bots.add(bot);
   bot.once('end', () => {
     state.bots.delete(bot);
@@ -53,27 +81,34 @@ export async function connectBot(server: TestServer, input: ConnectBotOptions = 
 
   let timer: NodeJS.Timeout | undefined;
   const failed = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TestkitError('spawn_timeout', `${username} did not spawn within ${timeoutMs} ms`)), timeoutMs);
-    bot.once('kicked', (reason) => reject(new TestkitError('spawn_timeout', `${username} was kicked: ${String(reason)}`)));
+    timer = setTimeout(() => reject(new TestkitError('spawn_timeout', `${label} did not spawn within ${timeoutMs} ms`)), timeoutMs);
+    bot.once('kicked', (reason) => reject(new TestkitError('spawn_timeout', `${label} was kicked: ${String(reason)}`)));
     bot.once('error', (err) => reject(err));
-    bot.once('end', (reason) => reject(new TestkitError('spawn_timeout', `${username} disconnected: ${String(reason)}`)));
+    bot.once('end', (reason) => reject(new TestkitError('spawn_timeout', `${label} disconnected: ${String(reason)}`)));
   });
   failed.catch(() => undefined);
   try {
-    await Promise.race([
-      new Promise<void>((resolve) => bot.once('spawn', () => resolve())),
-      failed,
-    ]);
+    if (!hasSpawned(bot)) await Promise.race([new Promise<void>((resolve) => bot.once('spawn', () => resolve())), failed]);
+    assertConnectedTo(server, bot);
     await Promise.race([bot.waitForChunksToLoad(), failed]);
     // flying-squid sends the login position once more at the end of its login; wait until the
     // bot has seen it, or a teleport right after connectBot would be undone by it.
-    const player = state.serv?.getPlayer(username);
+    const player = state.serv?.getPlayer(bot.username);
     if (player) await Promise.race([loginSettled(player).then(() => roundTrip(player)), failed]);
   } catch (err) {
+    botServers.delete(bot);
+    state.bots.delete(bot);
     bot.quit();
     throw err;
   } finally {
     clearTimeout(timer);
   }
   return bot;
+}
+
+/** The bot's socket must lead to this server's port: helpers would otherwise act on a stranger. */
+function assertConnectedTo(server: TestServer, bot: Bot): void {
+  const remotePort = (bot._client as { socket?: { remotePort?: number } }).socket?.remotePort;
+  if (remotePort !== server.port)
+    throw new TestkitError('invalid_options', `${bot.username} is connected to port ${String(remotePort)}, not to this server (port ${server.port})`);
 }

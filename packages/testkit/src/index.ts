@@ -1,7 +1,7 @@
 export { startServer, DEFAULT_VERSION, GROUND_Y } from './server.js';
 export type { StartServerOptions, TestServer } from './server.js';
-export { connectBot } from './bot.js';
-export type { ConnectBotOptions } from './bot.js';
+export { adoptBot, connectBot } from './bot.js';
+export type { AdoptBotOptions, ConnectBotOptions } from './bot.js';
 export { setBlock, fill, placeTree, reset } from './world.js';
 export type { Position, TreeOptions, PlacedTree, ResetOptions } from './world.js';
 export { placeOutcrop, techTreeWorld } from './outcrop.js';
