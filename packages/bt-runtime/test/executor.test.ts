@@ -430,6 +430,34 @@ describe('executor: failure-mode cards', () => {
     expect(body.calls).toEqual([]);
   });
 
+  it('a refusal before dispatch is counted under the capability its verb resolved to; only an unknown verb is `unknown`', async () => {
+    const { executor, registry, body } = setup({ maxLocalRetries: 0 });
+    const steps: PlanStepInput[] = [
+      { stepId: 'typo', type: 'craft_item', args: { itme: 'stick' } },
+      { stepId: 'no-log', type: 'dig_block', args: { block: 'log_9' } },
+      { stepId: 'no-planks', type: 'craft_item', args: { item: 'stick' } },
+      { stepId: 'once', type: 'chat_say', args: {} },
+    ];
+    const codes: (string | undefined)[] = [];
+    for (const [index, step] of steps.entries()) codes.push((await executor.run(plan([step], `refused-${index}`))).failure?.code);
+    expect(codes).toEqual(['invalid_args', 'guard_failed', 'precond_missing', 'unknown_verb']);
+    // A step the plan schema did not check (a preemption's) resolves the same way.
+    const [fast] = await executor.preempt([{ stepId: 'fast', type: 'dig_block', args: { blok: 'log_1' } }], { reason: 'typo under pressure' });
+    expect(fast).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' }, capability: { name: 'dig_block', version: '1.0.0' } });
+    const keyed = { stepId: 'k', type: 'dig_block', args: { block: 'log_1' }, idempotencyKey: 'dig-log-1' };
+    await executor.run(plan([keyed], 'first'));
+    await executor.run(plan([keyed], 'again'));
+    const stepsTotal = (labels: Record<string, string>) => metric(registry, 'sinew_steps_total', labels);
+    expect(await stepsTotal({ capability: 'craft_item', version: '1.0.0', outcome: 'failed', code: 'invalid_args' })).toBe(1);
+    expect(await stepsTotal({ capability: 'dig_block', version: '1.0.0', outcome: 'failed', code: 'invalid_args' })).toBe(1);
+    expect(await stepsTotal({ capability: 'dig_block', version: '1.0.0', outcome: 'failed', code: 'guard_failed' })).toBe(1);
+    expect(await stepsTotal({ capability: 'craft_item', version: '1.0.0', outcome: 'failed', code: 'precond_missing' })).toBe(1);
+    expect(await stepsTotal({ capability: 'dig_block', version: '1.0.0', outcome: 'duplicate', code: 'duplicate' })).toBe(1);
+    expect(await stepsTotal({ capability: 'unknown', version: 'none', outcome: 'failed', code: 'unknown_verb' })).toBe(1);
+    expect(await stepsTotal({ capability: 'unknown' })).toBe(1);
+    expect(body.calls).toEqual(['dig:log_1']);
+  });
+
   it('step.dispatched carries the step, capability@version and attempt number to its listeners', async () => {
     const { executor } = setup();
     const first = await executor.run(plan([{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }], 'before'));

@@ -2,6 +2,7 @@ import {
   describeError,
   checkArgs,
   checkStep,
+  PlanStepSchema,
   stepFailure,
   type Capability,
   type Intent,
@@ -32,6 +33,9 @@ import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
 import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
+
+/** V1 + V2's answer; a refusal of a verb that resolved names the capability it resolved to. */
+type Checked<Body> = StepCheck<Body> | { readonly ok: false; readonly failure: StepFailure; readonly capability: Capability<Body> };
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -309,7 +313,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const startedAt = rt.clock.now();
     // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
     const check = this.#check(rawStep, shapeChecked);
-    if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt });
+    // A refusal of a verb that resolved is counted under its capability; only an unknown verb is `unknown`.
+    if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt, ...('capability' in check ? { capability: check.capability } : {}) });
     const { step, capability, args } = check;
     const predicates = stepPredicates(step, rt.predicates);
     if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
@@ -333,9 +338,12 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   /** V1 + V2 of any step value; a value that throws when read is invalid_args. */
-  #check(rawStep: unknown, shapeChecked: boolean): StepCheck<Body> {
+  #check(rawStep: unknown, shapeChecked: boolean): Checked<Body> {
     try {
-      return shapeChecked ? this.#quickCheck(rawStep as PlanStep) : checkStep(this.registry, rawStep);
+      if (shapeChecked) return this.#quickCheck(rawStep as PlanStep);
+      const shape = PlanStepSchema.safeParse(rawStep);
+      // A malformed step gets checkStep's explanation (unknown keys named); a well-formed one resolves once.
+      return shape.success ? this.#quickCheck(shape.data) : checkStep(this.registry, rawStep);
     } catch (error) {
       return { ok: false, failure: stepFailure('invalid_args', `the step cannot be read: ${describeError(error)}`) };
     }
@@ -361,12 +369,12 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   }
 
   /** V1 + V2 for a step whose shape PlanSchema already checked; resolves once (alias uses are counted once). */
-  #quickCheck(step: PlanStep): StepCheck<Body> {
+  #quickCheck(step: PlanStep): Checked<Body> {
     const resolution = this.registry.resolve(step.type, step.capabilityVersion);
     if (!resolution.ok) return checkStep(this.registry, step);
-    const parsed = checkArgs(resolution.capability, step.args);
-    if (!parsed.ok) return parsed;
     const { capability, alias } = resolution;
+    const parsed = checkArgs(capability, step.args);
+    if (!parsed.ok) return { ok: false, failure: parsed.failure, capability };
     return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
   }
 
