@@ -1000,6 +1000,46 @@ describe('executor: runtime canaries', () => {
     expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'fallback' })).toBe(1);
   });
 
+  it('a canary path that throws before the step runs ends the step runner_error, releases its key, and run() resolves', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    const canary = executor.registry.canary.bind(executor.registry);
+    // A registry whose canary lookup fails (a remote trial store, say): an executor bug path, never a rejected run().
+    executor.registry.canary = () => {
+      throw new Error('trial store offline');
+    };
+    const step = { stepId: 's', type: 'dig_block', args: { block: 'log_1' }, idempotencyKey: 'dig-1' };
+    const outcome = await executor.run(plan([step], 'offline'));
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'runner_error', reason: expect.stringContaining('trial store offline') } });
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', attempts: 0, capability: { name: 'dig_block' } });
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', outcome: 'failed', code: 'runner_error' })).toBe(1);
+    expect(executor.state()).toMatchObject({ status: 'idle', plansRunning: 0 });
+    // The failed key was forgotten: the same step runs once the registry answers again.
+    executor.registry.canary = canary;
+    expect((await executor.run(plan([step], 'online'))).status).toBe('completed');
+    expect(body.calls).toEqual(['dig:log_1']);
+  });
+
+  it('a canary verdict that throws after the step ran keeps the outcome of the step, counted once', async () => {
+    const errors: string[] = [];
+    const body = fakeBody();
+    const metrics = createExecutorMetrics();
+    const registry = registryWith(digBlock);
+    const logger = { debug() {}, info() {}, warn() {}, error: (message: string) => errors.push(message) };
+    const executor = createExecutor({ registry, body, metrics, logger, policy: { maxLocalRetries: 0 } });
+    registry.registerCanary(defineFake({ ...(digBlock as unknown as Parameters<typeof defineFake>[0]), version: '1.1.0' }), { share: 0.5, minSteps: 1 });
+    registry.promote = () => {
+      throw new Error('promotion refused by the store');
+    };
+    expect((await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: 'log_1' } }], 'on-stable'))).steps[0]).toMatchObject({ status: 'succeeded', capability: { version: '1.0.0' } });
+    expect(errors).toEqual([]);
+    // The canary's turn: it runs, then its verdict (promotion, as it is no worse) throws.
+    const outcome = await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: 'log_2' } }], 'on-canary'));
+    expect(outcome.steps[0]).toMatchObject({ status: 'succeeded', capability: { version: '1.1.0' } });
+    expect(await metric(metrics.registry, 'sinew_steps_total', { capability: 'dig_block' })).toBe(2);
+    expect(body.calls).toEqual(['dig:log_1', 'dig:log_2']);
+    expect(errors).toEqual([expect.stringContaining('canary')]);
+  });
+
   it('refuses a canary without a stable version, a second canary, a lower version and bad options', () => {
     const { executor } = setup();
     expect(() => executor.registry.registerCanary(defineFake({ name: 'nope', version: '2.0.0', description: 'x', inputSchema: empty, run: async () => {}, acceptance: () => accepted }))).toThrow(/needs a stable version/);

@@ -1,4 +1,4 @@
-import { checkArgs, runGuard, type Canary, type Capability, type CapabilityRegistry, type ErrorCode, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { checkArgs, describeError, runGuard, type Canary, type Capability, type CapabilityRegistry, type ErrorCode, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { EventHub } from './events.js';
@@ -18,6 +18,7 @@ export class CanaryTrials<Body> {
       readonly health: HealthTracker;
       readonly metrics: ExecutorMetrics;
       readonly events: EventHub;
+      readonly log: Logger;
     },
   ) {}
 
@@ -92,8 +93,16 @@ export class CanaryTrials<Body> {
     this.#decide(canary.capability, stable, 'fallback', `${stepId}: ${canary.capability.version} refused the args (${failure.reason}); run on ${stable.version}`);
   }
 
-  /** Once the canary ran `minSteps`, promotes it when its SLA is no worse than the stable version's, else demotes it. */
+  /** Once the canary ran `minSteps`, promotes it when its SLA is no worse than the stable version's, else demotes it; a registry that throws is logged (the step's outcome stands). */
   judge(stable: Capability<Body>): void {
+    try {
+      this.#judge(stable);
+    } catch (error) {
+      this.deps.log.error(`canary verdict on ${stable.name} failed`, { error: describeError(error) });
+    }
+  }
+
+  #judge(stable: Capability<Body>): void {
     const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;
     if (!canary || canary.capability === stable) return;
     const { health, registry } = this.deps;

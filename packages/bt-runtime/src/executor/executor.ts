@@ -89,7 +89,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
-    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
+    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log });
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
     this.#unsubscribe.push(signals.onActuate((command) => this.#onActuate(command)));
     const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
@@ -328,13 +328,16 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
-    let outcome: StepOutcome | undefined;
+    let outcome: StepOutcome;
     try {
       outcome = await this.#canaries.run({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
-      return outcome;
-    } finally {
-      this.#idempotency.end(key, flight, outcome!);
+    } catch (error) {
+      // A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight.
+      const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
+      outcome = rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
     }
+    this.#idempotency.end(key, flight, outcome);
+    return outcome;
   }
 
   /** V1 + V2 of any step value; a value that throws when read is invalid_args. */
