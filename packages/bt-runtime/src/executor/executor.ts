@@ -13,10 +13,10 @@ import {
   type StepFailure,
   type StepOutcome,
 } from '@sinew/executor-contracts';
-import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
+import { actuatorCommandNames, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
-import { counterSeries, gaugeSeries, type DeltaSeries } from '../metrics/series.js';
+import { gaugeSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
@@ -28,7 +28,9 @@ import { stepPredicates } from './predicates.js';
 import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
 import { isRepairable, readRepair } from './repair.js';
 import { StepReporter } from './report.js';
-import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
+import { capLabel, stopFailure, type PlanContext } from './plan-context.js';
+import { ActuatorPulse } from './pulse.js';
+import type { Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
 import { WatchdogTimer } from './watchdog.js';
@@ -62,8 +64,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #health = new HealthTracker();
   readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
-  readonly #commandLabels = new Set<string>();
-  readonly #commands = new Map<string, DeltaSeries>();
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
@@ -90,9 +90,10 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
-    this.#unsubscribe.push(signals.onActuate((command) => this.#onActuate(command)));
-    const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
+    const pulse = new ActuatorPulse(this.metrics);
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#unsubscribe.push(signals.onActuate((command) => pulse.onCommand(command)));
+    const commands = actuatorCommandNames(body).map((name) => pulse.label(name));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
     if (unprime) this.#unsubscribe.push(unprime);
     if (typeof signals.onDisconnect === 'function') this.#unsubscribe.push(signals.onDisconnect((info) => this.#onDisconnect(info)));
@@ -108,7 +109,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       ...active.ref,
       capability: capLabel(active.capability),
       attempt: active.attempt,
-      phase: active.phase,
+      phase: active.shownPhase(),
       sinceMs: active.sinceMs,
       atomic: active.capability.atomic,
     };
@@ -379,26 +380,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const parsed = checkArgs(capability, step.args);
     if (!parsed.ok) return { ok: false, failure: parsed.failure, capability };
     return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
-  }
-
-  /** Every actuator command is counted; it feeds the active attempt unless a stale view issued it. */
-  #onActuate(command: ActuatorCommand): void {
-    const name = typeof command?.command === 'string' ? command.command : 'unknown';
-    this.#commandSeries(name).inc();
-    const attempt = this.#rt.active?.running;
-    if (attempt && (command.issuer === undefined || command.issuer === attempt)) attempt.onActivity('command', name, typeof command.detail === 'string' ? command.detail : undefined);
-  }
-
-  /** The counter series of a command name, made on its first use (the label is bounded once, not per command). */
-  #commandSeries(name: string): DeltaSeries {
-    let series = this.#commands.get(name);
-    if (!series) {
-      const command = labelValue(name, this.#commandLabels, 64);
-      series = counterSeries(this.metrics.actuatorCommands, command, { command });
-      // Names past the label cap all fold into `other`; only the first 256 names are remembered.
-      if (this.#commands.size < 256) this.#commands.set(name, series);
-    }
-    return series;
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */
