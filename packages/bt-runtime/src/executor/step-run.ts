@@ -72,15 +72,30 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return shownPhase(this.phase, this.attempt);
   }
 
-  /** Runs the step to its end; never throws. */
+  /** Runs the step to its end; never throws. Its turns keep the original's awaits: concurrent plans interleave as before. */
   async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
-    if (!this.fastPath && !(await this.#admit())) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
+    if (!this.fastPath) {
+      // queued → admitted: a free slot is taken at once (no promise hop); a cancelled plan never takes it.
+      this.#holding = !planCtx.signal?.aborted && rt.slot.tryAcquire();
+      if (!this.#holding) this.#holding = await this.#queue();
+      if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
+    }
     this.#to('admitted');
     this.#activate();
     try {
       for (;;) {
-        const ended = await this.#safePoint();
+        const stop = stopFailure(rt, planCtx);
+        if (stop) return this.#fail(stop);
+        if (this.#mustYield()) {
+          const ended = await this.#yieldAndResume();
+          if (ended) return ended;
+          continue;
+        }
+        const guard = this.#guard();
+        if (guard) return this.#fail(guard);
+        const next = this.#afterAttempt(await this.#attemptOnce());
+        const ended = next instanceof Promise ? await next : next;
         if (ended) return ended;
       }
     } catch (error) {
@@ -92,30 +107,24 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     }
   }
 
-  /** queued → admitted: a free slot is taken at once (no promise hop); a cancelled plan never takes it. */
-  async #admit(): Promise<boolean> {
+  /** Waits for the slot behind the steps ahead; a higher rank asks the active step to yield at its next safe point. */
+  #queue(): Promise<boolean> {
     const { rt, planCtx } = this.o;
-    this.#holding = !planCtx.signal?.aborted && rt.slot.tryAcquire();
-    if (this.#holding) return true;
     const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
     if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
-    return (this.#holding = await granted);
+    return granted;
   }
 
-  /** One turn of the machine from a safe point (admitted, backoff, interrupted): stop, yield, or guard and attempt. */
-  async #safePoint(): Promise<Next> {
-    const { rt, planCtx } = this.o;
-    const stop = stopFailure(rt, planCtx);
-    if (stop) return this.#fail(stop);
-    // A preemption queued while we were between attempts takes the body now.
-    if (this.#phase !== 'interrupted' && !this.fastPath && rt.slot.takeover(this.rank)) this.#to('interrupted');
-    if (this.#phase === 'interrupted') return this.#yieldAndResume();
-    // V3: the guard, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts).
+  /** At a safe point (admitted, backoff, interrupted): whether the step gives the body away now (a preemption queued while it was between attempts takes it). */
+  #mustYield(): boolean {
+    if (this.#phase !== 'interrupted' && !this.fastPath && this.o.rt.slot.takeover(this.rank)) this.#to('interrupted');
+    return this.#phase === 'interrupted';
+  }
+
+  /** V3: the guard, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
+  #guard(): StepFailure | undefined {
     this.#to('guarding');
-    const guard = runGuard(this.o.capability, { body: rt.body }, this.o.args) ?? this.#preconds();
-    if (guard) return this.#fail(guard);
-    const next = this.#afterAttempt(await this.#attemptOnce());
-    return next instanceof Promise ? await next : next;
+    return runGuard(this.o.capability, { body: this.o.rt.body }, this.o.args) ?? this.#preconds();
   }
 
   /** The one place the step's own phase changes (an attempt moves through its phases itself, by the same edges). */
