@@ -1025,14 +1025,15 @@ describe('executor: runtime canaries', () => {
     const metrics = createExecutorMetrics();
     const registry = registryWith(digBlock);
     const logger = { debug() {}, info() {}, warn() {}, error: (message: string) => errors.push(message) };
-    const executor = createExecutor({ registry, body, metrics, logger, policy: { maxLocalRetries: 0 } });
+    const executor = createExecutor({ registry, body, metrics, logger, clock: new ManualClock(), policy: { maxLocalRetries: 0 } });
     registry.registerCanary(defineFake({ ...(digBlock as unknown as Parameters<typeof defineFake>[0]), version: '1.1.0' }), { share: 0.5, minSteps: 1 });
-    registry.promote = () => {
-      throw new Error('promotion refused by the store');
+    // Whichever verdict the SLA gives (both durations are 0 on the manual clock: promotion), the store refuses it.
+    registry.promote = registry.demote = () => {
+      throw new Error('verdict refused by the store');
     };
     expect((await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: 'log_1' } }], 'on-stable'))).steps[0]).toMatchObject({ status: 'succeeded', capability: { version: '1.0.0' } });
     expect(errors).toEqual([]);
-    // The canary's turn: it runs, then its verdict (promotion, as it is no worse) throws.
+    // The canary's turn: it runs, then its verdict throws.
     const outcome = await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: 'log_2' } }], 'on-canary'));
     expect(outcome.steps[0]).toMatchObject({ status: 'succeeded', capability: { version: '1.1.0' } });
     expect(await metric(metrics.registry, 'sinew_steps_total', { capability: 'dig_block' })).toBe(2);

@@ -1,18 +1,4 @@
-import {
-  describeError,
-  checkArgs,
-  checkStep,
-  PlanStepSchema,
-  stepFailure,
-  type Capability,
-  type Intent,
-  type Plan,
-  type PlanStep,
-  type PlanStepInput,
-  type StepCheck,
-  type StepFailure,
-  type StepOutcome,
-} from '@sinew/executor-contracts';
+import { describeError, stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
@@ -23,21 +9,20 @@ import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
 import { CanaryTrials } from './canary.js';
 import { HealthTracker } from './health.js';
-import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
+import { answerDuplicate, IdempotencyStore } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
 import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
-import { isRepairable, readRepair } from './repair.js';
+import { askRepair, isRepairable } from './repair.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext } from './plan-context.js';
 import { ActuatorPulse } from './pulse.js';
 import type { Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
+import { checkStepValue } from './step-checks.js';
+import { StepRun } from './step-run.js';
 import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
-
-/** V1 + V2's answer; a refusal of a verb that resolved names the capability it resolved to. */
-type Checked<Body> = StepCheck<Body> | { readonly ok: false; readonly failure: StepFailure; readonly capability: Capability<Body> };
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -195,7 +180,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       const failure = stopped ?? outcome.failure ?? stepFailure('runner_error', 'step ended without a failure record');
       const ended = { outcomes, failure, failedStepId: outcome.stepId, repairs };
       if (stopped || !this.#repair || !isRepairable(failure) || outcome.status !== 'failed' || repairs >= this.policy.maxRepairsPerPlan) return ended;
-      const response = await this.#askRepair(planCtx, step as PlanStep, failure, repairs);
+      const { clock, metrics, log } = this.#rt;
+      const response = await askRepair({ hook: this.#repair, clock, metrics, log, timeoutMs: this.policy.repairTimeoutMs }, planCtx, step as PlanStep, failure, repairs);
       // The plan may have ended (cancelled, out of time budget) while the hook was asked: that is why it stops.
       if (!response) return { ...ended, failure: stopFailure(this.#rt, planCtx) ?? failure };
       repairs += 1;
@@ -242,41 +228,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return goal;
   }
 
-  /** Asks the repair hook, bounded by `repairTimeoutMs`; a throw, a hang or an unreadable answer is no repair. */
-  async #askRepair(planCtx: PlanContext, step: PlanStep, failure: StepFailure, repairsSoFar: number): Promise<{ steps: unknown[]; replace: boolean } | undefined> {
-    const { clock, metrics, log } = this.#rt;
-    let timer: TimerHandle | undefined;
-    const timedOut = Symbol('timeout');
-    const signal = planCtx.signal;
-    let onAbort: (() => void) | undefined;
-    try {
-      const answer = Promise.resolve(this.#repair!.repair({ plan: planCtx.plan, step, failure, repairsSoFar }));
-      // The repair deadline, or the plan's own end (cancelled, out of time budget), whichever comes first.
-      const deadline = new Promise<typeof timedOut>((resolve) => {
-        timer = clock.setTimeout(() => resolve(timedOut), this.policy.repairTimeoutMs);
-        onAbort = () => resolve(timedOut);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-      const response = await Promise.race([answer, deadline]);
-      if (response === timedOut) {
-        if (signal?.aborted) return undefined; // the plan ended first: the loop reports why
-        metrics.repairs.inc({ reason: failure.code, result: 'timeout' });
-        log.warn('repair hook did not answer in time', { stepId: step.stepId, timeoutMs: this.policy.repairTimeoutMs });
-        return undefined;
-      }
-      const read = readRepair(response);
-      metrics.repairs.inc({ reason: failure.code, result: read ? 'steps' : 'none' });
-      return read;
-    } catch (error) {
-      metrics.repairs.inc({ reason: failure.code, result: 'error' });
-      log.error('repair hook threw', { error: describeError(error), stepId: step.stepId });
-      return undefined;
-    } finally {
-      if (timer !== undefined) clock.clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
   async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]> {
     const rt = this.#rt;
     // Nothing to run: interrupting the active step would only use up one of its resumes.
@@ -313,7 +264,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const rt = this.#rt;
     const startedAt = rt.clock.now();
     // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
-    const check = this.#check(rawStep, shapeChecked);
+    const check = checkStepValue(this.registry, rawStep, shapeChecked);
     // A refusal of a verb that resolved is counted under its capability; only an unknown verb is `unknown`.
     if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt, ...('capability' in check ? { capability: check.capability } : {}) });
     const { step, capability, args } = check;
@@ -323,15 +274,18 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const known = this.#idempotency.get(key);
     if (known) {
       const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
-      if (known.state === 'completed' || planCtx.preemptReason === undefined) return this.#duplicate(base, known);
+      if (known.state === 'completed' || planCtx.preemptReason === undefined) return answerDuplicate(rt, base, known);
       // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
       const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
+    const run = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
     let outcome: StepOutcome;
     try {
-      outcome = await this.#canaries.run({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
+      // The canary is decided before the step's machine starts; the common case has none.
+      const trial = this.#canaries.decide(run);
+      outcome = await (trial ? this.#canaries.runTrial(trial, run) : new StepRun(run).run());
     } catch (error) {
       // A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight.
       const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
@@ -339,47 +293,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
     this.#idempotency.end(key, flight, outcome);
     return outcome;
-  }
-
-  /** V1 + V2 of any step value; a value that throws when read is invalid_args. */
-  #check(rawStep: unknown, shapeChecked: boolean): Checked<Body> {
-    try {
-      if (shapeChecked) return this.#quickCheck(rawStep as PlanStep);
-      const shape = PlanStepSchema.safeParse(rawStep);
-      // A malformed step gets checkStep's explanation (unknown keys named); a well-formed one resolves once.
-      return shape.success ? this.#quickCheck(shape.data) : checkStep(this.registry, rawStep);
-    } catch (error) {
-      return { ok: false, failure: stepFailure('invalid_args', `the step cannot be read: ${describeError(error)}`) };
-    }
-  }
-
-  /** A step whose key completed (or is in flight): answered with the original result, never dispatched again. */
-  async #duplicate(base: { planCtx: PlanContext; stepId: string; verb: string; capability: Capability<Body>; key: string; args: unknown; startedAt: number }, known: IdempotencyEntry): Promise<StepOutcome> {
-    const kind = known.state === 'completed' ? 'completed' : 'in_flight';
-    this.metrics.duplicates.inc({ capability: base.capability.name, kind });
-    const original = known.state === 'completed' ? known.outcome : await known.join();
-    const of = `${original.planId}:${original.stepId}`;
-    // A completed key answers with the recorded result; `duplicate` says it was not dispatched again.
-    const failure = original.status === 'succeeded' ? stepFailure('duplicate', `idempotency key "${base.key}" ${kind === 'completed' ? 'already completed' : 'was in flight'} as ${of}; not dispatched again`) : original.failure;
-    return this.#rt.report.end({
-      ...base,
-      status: original.status,
-      ...(failure ? { failure } : {}),
-      attempts: original.attempts,
-      ...(original.ttfaMs !== undefined ? { ttfaMs: original.ttfaMs } : {}),
-      ...(original.observables ? { observables: original.observables } : {}),
-      duplicate: true,
-    });
-  }
-
-  /** V1 + V2 for a step whose shape PlanSchema already checked; resolves once (alias uses are counted once). */
-  #quickCheck(step: PlanStep): Checked<Body> {
-    const resolution = this.registry.resolve(step.type, step.capabilityVersion);
-    if (!resolution.ok) return checkStep(this.registry, step);
-    const { capability, alias } = resolution;
-    const parsed = checkArgs(capability, step.args);
-    if (!parsed.ok) return { ok: false, failure: parsed.failure, capability };
-    return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */
