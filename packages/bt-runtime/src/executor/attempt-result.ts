@@ -1,9 +1,13 @@
-import { describeError, isRetryable, MAX_TIMER_MS, RunnerResultSchema, stepFailure, type Blackboard, type Capability, type ErrorCode, type PlanStep, type StepFailure } from '@sinew/executor-contracts';
+import { describeError, isRetryable, MAX_TIMER_MS, RunnerResultSchema, stepFailure, type Blackboard, type Capability, type ErrorCode, type PlanStep, type Predicate, type StepFailure, type StepInfo } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
 import { z } from 'zod';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
+import { stopFailure } from './plan-context.js';
 import type { ExecutorPolicy } from './policy.js';
+import type { StepCall } from './runtime.js';
 import { safeRead } from './safe.js';
 import type { AttemptPhase } from './step.js';
+import type { PredicateEvaluator, StepRef } from './types.js';
 
 /** Why an attempt's signal was aborted; `signal.reason` is one of these. */
 export class StepAbortError extends Error {
@@ -43,6 +47,23 @@ export interface StepScope {
   dropped: number;
   readonly startedAt: number;
   blackboard?: Blackboard;
+}
+
+/** Everything one attempt needs. */
+export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Body> {
+  readonly ref: StepRef;
+  readonly info: StepInfo;
+  readonly scope: StepScope;
+  readonly limits: AttemptLimits;
+  /** The step's declared effects, checked after acceptance. */
+  readonly effects?: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown };
+}
+
+/** The verdict of a trip: preempted, the plan's stop reason (cancelled, closed, disconnected), or the watchdog's failure. */
+export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode): AttemptVerdict {
+  if (code === 'preempted') return { kind: 'preempted' };
+  if (code === 'aborted' || code === 'body_disconnected') return { kind: 'aborted', failure: stopFailure(o.rt, o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled') };
+  return { kind: 'failed', failure: watchdogFailure(code, o.limits) };
 }
 
 /** The attempt's deadlines: per-verb policy overrides, else the policy, with I2's timeout from expectedDurationMs. */

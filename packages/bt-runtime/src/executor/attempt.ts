@@ -1,27 +1,14 @@
-import { describeError, checkAcceptance, stepFailure, type Predicate, type StepFailure, type StepInfo } from '@sinew/executor-contracts';
+import { describeError, checkAcceptance, stepFailure } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, watchdogFailure, type AttemptLimits, type AttemptResult, type AttemptVerdict, type StepScope, type TripCode } from './attempt-result.js';
-import { stopFailure } from './plan-context.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, type AttemptOptions, type AttemptResult, type AttemptVerdict, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
-import type { StepCall } from './runtime.js';
 import { isThenable } from './safe.js';
-import { unmetPredicates } from './predicates.js';
+import { effectsFailure } from './predicates.js';
 import { transition, type AttemptPhase } from './step.js';
-import type { PredicateEvaluator, StepRef } from './types.js';
-
-/** Everything one attempt needs. */
-export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Body> {
-  readonly ref: StepRef;
-  readonly info: StepInfo;
-  readonly scope: StepScope;
-  readonly limits: AttemptLimits;
-  /** The step's declared effects, checked after acceptance. */
-  readonly effects?: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown };
-}
 
 /**
  * One attempt at a step with its watchdogs, in the step's phases observing → running → (grace |
@@ -170,7 +157,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     this.#abortReason = new StepAbortError(code, `step ${info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
     // Nothing the runner does after a final verdict may count (its view refuses it).
-    if (phase !== 'running' || final) return this.#settle(this.#trippedResult(code));
+    if (phase !== 'running' || final) return this.#settle(trippedVerdict(this.o, code));
     this.#phase = transition(phase, 'grace');
     this.#graceTimer = rt.clock.setTimeout(() => this.#abandon(code), this.o.limits.graceMs);
   }
@@ -181,7 +168,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const { rt, capability, info } = this.o;
     rt.metrics.abandonedRunners.inc({ capability: capability.name });
     rt.log.warn('runner ignored abort; abandoned', { stepId: info.stepId, capability: capability.name, code });
-    this.#settle(this.#trippedResult(code));
+    this.#settle(trippedVerdict(this.o, code));
   }
 
   /** The attempt's AbortSignal (aborted with a StepAbortError carrying the code). */
@@ -259,15 +246,6 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     }
   }
 
-  #trippedResult(code: TripCode): AttemptVerdict {
-    if (code === 'preempted') return { kind: 'preempted' };
-    if (code === 'aborted' || code === 'body_disconnected') {
-      const failure = stopFailure(this.o.rt, this.o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled');
-      return { kind: 'aborted', failure };
-    }
-    return { kind: 'failed', failure: watchdogFailure(code, this.o.limits) };
-  }
-
   /** The one way an attempt ends: the verdict, with the phase it ended in and its TTFA. */
   #settle(verdict: AttemptVerdict): void {
     const endedIn = this.#phase;
@@ -284,15 +262,6 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     this.#resolve(result as AttemptResult);
   }
 
-  /** The step's declared effects (V4 beyond the capability's own acceptance). */
-  #effectsFailure(): StepFailure | undefined {
-    const effects = this.o.effects;
-    if (!effects) return undefined;
-    const result = unmetPredicates(effects.evaluator, effects.list, this.o.rt.body, effects.baseline);
-    if ('error' in result) return stepFailure('effects_unmet', `the predicate evaluator threw on the effects: ${result.error}`, { unmet: [] });
-    return result.unmet.length > 0 ? stepFailure('effects_unmet', `declared effects not observed: ${result.unmet.join(', ')}`, { unmet: result.unmet }) : undefined;
-  }
-
   #runnerSettled(value: unknown, error: unknown, threw: boolean): void {
     const { capability, rt, info } = this.o;
     if (this.#phase === 'ended') {
@@ -301,7 +270,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
       return;
     }
     // The watchdog's verdict stands, whatever the runner says after being aborted.
-    if (this.#phase === 'grace') return this.#settle(this.#trippedResult(this.#tripCode!));
+    if (this.#phase === 'grace') return this.#settle(trippedVerdict(this.o, this.#tripCode!));
     // The runner is done acting: no watchdog or preemption may override its result now.
     this.#phase = transition(this.#phase, 'accepting');
     this.#clearTimer();
@@ -314,7 +283,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** V4: the capability's acceptance, then the step's declared effects. */
   #accept(post: unknown): void {
     // checkAcceptance never throws, whatever acceptance returns (contracts).
-    const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
+    const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body);
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] } });
     const observables = this.#observables;
     this.#settle(observables ? { kind: 'ok', acceptance: ACCEPTED, observables } : { kind: 'ok', acceptance: ACCEPTED });

@@ -15,6 +15,7 @@ import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
 import { askRepair, isRepairable } from './repair.js';
 import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext } from './plan-context.js';
+import { endPlan } from './plan-end.js';
 import { ActuatorPulse } from './pulse.js';
 import type { Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
@@ -22,7 +23,7 @@ import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
 import { StepRun } from './step-run.js';
 import { WatchdogTimer } from './watchdog.js';
-import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
+import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -123,7 +124,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   async run(input: unknown, options: RunOptions = {}): Promise<PlanOutcome> {
     const startedAt = this.#rt.clock.now();
     const admitted = admitPlan(this.#rt, input, options);
-    if (!admitted.ok) return this.#endPlan(admitted.ids, [], admitted.failure, 0, startedAt);
+    if (!admitted.ok) return endPlan(this.#rt, admitted.ids, { steps: [], failure: admitted.failure, repairs: 0, startedAt });
     this.#plansRunning += 1;
     try {
       return await this.#runPlan(admitted.plan, admitted.intent, options.signal, startedAt);
@@ -151,7 +152,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const ids = { planId: plan.planId, intentId: plan.intentId, goal: this.#goalLabel(intent) };
     try {
       const ran = await this.#runSteps(planCtx);
-      const outcome = await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
+      const outcome = await endPlan(rt, ids, { steps: ran.outcomes, failure: ran.failure, repairs: ran.repairs, startedAt, failedStepId: ran.failedStepId });
       this.#journal?.planEnded(outcome);
       return outcome;
     } finally {
@@ -189,35 +190,6 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       queue.splice(next, 0, ...response.steps, ...(response.replace ? [] : [step]));
     }
     return { outcomes, repairs };
-  }
-
-  async #endPlan(
-    ids: { readonly planId: string; readonly intentId: string; readonly goal?: string },
-    steps: StepOutcome[],
-    failure: StepFailure | undefined,
-    repairs: number,
-    startedAt: number,
-    failedStepId?: string,
-  ): Promise<PlanOutcome> {
-    const status: PlanStatus = failure === undefined ? 'completed' : failure.code === 'aborted' ? 'aborted' : 'failed';
-    const outcome: PlanOutcome = {
-      planId: ids.planId,
-      intentId: ids.intentId,
-      status,
-      steps,
-      ...(failure ? { failure } : {}),
-      ...(failedStepId ? { failedStepId } : {}),
-      repairs,
-      startedAt,
-      endedAt: this.#rt.clock.now(),
-    };
-    if (repairs > 0) this.metrics.plansRepaired.inc({ status });
-    if (status === 'completed') this.metrics.stepsToSuccess.observe({ goal: ids.goal ?? 'unspecified' }, steps.length);
-    // Last: once a scrape shows the plan, it shows everything the plan did.
-    this.metrics.plans.inc({ status });
-    await this.#rt.report.flush();
-    this.#rt.events.emit(status === 'completed' ? 'plan.completed' : 'plan.failed', outcome);
-    return outcome;
   }
 
   /** The bounded `goal` label of a plan's intent; a goal seen for the first time gets its series at 0 now, before its plan ends. */

@@ -2,7 +2,7 @@ import { describeError, type Capability, type Logger, type StepOutcome } from '@
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import { counterSeries, histogramSeries, type DeltaSeries, type HistogramSeries } from '../metrics/series.js';
-import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
+import type { ProvenanceRecord, ProvenanceSink } from '../provenance/provenance.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker } from './health.js';
 import { capLabel } from './plan-context.js';

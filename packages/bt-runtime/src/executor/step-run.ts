@@ -1,11 +1,10 @@
 import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
-import type { TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt } from './attempt.js';
 import { attemptLimits, type AttemptResult, type StepScope } from './attempt-result.js';
 import { capLabel, stopFailure } from './plan-context.js';
-import { backoffMs } from './policy.js';
+import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { ActiveStep, StepCall } from './runtime.js';
 import { shownPhase, transition, type StepEnd, type StepPhase } from './step.js';
@@ -18,7 +17,6 @@ export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Bo
   readonly predicates: StepPredicates;
 }
 
-type Wake = 'elapsed' | 'preempted' | 'aborted';
 /** What an attempt's result means for the loop: the step's outcome, or go round again. */
 type Next = StepOutcome | undefined;
 
@@ -243,20 +241,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     const { rt, planCtx } = this.o;
     // A preemption that arrived as the attempt ended must not wait out the backoff (atomic steps yield here too).
     if (!this.fastPath && rt.slot.takeover(this.rank)) return Promise.resolve('preempted');
-    const signal = planCtx.signal;
-    if (signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
-    return new Promise((resolve) => {
-      const finish = (how: Wake) => {
-        rt.clock.clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.#wake = undefined;
-        resolve(how);
-      };
-      const onAbort = () => finish('aborted');
-      this.#wake = finish;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const timer: TimerHandle = rt.clock.setTimeout(() => finish('elapsed'), ms);
-    });
+    if (planCtx.signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
+    return backoffWait(rt.clock, ms, planCtx.signal, (wake) => (this.#wake = wake));
   }
 
   #activate(): void {
