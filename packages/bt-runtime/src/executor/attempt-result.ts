@@ -6,7 +6,6 @@ import { stopFailure } from './plan-context.js';
 import type { ExecutorPolicy } from './policy.js';
 import type { StepCall } from './runtime.js';
 import { safeRead } from './safe.js';
-import type { AttemptPhase } from './step.js';
 import type { PredicateEvaluator, StepRef } from './types.js';
 
 /** Why an attempt's signal was aborted; `signal.reason` is one of these. */
@@ -22,16 +21,12 @@ export class StepAbortError extends Error {
 
 export type TripCode = StepAbortError['code'];
 
-/** How an attempt ended, and the live phase it ended in (the step's next phase is an edge from there). */
-export type AttemptResult = { readonly endedIn: Exclude<AttemptPhase, 'ended'>; readonly ttfaMs?: number } & (
+/** How an attempt ended (its TTFA and the phase it ended in are read from the attempt). */
+export type AttemptResult =
   | { readonly kind: 'ok'; readonly observables?: Record<string, unknown>; readonly acceptance?: ProvenanceRecord['acceptance'] }
   | { readonly kind: 'failed'; readonly failure: StepFailure; readonly acceptance?: ProvenanceRecord['acceptance'] }
   | { readonly kind: 'preempted' }
-  | { readonly kind: 'aborted'; readonly failure: StepFailure }
-);
-
-/** An attempt's result before the attempt adds the phase it ended in. */
-export type AttemptVerdict = AttemptResult extends infer R ? (R extends unknown ? Omit<R, 'endedIn' | 'ttfaMs'> : never) : never;
+  | { readonly kind: 'aborted'; readonly failure: StepFailure };
 
 export interface AttemptLimits {
   readonly ttfaMs: number;
@@ -56,11 +51,11 @@ export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Bo
   readonly scope: StepScope;
   readonly limits: AttemptLimits;
   /** The step's declared effects, checked after acceptance. */
-  readonly effects?: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown };
+  readonly effects: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown } | undefined;
 }
 
 /** The verdict of a trip: preempted, the plan's stop reason (cancelled, closed, disconnected), or the watchdog's failure. */
-export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode): AttemptVerdict {
+export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode): AttemptResult {
   if (code === 'preempted') return { kind: 'preempted' };
   if (code === 'aborted' || code === 'body_disconnected') return { kind: 'aborted', failure: stopFailure(o.rt, o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled') };
   return { kind: 'failed', failure: watchdogFailure(code, o.limits) };

@@ -4,7 +4,7 @@ import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, type AttemptOptions, type AttemptResult, type AttemptVerdict, type TripCode } from './attempt-result.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
@@ -18,6 +18,7 @@ import { transition, type AttemptPhase } from './step.js';
  */
 export class Attempt<Body extends ActuatorSource> implements AttemptHandle, PulseReceiver {
   #phase: AttemptPhase = 'observing';
+  #endedIn: Exclude<AttemptPhase, 'ended'> = 'observing';
   /** The watchdog verdict, a cancellation or a preemption that aborted the runner (read in `grace`). */
   #tripCode: TripCode | undefined;
   // Created when the runner first reads `ctx.signal`: most short runners never do.
@@ -46,6 +47,11 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
 
   get phase(): AttemptPhase {
     return this.#phase;
+  }
+
+  /** The live phase the attempt ended in (the step's next phase is an edge from there); `observing` until it ends. */
+  get endedIn(): Exclude<AttemptPhase, 'ended'> {
+    return this.#endedIn;
   }
 
   get expired(): boolean {
@@ -246,20 +252,16 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     }
   }
 
-  /** The one way an attempt ends: the verdict, with the phase it ended in and its TTFA. */
-  #settle(verdict: AttemptVerdict): void {
+  /** The one way an attempt ends: its verdict (the phase it ended in is kept for the step's next edge). */
+  #settle(verdict: AttemptResult): void {
     const endedIn = this.#phase;
     if (endedIn === 'ended') return;
+    this.#endedIn = endedIn;
     this.#phase = transition(endedIn, 'ended');
     this.#clearTimer();
     if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
     if (this.#onPlanAbort) this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
-    // Added in place, not spread: this runs once per attempt on the hot path.
-    const result = verdict as { endedIn?: AttemptPhase; ttfaMs?: number };
-    result.endedIn = endedIn;
-    const ttfa = this.ttfa();
-    if (ttfa !== undefined) result.ttfaMs = ttfa;
-    this.#resolve(result as AttemptResult);
+    this.#resolve(verdict);
   }
 
   #runnerSettled(value: unknown, error: unknown, threw: boolean): void {

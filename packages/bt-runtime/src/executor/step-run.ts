@@ -167,7 +167,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
     const limits = attemptLimits(rt.policy, capability, step);
     const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
-    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, ...(effects ? { effects } : {}) });
+    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, effects });
     this.#running = attempt;
     rt.pulse.target = attempt;
     return attempt.start();
@@ -175,10 +175,12 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
 
   /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
   #afterAttempt(result: AttemptResult): Next | Promise<Next> {
-    this.#release(this.#running);
+    const attempt = this.#running!;
+    this.#release(attempt);
     this.#running = undefined;
-    this.#phase = result.endedIn;
-    this.#ttfaMs = result.ttfaMs ?? this.#ttfaMs;
+    // The step takes over from the phase its attempt ended in.
+    this.#phase = attempt.endedIn;
+    this.#ttfaMs = attempt.ttfa() ?? this.#ttfaMs;
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
     if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
     if (result.kind === 'aborted') return this.#fail(result.failure);
