@@ -8,7 +8,7 @@ import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, t
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
-import { transition, type AttemptPhase } from './step.js';
+import { Phase, transition, type AttemptPhase } from './step.js';
 
 /**
  * One attempt at a step with its watchdogs, in the step's phases observing → running → (grace |
@@ -17,8 +17,8 @@ import { transition, type AttemptPhase } from './step.js';
  * view (`ctx.body`), which refuses commands once the attempt is over.
  */
 export class Attempt<Body extends ActuatorSource> implements AttemptHandle, PulseReceiver {
-  #phase: AttemptPhase = 'observing';
-  #endedIn: Exclude<AttemptPhase, 'ended'> = 'observing';
+  #phase: AttemptPhase = Phase.observing;
+  #endedIn: Exclude<AttemptPhase, typeof Phase.ended> = Phase.observing;
   /** The watchdog verdict, a cancellation or a preemption that aborted the runner (read in `grace`). */
   #tripCode: TripCode | undefined;
   // Created when the runner first reads `ctx.signal`: most short runners never do.
@@ -50,12 +50,12 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   }
 
   /** The live phase the attempt ended in (the step's next phase is an edge from there); `observing` until it ends. */
-  get endedIn(): Exclude<AttemptPhase, 'ended'> {
+  get endedIn(): Exclude<AttemptPhase, typeof Phase.ended> {
     return this.#endedIn;
   }
 
   get expired(): boolean {
-    return this.#phase === 'ended';
+    return this.#phase === Phase.ended;
   }
 
   /** A command through this attempt's view after it ended: refused by the view, counted here. */
@@ -76,7 +76,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
         if (signal.aborted) this.trip('aborted');
         else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       }
-      if (this.#phase !== 'ended') this.#observe(this.#startRunner);
+      if (this.#phase !== Phase.ended) this.#observe(this.#startRunner);
     } catch (error) {
       this.#settleError(error);
     }
@@ -95,7 +95,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     this.#dispatchAt = this.#lastActivity = now;
     this.#ttfaAt = now + this.o.limits.ttfaMs;
     this.#timeoutAt = now + this.o.limits.timeoutMs;
-    this.#phase = transition(this.#phase, 'running');
+    this.#phase = transition(this.#phase, Phase.running);
     this.#arm(now);
     const { capability, rt, info, scope, args } = this.o;
     let runner: Promise<unknown>;
@@ -127,13 +127,13 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** An actuator command, BT node transition or progress note: resets the stuck watchdog. */
   onActivity(kind: TraceEntry['kind'], name: string, detail?: string): void {
     const phase = this.#phase;
-    if (phase === 'observing' || phase === 'ended') return;
+    if (phase === Phase.observing || phase === Phase.ended) return;
     const now = this.o.rt.clock.now();
     this.#lastActivity = now;
     const trace = this.o.scope;
     if (trace.entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
     else trace.entries.push(detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail });
-    if (kind === 'command' && this.#firstActionAt === undefined && phase === 'running') this.#firstAction(now, name);
+    if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
     else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
       if (this.o.rt.events.has('bt.transition')) this.o.rt.events.emit('bt.transition', { ...this.o.ref, attempt: this.o.info.attempt, nodePath: name, state: detail ?? '' });
@@ -151,26 +151,26 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
   trip(code: TripCode): void {
     const phase = this.#phase;
-    if (phase === 'ended') return;
+    if (phase === Phase.ended) return;
     const { rt, capability, info } = this.o;
     // The body is gone or the executor closed: this verdict ends the attempt now, even one already in its grace period.
     const final = code === 'body_disconnected' || (code === 'aborted' && rt.closed);
     // A verdict already stands in grace; once the runner is done (accepting) only a timeout, a cancellation or a disconnect still counts.
-    if (!final && (phase === 'grace' || (phase === 'accepting' && code === 'preempted'))) return;
+    if (!final && (phase === Phase.grace || (phase === Phase.accepting && code === 'preempted'))) return;
     this.#tripCode = code;
     this.#clearTimer();
     if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') rt.metrics.watchdogTrips.inc({ capability: capability.name, code });
     this.#abortReason = new StepAbortError(code, `step ${info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
     // Nothing the runner does after a final verdict may count (its view refuses it).
-    if (phase !== 'running' || final) return this.#settle(trippedVerdict(this.o, code));
-    this.#phase = transition(phase, 'grace');
+    if (phase !== Phase.running || final) return this.#settle(trippedVerdict(this.o, code));
+    this.#phase = transition(phase, Phase.grace);
     this.#graceTimer = rt.clock.setTimeout(() => this.#abandon(code), this.o.limits.graceMs);
   }
 
   /** The runner ignored the abort past the grace period: abandoned; whatever it returns later is dropped and counted. */
   #abandon(code: TripCode): void {
-    if (this.#phase === 'ended') return;
+    if (this.#phase === Phase.ended) return;
     const { rt, capability, info } = this.o;
     rt.metrics.abandonedRunners.inc({ capability: capability.name });
     rt.log.warn('runner ignored abort; abandoned', { stepId: info.stepId, capability: capability.name, code });
@@ -197,15 +197,15 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     if (!isThenable(observed)) return next.call(this, observed);
     this.#bounded(observed).then(
       (value) => {
-        if (this.#phase !== 'ended') this.#guarded(next, value);
+        if (this.#phase !== Phase.ended) this.#guarded(next, value);
       },
       (error: unknown) => this.#observeFailed(error),
     );
   }
 
   #observeFailed(error: unknown): void {
-    if (this.#phase === 'ended') return;
-    const when = this.#phase === 'observing' ? 'pre' : 'post';
+    if (this.#phase === Phase.ended) return;
+    const when = this.#phase === Phase.observing ? 'pre' : 'post';
     this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${this.o.capability.name} threw: ${describeError(error)}`) });
   }
 
@@ -224,7 +224,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   #arm(now: number): void {
     const onTimer = (this.#onTimer ??= this.#check.bind(this));
     this.#armed = true;
-    if (this.#phase !== 'running') return this.o.rt.watchdog.set(onTimer, this.#timeoutAt, now);
+    if (this.#phase !== Phase.running) return this.o.rt.watchdog.set(onTimer, this.#timeoutAt, now);
     const stuckAt = this.#lastActivity + this.o.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
@@ -234,9 +234,9 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   #check(): void {
     this.#armed = false;
     const phase = this.#phase;
-    if (phase === 'ended' || phase === 'grace') return;
+    if (phase === Phase.ended || phase === Phase.grace) return;
     const now = this.o.rt.clock.now();
-    if (phase !== 'running') {
+    if (phase !== Phase.running) {
       if (now >= this.#timeoutAt) this.trip('timeout');
       else this.#arm(now);
     } else if (this.#firstActionAt === undefined && now >= this.#ttfaAt) this.trip('ttfa_exceeded');
@@ -255,9 +255,9 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** The one way an attempt ends: its verdict (the phase it ended in is kept for the step's next edge). */
   #settle(verdict: AttemptResult): void {
     const endedIn = this.#phase;
-    if (endedIn === 'ended') return;
+    if (endedIn === Phase.ended) return;
     this.#endedIn = endedIn;
-    this.#phase = transition(endedIn, 'ended');
+    this.#phase = transition(endedIn, Phase.ended);
     this.#clearTimer();
     if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
     if (this.#onPlanAbort) this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
@@ -266,15 +266,15 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
 
   #runnerSettled(value: unknown, error: unknown, threw: boolean): void {
     const { capability, rt, info } = this.o;
-    if (this.#phase === 'ended') {
+    if (this.#phase === Phase.ended) {
       rt.metrics.lateResults.inc({ capability: capability.name });
       rt.log.warn('late runner result dropped', { capability: capability.name, stepId: info.stepId });
       return;
     }
     // The watchdog's verdict stands, whatever the runner says after being aborted.
-    if (this.#phase === 'grace') return this.#settle(trippedVerdict(this.o, this.#tripCode!));
+    if (this.#phase === Phase.grace) return this.#settle(trippedVerdict(this.o, this.#tripCode!));
     // The runner is done acting: no watchdog or preemption may override its result now.
-    this.#phase = transition(this.#phase, 'accepting');
+    this.#phase = transition(this.#phase, Phase.accepting);
     this.#clearTimer();
     const interpreted = threw ? { ok: false as const, failure: thrownFailure(capability.name, error) } : interpretRunnerResult(capability.name, value);
     if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure });

@@ -7,7 +7,7 @@ import { capLabel, stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { ActiveStep, StepCall } from './runtime.js';
-import { shownPhase, transition, type StepEnd, type StepPhase } from './step.js';
+import { Phase, shownPhase, transition, type StepEnd, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
 export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Body> {
@@ -30,7 +30,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   readonly rank: number;
   attempt = 0;
   sinceMs: number;
-  #phase: StepPhase = 'queued';
+  #phase: StepPhase = Phase.queued;
   /** The running attempt, when there is one (its own phase is the step's then). */
   #running: Attempt<Body> | undefined;
   readonly #scope: StepScope;
@@ -79,7 +79,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
       if (!this.#holding) this.#holding = await this.#queue();
       if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
     }
-    this.#to('admitted');
+    this.#to(Phase.admitted);
     this.#activate();
     try {
       for (;;) {
@@ -115,13 +115,13 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
 
   /** At a safe point (admitted, backoff, interrupted): whether the step gives the body away now (a preemption queued while it was between attempts takes it). */
   #mustYield(): boolean {
-    if (this.#phase !== 'interrupted' && !this.fastPath && this.o.rt.slot.takeover(this.rank)) this.#to('interrupted');
-    return this.#phase === 'interrupted';
+    if (this.#phase !== Phase.interrupted && !this.fastPath && this.o.rt.slot.takeover(this.rank)) this.#to(Phase.interrupted);
+    return this.#phase === Phase.interrupted;
   }
 
   /** V3: the guard, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
   #guard(): StepFailure | undefined {
-    this.#to('guarding');
+    this.#to(Phase.guarding);
     return runGuard(this.o.capability, { body: this.o.rt.body }, this.o.args) ?? this.#preconds();
   }
 
@@ -133,7 +133,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   /** A preemption or a higher-priority step is waiting: stop at the next safe point. */
   yieldAtSafePoint(): void {
     // An atomic step finishes its attempt, but its retry backoff is not atomic work: wake it now.
-    if (!this.fastPath && (!this.capability.atomic || this.#phase === 'backoff')) this.interrupt('preempted');
+    if (!this.fastPath && (!this.capability.atomic || this.#phase === Phase.backoff)) this.interrupt('preempted');
   }
 
   /** Interrupts whatever the step is doing now: its attempt (at a safe point), or its backoff wait. */
@@ -161,7 +161,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #attemptOnce(): Promise<AttemptResult> {
     const { rt, planCtx, capability, args, step } = this.o;
     this.attempt += 1;
-    this.#to('observing');
+    this.#to(Phase.observing);
     this.sinceMs = rt.clock.now();
     if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { ...this.ref, capability: capLabel(capability), attempt: this.attempt });
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
@@ -187,7 +187,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     if (result.kind === 'preempted') {
       // An interrupted attempt is not a failed one: it does not use up a retry.
       this.attempt -= 1;
-      this.#to('interrupted');
+      this.#to(Phase.interrupted);
       return undefined;
     }
     return this.#retryOrFail(result.failure);
@@ -204,9 +204,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoff);
     rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
     rt.events.emit('step.retry', { ...this.ref, attempt: this.attempt + 1, failure, backoffMs: wait });
-    this.#to('backoff');
+    this.#to(Phase.backoff);
     return this.#sleep(wait).then((woke) => {
-      if (woke === 'preempted') this.#to('interrupted');
+      if (woke === 'preempted') this.#to(Phase.interrupted);
       return undefined;
     });
   }
@@ -234,7 +234,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     this.#activate();
     // The next safe point re-checks close/disconnect/cancel before the next attempt: a resume never outlives close().
     rt.events.emit('step.resumed', { ...this.ref, resumes: this.#resumes });
-    this.#to('admitted');
+    this.#to(Phase.admitted);
     return undefined;
   }
 
@@ -272,7 +272,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
     const { rt, planCtx, capability, key, args, startedAt } = this.o;
     // A bug caught after the step ended still ends it once (run()'s last resort).
-    if (this.#phase !== 'ended') this.#to('ended');
+    if (this.#phase !== Phase.ended) this.#to(Phase.ended);
     if (failure) (this.#failures ??= []).push(failure);
     // Assigned, not spread: this runs once per step on the hot path.
     const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };

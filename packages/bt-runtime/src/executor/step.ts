@@ -11,16 +11,21 @@ import type { ActiveStepState } from './types.js';
  */
 export const STEP_PHASES = ['queued', 'admitted', 'guarding', 'observing', 'running', 'grace', 'accepting', 'backoff', 'interrupted', 'ended'] as const;
 
-export type StepPhase = (typeof STEP_PHASES)[number];
+export type StepPhaseName = (typeof STEP_PHASES)[number];
+
+/** Each phase as its index in STEP_PHASES: the machine compares numbers on the hot path, names are for people. */
+export const Phase = { queued: 0, admitted: 1, guarding: 2, observing: 3, running: 4, grace: 5, accepting: 6, backoff: 7, interrupted: 8, ended: 9 } as const satisfies { readonly [P in StepPhaseName]: number };
+
+export type StepPhase = (typeof Phase)[StepPhaseName];
 
 /** The phases an attempt lives in (an attempt that is over is `ended`, whatever the step does next). */
-export type AttemptPhase = Extract<StepPhase, 'observing' | 'running' | 'grace' | 'accepting' | 'ended'>;
+export type AttemptPhase = (typeof Phase)['observing' | 'running' | 'grace' | 'accepting' | 'ended'];
 
 /** Where an attempt's end takes the step: a retry after backoff, a yield to a preemption, or its end. */
 const AFTER_ATTEMPT = ['backoff', 'interrupted', 'ended'] as const;
 
 /** Every legal phase change; the README's diagram is checked against this table. */
-export const STEP_TRANSITIONS: { readonly [P in StepPhase]: readonly StepPhase[] } = {
+export const STEP_TRANSITIONS: { readonly [P in StepPhaseName]: readonly StepPhaseName[] } = {
   queued: ['admitted', 'ended'],
   admitted: ['guarding', 'interrupted', 'ended'],
   guarding: ['observing', 'ended'],
@@ -37,29 +42,33 @@ export const STEP_TRANSITIONS: { readonly [P in StepPhase]: readonly StepPhase[]
 export class StepPhaseError extends Error {
   override readonly name = 'StepPhaseError';
   constructor(
-    readonly from: StepPhase,
-    readonly to: StepPhase,
+    readonly from: StepPhaseName,
+    readonly to: StepPhaseName,
   ) {
     super(`illegal step phase change ${from} → ${to}`);
   }
 }
 
+/** The table as one bit mask of successors per phase. */
+const SUCCESSORS: readonly number[] = STEP_PHASES.map((from) => STEP_TRANSITIONS[from].reduce((mask, to) => mask | (1 << Phase[to]), 0));
+
 /** The one transition function: `to` when the machine has the edge `from → to`, else a StepPhaseError. */
 export function transition<To extends StepPhase>(from: StepPhase, to: To): To {
-  if (!STEP_TRANSITIONS[from].includes(to)) throw new StepPhaseError(from, to);
+  if ((SUCCESSORS[from]! & (1 << to)) === 0) throw new StepPhaseError(STEP_PHASES[from], STEP_PHASES[to]);
   return to;
 }
 
 /** The phase `state()` shows for a live step (the public four; the finer phases are internal). */
 export function shownPhase(phase: StepPhase, attempts: number): ActiveStepState['phase'] {
   switch (phase) {
-    case 'backoff':
-    case 'interrupted':
-      return phase;
-    case 'queued':
-    case 'admitted':
+    case Phase.backoff:
+      return 'backoff';
+    case Phase.interrupted:
+      return 'interrupted';
+    case Phase.queued:
+    case Phase.admitted:
       return 'starting';
-    case 'guarding':
+    case Phase.guarding:
       return attempts === 0 ? 'starting' : 'running';
     default:
       return 'running';
