@@ -70,7 +70,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return shownPhase(this.phase, this.attempt);
   }
 
-  /** Runs the step to its end; never throws. Its turns keep the original's awaits: concurrent plans interleave as before. */
+  /** Runs the step to its end; never throws. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body (the fuzz pins them). */
   async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (!this.fastPath) {
