@@ -196,6 +196,17 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     const [ratio] = await query('sinew:step_success_ratio:rate5m');
     expect(ratio!.value).toBeCloseTo(3 / 4, 9);
   }, 90_000);
+
+  it('a misspelled argument is counted under the capability it was meant for, not under `unknown`', async () => {
+    const outcome = await executor.run({ planId: 'typo', intentId: 'need-wood', steps: [{ stepId: 't1', type: 'craft_item', args: { item: 'stick', cuont: 4 } }] });
+    expect(outcome.failure).toMatchObject({ code: 'invalid_args', reason: expect.stringContaining('cuont') });
+    const [typo] = await until('sinew_steps_total{capability="craft_item",outcome="failed",code="invalid_args"} == 1', 'the refused craft_item step');
+    expect(typo!.metric).toMatchObject({ capability: 'craft_item', version: outcome.steps[0]!.capability!.version });
+    // The same scrape: nothing was ever counted under `unknown` (the series are primed at 0).
+    const at = (await query('timestamp(sinew_steps_total{capability="craft_item",outcome="failed",code="invalid_args"})'))[0]!.value;
+    const unknown = await query('sum(sinew_steps_total{capability="unknown"})', at);
+    expect(unknown.map((s) => s.value)).toEqual([0]);
+  }, 30_000);
 });
 
 /** What each panel must answer (its non-zero series), derived from the run's own outcomes and provenance, keyed by the dashboard expression. */

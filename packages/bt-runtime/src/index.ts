@@ -31,7 +31,7 @@ export {
   type JsonlJournalOptions,
   type UnfinishedPlan,
 } from './journal/index.js';
-export { StepAbortError } from './executor/attempt.js';
+export { StepAbortError } from './executor/attempt-result.js';
 export type { CapabilityHealth } from './executor/health.js';
 export type {
   ActiveStepState,

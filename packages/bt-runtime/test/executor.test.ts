@@ -430,6 +430,34 @@ describe('executor: failure-mode cards', () => {
     expect(body.calls).toEqual([]);
   });
 
+  it('a refusal before dispatch is counted under the capability its verb resolved to; only an unknown verb is `unknown`', async () => {
+    const { executor, registry, body } = setup({ maxLocalRetries: 0 });
+    const steps: PlanStepInput[] = [
+      { stepId: 'typo', type: 'craft_item', args: { itme: 'stick' } },
+      { stepId: 'no-log', type: 'dig_block', args: { block: 'log_9' } },
+      { stepId: 'no-planks', type: 'craft_item', args: { item: 'stick' } },
+      { stepId: 'once', type: 'chat_say', args: {} },
+    ];
+    const codes: (string | undefined)[] = [];
+    for (const [index, step] of steps.entries()) codes.push((await executor.run(plan([step], `refused-${index}`))).failure?.code);
+    expect(codes).toEqual(['invalid_args', 'guard_failed', 'precond_missing', 'unknown_verb']);
+    // A step the plan schema did not check (a preemption's) resolves the same way.
+    const [fast] = await executor.preempt([{ stepId: 'fast', type: 'dig_block', args: { blok: 'log_1' } }], { reason: 'typo under pressure' });
+    expect(fast).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' }, capability: { name: 'dig_block', version: '1.0.0' } });
+    const keyed = { stepId: 'k', type: 'dig_block', args: { block: 'log_1' }, idempotencyKey: 'dig-log-1' };
+    await executor.run(plan([keyed], 'first'));
+    await executor.run(plan([keyed], 'again'));
+    const stepsTotal = (labels: Record<string, string>) => metric(registry, 'sinew_steps_total', labels);
+    expect(await stepsTotal({ capability: 'craft_item', version: '1.0.0', outcome: 'failed', code: 'invalid_args' })).toBe(1);
+    expect(await stepsTotal({ capability: 'dig_block', version: '1.0.0', outcome: 'failed', code: 'invalid_args' })).toBe(1);
+    expect(await stepsTotal({ capability: 'dig_block', version: '1.0.0', outcome: 'failed', code: 'guard_failed' })).toBe(1);
+    expect(await stepsTotal({ capability: 'craft_item', version: '1.0.0', outcome: 'failed', code: 'precond_missing' })).toBe(1);
+    expect(await stepsTotal({ capability: 'dig_block', version: '1.0.0', outcome: 'duplicate', code: 'duplicate' })).toBe(1);
+    expect(await stepsTotal({ capability: 'unknown', version: 'none', outcome: 'failed', code: 'unknown_verb' })).toBe(1);
+    expect(await stepsTotal({ capability: 'unknown' })).toBe(1);
+    expect(body.calls).toEqual(['dig:log_1']);
+  });
+
   it('step.dispatched carries the step, capability@version and attempt number to its listeners', async () => {
     const { executor } = setup();
     const first = await executor.run(plan([{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }], 'before'));
@@ -970,6 +998,47 @@ describe('executor: runtime canaries', () => {
     executor.registry.registerCanary(digNext({ inputSchema: z.object({ target: z.string() }) }), { share: 0.5 });
     expect(await digs(executor, body, 2)).toEqual(['1.0.0:succeeded', '1.0.0:succeeded']);
     expect(await metric(registry, 'sinew_canary_decisions_total', { decision: 'fallback' })).toBe(1);
+  });
+
+  it('a canary path that throws before the step runs ends the step runner_error, releases its key, and run() resolves', async () => {
+    const { executor, body, registry } = setup({ maxLocalRetries: 0 });
+    const canary = executor.registry.canary.bind(executor.registry);
+    // A registry whose canary lookup fails (a remote trial store, say): an executor bug path, never a rejected run().
+    executor.registry.canary = () => {
+      throw new Error('trial store offline');
+    };
+    const step = { stepId: 's', type: 'dig_block', args: { block: 'log_1' }, idempotencyKey: 'dig-1' };
+    const outcome = await executor.run(plan([step], 'offline'));
+    expect(outcome).toMatchObject({ status: 'failed', failure: { code: 'runner_error', reason: expect.stringContaining('trial store offline') } });
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', attempts: 0, capability: { name: 'dig_block' } });
+    expect(await metric(registry, 'sinew_steps_total', { capability: 'dig_block', outcome: 'failed', code: 'runner_error' })).toBe(1);
+    expect(executor.state()).toMatchObject({ status: 'idle', plansRunning: 0 });
+    // The failed key was forgotten: the same step runs once the registry answers again.
+    executor.registry.canary = canary;
+    expect((await executor.run(plan([step], 'online'))).status).toBe('completed');
+    expect(body.calls).toEqual(['dig:log_1']);
+  });
+
+  it('a canary verdict that throws after the step ran keeps the outcome of the step, counted once', async () => {
+    const errors: string[] = [];
+    const body = fakeBody();
+    const metrics = createExecutorMetrics();
+    const registry = registryWith(digBlock);
+    const logger = { debug() {}, info() {}, warn() {}, error: (message: string) => errors.push(message) };
+    const executor = createExecutor({ registry, body, metrics, logger, clock: new ManualClock(), policy: { maxLocalRetries: 0 } });
+    registry.registerCanary(defineFake({ ...(digBlock as unknown as Parameters<typeof defineFake>[0]), version: '1.1.0' }), { share: 0.5, minSteps: 1 });
+    // Whichever verdict the SLA gives (both durations are 0 on the manual clock: promotion), the store refuses it.
+    registry.promote = registry.demote = () => {
+      throw new Error('verdict refused by the store');
+    };
+    expect((await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: 'log_1' } }], 'on-stable'))).steps[0]).toMatchObject({ status: 'succeeded', capability: { version: '1.0.0' } });
+    expect(errors).toEqual([]);
+    // The canary's turn: it runs, then its verdict throws.
+    const outcome = await executor.run(plan([{ stepId: 's', type: 'dig_block', args: { block: 'log_2' } }], 'on-canary'));
+    expect(outcome.steps[0]).toMatchObject({ status: 'succeeded', capability: { version: '1.1.0' } });
+    expect(await metric(metrics.registry, 'sinew_steps_total', { capability: 'dig_block' })).toBe(2);
+    expect(body.calls).toEqual(['dig:log_1', 'dig:log_2']);
+    expect(errors).toEqual([expect.stringContaining('canary')]);
   });
 
   it('refuses a canary without a stable version, a second canary, a lower version and bad options', () => {

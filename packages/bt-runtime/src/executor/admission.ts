@@ -1,7 +1,6 @@
 import { describeError, IntentSchema, MAX_TIMER_MS, parsePlan, stepFailure, summarizeIssues, type Intent, type Plan, type StepFailure } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import type { ActuatorSource } from '../body/instrument.js';
-import { stopFailure, type Runtime } from './runtime.js';
+import { stopFailure, type ExecutorLiveness } from './plan-context.js';
 import { safeRead } from './safe.js';
 import type { RunOptions } from './types.js';
 
@@ -10,7 +9,7 @@ export type Admission =
   | { readonly ok: false; readonly ids: { readonly planId: string; readonly intentId: string }; readonly failure: StepFailure };
 
 /** Validates a plan and its intent (any input, however hostile); refuses what must not run. Never throws. */
-export function admitPlan(rt: Runtime<ActuatorSource>, input: unknown, options: RunOptions): Admission {
+export function admitPlan(rt: ExecutorLiveness, input: unknown, options: RunOptions): Admission {
   const ids = { planId: safeId(input, 'planId'), intentId: safeId(input, 'intentId') };
   try {
     const stop = stopFailure(rt);

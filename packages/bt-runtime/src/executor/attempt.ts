@@ -1,90 +1,32 @@
-import {
-  createBlackboard,
-  describeError,
-  checkAcceptance,
-  isRetryable,
-  RunnerResultSchema,
-  stepFailure,
-  type Blackboard,
-  type Capability,
-  type ErrorCode,
-  type Logger,
-  type Predicate,
-  type StepFailure,
-  type StepInfo,
-} from '@sinew/executor-contracts';
-import { z } from 'zod';
-import { leasedView, type ActuatorLease, type ActuatorSource } from '../body/instrument.js';
-import { sleepOn, type Clock, type TimerHandle } from '../clock/clock.js';
+import { describeError, checkAcceptance, stepFailure } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
+import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
-import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
-import { stopFailure, type PlanContext, type Runtime, type StepCall } from './runtime.js';
-import { isThenable, safeRead } from './safe.js';
-import { unmetPredicates } from './predicates.js';
-import type { ExecutorRunContext, PredicateEvaluator, StepRef } from './types.js';
-
-/** Why an attempt's signal was aborted; `signal.reason` is one of these. */
-export class StepAbortError extends Error {
-  override readonly name = 'StepAbortError';
-  constructor(
-    readonly code: 'ttfa_exceeded' | 'stuck' | 'timeout' | 'preempted' | 'aborted' | 'body_disconnected',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export type TripCode = StepAbortError['code'];
-
-export type AttemptResult =
-  | { readonly kind: 'ok'; readonly observables?: Record<string, unknown>; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
-  | { readonly kind: 'failed'; readonly failure: StepFailure; readonly ttfaMs?: number; readonly acceptance?: ProvenanceRecord['acceptance'] }
-  | { readonly kind: 'preempted'; readonly ttfaMs?: number }
-  | { readonly kind: 'aborted'; readonly failure: StepFailure; readonly ttfaMs?: number };
-
-export interface AttemptLimits {
-  readonly ttfaMs: number;
-  readonly stuckMs: number;
-  readonly timeoutMs: number;
-  readonly graceMs: number;
-  readonly traceLimit: number;
-}
-
-/** What the attempts of one step share: the actuator trace and the blackboard (created on first use). */
-export interface StepScope {
-  readonly entries: TraceEntry[];
-  dropped: number;
-  readonly startedAt: number;
-  blackboard?: Blackboard;
-}
-
-/** Everything one attempt needs. */
-export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Body> {
-  readonly ref: StepRef;
-  readonly info: StepInfo;
-  readonly scope: StepScope;
-  readonly limits: AttemptLimits;
-  /** The step's declared effects, checked after acceptance. */
-  readonly effects?: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown };
-}
+import type { TraceEntry } from '../provenance/provenance.js';
+import { AttemptContext, type AttemptHandle } from './attempt-context.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
+import type { PulseReceiver } from './pulse.js';
+import { isThenable } from './safe.js';
+import { effectsFailure } from './predicates.js';
+import { Phase, transition, type AttemptPhase } from './step.js';
 
 /**
- * One attempt at a step with its watchdogs. A single timer serves TTFA, stuck and timeout (re-armed
- * lazily), so an actuator command costs no timer work. Resolves exactly once; never waits forever;
- * is the lease of its own body view (`ctx.body`), which refuses commands once the attempt is over.
+ * One attempt at a step with its watchdogs, in the step's phases observing → running → (grace |
+ * accepting) → ended. A single timer serves TTFA, stuck and timeout (re-armed lazily), so an actuator
+ * command costs no timer work. Resolves exactly once; never waits forever; is the lease of its own body
+ * view (`ctx.body`), which refuses commands once the attempt is over.
  */
-export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
-  over = false;
+export class Attempt<Body extends ActuatorSource> implements AttemptHandle, PulseReceiver {
+  #phase: AttemptPhase = Phase.observing;
+  #endedIn: Exclude<AttemptPhase, typeof Phase.ended> = Phase.observing;
+  /** The watchdog verdict, a cancellation or a preemption that aborted the runner (read in `grace`). */
+  #tripCode: TripCode | undefined;
   // Created when the runner first reads `ctx.signal`: most short runners never do.
   #controller: AbortController | undefined;
   #abortReason: StepAbortError | undefined;
   readonly result: Promise<AttemptResult>;
   #resolve!: (result: AttemptResult) => void;
-  #tripped: TripCode | 'finishing' | undefined;
-  /** While an async observe() runs, only the timeout watches it (a hanging observe must not hang the step). */
-  #observing = false;
-  #runnerStarted = false;
-  // Both set when the runner starts; nothing reads them before (one clock read less per attempt).
+  // Set when the runner starts; nothing reads them before (one clock read less per attempt).
   #dispatchAt = 0;
   #firstActionAt: number | undefined;
   #lastActivity = 0;
@@ -103,8 +45,17 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     this.result = new Promise((resolve) => (this.#resolve = resolve));
   }
 
+  get phase(): AttemptPhase {
+    return this.#phase;
+  }
+
+  /** The live phase the attempt ended in (the step's next phase is an edge from there); `observing` until it ends. */
+  get endedIn(): Exclude<AttemptPhase, typeof Phase.ended> {
+    return this.#endedIn;
+  }
+
   get expired(): boolean {
-    return this.over;
+    return this.#phase === Phase.ended;
   }
 
   /** A command through this attempt's view after it ended: refused by the view, counted here. */
@@ -125,11 +76,16 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
         if (signal.aborted) this.trip('aborted');
         else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       }
-      if (!this.over) this.#observe('pre', this.#startRunner);
+      if (this.#phase !== Phase.ended) this.#observe(this.#startRunner);
     } catch (error) {
       this.#settleError(error);
     }
     return this.result;
+  }
+
+  /** The pulse: a command from the raw body or from this attempt's own view counts; a stale view's does not. */
+  pulse(command: string, issuer: unknown, detail: string | undefined): void {
+    if (issuer === undefined || issuer === this) this.onActivity('command', command, detail);
   }
 
   /** Arms the watchdogs and starts the runner; its settlement is read by #runnerSettled. */
@@ -139,11 +95,12 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     this.#dispatchAt = this.#lastActivity = now;
     this.#ttfaAt = now + this.o.limits.ttfaMs;
     this.#timeoutAt = now + this.o.limits.timeoutMs;
+    this.#phase = transition(this.#phase, Phase.running);
     this.#arm(now);
-    this.#runnerStarted = true;
+    const { capability, rt, info, scope, args } = this.o;
     let runner: Promise<unknown>;
     try {
-      runner = Promise.resolve(this.o.capability.run(new AttemptContext(this, this.o), this.o.args));
+      runner = Promise.resolve(capability.run(new AttemptContext(this, rt.body, scope, info, rt.log, rt.clock), args));
     } catch (error) {
       runner = Promise.reject(error);
     }
@@ -169,50 +126,55 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
 
   /** An actuator command, BT node transition or progress note: resets the stuck watchdog. */
   onActivity(kind: TraceEntry['kind'], name: string, detail?: string): void {
-    if (this.over || !this.#runnerStarted) return;
+    const phase = this.#phase;
+    if (phase === Phase.observing || phase === Phase.ended) return;
     const now = this.o.rt.clock.now();
     this.#lastActivity = now;
     const trace = this.o.scope;
     if (trace.entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
     else trace.entries.push(detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail });
-    if (kind === 'command' && this.#firstActionAt === undefined && this.#tripped === undefined) {
-      this.#firstActionAt = now;
-      const ttfaMs = now - this.#dispatchAt;
-      const { rt, ref, info } = this.o;
-      rt.report.ttfa(this.o.capability).observe(ttfaMs / 1000);
-      if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command: name, ttfaMs, attempt: info.attempt });
-    } else if (kind === 'transition') {
+    if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
+    else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
       if (this.o.rt.events.has('bt.transition')) this.o.rt.events.emit('bt.transition', { ...this.o.ref, attempt: this.o.info.attempt, nodePath: name, state: detail ?? '' });
     }
   }
 
+  #firstAction(now: number, command: string): void {
+    this.#firstActionAt = now;
+    const ttfaMs = now - this.#dispatchAt;
+    const { rt, ref, info } = this.o;
+    rt.report.ttfa(this.o.capability).observe(ttfaMs / 1000);
+    if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command, ttfaMs, attempt: info.attempt });
+  }
+
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
   trip(code: TripCode): void {
-    if (this.over) return;
-    const { rt, capability, info, limits } = this.o;
+    const phase = this.#phase;
+    if (phase === Phase.ended) return;
+    const { rt, capability, info } = this.o;
     // The body is gone or the executor closed: this verdict ends the attempt now, even one already in its grace period.
     const final = code === 'body_disconnected' || (code === 'aborted' && rt.closed);
-    // Once the runner is done only a timeout (of the post-observe), a cancellation or a disconnect still counts.
-    const finishing = this.#tripped === 'finishing';
-    if (this.#tripped !== undefined && !final && !(finishing && code !== 'preempted')) return;
-    this.#tripped = code;
+    // A verdict already stands in grace; once the runner is done (accepting) only a timeout, a cancellation or a disconnect still counts.
+    if (!final && (phase === Phase.grace || (phase === Phase.accepting && code === 'preempted'))) return;
+    this.#tripCode = code;
     this.#clearTimer();
     if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') rt.metrics.watchdogTrips.inc({ capability: capability.name, code });
     this.#abortReason = new StepAbortError(code, `step ${info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
     // Nothing the runner does after a final verdict may count (its view refuses it).
-    if (!this.#runnerStarted || finishing || final) {
-      this.#settle(this.#trippedResult(code));
-      return;
-    }
-    this.#graceTimer = rt.clock.setTimeout(() => {
-      if (this.over) return;
-      // The runner ignored the abort: abandon it; whatever it returns later is dropped and counted.
-      rt.metrics.abandonedRunners.inc({ capability: capability.name });
-      rt.log.warn('runner ignored abort; abandoned', { stepId: info.stepId, capability: capability.name, code });
-      this.#settle(this.#trippedResult(code));
-    }, limits.graceMs);
+    if (phase !== Phase.running || final) return this.#settle(trippedVerdict(this.o, code));
+    this.#phase = transition(phase, Phase.grace);
+    this.#graceTimer = rt.clock.setTimeout(() => this.#abandon(code), this.o.limits.graceMs);
+  }
+
+  /** The runner ignored the abort past the grace period: abandoned; whatever it returns later is dropped and counted. */
+  #abandon(code: TripCode): void {
+    if (this.#phase === Phase.ended) return;
+    const { rt, capability, info } = this.o;
+    rt.metrics.abandonedRunners.inc({ capability: capability.name });
+    rt.log.warn('runner ignored abort; abandoned', { stepId: info.stepId, capability: capability.name, code });
+    this.#settle(trippedVerdict(this.o, code));
   }
 
   /** The attempt's AbortSignal (aborted with a StepAbortError carrying the code). */
@@ -225,36 +187,36 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   }
 
   /** Calls observe() and hands its value to `next` (at once when synchronous; async ones run under the attempt timeout); a throw is a runner_error. */
-  #observe(when: 'pre' | 'post', next: (this: Attempt<Body>, value: unknown) => void): void {
+  #observe(next: (this: Attempt<Body>, value: unknown) => void): void {
     let observed: unknown;
     try {
       observed = this.o.capability.observe({ body: this.o.rt.body }, this.o.args);
     } catch (error) {
-      return this.#observeFailed(when, error);
+      return this.#observeFailed(error);
     }
     if (!isThenable(observed)) return next.call(this, observed);
     this.#bounded(observed).then(
       (value) => {
-        if (!this.over) this.#guarded(next, value);
+        if (this.#phase !== Phase.ended) this.#guarded(next, value);
       },
-      (error: unknown) => this.#observeFailed(when, error),
+      (error: unknown) => this.#observeFailed(error),
     );
   }
 
-  #observeFailed(when: 'pre' | 'post', error: unknown): void {
-    if (!this.over) this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${this.o.capability.name} threw: ${describeError(error)}`), ...this.#withTtfa() });
+  #observeFailed(error: unknown): void {
+    if (this.#phase === Phase.ended) return;
+    const when = this.#phase === Phase.observing ? 'pre' : 'post';
+    this.#settle({ kind: 'failed', failure: stepFailure('runner_error', `observe (${when}) of ${this.o.capability.name} threw: ${describeError(error)}`) });
   }
 
-  /** Awaits an async observe() under the attempt timeout. */
+  /** Awaits an async observe() under the attempt timeout (in `observing` and `accepting` only the timeout watches). */
   async #bounded<T>(observed: PromiseLike<T>): Promise<T> {
     const now = this.o.rt.clock.now();
-    this.#observing = true;
     this.#timeoutAt = now + this.o.limits.timeoutMs;
     this.#arm(now);
     try {
       return await observed;
     } finally {
-      this.#observing = false;
       this.#clearTimer();
     }
   }
@@ -262,7 +224,7 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
   #arm(now: number): void {
     const onTimer = (this.#onTimer ??= this.#check.bind(this));
     this.#armed = true;
-    if (this.#observing) return this.o.rt.watchdog.set(onTimer, this.#timeoutAt, now);
+    if (this.#phase !== Phase.running) return this.o.rt.watchdog.set(onTimer, this.#timeoutAt, now);
     const stuckAt = this.#lastActivity + this.o.limits.stuckMs;
     let next = stuckAt < this.#timeoutAt ? stuckAt : this.#timeoutAt;
     if (this.#firstActionAt === undefined && this.#ttfaAt < next) next = this.#ttfaAt;
@@ -271,9 +233,10 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
 
   #check(): void {
     this.#armed = false;
-    if (this.over || (this.#tripped !== undefined && !this.#observing)) return;
+    const phase = this.#phase;
+    if (phase === Phase.ended || phase === Phase.grace) return;
     const now = this.o.rt.clock.now();
-    if (this.#observing) {
+    if (phase !== Phase.running) {
       if (now >= this.#timeoutAt) this.trip('timeout');
       else this.#arm(now);
     } else if (this.#firstActionAt === undefined && now >= this.#ttfaAt) this.trip('ttfa_exceeded');
@@ -289,160 +252,44 @@ export class Attempt<Body extends ActuatorSource> implements ActuatorLease {
     }
   }
 
-  #withTtfa(): { ttfaMs?: number } {
-    const ttfa = this.ttfa();
-    return ttfa === undefined ? {} : { ttfaMs: ttfa };
-  }
-
-  #trippedResult(code: TripCode): AttemptResult {
-    if (code === 'preempted') return { kind: 'preempted', ...this.#withTtfa() };
-    if (code === 'aborted' || code === 'body_disconnected') {
-      const failure = stopFailure(this.o.rt, this.o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled');
-      return { kind: 'aborted', failure, ...this.#withTtfa() };
-    }
-    return { kind: 'failed', failure: watchdogFailure(code, this.o.limits), ...this.#withTtfa() };
-  }
-
-  #settle(value: AttemptResult): void {
-    if (this.over) return;
-    this.over = true;
+  /** The one way an attempt ends: its verdict (the phase it ended in is kept for the step's next edge). */
+  #settle(verdict: AttemptResult): void {
+    const endedIn = this.#phase;
+    if (endedIn === Phase.ended) return;
+    this.#endedIn = endedIn;
+    this.#phase = transition(endedIn, Phase.ended);
     this.#clearTimer();
     if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
     if (this.#onPlanAbort) this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
-    this.#resolve(value);
-  }
-
-  /** The step's declared effects (V4 beyond the capability's own acceptance). */
-  #effectsFailure(): StepFailure | undefined {
-    const effects = this.o.effects;
-    if (!effects) return undefined;
-    const result = unmetPredicates(effects.evaluator, effects.list, this.o.rt.body, effects.baseline);
-    if ('error' in result) return stepFailure('effects_unmet', `the predicate evaluator threw on the effects: ${result.error}`, { unmet: [] });
-    return result.unmet.length > 0 ? stepFailure('effects_unmet', `declared effects not observed: ${result.unmet.join(', ')}`, { unmet: result.unmet }) : undefined;
+    this.#resolve(verdict);
   }
 
   #runnerSettled(value: unknown, error: unknown, threw: boolean): void {
     const { capability, rt, info } = this.o;
-    if (this.over) {
+    if (this.#phase === Phase.ended) {
       rt.metrics.lateResults.inc({ capability: capability.name });
       rt.log.warn('late runner result dropped', { capability: capability.name, stepId: info.stepId });
       return;
     }
-    const code = this.#tripped;
-    if (code !== undefined && code !== 'finishing') {
-      // The watchdog's verdict stands, whatever the runner says after being aborted.
-      this.#settle(this.#trippedResult(code));
-      return;
-    }
+    // The watchdog's verdict stands, whatever the runner says after being aborted.
+    if (this.#phase === Phase.grace) return this.#settle(trippedVerdict(this.o, this.#tripCode!));
     // The runner is done acting: no watchdog or preemption may override its result now.
-    this.#tripped = 'finishing';
+    this.#phase = transition(this.#phase, Phase.accepting);
     this.#clearTimer();
     const interpreted = threw ? { ok: false as const, failure: thrownFailure(capability.name, error) } : interpretRunnerResult(capability.name, value);
-    if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure, ...this.#withTtfa() });
+    if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure });
     this.#observables = interpreted.observables;
-    this.#observe('post', this.#accept);
+    this.#observe(this.#accept);
   }
 
   /** V4: the capability's acceptance, then the step's declared effects. */
   #accept(post: unknown): void {
-    const observables = this.#observables;
     // checkAcceptance never throws, whatever acceptance returns (contracts).
-    const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? this.#effectsFailure();
-    if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] }, ...this.#withTtfa() });
-    // Assigned, not spread: this runs once per successful attempt.
-    const ok: { kind: 'ok'; acceptance: typeof ACCEPTED; observables?: Record<string, unknown>; ttfaMs?: number } = { kind: 'ok', acceptance: ACCEPTED };
-    if (observables) ok.observables = observables;
-    const ttfa = this.ttfa();
-    if (ttfa !== undefined) ok.ttfaMs = ttfa;
-    this.#settle(ok);
+    const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body);
+    if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] } });
+    const observables = this.#observables;
+    this.#settle(observables ? { kind: 'ok', acceptance: ACCEPTED, observables } : { kind: 'ok', acceptance: ACCEPTED });
   }
 }
 
 const ACCEPTED = { ok: true } as const;
-
-/** The RunContext of one attempt (methods on the prototype: no closures per attempt). */
-class AttemptContext<Body extends ActuatorSource> implements ExecutorRunContext<Body> {
-  readonly log: Logger;
-  readonly clock: Clock;
-  readonly step: StepInfo;
-  #body: Body | undefined;
-  constructor(
-    private readonly attempt: Attempt<Body>,
-    private readonly o: AttemptOptions<Body>,
-  ) {
-    this.log = o.rt.log;
-    this.clock = o.rt.clock;
-    this.step = o.info;
-  }
-  /** This attempt's view of the body, made on first use: its commands count for this attempt only. */
-  get body(): Body {
-    return (this.#body ??= leasedView(this.o.rt.body, this.attempt));
-  }
-  get signal(): AbortSignal {
-    return this.attempt.signal();
-  }
-  get blackboard(): Blackboard {
-    return (this.o.scope.blackboard ??= createBlackboard());
-  }
-  progress(note?: string): void {
-    this.attempt.onActivity('progress', typeof note === 'string' ? note : 'progress');
-  }
-  transition(nodePath: string, state: string): void {
-    this.attempt.onActivity('transition', String(nodePath), String(state));
-  }
-  now(): number {
-    return this.clock.now();
-  }
-  sleep(ms: number): Promise<void> {
-    return sleepOn(this.clock, ms, this.signal);
-  }
-}
-
-function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: AttemptLimits): StepFailure {
-  switch (code) {
-    case 'ttfa_exceeded':
-      return stepFailure(code, `no actuator command within ${limits.ttfaMs} ms of dispatch`);
-    case 'stuck':
-      return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckMs} ms`);
-    case 'timeout':
-      return stepFailure(code, `attempt ran past its ${limits.timeoutMs} ms deadline`);
-  }
-}
-
-/** A rejection as a runner_error: a safe description and the node path a behavior tree attached. */
-function thrownFailure(capability: string, error: unknown): StepFailure {
-  const nodePath = safeRead(error, 'nodePath');
-  return stepFailure('runner_error', `${capability} runner threw: ${describeError(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
-}
-
-type Interpreted = { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure };
-
-/** The runner's resolved value as ok or a coded failure; a value that throws when read is a runner_error. */
-function interpretRunnerResult(capability: string, value: unknown): Interpreted {
-  // The common case (a runner that returns nothing) skips the schema.
-  if (value === undefined) return { ok: true };
-  try {
-    return interpretParsed(capability, value);
-  } catch (error) {
-    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a result that cannot be read: ${describeError(error)}`) };
-  }
-}
-
-function interpretParsed(capability: string, value: unknown): Interpreted {
-  const parsed = RunnerResultSchema.safeParse(value);
-  if (!parsed.success) {
-    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a malformed result:\n${z.prettifyError(parsed.error)}`) };
-  }
-  const result = parsed.data;
-  if (result === undefined) return { ok: true };
-  if (result.ok) return result.observables ? { ok: true, observables: result.observables } : { ok: true };
-  const code: ErrorCode = result.code ?? 'runner_error';
-  return {
-    ok: false,
-    failure: stepFailure(code, result.reason, {
-      retryable: result.retryable ?? isRetryable(code),
-      ...(result.missing ? { missing: [...result.missing] } : {}),
-      ...(result.nodePath ? { nodePath: result.nodePath } : {}),
-    }),
-  };
-}

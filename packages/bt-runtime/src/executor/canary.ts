@@ -1,4 +1,4 @@
-import { checkArgs, runGuard, type Canary, type Capability, type CapabilityRegistry, type ErrorCode, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { checkArgs, describeError, runGuard, type Canary, type Capability, type CapabilityRegistry, type ErrorCode, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { EventHub } from './events.js';
@@ -7,6 +7,15 @@ import { StepRun, type StepRunOptions } from './step-run.js';
 
 /** Failures that are not the canary's doing (the stable version could not run either). */
 const NOT_THE_CANARY: ReadonlySet<ErrorCode> = new Set(['aborted', 'preempted', 'body_disconnected', 'duplicate']);
+
+/** A trial decided for one step (see `CanaryTrials.decide`). */
+export interface Trial<Body> {
+  readonly stable: Capability<Body>;
+  /** Set when the step runs on the canary (`canaryRun`: the step with the canary's capability and args). */
+  readonly canary?: Canary<Body>;
+  readonly canaryRun?: StepRunOptions<Body & ActuatorSource>;
+  readonly shadow?: { readonly canary: Canary<Body>; readonly refusal: StepFailure | undefined } | undefined;
+}
 
 /** Runtime canaries (seed 004): which steps run the canary, its fallbacks, and the SLA verdict. */
 export class CanaryTrials<Body> {
@@ -18,35 +27,38 @@ export class CanaryTrials<Body> {
       readonly health: HealthTracker;
       readonly metrics: ExecutorMetrics;
       readonly events: EventHub;
+      readonly log: Logger;
     },
   ) {}
 
-  /** Runs the step on its capability, or on the verb's canary when this step is one of its share (falling back to the stable version when the canary failed before acting). */
-  run<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Promise<StepOutcome> {
-    // The common case, a verb without a canary: the step's own promise, without a wrapper (judge() would find nothing).
-    if (typeof this.deps.registry.canary !== 'function' || !this.deps.registry.canary(run.capability.name)) return new StepRun<B>(run).run();
-    return this.#trial(run);
-  }
-
-  async #trial<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Promise<StepOutcome> {
+  /**
+   * The canary's part in a step, decided before its machine starts: nothing (no trial of this verb: the
+   * common case), the canary's run when the step is one of its share, or the shadow verdict to compare.
+   */
+  decide<B extends Body & ActuatorSource>(run: StepRunOptions<B>): Trial<B> | undefined {
+    const registry = this.deps.registry;
+    if (typeof registry.canary !== 'function' || !registry.canary(run.capability.name)) return undefined;
     const stable = run.capability;
     const canary = run.step.capabilityVersion === undefined ? this.pick(stable) : undefined;
-    if (!canary) {
-      const shadow = this.shadow(stable, run.rt.body, run.step.args);
-      const outcome = await new StepRun<B>(run).run();
-      if (shadow) this.compareShadow(shadow, stable, outcome);
-      else this.judge(stable);
-      return outcome;
-    }
+    if (!canary) return { stable, shadow: this.shadow(stable, run.rt.body, run.step.args) };
     const parsed = checkArgs(canary.capability, run.step.args);
-    if (!parsed.ok) this.refusedArgs(canary, stable, run.step.stepId, parsed.failure);
-    const tried = parsed.ok ? await new StepRun<B>({ ...run, capability: canary.capability, args: parsed.args }).run() : undefined;
-    if (tried && !this.fallsBack(canary, stable, tried)) {
-      this.judge(stable);
-      return tried;
+    if (parsed.ok) return { stable, canary, canaryRun: { ...run, capability: canary.capability, args: parsed.args } };
+    this.refusedArgs(canary, stable, run.step.stepId, parsed.failure);
+    return { stable };
+  }
+
+  /** Runs a decided trial: the canary first (falling back to the stable version when it failed before acting), then the verdict. */
+  async runTrial<B extends Body & ActuatorSource>(trial: Trial<B>, run: StepRunOptions<B>): Promise<StepOutcome> {
+    if (trial.canary && trial.canaryRun) {
+      const tried = await new StepRun<B>(trial.canaryRun).run();
+      if (!this.fallsBack(trial.canary, trial.stable, tried)) {
+        this.judge(trial.stable);
+        return tried;
+      }
     }
-    const outcome = await new StepRun<B>({ ...run, startedAt: run.rt.clock.now() }).run();
-    this.judge(stable);
+    const outcome = await new StepRun<B>(trial.canary ? { ...run, startedAt: run.rt.clock.now() } : run).run();
+    if (trial.shadow) this.compareShadow(trial.shadow, trial.stable, outcome);
+    else this.judge(trial.stable);
     return outcome;
   }
 
@@ -92,8 +104,16 @@ export class CanaryTrials<Body> {
     this.#decide(canary.capability, stable, 'fallback', `${stepId}: ${canary.capability.version} refused the args (${failure.reason}); run on ${stable.version}`);
   }
 
-  /** Once the canary ran `minSteps`, promotes it when its SLA is no worse than the stable version's, else demotes it. */
+  /** Once the canary ran `minSteps`, promotes it when its SLA is no worse than the stable version's, else demotes it; a registry that throws is logged (the step's outcome stands). */
   judge(stable: Capability<Body>): void {
+    try {
+      this.#judge(stable);
+    } catch (error) {
+      this.deps.log.error(`canary verdict on ${stable.name} failed`, { error: describeError(error) });
+    }
+  }
+
+  #judge(stable: Capability<Body>): void {
     const canary = typeof this.deps.registry.canary === 'function' ? this.deps.registry.canary(stable.name) : undefined;
     if (!canary || canary.capability === stable) return;
     const { health, registry } = this.deps;

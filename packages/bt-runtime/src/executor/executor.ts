@@ -1,38 +1,29 @@
-import {
-  describeError,
-  checkArgs,
-  checkStep,
-  stepFailure,
-  type Capability,
-  type Intent,
-  type Plan,
-  type PlanStep,
-  type PlanStepInput,
-  type StepCheck,
-  type StepFailure,
-  type StepOutcome,
-} from '@sinew/executor-contracts';
-import { actuatorCommandNames, type ActuatorCommand, type ActuatorSource } from '../body/instrument.js';
+import { describeError, stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { actuatorCommandNames, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
-import { counterSeries, gaugeSeries, type DeltaSeries } from '../metrics/series.js';
+import { gaugeSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
-import type { JournalWriteError } from '../journal/records.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
 import { CanaryTrials } from './canary.js';
 import { HealthTracker } from './health.js';
-import { IdempotencyStore, type IdempotencyEntry } from './idempotency.js';
+import { answerDuplicate, IdempotencyStore } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
 import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
-import { isRepairable, readRepair } from './repair.js';
+import { askRepair, isRepairable } from './repair.js';
 import { StepReporter } from './report.js';
-import { capLabel, stopFailure, type PlanContext, type Runtime } from './runtime.js';
+import { capLabel, stopFailure, type PlanContext } from './plan-context.js';
+import { endPlan, journalFailed } from './plan-end.js';
+import { ActuatorPulse } from './pulse.js';
+import type { Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
 import { StepSlot } from './slot.js';
+import { checkStepValue } from './step-checks.js';
+import { StepRun } from './step-run.js';
 import { WatchdogTimer } from './watchdog.js';
-import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PlanStatus, PredicateEvaluator, RunOptions } from './types.js';
+import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PredicateEvaluator, RunOptions } from './types.js';
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -59,14 +50,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #health = new HealthTracker();
   readonly #canaries: CanaryTrials<Body>;
   readonly #reasonLabels = new Set<string>();
-  readonly #commandLabels = new Set<string>();
-  readonly #commands = new Map<string, DeltaSeries>();
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
   #plansRunning = 0;
-  /** Journal records that did not land so far: a plan that sees this grow fails `journal_unavailable`. */
-  #journalFailures = 0;
-  #journalError: JournalWriteError | undefined;
   #preempting = 0;
   #preemptSeq = 0;
 
@@ -83,16 +69,17 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const log = options.logger ?? silentLogger;
     const clock = options.clock ?? systemClock;
     const events = new EventHub(log);
-    this.#journal = options.journal && new PlanJournal(options.journal, clock, log, { capacity: this.policy.idempotencyCapacity, onWriteFailed: (error) => this.#onJournalFailed(error, events) });
+    this.#journal = options.journal && new PlanJournal(options.journal, clock, log, { capacity: this.policy.idempotencyCapacity, onWriteFailed: (error) => journalFailed(this.metrics, events, error) });
     this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity, this.#journal);
     const sinks = options.provenance === undefined ? [] : Array.isArray(options.provenance) ? [...(options.provenance as readonly ProvenanceSink[])] : [options.provenance as ProvenanceSink];
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
-    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events });
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
-    this.#unsubscribe.push(signals.onActuate((command) => this.#onActuate(command)));
-    const commands = actuatorCommandNames(body).map((name) => labelValue(name, this.#commandLabels, 64));
+    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log });
+    const pulse = new ActuatorPulse(this.metrics);
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#unsubscribe.push(signals.onActuate((command) => pulse.onCommand(command)));
+    const commands = actuatorCommandNames(body).map((name) => pulse.label(name));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
     if (unprime) this.#unsubscribe.push(unprime);
     if (typeof signals.onDisconnect === 'function') this.#unsubscribe.push(signals.onDisconnect((info) => this.#onDisconnect(info)));
@@ -108,7 +95,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       ...active.ref,
       capability: capLabel(active.capability),
       attempt: active.attempt,
-      phase: active.phase,
+      phase: active.shownPhase(),
       sinceMs: active.sinceMs,
       atomic: active.capability.atomic,
     };
@@ -137,7 +124,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   async run(input: unknown, options: RunOptions = {}): Promise<PlanOutcome> {
     const startedAt = this.#rt.clock.now();
     const admitted = admitPlan(this.#rt, input, options);
-    if (!admitted.ok) return this.#endPlan(admitted.ids, [], admitted.failure, 0, startedAt);
+    if (!admitted.ok) return endPlan(this.#rt, admitted.ids, { steps: [], failure: admitted.failure, repairs: 0, startedAt });
     this.#plansRunning += 1;
     try {
       return await this.#runPlan(admitted.plan, admitted.intent, options.signal, startedAt);
@@ -153,9 +140,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 
   async #runPlan(plan: Plan, intent: Intent | undefined, callerSignal: AbortSignal | undefined, startedAt: number): Promise<PlanOutcome> {
     const rt = this.#rt;
-    const journalFailures = this.#journalFailures;
+    const journalFailures = this.#journal?.failures ?? 0;
     // A plan whose start cannot be journaled does not run: nothing it did would survive a restart.
-    if (this.#journal?.planStarted(plan, intent) === false) return this.#endPlan({ planId: plan.planId, intentId: plan.intentId }, [], this.#journalFailure(), 0, startedAt);
+    if (this.#journal?.planStarted(plan, intent) === false) return endPlan(rt, { planId: plan.planId, intentId: plan.intentId }, { steps: [], failure: this.#journal.unavailable(), repairs: 0, startedAt });
     rt.events.emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
     const budgetMs = intent?.timeBudgetMs;
     const budget = budgetMs === undefined ? undefined : { ms: budgetMs, expired: false, controller: new AbortController() };
@@ -167,7 +154,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const ids = { planId: plan.planId, intentId: plan.intentId, goal: this.#goalLabel(intent) };
     try {
       const ran = await this.#runSteps(planCtx, journalFailures);
-      const outcome = await this.#endPlan(ids, ran.outcomes, ran.failure, ran.repairs, startedAt, ran.failedStepId);
+      const outcome = await endPlan(rt, ids, { steps: ran.outcomes, failure: ran.failure, repairs: ran.repairs, startedAt, failedStepId: ran.failedStepId });
       this.#journal?.planEnded(outcome);
       return outcome;
     } finally {
@@ -192,13 +179,14 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       const outcome = await this.#executeStep(planCtx, step, !unchecked.has(step));
       outcomes.push(outcome);
       // The step happened but its record did not land: say so now rather than run on without durability.
-      if (this.#journalFailures > journalFailures) return { outcomes, failure: this.#journalFailure(), failedStepId: outcome.stepId, repairs };
+      if (this.#journal && this.#journal.failures > journalFailures) return { outcomes, failure: this.#journal.unavailable(), failedStepId: outcome.stepId, repairs };
       if (outcome.status === 'succeeded') continue;
       const stopped = stopFailure(this.#rt, planCtx);
       const failure = stopped ?? outcome.failure ?? stepFailure('runner_error', 'step ended without a failure record');
       const ended = { outcomes, failure, failedStepId: outcome.stepId, repairs };
       if (stopped || !this.#repair || !isRepairable(failure) || outcome.status !== 'failed' || repairs >= this.policy.maxRepairsPerPlan) return ended;
-      const response = await this.#askRepair(planCtx, step as PlanStep, failure, repairs);
+      const { clock, metrics, log } = this.#rt;
+      const response = await askRepair({ hook: this.#repair, clock, metrics, log, timeoutMs: this.policy.repairTimeoutMs }, planCtx, step as PlanStep, failure, repairs);
       // The plan may have ended (cancelled, out of time budget) while the hook was asked: that is why it stops.
       if (!response) return { ...ended, failure: stopFailure(this.#rt, planCtx) ?? failure };
       repairs += 1;
@@ -208,90 +196,12 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return { outcomes, repairs };
   }
 
-  async #endPlan(
-    ids: { readonly planId: string; readonly intentId: string; readonly goal?: string },
-    steps: StepOutcome[],
-    failure: StepFailure | undefined,
-    repairs: number,
-    startedAt: number,
-    failedStepId?: string,
-  ): Promise<PlanOutcome> {
-    const status: PlanStatus = failure === undefined ? 'completed' : failure.code === 'aborted' ? 'aborted' : 'failed';
-    const outcome: PlanOutcome = {
-      planId: ids.planId,
-      intentId: ids.intentId,
-      status,
-      steps,
-      ...(failure ? { failure } : {}),
-      ...(failedStepId ? { failedStepId } : {}),
-      repairs,
-      startedAt,
-      endedAt: this.#rt.clock.now(),
-    };
-    if (repairs > 0) this.metrics.plansRepaired.inc({ status });
-    if (status === 'completed') this.metrics.stepsToSuccess.observe({ goal: ids.goal ?? 'unspecified' }, steps.length);
-    // Last: once a scrape shows the plan, it shows everything the plan did.
-    this.metrics.plans.inc({ status });
-    await this.#rt.report.flush();
-    this.#rt.events.emit(status === 'completed' ? 'plan.completed' : 'plan.failed', outcome);
-    return outcome;
-  }
-
-  #onJournalFailed(error: JournalWriteError, events: EventHub): void {
-    this.metrics.journalWriteFailures.inc({ record: error.what });
-    events.emit('journal.write_failed', { record: error.what, errno: error.errno, message: error.message });
-    // A failed compaction leaves the old history intact: counted and reported, but nothing was lost.
-    if (error.what === 'compaction') return;
-    this.#journalFailures += 1;
-    this.#journalError = error;
-  }
-
-  #journalFailure(): StepFailure {
-    const error = this.#journalError;
-    return stepFailure('journal_unavailable', `${error?.message ?? 'the journal could not write'}; a restart may run the unrecorded step again`);
-  }
-
   /** The bounded `goal` label of a plan's intent; a goal seen for the first time gets its series at 0 now, before its plan ends. */
   #goalLabel(intent: Intent | undefined): string {
     if (intent === undefined) return 'unspecified';
     const goal = labelValue(intent.goal, this.#goalLabels);
     zeroOnce(this.metrics.stepsToSuccess, { goal });
     return goal;
-  }
-
-  /** Asks the repair hook, bounded by `repairTimeoutMs`; a throw, a hang or an unreadable answer is no repair. */
-  async #askRepair(planCtx: PlanContext, step: PlanStep, failure: StepFailure, repairsSoFar: number): Promise<{ steps: unknown[]; replace: boolean } | undefined> {
-    const { clock, metrics, log } = this.#rt;
-    let timer: TimerHandle | undefined;
-    const timedOut = Symbol('timeout');
-    const signal = planCtx.signal;
-    let onAbort: (() => void) | undefined;
-    try {
-      const answer = Promise.resolve(this.#repair!.repair({ plan: planCtx.plan, step, failure, repairsSoFar }));
-      // The repair deadline, or the plan's own end (cancelled, out of time budget), whichever comes first.
-      const deadline = new Promise<typeof timedOut>((resolve) => {
-        timer = clock.setTimeout(() => resolve(timedOut), this.policy.repairTimeoutMs);
-        onAbort = () => resolve(timedOut);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-      const response = await Promise.race([answer, deadline]);
-      if (response === timedOut) {
-        if (signal?.aborted) return undefined; // the plan ended first: the loop reports why
-        metrics.repairs.inc({ reason: failure.code, result: 'timeout' });
-        log.warn('repair hook did not answer in time', { stepId: step.stepId, timeoutMs: this.policy.repairTimeoutMs });
-        return undefined;
-      }
-      const read = readRepair(response);
-      metrics.repairs.inc({ reason: failure.code, result: read ? 'steps' : 'none' });
-      return read;
-    } catch (error) {
-      metrics.repairs.inc({ reason: failure.code, result: 'error' });
-      log.error('repair hook threw', { error: describeError(error), stepId: step.stepId });
-      return undefined;
-    } finally {
-      if (timer !== undefined) clock.clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    }
   }
 
   async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]> {
@@ -330,8 +240,9 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const rt = this.#rt;
     const startedAt = rt.clock.now();
     // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
-    const check = this.#check(rawStep, shapeChecked);
-    if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt });
+    const check = checkStepValue(this.registry, rawStep, shapeChecked);
+    // A refusal of a verb that resolved is counted under its capability; only an unknown verb is `unknown`.
+    if (!check.ok) return rt.report.end({ planCtx, stepId: safeId(rawStep, 'stepId'), verb: safeId(rawStep, 'type', ''), status: 'failed', failure: check.failure, attempts: 0, startedAt, ...('capability' in check ? { capability: check.capability } : {}) });
     const { step, capability, args } = check;
     const predicates = stepPredicates(step, rt.predicates);
     if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
@@ -339,77 +250,25 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const known = this.#idempotency.get(key);
     if (known) {
       const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
-      if (known.state === 'completed' || planCtx.preemptReason === undefined) return this.#duplicate(base, known);
+      if (known.state === 'completed' || planCtx.preemptReason === undefined) return answerDuplicate(rt, base, known);
       // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
       const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
-    let outcome: StepOutcome | undefined;
+    const run = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
+    let outcome: StepOutcome;
     try {
-      outcome = await this.#canaries.run({ rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value });
-      return outcome;
-    } finally {
-      this.#idempotency.end(key, flight, outcome!);
-    }
-  }
-
-  /** V1 + V2 of any step value; a value that throws when read is invalid_args. */
-  #check(rawStep: unknown, shapeChecked: boolean): StepCheck<Body> {
-    try {
-      return shapeChecked ? this.#quickCheck(rawStep as PlanStep) : checkStep(this.registry, rawStep);
+      // The canary is decided before the step's machine starts; the common case has none.
+      const trial = this.#canaries.decide(run);
+      outcome = await (trial ? this.#canaries.runTrial(trial, run) : new StepRun(run).run());
     } catch (error) {
-      return { ok: false, failure: stepFailure('invalid_args', `the step cannot be read: ${describeError(error)}`) };
+      // A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight.
+      const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
+      outcome = rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
     }
-  }
-
-  /** A step whose key completed (or is in flight): answered with the original result, never dispatched again. */
-  async #duplicate(base: { planCtx: PlanContext; stepId: string; verb: string; capability: Capability<Body>; key: string; args: unknown; startedAt: number }, known: IdempotencyEntry): Promise<StepOutcome> {
-    const kind = known.state === 'completed' ? 'completed' : 'in_flight';
-    this.metrics.duplicates.inc({ capability: base.capability.name, kind });
-    const original = known.state === 'completed' ? known.outcome : await known.join();
-    const of = `${original.planId}:${original.stepId}`;
-    // A completed key answers with the recorded result; `duplicate` says it was not dispatched again.
-    const failure = original.status === 'succeeded' ? stepFailure('duplicate', `idempotency key "${base.key}" ${kind === 'completed' ? 'already completed' : 'was in flight'} as ${of}; not dispatched again`) : original.failure;
-    return this.#rt.report.end({
-      ...base,
-      status: original.status,
-      ...(failure ? { failure } : {}),
-      attempts: original.attempts,
-      ...(original.ttfaMs !== undefined ? { ttfaMs: original.ttfaMs } : {}),
-      ...(original.observables ? { observables: original.observables } : {}),
-      duplicate: true,
-    });
-  }
-
-  /** V1 + V2 for a step whose shape PlanSchema already checked; resolves once (alias uses are counted once). */
-  #quickCheck(step: PlanStep): StepCheck<Body> {
-    const resolution = this.registry.resolve(step.type, step.capabilityVersion);
-    if (!resolution.ok) return checkStep(this.registry, step);
-    const parsed = checkArgs(resolution.capability, step.args);
-    if (!parsed.ok) return parsed;
-    const { capability, alias } = resolution;
-    return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
-  }
-
-  /** Every actuator command is counted; it feeds the active attempt unless a stale view issued it. */
-  #onActuate(command: ActuatorCommand): void {
-    const name = typeof command?.command === 'string' ? command.command : 'unknown';
-    this.#commandSeries(name).inc();
-    const attempt = this.#rt.active?.running;
-    if (attempt && (command.issuer === undefined || command.issuer === attempt)) attempt.onActivity('command', name, typeof command.detail === 'string' ? command.detail : undefined);
-  }
-
-  /** The counter series of a command name, made on its first use (the label is bounded once, not per command). */
-  #commandSeries(name: string): DeltaSeries {
-    let series = this.#commands.get(name);
-    if (!series) {
-      const command = labelValue(name, this.#commandLabels, 64);
-      series = counterSeries(this.metrics.actuatorCommands, command, { command });
-      // Names past the label cap all fold into `other`; only the first 256 names are remembered.
-      if (this.#commands.size < 256) this.#commands.set(name, series);
-    }
-    return series;
+    this.#idempotency.end(key, flight, outcome);
+    return outcome;
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */

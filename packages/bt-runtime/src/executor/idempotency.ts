@@ -1,5 +1,8 @@
-import type { StepOutcome } from '@sinew/executor-contracts';
+import { stepFailure, type Capability, type StepOutcome } from '@sinew/executor-contracts';
 import type { PlanJournal } from '../journal/journal.js';
+import type { ExecutorMetrics } from '../metrics/metrics.js';
+import type { PlanContext } from './plan-context.js';
+import type { StepReporter } from './report.js';
 
 /** A key in flight collects the steps that joined it; their promises (and the list) are made only when someone joins. */
 class InFlight {
@@ -64,4 +67,34 @@ export class IdempotencyStore {
     for (const [key, entry] of this.#entries) if (!(entry instanceof InFlight)) return key;
     return undefined;
   }
+}
+
+/** The step a duplicate answers for: what its outcome is written with. */
+interface DuplicateStep {
+  readonly planCtx: PlanContext;
+  readonly stepId: string;
+  readonly verb: string;
+  readonly capability: Capability<never>;
+  readonly key: string;
+  readonly args: unknown;
+  readonly startedAt: number;
+}
+
+/** A step whose key completed (or is in flight): answered with the original result, never dispatched again. */
+export async function answerDuplicate(deps: { readonly metrics: ExecutorMetrics; readonly report: StepReporter }, base: DuplicateStep, known: IdempotencyEntry): Promise<StepOutcome> {
+  const kind = known.state === 'completed' ? 'completed' : 'in_flight';
+  deps.metrics.duplicates.inc({ capability: base.capability.name, kind });
+  const original = known.state === 'completed' ? known.outcome : await known.join();
+  const of = `${original.planId}:${original.stepId}`;
+  // A completed key answers with the recorded result; `duplicate` says it was not dispatched again.
+  const failure = original.status === 'succeeded' ? stepFailure('duplicate', `idempotency key "${base.key}" ${kind === 'completed' ? 'already completed' : 'was in flight'} as ${of}; not dispatched again`) : original.failure;
+  return deps.report.end({
+    ...base,
+    status: original.status,
+    ...(failure ? { failure } : {}),
+    attempts: original.attempts,
+    ...(original.ttfaMs !== undefined ? { ttfaMs: original.ttfaMs } : {}),
+    ...(original.observables ? { observables: original.observables } : {}),
+    duplicate: true,
+  });
 }

@@ -1,5 +1,6 @@
 import { CapabilityRetrySchema, RETRY_POLICY_DEFAULTS, RetryPolicySchema, timerMsSchema as deadline, type Backoff } from '@sinew/executor-contracts';
 import { z } from 'zod';
+import type { Clock, TimerHandle } from '../clock/clock.js';
 
 const count = (what: string) => z.number().int({ error: `${what} must be an integer` }).nonnegative({ error: `${what} must be >= 0` });
 
@@ -82,4 +83,23 @@ export function defineExecutorPolicy(input: ExecutorPolicyInput = {}): ExecutorP
 export function backoffMs(policy: ExecutorPolicy, retry: number, override?: Partial<Backoff>): number {
   const { initialMs, factor, maxMs } = { ...policy.backoff, ...override };
   return Math.min(initialMs * factor ** Math.max(0, retry - 1), maxMs);
+}
+
+/** Why a backoff wait ended. */
+export type Wake = 'elapsed' | 'preempted' | 'aborted';
+
+/** Waits `ms` on `clock`; `signal` cuts it short (`aborted`), and so does the function handed to `setWake` (cleared when the wait ends). */
+export function backoffWait(clock: Clock, ms: number, signal: AbortSignal | undefined, setWake: (wake: ((how: Wake) => void) | undefined) => void): Promise<Wake> {
+  return new Promise((resolve) => {
+    const finish = (how: Wake) => {
+      clock.clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      setWake(undefined);
+      resolve(how);
+    };
+    const onAbort = () => finish('aborted');
+    setWake(finish);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer: TimerHandle = clock.setTimeout(() => finish('elapsed'), ms);
+  });
 }

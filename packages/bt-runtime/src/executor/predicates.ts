@@ -57,3 +57,11 @@ export function takeBaseline<Body>(evaluator: PredicateEvaluator<Body>, body: Bo
     return { ok: false, error: describeError(error) };
   }
 }
+
+/** The step's declared effects after acceptance (V4 beyond the capability's own check), as effects_unmet. */
+export function effectsFailure<Body>(effects: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown } | undefined, body: Body): StepFailure | undefined {
+  if (!effects) return undefined;
+  const result = unmetPredicates(effects.evaluator, effects.list, body, effects.baseline);
+  if ('error' in result) return stepFailure('effects_unmet', `the predicate evaluator threw on the effects: ${result.error}`, { unmet: [] });
+  return result.unmet.length > 0 ? stepFailure('effects_unmet', `declared effects not observed: ${result.unmet.join(', ')}`, { unmet: result.unmet }) : undefined;
+}

@@ -1,39 +1,15 @@
-import { describeError, type Capability, type Logger, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, type Capability, type Logger, type StepOutcome } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import { counterSeries, histogramSeries, type DeltaSeries, type HistogramSeries } from '../metrics/series.js';
-import type { ProvenanceRecord, ProvenanceSink, TraceEntry } from '../provenance/provenance.js';
+import type { ProvenanceRecord, ProvenanceSink } from '../provenance/provenance.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker } from './health.js';
-import { capLabel, capRef, type PlanContext } from './runtime.js';
-
-/** Everything known about a step when it ends; the reporter turns it into the outcome and its records. */
-export interface StepEnd {
-  readonly planCtx: PlanContext;
-  readonly stepId: string;
-  readonly verb: string;
-  readonly capability?: Capability<never>;
-  readonly status: StepOutcome['status'];
-  readonly failure?: StepFailure;
-  readonly attempts: number;
-  readonly startedAt: number;
-  readonly ttfaMs?: number;
-  readonly observables?: Record<string, unknown>;
-  readonly key?: string;
-  readonly args?: unknown;
-  readonly trace?: readonly TraceEntry[];
-  readonly traceDropped?: number;
-  /** Every failure of every attempt (default: the final failure alone). */
-  readonly failures?: readonly StepFailure[];
-  readonly preemptions?: number;
-  readonly acceptance?: ProvenanceRecord['acceptance'];
-  /** Answered from the idempotency store, not dispatched. */
-  readonly duplicate?: boolean;
-}
+import { capLabel } from './plan-context.js';
+import { buildOutcome, type StepEnd } from './step.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The one place a finished step is written: its outcome, metrics, health, provenance and event. */
 /** The series a finished step is counted in. */
 interface StepSeries {
   readonly capability: string;
@@ -45,6 +21,7 @@ interface StepSeries {
 /** Stands for "no capability" (the verb did not resolve) as a cache key. */
 const UNRESOLVED = {};
 
+/** The one place a finished step is written: its outcome, metrics, health, provenance and event. */
 export class StepReporter {
   /** Per capability, per outcome label (and code): its series. */
   readonly #series = new WeakMap<object, Map<string, StepSeries>>();
@@ -62,11 +39,7 @@ export class StepReporter {
 
   /** Builds the step's outcome and records it everywhere. */
   end(end: StepEnd): StepOutcome {
-    const outcome: Mutable<StepOutcome> = { planId: end.planCtx.plan.planId, stepId: end.stepId, verb: end.verb, status: end.status, attempts: end.attempts, startedAt: end.startedAt, endedAt: this.deps.clock.now() };
-    if (end.capability) outcome.capability = capRef(end.capability);
-    if (end.failure) outcome.failure = end.failure;
-    if (end.ttfaMs !== undefined) outcome.ttfaMs = end.ttfaMs;
-    if (end.observables) outcome.observables = end.observables;
+    const outcome = buildOutcome(end, this.deps.clock.now());
     this.#count(end, outcome);
     if (this.deps.sinks.length > 0) this.#provenance(end, outcome);
     if (outcome.status === 'succeeded') this.deps.events.emit('step.succeeded', outcome);

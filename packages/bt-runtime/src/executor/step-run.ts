@@ -1,12 +1,13 @@
-import { describeError, MAX_TIMER_MS, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
-import type { TimerHandle } from '../clock/clock.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
-import { Attempt, type AttemptLimits, type AttemptResult, type StepScope } from './attempt.js';
-import { backoffMs } from './policy.js';
+import { Attempt } from './attempt.js';
+import { attemptLimits, type AttemptResult, type StepScope } from './attempt-result.js';
+import { capLabel, stopFailure } from './plan-context.js';
+import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
-import type { StepEnd } from './report.js';
-import { capLabel, stopFailure, type PlanContext, type Runtime, type StepCall } from './runtime.js';
+import type { ActiveStep, StepCall } from './runtime.js';
+import { Phase, shownPhase, transition, type StepEnd, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
 export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Body> {
@@ -16,31 +17,28 @@ export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Bo
   readonly predicates: StepPredicates;
 }
 
-type Wake = 'elapsed' | 'preempted' | 'aborted';
 /** What an attempt's result means for the loop: the step's outcome, or go round again. */
 type Next = StepOutcome | undefined;
 
 /**
- * One step's life after its checks: take the slot, then guard → attempt → retry/backoff, yielding to
- * preemptions at safe points and resuming after, until it ends. Owns all per-step state.
+ * One step's machine after its checks (phases and their edges: step.ts): take the slot, then guard →
+ * attempt → retry after backoff, yielding to preemptions at safe points and resuming after, until it ends.
  */
-export class StepRun<Body extends ActuatorSource> {
+export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   readonly ref: StepRef;
   readonly fastPath: boolean;
-  /** The step's `priority` (default 0): a waiting step of higher rank takes over at a safe point. */
   readonly rank: number;
   attempt = 0;
-  phase: ActiveStepState['phase'] = 'starting';
   sinceMs: number;
-  /** The running attempt, when there is one. */
-  running: Attempt<Body> | undefined;
+  #phase: StepPhase = Phase.queued;
+  /** The running attempt, when there is one (its own phase is the step's then). */
+  #running: Attempt<Body> | undefined;
   readonly #scope: StepScope;
   /** Every failure of every attempt (made at the first one: most steps have none). */
   #failures: StepFailure[] | undefined;
   readonly #maxRetries: number;
   #retries = 0;
   #resumes = 0;
-  #interrupted = false;
   #holding = false;
   #ttfaMs: number | undefined;
   #acceptance: ProvenanceRecord['acceptance'];
@@ -63,34 +61,36 @@ export class StepRun<Body extends ActuatorSource> {
     return this.o.capability;
   }
 
-  /** Runs the step to its end; never throws. */
+  /** The step's phase: the running attempt's while there is one. */
+  get phase(): StepPhase {
+    return this.#running?.phase ?? this.#phase;
+  }
+
+  shownPhase(): ActiveStepState['phase'] {
+    return shownPhase(this.phase, this.attempt);
+  }
+
+  /** Runs the step to its end; never throws. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body (the fuzz pins them). */
   async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (!this.fastPath) {
-      // A free slot is taken at once (no promise hop); a cancelled plan never takes it.
+      // queued → admitted: a free slot is taken at once (no promise hop); a cancelled plan never takes it.
       this.#holding = !planCtx.signal?.aborted && rt.slot.tryAcquire();
-      if (!this.#holding) {
-        const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
-        if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
-        this.#holding = await granted;
-      }
+      if (!this.#holding) this.#holding = await this.#queue();
       if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
     }
+    this.#to(Phase.admitted);
     this.#activate();
     try {
       for (;;) {
         const stop = stopFailure(rt, planCtx);
         if (stop) return this.#fail(stop);
-        // Safe point: a preemption queued while we were between attempts takes the body now.
-        if (!this.fastPath && rt.slot.takeover(this.rank)) this.#interrupted = true;
-        if (this.#interrupted) {
+        if (this.#mustYield()) {
           const ended = await this.#yieldAndResume();
           if (ended) return ended;
           continue;
         }
-        // V3: the guard, re-run before every attempt (a resumed step re-guards).
-        // runGuard never throws, whatever the guard returns (contracts).
-        const guard = runGuard(this.o.capability, { body: rt.body }, this.o.args) ?? this.#preconds();
+        const guard = this.#guard();
         if (guard) return this.#fail(guard);
         const next = this.#afterAttempt(await this.#attemptOnce());
         const ended = next instanceof Promise ? await next : next;
@@ -105,15 +105,40 @@ export class StepRun<Body extends ActuatorSource> {
     }
   }
 
+  /** Waits for the slot behind the steps ahead; a higher rank asks the active step to yield at its next safe point. */
+  #queue(): Promise<boolean> {
+    const { rt, planCtx } = this.o;
+    const granted = rt.slot.acquire({ rank: this.rank, ...(planCtx.signal ? { signal: planCtx.signal } : {}) });
+    if (rt.active && this.rank > rt.active.rank) rt.active.yieldAtSafePoint();
+    return granted;
+  }
+
+  /** At a safe point (admitted, backoff, interrupted): whether the step gives the body away now (a preemption queued while it was between attempts takes it). */
+  #mustYield(): boolean {
+    if (this.#phase !== Phase.interrupted && !this.fastPath && this.o.rt.slot.takeover(this.rank)) this.#to(Phase.interrupted);
+    return this.#phase === Phase.interrupted;
+  }
+
+  /** V3: the guard, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
+  #guard(): StepFailure | undefined {
+    this.#to(Phase.guarding);
+    return runGuard(this.o.capability, { body: this.o.rt.body }, this.o.args) ?? this.#preconds();
+  }
+
+  /** The one place the step's own phase changes (an attempt moves through its phases itself, by the same edges). */
+  #to(next: StepPhase): void {
+    this.#phase = transition(this.#phase, next);
+  }
+
   /** A preemption or a higher-priority step is waiting: stop at the next safe point. */
   yieldAtSafePoint(): void {
     // An atomic step finishes its attempt, but its retry backoff is not atomic work: wake it now.
-    if (!this.fastPath && (!this.capability.atomic || this.phase === 'backoff')) this.interrupt('preempted');
+    if (!this.fastPath && (!this.capability.atomic || this.#phase === Phase.backoff)) this.interrupt('preempted');
   }
 
   /** Interrupts whatever the step is doing now: its attempt (at a safe point), or its backoff wait. */
   interrupt(code: 'preempted' | 'aborted' | 'body_disconnected'): void {
-    if (this.running) this.running.trip(code);
+    if (this.#running) this.#running.trip(code);
     else this.#wake?.(code === 'preempted' ? 'preempted' : 'aborted');
   }
 
@@ -132,35 +157,44 @@ export class StepRun<Body extends ActuatorSource> {
     return result.unmet.length > 0 ? stepFailure('precond_missing', `preconds do not hold: ${result.unmet.join(', ')}`, { missing: result.unmet }) : undefined;
   }
 
-  /** One attempt with its watchdogs (see Attempt). */
+  /** guarding → observing: one attempt with its watchdogs (see Attempt), the target of the actuator pulse while it runs. */
   #attemptOnce(): Promise<AttemptResult> {
     const { rt, planCtx, capability, args, step } = this.o;
     this.attempt += 1;
-    this.phase = 'running';
+    this.#to(Phase.observing);
     this.sinceMs = rt.clock.now();
     if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { ...this.ref, capability: capLabel(capability), attempt: this.attempt });
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
-    const limits = attemptLimits(rt, capability, step);
+    const limits = attemptLimits(rt.policy, capability, step);
     const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
-    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, ...(effects ? { effects } : {}) });
-    this.running = attempt;
+    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, effects });
+    this.#running = attempt;
+    rt.pulse.target = attempt;
     return attempt.start();
   }
 
   /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
   #afterAttempt(result: AttemptResult): Next | Promise<Next> {
-    this.running = undefined;
-    this.#ttfaMs = result.ttfaMs ?? this.#ttfaMs;
+    const attempt = this.#running!;
+    this.#release(attempt);
+    this.#running = undefined;
+    // The step takes over from the phase its attempt ended in.
+    this.#phase = attempt.endedIn;
+    this.#ttfaMs = attempt.ttfa() ?? this.#ttfaMs;
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
     if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
     if (result.kind === 'aborted') return this.#fail(result.failure);
     if (result.kind === 'preempted') {
       // An interrupted attempt is not a failed one: it does not use up a retry.
       this.attempt -= 1;
-      this.#interrupted = true;
+      this.#to(Phase.interrupted);
       return undefined;
     }
-    const failure = result.failure;
+    return this.#retryOrFail(result.failure);
+  }
+
+  /** A failed attempt: the step fails, or waits out its backoff and goes round again (A3). */
+  #retryOrFail(failure: StepFailure): Next | Promise<Next> {
     const { rt, capability } = this.o;
     // Stuck from the watchdog (A4) or from a behavior tree's node limit (FM-03) alike.
     if (failure.code === 'stuck') rt.metrics.stuck.inc({ capability: capability.name });
@@ -170,20 +204,19 @@ export class StepRun<Body extends ActuatorSource> {
     const wait = backoffMs(rt.policy, this.#retries, capability.retry?.backoff);
     rt.metrics.retries.inc({ capability: capability.name, code: failure.code });
     rt.events.emit('step.retry', { ...this.ref, attempt: this.attempt + 1, failure, backoffMs: wait });
-    this.phase = 'backoff';
+    this.#to(Phase.backoff);
     return this.#sleep(wait).then((woke) => {
-      if (woke === 'preempted') this.#interrupted = true;
+      if (woke === 'preempted') this.#to(Phase.interrupted);
       return undefined;
     });
   }
 
   /**
-   * Gives the body to the waiting preemption (bounded by maxResumes) or higher-priority step (not
-   * counted: it is ordinary scheduling) and takes it back after, re-guarding in the loop.
+   * interrupted → admitted: gives the body to the waiting preemption (bounded by maxResumes) or
+   * higher-priority step (not counted: it is ordinary scheduling) and takes it back after.
    */
   async #yieldAndResume(): Promise<Next> {
     const { rt, planCtx } = this.o;
-    this.#interrupted = false;
     const byPriority = rt.slot.takeover(this.rank) === 'priority';
     if (!byPriority) this.#resumes += 1;
     const reason = byPriority ? 'a higher-priority step was waiting' : rt.preemptReason ?? 'a preemption was waiting';
@@ -193,15 +226,15 @@ export class StepRun<Body extends ActuatorSource> {
       return outcome;
     }
     rt.events.emit('step.preempted', { ...this.ref, reason, resumes: this.#resumes });
-    this.phase = 'interrupted';
     this.#deactivate();
     rt.slot.release();
     const signal = planCtx.signal ? { signal: planCtx.signal } : {};
     this.#holding = await rt.slot.acquire(byPriority ? { rank: this.rank, ahead: true, ...signal } : { priority: true, ...signal });
     if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled while preempted'));
     this.#activate();
-    // The loop re-checks close/disconnect/cancel before the next attempt: a resume never outlives close().
+    // The next safe point re-checks close/disconnect/cancel before the next attempt: a resume never outlives close().
     rt.events.emit('step.resumed', { ...this.ref, resumes: this.#resumes });
+    this.#to(Phase.admitted);
     return undefined;
   }
 
@@ -210,20 +243,8 @@ export class StepRun<Body extends ActuatorSource> {
     const { rt, planCtx } = this.o;
     // A preemption that arrived as the attempt ended must not wait out the backoff (atomic steps yield here too).
     if (!this.fastPath && rt.slot.takeover(this.rank)) return Promise.resolve('preempted');
-    const signal = planCtx.signal;
-    if (signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
-    return new Promise((resolve) => {
-      const finish = (how: Wake) => {
-        rt.clock.clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.#wake = undefined;
-        resolve(how);
-      };
-      const onAbort = () => finish('aborted');
-      this.#wake = finish;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const timer: TimerHandle = rt.clock.setTimeout(() => finish('elapsed'), ms);
-    });
+    if (planCtx.signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
+    return backoffWait(rt.clock, ms, planCtx.signal, (wake) => (this.#wake = wake));
   }
 
   #activate(): void {
@@ -232,18 +253,26 @@ export class StepRun<Body extends ActuatorSource> {
   }
 
   #deactivate(): void {
+    this.#release(this.#running);
     if (this.o.rt.active !== this) return;
     this.o.rt.active = undefined;
     this.o.rt.activeSteps.add(-1);
+  }
+
+  /** The pulse stops reaching an attempt once the step is done with it. */
+  #release(attempt: Attempt<Body> | undefined): void {
+    if (attempt && this.o.rt.pulse.target === attempt) this.o.rt.pulse.target = undefined;
   }
 
   #fail(failure: StepFailure): StepOutcome {
     return this.#end('failed', failure);
   }
 
-  /** The one way this step ends: its outcome, with every failure of every attempt in provenance. */
+  /** ended: the step's outcome, with every failure of every attempt in provenance (built by step.ts's buildOutcome). */
   #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
     const { rt, planCtx, capability, key, args, startedAt } = this.o;
+    // A bug caught after the step ended still ends it once (run()'s last resort).
+    if (this.#phase !== Phase.ended) this.#to(Phase.ended);
     if (failure) (this.#failures ??= []).push(failure);
     // Assigned, not spread: this runs once per step on the hot path.
     const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };
@@ -262,19 +291,3 @@ export class StepRun<Body extends ActuatorSource> {
 const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** The attempt's deadlines: per-verb policy overrides, else the policy, with I2's timeout from expectedDurationMs. */
-function attemptLimits(rt: Runtime<ActuatorSource>, capability: Capability<never>, step: PlanStep): AttemptLimits {
-  const policy = rt.policy;
-  const overrides = policy.capabilities[capability.name];
-  const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
-  const timeoutMs = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
-  return {
-    ttfaMs: overrides?.ttfaMs ?? policy.ttfaMs,
-    stuckMs: overrides?.stuckMs ?? policy.stuckMs,
-    // A step may declare any duration; a timer holds at most MAX_TIMER_MS.
-    timeoutMs: Math.min(timeoutMs, MAX_TIMER_MS),
-    graceMs: policy.abortGraceMs,
-    traceLimit: policy.traceLimit,
-  };
-}

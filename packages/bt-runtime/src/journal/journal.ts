@@ -1,4 +1,4 @@
-import { describeError, type Intent, type Logger, type Plan, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, stepFailure, type Intent, type Logger, type Plan, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import type { PlanOutcome } from '../executor/types.js';
 import { JournalWriteError, type JournalRecord, type JournalStore } from './records.js';
@@ -36,6 +36,9 @@ export class PlanJournal {
   readonly skipped: number;
   /** Records the store holds now (what compaction would shrink). */
   #stored: number;
+  /** Appends that did not land so far (a plan that sees this grow fails `journal_unavailable`), and the latest error. */
+  #failures = 0;
+  #lastError: JournalWriteError | undefined;
 
   constructor(
     private readonly store: JournalStore,
@@ -67,6 +70,16 @@ export class PlanJournal {
     this.#completed.delete(record.key);
     this.#completed.set(record.key, record);
     if (this.#completed.size > this.options.capacity) this.#completed.delete(this.#completed.keys().next().value as string);
+  }
+
+  /** How many appends have failed so far: a plan compares it before and after each step. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** The failure a plan ends with once an append of its own did not land. */
+  unavailable(): StepFailure {
+    return stepFailure('journal_unavailable', `${this.#lastError?.message ?? 'the journal could not write'}; a restart may run the unrecorded step again`);
   }
 
   /** The most recently started plan that never ended, if any. */
@@ -107,6 +120,8 @@ export class PlanJournal {
     } catch (error) {
       const failure = error instanceof JournalWriteError ? error : new JournalWriteError('(store)', record.kind, error);
       this.log.error('journal append failed', { error: describeError(failure), kind: record.kind });
+      this.#failures += 1;
+      this.#lastError = failure;
       this.options.onWriteFailed?.(failure);
       return false;
     }

@@ -1,7 +1,7 @@
 import { createBlackboard, type Blackboard, type Logger, type StepInfo } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { sleepOn, type Clock } from '../clock/clock.js';
-import { StepAbortError } from '../executor/attempt.js';
+import { StepAbortError } from '../executor/attempt-result.js';
 import type { ExecutorRunContext } from '../executor/types.js';
 
 const isFunctionOf = (value: unknown, keys: readonly string[]) =>

@@ -1,0 +1,126 @@
+import { describeError, isRetryable, MAX_TIMER_MS, RunnerResultSchema, stepFailure, type Blackboard, type Capability, type ErrorCode, type PlanStep, type Predicate, type StepFailure, type StepInfo } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
+import { z } from 'zod';
+import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
+import { stopFailure } from './plan-context.js';
+import type { ExecutorPolicy } from './policy.js';
+import type { StepCall } from './runtime.js';
+import { safeRead } from './safe.js';
+import type { PredicateEvaluator, StepRef } from './types.js';
+
+/** Why an attempt's signal was aborted; `signal.reason` is one of these. */
+export class StepAbortError extends Error {
+  override readonly name = 'StepAbortError';
+  constructor(
+    readonly code: 'ttfa_exceeded' | 'stuck' | 'timeout' | 'preempted' | 'aborted' | 'body_disconnected',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type TripCode = StepAbortError['code'];
+
+/** How an attempt ended (its TTFA and the phase it ended in are read from the attempt). */
+export type AttemptResult =
+  | { readonly kind: 'ok'; readonly observables?: Record<string, unknown>; readonly acceptance?: ProvenanceRecord['acceptance'] }
+  | { readonly kind: 'failed'; readonly failure: StepFailure; readonly acceptance?: ProvenanceRecord['acceptance'] }
+  | { readonly kind: 'preempted' }
+  | { readonly kind: 'aborted'; readonly failure: StepFailure };
+
+export interface AttemptLimits {
+  readonly ttfaMs: number;
+  readonly stuckMs: number;
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  readonly traceLimit: number;
+}
+
+/** What the attempts of one step share: the actuator trace and the blackboard (created on first use). */
+export interface StepScope {
+  readonly entries: TraceEntry[];
+  dropped: number;
+  readonly startedAt: number;
+  blackboard?: Blackboard;
+}
+
+/** Everything one attempt needs. */
+export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Body> {
+  readonly ref: StepRef;
+  readonly info: StepInfo;
+  readonly scope: StepScope;
+  readonly limits: AttemptLimits;
+  /** The step's declared effects, checked after acceptance. */
+  readonly effects: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown } | undefined;
+}
+
+/** The verdict of a trip: preempted, the plan's stop reason (cancelled, closed, disconnected), or the watchdog's failure. */
+export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode): AttemptResult {
+  if (code === 'preempted') return { kind: 'preempted' };
+  if (code === 'aborted' || code === 'body_disconnected') return { kind: 'aborted', failure: stopFailure(o.rt, o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled') };
+  return { kind: 'failed', failure: watchdogFailure(code, o.limits) };
+}
+
+/** The attempt's deadlines: per-verb policy overrides, else the policy, with I2's timeout from expectedDurationMs. */
+export function attemptLimits(policy: ExecutorPolicy, capability: Capability<never>, step: PlanStep): AttemptLimits {
+  const overrides = policy.capabilities[capability.name];
+  const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
+  const timeoutMs = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
+  return {
+    ttfaMs: overrides?.ttfaMs ?? policy.ttfaMs,
+    stuckMs: overrides?.stuckMs ?? policy.stuckMs,
+    // A step may declare any duration; a timer holds at most MAX_TIMER_MS.
+    timeoutMs: Math.min(timeoutMs, MAX_TIMER_MS),
+    graceMs: policy.abortGraceMs,
+    traceLimit: policy.traceLimit,
+  };
+}
+
+export function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: AttemptLimits): StepFailure {
+  switch (code) {
+    case 'ttfa_exceeded':
+      return stepFailure(code, `no actuator command within ${limits.ttfaMs} ms of dispatch`);
+    case 'stuck':
+      return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckMs} ms`);
+    case 'timeout':
+      return stepFailure(code, `attempt ran past its ${limits.timeoutMs} ms deadline`);
+  }
+}
+
+/** A rejection as a runner_error: a safe description and the node path a behavior tree attached. */
+export function thrownFailure(capability: string, error: unknown): StepFailure {
+  const nodePath = safeRead(error, 'nodePath');
+  return stepFailure('runner_error', `${capability} runner threw: ${describeError(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
+}
+
+type Interpreted = { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure };
+
+/** The runner's resolved value as ok or a coded failure; a value that throws when read is a runner_error. */
+export function interpretRunnerResult(capability: string, value: unknown): Interpreted {
+  // The common case (a runner that returns nothing) skips the schema.
+  if (value === undefined) return { ok: true };
+  try {
+    return interpretParsed(capability, value);
+  } catch (error) {
+    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a result that cannot be read: ${describeError(error)}`) };
+  }
+}
+
+function interpretParsed(capability: string, value: unknown): Interpreted {
+  const parsed = RunnerResultSchema.safeParse(value);
+  if (!parsed.success) {
+    return { ok: false, failure: stepFailure('runner_error', `${capability} runner returned a malformed result:\n${z.prettifyError(parsed.error)}`) };
+  }
+  const result = parsed.data;
+  if (result === undefined) return { ok: true };
+  if (result.ok) return result.observables ? { ok: true, observables: result.observables } : { ok: true };
+  const code: ErrorCode = result.code ?? 'runner_error';
+  return {
+    ok: false,
+    failure: stepFailure(code, result.reason, {
+      retryable: result.retryable ?? isRetryable(code),
+      ...(result.missing ? { missing: [...result.missing] } : {}),
+      ...(result.nodePath ? { nodePath: result.nodePath } : {}),
+    }),
+  };
+}
