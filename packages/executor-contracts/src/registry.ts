@@ -63,7 +63,7 @@ export interface Canary<Body> {
   readonly options: CanaryOptions;
 }
 
-/** A tool an LLM can call: one per verb, highest version. */
+/** A tool an LLM can call: one per verb, the version it resolves to by default. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
@@ -206,9 +206,8 @@ export class CapabilityRegistry<Body = unknown> {
     if (canonical === undefined || !list) {
       return { ok: false, reason: 'unknown_verb', message: `no capability provides "${verb}"`, available: this.verbs() };
     }
-    // By default: the highest version that is neither on trial nor retired.
     const canary = this.#canaries.get(canonical)?.capability;
-    let capability = list.find((c) => c !== canary && !this.#retired.has(c)) ?? list[0]!;
+    let capability = this.#defaultVersion(canonical);
     if (range !== undefined) {
       const matches = parseRange(range);
       if (!matches) return { ok: false, reason: 'bad_range', message: `"${range}" is not a semver range`, available: list.map((c) => c.version) };
@@ -228,6 +227,13 @@ export class CapabilityRegistry<Body = unknown> {
       return { ok: true, capability, alias: verb };
     }
     return { ok: true, capability };
+  }
+
+  /** What a verb resolves to without a range: the highest version that is neither on trial nor retired. */
+  #defaultVersion(canonical: string): Capability<Body> {
+    const list = this.#versions.get(canonical)!;
+    const canary = this.#canaries.get(canonical)?.capability;
+    return list.find((c) => c !== canary && !this.#retired.has(c)) ?? list[0]!;
   }
 
   /** The capability for a verb, or undefined (convenience over `resolve`). */
@@ -259,10 +265,13 @@ export class CapabilityRegistry<Body = unknown> {
     };
   }
 
-  /** Tool definitions an LLM can call: name, description and JSON Schema of the highest version of each verb. */
+  /**
+   * Tool definitions an LLM can call: name, description and JSON Schema of the version each verb resolves
+   * to by default (never a canary on trial nor a retired one: a plan built from their schema could fail).
+   */
   toolDefinitions(): ToolDefinition[] {
     return this.verbs().map((name) => {
-      const cap = this.#versions.get(name)![0]!;
+      const cap = this.#defaultVersion(name);
       return { name, description: cap.description, inputSchema: toJsonSchema(cap.inputSchema) };
     });
   }
