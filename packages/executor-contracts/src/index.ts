@@ -41,6 +41,7 @@ export {
   PREDICATE_PREFIXES,
   PredicateSchema,
   PredicateStringSchema,
+  PredicateTemplateSchema,
   type BlockPos,
   type ItemClass,
   type ItemRef,
@@ -48,7 +49,10 @@ export {
   type Predicate,
   type PredicateKind,
   type PredicateParse,
+  type ParsePredicateOptions,
+  type PredicateTemplate,
 } from './predicates.js';
+export type { Declaration, DeclarationInput, SymbolicArgs } from './declarations.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';
 export {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CapabilityDefinitionError, isZodSchema, type Capability } from './capability.js';
+import { CapabilityDefinitionError, isZodSchema, renderDeclarations, type Capability } from './capability.js';
 import { SafetyLevelSchema } from './schemas.js';
 import { compareVersions, parseRange, parseVersion } from './semver.js';
 
@@ -27,7 +27,9 @@ export const ManifestVersionSchema = z.object({
   safetyLevel: SafetyLevelSchema,
   atomic: z.boolean(),
   expectedDurationMs: z.number().optional(),
+  /** Declared preconditions in the wire form, args as placeholders (`has_item:<item>:<count>`). */
   preconds: z.array(z.string()),
+  /** Declared effects in the wire form, args as placeholders (`has_item:<item>:+<count>`). */
   effects: z.array(z.string()),
   acceptance: z.enum(['verified', 'unverified']),
   unverifiedReason: z.string().optional(),
@@ -68,6 +70,10 @@ export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
+  /** What must hold before, in the wire form with args as placeholders (`has_item:<item>:1`); the registry always fills it. */
+  readonly preconds?: readonly string[];
+  /** What holds after, in the same form (`equipped:<destination>=<item>`). */
+  readonly effects?: readonly string[];
 }
 
 /**
@@ -256,8 +262,7 @@ export class CapabilityRegistry<Body = unknown> {
           safetyLevel: cap.safetyLevel,
           atomic: cap.atomic,
           ...(cap.expectedDurationMs !== undefined ? { expectedDurationMs: cap.expectedDurationMs } : {}),
-          preconds: [...cap.preconds],
-          effects: [...cap.effects],
+          ...renderDeclarations(cap),
           ...acceptanceStatus(cap),
           runner: cap.runnerKind,
         })),
@@ -272,7 +277,7 @@ export class CapabilityRegistry<Body = unknown> {
   toolDefinitions(): ToolDefinition[] {
     return this.verbs().map((name) => {
       const cap = this.#defaultVersion(name);
-      return { name, description: cap.description, inputSchema: toJsonSchema(cap.inputSchema) };
+      return { name, description: cap.description, inputSchema: toJsonSchema(cap.inputSchema), ...renderDeclarations(cap) };
     });
   }
 }
@@ -292,7 +297,7 @@ function acceptanceStatus(cap: Capability<unknown>): { acceptance: 'verified' | 
 function checkCapabilityShape(cap: Capability<unknown>): void {
   if (typeof cap !== 'object' || cap === null) throw new CapabilityDefinitionError('?', 'register: expected a capability from defineCapability');
   const name = typeof cap.name === 'string' ? cap.name : '?';
-  for (const method of ['guard', 'run', 'observe', 'acceptance'] as const) {
+  for (const method of ['guard', 'run', 'observe', 'acceptance', 'preconds', 'effects'] as const) {
     if (typeof cap[method] !== 'function') throw new CapabilityDefinitionError(name, `${method}: expected a function, received ${typeof cap[method]} (build capabilities with defineCapability)`);
   }
   if (!isZodSchema(cap.inputSchema)) throw new CapabilityDefinitionError(name, 'inputSchema: expected a zod schema (zod 4)');

@@ -8,6 +8,7 @@ import {
   checkArgs,
   defineCapability,
   effectsUnmet,
+  formatPredicate,
   guardFailed,
   guardOk,
   isUnverified,
@@ -60,7 +61,8 @@ describe('defineCapability', () => {
 
   it('normalizes a definition with documented defaults', () => {
     const cap = defineCapability(base);
-    expect(cap).toMatchObject({ name: 'dig_block', version: '1.0.0', safetyLevel: 'safe', atomic: false, aliases: [], preconds: [], effects: [], runnerKind: 'function' });
+    expect(cap).toMatchObject({ name: 'dig_block', version: '1.0.0', safetyLevel: 'safe', atomic: false, aliases: [], runnerKind: 'function' });
+    expect([cap.preconds({ x: 1 }), cap.effects({ x: 1 })]).toEqual([[], []]);
     expect(cap.unverified).toBeUndefined();
     expect(cap.guard({ body: undefined }, { x: 1 })).toEqual({ ok: true });
     expect(cap.observe({ body: undefined }, { x: 1 })).toBeUndefined();
@@ -111,9 +113,13 @@ describe('defineCapability', () => {
 
   it('copies optional fields so later mutation of the definition does not leak in', () => {
     const aliases = ['mine_block'];
-    const cap = defineCapability({ ...base, aliases, preconds: ['near:block'], effects: ['block_removed'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
+    const preconds = ['near_block:stone'];
+    const cap = defineCapability({ ...base, aliases, preconds, effects: ['block_removed'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
     aliases.push('break_block');
-    expect(cap).toMatchObject({ aliases: ['mine_block'], preconds: ['near:block'], effects: ['block_removed'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
+    preconds.push('has_item:stick');
+    expect(cap).toMatchObject({ aliases: ['mine_block'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
+    expect(cap.preconds({ x: 1 }).map(formatPredicate)).toEqual(['near_block:stone']);
+    expect(cap.effects({ x: 1 }).map(formatPredicate)).toEqual(['custom:block_removed']);
   });
 
   it('types args from inputSchema and body/world from capabilityFactory', () => {
@@ -164,7 +170,8 @@ describe('defineCapability called from JavaScript (definitions checked at run ti
     [{ name: 7 }, 'name: expected a snake_case verb'],
     [{ version: undefined }, 'version: undefined is not semver'],
     [{ aliases: 'mine' }, 'aliases: expected an array of strings'],
-    [{ preconds: [1] }, 'preconds: expected an array of strings'],
+    [{ preconds: [1] }, 'preconds: expected a function (args) => predicates (pred.*), or an array of predicate strings'],
+    [{ effects: 'has_item:stick' }, 'effects: expected a function'],
     [{ strictArgs: 'no' }, 'strictArgs: expected a boolean'],
   ])('throws CapabilityDefinitionError naming the field for %o', (patch, message) => {
     expect(untyped(patch)).toThrow(CapabilityDefinitionError);

@@ -116,8 +116,9 @@ describe('CapabilityRegistry', () => {
     expect(chatEntry).toMatchObject({
       acceptance: 'unverified',
       unverifiedReason: 'chat changes nothing observable',
-      preconds: ['connected'],
-      effects: ['said:message'],
+      // Legacy wire strings that are no predicate are shown as user vocabulary.
+      preconds: ['custom:connected'],
+      effects: ['custom:said:message'],
       expectedDurationMs: 200,
       safetyLevel: 'safe',
       atomic: false,
