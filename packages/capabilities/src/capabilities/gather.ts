@@ -189,7 +189,7 @@ export const gather = defineBotCapability({
   description: 'Collect `count` items from blocks of a kind nearby (find → go → dig → collect; explore when none is found).',
   inputSchema: GatherArgsSchema,
   expectedDurationMs: 120_000,
-  effects: ['has_item:<drop>:+<count>'],
+  effects: (args) => [pred.gained(args.block, args.count)],
   behavior: gatherTree,
   guard: ({ body }, args) => {
     const matches = blockMatcher(body, args.block);

@@ -190,8 +190,12 @@ export const smeltItem = defineBotCapability({
   inputSchema: SmeltItemArgsSchema,
   // 10 s of furnace time per item (200 ticks); the attempt timeout (×3 by default) covers about 16 items.
   expectedDurationMs: 60_000,
-  preconds: ['near_block:furnace', 'has_item:<input>:<count>', 'has_item:coal:<n>'],
-  effects: ['has_item:<item>:+<count>'],
+  preconds: (args) => [
+    pred.nearBlock('furnace'),
+    pred.hasItem(args.input, args.count),
+    pred.hasItem('coal', typeof args.count === 'number' ? Math.ceil(args.count / 8) : pred.placeholder('fuel')),
+  ],
+  effects: (args) => [pred.gained(args.item, args.count)],
   guard: ({ body }, args) => {
     for (const name of [args.item, args.input]) if (!body.registry.itemsByName[name]) return guardFailed(`unknown item ${name}`);
     const missing = missingFor(body, args);
