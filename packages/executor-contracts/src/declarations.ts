@@ -2,7 +2,8 @@
 // them over symbolic args — every top-level field of the input schema a placeholder named after it — so
 // `(args) => [pred.hasItem(args.item, args.count)]` shows as `has_item:<item>:<count>`.
 import type { z } from 'zod';
-import { formatPredicate, parsePredicate, pred, PredicateTemplateSchema, type Placeholder, type PredicateTemplate } from './predicates.js';
+import { pred } from './pred.js';
+import { formatPredicate, parsePredicate, PredicateTemplateSchema, type Placeholder, type PredicateTemplate } from './predicates.js';
 
 /**
  * Args as a declaration sees them: each field its value when a step is at hand, or its placeholder when the

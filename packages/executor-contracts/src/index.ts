@@ -37,7 +37,6 @@ export {
   parseBlockKey,
   parsePredicate,
   PlaceholderSchema,
-  pred,
   PREDICATE_PREFIXES,
   PredicateSchema,
   PredicateStringSchema,
@@ -52,6 +51,7 @@ export {
   type ParsePredicateOptions,
   type PredicateTemplate,
 } from './predicates.js';
+export { pred } from './pred.js';
 export type { Declaration, DeclarationInput, SymbolicArgs } from './declarations.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';

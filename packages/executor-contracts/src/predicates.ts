@@ -28,7 +28,8 @@ export type BlockPos = z.infer<typeof BlockPosSchema>;
 /**
  * A value not known here, written `<name>` on the wire: a target that was not observed (`air:<target>`),
  * or an argument in a capability's declared preconds/effects as the manifest shows them (`has_item:<item>:<count>`).
- * Any value slot of a predicate may hold one; an evaluator never finds a predicate with one to hold.
+ * A target or `hurt`'s entity may be one in any predicate; every other value slot only in a `PredicateTemplate`.
+ * An evaluator never finds a predicate with one to hold.
  */
 export const PlaceholderSchema = z.object({ placeholder: z.string().regex(NAME) }).strict();
 export type Placeholder = z.infer<typeof PlaceholderSchema>;
@@ -39,7 +40,8 @@ const TargetSchema = slot(BlockPosSchema);
 const CountSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /** What `out_of` gets the body out of. */
-export const FluidSchema = z.enum(['lava', 'fire', 'water']);
+const FluidSchema = z.enum(['lava', 'fire', 'water']);
+export type Fluid = z.infer<typeof FluidSchema>;
 
 /** The value slots a template may fill with a placeholder (targets and `hurt` take one in both dialects). */
 const CLOSED_SLOTS = {
@@ -50,6 +52,7 @@ const CLOSED_SLOTS = {
   distance: z.number().finite().nonnegative(),
   fluid: FluidSchema,
 };
+
 /** The predicate kinds over one choice of slot schemas. */
 function predicateKinds<I extends z.ZodType, N extends z.ZodType, C extends z.ZodType, D extends z.ZodType, T extends z.ZodType, F extends z.ZodType>(slots: {
   readonly item: I;
@@ -277,48 +280,3 @@ export const PredicateStringSchema = z.string().superRefine((text, ctx) => {
   const parsed = parsePredicate(text);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
 });
-
-/**
- * Builders of typed predicates; format them with `formatPredicate`, or pass them straight to
- * `precondMissing` / `effectsUnmet`. Positions are floored to their block.
- *
- * @example
- * precondMissing([pred.hasItem('stick', 2), pred.nearBlock('crafting_table')])
- */
-export const pred = {
-  /** At least `count` of an item (or of an item class: `{ class: 'food' }`). */
-  hasItem: <I extends ItemRef | Placeholder, C extends number | Placeholder = number>(item: I, count?: C) =>
-    ({ kind: 'has_item', item, count: count ?? 1, mode: 'at_least' }) as Built<I | C>,
-  /** `count` more of an item than before the step. */
-  gained: <I extends ItemRef | Placeholder, C extends number | Placeholder = number>(item: I, count?: C) =>
-    ({ kind: 'has_item', item, count: count ?? 1, mode: 'gain' }) as Built<I | C>,
-  nearBlock: <B extends string | Placeholder>(block: B) => ({ kind: 'near_block', block }) as Built<B>,
-  withinReach: (position: Position): Predicate => ({ kind: 'within_reach', position: toTarget(position) }),
-  at: (position: Position): Predicate => ({ kind: 'at', position: toTarget(position) }),
-  airAt: (position: Position): Predicate => ({ kind: 'air_at', position: toTarget(position) }),
-  blockAt: <B extends string | Placeholder>(position: Position, block: B) => ({ kind: 'block_at', position: toTarget(position), block }) as Built<B>,
-  equipped: <D extends string | Placeholder, I extends string | Placeholder>(destination: D, item: I) => ({ kind: 'equipped', destination, item }) as Built<D | I>,
-  hurt: (entity: { readonly name: string; readonly id: string | number } | Placeholder): Predicate =>
-    ({ kind: 'hurt', entity: 'placeholder' in entity ? entity : { name: entity.name, id: String(entity.id) } }),
-  rose: <N extends number | Placeholder>(blocks: N) => ({ kind: 'rose', blocks }) as Built<N>,
-  distanceFromThreat: <N extends number | Placeholder = number>(atLeast?: N) =>
-    (atLeast === undefined ? { kind: 'distance_from_threat' } : { kind: 'distance_from_threat', atLeast }) as Built<N>,
-  foodRose: (): Predicate => ({ kind: 'food_rose' }),
-  chatEchoed: (): Predicate => ({ kind: 'chat_echoed' }),
-  structure: (state: 'built' | 'observed'): Predicate => ({ kind: 'structure', state }),
-  /** The body is out of a fluid (`lava`, `fire`: feet and head clear; `water`: eyes in air). */
-  outOf: <F extends z.infer<typeof FluidSchema> | Placeholder>(fluid: F) => ({ kind: 'out_of', fluid }) as Built<F>,
-  custom: (text: string): Predicate => ({ kind: 'custom', text }),
-  /** An unobserved target (`<target>` on the wire). */
-  placeholder: (name: string): Placeholder => ({ placeholder: name }),
-} as const;
-
-type Position = { readonly x: number; readonly y: number; readonly z: number } | Placeholder;
-
-/** A built predicate's type: a template when a value slot was given a placeholder, else a predicate a step can carry. */
-type Built<Values> = [Extract<Values, Placeholder>] extends [never] ? Predicate : PredicateTemplate;
-
-function toTarget(position: Position): BlockPos | Placeholder {
-  // `+ 0` turns -0 into 0, so a built position equals its parsed wire form.
-  return 'placeholder' in position ? position : { x: Math.floor(position.x) + 0, y: Math.floor(position.y) + 0, z: Math.floor(position.z) + 0 };
-}
