@@ -302,4 +302,5 @@ function checkCapabilityShape(cap: Capability<unknown>): void {
   }
   if (!isZodSchema(cap.inputSchema)) throw new CapabilityDefinitionError(name, 'inputSchema: expected a zod schema (zod 4)');
   if (!Array.isArray(cap.aliases)) throw new CapabilityDefinitionError(name, 'aliases: expected an array (build capabilities with defineCapability)');
+  renderDeclarations(cap);
 }

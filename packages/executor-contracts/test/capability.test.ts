@@ -9,6 +9,7 @@ import {
   defineCapability,
   effectsUnmet,
   formatPredicate,
+  pred,
   guardFailed,
   guardOk,
   isUnverified,
@@ -189,6 +190,10 @@ describe('defineCapability called from JavaScript (definitions checked at run ti
     const { acceptance: _dropped, ...withoutAcceptance } = cap;
     expect(() => new CapabilityRegistry().register(withoutAcceptance as never)).toThrow('acceptance: expected a function, received undefined');
     expect(() => new CapabilityRegistry().register({ ...cap, inputSchema: {} } as never)).toThrow('inputSchema: expected a zod schema');
+    // A 0.x-style capability: declarations as arrays, not methods.
+    expect(() => new CapabilityRegistry().register({ ...cap, effects: ['has_item:stick'] } as never)).toThrow('effects: expected a function, received object');
+    const reads = { ...cap, preconds: (args: { x: number }) => [pred.rose(args.x * 2)] };
+    expect(() => new CapabilityRegistry().register(reads as never)).toThrow(/preconds over placeholder args: \[0\]: not a predicate/);
     const manifest = new CapabilityRegistry().register(defineCapability({ ...base, acceptance: unverified('later') })).manifest();
     expect(manifest.capabilities[0]!.versions[0]).toMatchObject({ acceptance: 'unverified', unverifiedReason: 'later' });
   });
