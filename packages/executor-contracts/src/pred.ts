@@ -4,7 +4,8 @@ import type { BlockPos, Fluid, ItemRef, Placeholder, Predicate, PredicateTemplat
 
 /**
  * Builders of typed predicates; format them with `formatPredicate`, or pass them straight to
- * `precondMissing` / `effectsUnmet`. Positions are floored to their block.
+ * `precondMissing` / `effectsUnmet`. Positions are floored to their block. Given a placeholder in a value
+ * slot (a capability declaration over symbolic args), a builder returns a `PredicateTemplate`.
  *
  * @example
  * precondMissing([pred.hasItem('stick', 2), pred.nearBlock('crafting_table')])
