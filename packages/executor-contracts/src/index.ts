@@ -48,11 +48,10 @@ export {
   type Predicate,
   type PredicateKind,
   type PredicateParse,
-  type ParsePredicateOptions,
   type PredicateTemplate,
 } from './predicates.js';
 export { pred } from './pred.js';
-export type { Declaration, DeclarationInput, SymbolicArgs } from './declarations.js';
+export type { Declaration, SymbolicArgs } from './declarations.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';
 export {
