@@ -1,6 +1,7 @@
 import type { PredicateEvaluator } from '@sinew/bt-runtime';
 import { NEAR_BLOCK_DISTANCE, type ItemRef, type Predicate, type PredicateKind } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
+import { outOfFluid } from './body/fluids.js';
 import { blockMatcher, eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from './body/geometry.js';
 import type { SinewBot } from './bot.js';
 
@@ -11,11 +12,11 @@ interface Baseline {
   readonly food: number;
 }
 
-const KINDS: readonly PredicateKind[] = ['has_item', 'near_block', 'within_reach', 'at', 'air_at', 'block_at', 'equipped', 'rose', 'food_rose'];
+const KINDS: readonly PredicateKind[] = ['has_item', 'near_block', 'within_reach', 'at', 'air_at', 'block_at', 'equipped', 'rose', 'food_rose', 'out_of'];
 
 /**
  * The predicate evaluator for a mineflayer bot: checks step `preconds`/`effects` on the live bot
- * (inventory, blocks around, position, held items, food). Pass it as `createExecutor({ predicates })`.
+ * (inventory, blocks around, position, held items, food, fluids around the body). Pass it as `createExecutor({ predicates })`.
  *
  * @example
  * const executor = createExecutor({ registry: createStandardRegistry(), body: bot, predicates: minecraftPredicates });
@@ -52,6 +53,8 @@ function holds(predicate: Predicate, bot: Bot, baseline: Baseline | undefined): 
       return baseline !== undefined && bot.entity.position.y - baseline.y >= predicate.blocks;
     case 'food_rose':
       return baseline !== undefined && bot.food > baseline.food;
+    case 'out_of':
+      return outOfFluid(bot, predicate.fluid);
     default:
       return false;
   }

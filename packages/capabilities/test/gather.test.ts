@@ -1,7 +1,7 @@
 import { fill, give, placeTree, teleport } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { gather, GATHER_TREE } from '../src/index.js';
-import { useWorld } from './world.js';
+import { useWorld, waitUntil } from './world.js';
 
 const world = useWorld();
 
@@ -59,6 +59,20 @@ describe('gather', () => {
     const away = await world.step('navigate', { position: ground.offset(8, 0, 0), range: 1 });
     expect(away.status, `from ${bot.entity.position}: ${JSON.stringify(away.failure)}`).toBe('succeeded');
   });
+
+  it('preempted after its first log, the resumed attempt gathers its full count from where it resumed', async () => {
+    const { server, executor } = world;
+    await placeTree(server, server.spawn.offset(4, 0, 2).floored(), { kind: 'oak', height: 4 });
+    await placeTree(server, server.spawn.offset(-4, 0, -3).floored(), { kind: 'oak', height: 5 });
+    const run = executor.run({ planId: 'gather-preempted', intentId: 'test', steps: [{ stepId: 's1', type: 'gather', args: { block: 'oak_log', count: 3 } }] });
+    await waitUntil(() => logs() >= 1, 30_000);
+    const [fast] = await executor.preempt([{ stepId: 'shout', type: 'chat', args: { message: 'one log in, hold on' } }], { reason: 'test' });
+    expect(fast?.status, JSON.stringify(fast?.failure)).toBe('succeeded');
+    const step = (await run).steps.at(-1)!;
+    // The resumed attempt is judged from its own `pre` (at least one log held): it must gather 3 more, not stop at 3 in all.
+    expect(step.status, JSON.stringify(step.failure)).toBe('succeeded');
+    expect(logs()).toBeGreaterThanOrEqual(4);
+  }, 90_000);
 
   it('refuses a name that is neither a block nor a block group (guard_failed)', async () => {
     const outcome = await world.step('gather', { block: 'unobtainium' });

@@ -49,6 +49,31 @@ describe('minecraftPredicates: step preconds/effects checked on the live bot', (
     expect(await step('chat', { message: 'hi' }, { preconds: [`block:${at}=crafting_table`, 'near_block:crafting_table'] })).toMatchObject({ status: 'succeeded' });
   });
 
+  it('reads the fluids around the body: out_of (what escape_fluid declares)', async () => {
+    const { server, bot } = world;
+    expect(await step('chat', { message: 'dry' }, { preconds: ['out_of:water', 'out_of:lava'] })).toMatchObject({ status: 'succeeded' });
+    const feet = bot.entity.position.floored();
+    await setBlock(server, feet, 'water');
+    await setBlock(server, feet.offset(0, 1, 0), 'water');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(minecraftPredicates.holds({ kind: 'out_of', fluid: 'water' }, bot, undefined)).toBe(false);
+    expect(minecraftPredicates.holds({ kind: 'out_of', fluid: 'lava' }, bot, undefined)).toBe(true);
+    expect(await step('chat', { message: 'wet' }, { preconds: ['out_of:water'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'precond_missing', missing: ['out_of:water'] } });
+  });
+
+  it('a declaration template (placeholders in value slots) is no step predicate: the plan is refused naming it', async () => {
+    const executor = createExecutor({ registry: createStandardRegistry(), body: world.bot, predicates: minecraftPredicates });
+    try {
+      const steps = [{ stepId: 's', type: 'chat', args: { message: 'hi' }, preconds: ['has_item:<item>:1'] }];
+      const outcome = await executor.run({ planId: 'template', intentId: 'test', steps });
+      expect(outcome.status).toBe('failed');
+      expect(JSON.stringify(outcome)).toContain('a placeholder (<name>) stands for a value not known yet');
+      expect(outcome.steps.filter((s) => s.status === 'succeeded')).toEqual([]);
+    } finally {
+      await executor.close();
+    }
+  });
+
   it('a kind the evaluator cannot check (or an unobserved target) is refused with invalid_args, never dispatched', async () => {
     expect(await step('chat', { message: 'hi' }, { effects: ['chat:echoed'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });
     expect(await step('chat', { message: 'hi' }, { preconds: ['air:<target>'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { Blackboard } from './blackboard.js';
 import type { ErrorCode } from './codes.js';
-import { formatPredicate, type Predicate } from './predicates.js';
+import { renderDeclaration, symbolicArgs, toDeclaration, type DeclarationInput, type RenderedDeclarations, type SymbolicArgs } from './declarations.js';
+import { formatPredicate, type PredicateTemplate } from './predicates.js';
 import { CapabilityRetrySchema, type CapabilityRetry } from './retry.js';
 import type { RunnerResult, SafetyLevel } from './schemas.js';
 
@@ -108,10 +109,14 @@ export interface CapabilityDefinition<Schema extends z.ZodType, Body, World> {
   readonly retry?: CapabilityRetry;
   /** Deprecated verbs that resolve to this one (counted and reported). */
   readonly aliases?: readonly string[];
-  /** Declared precondition predicates (for planners and the manifest). */
-  readonly preconds?: readonly string[];
-  /** Declared effect predicates (for planners and the manifest). */
-  readonly effects?: readonly string[];
+  /**
+   * What must hold before a step, built from its args: `(args) => [pred.hasItem(args.item, args.count)]`.
+   * For planners and the manifest, which renders it with placeholder args (`has_item:<item>:<count>`).
+   * Wire strings are still accepted (deprecated): one that does not parse becomes `custom:<text>`.
+   */
+  readonly preconds?: DeclarationInput<z.output<Schema>>;
+  /** What a step makes hold, built from its args (see `preconds`): `(args) => [pred.gained(args.item, args.count)]`. */
+  readonly effects?: DeclarationInput<z.output<Schema>>;
   /**
    * Unknown argument keys are `invalid_args` ("unknown key `cout` — did you mean `count`?"): an object
    * `inputSchema` in zod's default mode is made strict. `false` keeps it as given (zod strips unknown
@@ -134,12 +139,14 @@ export interface Capability<Body = unknown, World = unknown, Args = unknown> {
   readonly expectedDurationMs?: number;
   readonly retry?: CapabilityRetry;
   readonly aliases: readonly string[];
-  readonly preconds: readonly string[];
-  readonly effects: readonly string[];
   /** `unverified` marker when acceptance is still a stub, else undefined. */
   readonly unverified?: UnverifiedAcceptance;
   /** `behavior` kind when run by a behavior runner, else `function`. */
   readonly runnerKind: string;
+  /** Declared preconditions for these args (placeholders where the manifest renders them symbolically). */
+  preconds(args: SymbolicArgs<Args>): readonly PredicateTemplate[];
+  /** Declared effects for these args (see `preconds`). */
+  effects(args: SymbolicArgs<Args>): readonly PredicateTemplate[];
   guard(ctx: GuardContext<Body>, args: Args): GuardResult;
   run(ctx: RunContext<Body>, args: Args): Promise<RunnerResult>;
   observe(ctx: GuardContext<Body>, args: Args): World | Promise<World> | undefined;
@@ -181,7 +188,7 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
   const marker = isUnverified(acceptance) ? acceptance : undefined;
   const behavior = definition.behavior;
   const run: Runner<Body, Args> = definition.run ?? ((ctx, args) => behavior!.run(ctx, args));
-  return {
+  const capability: Capability<Body, World, Args> = {
     name,
     version: definition.version,
     description: definition.description,
@@ -191,8 +198,8 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
     ...(definition.expectedDurationMs !== undefined ? { expectedDurationMs: definition.expectedDurationMs } : {}),
     ...(definition.retry ? { retry: definition.retry } : {}),
     aliases: [...(definition.aliases ?? [])],
-    preconds: [...(definition.preconds ?? [])],
-    effects: [...(definition.effects ?? [])],
+    preconds: toDeclaration(definition.preconds),
+    effects: toDeclaration(definition.effects),
     ...(marker ? { unverified: marker } : {}),
     runnerKind: behavior ? behavior.kind : 'function',
     guard: definition.guard ?? (() => ({ ok: true })),
@@ -200,6 +207,26 @@ export function defineCapability<Schema extends z.ZodType, Body = unknown, World
     observe: definition.observe ?? (() => undefined),
     acceptance: marker ? () => ({ ok: true }) : (acceptance as AcceptanceFn<World, Args>),
   };
+  // A declaration that cannot render over placeholder args fails here, not when a planner reads the manifest.
+  renderDeclarations(capability);
+  return capability;
+}
+
+/**
+ * A capability's preconds and effects in the wire form, rendered over symbolic args (each input field a
+ * placeholder named after it, camelCase as snake_case): what the manifest and tool definitions show.
+ * A declaration that throws or returns a non-predicate is a CapabilityDefinitionError.
+ */
+export function renderDeclarations<Args>(capability: Capability<unknown, unknown, Args>): RenderedDeclarations {
+  const args = symbolicArgs(capability.inputSchema) as SymbolicArgs<Args>;
+  const render = (field: 'preconds' | 'effects'): string[] => {
+    try {
+      return renderDeclaration((symbolic) => capability[field](symbolic), args);
+    } catch (error) {
+      throw new CapabilityDefinitionError(capability.name, `${field} over placeholder args: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return { preconds: render('preconds'), effects: render('effects') };
 }
 
 /** Whether a value is a zod (v4) schema: JavaScript callers can pass anything. */
@@ -252,9 +279,11 @@ function checkOptions(name: string, d: Record<string, unknown>): void {
   if (d.expectedDurationMs !== undefined && !(typeof d.expectedDurationMs === 'number' && d.expectedDurationMs > 0)) fail('expectedDurationMs must be > 0');
   if (d.strictArgs !== undefined && typeof d.strictArgs !== 'boolean') fail(`strictArgs: expected a boolean, received ${received(d.strictArgs)}`);
   checkRetry(name, d.retry);
-  for (const field of ['aliases', 'preconds', 'effects'] as const) {
-    const list = d[field];
-    if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string'))) fail(`${field}: expected an array of strings`);
+  const strings = (list: unknown) => Array.isArray(list) && list.every((item) => typeof item === 'string');
+  if (d.aliases !== undefined && !strings(d.aliases)) fail('aliases: expected an array of strings');
+  for (const field of ['preconds', 'effects'] as const) {
+    const value = d[field];
+    if (value !== undefined && typeof value !== 'function' && !strings(value)) fail(`${field}: expected a function (args) => predicates (pred.*), or an array of predicate strings`);
   }
   for (const alias of (d.aliases as string[] | undefined) ?? []) {
     if (!VERB.test(alias) || alias === name) fail(`bad alias "${alias}"`);
@@ -301,12 +330,12 @@ export function capabilityFactory<Body, World>() {
 export const guardOk: GuardResult = { ok: true };
 
 /** Wire strings of predicates given typed (`pred.hasItem('stick', 2)`) or already as strings. */
-function wire(predicates: readonly (string | Predicate)[]): string[] {
+function wire(predicates: readonly (string | PredicateTemplate)[]): string[] {
   return predicates.map((predicate) => (typeof predicate === 'string' ? predicate : formatPredicate(predicate)));
 }
 
 /** A guard refusal that names the missing preconditions so a planner can subgoal them. */
-export function precondMissing(predicates: readonly (string | Predicate)[], reason?: string): GuardResult {
+export function precondMissing(predicates: readonly (string | PredicateTemplate)[], reason?: string): GuardResult {
   const missing = wire(predicates);
   return { ok: false, code: 'precond_missing', reason: reason ?? `missing: ${missing.join(', ')}`, missing };
 }
@@ -320,7 +349,7 @@ export function guardFailed(reason: string): GuardResult {
 export const accepted: AcceptanceResult = { ok: true };
 
 /** A failing acceptance check naming the effects that did not happen. */
-export function effectsUnmet(predicates: readonly (string | Predicate)[], reason?: string): AcceptanceResult {
+export function effectsUnmet(predicates: readonly (string | PredicateTemplate)[], reason?: string): AcceptanceResult {
   const unmet = wire(predicates);
   return reason === undefined ? { ok: false, unmet } : { ok: false, unmet, reason };
 }

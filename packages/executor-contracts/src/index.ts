@@ -37,10 +37,10 @@ export {
   parseBlockKey,
   parsePredicate,
   PlaceholderSchema,
-  pred,
   PREDICATE_PREFIXES,
   PredicateSchema,
   PredicateStringSchema,
+  PredicateTemplateSchema,
   type BlockPos,
   type ItemClass,
   type ItemRef,
@@ -48,7 +48,10 @@ export {
   type Predicate,
   type PredicateKind,
   type PredicateParse,
+  type PredicateTemplate,
 } from './predicates.js';
+export { pred } from './pred.js';
+export type { Declaration, SymbolicArgs } from './declarations.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';
 export {

@@ -25,34 +25,87 @@ export type ItemRef = z.infer<typeof ItemRefSchema>;
 export const BlockPosSchema = z.object({ x: z.number().int(), y: z.number().int(), z: z.number().int() }).strict();
 export type BlockPos = z.infer<typeof BlockPosSchema>;
 
-/** A target that was not observed, written `<name>` on the wire (`air:<target>`). */
+/**
+ * A value not known here, written `<name>` on the wire: a target that was not observed (`air:<target>`),
+ * or an argument in a capability's declared preconds/effects as the manifest shows them (`has_item:<item>:<count>`).
+ * A target or `hurt`'s entity may be one in any predicate; every other value slot only in a `PredicateTemplate`.
+ * An evaluator never finds a predicate with one to hold.
+ */
 export const PlaceholderSchema = z.object({ placeholder: z.string().regex(NAME) }).strict();
 export type Placeholder = z.infer<typeof PlaceholderSchema>;
 
-const TargetSchema = z.union([BlockPosSchema, PlaceholderSchema]);
-const count = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** A slot that holds a value of `schema` or a placeholder. */
+const slot = <T extends z.ZodType>(schema: T) => z.union([schema, PlaceholderSchema]);
+const TargetSchema = slot(BlockPosSchema);
+const CountSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
-/** One predicate, by kind. `custom` is the explicit escape hatch for user vocabularies. */
-export const PredicateSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('has_item'), item: ItemRefSchema, count, mode: z.enum(['at_least', 'gain']) }).strict(),
-  z.object({ kind: z.literal('near_block'), block: ItemNameSchema }).strict(),
-  z.object({ kind: z.literal('within_reach'), position: TargetSchema }).strict(),
-  z.object({ kind: z.literal('at'), position: TargetSchema }).strict(),
-  z.object({ kind: z.literal('air_at'), position: TargetSchema }).strict(),
-  z.object({ kind: z.literal('block_at'), position: TargetSchema, block: ItemNameSchema }).strict(),
-  z.object({ kind: z.literal('equipped'), destination: z.string().regex(SLOT), item: ItemNameSchema }).strict(),
-  z.object({ kind: z.literal('hurt'), entity: z.union([z.object({ name: ItemNameSchema, id: z.string().regex(/^\d+$/) }).strict(), PlaceholderSchema]) }).strict(),
-  z.object({ kind: z.literal('rose'), blocks: count }).strict(),
-  z.object({ kind: z.literal('distance_from_threat'), atLeast: z.number().finite().nonnegative().optional() }).strict(),
-  z.object({ kind: z.literal('food_rose') }).strict(),
-  z.object({ kind: z.literal('chat_echoed') }).strict(),
-  z.object({ kind: z.literal('structure'), state: z.enum(['built', 'observed']) }).strict(),
-  z.object({ kind: z.literal('custom'), text: z.string().min(1).max(MAX_PREDICATE_LENGTH).regex(/^[^\n\r]*$/) }).strict(),
-]);
+/** What `out_of` gets the body out of. */
+const FluidSchema = z.enum(['lava', 'fire', 'water']);
+export type Fluid = z.infer<typeof FluidSchema>;
+
+/** The value slots a template may fill with a placeholder (targets and `hurt` take one in both dialects). */
+const CLOSED_SLOTS = {
+  item: ItemRefSchema,
+  name: ItemNameSchema,
+  count: CountSchema,
+  destination: z.string().regex(SLOT),
+  distance: z.number().finite().nonnegative(),
+  fluid: FluidSchema,
+};
+
+/** The predicate kinds over one choice of slot schemas. */
+function predicateKinds<I extends z.ZodType, N extends z.ZodType, C extends z.ZodType, D extends z.ZodType, T extends z.ZodType, F extends z.ZodType>(slots: {
+  readonly item: I;
+  readonly name: N;
+  readonly count: C;
+  readonly destination: D;
+  readonly distance: T;
+  readonly fluid: F;
+}) {
+  return z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('has_item'), item: slots.item, count: slots.count, mode: z.enum(['at_least', 'gain']) }).strict(),
+    z.object({ kind: z.literal('near_block'), block: slots.name }).strict(),
+    z.object({ kind: z.literal('within_reach'), position: TargetSchema }).strict(),
+    z.object({ kind: z.literal('at'), position: TargetSchema }).strict(),
+    z.object({ kind: z.literal('air_at'), position: TargetSchema }).strict(),
+    z.object({ kind: z.literal('block_at'), position: TargetSchema, block: slots.name }).strict(),
+    z.object({ kind: z.literal('equipped'), destination: slots.destination, item: slots.name }).strict(),
+    z.object({ kind: z.literal('hurt'), entity: z.union([z.object({ name: ItemNameSchema, id: z.string().regex(/^\d+$/) }).strict(), PlaceholderSchema]) }).strict(),
+    z.object({ kind: z.literal('rose'), blocks: slots.count }).strict(),
+    z.object({ kind: z.literal('distance_from_threat'), atLeast: slots.distance.optional() }).strict(),
+    z.object({ kind: z.literal('food_rose') }).strict(),
+    z.object({ kind: z.literal('chat_echoed') }).strict(),
+    z.object({ kind: z.literal('structure'), state: z.enum(['built', 'observed']) }).strict(),
+    z.object({ kind: z.literal('out_of'), fluid: slots.fluid }).strict(),
+    z.object({ kind: z.literal('custom'), text: z.string().min(1).max(MAX_PREDICATE_LENGTH).regex(/^[^\n\r]*$/) }).strict(),
+  ]);
+}
+
+/** One predicate, by kind: what steps carry and evaluators check. `custom` is the explicit escape hatch for user vocabularies. */
+export const PredicateSchema = predicateKinds(CLOSED_SLOTS);
 export type Predicate = z.infer<typeof PredicateSchema>;
 export type PredicateKind = Predicate['kind'];
 
-export type PredicateParse = { readonly ok: true; readonly predicate: Predicate } | { readonly ok: false; readonly reason: string };
+/**
+ * A predicate whose value slots may be placeholders: what a capability declares over its arguments, and what
+ * the manifest and tool definitions show (`has_item:<item>:<count>`). Never carried by a step.
+ */
+export const PredicateTemplateSchema = predicateKinds({
+  item: slot(CLOSED_SLOTS.item),
+  name: slot(CLOSED_SLOTS.name),
+  count: slot(CLOSED_SLOTS.count),
+  destination: slot(CLOSED_SLOTS.destination),
+  distance: slot(CLOSED_SLOTS.distance),
+  fluid: slot(CLOSED_SLOTS.fluid),
+});
+export type PredicateTemplate = z.infer<typeof PredicateTemplateSchema>;
+
+export type PredicateParse<P = Predicate> = { readonly ok: true; readonly predicate: P } | { readonly ok: false; readonly reason: string };
+
+/** `parsePredicate` options: `templates: true` also accepts placeholders in value slots (a declaration's wire form). */
+export interface ParsePredicateOptions {
+  readonly templates?: boolean;
+}
 
 /** `"x,y,z"` of a position, floored to the block it is in. */
 export function blockKey(position: { readonly x: number; readonly y: number; readonly z: number }): string {
@@ -72,42 +125,54 @@ function formatTarget(target: BlockPos | Placeholder): string {
 }
 
 function parseTarget(text: string): BlockPos | Placeholder | undefined {
-  const placeholder = /^<([a-z0-9_]+)>$/.exec(text);
-  return placeholder ? { placeholder: placeholder[1] as string } : parseBlockKey(text);
+  return readPlaceholder(text) ?? parseBlockKey(text);
 }
 
-function formatItem(item: ItemRef): string {
-  return typeof item === 'string' ? item : item.class;
+/** `<name>` as a placeholder, else undefined. */
+function readPlaceholder(text: string | undefined): Placeholder | undefined {
+  const placeholder = /^<([a-z0-9_]+)>$/.exec(text ?? '');
+  return placeholder ? { placeholder: placeholder[1] as string } : undefined;
 }
 
-/** The wire string of a predicate; `parsePredicate(formatPredicate(p))` gives `p` back. */
-export function formatPredicate(predicate: Predicate): string {
+/** A slot's wire text: the placeholder (`<name>`) or the value. */
+function formatSlot(value: string | number | Placeholder): string {
+  return typeof value === 'object' ? `<${value.placeholder}>` : String(value);
+}
+
+function formatItem(item: ItemRef | Placeholder): string {
+  return typeof item === 'string' ? item : 'class' in item ? item.class : formatSlot(item);
+}
+
+/** The wire string of a predicate (or template); `parsePredicate(formatPredicate(p))` gives `p` back. */
+export function formatPredicate(predicate: PredicateTemplate): string {
   switch (predicate.kind) {
     case 'has_item':
-      return `has_item:${formatItem(predicate.item)}:${predicate.mode === 'gain' ? '+' : ''}${predicate.count}`;
+      return `has_item:${formatItem(predicate.item)}:${predicate.mode === 'gain' ? '+' : ''}${formatSlot(predicate.count)}`;
     case 'near_block':
-      return `near_block:${predicate.block}`;
+      return `near_block:${formatSlot(predicate.block)}`;
     case 'within_reach':
     case 'at':
       return `${predicate.kind}:${formatTarget(predicate.position)}`;
     case 'air_at':
       return `air:${formatTarget(predicate.position)}`;
     case 'block_at':
-      return `block:${formatTarget(predicate.position)}=${predicate.block}`;
+      return `block:${formatTarget(predicate.position)}=${formatSlot(predicate.block)}`;
     case 'equipped':
-      return `equipped:${predicate.destination}=${predicate.item}`;
+      return `equipped:${formatSlot(predicate.destination)}=${formatSlot(predicate.item)}`;
     case 'hurt':
       return `hurt:${'placeholder' in predicate.entity ? `<${predicate.entity.placeholder}>` : `${predicate.entity.name}#${predicate.entity.id}`}`;
     case 'rose':
-      return `y:+${predicate.blocks}`;
+      return `y:+${formatSlot(predicate.blocks)}`;
     case 'distance_from_threat':
-      return predicate.atLeast === undefined ? 'distance_from_threat' : `distance_from_threat:>=${predicate.atLeast}`;
+      return predicate.atLeast === undefined ? 'distance_from_threat' : `distance_from_threat:>=${formatSlot(predicate.atLeast)}`;
     case 'food_rose':
       return 'food:rose';
     case 'chat_echoed':
       return 'chat:echoed';
     case 'structure':
       return `structure:${predicate.state}`;
+    case 'out_of':
+      return `out_of:${formatSlot(predicate.fluid)}`;
     case 'custom':
       return `custom:${predicate.text}`;
   }
@@ -115,12 +180,17 @@ export function formatPredicate(predicate: Predicate): string {
 
 type Reader = (rest: string | undefined) => unknown;
 
+/** A slot's value from its wire text: a placeholder, else `read(text)`. */
+function readSlot(text: string | undefined, read: (text: string) => unknown = (t) => t): unknown {
+  return text === undefined ? undefined : (readPlaceholder(text) ?? read(text));
+}
+
 function readHasItem(rest: string | undefined): unknown {
-  const match = /^([a-z0-9_]+)(?::(\+|>=)?(\d+))?$/.exec(rest ?? '');
+  const match = /^([a-z0-9_]+|<[a-z0-9_]+>)(?::(\+|>=)?(\d+|<[a-z0-9_]+>))?$/.exec(rest ?? '');
   if (!match) return undefined;
-  const [, name, sign, digits] = match as unknown as [string, string, string | undefined, string | undefined];
-  const item = ItemClassSchema.safeParse(name).success ? { class: name } : name;
-  return { kind: 'has_item', item, count: digits === undefined ? 1 : Number(digits), mode: sign === '+' ? 'gain' : 'at_least' };
+  const [, name, sign, amount] = match as unknown as [string, string, string | undefined, string | undefined];
+  const item = readSlot(name, (text) => (ItemClassSchema.safeParse(text).success ? { class: text } : text));
+  return { kind: 'has_item', item, count: amount === undefined ? 1 : readSlot(amount, Number), mode: sign === '+' ? 'gain' : 'at_least' };
 }
 
 function readAssignment(rest: string | undefined): [string, string] | undefined {
@@ -137,8 +207,8 @@ function readHurt(rest: string | undefined): unknown {
 
 function readThreat(rest: string | undefined): unknown {
   if (rest === undefined) return { kind: 'distance_from_threat' };
-  const match = /^>=([0-9][0-9.e+-]*)$/.exec(rest);
-  return match ? { kind: 'distance_from_threat', atLeast: Number(match[1]) } : undefined;
+  const match = /^>=([0-9][0-9.e+-]*|<[a-z0-9_]+>)$/.exec(rest);
+  return match ? { kind: 'distance_from_threat', atLeast: readSlot(match[1], Number) } : undefined;
 }
 
 const fixed = (text: string, value: object): Reader => (rest) => (rest === text ? value : undefined);
@@ -147,30 +217,31 @@ const target = (kind: PredicateKind): Reader => (rest) => ({ kind, position: par
 /** Per wire prefix: how to read the rest, and what a reader should have written. */
 const READERS: Record<string, { readonly read: Reader; readonly expected: string }> = {
   has_item: { read: readHasItem, expected: 'has_item:<item | food | any>[:<n> | :+<n> | :>=<n>] with n an integer ≥ 1' },
-  near_block: { read: (rest) => ({ kind: 'near_block', block: rest }), expected: 'near_block:<block>' },
+  near_block: { read: (rest) => ({ kind: 'near_block', block: readSlot(rest) }), expected: 'near_block:<block>' },
   within_reach: { read: target('within_reach'), expected: 'within_reach:<x>,<y>,<z> (integers) or within_reach:<placeholder>' },
   at: { read: target('at'), expected: 'at:<x>,<y>,<z> (integers) or at:<placeholder>' },
   air: { read: target('air_at'), expected: 'air:<x>,<y>,<z> (integers) or air:<placeholder>' },
   block: {
     read: (rest) => {
       const parts = readAssignment(rest);
-      return parts && { kind: 'block_at', position: parseTarget(parts[0]), block: parts[1] };
+      return parts && { kind: 'block_at', position: parseTarget(parts[0]), block: readSlot(parts[1]) };
     },
     expected: 'block:<x>,<y>,<z>=<block>',
   },
   equipped: {
     read: (rest) => {
       const parts = readAssignment(rest);
-      return parts && { kind: 'equipped', destination: parts[0], item: parts[1] };
+      return parts && { kind: 'equipped', destination: readSlot(parts[0]), item: readSlot(parts[1]) };
     },
     expected: 'equipped:<destination>=<item>',
   },
   hurt: { read: readHurt, expected: 'hurt:<entity>#<id> or hurt:<placeholder>' },
-  y: { read: (rest) => (/^\+\d+$/.test(rest ?? '') ? { kind: 'rose', blocks: Number(rest) } : undefined), expected: 'y:+<n> with n ≥ 1' },
+  y: { read: (rest) => (rest?.startsWith('+') ? { kind: 'rose', blocks: readSlot(rest.slice(1), (n) => (/^\d+$/.test(n) ? Number(n) : undefined)) } : undefined), expected: 'y:+<n> with n ≥ 1' },
   distance_from_threat: { read: readThreat, expected: 'distance_from_threat[:>=<distance>]' },
   food: { read: fixed('rose', { kind: 'food_rose' }), expected: 'food:rose' },
   chat: { read: fixed('echoed', { kind: 'chat_echoed' }), expected: 'chat:echoed' },
   structure: { read: (rest) => ({ kind: 'structure', state: rest }), expected: 'structure:built or structure:observed' },
+  out_of: { read: (rest) => ({ kind: 'out_of', fluid: readSlot(rest) }), expected: 'out_of:lava, out_of:fire or out_of:water' },
   custom: { read: (rest) => ({ kind: 'custom', text: rest }), expected: 'custom:<text> (one line, ≤ 512 characters)' },
 };
 
@@ -179,12 +250,17 @@ export const PREDICATE_PREFIXES: readonly string[] = Object.keys(READERS);
 
 /**
  * Parses a predicate's wire string. Never throws: anything that is not a known predicate is a
- * `{ ok: false, reason }` naming what was expected.
+ * `{ ok: false, reason }` naming what was expected. A placeholder in a value slot (`has_item:<item>:2`)
+ * is a template: refused unless `{ templates: true }` (a step must say which item).
  *
  * @example
  * parsePredicate('has_item:oak_log:+3') // → { ok: true, predicate: { kind: 'has_item', item: 'oak_log', count: 3, mode: 'gain' } }
+ * parsePredicate('has_item:<item>:<count>', { templates: true }) // → item and count are { placeholder } values
  */
-export function parsePredicate(text: unknown): PredicateParse {
+export function parsePredicate(text: unknown): PredicateParse;
+export function parsePredicate(text: unknown, options: ParsePredicateOptions & { readonly templates: true }): PredicateParse<PredicateTemplate>;
+export function parsePredicate(text: unknown, options?: ParsePredicateOptions): PredicateParse<PredicateTemplate>;
+export function parsePredicate(text: unknown, options: ParsePredicateOptions = {}): PredicateParse<PredicateTemplate> {
   if (typeof text !== 'string') return { ok: false, reason: `expected a predicate string, received ${text === null ? 'null' : typeof text}` };
   const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
   if (text.length > MAX_PREDICATE_LENGTH) return { ok: false, reason: `${shown}: longer than ${MAX_PREDICATE_LENGTH} characters` };
@@ -192,8 +268,11 @@ export function parsePredicate(text: unknown): PredicateParse {
   const prefix = colon < 0 ? text : text.slice(0, colon);
   const reader = Object.hasOwn(READERS, prefix) ? READERS[prefix] : undefined;
   if (!reader) return { ok: false, reason: `${shown}: unknown predicate kind "${prefix.slice(0, 40)}" (known: ${PREDICATE_PREFIXES.join(', ')})` };
-  const parsed = PredicateSchema.safeParse(reader.read(colon < 0 ? undefined : text.slice(colon + 1)));
-  return parsed.success ? { ok: true, predicate: parsed.data } : { ok: false, reason: `${shown}: expected ${reader.expected}` };
+  const value = reader.read(colon < 0 ? undefined : text.slice(colon + 1));
+  const parsed = (options.templates ? PredicateTemplateSchema : PredicateSchema).safeParse(value);
+  if (parsed.success) return { ok: true, predicate: parsed.data };
+  const template = !options.templates && PredicateTemplateSchema.safeParse(value).success;
+  return { ok: false, reason: template ? `${shown}: a placeholder (<name>) stands for a value not known yet; a step must give the value` : `${shown}: expected ${reader.expected}` };
 }
 
 /** Zod schema for a predicate's wire string: a string that `parsePredicate` accepts. */
@@ -201,40 +280,3 @@ export const PredicateStringSchema = z.string().superRefine((text, ctx) => {
   const parsed = parsePredicate(text);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
 });
-
-/**
- * Builders of typed predicates; format them with `formatPredicate`, or pass them straight to
- * `precondMissing` / `effectsUnmet`. Positions are floored to their block.
- *
- * @example
- * precondMissing([pred.hasItem('stick', 2), pred.nearBlock('crafting_table')])
- */
-export const pred = {
-  /** At least `count` of an item (or of an item class: `{ class: 'food' }`). */
-  hasItem: (item: ItemRef, count = 1): Predicate => ({ kind: 'has_item', item, count, mode: 'at_least' }),
-  /** `count` more of an item than before the step. */
-  gained: (item: ItemRef, count = 1): Predicate => ({ kind: 'has_item', item, count, mode: 'gain' }),
-  nearBlock: (block: string): Predicate => ({ kind: 'near_block', block }),
-  withinReach: (position: Position): Predicate => ({ kind: 'within_reach', position: toTarget(position) }),
-  at: (position: Position): Predicate => ({ kind: 'at', position: toTarget(position) }),
-  airAt: (position: Position): Predicate => ({ kind: 'air_at', position: toTarget(position) }),
-  blockAt: (position: Position, block: string): Predicate => ({ kind: 'block_at', position: toTarget(position), block }),
-  equipped: (destination: string, item: string): Predicate => ({ kind: 'equipped', destination, item }),
-  hurt: (entity: { readonly name: string; readonly id: string | number } | Placeholder): Predicate =>
-    ({ kind: 'hurt', entity: 'placeholder' in entity ? entity : { name: entity.name, id: String(entity.id) } }),
-  rose: (blocks: number): Predicate => ({ kind: 'rose', blocks }),
-  distanceFromThreat: (atLeast?: number): Predicate => (atLeast === undefined ? { kind: 'distance_from_threat' } : { kind: 'distance_from_threat', atLeast }),
-  foodRose: (): Predicate => ({ kind: 'food_rose' }),
-  chatEchoed: (): Predicate => ({ kind: 'chat_echoed' }),
-  structure: (state: 'built' | 'observed'): Predicate => ({ kind: 'structure', state }),
-  custom: (text: string): Predicate => ({ kind: 'custom', text }),
-  /** An unobserved target (`<target>` on the wire). */
-  placeholder: (name: string): Placeholder => ({ placeholder: name }),
-} as const;
-
-type Position = { readonly x: number; readonly y: number; readonly z: number } | Placeholder;
-
-function toTarget(position: Position): BlockPos | Placeholder {
-  // `+ 0` turns -0 into 0, so a built position equals its parsed wire form.
-  return 'placeholder' in position ? position : { x: Math.floor(position.x) + 0, y: Math.floor(position.y) + 0, z: Math.floor(position.z) + 0 };
-}

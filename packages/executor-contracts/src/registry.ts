@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CapabilityDefinitionError, isZodSchema, type Capability } from './capability.js';
+import { CapabilityDefinitionError, isZodSchema, renderDeclarations, type Capability } from './capability.js';
 import { SafetyLevelSchema } from './schemas.js';
 import { compareVersions, parseRange, parseVersion } from './semver.js';
 
@@ -27,7 +27,9 @@ export const ManifestVersionSchema = z.object({
   safetyLevel: SafetyLevelSchema,
   atomic: z.boolean(),
   expectedDurationMs: z.number().optional(),
+  /** Declared preconditions in the wire form, args as placeholders (`has_item:<item>:<count>`). */
   preconds: z.array(z.string()),
+  /** Declared effects in the wire form, args as placeholders (`has_item:<item>:+<count>`). */
   effects: z.array(z.string()),
   acceptance: z.enum(['verified', 'unverified']),
   unverifiedReason: z.string().optional(),
@@ -63,11 +65,15 @@ export interface Canary<Body> {
   readonly options: CanaryOptions;
 }
 
-/** A tool an LLM can call: one per verb, highest version. */
+/** A tool an LLM can call: one per verb, the version it resolves to by default. */
 export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
+  /** What must hold before, in the wire form with args as placeholders (`has_item:<item>:1`); the registry always fills it. */
+  readonly preconds?: readonly string[];
+  /** What holds after, in the same form (`equipped:<destination>=<item>`). */
+  readonly effects?: readonly string[];
 }
 
 /**
@@ -206,9 +212,8 @@ export class CapabilityRegistry<Body = unknown> {
     if (canonical === undefined || !list) {
       return { ok: false, reason: 'unknown_verb', message: `no capability provides "${verb}"`, available: this.verbs() };
     }
-    // By default: the highest version that is neither on trial nor retired.
     const canary = this.#canaries.get(canonical)?.capability;
-    let capability = list.find((c) => c !== canary && !this.#retired.has(c)) ?? list[0]!;
+    let capability = this.#defaultVersion(canonical);
     if (range !== undefined) {
       const matches = parseRange(range);
       if (!matches) return { ok: false, reason: 'bad_range', message: `"${range}" is not a semver range`, available: list.map((c) => c.version) };
@@ -228,6 +233,13 @@ export class CapabilityRegistry<Body = unknown> {
       return { ok: true, capability, alias: verb };
     }
     return { ok: true, capability };
+  }
+
+  /** What a verb resolves to without a range: the highest version that is neither on trial nor retired. */
+  #defaultVersion(canonical: string): Capability<Body> {
+    const list = this.#versions.get(canonical)!;
+    const canary = this.#canaries.get(canonical)?.capability;
+    return list.find((c) => c !== canary && !this.#retired.has(c)) ?? list[0]!;
   }
 
   /** The capability for a verb, or undefined (convenience over `resolve`). */
@@ -250,8 +262,7 @@ export class CapabilityRegistry<Body = unknown> {
           safetyLevel: cap.safetyLevel,
           atomic: cap.atomic,
           ...(cap.expectedDurationMs !== undefined ? { expectedDurationMs: cap.expectedDurationMs } : {}),
-          preconds: [...cap.preconds],
-          effects: [...cap.effects],
+          ...renderDeclarations(cap),
           ...acceptanceStatus(cap),
           runner: cap.runnerKind,
         })),
@@ -259,11 +270,14 @@ export class CapabilityRegistry<Body = unknown> {
     };
   }
 
-  /** Tool definitions an LLM can call: name, description and JSON Schema of the highest version of each verb. */
+  /**
+   * Tool definitions an LLM can call: name, description and JSON Schema of the version each verb resolves
+   * to by default (never a canary on trial nor a retired one: a plan built from their schema could fail).
+   */
   toolDefinitions(): ToolDefinition[] {
     return this.verbs().map((name) => {
-      const cap = this.#versions.get(name)![0]!;
-      return { name, description: cap.description, inputSchema: toJsonSchema(cap.inputSchema) };
+      const cap = this.#defaultVersion(name);
+      return { name, description: cap.description, inputSchema: toJsonSchema(cap.inputSchema), ...renderDeclarations(cap) };
     });
   }
 }
@@ -283,9 +297,10 @@ function acceptanceStatus(cap: Capability<unknown>): { acceptance: 'verified' | 
 function checkCapabilityShape(cap: Capability<unknown>): void {
   if (typeof cap !== 'object' || cap === null) throw new CapabilityDefinitionError('?', 'register: expected a capability from defineCapability');
   const name = typeof cap.name === 'string' ? cap.name : '?';
-  for (const method of ['guard', 'run', 'observe', 'acceptance'] as const) {
+  for (const method of ['guard', 'run', 'observe', 'acceptance', 'preconds', 'effects'] as const) {
     if (typeof cap[method] !== 'function') throw new CapabilityDefinitionError(name, `${method}: expected a function, received ${typeof cap[method]} (build capabilities with defineCapability)`);
   }
   if (!isZodSchema(cap.inputSchema)) throw new CapabilityDefinitionError(name, 'inputSchema: expected a zod schema (zod 4)');
   if (!Array.isArray(cap.aliases)) throw new CapabilityDefinitionError(name, 'aliases: expected an array (build capabilities with defineCapability)');
+  renderDeclarations(cap);
 }

@@ -8,6 +8,8 @@ import {
   checkArgs,
   defineCapability,
   effectsUnmet,
+  formatPredicate,
+  pred,
   guardFailed,
   guardOk,
   isUnverified,
@@ -60,7 +62,8 @@ describe('defineCapability', () => {
 
   it('normalizes a definition with documented defaults', () => {
     const cap = defineCapability(base);
-    expect(cap).toMatchObject({ name: 'dig_block', version: '1.0.0', safetyLevel: 'safe', atomic: false, aliases: [], preconds: [], effects: [], runnerKind: 'function' });
+    expect(cap).toMatchObject({ name: 'dig_block', version: '1.0.0', safetyLevel: 'safe', atomic: false, aliases: [], runnerKind: 'function' });
+    expect([cap.preconds({ x: 1 }), cap.effects({ x: 1 })]).toEqual([[], []]);
     expect(cap.unverified).toBeUndefined();
     expect(cap.guard({ body: undefined }, { x: 1 })).toEqual({ ok: true });
     expect(cap.observe({ body: undefined }, { x: 1 })).toBeUndefined();
@@ -111,9 +114,13 @@ describe('defineCapability', () => {
 
   it('copies optional fields so later mutation of the definition does not leak in', () => {
     const aliases = ['mine_block'];
-    const cap = defineCapability({ ...base, aliases, preconds: ['near:block'], effects: ['block_removed'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
+    const preconds = ['near_block:stone'];
+    const cap = defineCapability({ ...base, aliases, preconds, effects: ['block_removed'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
     aliases.push('break_block');
-    expect(cap).toMatchObject({ aliases: ['mine_block'], preconds: ['near:block'], effects: ['block_removed'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
+    preconds.push('has_item:stick');
+    expect(cap).toMatchObject({ aliases: ['mine_block'], safetyLevel: 'caution', atomic: true, expectedDurationMs: 500, retry: { maxLocalRetries: 1 } });
+    expect(cap.preconds({ x: 1 }).map(formatPredicate)).toEqual(['near_block:stone']);
+    expect(cap.effects({ x: 1 }).map(formatPredicate)).toEqual(['custom:block_removed']);
   });
 
   it('types args from inputSchema and body/world from capabilityFactory', () => {
@@ -164,7 +171,8 @@ describe('defineCapability called from JavaScript (definitions checked at run ti
     [{ name: 7 }, 'name: expected a snake_case verb'],
     [{ version: undefined }, 'version: undefined is not semver'],
     [{ aliases: 'mine' }, 'aliases: expected an array of strings'],
-    [{ preconds: [1] }, 'preconds: expected an array of strings'],
+    [{ preconds: [1] }, 'preconds: expected a function (args) => predicates (pred.*), or an array of predicate strings'],
+    [{ effects: 'has_item:stick' }, 'effects: expected a function'],
     [{ strictArgs: 'no' }, 'strictArgs: expected a boolean'],
   ])('throws CapabilityDefinitionError naming the field for %o', (patch, message) => {
     expect(untyped(patch)).toThrow(CapabilityDefinitionError);
@@ -182,6 +190,10 @@ describe('defineCapability called from JavaScript (definitions checked at run ti
     const { acceptance: _dropped, ...withoutAcceptance } = cap;
     expect(() => new CapabilityRegistry().register(withoutAcceptance as never)).toThrow('acceptance: expected a function, received undefined');
     expect(() => new CapabilityRegistry().register({ ...cap, inputSchema: {} } as never)).toThrow('inputSchema: expected a zod schema');
+    // A 0.x-style capability: declarations as arrays, not methods.
+    expect(() => new CapabilityRegistry().register({ ...cap, effects: ['has_item:stick'] } as never)).toThrow('effects: expected a function, received object');
+    const reads = { ...cap, preconds: (args: { x: number }) => [pred.rose(args.x * 2)] };
+    expect(() => new CapabilityRegistry().register(reads as never)).toThrow(/preconds over placeholder args: \[0\]: not a predicate/);
     const manifest = new CapabilityRegistry().register(defineCapability({ ...base, acceptance: unverified('later') })).manifest();
     expect(manifest.capabilities[0]!.versions[0]).toMatchObject({ acceptance: 'unverified', unverifiedReason: 'later' });
   });

@@ -116,8 +116,9 @@ describe('CapabilityRegistry', () => {
     expect(chatEntry).toMatchObject({
       acceptance: 'unverified',
       unverifiedReason: 'chat changes nothing observable',
-      preconds: ['connected'],
-      effects: ['said:message'],
+      // Legacy wire strings that are no predicate are shown as user vocabulary.
+      preconds: ['custom:connected'],
+      effects: ['custom:said:message'],
       expectedDurationMs: 200,
       safetyLevel: 'safe',
       atomic: false,
@@ -157,6 +158,30 @@ describe('CapabilityRegistry', () => {
       ['dig_block', 'new'],
     ]);
     expect(tools[1]!.inputSchema).toMatchObject({ type: 'object', properties: { x: { type: 'integer' } } });
+  });
+
+  it('shows the model the version resolve() runs by default: never the canary on trial, never a demoted one', () => {
+    // The canary renames `x` to `column`: a plan built from its schema would fail `invalid_args` on 1.0.0.
+    const canary = defineCapability({
+      name: 'dig_block',
+      version: '2.0.0-rc.1',
+      description: 'canary',
+      inputSchema: z.object({ column: z.number().int() }),
+      run: async () => {},
+      acceptance: () => accepted,
+    });
+    const registry = new CapabilityRegistry().register(dig('1.0.0', { description: 'stable' })).registerCanary(canary, { share: 0.5 });
+    const shown = () => registry.toolDefinitions().find((tool) => tool.name === 'dig_block')!;
+    expect(shown().description).toBe('stable');
+    expect(shown().inputSchema).toMatchObject({ properties: { x: { type: 'integer' } } });
+    expect(registry.get('dig_block')?.description).toBe(shown().description);
+    registry.demote('dig_block');
+    expect(shown().description).toBe('stable');
+    expect(registry.get('dig_block')?.description).toBe(shown().description);
+    // Promoted, the canary is what resolve() runs, and what the model sees.
+    const promoted = new CapabilityRegistry().register(dig('1.0.0', { description: 'stable' })).registerCanary(canary);
+    promoted.promote('dig_block');
+    expect(promoted.toolDefinitions().find((tool) => tool.name === 'dig_block')?.description).toBe('canary');
   });
 
   it('is recognized by brand, also for copies from another module instance', () => {

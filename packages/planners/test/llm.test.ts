@@ -85,6 +85,9 @@ describe('LLM planner: validation and corrective retries', () => {
     expect(user).not.toMatch(/health/);
     expect(user).toContain('- craft_item:');
     expect(user).toContain('"oneOf"');
+    // What each verb needs and gives, in the predicate wire form with its args as placeholders.
+    expect(user).toContain('- craft_item: craft (gives has_item:<item>:+<count>)');
+    expect(user).toMatch(/- chat: chat \(fake\)\n/);
   });
 
   it('malformed JSON, an unknown verb, bad args, a numeric field, then a correct answer: each rejection is fed back', async () => {

@@ -52,7 +52,8 @@ export const attackEntity = defineBotCapability({
   inputSchema: AttackEntityArgsSchema,
   expectedDurationMs: 15_000,
   safetyLevel: 'caution',
-  effects: ['hurt:<entity>'],
+  // Which entity is known only once it is found: always a placeholder.
+  effects: () => [pred.hurt(pred.placeholder('entity'))],
   guard: ({ body }, args) =>
     resolveTarget(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} within ${args.maxDistance} blocks`),
   observe: ({ body }, args) => {

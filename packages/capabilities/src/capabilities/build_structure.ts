@@ -41,6 +41,13 @@ export function layout(bot: SinewBot, args: BuildStructureArgs): { position: Vec
     .sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x || a.position.z - b.position.z);
 }
 
+/** How many of each block a blueprint places. */
+function blocksOf(blueprint: readonly { readonly block: string }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { block } of blueprint) counts.set(block, (counts.get(block) ?? 0) + 1);
+  return counts;
+}
+
 /** Places every block of a blueprint (relative positions), walking within reach as needed. */
 export const buildStructure = defineBotCapability({
   name: 'build_structure',
@@ -48,8 +55,9 @@ export const buildStructure = defineBotCapability({
   description: 'Place the blocks of a blueprint of relative positions around an origin, bottom layer first.',
   inputSchema: BuildStructureArgsSchema,
   expectedDurationMs: 120_000,
-  preconds: ['has_item:<block>:<n>'],
-  effects: ['structure:built'],
+  preconds: ({ blueprint }) =>
+    Array.isArray(blueprint) ? [...blocksOf(blueprint)].map(([block, n]) => pred.hasItem(block, n)) : [pred.hasItem(pred.placeholder('block'), pred.placeholder('n'))],
+  effects: () => [pred.structure('built')],
   guard: ({ body }, args) => {
     const needs = new Map<string, number>();
     for (const { position, block } of layout(body, args)) {

@@ -38,7 +38,7 @@ export const chat = defineBotCapability({
   description: 'Send a chat message; succeeds when the server echoes it back.',
   inputSchema: ChatArgsSchema,
   expectedDurationMs: 5_000,
-  effects: ['chat:echoed'],
+  effects: () => [pred.chatEchoed()],
   observe: ({ body }, args) => {
     if (!speakers.get(args)) speakers.set(args, body.username);
     return observeWorld(body, { chat: true });

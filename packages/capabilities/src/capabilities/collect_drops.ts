@@ -18,7 +18,7 @@ export const collectDrops = defineBotCapability({
   description: 'Walk over the dropped items near the bot (optionally only one item) to pick them up.',
   inputSchema: CollectDropsArgsSchema,
   expectedDurationMs: 30_000,
-  effects: ['has_item:<item>'],
+  effects: (args) => [pred.gained(args.item ?? { class: 'any' })],
   guard: ({ body }, args) =>
     dropsNear(body, args.radius, args.item).length > 0
       ? guardOk

@@ -28,8 +28,8 @@ export const consumeFood = defineBotCapability({
   description: 'Eat a food item from the inventory (default: the most nourishing one).',
   inputSchema: ConsumeFoodArgsSchema,
   expectedDurationMs: 8_000,
-  preconds: ['has_item:<food>:1'],
-  effects: ['food:rose'],
+  preconds: (args) => [pred.hasItem(args.item ?? { class: 'food' })],
+  effects: () => [pred.foodRose()],
   guard: ({ body }, args) => {
     if (args.item && !body.registry.foodsByName[args.item]) return guardFailed(`${args.item} is not food`);
     if (!pickFood(body, args.item)) return precondMissing([pred.hasItem(args.item ?? { class: 'food' })]);

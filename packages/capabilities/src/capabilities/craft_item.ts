@@ -68,8 +68,9 @@ export const craftItem = defineBotCapability({
   description: 'Craft `count` of an item in the inventory grid, or at a crafting table within 4 blocks.',
   inputSchema: CraftItemArgsSchema,
   expectedDurationMs: 10_000,
-  preconds: ['has_item:<ingredient>:<n>', 'near_block:crafting_table'],
-  effects: ['has_item:<item>:<count>'],
+  // The ingredients depend on the recipe the body knows: placeholders even for concrete args.
+  preconds: () => [pred.hasItem(pred.placeholder('ingredient'), pred.placeholder('n')), pred.nearBlock('crafting_table')],
+  effects: (args) => [pred.gained(args.item, args.count)],
   guard: ({ body }, args) => {
     if (!body.registry.itemsByName[args.item]) return guardFailed(`unknown item ${args.item}`);
     const plan = planCraft(body, args.item, args.count);

@@ -39,8 +39,8 @@ export const digBlock = defineBotCapability({
   description: 'Break the block at a position, or the nearest block of a kind, within reach.',
   inputSchema: DigBlockArgsSchema,
   expectedDurationMs: 20_000,
-  preconds: ['within_reach:<target>'],
-  effects: ['air:<target>'],
+  preconds: (args) => [pred.withinReach(args.position ?? pred.placeholder('target'))],
+  effects: (args) => [pred.airAt(args.position ?? pred.placeholder('target'))],
   guard: ({ body }, args) => {
     const block = resolveTarget(body, args);
     if (!block) {

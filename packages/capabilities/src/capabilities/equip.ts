@@ -18,8 +18,8 @@ export const equip = defineBotCapability({
   description: 'Hold an item in a hand or wear it (head, torso, legs, feet).',
   inputSchema: EquipArgsSchema,
   expectedDurationMs: 5_000,
-  preconds: ['has_item:<item>:1'],
-  effects: ['equipped:<destination>=<item>'],
+  preconds: (args) => [pred.hasItem(args.item)],
+  effects: (args) => [pred.equipped(args.destination, args.item)],
   guard: ({ body }, args) => (countItem(body, args.item) > 0 ? guardOk : precondMissing([pred.hasItem(args.item)])),
   observe: ({ body }) => observeWorld(body, { equipment: true }),
   run: async (ctx, args) => {

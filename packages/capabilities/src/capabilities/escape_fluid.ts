@@ -4,9 +4,10 @@ import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability } from '../body.js';
 import { ABORTED } from '../body/failures.js';
+import { bodyCells, clearOf, outOfFluid } from '../body/fluids.js';
 import { nearestBlock } from '../body/geometry.js';
 import { waitFor } from '../body/waiting.js';
-import { observeWorld, type ObservedWorld } from '../world.js';
+import { observeWorld } from '../world.js';
 
 export const EscapeFluidArgsSchema = z.strictObject({
   /** What to get out of: `lava` (feet and head out of it, toward water when near), `fire` (out of fire blocks and put out in water), `water` (eyes up into air). */
@@ -22,19 +23,6 @@ const RUN_MS = 8_000;
 function burning(bot: SinewBot): boolean {
   const flags = (bot.entity.metadata as unknown[])[0];
   return typeof flags === 'number' && (flags & 1) === 1;
-}
-const BURNING = new Set(['lava', 'fire', 'soul_fire']);
-
-/** The blocks at the feet and at the eyes, keyed like `observeWorld` keys them. */
-function bodyCells(position: Position): Position[] {
-  return [position, { x: position.x, y: position.y + EYE_HEIGHT, z: position.z }];
-}
-
-/** True when the snapshot's body cells are clear of what `fluid` escapes from. */
-export function clearOf(snapshot: ObservedWorld, fluid: EscapeFluidArgs['fluid']): boolean {
-  const [feet, eyes] = bodyCells(snapshot.position).map((p) => snapshot.blocks[blockKey(p)] ?? 'unloaded');
-  if (fluid === 'water') return eyes !== 'water' && eyes !== 'unloaded';
-  return !BURNING.has(feet ?? '') && !BURNING.has(eyes ?? '');
 }
 
 function standable(bot: SinewBot, x: number, y: number, z: number): boolean {
@@ -73,9 +61,9 @@ export const escapeFluid = defineBotCapability({
   inputSchema: EscapeFluidArgsSchema,
   expectedDurationMs: 10_000,
   safetyLevel: 'caution',
-  effects: ['custom:out_of_fluid'],
+  effects: (args) => [pred.outOf(args.fluid)],
   guard: ({ body }, args) => {
-    if (args.fluid !== 'fire' || !clearOf(observeWorld(body, { positions: bodyCells(body.entity.position) }), 'fire')) return guardOk;
+    if (args.fluid !== 'fire' || !outOfFluid(body, 'fire')) return guardOk;
     if (!burning(body)) return guardFailed('not burning and not in fire');
     return nearestBlock(body, 'water', args.radius)
       ? guardOk
@@ -85,7 +73,7 @@ export const escapeFluid = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     // fire is escaped once out of fire blocks and put out (burning goes on for seconds after)
-    const isClear = () => clearOf(observeWorld(bot, { positions: bodyCells(bot.entity.position) }), args.fluid) && (args.fluid !== 'fire' || !burning(bot));
+    const isClear = () => outOfFluid(bot, args.fluid) && (args.fluid !== 'fire' || !burning(bot));
     try {
       // jump first (it is also "swim up": in a fluid it lifts the body, on land it climbs the rim), then look for a refuge
       bot.setControlState('jump', true);
@@ -109,5 +97,5 @@ export const escapeFluid = defineBotCapability({
   acceptance: (_pre, post, args) =>
     clearOf(post, args.fluid)
       ? accepted
-      : effectsUnmet([pred.custom(`out_of_${args.fluid}`)], `body still in ${args.fluid} at ${blockKey(post.position)}`),
+      : effectsUnmet([pred.outOf(args.fluid)], `body still in ${args.fluid} at ${blockKey(post.position)}`),
 });

@@ -45,7 +45,7 @@ export const flee = defineBotCapability({
   inputSchema: FleeArgsSchema,
   expectedDurationMs: 20_000,
   safetyLevel: 'caution',
-  effects: ['distance_from_threat:>=<distance>'],
+  effects: (args) => [pred.distanceFromThreat(args.distance)],
   guard: ({ body }, args) =>
     resolveThreat(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} to flee from within ${THREAT_SEARCH} blocks`),
   observe: ({ body }, args) => {

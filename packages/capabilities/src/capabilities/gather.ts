@@ -26,6 +26,12 @@ export type GatherArgs = z.output<typeof GatherArgsSchema>;
 type Leaf = LeafContext<SinewBot, GatherArgs>;
 
 const matchers = targetMemo<(item: string) => boolean>();
+/**
+ * The yield count in the `pre` of the running attempt, so the runner stops exactly where acceptance (pre vs
+ * post) is met. Recorded by observe, which runs right before every attempt, a resumed one included (an
+ * attempt number is no key: a step resumed after a preemption runs the same number again).
+ */
+const baselines = targetMemo<number>();
 
 /**
  * find → go → dig → collect, repeated until the count is reached; when nothing is found (or it cannot
@@ -85,10 +91,6 @@ const DUG = blackboardKey<Vec3>('gather.dug');
 /** How many explore walks ran since something was last found. */
 const EXPLORE = blackboardKey<number>('gather.explore');
 
-/** Per-attempt baseline, so the runner stops exactly where acceptance (pre vs post of this attempt) is met. */
-function baselineKey(ctx: Leaf) {
-  return blackboardKey<number>(`gather.baseline.${ctx.step.attempt}`);
-}
 
 function unreachable(ctx: Leaf): Set<string> {
   let set = ctx.blackboard.get(UNREACHABLE);
@@ -102,9 +104,8 @@ const gatherTree = defineBehavior<SinewBot, GatherArgs>({
   conditions: {
     HasEnough: (ctx) => {
       const now = yieldCount(ctx.body, ctx.args);
-      const key = baselineKey(ctx);
-      const baseline = ctx.blackboard.get(key) ?? now;
-      ctx.blackboard.set(key, baseline);
+      // Run without an executor (no observe): counted from this run's first check.
+      const baseline = baselines.get(ctx.args) ?? baselines.set(ctx.args, now);
       return now - baseline >= ctx.args.count;
     },
   },
@@ -188,7 +189,7 @@ export const gather = defineBotCapability({
   description: 'Collect `count` items from blocks of a kind nearby (find → go → dig → collect; explore when none is found).',
   inputSchema: GatherArgsSchema,
   expectedDurationMs: 120_000,
-  effects: ['has_item:<drop>:+<count>'],
+  effects: (args) => [pred.gained(args.block, args.count)],
   behavior: gatherTree,
   guard: ({ body }, args) => {
     const matches = blockMatcher(body, args.block);
@@ -202,8 +203,11 @@ export const gather = defineBotCapability({
   },
   observe: ({ body }, args) => {
     // Acceptance has no body: remember which item names count for these args (stone → cobblestone).
-    if (!matchers.get(args)) matchers.set(args, gatheredItemMatcher(body, args.block));
-    return observeWorld(body);
+    const matches = matchers.get(args) ?? matchers.set(args, gatheredItemMatcher(body, args.block));
+    const world = observeWorld(body);
+    // A post-observe overwrites it too; harmless, as the next attempt observes its own pre first.
+    baselines.set(args, countMatching(world.inventory, matches));
+    return world;
   },
   acceptance: (pre, post, args) => {
     const matches = matchers.get(args) ?? ((name: string) => name === args.block || name.endsWith(`_${args.block}`));

@@ -71,7 +71,7 @@ export const navigate = defineBotCapability({
   description: 'Walk to a position, the nearest block of a kind, or the nearest entity (within range).',
   inputSchema: NavigateArgsSchema,
   expectedDurationMs: 30_000,
-  effects: ['at:<target>'],
+  effects: (args) => [pred.at(args.position ?? pred.placeholder('target'))],
   guard: ({ body }, args) => {
     if (resolveTarget(body, args)) return guardOk;
     return guardFailed(

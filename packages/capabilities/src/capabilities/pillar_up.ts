@@ -31,8 +31,8 @@ export const pillarUp = defineBotCapability({
   description: 'Rise `height` blocks by jumping and placing a block underneath each time.',
   inputSchema: PillarUpArgsSchema,
   expectedDurationMs: 20_000,
-  preconds: ['has_item:<item>:<height>'],
-  effects: ['y:+<height>'],
+  preconds: (args) => [pred.hasItem(args.item ?? pred.placeholder('block'), args.height)],
+  effects: (args) => [pred.rose(args.height)],
   guard: ({ body }, args) => {
     const item = scaffoldItem(body, args.height, args.item);
     if (!item || countItem(body, item) < args.height) return precondMissing([pred.hasItem(item ?? 'dirt', args.height)]);

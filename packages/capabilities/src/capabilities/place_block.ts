@@ -31,8 +31,8 @@ export const placeBlock = defineBotCapability({
   description: 'Place a block from the inventory at a position (default: a free spot next to the bot).',
   inputSchema: PlaceBlockArgsSchema,
   expectedDurationMs: 10_000,
-  preconds: ['has_item:<item>:1', 'within_reach:<position>'],
-  effects: ['block:<position>=<item>'],
+  preconds: (args) => [pred.hasItem(args.item), pred.withinReach(args.position ?? pred.placeholder('position'))],
+  effects: (args) => [pred.blockAt(args.position ?? pred.placeholder('position'), args.item)],
   guard: ({ body }, args) => {
     if (!body.registry.blocksByName[args.item]) return guardFailed(`${args.item} is not a placeable block`);
     const missing: (string | Predicate)[] = [];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, type BotRunContext } from '../body.js';
 import { ABORTED, thrown, type Failure } from '../body/failures.js';
+import { lastSeenInFurnace, rememberFurnace, type FurnaceContents } from '../body/furnace-memory.js';
 import { eyeDistance, nearestBlock, REACH } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { freeSpotNextTo, placeAt } from '../body/placing.js';
@@ -33,27 +34,9 @@ const PROPERTIES_WAIT_MS = 1_000;
 /** Vanilla cooks one item in 200 ticks. */
 const SECONDS_PER_ITEM = 10;
 
-/** What a furnace was last seen holding (a retry resumes from it instead of asking for the input again). */
-interface FurnaceContents {
-  readonly input?: { readonly name: string; readonly count: number };
-  readonly output?: { readonly name: string; readonly count: number };
-}
-// Keyed by username: each attempt sees the body through its own view object, so the object is no key.
-const lastSeen = new Map<string, Map<string, FurnaceContents>>();
-const MAX_REMEMBERED = 64;
-
-function remember(bot: SinewBot, furnace: Block, contents: FurnaceContents): void {
-  let byBlock = lastSeen.get(bot.username);
-  if (!byBlock) lastSeen.set(bot.username, (byBlock = new Map()));
-  byBlock.delete(blockKey(furnace.position));
-  byBlock.set(blockKey(furnace.position), contents);
-  // Oldest first out: a bot uses a handful of furnaces, never an unbounded number.
-  if (byBlock.size > MAX_REMEMBERED) byBlock.delete(byBlock.keys().next().value!);
-}
-
 /** How many of `args.item` the furnace already holds or is cooking from `args.input`, as last seen. */
 function alreadyInFurnace(bot: SinewBot, furnace: Block | undefined, args: SmeltItemArgs): number {
-  const seen = furnace ? lastSeen.get(bot.username)?.get(blockKey(furnace.position)) : undefined;
+  const seen = furnace ? lastSeenInFurnace(bot, furnace.position) : undefined;
   const input = seen?.input?.name === args.input ? seen.input.count : 0;
   const output = seen?.output?.name === args.item ? seen.output.count : 0;
   return input + output;
@@ -162,7 +145,7 @@ async function cook(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs, f
   for (;;) {
     if (ctx.signal.aborted) return ABORTED;
     const contents = contentsOf(furnace);
-    remember(ctx.body, furnaceBlock, contents);
+    rememberFurnace(ctx.body, furnaceBlock.position, contents);
     const ready = contents.output?.name === args.item ? contents.output.count : 0;
     if (ready >= args.count || (!contents.input && ready > 0)) return undefined;
     if (!contents.input && ready === 0) return { ok: false, code: 'runner_error', reason: `the furnace holds no ${args.input} and no ${args.item}` };
@@ -185,12 +168,12 @@ async function smelt(ctx: BotRunContext, args: SmeltItemArgs): Promise<Failure |
     // The window's properties follow the window (fuel left needs the total first, a tick later); a lit furnace has some.
     const lit = block.getProperties().lit === true || block.getProperties().lit === 'true';
     await waitFor(ctx, () => fuelSecondsOf(furnace) > 0 || (!lit && furnace.fuel !== null), PROPERTIES_WAIT_MS);
-    remember(ctx.body, block, contentsOf(furnace));
+    rememberFurnace(ctx.body, block.position, contentsOf(furnace));
     const failure = (await load(ctx, furnace, args)) ?? (await cook(ctx, furnace, args, block));
     if (failure) return failure;
     const taken = furnace.outputItem()?.count ?? 0;
     await furnace.takeOutput();
-    remember(ctx.body, block, contentsOf(furnace));
+    rememberFurnace(ctx.body, block.position, contentsOf(furnace));
     return { ok: true, observables: { smelted: taken, furnace: blockKey(block.position) } };
   } catch (error) {
     return ctx.signal.aborted ? ABORTED : thrown('runner_error', `smelt ${args.input}`, error);
@@ -207,8 +190,12 @@ export const smeltItem = defineBotCapability({
   inputSchema: SmeltItemArgsSchema,
   // 10 s of furnace time per item (200 ticks); the attempt timeout (×3 by default) covers about 16 items.
   expectedDurationMs: 60_000,
-  preconds: ['near_block:furnace', 'has_item:<input>:<count>', 'has_item:coal:<n>'],
-  effects: ['has_item:<item>:+<count>'],
+  preconds: (args) => [
+    pred.nearBlock('furnace'),
+    pred.hasItem(args.input, args.count),
+    pred.hasItem('coal', typeof args.count === 'number' ? Math.ceil(args.count / 8) : pred.placeholder('fuel')),
+  ],
+  effects: (args) => [pred.gained(args.item, args.count)],
   guard: ({ body }, args) => {
     for (const name of [args.item, args.input]) if (!body.registry.itemsByName[name]) return guardFailed(`unknown item ${name}`);
     const missing = missingFor(body, args);

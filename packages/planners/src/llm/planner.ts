@@ -1,4 +1,4 @@
-import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep, type ToolDefinition } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import type { CognitionConfig } from './config.js';
@@ -68,7 +68,7 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
     const request = fillTemplate(config.userTemplate, {
       intent: describeIntent(intent),
       world: render(world),
-      verbs: tools.map((t) => `- ${t.name}: ${t.description}`).join('\n'),
+      verbs: tools.map(describeTool).join('\n'),
       schema: JSON.stringify(config.outputSchema),
     });
     let user = request;
@@ -249,4 +249,13 @@ export function describeWorld(world: PlannerWorld): string {
     `blocks in view: ${blocks.length ? blocks.join('; ') : 'none noted'}`,
     ...(world.threats?.length ? [`threats: ${world.threats.map((t) => t.entity).join(', ')}`] : []),
   ].join('\n');
+}
+
+/** One verb for the prompt: its description, then what it needs and gives in the predicate wire form (args as `<placeholders>`). */
+function describeTool(tool: ToolDefinition): string {
+  const declared = [
+    tool.preconds?.length ? `needs ${tool.preconds.join(', ')}` : '',
+    tool.effects?.length ? `gives ${tool.effects.join(', ')}` : '',
+  ].filter(Boolean);
+  return `- ${tool.name}: ${tool.description}${declared.length ? ` (${declared.join('; ')})` : ''}`;
 }

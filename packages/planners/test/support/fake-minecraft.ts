@@ -8,6 +8,7 @@ import {
   guardFailed,
   guardOk,
   precondMissing,
+  pred,
   unverified,
   type Plan,
   type PlanStep,
@@ -97,6 +98,7 @@ export function fakeRegistry(): CapabilityRegistry<FakeBody> {
         const missing = craftMissing(body, item, count);
         return missing.length ? precondMissing(missing) : guardOk;
       },
+      effects: (args) => [pred.gained(args.item, args.count)],
       run: async ({ body }, { item, count }) => {
         const recipe = RECIPES[item]!;
         const times = Math.ceil(count / recipe.makes);

@@ -1,0 +1,49 @@
+// The builders of typed predicates (`pred.*`): what guards, acceptance checks, planners and capability
+// declarations write instead of wire strings.
+import type { BlockPos, Fluid, ItemRef, Placeholder, Predicate, PredicateTemplate } from './predicates.js';
+
+/**
+ * Builders of typed predicates; format them with `formatPredicate`, or pass them straight to
+ * `precondMissing` / `effectsUnmet`. Positions are floored to their block. Given a placeholder in a value
+ * slot (a capability declaration over symbolic args), a builder returns a `PredicateTemplate`.
+ *
+ * @example
+ * precondMissing([pred.hasItem('stick', 2), pred.nearBlock('crafting_table')])
+ */
+export const pred = {
+  /** At least `count` of an item (or of an item class: `{ class: 'food' }`). */
+  hasItem: <I extends ItemRef | Placeholder, C extends number | Placeholder = number>(item: I, count?: C) =>
+    ({ kind: 'has_item', item, count: count ?? 1, mode: 'at_least' }) as Built<I | C>,
+  /** `count` more of an item than before the step. */
+  gained: <I extends ItemRef | Placeholder, C extends number | Placeholder = number>(item: I, count?: C) =>
+    ({ kind: 'has_item', item, count: count ?? 1, mode: 'gain' }) as Built<I | C>,
+  nearBlock: <B extends string | Placeholder>(block: B) => ({ kind: 'near_block', block }) as Built<B>,
+  withinReach: (position: Position): Predicate => ({ kind: 'within_reach', position: toTarget(position) }),
+  at: (position: Position): Predicate => ({ kind: 'at', position: toTarget(position) }),
+  airAt: (position: Position): Predicate => ({ kind: 'air_at', position: toTarget(position) }),
+  blockAt: <B extends string | Placeholder>(position: Position, block: B) => ({ kind: 'block_at', position: toTarget(position), block }) as Built<B>,
+  equipped: <D extends string | Placeholder, I extends string | Placeholder>(destination: D, item: I) => ({ kind: 'equipped', destination, item }) as Built<D | I>,
+  hurt: (entity: { readonly name: string; readonly id: string | number } | Placeholder): Predicate =>
+    ({ kind: 'hurt', entity: 'placeholder' in entity ? entity : { name: entity.name, id: String(entity.id) } }),
+  rose: <N extends number | Placeholder>(blocks: N) => ({ kind: 'rose', blocks }) as Built<N>,
+  distanceFromThreat: <N extends number | Placeholder = number>(atLeast?: N) =>
+    (atLeast === undefined ? { kind: 'distance_from_threat' } : { kind: 'distance_from_threat', atLeast }) as Built<N>,
+  foodRose: (): Predicate => ({ kind: 'food_rose' }),
+  chatEchoed: (): Predicate => ({ kind: 'chat_echoed' }),
+  structure: (state: 'built' | 'observed'): Predicate => ({ kind: 'structure', state }),
+  /** The body is out of a fluid (`lava`, `fire`: feet and head clear; `water`: eyes in air). */
+  outOf: <F extends Fluid | Placeholder>(fluid: F) => ({ kind: 'out_of', fluid }) as Built<F>,
+  custom: (text: string): Predicate => ({ kind: 'custom', text }),
+  /** An unobserved target (`<target>` on the wire). */
+  placeholder: (name: string): Placeholder => ({ placeholder: name }),
+} as const;
+
+type Position = { readonly x: number; readonly y: number; readonly z: number } | Placeholder;
+
+/** A built predicate's type: a template when a value slot was given a placeholder, else a predicate a step can carry. */
+type Built<Values> = [Extract<Values, Placeholder>] extends [never] ? Predicate : PredicateTemplate;
+
+function toTarget(position: Position): BlockPos | Placeholder {
+  // `+ 0` turns -0 into 0, so a built position equals its parsed wire form.
+  return 'placeholder' in position ? position : { x: Math.floor(position.x) + 0, y: Math.floor(position.y) + 0, z: Math.floor(position.z) + 0 };
+}
