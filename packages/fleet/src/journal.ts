@@ -64,6 +64,8 @@ export interface FleetJournal {
 export function createRedisJournal(connection: RedisOptions | string, options: RedisJournalOptions = {}): FleetJournal {
   const { prefix, leaseMs } = RedisJournalOptionsSchema.parse(options);
   const redis = typeof connection === 'string' ? new Redis(connection, { maxRetriesPerRequest: null }) : new Redis({ ...connection, maxRetriesPerRequest: null });
+  // Connection errors reach the caller through the commands (which wait through a reconnect); the event would only print.
+  redis.on('error', () => undefined);
   const key = {
     lease: (planId: string) => `${prefix}:lease:${planId}`,
     fence: (planId: string) => `${prefix}:fence:${planId}`,

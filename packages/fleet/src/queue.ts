@@ -42,6 +42,8 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
   // BullMQ's blocking commands need maxRetriesPerRequest: null (wait through a reconnect instead of failing).
   const base: RedisOptions = typeof connection === 'string' ? {} : connection;
   const redis = typeof connection === 'string' ? new Redis(connection, { maxRetriesPerRequest: null }) : new Redis({ ...base, maxRetriesPerRequest: null });
+  // Connection errors reach the caller through the commands (which wait through a reconnect); the event would only print.
+  redis.on('error', () => undefined);
   const bullPrefix = `${parsed.prefix}:bull`;
   const namesKey = `${parsed.prefix}:queues`;
   const queues = new Map<string, Queue>();
