@@ -61,7 +61,8 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
     queueNames: () => redis.smembers(namesKey),
     openWorker: (name) =>
       new Worker(name, null, {
-        connection: redis.duplicate(),
+        // Options, not a client: the worker then owns its connections and closes them with itself.
+        connection: { ...redis.options, maxRetriesPerRequest: null },
         prefix: bullPrefix,
         lockDuration: parsed.lockMs,
         stalledInterval: parsed.stalledCheckMs,
