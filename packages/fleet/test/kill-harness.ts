@@ -200,3 +200,49 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
   const midStepKills = killed.filter((pid) => world.some(([kind, mark, by]) => kind === 'begin' && Number(by) === pid && !recordedBy(pid, mark))).length;
   return { plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, doublesOutsideWindow, acknowledgedLost };
 }
+
+/** What a paused owner did once it woke: its writes refused, the plan finished by another worker. */
+export interface PauseTrialResult {
+  readonly planEnds: number;
+  /** Records the paused worker tried to write after its lease passed on (refused). */
+  readonly fencedByPaused: number;
+  /** Step records in the history (each step's key once). */
+  readonly stepRecords: number;
+  readonly steps: number;
+}
+
+/** SIGSTOPs the worker running a plan mid-step for twice the lease, then SIGCONTs it. */
+export async function runPauseTrial(server: RedisServer, seed: number): Promise<PauseTrialResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-fleet-pause-'));
+  const prefix = `pause-${seed}`;
+  const connection = { host: '127.0.0.1', port: server.port };
+  const pool = new Pool({ port: server.port, prefix, dir, pauseMs: 150, ...timing });
+  const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
+  const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
+  try {
+    await Promise.all([pool.start(1), pool.start(2)]);
+    const [plan] = plansFor(seed, 1, mulberry32(seed));
+    await queue.submit(plan!);
+    const ctx = { trial: 0, options: { trials: 1, seed, workers: 2, plansPerTrial: 1, killsPerTrial: 0 }, pool, server, dir, queue, journal };
+    const slot = await pickMidStep(ctx, () => 0);
+    const paused = pool.slots[slot]!.pid!;
+    process.kill(paused, 'SIGSTOP');
+    await sleep(2 * timing.leaseMs + 4 * timing.stalledCheckMs);
+    process.kill(paused, 'SIGCONT');
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !(await allEnded(journal, [plan!.planId]))) await sleep(100);
+    await sleep(timing.leaseMs); // the woken worker's last write, if any, lands (or is refused) by now
+    const records = (await journal.history(plan!.planId)).records;
+    const events = readLines(join(dir, 'events.log')).map((line) => JSON.parse(line) as { type: string; reason?: string; pid: number });
+    return {
+      planEnds: records.filter((r) => r.kind === 'plan_end').length,
+      fencedByPaused: events.filter((e) => e.pid === paused && e.type === 'plan.abandoned' && /fenced/.test(e.reason ?? '')).length,
+      stepRecords: new Set(records.flatMap((r) => (r.kind === 'step' ? [r.key] : []))).size,
+      steps: plan!.steps.length,
+    };
+  } finally {
+    await pool.stop();
+    await Promise.all([queue.close(), journal.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

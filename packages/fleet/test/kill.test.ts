@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKillTrials } from './kill-harness.js';
+import { runKillTrials, runPauseTrial } from './kill-harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 let server: RedisServer;
@@ -13,5 +13,11 @@ describe('a fleet of worker processes SIGKILLed mid-step', () => {
     expect(rows.map((r) => r.lost + r.missingEffects + r.doublesOutsideWindow + r.acknowledgedLost)).toEqual([0, 0, 0, 0]);
     expect(rows.reduce((n, r) => n + r.kills, 0)).toBe(8);
     expect(rows.reduce((n, r) => n + r.midStepKills, 0)).toBeGreaterThan(0);
+  });
+
+  it('refuses the late writes of a worker paused past its lease while another finishes its plan', async () => {
+    const result = await runPauseTrial(server, 11);
+    expect(result).toMatchObject({ planEnds: 1, fencedByPaused: 1 });
+    expect(result.stepRecords).toBe(result.steps);
   });
 });
