@@ -43,6 +43,8 @@ export interface KillTrialRow {
   readonly doublesOutsideWindow: number;
   /** Step outcomes a worker reported (after Redis acknowledged them) that the journal no longer has. */
   readonly acknowledgedLost: number;
+  /** Longest time from a kill to another worker taking the plan the killed one held (ms; 0 when none held one). */
+  readonly takeoverMs: number;
 }
 
 const timing = { leaseMs: 1_000, lockMs: 1_000, stalledCheckMs: 200 };
@@ -51,6 +53,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class Pool {
   readonly slots: ChildProcess[] = [];
   readonly killed = new Set<number>();
+  readonly killedAt = new Map<number, number>();
   constructor(private readonly config: Record<string, unknown>) {}
 
   start(slot: number): Promise<void> {
@@ -68,6 +71,7 @@ class Pool {
     if (child.pid !== undefined && child.exitCode === null) {
       process.kill(child.pid, 'SIGKILL');
       this.killed.add(child.pid);
+      this.killedAt.set(child.pid, Date.now());
     }
     void this.start(slot).catch(() => undefined);
   }
@@ -135,11 +139,12 @@ async function runTrial(ctx: TrialContext): Promise<KillTrialRow> {
   const killedBefore = new Set(ctx.pool.killed);
   for (const plan of plans) await ctx.queue.submit(plan);
   const restart = ctx.options.redisRestartTrials?.includes(ctx.trial) ?? false;
-  const moments = Array.from({ length: ctx.options.killsPerTrial }, () => 150 + Math.floor(random() * 900)).sort((a, b) => a - b);
-  let elapsed = 0;
-  for (const [n, at] of moments.entries()) {
-    await sleep(at - elapsed);
-    elapsed = at;
+  // A moment is a point in the trial's progress (the k-th step begun), not a wall-clock time: a loaded machine
+  // moves the clock, not where the kill lands.
+  const steps = plans.reduce((n, p) => n + p.steps.length, 0);
+  const moments = Array.from({ length: ctx.options.killsPerTrial }, () => 1 + Math.floor(random() * (steps - 1))).sort((a, b) => a - b);
+  for (const [n, begun] of moments.entries()) {
+    await untilBegun(ctx, `t${ctx.trial}/`, begun);
     ctx.pool.kill(await pickMidStep(ctx, random));
     if (restart && n === 0) await ctx.server.restart();
   }
@@ -147,6 +152,13 @@ async function runTrial(ctx: TrialContext): Promise<KillTrialRow> {
   while (Date.now() < deadline && !(await allEnded(ctx.journal, plans.map((p) => p.planId)))) await sleep(100);
   const killedNow = [...ctx.pool.killed].filter((pid) => !killedBefore.has(pid));
   return { ...(await judge(ctx, plans, killedNow)), trial: ctx.trial, kills: killedNow.length, redisRestarted: restart };
+}
+
+/** Waits until `count` steps of marks starting with `prefix` have begun in the world (10 s at most). */
+async function untilBegun(ctx: TrialContext, prefix: string, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  const begun = () => readLines(join(ctx.dir, 'world.log')).filter((line) => line.startsWith(`begin ${prefix}`)).length;
+  while (begun() < count && Date.now() < deadline) await sleep(10);
 }
 
 /** A slot whose worker has a step begun and not recorded (seeded pick), waiting up to 3 s for one; else any slot. */
@@ -179,7 +191,7 @@ type Judged = Omit<KillTrialRow, 'trial' | 'kills' | 'redisRestarted'>;
 /** Compares the world (effects), the workers' reports (events.log) and the journal. */
 async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, killed: number[]): Promise<Judged> {
   const world = readLines(join(ctx.dir, 'world.log')).map((line) => line.split(' ') as [string, string, string]);
-  const events = readLines(join(ctx.dir, 'events.log')).map((line) => JSON.parse(line) as { type: string; key?: string; pid: number });
+  const events = readLines(join(ctx.dir, 'events.log')).map((line) => JSON.parse(line) as { type: string; key?: string; planId?: string; pid: number; at: number });
   const recordedBy = (pid: number, key: string) => events.some((e) => e.type === 'step.recorded' && e.pid === pid && e.key === key);
   let lost = 0, missingEffects = 0, doubleEffects = 0, doublesOutsideWindow = 0, acknowledgedLost = 0;
   for (const plan of plans) {
@@ -198,7 +210,13 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
     }
   }
   const midStepKills = killed.filter((pid) => world.some(([kind, mark, by]) => kind === 'begin' && Number(by) === pid && !recordedBy(pid, mark))).length;
-  return { plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, doublesOutsideWindow, acknowledgedLost };
+  const takeovers = killed.map((pid) => {
+    const held = events.filter((e) => e.type === 'plan.taken' && e.pid === pid).at(-1)?.planId;
+    const killedAt = ctx.pool.killedAt.get(pid)!;
+    const next = events.find((e) => e.type === 'plan.taken' && e.planId === held && e.at > killedAt);
+    return next ? next.at - killedAt : 0;
+  });
+  return { takeoverMs: Math.max(0, ...takeovers), plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, doublesOutsideWindow, acknowledgedLost };
 }
 
 /** What a paused owner did once it woke: its writes refused, the plan finished by another worker. */
