@@ -19,6 +19,9 @@ runMain(async () => {
     const sum = (field: keyof (typeof rows)[number]) => rows.reduce((n, row) => n + Number(row[field]), 0);
     console.log(`fleet kill test: ${rows.length} trials, ${WORKERS} workers, ${sum('plans')} plans, ${sum('steps')} steps, ${sum('kills')} SIGKILLs (${sum('midStepKills')} mid-step), ${restarts.length} redis restarts`);
     console.log(`  lost plans ${sum('lost')} | steps without effect ${sum('missingEffects')} | acknowledged records lost ${sum('acknowledgedLost')} | double effects ${sum('doubleEffects')} (outside the window ${sum('doublesOutsideWindow')})`);
+    const takeovers = rows.map((row) => row.takeoverMs).filter((ms) => ms > 0);
+    console.log(`  takeover (kill → the plan taken by another worker, queueing included): ${takeovers.sort((a, b) => a - b).join(', ')} ms`);
+    record({ figure: 'fleet: takeover after a SIGKILL (lock 1 s)', unit: 'ms', values: takeovers, digits: 0 });
     record({ figure: 'fleet: plans lost', unit: 'plans', values: [sum('lost')], target: { value: 0 }, digits: 0 });
     record({ figure: 'fleet: acknowledged records lost', unit: 'records', values: [sum('acknowledgedLost')], target: { value: 0 }, digits: 0 });
     record({ figure: 'fleet: double effects outside the documented window', unit: 'steps', values: [sum('doublesOutsideWindow')], target: { value: 0 }, digits: 0 });
