@@ -60,6 +60,14 @@ export interface FleetJournal {
   close(): Promise<void>;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // counted as skipped, as the JSONL journal counts a torn line
+  }
+}
+
 /** A journal on the Redis at `connection` (ioredis options or a redis:// URL). */
 export function createRedisJournal(connection: RedisOptions | string, options: RedisJournalOptions = {}): FleetJournal {
   const { prefix, leaseMs } = RedisJournalOptionsSchema.parse(options);
@@ -87,7 +95,7 @@ export function createRedisJournal(connection: RedisOptions | string, options: R
     async history(planId) {
       const lines = await redis.lrange(key.history(planId), 0, -1);
       const records = lines.flatMap((line) => {
-        const parsed = JournalRecordSchema.safeParse(JSON.parse(line));
+        const parsed = JournalRecordSchema.safeParse(parseJson(line));
         return parsed.success ? [parsed.data] : [];
       });
       return { records, skipped: lines.length - records.length };
