@@ -67,6 +67,9 @@ export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'sinew-redis-'));
   let child = await launch(port, dir);
+  // A test process that ends without dispose (a timeout, a crash) must not leave redis-server running.
+  const orphan = () => child.pid !== undefined && child.exitCode === null && process.kill(child.pid, 'SIGKILL');
+  process.once('exit', orphan);
   const stop = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM') => {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, signal);
     await exited(child);
@@ -83,6 +86,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       child = await launch(port, dir);
     },
     dispose: async () => {
+      process.off('exit', orphan);
       await stop('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
