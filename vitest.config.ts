@@ -22,6 +22,7 @@ const projects: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
   { dir: 'packages/belief', timeoutMs: 60_000 },
   { dir: 'packages/planners', timeoutMs: 90_000 },
   { dir: 'packages/server', timeoutMs: 90_000 },
+  { dir: 'packages/fleet', timeoutMs: 60_000 },
   { dir: 'codemods', timeoutMs: 60_000 },
   { dir: 'examples/need-wood', timeoutMs: 120_000 },
   { dir: 'examples/custom-capability', timeoutMs: 90_000 },

@@ -1,0 +1,75 @@
+// Fleet queue throughput (issue 30): no-op plans of three steps through the plan queue and the Redis journal with
+// SINEW_BENCH_FLEET_WORKERS workers (default 20, in this process, each with its own executor and connections),
+// beside one executor running the same plans directly (no queue, no Redis). One real redis-server, fsync always.
+import { createExecutor, instrumentMethods } from '@sinew/bt-runtime';
+import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
+import { z } from 'zod';
+import { createFleetQueue, createFleetWorker, createRedisJournal } from '../packages/fleet/src/index.js';
+import { startRedisServer } from '../packages/fleet/test/redis-server.js';
+import { record, runMain } from './harness.js';
+
+const WORKERS = Number(process.env.SINEW_BENCH_FLEET_WORKERS ?? 20);
+const PLANS = Number(process.env.SINEW_BENCH_FLEET_PLANS ?? 300);
+
+function noopExecutor() {
+  const body = instrumentMethods({ nothing: () => undefined }, ['nothing']);
+  const registry = new CapabilityRegistry<typeof body>();
+  const noop = defineCapability({
+    name: 'noop',
+    version: '1.0.0',
+    description: 'does nothing',
+    inputSchema: z.object({ n: z.number() }),
+    run: async () => void body.nothing(),
+    observe: () => 0,
+    acceptance: () => accepted,
+  });
+  registry.register(noop);
+  return createExecutor({ registry, body });
+}
+
+const plans = (tag: string) => Array.from({ length: PLANS }, (_, n) => ({ planId: `${tag}-${n}`, intentId: 'bench', steps: [0, 1, 2].map((s) => ({ stepId: `s${s}`, type: 'noop', args: { n: s } })) }));
+
+async function single(): Promise<number> {
+  const executor = noopExecutor();
+  const started = performance.now();
+  for (const plan of plans('single')) await executor.run(plan);
+  const seconds = (performance.now() - started) / 1_000;
+  await executor.close();
+  return PLANS / seconds;
+}
+
+async function fleet(port: number, round: number): Promise<number> {
+  const connection = { host: '127.0.0.1', port };
+  const queue = createFleetQueue(connection, { prefix: `tp${round}` });
+  const journal = createRedisJournal(connection, { prefix: `tp${round}` });
+  const executors = Array.from({ length: WORKERS }, () => noopExecutor());
+  const workers = executors.map((executor) => createFleetWorker({ queue, journal, executor, pollMs: 20 }));
+  const batch = plans(`fleet${round}`);
+  const started = performance.now();
+  for (const plan of batch) await queue.submit(plan);
+  let pending = batch.map((plan) => plan.planId);
+  while (pending.length > 0) {
+    const histories = await Promise.all(pending.map((id) => journal.history(id)));
+    pending = pending.filter((_, i) => !histories[i]!.records.some((r) => r.kind === 'plan_end'));
+    if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const seconds = (performance.now() - started) / 1_000;
+  await Promise.all(workers.map((worker) => worker.close()));
+  await Promise.all([...executors.map((executor) => executor.close()), queue.close(), journal.close()]);
+  return PLANS / seconds;
+}
+
+runMain(async () => {
+  const server = await startRedisServer();
+  try {
+    const [fleetRate, singleRate] = [[] as number[], [] as number[]];
+    for (let round = 0; round < 3; round += 1) {
+      singleRate.push(await single());
+      fleetRate.push(await fleet(server.port, round));
+    }
+    console.log(`fleet throughput: ${WORKERS} workers ${fleetRate.map((r) => r.toFixed(0)).join(', ')} plans/s; one executor ${singleRate.map((r) => r.toFixed(0)).join(', ')} plans/s`);
+    record({ figure: `fleet: no-op plans/s, ${WORKERS} workers vs one executor`, unit: 'plans/s', values: fleetRate, baselines: singleRate });
+  } finally {
+    await server.dispose();
+  }
+});

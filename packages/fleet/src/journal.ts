@@ -1,0 +1,125 @@
+import { JournalRecordSchema, type JournalRead, type JournalRecord } from '@sinew/bt-runtime';
+import { StepOutcomeSchema, type StepOutcome } from '@sinew/executor-contracts';
+import { Redis, type RedisOptions } from 'ioredis';
+import { z } from 'zod';
+import { ACQUIRE, APPEND, BEGIN_STEP, RELEASE, RENEW } from './scripts.js';
+
+/** Options of the Redis journal; a bad value is refused when the journal is built. */
+export const RedisJournalOptionsSchema = z.strictObject({
+  /** Prefix of every key (several fleets can share one Redis). */
+  prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -').default('sinew-fleet'),
+  /** How long a plan stays owned by a process that stopped renewing (it died): then another may take it. */
+  leaseMs: z.number().int().min(100).max(600_000).default(30_000),
+});
+export type RedisJournalOptions = z.input<typeof RedisJournalOptionsSchema>;
+
+/** A write the journal refused: `fenced` (the lease passed to another owner), `conflict` (the history moved under it). */
+export class FleetWriteError extends Error {
+  override readonly name = 'FleetWriteError';
+  constructor(
+    readonly code: 'fenced' | 'conflict',
+    readonly planId: string,
+    readonly what: JournalRecord['kind'],
+  ) {
+    super(`fleet journal: the ${what} record of plan ${planId} was refused (${code})`);
+  }
+}
+
+/** One process's ownership of one plan: its fencing token, and how many history records it has seen. */
+export interface PlanLease {
+  readonly planId: string;
+  readonly token: number;
+  readonly holder: string;
+  /** @internal the history length this owner expects (every append checks it). */
+  length: number;
+}
+
+/** What claiming a step answered: run it, it already completed (its outcome), or another live plan holds its key. */
+export type StepClaim =
+  | { readonly state: 'acquired'; readonly redispatch: boolean }
+  | { readonly state: 'duplicate'; readonly outcome: StepOutcome }
+  | { readonly state: 'busy' }
+  | { readonly state: 'fenced' };
+
+/** Durable plan history, completed keys and leases on Redis, shared by every process of a fleet. */
+export interface FleetJournal {
+  readonly leaseMs: number;
+  /** Takes the plan for `owner` (a new fencing token); undefined while another owner's lease holds it. */
+  acquire(planId: string, owner: string): Promise<PlanLease | undefined>;
+  /** Extends the lease; false when it was lost (expired and taken, or released). */
+  renew(lease: PlanLease): Promise<boolean>;
+  release(lease: PlanLease): Promise<void>;
+  /** The plan's history, oldest first. */
+  history(planId: string): Promise<JournalRead>;
+  /** Marks a step's key in flight under the lease, or answers `duplicate` with the outcome any process recorded. */
+  claimStep(lease: PlanLease, key: string): Promise<StepClaim>;
+  /** Appends under the lease; returns once Redis acknowledged it (fsync'd with appendfsync always); throws FleetWriteError when refused. */
+  append(lease: PlanLease, record: JournalRecord): Promise<void>;
+  /** The outcome of a completed key, from any process. */
+  completed(key: string): Promise<StepOutcome | undefined>;
+  close(): Promise<void>;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // counted as skipped, as the JSONL journal counts a torn line
+  }
+}
+
+/** A journal on the Redis at `connection` (ioredis options or a redis:// URL). */
+export function createRedisJournal(connection: RedisOptions | string, options: RedisJournalOptions = {}): FleetJournal {
+  const { prefix, leaseMs } = RedisJournalOptionsSchema.parse(options);
+  const redis = typeof connection === 'string' ? new Redis(connection, { maxRetriesPerRequest: null }) : new Redis({ ...connection, maxRetriesPerRequest: null });
+  // Connection errors reach the caller through the commands (which wait through a reconnect); the event would only print.
+  redis.on('error', () => undefined);
+  const key = {
+    lease: (planId: string) => `${prefix}:lease:${planId}`,
+    fence: (planId: string) => `${prefix}:fence:${planId}`,
+    history: (planId: string) => `${prefix}:history:${planId}`,
+    done: (stepKey: string) => `${prefix}:done:${stepKey}`,
+    inflight: (stepKey: string) => `${prefix}:inflight:${stepKey}`,
+  };
+  const holderOf = (lease: PlanLease) => `${lease.token} ${lease.holder}`;
+  const parseOutcome = (text: string) => StepOutcomeSchema.parse(JSON.parse(text));
+
+  return {
+    leaseMs,
+    async acquire(planId, owner) {
+      const [token, length] = (await redis.eval(ACQUIRE, 3, key.lease(planId), key.fence(planId), key.history(planId), owner, leaseMs)) as [number, number | string];
+      return token === 0 ? undefined : { planId, token, holder: owner, length: Number(length) };
+    },
+    renew: async (lease) => (await redis.eval(RENEW, 1, key.lease(lease.planId), holderOf(lease), leaseMs)) === 1,
+    release: async (lease) => void (await redis.eval(RELEASE, 1, key.lease(lease.planId), holderOf(lease))),
+    async history(planId) {
+      const lines = await redis.lrange(key.history(planId), 0, -1);
+      const records = lines.flatMap((line) => {
+        const parsed = JournalRecordSchema.safeParse(parseJson(line));
+        return parsed.success ? [parsed.data] : [];
+      });
+      return { records, skipped: lines.length - records.length };
+    },
+    async claimStep(lease, stepKey) {
+      const args = [key.lease(lease.planId), key.done(stepKey), key.inflight(stepKey), holderOf(lease), lease.planId, `${prefix}:lease:`];
+      const [state, detail] = (await redis.eval(BEGIN_STEP, 3, ...args)) as [string, string];
+      if (state === 'duplicate') return { state, outcome: parseOutcome(detail) };
+      if (state === 'acquired') return { state, redispatch: detail !== '' };
+      return { state: state === 'busy' ? 'busy' : 'fenced' };
+    },
+    async append(lease, input) {
+      const record = JournalRecordSchema.parse(input);
+      const stepKey = record.kind === 'step' ? record.key : '';
+      const outcome = record.kind === 'step' && record.outcome.status === 'succeeded' ? JSON.stringify(record.outcome) : '';
+      const keys = [key.lease(lease.planId), key.history(lease.planId), key.done(stepKey), key.inflight(stepKey)];
+      const answer = await redis.eval(APPEND, 4, ...keys, holderOf(lease), lease.length, JSON.stringify(record), outcome, record.kind === 'step' ? '1' : '0');
+      if (answer !== 'ok') throw new FleetWriteError(answer === 'fenced' ? 'fenced' : 'conflict', lease.planId, record.kind);
+      lease.length += 1;
+    },
+    async completed(stepKey) {
+      const text = await redis.get(key.done(stepKey));
+      return text === null ? undefined : parseOutcome(text);
+    },
+    close: async () => void (await redis.quit()),
+  };
+}

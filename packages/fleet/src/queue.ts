@@ -1,0 +1,78 @@
+import { PlanSchema, type PlanInput } from '@sinew/executor-contracts';
+import { Queue, Worker } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { z } from 'zod';
+
+/** Options of the plan queue; a bad value is refused when the queue is built. */
+export const FleetQueueOptionsSchema = z.strictObject({
+  /** Prefix of every key (the same as the journal's keeps one fleet's keys together). */
+  prefix: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . -').default('sinew-fleet'),
+  /** How long a taken plan stays locked to a worker that stopped renewing (it died) before it goes back to the queue. */
+  lockMs: z.number().int().min(100).max(600_000).default(30_000),
+  /** How often each worker looks for plans whose lock expired. */
+  stalledCheckMs: z.number().int().min(50).max(600_000).default(5_000),
+});
+export type FleetQueueOptions = z.input<typeof FleetQueueOptionsSchema>;
+
+/** The verbs a plan needs, as the queue name that carries it: a worker reads only queues whose every verb it has. */
+export function queueNameOf(verbs: Iterable<string>): string {
+  return `plans.${[...new Set(verbs)].sort().map(encodeURIComponent).join('+')}`;
+}
+
+/** The verbs behind a queue name made by `queueNameOf`. */
+export function verbsOf(queueName: string): string[] {
+  return queueName.slice('plans.'.length).split('+').map(decodeURIComponent);
+}
+
+/** The plan queue of a fleet: producers submit plans, workers take them (see `createFleetWorker`). */
+export interface FleetQueue {
+  /** Queues a plan (validated with PlanSchema) for a bot that has its verbs; resubmitting a planId queues nothing new. */
+  submit(plan: PlanInput): Promise<{ readonly planId: string; readonly queue: string }>;
+  /** The queue names plans were ever submitted to. @internal */
+  queueNames(): Promise<string[]>;
+  /** A manual BullMQ worker on one queue name. @internal */
+  openWorker(queueName: string): Worker;
+  readonly options: z.output<typeof FleetQueueOptionsSchema>;
+  close(): Promise<void>;
+}
+
+/** A plan queue (BullMQ) on the Redis at `connection` (ioredis options or a redis:// URL). */
+export function createFleetQueue(connection: RedisOptions | string, options: FleetQueueOptions = {}): FleetQueue {
+  const parsed = FleetQueueOptionsSchema.parse(options);
+  // BullMQ's blocking commands need maxRetriesPerRequest: null (wait through a reconnect instead of failing).
+  const base: RedisOptions = typeof connection === 'string' ? {} : connection;
+  const redis = typeof connection === 'string' ? new Redis(connection, { maxRetriesPerRequest: null }) : new Redis({ ...base, maxRetriesPerRequest: null });
+  // Connection errors reach the caller through the commands (which wait through a reconnect); the event would only print.
+  redis.on('error', () => undefined);
+  const bullPrefix = `${parsed.prefix}:bull`;
+  const namesKey = `${parsed.prefix}:queues`;
+  const queues = new Map<string, Queue>();
+  const queueOf = (name: string) => queues.get(name) ?? queues.set(name, new Queue(name, { connection: redis, prefix: bullPrefix })).get(name)!;
+
+  return {
+    options: parsed,
+    async submit(input) {
+      const plan = PlanSchema.parse(input);
+      const name = queueNameOf(plan.steps.map((step) => step.type));
+      await redis.sadd(namesKey, name);
+      await queueOf(name).add('plan', plan, { jobId: encodeURIComponent(plan.planId), removeOnComplete: false, removeOnFail: false });
+      return { planId: plan.planId, queue: name };
+    },
+    queueNames: () => redis.smembers(namesKey),
+    openWorker: (name) =>
+      new Worker(name, null, {
+        // Options, not a client: the worker then owns its connections and closes them with itself.
+        connection: { ...redis.options, maxRetriesPerRequest: null },
+        prefix: bullPrefix,
+        lockDuration: parsed.lockMs,
+        stalledInterval: parsed.stalledCheckMs,
+        // A plan is put back however often its worker dies: the journal, not a retry count, decides what runs again.
+        maxStalledCount: 1_000_000,
+        autorun: false,
+      }),
+    async close() {
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
+      await redis.quit();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFleetQueue, createFleetWorker, createRedisJournal, type FleetEvent, type FleetJournal, type FleetQueue, type FleetWorker } from '../src/index.js';
+import { fileWorldExecutor } from './fixtures/world.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+let server: RedisServer;
+let dir: string;
+const closers: (() => Promise<void>)[] = [];
+const timing = { leaseMs: 1_000, lockMs: 1_000, stalledCheckMs: 200 };
+
+function fleet(prefix: string) {
+  const connection = { host: '127.0.0.1', port: server.port };
+  const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
+  const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
+  closers.push(() => queue.close(), () => journal.close());
+  return { queue, journal };
+}
+
+function bot(name: string, world: string, verbs: string[], parts: { queue: FleetQueue; journal: FleetJournal }, events: (FleetEvent & { bot: string })[]): FleetWorker {
+  const executor = fileWorldExecutor(world, verbs, 5);
+  const worker = createFleetWorker({ ...parts, executor, id: name, pollMs: 30, onEvent: (event) => events.push({ ...event, bot: name }) });
+  closers.unshift(() => worker.close().then(() => executor.close()));
+  return worker;
+}
+
+async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+const ended = async (journal: FleetJournal, planId: string) => (await journal.history(planId)).records.filter((r) => r.kind === 'plan_end');
+const effects = (world: string) => readFileSync(world, 'utf8').split('\n').filter((line) => line.startsWith('effect '));
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  dir = mkdtempSync(join(tmpdir(), 'sinew-fleet-'));
+});
+afterAll(async () => {
+  for (const close of closers) await close();
+  await server.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('fleet workers', () => {
+  it('hand each plan to a bot whose registry has all its verbs, once, recording every step before reporting it', async () => {
+    const parts = fleet('caps');
+    const world = join(dir, 'caps.log');
+    const events: (FleetEvent & { bot: string })[] = [];
+    bot('digger', world, ['dig'], parts, events);
+    bot('crafter', world, ['dig', 'craft'], parts, events);
+    const plans = [
+      { planId: 'mixed/ü-1', intentId: 'tools', steps: [{ stepId: 'log', type: 'dig', args: { mark: 'oak@3,64,-2' } }, { stepId: 'pick', type: 'craft', args: { mark: 'wooden_pickaxe#1' } }] },
+      ...[1, 2, 3, 4].map((n) => ({ planId: `dig:${n}`, intentId: 'clear', steps: [{ stepId: `s${n}`, type: 'dig', args: { mark: `stone@${n},12,${-n}` } }] })),
+    ];
+    for (const plan of plans) await parts.queue.submit(plan);
+    await parts.queue.submit(plans[1]!); // the same planId again queues nothing new
+    await until('every plan to end', async () => (await Promise.all(plans.map((p) => ended(parts.journal, p.planId)))).every((e) => e.length === 1));
+    expect(events.filter((e) => e.type === 'plan.taken' && e.planId === 'mixed/ü-1').map((e) => e.bot)).toEqual(['crafter']);
+    expect(effects(world).map((line) => line.split(' ')[1]).sort()).toEqual(['oak@3,64,-2', 'stone@1,12,-1', 'stone@2,12,-2', 'stone@3,12,-3', 'stone@4,12,-4', 'wooden_pickaxe#1'].sort());
+    const history = await parts.journal.history('mixed/ü-1');
+    expect(history.records.map((r) => (r.kind === 'step' ? `${r.kind}:${r.outcome.status}` : r.kind))).toEqual(['plan_start', 'step:succeeded', 'step:succeeded', 'plan_end']);
+    const recorded = events.filter((e) => e.type === 'step.recorded').length;
+    expect(recorded).toBe(6);
+  });
+
+  it('resumes a plan from the durable history: a step another process completed is answered duplicate, not run', async () => {
+    const parts = fleet('resume');
+    const world = join(dir, 'resume.log');
+    const plan = { planId: 'half-done', intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: 'first' } }, { stepId: 'b', type: 'dig', args: { mark: 'second' } }] };
+    const dead = (await parts.journal.acquire('half-done', 'dead-bot'))!;
+    await parts.journal.append(dead, { kind: 'plan_start', at: 1, plan });
+    await parts.journal.claimStep(dead, 'half-done:a');
+    await parts.journal.append(dead, { kind: 'step', at: 2, key: 'half-done:a', outcome: { planId: 'half-done', stepId: 'a', verb: 'dig', status: 'succeeded', attempts: 1, startedAt: 1, endedAt: 2 } });
+    await parts.journal.claimStep(dead, 'half-done:b'); // dispatched, then the process died: its lease runs out
+    const events: (FleetEvent & { bot: string })[] = [];
+    bot('heir', world, ['dig'], parts, events);
+    await parts.queue.submit(plan);
+    await until('the plan to end', async () => (await ended(parts.journal, 'half-done')).length === 1);
+    expect(effects(world).map((line) => line.split(' ')[1])).toEqual(['second']);
+    expect(events.map((e) => e.type)).toEqual(['plan.taken', 'step.duplicate', 'step.redispatched', 'step.recorded', 'plan.ended']);
+  });
+
+  it('ends a plan failed at the step that failed, without running the rest', async () => {
+    const parts = fleet('fail');
+    const world = join(dir, 'fail.log');
+    const events: (FleetEvent & { bot: string })[] = [];
+    bot('strict', world, ['dig'], parts, events);
+    await parts.queue.submit({ planId: 'bad-args', intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: '' } }, { stepId: 'b', type: 'dig', args: { mark: 'never' } }] });
+    await until('the plan to end', async () => (await ended(parts.journal, 'bad-args')).length === 1);
+    expect(await ended(parts.journal, 'bad-args')).toMatchObject([{ status: 'failed' }]);
+    const steps = (await parts.journal.history('bad-args')).records.filter((r) => r.kind === 'step');
+    expect(steps).toMatchObject([{ key: 'bad-args:a', outcome: { status: 'failed', failure: { code: 'invalid_args' } } }]);
+  });
+
+  it('refuses a plan that is not a plan, with the field that is wrong', async () => {
+    const { queue } = fleet('refuse');
+    await expect(queue.submit({ planId: 'x', intentId: 'i', steps: [{ stepId: 'a', type: 'dig' }], extra: 1 } as never)).rejects.toThrow(/extra/);
+    expect(() => createFleetQueue({ port: 1, lazyConnect: true }, { lockMs: 10 })).toThrow(/lockMs/);
+  });
+});
