@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ServerOptionsError } from '../options.js';
 import { authorize, presentedToken } from '../auth.js';
 import { Control, ExecuteBodySchema, PreemptBodySchema, SignalBodySchema } from '../control.js';
-import type { Asset } from '../inspector/assets.js';
+import { sendAsset, type Asset } from '../inspector/assets.js';
 import { botStatus, type BotLike } from '../status.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
@@ -55,16 +55,7 @@ async function body<T extends z.ZodType>(deps: RouteDeps<unknown>, request: Requ
 }
 
 function asset(deps: RouteDeps<unknown>, request: Request): void {
-  const found = deps.assets?.get(request.url.pathname);
-  if (!found) throw new ApiError(503, 'inspector_not_built', 'the inspector page is not built: run `npm run build -w @sinew/server`');
-  request.response.writeHead(200, {
-    'content-type': found.type,
-    'content-length': found.body.length,
-    'cache-control': 'no-cache',
-    'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
-  });
-  request.response.end(request.head ? undefined : found.body);
+  sendAsset(deps.assets, request.url.pathname, request.response, request.head);
 }
 
 const ROUTES: readonly Route<unknown>[] = [
