@@ -50,8 +50,10 @@ export const PredicateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('custom'), text: z.string().min(1).max(MAX_PREDICATE_LENGTH).regex(/^[^\n\r]*$/) }).strict(),
 ]);
 export type Predicate = z.infer<typeof PredicateSchema>;
+/** The predicate kinds (`'has_item'`, `'near_block'`, …). */
 export type PredicateKind = Predicate['kind'];
 
+/** What `parsePredicate` returns: the predicate, or why the text is not one. */
 export type PredicateParse = { readonly ok: true; readonly predicate: Predicate } | { readonly ok: false; readonly reason: string };
 
 /** `"x,y,z"` of a position, floored to the block it is in. */
@@ -214,19 +216,32 @@ export const pred = {
   hasItem: (item: ItemRef, count = 1): Predicate => ({ kind: 'has_item', item, count, mode: 'at_least' }),
   /** `count` more of an item than before the step. */
   gained: (item: ItemRef, count = 1): Predicate => ({ kind: 'has_item', item, count, mode: 'gain' }),
+  /** A block of this name within reach of the bot. */
   nearBlock: (block: string): Predicate => ({ kind: 'near_block', block }),
+  /** The bot can reach this position. */
   withinReach: (position: Position): Predicate => ({ kind: 'within_reach', position: toTarget(position) }),
+  /** The bot stands at this position. */
   at: (position: Position): Predicate => ({ kind: 'at', position: toTarget(position) }),
+  /** Air (nothing solid) at this position. */
   airAt: (position: Position): Predicate => ({ kind: 'air_at', position: toTarget(position) }),
+  /** A block of this name at this position. */
   blockAt: (position: Position, block: string): Predicate => ({ kind: 'block_at', position: toTarget(position), block }),
+  /** This item held in, or worn at, `destination` (`hand`, `head`, …). */
   equipped: (destination: string, item: string): Predicate => ({ kind: 'equipped', destination, item }),
+  /** This entity took damage. */
   hurt: (entity: { readonly name: string; readonly id: string | number } | Placeholder): Predicate =>
     ({ kind: 'hurt', entity: 'placeholder' in entity ? entity : { name: entity.name, id: String(entity.id) } }),
+  /** The bot stands at least `blocks` higher than before the step. */
   rose: (blocks: number): Predicate => ({ kind: 'rose', blocks }),
+  /** The nearest threat is at least `atLeast` blocks away (the capability default when omitted). */
   distanceFromThreat: (atLeast?: number): Predicate => (atLeast === undefined ? { kind: 'distance_from_threat' } : { kind: 'distance_from_threat', atLeast }),
+  /** The food bar is higher than before the step. */
   foodRose: (): Predicate => ({ kind: 'food_rose' }),
+  /** The server echoed the chat message. */
   chatEchoed: (): Predicate => ({ kind: 'chat_echoed' }),
+  /** A structure is built (or observed as already built). */
   structure: (state: 'built' | 'observed'): Predicate => ({ kind: 'structure', state }),
+  /** Free text for what no other kind says; planners cannot subgoal on it. */
   custom: (text: string): Predicate => ({ kind: 'custom', text }),
   /** An unobserved target (`<target>` on the wire). */
   placeholder: (name: string): Placeholder => ({ placeholder: name }),

@@ -19,6 +19,7 @@ import { EventHub, type StreamClientStats } from './stream/hub.js';
 import { recordHub } from './stream/record.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
 
+/** Options of `serveSinew`: what to serve, where, and who may act. */
 export interface SinewServerOptions<Body> {
   readonly executor: Executor<Body>;
   /** The bot `/api/bot/status` and `botEvent` report (a mineflayer Bot fits). */
@@ -30,7 +31,10 @@ export interface SinewServerOptions<Body> {
   /** The world handed to `router.plan(intent, world)`. */
   readonly observe?: () => unknown;
   /** The last provenance records for the inspector (a `createMemoryProvenance()` sink given to the executor fits). */
-  readonly provenance?: { records(): readonly ProvenanceRecord[] };
+  readonly provenance?: {
+    /** The records kept, oldest first. */
+    records(): readonly ProvenanceRecord[];
+  };
   /** Behavior-tree definitions by verb (`{ gather: GATHER_TREE }`): the inspector draws them and lights the active node. */
   readonly trees?: Readonly<Record<string, string | object>>;
   readonly port: number;
@@ -64,6 +68,7 @@ export interface SinewServer {
   lastSeq(): number;
   /** This start's event-stream epoch (in every `stream.hello`): seqs of another epoch are not resumed, they get a snapshot. */
   readonly epoch: string;
+  /** Stops the stream and the listener, closes every connection and flushes the `record` file. */
   close(): Promise<void>;
 }
 

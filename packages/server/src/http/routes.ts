@@ -11,7 +11,9 @@ import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
 /** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
 export interface BeliefSource {
+  /** The live tracks (id and class at least). */
   tracks(): readonly { readonly trackId: number; readonly cls: string }[];
+  /** The hazard summary, served as is. */
   hazards(): unknown;
 }
 
