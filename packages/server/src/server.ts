@@ -17,6 +17,7 @@ import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
 import { recordHub } from './stream/record.js';
+import { ViewerState } from './viewer/control.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
 
 /** Options of `serveSinew`: what to serve, where, and who may act. */
@@ -162,6 +163,7 @@ function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Bod
     ...(options.provenance ? { provenance: options.provenance } : {}),
     trees: treePaths(options.trees),
     assets: loadInspector(),
+    viewer: new ViewerState(),
   };
 }
 

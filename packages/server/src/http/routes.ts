@@ -7,6 +7,8 @@ import { authorize, presentedToken } from '../auth.js';
 import { Control, ExecuteBodySchema, PreemptBodySchema, SignalBodySchema } from '../control.js';
 import { sendAsset, type Asset } from '../inspector/assets.js';
 import { botStatus, type BotLike } from '../status.js';
+import { ViewerControlSchema, type ViewerState } from '../viewer/control.js';
+import { sampleMap, type ViewerBot } from '../viewer/map.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
 /** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
@@ -28,6 +30,7 @@ export interface RouteDeps<Body> {
   readonly provenance?: { records(): readonly ProvenanceRecord[] };
   readonly trees: Readonly<Record<string, readonly string[]>>;
   readonly assets: ReadonlyMap<string, Asset> | undefined;
+  readonly viewer: ViewerState;
 }
 
 interface Request {
@@ -96,6 +99,29 @@ const ROUTES: readonly Route<unknown>[] = [
     handle(deps, { response, url, head }) {
       const limit = validate(LimitSchema, url.searchParams.get('limit') ?? undefined, (m) => new ApiError(400, 'invalid_query', `limit: ${m}`));
       sendJson(response, 200, { records: deps.provenance ? deps.provenance.records().slice(-limit) : null }, head);
+    },
+  },
+  { method: 'GET', path: '/api/viewer/control', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.viewer.control, head) },
+  {
+    method: 'POST',
+    path: '/api/viewer/control',
+    mutating: true,
+    async handle(deps, request) {
+      const applied = deps.viewer.apply(await body(deps, request, ViewerControlSchema));
+      if (!applied.ok) throw new ApiError(400, 'invalid_body', applied.message);
+      sendJson(request.response, 200, applied.control);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/viewer/map',
+    mutating: false,
+    handle(deps, { response, head }) {
+      const bot = viewerBot(deps.bot);
+      if (!bot) throw new ApiError(501, 'no_world', 'serveSinew was given no bot with blockAt (a mineflayer Bot): there is no world to draw');
+      const map = sampleMap(bot, deps.viewer.control, deps.belief);
+      if (!map) throw new ApiError(503, 'bot_not_spawned', 'the bot has no position yet');
+      sendJson(response, 200, map, head);
     },
   },
   {
@@ -195,4 +221,10 @@ export function treePaths(trees: Readonly<Record<string, string | object>> | und
     }
   }
   return out;
+}
+
+/** The bot as the world view reads it, when it can answer `blockAt` (a mineflayer Bot). */
+function viewerBot(bot: BotLike | undefined): ViewerBot | undefined {
+  const candidate = bot as Partial<ViewerBot> | undefined;
+  return typeof candidate?.blockAt === 'function' ? (candidate as ViewerBot) : undefined;
 }

@@ -7,6 +7,7 @@ import { ReplayPanel } from './replay.js';
 import { EventStream, type Envelope } from './stream.js';
 import { Timeline } from './timeline.js';
 import { TreeView } from './tree.js';
+import { WorldView, wireWorldControls } from './world.js';
 
 const TOKEN_KEY = 'sinew.token';
 const MAX_LOG = 100;
@@ -137,6 +138,11 @@ function boot(): void {
   }
   void refresh();
   setInterval(() => void refresh(), 2_000);
+  const world = new WorldView(byId<HTMLCanvasElement>('world'));
+  const drawWorld = () => void (replaying ? undefined : world.refresh().catch(() => undefined));
+  wireWorldControls(() => sessionStorage.getItem(TOKEN_KEY) ?? '', drawWorld);
+  drawWorld();
+  setInterval(drawWorld, 1_000);
   setInterval(() => {
     byId('event-rate').textContent = `${received} events/2 s`;
     received = 0;
