@@ -1,22 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createExecutor, createJsonlJournal, createJsonlProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, observeWorld, sinew, type SinewBot } from '@sinew/capabilities';
 import { createPlannerRepairHook } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { connectBot, give, placeTree, setBlock, startServer, type TestServer } from '@sinew/testkit';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecording } from '../src/inspector/page/recording.js';
 import { serveRecording, type ReplayServer } from '../src/replay/serve.js';
 import { serveSinew } from '../src/index.js';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { ARTIFACTS, HAS_CHROMIUM, launchInspectorBrowser } from './browser.js';
 
 /**
  * A real run, recorded three ways: gather a log (a behavior tree), then craft a wooden pickaxe with planks
@@ -66,17 +61,16 @@ async function playedToEnd(page: Page): Promise<void> {
   await expect.poll(async () => (await position.getAttribute('data-position')) === (await position.getAttribute('data-total')) && (await position.getAttribute('data-playing')) === 'false', { timeout: 30_000 }).toBe(true);
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('replay of a recorded run in headless Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sinew-replay-'));
   let recorded: Awaited<ReturnType<typeof recordFailingRun>>;
   let replay: ReplayServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(here, '..', 'scripts', 'build-inspector.mjs')]);
     recorded = await recordFailingRun(dir);
     replay = await serveRecording({ file: recorded.files.events });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    browser = await launchInspectorBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -125,8 +119,8 @@ describe.skipIf(!existsSync(CHROMIUM))('replay of a recorded run in headless Chr
     // The real run: the guard first misses sticks (and the table in reach), and after the sticks, planks.
     expect(await failure.count()).toBeGreaterThanOrEqual(1);
     expect((await failure.locator('.failure-record').allTextContents()).join('\n')).toContain('has_item:stick');
-    mkdirSync(join(here, 'artifacts'), { recursive: true });
-    await page.screenshot({ path: join(here, 'artifacts', 'replay.png'), fullPage: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'replay.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,18 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createExecutor, type Executor } from '@sinew/bt-runtime';
-import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
-import { connectBot, setBlock, startServer, type TestServer } from '@sinew/testkit';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Executor } from '@sinew/bt-runtime';
+import type { SinewBot } from '@sinew/capabilities';
+import { setBlock, type TestServer } from '@sinew/testkit';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, serveSinew, type SinewServer } from '../src/index.js';
+import { createToken, type SinewServer } from '../src/index.js';
 import { http, post } from './helpers.js';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { ARTIFACTS, HAS_CHROMIUM, startInspectedBot, type InspectedBot } from './browser.js';
 
 /** The canvas pixels as RGBA bytes, read in the page. */
 function pixels(page: Page): Promise<number[]> {
@@ -29,29 +24,19 @@ async function drawnAgain(page: Page, times: number): Promise<void> {
   await expect.poll(count, { timeout: 10_000 }).toBeGreaterThanOrEqual(from + times);
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the world view (top-down) in headless Chromium, on a bot digging on the embedded server', () => {
+describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, on a bot digging on the embedded server', () => {
+  let inspected: InspectedBot;
   let server: TestServer;
-  let bot: SinewBot;
   let executor: Executor<SinewBot>;
   let sinew: SinewServer;
   let browser: Browser;
   const token = createToken();
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(here, '..', 'scripts', 'build-inspector.mjs')]);
-    server = await startServer();
-    bot = instrumentBot(await connectBot(server, { username: 'viewed' }));
-    executor = createExecutor({ registry: createStandardRegistry(), body: bot });
-    sinew = await serveSinew({ executor, bot, port: 0, token });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    inspected = await startInspectedBot({ username: 'viewed', token });
+    ({ server, executor, sinew, browser } = inspected);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await sinew?.close();
-    await executor?.close();
-    bot?.quit();
-    await server?.stop();
-  });
+  afterAll(async () => inspected?.close());
 
   it('/api/viewer/control: reads without a token, writes only with it, refuses bad input by field', async () => {
     expect((await http(sinew.url, '/api/viewer/control')).json()).toEqual({ mode: 'follow', center: null, target: null, radius: 12 });
@@ -88,8 +73,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the world view (top-down) in headless Ch
     await expect.poll(() => page.locator('#world-control-result').textContent(), { timeout: 5_000 }).toBe('ok');
     await drawnAgain(page, 2);
     expect(await page.locator('#world-status').textContent()).toContain(`target ${block.x}, ${block.y}, ${block.z}`);
-    mkdirSync(join(here, 'artifacts'), { recursive: true });
-    const before = await page.locator('#world').screenshot({ path: join(here, 'artifacts', 'world-before-dig.png') });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const before = await page.locator('#world').screenshot({ path: join(ARTIFACTS, 'world-before-dig.png') });
     const beforePixels = await pixels(page);
     const colours = new Set<string>();
     for (let i = 0; i < beforePixels.length; i += 4) colours.add(beforePixels.slice(i, i + 3).join(','));
@@ -103,7 +88,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the world view (top-down) in headless Ch
     const outcome = await executor.run({ planId: 'dig-it', intentId: 'view', steps: [{ stepId: 'dig', type: 'dig_block', args: { position: { x: block.x, y: block.y, z: block.z } } }] });
     expect(outcome.status).toBe('completed');
     await drawnAgain(page, 2);
-    const after = await page.locator('#world').screenshot({ path: join(here, 'artifacts', 'world-after-dig.png') });
+    const after = await page.locator('#world').screenshot({ path: join(ARTIFACTS, 'world-after-dig.png') });
     const afterPixels = await pixels(page);
     let changed = 0;
     for (let i = 0; i < afterPixels.length; i += 4) if (afterPixels[i] !== beforePixels[i] || afterPixels[i + 1] !== beforePixels[i + 1] || afterPixels[i + 2] !== beforePixels[i + 2]) changed += 1;
