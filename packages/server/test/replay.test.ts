@@ -88,6 +88,7 @@ describe('serveSinew({ record })', () => {
     server.planGenerated({ intentId: 'i1', planner: 'test', plan: { steps: [] } });
     server.planGenerated({ intentId: 'i2', planner: 'test', plan: { steps: [] } });
     await server.close();
+    server.planGenerated({ intentId: 'late', planner: 'test', plan: { steps: [] } }); // after close: not written, no error
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { seq: number; type: string; data: { intentId?: string; epoch?: string } });
     expect(lines.map((l) => [l.seq, l.type, l.data.intentId])).toEqual([
       [0, 'recording.started', undefined],

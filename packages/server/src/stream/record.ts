@@ -29,7 +29,8 @@ export function recordHub(hub: EventHub, file: string, trees: Readonly<Record<st
   out.on('error', (error) => (failure ??= error));
   out.write(`${hub.header(RECORDING_HEADER, { epoch: hub.epoch, trees })}\n`);
   hub.record((text) => {
-    if (failure === undefined) out.write(`${text}\n`);
+    // After close() (a late planGenerated or reflex event) nothing is written: the file is complete.
+    if (failure === undefined && !out.writableEnded) out.write(`${text}\n`);
   });
   return {
     close: () =>
