@@ -57,7 +57,7 @@ describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, 
 
   it('draws the terrain, the bot and the target; the picture changes when the bot digs the target block', async () => {
     const block = server.spawn.offset(2, 0, 0).floored();
-    await setBlock(server, block, 'dirt');
+    await setBlock(server, block, 'oak_log'); // by hand: a dig of 3 s, long enough to be seen
     // A fixed centre: only the world can move the picture, not the bot stepping while it digs.
     const center = server.spawn.floored();
     expect((await post(sinew.url, '/api/viewer/control', { mode: 'fixed', center: { x: center.x, y: center.y, z: center.z } }, token)).status).toBe(200);
@@ -78,15 +78,18 @@ describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, 
     const beforePixels = await pixels(page);
     const colours = new Set<string>();
     for (let i = 0; i < beforePixels.length; i += 4) colours.add(beforePixels.slice(i, i + 3).join(','));
-    expect(colours.size).toBeGreaterThan(4); // terrain, the placed dirt, shading, the bot, the target outline
+    expect(colours.size).toBeGreaterThan(4); // terrain, the placed log, shading, the bot, the target outline
     // The middle of the target's cell (radius 8: 17 cells of 23 px; the target is 2 cells east of the centre).
     const middle = (cellX: number, cellZ: number) => 4 * ((cellZ * 23 + 11) * 400 + cellX * 23 + 11);
     const dug = middle(8 + 2, 8);
     const [r0, g0] = beforePixels.slice(dug, dug + 2) as [number, number];
-    expect(r0).toBeGreaterThan(g0); // dirt: brown
+    expect(r0).toBeGreaterThan(g0 + 20); // the log: brown
 
-    const outcome = await executor.run({ planId: 'dig-it', intentId: 'view', steps: [{ stepId: 'dig', type: 'dig_block', args: { position: { x: block.x, y: block.y, z: block.z } } }] });
-    expect(outcome.status).toBe('completed');
+    const digging = executor.run({ planId: 'dig-it', intentId: 'view', steps: [{ stepId: 'dig', type: 'dig_block', args: { position: { x: block.x, y: block.y, z: block.z } } }] });
+    // While the step digs, the view reads the block being dug from the body.
+    await expect.poll(() => page.locator('#world-status').textContent(), { timeout: 10_000 }).toContain(`digging ${block.x}, ${block.y}, ${block.z}`);
+    await page.locator('#world').screenshot({ path: join(ARTIFACTS, 'world-digging.png') });
+    expect((await digging).status).toBe('completed');
     await drawnAgain(page, 2);
     const after = await page.locator('#world').screenshot({ path: join(ARTIFACTS, 'world-after-dig.png') });
     const afterPixels = await pixels(page);

@@ -13,6 +13,10 @@ interface WorldPoint {
 export interface ViewerBot {
   readonly entity?: { readonly position?: WorldPoint & { floored(): WorldPoint }; readonly yaw?: number } | null;
   blockAt(point: WorldPoint): { readonly name: string } | null;
+  /** The block being dug (mineflayer sets it for the length of `bot.dig`). */
+  readonly targetDigBlock?: { readonly position?: { readonly x: number; readonly y: number; readonly z: number } } | null;
+  /** mineflayer-pathfinder's current goal, when the plugin is loaded. */
+  readonly pathfinder?: { readonly goal?: { readonly x?: unknown; readonly y?: unknown; readonly z?: unknown } | null };
 }
 
 /** The top-down map: for each column around the centre, the highest non-air block within the scanned slab. */
@@ -28,6 +32,10 @@ export interface WorldMap {
   readonly heights: readonly number[];
   readonly bot: { readonly x: number; readonly y: number; readonly z: number; readonly yaw: number } | null;
   readonly target: ViewerControl['target'];
+  /** The block the bot is digging now, read from the body (the active step's target while it digs). */
+  readonly digging: { readonly x: number; readonly y: number; readonly z: number } | null;
+  /** Where the bot is walking: the pathfinder goal's block, when it has one. */
+  readonly goal: { readonly x: number; readonly y: number; readonly z: number } | null;
   /** Belief tracks inside the map (class, hostile, position). */
   readonly tracks: readonly { readonly cls: string; readonly hostile: boolean; readonly x: number; readonly z: number }[];
 }
@@ -62,7 +70,7 @@ export function sampleMap(bot: ViewerBot, control: ViewerControl, belief?: Belie
     }
   }
   const p = bot.entity?.position;
-  return { center, radius, mode: control.mode, names, cells, heights, bot: p ? { x: p.x, y: p.y, z: p.z, yaw: bot.entity?.yaw ?? 0 } : null, target: control.target, tracks: tracksNear(belief, center, radius) };
+  return { center, radius, mode: control.mode, names, cells, heights, bot: p ? { x: p.x, y: p.y, z: p.z, yaw: bot.entity?.yaw ?? 0 } : null, target: control.target, digging: pointOf(bot.targetDigBlock?.position), goal: pointOf(bot.pathfinder?.goal), tracks: tracksNear(belief, center, radius) };
 }
 
 function topBlock(bot: ViewerBot, column: WorldPoint): { name: string; y: number } | undefined {
@@ -83,4 +91,10 @@ function tracksNear(belief: BeliefSource | undefined, center: { x: number; z: nu
     out.push({ cls: track.cls, hostile: (track as { hostile?: unknown }).hostile === true, x: position.x, z: position.z });
   }
   return out;
+}
+
+/** A block position from a body field read defensively (a goal without coordinates gives none). */
+function pointOf(value: { readonly x?: unknown; readonly y?: unknown; readonly z?: unknown } | null | undefined): { x: number; y: number; z: number } | null {
+  if (!value || typeof value.x !== 'number' || typeof value.y !== 'number' || typeof value.z !== 'number') return null;
+  return { x: Math.floor(value.x), y: Math.floor(value.y), z: Math.floor(value.z) };
 }

@@ -11,6 +11,8 @@ interface WorldMap {
   heights: number[];
   bot: { x: number; y: number; z: number; yaw: number } | null;
   target: { x: number; y: number; z: number } | null;
+  digging: { x: number; y: number; z: number } | null;
+  goal: { x: number; y: number; z: number } | null;
   tracks: { cls: string; hostile: boolean; x: number; z: number }[];
 }
 
@@ -46,7 +48,8 @@ export class WorldView {
     }
     const map = body as unknown as WorldMap;
     this.draw(map);
-    status.textContent = `${2 * map.radius + 1}×${2 * map.radius + 1} blocks around ${map.center.x}, ${map.center.y}, ${map.center.z}${map.target ? ` · target ${map.target.x}, ${map.target.y}, ${map.target.z}` : ''}`;
+    const where = (label: string, p: { x: number; y: number; z: number } | null) => (p ? ` · ${label} ${p.x}, ${p.y}, ${p.z}` : '');
+    status.textContent = `${2 * map.radius + 1}×${2 * map.radius + 1} blocks around ${map.center.x}, ${map.center.y}, ${map.center.z}${where('target', map.target)}${where('digging', map.digging)}${where('walking to', map.goal)}`;
     this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn ?? 0) + 1);
   }
 
@@ -79,6 +82,22 @@ export class WorldView {
       context.strokeStyle = '#ff2fd0';
       context.lineWidth = Math.max(2, cell / 6);
       context.strokeRect(x + 1, y + 1, cell - 2, cell - 2);
+    }
+    if (map.digging) {
+      const [x, y] = at(map.digging.x, map.digging.z);
+      context.fillStyle = 'rgba(255,140,0,0.55)';
+      context.fillRect(x, y, cell, cell);
+    }
+    if (map.goal) {
+      const [x, y] = at(map.goal.x + 0.5, map.goal.z + 0.5);
+      context.strokeStyle = '#35e0ff';
+      context.lineWidth = 2;
+      context.beginPath();
+      context.moveTo(x - cell / 3, y - cell / 3);
+      context.lineTo(x + cell / 3, y + cell / 3);
+      context.moveTo(x + cell / 3, y - cell / 3);
+      context.lineTo(x - cell / 3, y + cell / 3);
+      context.stroke();
     }
     if (map.bot) {
       const [x, y] = at(map.bot.x, map.bot.z);
