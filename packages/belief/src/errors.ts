@@ -3,6 +3,7 @@ import type { z } from 'zod';
 /** Codes of the belief package's errors (values, never thrown across the public API except by constructors). */
 export type BeliefErrorCode = 'invalid_config' | 'invalid_evidence' | 'tick_not_monotonic' | 'listener_error';
 
+/** One problem found in belief input: where and what. */
 export interface BeliefIssue {
   readonly path: readonly (string | number)[];
   readonly message: string;

@@ -5,6 +5,7 @@ import type { ObservedWorld } from './world.js';
 /** `defineCapability` bound to the mineflayer body and the shared world snapshot. */
 export const defineBotCapability = capabilityFactory<SinewBot, ObservedWorld>();
 
+/** The run context of a capability whose body is the instrumented mineflayer bot. */
 export type BotRunContext = RunContext<SinewBot>;
 
 /**

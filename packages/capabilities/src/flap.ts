@@ -12,6 +12,7 @@ export const FlapPolicySchema = z.object({
 export type FlapPolicy = z.output<typeof FlapPolicySchema>;
 export type FlapPolicyInput = z.input<typeof FlapPolicySchema>;
 
+/** Watches navigation progress for flapping (FM-04): moving back and forth without getting closer. */
 export interface FlapDetector {
   /** Feeds one position sample; returns true once the body is flapping (FM-04). */
   sample(position: { x: number; z: number }, now: number): boolean;

@@ -21,7 +21,9 @@ export type RecoveryOptions = z.output<typeof RecoveryOptionsSchema>;
 
 /** The rungs, in the order they are tried (Nav2's recoveries are the model). */
 export const RECOVERY_RUNGS = ['avoid_segment', 'widen_tolerance', 'approach_other_side', 'climb_out', 'dig_through'] as const;
+/** One rung of the navigation recovery ladder. */
 export type RecoveryRung = (typeof RECOVERY_RUNGS)[number];
+/** A rung the ladder climbed, and what came of it. */
 export interface RungRecord {
   readonly rung: RecoveryRung;
   readonly result: 'reached' | 'failed' | 'skipped';

@@ -18,6 +18,7 @@ export const SupervisorPolicySchema = z.strictObject({
 });
 export type SupervisorPolicyInput = z.input<typeof SupervisorPolicySchema>;
 
+/** Options of `superviseBot`. */
 export interface SuperviseOptions {
   /** Connects a fresh bot (resolves once it spawned); called again after every disconnect. */
   readonly connect: () => Promise<Bot>;

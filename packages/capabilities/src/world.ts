@@ -3,6 +3,7 @@ import { Vec3 } from 'vec3';
 import { blockKey, Vec3Schema, WorldSnapshotSchema, type Vec3 as Position } from '@sinew/executor-contracts';
 import { z } from 'zod';
 
+/** Where an item is equipped: a hand or an armor slot. */
 export const EquipmentSlotSchema = z.enum(['hand', 'off-hand', 'head', 'torso', 'legs', 'feet']);
 export type EquipmentSlot = z.infer<typeof EquipmentSlotSchema>;
 

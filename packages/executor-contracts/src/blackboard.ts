@@ -7,14 +7,19 @@ declare const valueType: unique symbol;
 export interface BlackboardKey<T> {
   readonly name: string;
   // Phantom and invariant in T: a `BlackboardKey<number>` is not a `BlackboardKey<unknown>`.
+  /** Type-only marker carrying `T` (never set at run time). */
   readonly [valueType]?: (value: T) => T;
 }
 
 /** Per-step scratch space shared by the attempts of one step, read and written through typed keys. */
 export interface Blackboard {
+  /** The value stored under `key`, or undefined. */
   get<T>(key: BlackboardKey<T>): T | undefined;
+  /** Stores `value` under `key` (typed by the key). */
   set<T>(key: BlackboardKey<T>, value: T): void;
+  /** Whether a value is stored under `key`. */
   has<T>(key: BlackboardKey<T>): boolean;
+  /** Removes the value under `key`; true when there was one. */
   delete<T>(key: BlackboardKey<T>): boolean;
 }
 

@@ -11,6 +11,7 @@ export interface GuardContext<Body> {
   readonly body: Body;
 }
 
+/** What a guard returns: ok, or a coded reason (`precond_missing` with the missing predicates). */
 export type GuardResult =
   | { readonly ok: true }
   | {
@@ -44,6 +45,7 @@ export interface RunContext<Body> {
   sleep(ms: number): Promise<void>;
 }
 
+/** Which step and attempt a runner is running (plan, step, verb, capability version). */
 export interface StepInfo {
   readonly planId: string;
   readonly stepId: string;
@@ -52,23 +54,32 @@ export interface StepInfo {
   readonly attempt: number;
 }
 
+/** A structured logger (a pino or console logger fits): a message plus fields. */
 export interface Logger {
+  /** Logs at debug level. */
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** Logs at info level. */
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Logs at warn level. */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Logs at error level. */
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** A plain async runner: one attempt of a step, given its context and parsed args. */
 export type Runner<Body, Args> = (ctx: RunContext<Body>, args: Args) => Promise<RunnerResult>;
 
 /** Anything that can run a capability: a behavior tree (`defineBehavior()` in @sinew/bt-runtime) or an adapter. */
 export interface BehaviorRunner<Body, Args> {
   readonly kind: string;
+  /** Runs the behavior for one attempt of a step. */
   run(ctx: RunContext<Body>, args: Args): Promise<RunnerResult>;
 }
 
+/** The verdict of an acceptance check: ok, or the unmet effects (and why). */
 export type AcceptanceResult = { readonly ok: true } | { readonly ok: false; readonly unmet: readonly string[]; readonly reason?: string };
 
+/** Compares the world before and after a step: ok, or the effects left unmet. */
 export type AcceptanceFn<World, Args> = (pre: World, post: World, args: Args) => AcceptanceResult;
 
 const UNVERIFIED = Symbol.for('sinew.acceptance.unverified');
@@ -97,9 +108,11 @@ export interface CapabilityDefinition<Schema extends z.ZodType, Body, World> {
   readonly version: string;
   readonly description: string;
   readonly inputSchema: Schema;
+  /** V3: whether the step may start now, or the missing preconditions (default: always ok). */
   readonly guard?: (ctx: GuardContext<Body>, args: z.output<Schema>) => GuardResult;
   readonly run?: Runner<Body, z.output<Schema>>;
   readonly behavior?: BehaviorRunner<Body, z.output<Schema>>;
+  /** Reads the world that `acceptance` compares before and after each attempt. */
   readonly observe?: (ctx: GuardContext<Body>, args: z.output<Schema>) => World | Promise<World>;
   readonly acceptance: AcceptanceFn<World, z.output<Schema>> | UnverifiedAcceptance;
   readonly safetyLevel?: SafetyLevel;
@@ -147,12 +160,17 @@ export interface Capability<Body = unknown, World = unknown, Args = unknown> {
   preconds(args: SymbolicArgs<Args>): readonly PredicateTemplate[];
   /** Declared effects for these args (see `preconds`). */
   effects(args: SymbolicArgs<Args>): readonly PredicateTemplate[];
+  /** V3: whether the step may start now, or the missing preconditions. */
   guard(ctx: GuardContext<Body>, args: Args): GuardResult;
+  /** Runs one attempt of the step (the runner or the behavior). */
   run(ctx: RunContext<Body>, args: Args): Promise<RunnerResult>;
+  /** Reads the world the acceptance check compares (before and after the attempt). */
   observe(ctx: GuardContext<Body>, args: Args): World | Promise<World> | undefined;
+  /** Compares the observed world before and after: ok, or the unmet effects. */
   acceptance(pre: World, post: World, args: Args): AcceptanceResult;
 }
 
+/** A capability declaration that `defineCapability` refused: which capability and why. */
 export class CapabilityDefinitionError extends Error {
   override readonly name = 'CapabilityDefinitionError';
   constructor(

@@ -5,6 +5,7 @@ import type { CapabilityRegistry } from './registry.js';
 import { closestNames } from './suggest.js';
 import { PlanStepSchema, type PlanStep, type StepFailure } from './schemas.js';
 
+/** The result of `checkStep`: the resolved capability and parsed args, or exactly one coded failure. */
 export type StepCheck<Body> =
   | {
       readonly ok: true;

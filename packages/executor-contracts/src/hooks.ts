@@ -17,9 +17,11 @@ export interface RepairRequest {
  * instead of it, with `replace: true`), or undefined to let the plan fail with the step's code.
  */
 export interface RepairHook {
+  /** Steps that fix the failure (or replace the step), or undefined to let the plan fail. */
   repair(request: RepairRequest): Promise<RepairResponse | undefined> | RepairResponse | undefined;
 }
 
+/** A repair: steps to run before the failed step is retried, or instead of it with `replace: true`. */
 export interface RepairResponse {
   readonly steps: readonly PlanStep[];
   /** true: the steps replace the failed step; false (default): they run first, then the step is retried. */
@@ -29,5 +31,6 @@ export interface RepairResponse {
 
 /** The executor's preemption entry point, as modules (the belief reflex) see it. */
 export interface Preemptor {
+  /** Runs these steps ahead of the active one (which is interrupted at a safe point and resumed). */
   preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<readonly StepOutcome[]>;
 }

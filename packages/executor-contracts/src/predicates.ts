@@ -84,6 +84,7 @@ function predicateKinds<I extends z.ZodType, N extends z.ZodType, C extends z.Zo
 /** One predicate, by kind: what steps carry and evaluators check. `custom` is the explicit escape hatch for user vocabularies. */
 export const PredicateSchema = predicateKinds(CLOSED_SLOTS);
 export type Predicate = z.infer<typeof PredicateSchema>;
+/** The predicate kinds (`'has_item'`, `'near_block'`, …). */
 export type PredicateKind = Predicate['kind'];
 
 /**

@@ -5,6 +5,7 @@ import { compareVersions, parseRange, parseVersion } from './semver.js';
 
 const REGISTRY_BRAND = Symbol.for('sinew.capability-registry');
 
+/** A registry refusal (a duplicate `name@version`, a bad alias or range), with its code. */
 export class RegistryError extends Error {
   override readonly name = 'RegistryError';
   constructor(
@@ -15,6 +16,7 @@ export class RegistryError extends Error {
   }
 }
 
+/** What resolving a verb gives: the capability (and the alias used), or a coded failure. */
 export type Resolution<Body> =
   | { readonly ok: true; readonly capability: Capability<Body>; readonly alias?: string }
   | { readonly ok: false; readonly reason: 'unknown_verb' | 'no_matching_version' | 'bad_range'; readonly message: string; readonly available: readonly string[] };

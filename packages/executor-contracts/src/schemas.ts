@@ -29,6 +29,7 @@ export const WorldSnapshotSchema = z.object({
 });
 export type WorldSnapshot = z.infer<typeof WorldSnapshotSchema>;
 
+/** How dangerous a step is: `safe`, `caution` or `restricted`. */
 export const SafetyLevelSchema = z.enum(['safe', 'caution', 'restricted']);
 export type SafetyLevel = z.infer<typeof SafetyLevelSchema>;
 
@@ -79,6 +80,7 @@ export const PlanSchema = z.strictObject({
 export type Plan = z.output<typeof PlanSchema>;
 export type PlanInput = z.input<typeof PlanSchema>;
 
+/** One zod issue as plain data (path, code, message), as failures carry it. */
 export const ZodIssueSummarySchema = z.object({
   path: z.array(z.union([z.string(), z.number()])),
   code: z.string(),
@@ -119,6 +121,7 @@ export const RunnerResultSchema = z.union([
 ]);
 export type RunnerResult = z.infer<typeof RunnerResultSchema>;
 
+/** How a step ended: `succeeded`, `failed` or `preempted`. */
 export const StepStatusSchema = z.enum(['succeeded', 'failed', 'preempted']);
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 

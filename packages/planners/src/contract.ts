@@ -32,10 +32,13 @@ export const PLANNER_ERROR_CODES = [
   'prompt_too_large',
   'planner_error',
 ] as const;
+/** A planner failure code. */
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];
 
+/** The closed set of planner failure codes. */
 export const PlannerErrorCodeSchema = z.enum(PLANNER_ERROR_CODES);
 
+/** Why a planner produced no plan: a code and a reason. */
 export const PlannerFailureSchema = z.object({
   code: PlannerErrorCodeSchema,
   reason: z.string(),
@@ -69,8 +72,11 @@ export function readPlanResult(planner: string, value: unknown): PlanResult {
  */
 export interface Planner<World = PlannerWorld> {
   readonly name: string;
+  /** The verbs its plans may use. */
   verbs(): readonly string[];
+  /** A plan for the intent in this world, or a coded failure. */
   plan(intent: Intent, world: World): PlanResult | Promise<PlanResult>;
+  /** Steps that repair a failed step, or undefined when it cannot. */
   repair?(request: RepairRequest, world: World): RepairResponse | undefined | Promise<RepairResponse | undefined>;
   /** Learns from how one of its plans ended (HTN: method effectiveness); the router forwards outcomes here. */
   recordOutcome?(planId: string, success: boolean): void;

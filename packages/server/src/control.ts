@@ -30,6 +30,7 @@ export type SignalBody = z.input<typeof SignalBodySchema>;
 
 /** The planner or router `POST /api/cognitive/signals` hands intents to (a `Router` of @sinew/planners fits). */
 export interface SignalRouter<World = unknown> {
+  /** A plan for the intent (a `PlanResult` of @sinew/planners fits); refused plans answer 422. */
   plan(intent: Intent, world: World): unknown;
   /** The routing decision and its reason, reported with `planGenerated` when present. */
   route?(intent: Intent): { readonly chosen?: string | undefined; readonly reason: string };

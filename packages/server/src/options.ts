@@ -58,11 +58,13 @@ export const ServerAddressSchema = z
     token: z.string().regex(TOKEN_PATTERN, 'a token is 16-512 characters of A-Z a-z 0-9 . _ ~ + -').optional(),
     /** Host names besides the bound address that requests may name (`bot.lan` at any port, `bot.lan:8443` at that one). */
     allowedHosts: z.array(z.string().regex(HOST_ENTRY, 'a host name or address with an optional :port (no scheme, no path), e.g. bot.lan or bot.lan:8443')).max(64).default([]),
+    /** A file the event stream is appended to, one envelope per line (`npx sinew-inspect <file>` replays it). */
+    record: z.string().min(1, 'record names a file, e.g. .sinew/run.events.jsonl').max(4096).optional(),
   })
   .strict();
 
 /** Every option `serveSinew` knows: a misspelled one is refused, not ignored. */
-export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits'] as const;
+export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits', 'record'] as const;
 
 /** A bad `serveSinew` option: which field, what was expected, what arrived. */
 export class ServerOptionsError extends Error {

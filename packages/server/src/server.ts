@@ -16,8 +16,11 @@ import { serverMetrics, type ServerMetrics } from './metrics.js';
 import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
+import { recordHub } from './stream/record.js';
+import { ViewerState } from './viewer/control.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
 
+/** Options of `serveSinew`: what to serve, where, and who may act. */
 export interface SinewServerOptions<Body> {
   readonly executor: Executor<Body>;
   /** The bot `/api/bot/status` and `botEvent` report (a mineflayer Bot fits). */
@@ -29,7 +32,10 @@ export interface SinewServerOptions<Body> {
   /** The world handed to `router.plan(intent, world)`. */
   readonly observe?: () => unknown;
   /** The last provenance records for the inspector (a `createMemoryProvenance()` sink given to the executor fits). */
-  readonly provenance?: { records(): readonly ProvenanceRecord[] };
+  readonly provenance?: {
+    /** The records kept, oldest first. */
+    records(): readonly ProvenanceRecord[];
+  };
   /** Behavior-tree definitions by verb (`{ gather: GATHER_TREE }`): the inspector draws them and lights the active node. */
   readonly trees?: Readonly<Record<string, string | object>>;
   readonly port: number;
@@ -43,6 +49,8 @@ export interface SinewServerOptions<Body> {
    */
   readonly allowedHosts?: readonly string[];
   readonly limits?: ServerLimitsInput;
+  /** Appends the event stream to this file, one envelope per line, for `npx sinew-inspect <file>` to replay. */
+  readonly record?: string;
 }
 
 /** A running control plane. */
@@ -61,6 +69,7 @@ export interface SinewServer {
   lastSeq(): number;
   /** This start's event-stream epoch (in every `stream.hello`): seqs of another epoch are not resumed, they get a snapshot. */
   readonly epoch: string;
+  /** Stops the stream and the listener, closes every connection and flushes the `record` file. */
   close(): Promise<void>;
 }
 
@@ -70,20 +79,21 @@ interface ParsedOptions {
   readonly token: string | undefined;
   readonly allowedHosts: readonly string[];
   readonly limits: ServerLimits;
+  readonly record: string | undefined;
 }
 
 function parseOptions<Body>(options: SinewServerOptions<Body>): ParsedOptions {
   const unknown = Object.keys(options).filter((key) => !(SERVER_OPTION_KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new ServerOptionsError('invalid_options', `serveSinew: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known: ${SERVER_OPTION_KEYS.join(', ')}`);
-  const address = ServerAddressSchema.safeParse({ port: options.port, host: options.host, token: options.token, allowedHosts: options.allowedHosts });
+  const address = ServerAddressSchema.safeParse({ port: options.port, host: options.host, token: options.token, allowedHosts: options.allowedHosts, record: options.record });
   if (!address.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid options:\n${z.prettifyError(address.error)}`);
   const limits = ServerLimitsSchema.safeParse(options.limits ?? {});
   if (!limits.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid limits:\n${z.prettifyError(limits.error)}`);
-  const { port, host, token, allowedHosts } = address.data;
+  const { port, host, token, allowedHosts, record } = address.data;
   if (!isLoopback(host) && token === undefined) {
     throw new ServerOptionsError('insecure_bind', `serveSinew: refusing to bind ${host} without a token; pass { token } (createToken()) or bind 127.0.0.1`);
   }
-  return { port, host, token, allowedHosts, limits: limits.data };
+  return { port, host, token, allowedHosts, limits: limits.data, record };
 }
 
 /**
@@ -96,16 +106,20 @@ function parseOptions<Body>(options: SinewServerOptions<Body>): ParsedOptions {
  * console.log(`${server.url}/#token=${token}`);
  */
 export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promise<SinewServer> {
-  const { port, host, token, allowedHosts, limits } = parseOptions(options);
+  const { port, host, token, allowedHosts, limits, record } = parseOptions(options);
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
   const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
   const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
+  const recording = record === undefined ? undefined : recordHub(hub, record, deps.trees);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });
   applyLimits(server, limits);
   const gate = new ConnectionGate(limits, token !== undefined);
   server.on('connection', (socket: Socket) => gate.admit(socket));
-  await listen(server, port, host);
+  await listen(server, port, host).catch(async (error: unknown) => {
+    await recording?.close();
+    throw error;
+  });
   const address = server.address() as AddressInfo;
   // Requests arrive only after listen: the Host check needs the port the kernel chose.
   const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
@@ -133,6 +147,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await recording?.close();
     },
   };
 }
@@ -148,6 +163,7 @@ function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Bod
     ...(options.provenance ? { provenance: options.provenance } : {}),
     trees: treePaths(options.trees),
     assets: loadInspector(),
+    viewer: new ViewerState(),
   };
 }
 

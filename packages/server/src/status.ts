@@ -8,7 +8,10 @@ export interface BotLike {
   readonly entity?: { readonly position?: { readonly x: number; readonly y: number; readonly z: number } } | null;
   readonly game?: { readonly dimension?: string } | null;
   readonly heldItem?: { readonly name: string; readonly count: number } | null;
-  readonly inventory?: { items(): readonly { readonly name: string; readonly count: number }[] } | null;
+  readonly inventory?: {
+    /** The stacks in the inventory. */
+    items(): readonly { readonly name: string; readonly count: number }[];
+  } | null;
 }
 
 /** The bot as `/api/bot/status` and `botEvent` report it. */

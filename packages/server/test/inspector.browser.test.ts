@@ -1,44 +1,29 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createExecutor, createMemoryProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
-import { createStandardRegistry, GATHER_TREE, instrumentBot, type SinewBot } from '@sinew/capabilities';
-import { connectBot, placeTree, startServer, type TestServer } from '@sinew/testkit';
-import { chromium, type Browser } from 'playwright-core';
+import { createMemoryProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
+import { GATHER_TREE, type SinewBot } from '@sinew/capabilities';
+import { placeTree } from '@sinew/testkit';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, serveSinew, type SinewServer } from '../src/index.js';
+import { createToken, type SinewServer } from '../src/index.js';
+import { ARTIFACTS, HAS_CHROMIUM, startInspectedBot, type InspectedBot } from './browser.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SCREENSHOT = join(here, 'artifacts', 'inspector.png');
+const SCREENSHOT = join(ARTIFACTS, 'inspector.png');
 
-describe.skipIf(!existsSync(CHROMIUM))('the inspector page in headless Chromium, on a bot gathering on the embedded server', () => {
-  let server: TestServer;
-  let bot: SinewBot;
+describe.skipIf(!HAS_CHROMIUM)('the inspector page in headless Chromium, on a bot gathering on the embedded server', () => {
+  let inspected: InspectedBot;
   let executor: Executor<SinewBot>;
   let sinew: SinewServer;
   let browser: Browser;
   const token = createToken();
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(here, '..', 'scripts', 'build-inspector.mjs')]);
-    server = await startServer();
-    await placeTree(server, server.spawn.offset(6, 0, 3).floored(), { kind: 'oak', height: 5 });
-    bot = instrumentBot(await connectBot(server, { username: 'inspected' }));
     const provenance = createMemoryProvenance({ capacity: 50 });
-    executor = createExecutor({ registry: createStandardRegistry(), body: bot, provenance });
-    sinew = await serveSinew({ executor, bot, provenance, trees: { gather: GATHER_TREE }, port: 0, token });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+    const prepare = (server: InspectedBot['server']) => placeTree(server, server.spawn.offset(6, 0, 3).floored(), { kind: 'oak', height: 5 }).then(() => undefined);
+    inspected = await startInspectedBot({ username: 'inspected', token, prepare, provenance, serve: { provenance, trees: { gather: GATHER_TREE } } });
+    ({ executor, sinew, browser } = inspected);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await sinew?.close();
-    await executor?.close();
-    bot?.quit();
-    await server?.stop();
-  });
+  afterAll(async () => inspected?.close());
 
   it('lights the active node of gather, executes a plan from the form and shows its outcome on the timeline', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -53,8 +38,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the inspector page in headless Chromium,
     await lit.waitFor({ timeout: 30_000 });
     expect(await page.locator('#tree-title').textContent()).toBe('gather');
     expect(await lit.getAttribute('data-node-path')).toMatch(/^root\/selector\[0\]\/retry\[1\]\//);
-    mkdirSync(join(here, 'artifacts'), { recursive: true });
-    await page.screenshot({ path: join(here, 'artifacts', 'inspector-gather.png'), fullPage: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'inspector-gather.png'), fullPage: true });
 
     // Usable at 20 events/s: with a 20/s flood on top of the gather's own events, the page answers promptly.
     let flooded = 0;

@@ -1,6 +1,7 @@
 import type { Vec3 } from '@sinew/executor-contracts';
 import type { TrackSummary } from '../stream/schemas.js';
 
+/** Whether a track is seen now, inferred from its last sighting, or lost. */
 export type Visibility = 'visible' | 'inferred' | 'lost';
 
 /** Internal mutable track state; every field is an integer (units, permille, ticks) or a string. */

@@ -12,10 +12,13 @@ import { createBeliefMetrics, type BeliefMetrics } from './metrics.js';
 
 /** A timer source; inject a fake one in tests (default: the global setInterval). */
 export interface Scheduler {
+  /** Calls `callback` every `ms`; returns a handle. */
   setInterval(callback: () => void, ms: number): unknown;
+  /** Stops the interval of `handle`. */
   clearInterval(handle: unknown): void;
 }
 
+/** One ingest tick's threats and hazard summary. */
 export interface TickEvent {
   readonly tickId: number;
   readonly threats: readonly TrackView[];
@@ -30,6 +33,7 @@ interface Events {
   error: BeliefError;
 }
 
+/** Options of `attachBelief`. */
 export interface BeliefAdapterOptions {
   /** Bus config; `emitEveryTicks` defaults to emitEveryMs / ingestEveryMs. */
   readonly bus?: BeliefConfigInput;
@@ -49,6 +53,7 @@ export interface BeliefAdapterOptions {
   readonly reflex?: Reflex;
 }
 
+/** The belief layer attached to a bot: the bus, its cadence and its events. */
 export interface BeliefAdapter {
   readonly bus: BeliefBus;
   readonly registry: Registry;
@@ -58,6 +63,7 @@ export interface BeliefAdapter {
   stop(): void;
   /** Runs one ingest tick now (what the cadence calls); never throws, a throwing listener is an `error` event. */
   tick(): void;
+  /** Subscribes to an adapter event; returns the unsubscribe. */
   on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void;
 }
 

@@ -17,6 +17,7 @@ export interface BotLike {
   readonly sinew?: { readonly deadEntities: ReadonlyMap<number, unknown> };
 }
 
+/** Options of reading evidence from the bot (ranges, classes). */
 export interface EvidenceOptions {
   /** Entities farther than this from the bot are not evidence (default 32 blocks). */
   readonly maxDistanceBlocks?: number;

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { EMERGENCY_MODES, EMERGENCY_RESULTS } from '../modes/recall.js';
 import { DeltaTypeSchema } from '../stream/schemas.js';
 
+/** The belief layer's Prometheus metrics. */
 export interface BeliefMetrics {
   readonly tracks: Gauge<'visibility'>;
   readonly deltas: Counter<'type'>;

@@ -33,6 +33,7 @@ export function bodySignals(bot: Bot): BodySignals | undefined {
   };
 }
 
+/** Options of `attachModes`. */
 export interface AttachModesOptions extends ModesOptions {
   /** The belief adapter whose ticks feed defense (hostiles by class and distance); without it, only body modes run. */
   readonly belief?: BeliefAdapter;
@@ -40,6 +41,7 @@ export interface AttachModesOptions extends ModesOptions {
   readonly registry?: Registry;
 }
 
+/** The modes attached to a bot (`attachModes`); `detach()` unhooks them. */
 export interface AttachedModes extends Modes {
   /** Stops reading the bot and the belief adapter. */
   detach(): void;

@@ -66,6 +66,7 @@ export const MODE_PROFILES = {
     defense: { fleeWithinBlocks: 5, releaseBeyondBlocks: 8, attackWithinBlocks: 4, maxFleesBeforeFight: 0 },
   },
 } as const satisfies Record<string, ModesOverrides>;
+/** A named modes profile (`cautious`, `brave`, …). */
 export type ModeProfile = keyof typeof MODE_PROFILES;
 
 /** The profile's values overlaid by `overrides` (defense merged key by key), validated; a bad value throws `BeliefConfigError`. */

@@ -24,6 +24,7 @@ export interface BodySignals {
 
 /** The self-preservation and maintenance modes, in priority order; `defense` (the reflex) sits between them. */
 export type ModeName = 'hazard_block' | 'drowning' | 'low_health' | 'defense' | 'hunger';
+/** A mode's priority tier: self-preservation > defense > maintenance. */
 export type ModeTier = 'self_preservation' | 'defense' | 'maintenance';
 const TIER: Record<ModeName, ModeTier> = {
   hazard_block: 'self_preservation',
@@ -35,6 +36,7 @@ const TIER: Record<ModeName, ModeTier> = {
 const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
 type BodyMode = (typeof BODY_MODES)[number];
 
+/** What the modes report: signal edges, preemptions and their outcomes, deferrals, give-ups. */
 export type ModeEvent =
   | { readonly type: 'signal'; readonly mode: ModeName; readonly edge: 'rise' | 'fall'; readonly atMs: number; readonly reason: string }
   | { readonly type: 'preempt'; readonly mode: ModeName; readonly tier: ModeTier; readonly atMs: number; readonly step: PlanStep; readonly reason: string }
@@ -47,6 +49,7 @@ export type ModeEvent =
   /** An emergency's end (see `createEmergencyTracker`): hazard recall counts these. */
   | { readonly type: 'emergency'; readonly mode: EmergencyMode; readonly result: EmergencyResult; readonly atMs: number; readonly onsetMs: number };
 
+/** What `modes.status()` reports. */
 export interface ModesStatus {
   readonly active: readonly ModeName[];
   /** The mode whose fast path is running, if any (one controller at a time). */
@@ -55,6 +58,7 @@ export interface ModesStatus {
   readonly listenerErrors: number;
 }
 
+/** The self-preservation and maintenance modes beside the plan. */
 export interface Modes {
   readonly config: ModesConfig;
   /** The defense reflex, fed by `threats()`. */
@@ -63,12 +67,15 @@ export interface Modes {
   body(signals: BodySignals): void;
   /** Reads the belief layer's threats of this tick (call it every ingest tick); may preempt through the reflex. */
   threats(tickId: number, threats: readonly ReflexThreat[]): void;
+  /** True while a mode (or the reflex) drives the body. */
   inControl(): boolean;
+  /** The modes' state and counters now. */
   status(): ModesStatus;
   /** Resolves when no fast path is in flight. */
   idle(): Promise<void>;
 }
 
+/** Options of `createModes`. */
 export interface ModesOptions {
   readonly preemptor: Preemptor;
   /** A named profile (`cautious`, `brave`) under `config`. */

@@ -1,7 +1,10 @@
 /** The modes an emergency can be of: the self-preservation tier and defense (hunger is maintenance, never an emergency). */
 export const EMERGENCY_MODES = ['hazard_block', 'drowning', 'low_health', 'defense'] as const;
+/** A mode whose emergencies hazard recall counts. */
 export type EmergencyMode = (typeof EMERGENCY_MODES)[number];
+/** How an emergency ended, for hazard recall. */
 export const EMERGENCY_RESULTS = ['preempted_before_damage', 'damaged_first', 'no_damage'] as const;
+/** How an emergency ended. */
 export type EmergencyResult = (typeof EMERGENCY_RESULTS)[number];
 
 /**

@@ -47,6 +47,7 @@ export interface ReflexThreat {
   readonly distance: number;
 }
 
+/** What the reflex reports: engaged, a preemption, its outcome or error, released. */
 export type ReflexEvent =
   | { readonly type: 'engaged'; readonly tickId: number; readonly trackId: number; readonly distance: number }
   | { readonly type: 'preempt'; readonly tickId: number; readonly trackId: number; readonly distance: number; readonly step: PlanStep }
@@ -57,6 +58,7 @@ export type ReflexEvent =
 /** What one reflex tick did. */
 export type ReflexDecision = 'idle' | 'preempting' | 'busy' | 'holding' | 'released';
 
+/** What `reflex.status()` reports. */
 export interface ReflexStatus {
   readonly engaged: boolean;
   readonly inFlight: boolean;
@@ -72,17 +74,20 @@ export interface ReflexStatus {
   readonly listenerErrors: number;
 }
 
+/** The defense reflex: preempts the executor when a threat enters a band. */
 export interface Reflex {
   readonly config: ReflexConfig;
   /** Reads the threats of this tick (call it every ingest tick) and preempts when a band is entered. */
   tick(tickId: number, threats: readonly ReflexThreat[]): ReflexDecision;
   /** True from engagement until the threat is beyond the reset band, nothing runs and the hold expired. */
   inControl(): boolean;
+  /** The reflex's counters and state now. */
   status(): ReflexStatus;
   /** Resolves when no preemption is in flight. */
   idle(): Promise<void>;
 }
 
+/** Options of `createReflex`. */
 export interface ReflexOptions {
   readonly preemptor: Preemptor;
   readonly config?: ReflexConfigInput;

@@ -15,8 +15,10 @@ export interface ConsumerState {
   readonly buffered: readonly DeltasMessage[];
 }
 
+/** What applying one stream message did (applied, resynced from a snapshot, buffered, or refused and why). */
 export type ApplyStatus = 'applied' | 'resynced' | 'buffered' | 'stale' | 'gap' | 'foreign';
 
+/** Options of applying stream messages to a consumer view. */
 export interface ApplyOptions {
   /** Deltas held while waiting for a missing seq before declaring a gap (default 8). */
   readonly reorderWindow?: number;

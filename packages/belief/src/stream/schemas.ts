@@ -15,6 +15,7 @@ export const TrackSummarySchema = z
   .strict();
 export type TrackSummary = z.infer<typeof TrackSummarySchema>;
 
+/** What a saliency delta reports about a track (new, moved, threat raised, lost, …). */
 export const DeltaTypeSchema = z.enum([
   'new_threat',
   'track_lost',
@@ -51,11 +52,13 @@ const envelope = {
   tickId: z.number().int().nonnegative(),
 };
 
+/** A stream message carrying a full snapshot of the tracks. */
 export const SnapshotMessageSchema = z
   .object({ ...envelope, kind: z.literal('snapshot'), tracks: z.array(TrackSummarySchema) })
   .strict();
 export type SnapshotMessage = z.infer<typeof SnapshotMessageSchema>;
 
+/** A stream message carrying one tick's saliency deltas. */
 export const DeltasMessageSchema = z
   .object({ ...envelope, kind: z.literal('deltas'), deltas: z.array(SaliencyDeltaSchema).min(1) })
   .strict();

@@ -42,6 +42,7 @@ export interface ActuatorSource {
   readonly sinew: BodySignals;
 }
 
+/** Options of `instrumentBody`: which methods count as actuator commands. */
 export interface InstrumentOptions {
   /** Builds the `detail` of a call; default: the primitive args, comma-separated, at most 120 chars. */
   readonly describe?: (method: string, args: readonly unknown[]) => string | undefined;
@@ -51,6 +52,7 @@ export interface InstrumentOptions {
   readonly ignoreMissing?: boolean;
 }
 
+/** The body could not be instrumented (a method to wrap is missing), with its code. */
 export class InstrumentError extends Error {
   override readonly name = 'InstrumentError';
   readonly code = 'missing_method' as const;

@@ -27,6 +27,7 @@ export type BehaviorCondition<Body, Args> = (ctx: LeafContext<Body, Args>, ...no
 /** An `entry`/`step`/`exit` callback; `exit` callbacks receive `{ succeeded, aborted }` first. */
 export type BehaviorCallback<Body, Args> = (ctx: LeafContext<Body, Args>, ...callbackArgs: never[]) => void;
 
+/** Options of `defineBehavior`: the tree definition and its leaves. */
 export interface BehaviorOptions<Body, Args> {
   /** The tree in MDSL (or mistreevous JSON). `branch [Name]` subtrees must be defined in the same text. */
   readonly tree: string | object;
@@ -48,6 +49,7 @@ export interface BehaviorTreeRunner<Body, Args> extends BehaviorRunner<Body, Arg
   readonly nodePaths: readonly string[];
 }
 
+/** A behavior tree that `defineBehavior` refused (an unknown leaf, a bad definition), naming the node. */
 export class BehaviorDefinitionError extends Error {
   override readonly name = 'BehaviorDefinitionError';
   constructor(

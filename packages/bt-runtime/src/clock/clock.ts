@@ -7,7 +7,9 @@ export type TimerHandle = { readonly __timer: true } | ReturnType<typeof globalT
 export interface Clock {
   /** Milliseconds, monotonic within one clock. */
   now(): number;
+  /** Calls `callback` once after `ms` on this clock. */
   setTimeout(callback: () => void, ms: number): TimerHandle;
+  /** Cancels a pending timeout (a fired or unknown handle is ignored). */
   clearTimeout(handle: TimerHandle): void;
 }
 

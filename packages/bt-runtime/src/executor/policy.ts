@@ -57,6 +57,7 @@ export const ExecutorPolicySchema = z
 export type ExecutorPolicy = z.output<typeof ExecutorPolicySchema>;
 export type ExecutorPolicyInput = z.input<typeof ExecutorPolicySchema>;
 
+/** An executor policy that `defineExecutorPolicy` refused, with the prettified zod issues. */
 export class PolicyError extends Error {
   override readonly name = 'PolicyError';
   readonly code = 'invalid_policy' as const;

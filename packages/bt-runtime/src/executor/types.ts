@@ -26,6 +26,7 @@ export interface PredicateEvaluator<Body> {
   baseline?(body: Body): unknown;
 }
 
+/** Options of `createExecutor`: registry, body, policy, telemetry, hooks and the journal. */
 export interface ExecutorOptions<Body extends ActuatorSource> {
   readonly registry: CapabilityRegistry<Body>;
   /** The instrumented body (see `instrumentMethods`); its actuator commands feed TTFA and stuck detection. */
@@ -44,6 +45,7 @@ export interface ExecutorOptions<Body extends ActuatorSource> {
   readonly journal?: JournalStore;
 }
 
+/** How a plan ended. */
 export type PlanStatus = 'completed' | 'failed' | 'aborted';
 
 /** How a plan ended: every step it ran, in order (repair steps included), and the failure that stopped it. */
@@ -60,6 +62,7 @@ export interface PlanOutcome {
   readonly endedAt: number;
 }
 
+/** Names a step: its plan, id and verb. */
 export interface StepRef {
   readonly planId: string;
   readonly stepId: string;
@@ -97,8 +100,10 @@ export interface ExecutorEvents {
   'plan.failed': PlanOutcome;
 }
 
+/** The name of an executor event (`step.failed`, `plan.completed`, …). */
 export type ExecutorEventName = keyof ExecutorEvents;
 
+/** The step holding the active-step slot: capability, attempt, phase and since when. */
 export interface ActiveStepState extends StepRef {
   readonly capability: string;
   readonly attempt: number;
@@ -107,6 +112,7 @@ export interface ActiveStepState extends StepRef {
   readonly atomic: boolean;
 }
 
+/** What `executor.state()` reports. */
 export interface ExecutorState {
   readonly status: 'idle' | 'running' | 'closed';
   readonly activeStep?: ActiveStepState;
@@ -116,11 +122,13 @@ export interface ExecutorState {
   readonly preempting: boolean;
 }
 
+/** What `executor.health()` reports: the state and each capability's SLA. */
 export interface HealthReport {
   readonly executor: ExecutorState;
   readonly capabilities: readonly CapabilityHealth[];
 }
 
+/** Options of `executor.run(plan, options)`. */
 export interface RunOptions {
   /** Cancels the plan: the active step is aborted with code `aborted`, the plan ends `aborted`. */
   readonly signal?: AbortSignal;
@@ -140,8 +148,11 @@ export interface Executor<Body> {
   resume(options?: Omit<RunOptions, 'intent'>): Promise<PlanOutcome | undefined>;
   /** Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes. */
   preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]>;
+  /** Subscribes to an executor event; returns the unsubscribe. */
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void;
+  /** The executor's state now (active step, waiting steps, running plans). */
   state(): ExecutorState;
+  /** The state plus the per-capability SLA (what `/api/cognitive/health` serves). */
   health(): HealthReport;
   readonly metrics: ExecutorMetrics;
   readonly policy: ExecutorPolicy;

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JournalWriteError, parseJournal, type JournalRead, type JournalRecord, type JournalStore } from './records.js';
 
+/** Options of `createJsonlJournal`. */
 export interface JsonlJournalOptions {
   /** fsync after every record (default true): a record appended is on disk before the executor goes on. */
   readonly fsync?: boolean;

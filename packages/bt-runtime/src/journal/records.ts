@@ -21,9 +21,13 @@ export interface JournalRead {
  * replaces the whole history with the records given (atomically: the old history or the new, never a mix).
  */
 export interface JournalStore {
+  /** Appends one record durably; throws when it did not land. */
   append(record: JournalRecord): void;
+  /** Reads every valid record back, counting the lines it skipped. */
   readAll(): JournalRead;
+  /** Replaces the whole history with these records, atomically. */
   compact?(records: readonly JournalRecord[]): void;
+  /** Releases the store (file handles). */
   close?(): void;
 }
 

@@ -3,6 +3,7 @@ import { labelValue } from './metrics.js';
 
 /** What these metrics read (structurally: `@sinew/planners`' OutcomeMemory, without importing planners). */
 export interface UpliftSource {
+  /** Each task's method-effectiveness uplift (first and last success rate). */
   uplift(): readonly { readonly task: string; readonly first: number; readonly last: number; readonly uplift: number }[];
 }
 

@@ -15,6 +15,7 @@ export interface RouterMetrics {
   readonly disagreements: Counter<'chosen'>;
   /** Planners that failed to plan and handed over to the next. Labels: from. */
   readonly fallbacks: Counter<'from'>;
+  /** Counts one router event in the metrics. */
   record(event: RouteEventLike): void;
 }
 

@@ -36,14 +36,19 @@ export interface ProvenanceRecord {
 
 /** Where provenance records go. `flush` is awaited when a plan ends. */
 export interface ProvenanceSink {
+  /** Takes one step record (must not throw or block the executor). */
   write(record: ProvenanceRecord): void;
+  /** Resolves once every record written so far is stored. */
   flush?(): Promise<void>;
+  /** Flushes and releases the sink. */
   close?(): Promise<void>;
 }
 
 /** An in-memory ring of the last `capacity` records. */
 export interface MemoryProvenance extends ProvenanceSink {
+  /** The records kept, oldest first. */
   records(): ProvenanceRecord[];
+  /** Forgets every record kept. */
   clear(): void;
 }
 

@@ -11,6 +11,7 @@ import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
+/** Arguments of `attack_entity`. */
 export const AttackEntityArgsSchema = z.strictObject({
   /** Entity type, mob name or username (nearest one); default: the nearest hostile mob. */
   entity: z.string().min(1).optional(),

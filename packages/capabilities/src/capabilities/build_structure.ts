@@ -12,6 +12,7 @@ import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
+/** One block of a blueprint: where (relative to the origin) and what. */
 export const BlueprintBlockSchema = z.strictObject({
   dx: z.number().int().min(-32).max(32),
   dy: z.number().int().min(-32).max(32),
@@ -19,6 +20,7 @@ export const BlueprintBlockSchema = z.strictObject({
   block: z.string().min(1),
 });
 
+/** Arguments of `build_structure`. */
 export const BuildStructureArgsSchema = z.strictObject({
   /** Where blueprint offset 0,0,0 goes; default: two blocks east of the bot's feet. */
   origin: Vec3Schema.optional(),

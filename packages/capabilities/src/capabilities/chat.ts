@@ -6,6 +6,7 @@ import { ABORTED } from '../body/failures.js';
 import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `chat`. */
 export const ChatArgsSchema = z.strictObject({
   message: z.string().min(1).max(256),
 });

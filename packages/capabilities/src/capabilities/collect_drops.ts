@@ -4,6 +4,7 @@ import { defineBotCapability } from '../body.js';
 import { dropsNear, pickUpDrops } from '../body/drops.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `collect_drops`. */
 export const CollectDropsArgsSchema = z.strictObject({
   /** Only pick up this item; default: every drop in the radius. */
   item: z.string().min(1).optional(),

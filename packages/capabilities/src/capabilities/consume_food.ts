@@ -6,6 +6,7 @@ import { defineBotCapability } from '../body.js';
 import { ABORTED, thrown } from '../body/failures.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `consume_food`. */
 export const ConsumeFoodArgsSchema = z.strictObject({
   /** The food to eat; default: the most nourishing food in the inventory. */
   item: z.string().min(1).optional(),

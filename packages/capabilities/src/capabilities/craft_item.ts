@@ -8,6 +8,7 @@ import { nearestBlock } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `craft_item`. */
 export const CraftItemArgsSchema = z.strictObject({
   item: z.string().min(1),
   /** How many items are wanted (the recipe runs as often as needed). */

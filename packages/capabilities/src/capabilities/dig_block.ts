@@ -9,6 +9,7 @@ import { eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from '../body/geo
 import { missingHarvestTool } from '../body/inventory.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `dig_block`. */
 export const DigBlockArgsSchema = z
   .strictObject({
     position: Vec3Schema.optional(),

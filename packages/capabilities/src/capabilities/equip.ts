@@ -5,6 +5,7 @@ import { ABORTED, thrown } from '../body/failures.js';
 import { countItem } from '../body/inventory.js';
 import { EquipmentSlotSchema, observeWorld } from '../world.js';
 
+/** Arguments of `equip`. */
 export const EquipArgsSchema = z.strictObject({
   item: z.string().min(1),
   destination: EquipmentSlotSchema.default('hand'),

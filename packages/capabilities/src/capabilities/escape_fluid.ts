@@ -9,6 +9,7 @@ import { nearestBlock } from '../body/geometry.js';
 import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `escape_fluid`. */
 export const EscapeFluidArgsSchema = z.strictObject({
   /** What to get out of: `lava` (feet and head out of it, toward water when near), `fire` (out of fire blocks and put out in water), `water` (eyes up into air). */
   fluid: z.enum(['lava', 'fire', 'water']),

@@ -10,6 +10,7 @@ import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
+/** Arguments of `flee`. */
 export const FleeArgsSchema = z.strictObject({
   /** Run from this position. */
   from: Vec3Schema.optional(),

@@ -15,6 +15,7 @@ import { inventoryCounts, observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
+/** Arguments of `gather`. */
 export const GatherArgsSchema = z.strictObject({
   /** A block name (`oak_log`) or a suffix group (`log` = any `*_log`). */
   block: z.string().min(1),

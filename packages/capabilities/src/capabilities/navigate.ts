@@ -13,6 +13,7 @@ import { observeWorld, type ObservedWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
 
+/** Arguments of `navigate`. */
 export const NavigateArgsSchema = z
   .strictObject({
     position: Vec3Schema.optional(),

@@ -9,6 +9,7 @@ import { isReplaceable } from '../body/placing.js';
 import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `pillar_up`. */
 export const PillarUpArgsSchema = z.strictObject({
   height: z.number().int().positive().max(32),
   /** The block to stand on; default: the first of dirt, cobblestone, planks, … in the inventory. */

@@ -7,6 +7,7 @@ import { countItem } from '../body/inventory.js';
 import { freeSpotNextTo, isReplaceable, placeAt, placementReference } from '../body/placing.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `place_block`. */
 export const PlaceBlockArgsSchema = z.strictObject({
   item: z.string().min(1),
   /** Where to place it; default: a free spot next to the bot. */

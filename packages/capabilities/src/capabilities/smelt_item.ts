@@ -13,6 +13,7 @@ import { GoalWithinReach, walkTo } from '../body/walking.js';
 import type { Block } from '../mc-types.js';
 import { observeWorld } from '../world.js';
 
+/** Arguments of `smelt_item`. */
 export const SmeltItemArgsSchema = z.strictObject({
   /** The item wanted out of the furnace (`iron_ingot`). */
   item: z.string().min(1),

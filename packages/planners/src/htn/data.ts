@@ -18,6 +18,7 @@ export const HtnMethodDataSchema = z.strictObject({
 });
 export type HtnMethodData = z.infer<typeof HtnMethodDataSchema>;
 
+/** What loading HTN methods from data gives: the methods, or a coded error. */
 export type HtnMethodsLoad<State = PlannerWorld> =
   | { readonly ok: true; readonly methods: HtnMethod<State>[] }
   | { readonly ok: false; readonly error: { readonly code: 'invalid_methods'; readonly message: string; readonly issues: readonly ZodIssueSummary[] } };

@@ -26,6 +26,7 @@ export interface HtnMethod<State = PlannerWorld> {
   readonly name: string;
   readonly task: string;
   readonly description: string;
+  /** Whether this method applies in the state (default: always). */
   readonly applicable?: (state: State, args: Readonly<Record<string, unknown>>) => boolean;
   /** Subtasks as data; `"$item"` is replaced by the task's `item` arg. */
   readonly subtasks?: readonly HtnTask[];
@@ -54,6 +55,7 @@ export interface HtnOperator<State = PlannerWorld> {
   readonly effects?: (args: Readonly<Record<string, unknown>>) => readonly string[];
 }
 
+/** Options of `createHtnPlanner`. */
 export interface HtnPlannerOptions<State = PlannerWorld> {
   readonly name?: string;
   readonly methods: readonly HtnMethod<State>[];
@@ -76,6 +78,7 @@ export interface HtnPlannerOptions<State = PlannerWorld> {
 export interface HtnPlanner<State = PlannerWorld> extends Planner<State> {
   /** Synchronous: decomposition is pure computation over the simulated state. */
   plan(intent: Intent, world: State): PlanResult;
+  /** Subgoal steps for a failed step's missing preconditions, or undefined. */
   repair?(request: RepairRequest, world: State): RepairResponse | undefined;
   /** Methods in the order they would be tried for `task` in `context`, best record first. */
   methodOrder(task: string, context: string): readonly string[];

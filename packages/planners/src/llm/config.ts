@@ -53,12 +53,14 @@ export type CognitionConfig = z.output<typeof CognitionConfigSchema>;
 export type CognitionConfigInput = z.input<typeof CognitionConfigSchema>;
 export type CognitionGateConfig = z.output<typeof CognitionGateConfigSchema>;
 
+/** Why a cognition config could not be loaded: which file or field, and why. */
 export interface ConfigError {
   readonly code: 'invalid_config' | 'config_unreadable';
   readonly message: string;
   readonly issues: readonly ZodIssueSummary[];
 }
 
+/** What loading a cognition config gives: the config, or the error. */
 export type ConfigLoad = { readonly ok: true; readonly config: CognitionConfig } | { readonly ok: false; readonly error: ConfigError };
 
 /** Validates a cognition config (parsed JSON or an object literal); each bad field is named. */

@@ -16,6 +16,7 @@ export const GateSignalSchema = z.object({
 });
 export type GateSignal = z.infer<typeof GateSignalSchema>;
 
+/** What the gate decided for one signal, and why. */
 export interface GateDecision {
   readonly think: boolean;
   /** The meaningfulness score M. */
@@ -25,6 +26,7 @@ export interface GateDecision {
   readonly reason: string;
 }
 
+/** The seeds/001 gate: decides whether a signal is worth planning for. */
 export interface CognitionGate {
   /** Decides whether to call the LLM now; a positive decision starts the cooldown. */
   evaluate(signal: GateSignal): GateDecision;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CompleteFn } from './planner.js';
 
+/** Options of the OpenAI-compatible `complete` function (endpoint, model, key). */
 export interface OpenAiCompatibleOptions {
   /** e.g. `http://127.0.0.1:8080/v1` (the `/chat/completions` path is appended). */
   readonly baseUrl: string;

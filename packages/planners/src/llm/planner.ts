@@ -17,12 +17,14 @@ export const LlmPlanReplySchema = z.strictObject({
 });
 export type LlmPlanReply = z.infer<typeof LlmPlanReplySchema>;
 
+/** What the LLM planner reports: gate decisions, prompts, replies, validation retries. */
 export type LlmEvent =
   | { readonly type: 'gate'; readonly intentId: string; readonly decision: GateDecision }
   | { readonly type: 'prompt'; readonly intentId: string; readonly attempt: number; readonly system: string; readonly user: string }
   | { readonly type: 'rejected'; readonly intentId: string; readonly attempt: number; readonly complaint: string }
   | { readonly type: 'accepted'; readonly intentId: string; readonly attempt: number; readonly steps: number };
 
+/** Options of `createLlmPlanner`. */
 export interface LlmPlannerOptions<World = PlannerWorld, Body = unknown> {
   readonly complete: CompleteFn;
   /** From `loadCognitionConfig` — validated, no defaults. */
@@ -34,6 +36,7 @@ export interface LlmPlannerOptions<World = PlannerWorld, Body = unknown> {
   /** Renders the world for `{world}`; default `describeWorld` (health and food in words). */
   readonly describeWorld?: (world: World) => string;
   readonly name?: string;
+  /** Told every LLM planner event. */
   readonly onEvent?: (event: LlmEvent) => void;
   /** Largest prompt (system + user, UTF-8 bytes) sent to `complete()`; a bigger one fails with `prompt_too_large` (default 64 KiB). */
   readonly maxPromptBytes?: number;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type MethodUplift, UpliftTracker, type UpliftOptions } from './uplift.js';
 
 const StatsSchema = z.object({ successes: z.number().int().nonnegative(), failures: z.number().int().nonnegative() });
+/** Successes and failures recorded for one key. */
 export type OutcomeStats = z.infer<typeof StatsSchema>;
 
 /** On-disk format of an outcome memory: `subject` (planner or method) → context key → counts. */
@@ -13,6 +14,7 @@ export const OutcomeMemoryFileSchema = z.object({
 });
 export type OutcomeMemoryFile = z.infer<typeof OutcomeMemoryFileSchema>;
 
+/** Why an outcome memory file could not be loaded: which file, a code, a reason. */
 export interface OutcomeMemoryError {
   readonly code: 'memory_file_invalid' | 'memory_file_unreadable';
   readonly reason: string;

@@ -11,6 +11,7 @@ export interface MethodUplift {
   readonly uplift: number;
 }
 
+/** Options of the method-effectiveness uplift. */
 export interface UpliftOptions {
   /** N, the outcomes in each window (default 20). */
   readonly window?: number;

@@ -15,6 +15,7 @@ export { recipeBook, woodFamily, type GatherSource, type RecipeBook, type Recipe
 export { FUEL_TICKS, SMELTING } from './smelting.js';
 export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
 
+/** Options of `createMinecraftHtn`. */
 export interface MinecraftHtnOptions {
   /** Method-effectiveness memory (e.g. `loadOutcomeMemory('.sinew/htn-memory.json')`). */
   readonly memory?: OutcomeMemory;

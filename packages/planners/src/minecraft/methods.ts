@@ -72,6 +72,7 @@ function ensureBlock(prefix: string, task: string, block: string, craftDescripti
   ];
 }
 
+/** The HTN methods for Minecraft items, from a recipe book (gather, craft, smelt). */
 export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
   const craftVia = (rank: number): HtnMethod<PlannerWorld>['expand'] => (state, args) => {
     const deficit = missing(state, args);

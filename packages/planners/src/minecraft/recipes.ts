@@ -22,6 +22,7 @@ export interface GatherSource {
   readonly tools?: readonly string[];
 }
 
+/** Recipes and item names read from minecraft-data. */
 export interface RecipeBook {
   readonly version: string;
   /** Every recipe variant for an item, in minecraft-data order. */
@@ -32,6 +33,7 @@ export interface RecipeBook {
   dropOf(block: string): string;
   /** The furnace input that smelts into an item (`iron_ingot` → `raw_iron`), from the smelting table. */
   smeltSource(item: string): string | undefined;
+  /** Whether `name` is an item of this version. */
   isItem(name: string): boolean;
 }
 

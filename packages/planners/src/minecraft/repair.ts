@@ -5,6 +5,7 @@ import { applySmelt, fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
 import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, nearestSeen, placeSpot } from './state.js';
 
+/** Options of the Minecraft precondition repair. */
 export interface MinecraftRepairOptions {
   /** Regression depth bound (default 12: iron_ingot ← raw_iron ← stone_pickaxe ← cobblestone ← wooden_pickaxe ← stick ← planks ← logs is 8). */
   readonly maxDepth?: number;
@@ -17,6 +18,7 @@ export interface RepairGap {
   readonly reason: string;
 }
 
+/** Subgoal steps that satisfy a missing predicate, or the gap that cannot be filled. */
 export type SubgoalResult = { readonly ok: true; readonly steps: readonly Omit<PlanStep, 'stepId'>[] } | { readonly ok: false; readonly gap: RepairGap };
 
 type Draft = Omit<PlanStep, 'stepId'>;

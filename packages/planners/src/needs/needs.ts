@@ -22,8 +22,10 @@ export const NeedsThresholdsSchema = z.strictObject({
 });
 export type NeedsThresholds = z.output<typeof NeedsThresholdsSchema>;
 
+/** The kinds of need. */
 export type NeedKind = 'safety' | 'health' | 'food' | 'shelter' | 'tools' | 'explore';
 
+/** One need the needs planner weighs, with its urgency. */
 export interface Need {
   readonly need: NeedKind;
   readonly urgency: number;
@@ -43,13 +45,16 @@ export interface ThoughtEvent {
   readonly considered: readonly { readonly need: NeedKind; readonly urgency: number }[];
 }
 
+/** Options of `createNeedsPlanner`. */
 export interface NeedsPlannerOptions {
   readonly seed: number;
   readonly thresholds?: z.input<typeof NeedsThresholdsSchema>;
+  /** Told each thought (the observable reasoning, seeds/000). */
   readonly onThought?: (thought: ThoughtEvent) => void;
 }
 
 export interface NeedsPlanner extends Planner<PlannerWorld> {
+  /** A plan for the intent from the needs it names. */
   plan(intent: Intent, world: PlannerWorld): PlanResult;
   /** Homeostasis: every current need with its urgency, most urgent first. */
   assess(world: PlannerWorld): Need[];

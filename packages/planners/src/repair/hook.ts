@@ -5,6 +5,7 @@ import { setBounded } from '../memory/bounded.js';
 // Loop guards for the most recently repaired plans only; older plans are long finished.
 const MAX_TRACKED_PLANS = 256;
 
+/** Options of `createPlannerRepairHook`. */
 export interface RepairHookOptions {
   /** Repairs allowed per plan (default 6). */
   readonly maxRepairs?: number;

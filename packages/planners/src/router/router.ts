@@ -33,6 +33,7 @@ export const DEFAULT_ROUTING_RULES: readonly RouteRule[] = [
   { name: 'known_goal', goal: /^(craft|obtain|get|acquire|need|shelter|build|wooden|stone|iron|smelt)/i, route: ['htn', 'llm'], weight: 1 },
 ];
 
+/** A planner the router considered for an intent, with its score. */
 export interface RouteCandidate {
   readonly planner: string;
   readonly rules: readonly string[];
@@ -61,6 +62,7 @@ export type RouteEvent =
   | { readonly type: 'planned'; readonly intentId: string; readonly planner: string; readonly planId: string; readonly reason: string }
   | { readonly type: 'outcome'; readonly planId: string; readonly planner: string; readonly success: boolean; readonly context: string; readonly reason: string };
 
+/** Options of `createRouter`. */
 export interface RouterOptions<World = PlannerWorld> {
   readonly planners: readonly Planner<World>[];
   readonly rules: readonly RouteRule[];
@@ -70,6 +72,7 @@ export interface RouterOptions<World = PlannerWorld> {
   readonly priorWeight?: number;
   /** Which intent.context keys form the memory context (default: all scalar entries). */
   readonly contextKeys?: readonly string[];
+  /** Told every routing decision (route, planned, fallback, outcome). */
   readonly onEvent?: (event: RouteEvent) => void;
   /** How long one planner's `plan()` may take before the router falls back past it (default 30 000 ms). */
   readonly planTimeoutMs?: number;

@@ -5,13 +5,17 @@ import { z } from 'zod';
 import { ServerOptionsError } from '../options.js';
 import { authorize, presentedToken } from '../auth.js';
 import { Control, ExecuteBodySchema, PreemptBodySchema, SignalBodySchema } from '../control.js';
-import type { Asset } from '../inspector/assets.js';
+import { sendAsset, type Asset } from '../inspector/assets.js';
 import { botStatus, type BotLike } from '../status.js';
+import { ViewerControlSchema, type ViewerState } from '../viewer/control.js';
+import { sampleMap, type ViewerBot } from '../viewer/map.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
 /** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
 export interface BeliefSource {
+  /** The live tracks (id and class at least). */
   tracks(): readonly { readonly trackId: number; readonly cls: string }[];
+  /** The hazard summary, served as is. */
   hazards(): unknown;
 }
 
@@ -26,6 +30,7 @@ export interface RouteDeps<Body> {
   readonly provenance?: { records(): readonly ProvenanceRecord[] };
   readonly trees: Readonly<Record<string, readonly string[]>>;
   readonly assets: ReadonlyMap<string, Asset> | undefined;
+  readonly viewer: ViewerState;
 }
 
 interface Request {
@@ -55,16 +60,7 @@ async function body<T extends z.ZodType>(deps: RouteDeps<unknown>, request: Requ
 }
 
 function asset(deps: RouteDeps<unknown>, request: Request): void {
-  const found = deps.assets?.get(request.url.pathname);
-  if (!found) throw new ApiError(503, 'inspector_not_built', 'the inspector page is not built: run `npm run build -w @sinew/server`');
-  request.response.writeHead(200, {
-    'content-type': found.type,
-    'content-length': found.body.length,
-    'cache-control': 'no-cache',
-    'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
-  });
-  request.response.end(request.head ? undefined : found.body);
+  sendAsset(deps.assets, request.url.pathname, request.response, request.head);
 }
 
 const ROUTES: readonly Route<unknown>[] = [
@@ -103,6 +99,29 @@ const ROUTES: readonly Route<unknown>[] = [
     handle(deps, { response, url, head }) {
       const limit = validate(LimitSchema, url.searchParams.get('limit') ?? undefined, (m) => new ApiError(400, 'invalid_query', `limit: ${m}`));
       sendJson(response, 200, { records: deps.provenance ? deps.provenance.records().slice(-limit) : null }, head);
+    },
+  },
+  { method: 'GET', path: '/api/viewer/control', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.viewer.control, head) },
+  {
+    method: 'POST',
+    path: '/api/viewer/control',
+    mutating: true,
+    async handle(deps, request) {
+      const applied = deps.viewer.apply(await body(deps, request, ViewerControlSchema));
+      if (!applied.ok) throw new ApiError(400, 'invalid_body', applied.message);
+      sendJson(request.response, 200, applied.control);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/viewer/map',
+    mutating: false,
+    handle(deps, { response, head }) {
+      const bot = viewerBot(deps.bot);
+      if (!bot) throw new ApiError(501, 'no_world', 'serveSinew was given no bot with blockAt (a mineflayer Bot): there is no world to draw');
+      const map = sampleMap(bot, deps.viewer.control, deps.belief);
+      if (!map) throw new ApiError(503, 'bot_not_spawned', 'the bot has no position yet');
+      sendJson(response, 200, map, head);
     },
   },
   {
@@ -202,4 +221,10 @@ export function treePaths(trees: Readonly<Record<string, string | object>> | und
     }
   }
   return out;
+}
+
+/** The bot as the world view reads it, when it can answer `blockAt` (a mineflayer Bot). */
+function viewerBot(bot: BotLike | undefined): ViewerBot | undefined {
+  const candidate = bot as Partial<ViewerBot> | undefined;
+  return typeof candidate?.blockAt === 'function' ? (candidate as ViewerBot) : undefined;
 }

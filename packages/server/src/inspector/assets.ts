@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ApiError } from '../http/reply.js';
 
 /** One built inspector file, served from memory. */
 export interface Asset {
@@ -38,4 +40,23 @@ export function loadInspector(dirs: readonly string[] = inspectorDir()): Readonl
     }
   }
   return undefined;
+}
+
+/** Whether `path` is one of the inspector's files. */
+export function isAssetPath(path: string): boolean {
+  return Object.hasOwn(FILES, path);
+}
+
+/** Answers with one inspector file under a strict CSP; 503 when the page was not built. */
+export function sendAsset(assets: ReadonlyMap<string, Asset> | undefined, path: string, response: ServerResponse, head: boolean): void {
+  const found = assets?.get(path);
+  if (!found) throw new ApiError(503, 'inspector_not_built', 'the inspector page is not built: run `npm run build -w @sinew/server`');
+  response.writeHead(200, {
+    'content-type': found.type,
+    'content-length': found.body.length,
+    'cache-control': 'no-cache',
+    'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(head ? undefined : found.body);
 }

@@ -203,6 +203,8 @@ export class EventHub {
   readonly #batchLimit: number;
   /** This hub's seq space: a fresh id per server start, so a seq from before a restart is never taken for one of ours. */
   readonly epoch = randomBytes(8).toString('hex');
+  /** Receives every envelope as it is published (the `record` file); unset, publishing serializes nothing. */
+  #recorder: ((text: string) => void) | undefined;
 
   constructor(
     private readonly limits: HubLimits,
@@ -224,6 +226,7 @@ export class EventHub {
     this.#data[slot] = data;
     this.#stamps[slot] = this.now();
     this.#texts[slot] = undefined;
+    if (this.#recorder) this.#recorder(this.#text(this.#seq));
     // Nobody listens: nothing to send, nothing to schedule (a client attaching later resumes with `?since=`).
     if (this.#clients.size === 0) this.#sent = this.#seq;
     else if (this.#timer === undefined) {
@@ -269,6 +272,16 @@ export class EventHub {
     for (let seq = first; seq <= this.#seq; seq += 1) client.enqueue(this.#text(seq));
     client.drain();
     return id;
+  }
+
+  /** Sends every envelope published from now on to `recorder` as its JSON line. */
+  record(recorder: (text: string) => void): void {
+    this.#recorder = recorder;
+  }
+
+  /** An envelope outside the numbered stream (seq 0): a recording's header. */
+  header(type: string, data: unknown): string {
+    return envelope(0, this.now(), type, data);
   }
 
   get lastSeq(): number {

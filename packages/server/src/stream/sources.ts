@@ -25,6 +25,7 @@ export const EVENT_TYPES = [
   'safety_emergency',
   'preemptComplete',
 ] as const;
+/** The type of a stream event. */
 export type SinewEventType = (typeof EVENT_TYPES)[number];
 
 /** Subscribes the hub to the executor; returns the unsubscribe. */

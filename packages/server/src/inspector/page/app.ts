@@ -1,24 +1,35 @@
 /// <reference lib="dom" />
 import { byId, el, frameScheduler } from './dom.js';
 import { getJson, renderBelief, renderBot, renderProvenance, renderSla } from './panels.js';
+import { FailureList } from './failures.js';
+import type { Recording } from './recording.js';
+import { ReplayPanel } from './replay.js';
 import { EventStream, type Envelope } from './stream.js';
 import { Timeline } from './timeline.js';
 import { TreeView } from './tree.js';
+import { WorldView, wireWorldControls } from './world.js';
 
 const TOKEN_KEY = 'sinew.token';
 const MAX_LOG = 100;
 const SAMPLE_PLAN = { planId: 'inspector-1', intentId: 'inspector', steps: [{ stepId: 's1', type: 'chat', args: { message: 'hello from the inspector' } }] };
 
 let trees: Readonly<Record<string, readonly string[]>> = {};
-const timeline = new Timeline(byId('timeline').querySelector('tbody')!);
-const tree = new TreeView(byId('tree'), byId('tree-title'), () => trees);
 const log: Envelope[] = [];
 let stream: EventStream | undefined;
 let received = 0;
+/** True once a recording is open: the live stream and the polled panels stop. */
+let replaying = false;
+
+/** The views the events feed (built afresh when a recording opens). */
+function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList } {
+  return { timeline: new Timeline(byId('timeline').querySelector('tbody')!), tree: new TreeView(byId('tree'), byId('tree-title'), () => trees), failures: new FailureList(byId('failures')) };
+}
+let views = createViews();
 
 const render = frameScheduler(() => {
-  timeline.render();
-  tree.render();
+  views.timeline.render();
+  views.tree.render();
+  views.failures.render();
   byId('events').replaceChildren(...log.map((e) => el('li', {}, `#${e.seq} ${e.type} ${summary(e)}`)));
 });
 
@@ -30,8 +41,8 @@ function summary(event: Envelope): string {
 function onEvent(event: Envelope): void {
   received += 1;
   if (event.type === 'botEvent') renderBot(event.data);
-  if (event.type === 'executionComplete') void refresh();
-  const changed = [timeline.apply(event.type, event.data), tree.apply(event.type, event.data)].includes(true);
+  if (event.type === 'executionComplete' && !replaying) void refresh();
+  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data)].includes(true);
   log.unshift(event);
   if (log.length > MAX_LOG) log.length = MAX_LOG;
   if (changed || event.type !== 'botEvent') render();
@@ -46,8 +57,22 @@ function connect(token: string): void {
   });
 }
 
+/** A recording replaces the live view: the stream closes, the views start empty, the recording's trees are known. */
+function startReplay(recording: Recording): void {
+  replaying = true;
+  stream?.close();
+  document.body.dataset.mode = 'replay';
+  byId('connection').textContent = 'replay';
+  byId('connection').dataset.state = 'replay';
+  trees = { ...trees, ...recording.trees };
+  views = createViews();
+  log.length = 0;
+  render();
+}
+
 /** Polled panels: SLA, belief, provenance, bot status. */
 async function refresh(): Promise<void> {
+  if (replaying) return;
   try {
     const [health, belief, provenance, status] = await Promise.all([getJson('/api/cognitive/health'), getJson('/api/belief'), getJson('/api/provenance?limit=10'), getJson('/api/bot/status')]);
     renderSla(health);
@@ -84,12 +109,19 @@ async function execute(event: SubmitEvent): Promise<void> {
 }
 
 function boot(): void {
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const fromHash = hash.get('token');
   if (fromHash) {
     sessionStorage.setItem(TOKEN_KEY, fromHash);
     history.replaceState(null, '', location.pathname); // the token leaves the address bar
   }
   const token = sessionStorage.getItem(TOKEN_KEY);
+  const replay = new ReplayPanel({ start: startReplay, apply: onEvent });
+  // `sinew-inspect <file>` serves one recording and no live bot: its URL ends in #replay.
+  if (hash.has('replay')) {
+    replaying = true;
+    void replay.fetchServed();
+  }
   byId<HTMLTextAreaElement>('plan-json').value = JSON.stringify(SAMPLE_PLAN, null, 2);
   byId('token-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -98,12 +130,19 @@ function boot(): void {
     connect(value);
   });
   byId<HTMLFormElement>('execute-form').addEventListener('submit', (e) => void execute(e));
-  void getJson('/api/capabilities').then((c) => {
-    trees = (c.trees as typeof trees) ?? {};
-    if (token) connect(token);
-  });
+  if (!replaying) {
+    void getJson('/api/capabilities').then((c) => {
+      trees = { ...((c.trees as typeof trees) ?? {}), ...trees };
+      if (token && !replaying) connect(token);
+    });
+  }
   void refresh();
   setInterval(() => void refresh(), 2_000);
+  const world = new WorldView(byId<HTMLCanvasElement>('world'));
+  const drawWorld = () => void (replaying ? undefined : world.refresh().catch(() => undefined));
+  wireWorldControls(() => sessionStorage.getItem(TOKEN_KEY) ?? '', drawWorld);
+  drawWorld();
+  setInterval(drawWorld, 1_000);
   setInterval(() => {
     byId('event-rate').textContent = `${received} events/2 s`;
     received = 0;

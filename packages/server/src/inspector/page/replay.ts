@@ -1,0 +1,69 @@
+/// <reference lib="dom" />
+import { byId } from './dom.js';
+import { Player, SPEEDS, type PlayerState } from './player.js';
+import { parseRecording, type Recording } from './recording.js';
+import type { Envelope } from './stream.js';
+
+/** What the replay panel drives: the views reset for a new recording, then each played event. */
+export interface ReplayTarget {
+  start(recording: Recording): void;
+  apply(event: Envelope): void;
+}
+
+/**
+ * The replay panel: opens a recorded run (the file `sinew-inspect` serves at `/api/recording`, or a file
+ * picked in the page) and plays it at 1× or 10×, or one event at a time.
+ */
+export class ReplayPanel {
+  #player: Player | undefined;
+
+  constructor(private readonly target: ReplayTarget) {
+    byId<HTMLInputElement>('replay-file').addEventListener('change', (event) => {
+      const file = (event.target as HTMLInputElement).files?.[0];
+      if (file) void file.text().then((text) => this.open(text, file.name));
+    });
+    for (const speed of SPEEDS) byId(`replay-play-${speed}`).addEventListener('click', () => this.#player?.play(speed));
+    byId('replay-pause').addEventListener('click', () => this.#player?.pause());
+    byId('replay-step').addEventListener('click', () => this.#player?.step());
+  }
+
+  /** Loads the recording `sinew-inspect` serves. */
+  async fetchServed(): Promise<void> {
+    try {
+      const response = await fetch('/api/recording', { cache: 'no-store' });
+      if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+      this.open(await response.text(), decodeURIComponent(response.headers.get('x-recording-name') ?? 'recording'));
+    } catch (error) {
+      this.#status(`could not load the recording: ${String(error)}`, 'error');
+    }
+  }
+
+  /** Parses a recording and hands it to the views, paused at its start. */
+  open(text: string, name: string): void {
+    let recording: Recording;
+    try {
+      recording = parseRecording(text);
+    } catch (error) {
+      return this.#status(`${name}: ${String(error)}`, 'error');
+    }
+    this.#player?.pause();
+    this.target.start(recording);
+    this.#player = new Player(recording.events, (event) => this.target.apply(event), (state) => this.#position(state));
+    const skipped = recording.skipped > 0 ? `, ${recording.skipped} lines skipped` : '';
+    this.#status(`${name}: ${recording.kind}, ${recording.events.length} events${skipped}`, 'loaded');
+  }
+
+  #status(text: string, state: string): void {
+    const status = byId('replay-status');
+    status.textContent = text;
+    status.dataset.state = state;
+  }
+
+  #position(state: PlayerState): void {
+    const out = byId('replay-position');
+    out.textContent = `${state.position} / ${state.total}${state.playing ? ` ▶ ${state.speed}×` : ''}`;
+    out.dataset.position = String(state.position);
+    out.dataset.total = String(state.total);
+    out.dataset.playing = String(state.playing);
+  }
+}

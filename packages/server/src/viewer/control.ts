@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const BlockPositionSchema = z.strictObject({ x: z.number().int().min(-30_000_000).max(30_000_000), y: z.number().int().min(-2048).max(4096), z: z.number().int().min(-30_000_000).max(30_000_000) });
+
+/**
+ * `POST /api/viewer/control`: what the world view shows. `follow` centres the map on the bot, `fixed` on
+ * `center`; `target` is the block drawn as the step's target (null clears it); `radius` is the half-size in blocks.
+ */
+export const ViewerControlSchema = z
+  .strictObject({
+    mode: z.enum(['follow', 'fixed']).optional(),
+    center: BlockPositionSchema.nullable().optional(),
+    target: BlockPositionSchema.nullable().optional(),
+    radius: z.number().int().min(2).max(32).optional(),
+  })
+  .refine((control) => control.mode !== 'fixed' || control.center != null, { path: ['center'], message: "mode 'fixed' needs a center { x, y, z }" });
+
+/** A block position on the map. */
+export type BlockPosition = z.infer<typeof BlockPositionSchema>;
+
+/** What the world view shows now (`GET /api/viewer/control`). */
+export interface ViewerControl {
+  readonly mode: 'follow' | 'fixed';
+  readonly center: BlockPosition | null;
+  readonly target: BlockPosition | null;
+  readonly radius: number;
+}
+
+/** The view's settings, changed only through a validated control request. */
+export class ViewerState {
+  #control: ViewerControl = { mode: 'follow', center: null, target: null, radius: 12 };
+
+  get control(): ViewerControl {
+    return this.#control;
+  }
+
+  /** Applies a validated request: given fields replace, omitted ones stay; a `fixed` view left without a center is refused. */
+  apply(change: z.output<typeof ViewerControlSchema>): { ok: true; control: ViewerControl } | { ok: false; message: string } {
+    const next = { ...this.#control, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) } as ViewerControl;
+    if (next.mode === 'fixed' && next.center === null) return { ok: false, message: "center: mode 'fixed' needs a center { x, y, z }" };
+    this.#control = next;
+    return { ok: true, control: next };
+  }
+}
