@@ -33,6 +33,9 @@ async function main() {
     out: values.out,
     excludePrivate: true,
     excludeInternal: false,
+    // Source links point at the published repository, not at whatever remote (or none) this checkout has.
+    disableGit: true,
+    sourceLinkTemplate: 'https://github.com/sinew-sdk/sinew/blob/main/{path}#L{line}',
     treatWarningsAsErrors: true,
     validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: true, unusedMergeModuleWith: true },
     // A doc comment on the declaration is enough; members of an object type need none of their own.

@@ -17,22 +17,35 @@ export const pred = {
   /** `count` more of an item than before the step. */
   gained: <I extends ItemRef | Placeholder, C extends number | Placeholder = number>(item: I, count?: C) =>
     ({ kind: 'has_item', item, count: count ?? 1, mode: 'gain' }) as Built<I | C>,
+  /** A block of this name within reach of the bot. */
   nearBlock: <B extends string | Placeholder>(block: B) => ({ kind: 'near_block', block }) as Built<B>,
+  /** The bot can reach this position. */
   withinReach: (position: Position): Predicate => ({ kind: 'within_reach', position: toTarget(position) }),
+  /** The bot stands at this position. */
   at: (position: Position): Predicate => ({ kind: 'at', position: toTarget(position) }),
+  /** Air (nothing solid) at this position. */
   airAt: (position: Position): Predicate => ({ kind: 'air_at', position: toTarget(position) }),
+  /** A block of this name at this position. */
   blockAt: <B extends string | Placeholder>(position: Position, block: B) => ({ kind: 'block_at', position: toTarget(position), block }) as Built<B>,
+  /** This item held in, or worn at, `destination` (`hand`, `head`, …). */
   equipped: <D extends string | Placeholder, I extends string | Placeholder>(destination: D, item: I) => ({ kind: 'equipped', destination, item }) as Built<D | I>,
+  /** This entity took damage. */
   hurt: (entity: { readonly name: string; readonly id: string | number } | Placeholder): Predicate =>
     ({ kind: 'hurt', entity: 'placeholder' in entity ? entity : { name: entity.name, id: String(entity.id) } }),
+  /** The bot stands at least `blocks` higher than before the step. */
   rose: <N extends number | Placeholder>(blocks: N) => ({ kind: 'rose', blocks }) as Built<N>,
+  /** The nearest threat is at least `atLeast` blocks away (the capability default when omitted). */
   distanceFromThreat: <N extends number | Placeholder = number>(atLeast?: N) =>
     (atLeast === undefined ? { kind: 'distance_from_threat' } : { kind: 'distance_from_threat', atLeast }) as Built<N>,
+  /** The food bar is higher than before the step. */
   foodRose: (): Predicate => ({ kind: 'food_rose' }),
+  /** The server echoed the chat message. */
   chatEchoed: (): Predicate => ({ kind: 'chat_echoed' }),
+  /** A structure is built (or observed as already built). */
   structure: (state: 'built' | 'observed'): Predicate => ({ kind: 'structure', state }),
   /** The body is out of a fluid (`lava`, `fire`: feet and head clear; `water`: eyes in air). */
   outOf: <F extends Fluid | Placeholder>(fluid: F) => ({ kind: 'out_of', fluid }) as Built<F>,
+  /** Free text for what no other kind says; planners cannot subgoal on it. */
   custom: (text: string): Predicate => ({ kind: 'custom', text }),
   /** An unobserved target (`<target>` on the wire). */
   placeholder: (name: string): Placeholder => ({ placeholder: name }),

@@ -101,6 +101,7 @@ export const PredicateTemplateSchema = predicateKinds({
 });
 export type PredicateTemplate = z.infer<typeof PredicateTemplateSchema>;
 
+/** What `parsePredicate` returns: the predicate (a template with `templates: true`), or why the text is not one. */
 export type PredicateParse<P = Predicate> = { readonly ok: true; readonly predicate: P } | { readonly ok: false; readonly reason: string };
 
 /** `parsePredicate` options: `templates: true` also accepts placeholders in value slots (a declaration's wire form). */

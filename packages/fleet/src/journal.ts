@@ -48,6 +48,7 @@ export interface FleetJournal {
   acquire(planId: string, owner: string): Promise<PlanLease | undefined>;
   /** Extends the lease; false when it was lost (expired and taken, or released). */
   renew(lease: PlanLease): Promise<boolean>;
+  /** Gives the plan up at once (another owner may take it before the lease would have expired). */
   release(lease: PlanLease): Promise<void>;
   /** The plan's history, oldest first. */
   history(planId: string): Promise<JournalRead>;
@@ -57,6 +58,7 @@ export interface FleetJournal {
   append(lease: PlanLease, record: JournalRecord): Promise<void>;
   /** The outcome of a completed key, from any process. */
   completed(key: string): Promise<StepOutcome | undefined>;
+  /** Closes the Redis connection. */
   close(): Promise<void>;
 }
 

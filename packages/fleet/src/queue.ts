@@ -33,6 +33,7 @@ export interface FleetQueue {
   /** A manual BullMQ worker on one queue name. @internal */
   openWorker(queueName: string): Worker;
   readonly options: z.output<typeof FleetQueueOptionsSchema>;
+  /** Closes every queue this producer opened. */
   close(): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ export type FleetEvent =
   | { readonly type: 'plan.abandoned'; readonly planId: string; readonly reason: string }
   | { readonly type: 'error'; readonly message: string };
 
+/** What `createFleetWorker` needs: the queue to take plans from, the bot's executor, the durable journal. */
 export interface FleetWorkerOptions<Body extends ActuatorSource> {
   readonly queue: FleetQueue;
   /** The bot's executor: its registry decides which plans this worker takes. */
@@ -26,9 +27,11 @@ export interface FleetWorkerOptions<Body extends ActuatorSource> {
   readonly pollMs?: number;
   /** Names this worker in leases (default: a random id). */
   readonly id?: string;
+  /** Told of every plan taken, step run, plan ended or abandoned, and of errors. */
   readonly onEvent?: (event: FleetEvent) => void;
 }
 
+/** A running fleet worker: it takes plans while its bot is idle and ready. */
 export interface FleetWorker {
   readonly id: string;
   /** Stops taking plans; the plan running ends first. */
