@@ -18,6 +18,8 @@ import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
 import type { ContextAdapter } from './context.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
+import { functionDocblock } from './docblock.js';
+import { paramMember, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
 
 /** How the wrapped runner's result becomes a RunnerResult. */
@@ -79,6 +81,7 @@ interface Ctx {
   readonly contextModule: string;
   /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
   readonly commonJs: ReadonlyMap<Node, string> | undefined;
+  readonly hint: ((param: ParameterDeclaration) => string | undefined) | undefined;
 }
 
 /** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
@@ -87,6 +90,8 @@ export interface AnalyzeOptions {
   readonly language: Language;
   /** Absolute path of the context file adapters go to (`sinew.context.ts` beside the registry). */
   readonly contextFile: string;
+  /** A schema for a parameter nothing in its own file types (a command table's declared params for the skill it calls). */
+  readonly hint?: (param: ParameterDeclaration) => string | undefined;
 }
 
 /** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
@@ -133,7 +138,7 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
   const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule };
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -225,24 +230,6 @@ function literalDefault(init: Expression | undefined): string | undefined {
   return undefined;
 }
 
-/** A JSDoc `@param {T} [name=default]`: whether it is bracketed (optional) and its literal default, as zod source. */
-function jsDocParam(param: ParameterDeclaration): { optional: boolean; defaultCode?: string } {
-  const source = param.getSourceFile().compilerNode;
-  for (const tag of ts.getJSDocParameterTags(param.compilerNode)) {
-    if (!tag.isBracketed) continue;
-    const value = /\[\s*[\w$.]+\s*=\s*(.+?)\s*\]/s.exec(tag.getText(source))?.[1];
-    const defaultCode = value === undefined ? undefined : jsDocLiteral(value);
-    return { optional: true, ...(defaultCode !== undefined ? { defaultCode } : {}) };
-  }
-  return { optional: false };
-}
-
-function jsDocLiteral(text: string): string | undefined {
-  if (/^-?\d+(\.\d+)?$/.test(text) || ['true', 'false', 'null'].includes(text)) return text;
-  const quoted = /^(['"])(.*)\1$/.exec(text);
-  return quoted ? quote(quoted[2]!) : undefined;
-}
-
 /** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
 function isPlainObject(type: Type): boolean {
   if (!type.isObject() || type.isArray() || type.isTuple() || type.getCallSignatures().length > 0) return false;
@@ -259,7 +246,7 @@ interface Members {
 }
 
 /** The input schema of the parameters after the bot, and how to pass them on. */
-function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members | { ok: false; reason: string } {
+function paramSchema(params: readonly ParameterDeclaration[], at: Node, sources: ParamSources): Members | { ok: false; reason: string } {
   const first = params[0];
   if (params.length === 1 && first && (Node.isObjectBindingPattern(first.getNameNode()) || isPlainObject(first.getType()))) {
     const type = first.getType().getNonNullableType();
@@ -267,22 +254,13 @@ function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members
     if (!derived.ok) return derived;
     return { ok: true, schema: derived.code, usesVec3: derived.usesVec3, callArgs: ['args'] };
   }
-  const members: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
-  const callArgs: string[] = [];
-  let usesVec3 = false;
+  const members: ParamMember[] = [];
   for (const [index, param] of params.entries()) {
-    // A destructured parameter among others has no name of its own: it becomes `argN`.
-    const name = Node.isIdentifier(param.getNameNode()) ? param.getName() : `arg${index + 1}`;
-    const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
-    if (!derived.ok) return derived;
-    usesVec3 ||= derived.usesVec3;
-    const jsDoc = jsDocParam(param);
-    const defaultCode = literalDefault(param.getInitializer()) ?? jsDoc.defaultCode;
-    const optional = derived.optional || param.isOptional() || param.hasInitializer() || jsDoc.optional;
-    members.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
-    callArgs.push(`args.${name}`);
+    const member = paramMember(param, index, at, sources);
+    if (!member.ok) return member;
+    members.push(member);
   }
-  return { ok: true, schema: objectSchemaSource(members, '  '), usesVec3, callArgs };
+  return { ok: true, schema: objectSchemaSource(members, '  '), usesVec3: members.some((m) => m.usesVec3), callArgs: members.map((m) => `args.${m.name}`) };
 }
 
 /** The body type text and the imports it needs; `fallback` when the annotation cannot be imported. */
@@ -339,14 +317,15 @@ function analyzeFunction(
   if (!isPromiseLike(returnType)) {
     return finding(ctx, 'skipped', 'not_async', name, line, `synchronous (returns ${returnType.getText(fn)}): a runner returns a promise`);
   }
-  const members = paramSchema(rest, fn);
+  const doc = functionDocblock(fn, statement ?? fn);
+  const members = paramSchema(rest, fn, { doc, ...(ctx.hint ? { hint: ctx.hint } : {}) });
   if (!members.ok) return finding(ctx, 'skipped', 'unsupported_type', name, line, members.reason);
   const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
   ctx.out.capabilities.push({
     verb: toSnakeCase(name),
     aliases: [],
     exportName: `${toCamelCase(name)}Capability`,
-    description: description(statement ?? fn, `Runs ${name}() (wrapped by sinew-codemod).`),
+    description: doc?.description ?? `Runs ${name}() (wrapped by sinew-codemod).`,
     shape: 'function',
     symbol: name,
     line,

@@ -1,0 +1,109 @@
+import { Node, SyntaxKind, type CallExpression, type Expression, type ParameterDeclaration, type Type } from 'ts-morph';
+import { docLiteral, functionDocblock, type Docblock } from './docblock.js';
+import { fromDefault, fromUsage } from './infer.js';
+import { docTypeToZod, nullableOf } from './jsdoc-type.js';
+import { deriveSchema, quote } from './schema.js';
+
+/** One member of an input schema built from a parameter. */
+export interface ParamMember {
+  readonly name: string;
+  readonly code: string;
+  readonly optional: boolean;
+  readonly defaultCode?: string;
+  readonly usesVec3: boolean;
+}
+
+/** Where types come from besides the parameter itself: its function's docblock and hints (a command table's declared params). */
+export interface ParamSources {
+  readonly doc: Docblock | undefined;
+  readonly hint?: (param: ParameterDeclaration) => string | undefined;
+}
+
+/** Appends a call (`.nullable()`, `.describe(…)`) before a trailing marked comment. */
+function append(code: string, call: string): string {
+  const match = /^(.*?)( \/\* sinew-codemod:.*\*\/)$/s.exec(code);
+  return match ? `${match[1]}${call}${match[2]}` : `${code}${call}`;
+}
+
+function primitiveOf(type: Type | undefined): string | undefined {
+  if (!type) return undefined;
+  if (type.isString() || type.isStringLiteral()) return 'z.string()';
+  if (type.isNumber() || type.isNumberLiteral()) return 'z.number()';
+  if (type.isBoolean() || type.isBooleanLiteral()) return 'z.boolean()';
+  return undefined;
+}
+
+/** The function a call reaches (through imports and namespace objects), if it is written in the project. */
+function calleeDeclaration(call: CallExpression): (Node & { getParameters(): ParameterDeclaration[] }) | undefined {
+  let symbol = call.getExpression().getSymbol();
+  if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol();
+  for (const decl of symbol?.getDeclarations() ?? []) {
+    const fn = Node.isVariableDeclaration(decl) ? decl.getInitializer() : decl;
+    if (fn && (Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn) || Node.isMethodDeclaration(fn))) return fn;
+  }
+  return undefined;
+}
+
+/** The primitive schema of a call's parameter at `index`: its contextual type, else the callee's docblock or default. */
+export function knownParamAt(call: Node, index: number): string | undefined {
+  if (!Node.isCallExpression(call)) return undefined;
+  const arg = call.getArguments()[index];
+  const contextual = arg && Node.isExpression(arg) ? primitiveOf((arg as Expression).getContextualType()) : undefined;
+  if (contextual) return contextual;
+  const callee = calleeDeclaration(call);
+  const target = callee?.getParameters()[index];
+  if (!callee || !target) return undefined;
+  const declared = primitiveOf(target.getType());
+  if (declared) return declared;
+  const docType = functionDocblock(callee, callee.getFirstAncestor((a) => Node.isVariableStatement(a)) ?? callee)?.params.get(target.getName())?.type;
+  const fromDoc = docType === undefined ? undefined : docTypeToZod(docType, 'x');
+  if (fromDoc && !fromDoc.unknown && /^z\.(string|number|boolean)\(\)$/.test(fromDoc.code)) return fromDoc.code;
+  return fromDefault(target.getInitializer());
+}
+
+function isEmptyLiteral(init: Expression | undefined): boolean {
+  if (!init) return false;
+  if (Node.isArrayLiteralExpression(init)) return init.getElements().length === 0;
+  return Node.isObjectLiteralExpression(init) && init.getProperties().length === 0;
+}
+
+/** The literal default as zod source (`1`, `'hand'`, `true`); null and empty literals are handled as optional. */
+function literalDefault(init: Expression | undefined): string | undefined {
+  if (!init) return undefined;
+  if (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) return quote(init.getLiteralValue());
+  return fromDefault(init) ? init.getText() : undefined;
+}
+
+/**
+ * A parameter as a schema member. The checker's type first (TypeScript, JSDoc above the function); where it
+ * knows nothing, the docblock (also one inside the body), a hint, the default's type, then how the body uses
+ * it. `= null` makes it nullable and optional, `= []` / `= {}` optional (the function applies its own default).
+ */
+export function paramMember(param: ParameterDeclaration, index: number, at: Node, sources: ParamSources): ({ ok: true } & ParamMember) | { ok: false; reason: string } {
+  const name = Node.isIdentifier(param.getNameNode()) ? param.getName() : `arg${index + 1}`;
+  const path = `args.${name}`;
+  const derived = deriveSchema(param.getType(), at, path, '    ');
+  if (!derived.ok) return derived;
+  let { code, optional, usesVec3 } = derived;
+  const doc = sources.doc?.params.get(name);
+  const init = param.getInitializer();
+  if (code.startsWith('z.unknown()') || code === 'z.null()') {
+    const fromDoc = doc?.type === undefined ? undefined : docTypeToZod(doc.type, path);
+    if (fromDoc && !fromDoc.unknown) {
+      ({ code } = fromDoc);
+      optional ||= fromDoc.optional;
+      usesVec3 ||= fromDoc.usesVec3;
+    } else {
+      const inferred = sources.hint?.(param) ?? fromDefault(init) ?? fromUsage(param, knownParamAt);
+      if (inferred) code = inferred;
+      else if (fromDoc) code = fromDoc.code;
+      else if (code === 'z.null()') code = `z.unknown() /* sinew-codemod: ${path} defaults to null and nothing says its type; replace z.unknown() with its real schema */`;
+    }
+  }
+  const isNull = init?.getKind() === SyntaxKind.NullKeyword || doc?.defaultText === 'null';
+  if (doc?.description) code = append(code, `.describe(${quote(doc.description)})`);
+  if (isNull && !code.includes('.nullable()')) code = nullableOf(code);
+  const defaultCode = isNull || isEmptyLiteral(init) ? undefined : (literalDefault(init) ?? (doc?.defaultText === undefined ? undefined : docLiteral(doc.defaultText)));
+  optional ||= isNull || param.isOptional() || param.hasInitializer() || (doc?.optional ?? false);
+  return { ok: true, name, code, optional, usesVec3, ...(defaultCode !== undefined ? { defaultCode } : {}) };
+}
