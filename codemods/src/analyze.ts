@@ -60,6 +60,8 @@ export interface PlannedCapability {
   readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
   /** Functions of the context file this capability calls (an agent, a leaf context, an instance). */
   readonly adapters?: readonly ContextAdapter[];
+  /** The bot property the runner logs to (`output` for `bot.output += …`): a false result's reason is what it wrote during the attempt. */
+  readonly failureLog?: string;
   /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
   readonly commandTable?: boolean;
 }
@@ -82,6 +84,7 @@ interface Ctx {
   /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
   readonly commonJs: ReadonlyMap<Node, string> | undefined;
   readonly hint: ((param: ParameterDeclaration) => string | undefined) | undefined;
+  readonly failureLog: string | undefined;
 }
 
 /** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
@@ -92,6 +95,13 @@ export interface AnalyzeOptions {
   readonly contextFile: string;
   /** A schema for a parameter nothing in its own file types (a command table's declared params for the skill it calls). */
   readonly hint?: (param: ParameterDeclaration) => string | undefined;
+  /** The bot property runners log to (a false result's reason); default: the one the file appends to (`bot.output += …`); false: none. */
+  readonly failureLog?: string | false;
+}
+
+/** The bot property a file's code appends its log lines to (`bot.output += …`, `agent.bot.log += …`), if one. */
+function appendedBotProperty(file: SourceFile): string | undefined {
+  return /\bbot\.([A-Za-z_$][\w$]*)\s*\+=/.exec(file.getFullText())?.[1];
 }
 
 /** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
@@ -138,7 +148,8 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
   const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint };
+  const failureLog = options.failureLog === false ? undefined : (options.failureLog ?? appendedBotProperty(file));
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -337,6 +348,7 @@ function analyzeFunction(
     resultKind: resultKind(returnType),
     runnerLabel: name,
     imports: [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
   });
 }
 
@@ -940,6 +952,7 @@ function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression)
       ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
     ],
     ...(adapter ? { adapters: [adapter] } : {}),
+    ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
     commandTable: true,
   });
 }

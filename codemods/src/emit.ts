@@ -63,13 +63,15 @@ export function importLines(groups: Map<string, ImportGroup>, order: (spec: stri
 
 const RESULT_HELPERS = {
   success: `/** Adapts a \`{ success, error }\` result. */
-function fromSuccess(result: { readonly success: boolean; readonly error?: unknown }, runner: string): RunnerResult {
+function fromSuccess(result: { readonly success: boolean; readonly error?: unknown }, runner: string, logged?: string): RunnerResult {
   if (result.success) return { ok: true };
-  return { ok: false, code: 'runner_error', reason: result.error === undefined ? \`\${runner} reported failure\` : describeError(result.error) };
+  if (result.error !== undefined) return { ok: false, code: 'runner_error', reason: describeError(result.error) };
+  return { ok: false, code: 'runner_error', reason: logged === undefined ? \`\${runner} reported failure\` : \`\${logged} (\${runner} reported failure)\` };
 }`,
   boolean: `/** Adapts a boolean result: false is a failure. */
-function fromBoolean(done: boolean, runner: string): RunnerResult {
-  return done ? { ok: true } : { ok: false, code: 'runner_error', reason: \`\${runner} returned false\` };
+function fromBoolean(done: boolean, runner: string, logged?: string): RunnerResult {
+  if (done) return { ok: true };
+  return { ok: false, code: 'runner_error', reason: logged === undefined ? \`\${runner} returned false\` : \`\${logged} (\${runner} returned false)\` };
 }`,
   leaf: `/** Adapts a leaf result (\`status: 'success' | …\`, optional \`error\`). */
 function fromLeaf(result: { readonly status: string; readonly error?: unknown }, runner: string): RunnerResult {
@@ -113,20 +115,24 @@ function javaScriptHelpers(contracts: string): Record<'success' | 'boolean' | 'l
  * Adapts a \`{ success, error }\` result.
  * @param {{ readonly success: boolean, readonly error?: unknown }} result
  * @param {string} runner
+ * @param {string} [logged] what the runner logged during the attempt
  * @returns {${result}}
  */
-function fromSuccess(result, runner) {
+function fromSuccess(result, runner, logged) {
   if (result.success) return { ok: true };
-  return { ok: false, code: 'runner_error', reason: result.error === undefined ? \`\${runner} reported failure\` : describeError(result.error) };
+  if (result.error !== undefined) return { ok: false, code: 'runner_error', reason: describeError(result.error) };
+  return { ok: false, code: 'runner_error', reason: logged === undefined ? \`\${runner} reported failure\` : \`\${logged} (\${runner} reported failure)\` };
 }`,
     boolean: `/**
  * Adapts a boolean result: false is a failure.
  * @param {boolean} done
  * @param {string} runner
+ * @param {string} [logged] what the runner logged during the attempt
  * @returns {${result}}
  */
-function fromBoolean(done, runner) {
-  return done ? { ok: true } : { ok: false, code: 'runner_error', reason: \`\${runner} returned false\` };
+function fromBoolean(done, runner, logged) {
+  if (done) return { ok: true };
+  return { ok: false, code: 'runner_error', reason: logged === undefined ? \`\${runner} returned false\` : \`\${logged} (\${runner} returned false)\` };
 }`,
     leaf: `/**
  * Adapts a leaf result (\`status: 'success' | …\`, optional \`error\`).
@@ -166,6 +172,45 @@ ${PER_BODY_REST}`,
   };
 }
 
+const LOG_SINCE = `/** What the runner wrote to \`body[property]\` since \`mark\` (its length before the attempt): the reason it gives for a failure. */
+function loggedSince(body: object, property: string, mark: number): string | undefined {
+  const log: unknown = Reflect.get(body, property);
+  if (typeof log !== 'string') return undefined;
+  const text = (log.length >= mark ? log.slice(mark) : log).trim();
+  return text === '' ? undefined : text.split(/\\n+/).join(' / ');
+}
+
+/** The length of \`body[property]\` before an attempt. */
+function logMark(body: object, property: string): number {
+  const log: unknown = Reflect.get(body, property);
+  return typeof log === 'string' ? log.length : 0;
+}`;
+
+const LOG_SINCE_JS = `/**
+ * What the runner wrote to \`body[property]\` since \`mark\` (its length before the attempt): the reason it gives for a failure.
+ * @param {object} body
+ * @param {string} property
+ * @param {number} mark
+ * @returns {string | undefined}
+ */
+function loggedSince(body, property, mark) {
+  const log = Reflect.get(body, property);
+  if (typeof log !== 'string') return undefined;
+  const text = (log.length >= mark ? log.slice(mark) : log).trim();
+  return text === '' ? undefined : text.split(/\\n+/).join(' / ');
+}
+
+/**
+ * The length of \`body[property]\` before an attempt.
+ * @param {object} body
+ * @param {string} property
+ * @returns {number}
+ */
+function logMark(body, property) {
+  const log = Reflect.get(body, property);
+  return typeof log === 'string' ? log.length : 0;
+}`;
+
 const COMMAND_NAMED = `/** The entry of a command table by name: a renamed or removed entry fails the step naming it. */
 function commandNamed<Command extends { readonly name: string }>(table: readonly Command[], name: string): Command {
   const command = table.find((entry) => entry.name === name);
@@ -188,7 +233,7 @@ function commandNamed(table, name) {
 
 const GENERATED_NAMES = new Set([
   'defineCapability', 'describeError', 'guardOk', 'unverified', 'RunContext', 'RunnerResult', 'z', 'Vec3',
-  'settle', 'fromSuccess', 'fromBoolean', 'fromLeaf', 'perBody', 'commandNamed',
+  'settle', 'fromSuccess', 'fromBoolean', 'fromLeaf', 'perBody', 'commandNamed', 'loggedSince', 'logMark',
 ]);
 
 function renameIn(text: string, from: string, to: string): string {
@@ -197,6 +242,11 @@ function renameIn(text: string, from: string, to: string): string {
 
 function adapted(cap: PlannedCapability, call: string): string {
   const label = quote(cap.runnerLabel);
+  if (cap.failureLog !== undefined && (cap.resultKind === 'boolean' || cap.resultKind === 'success')) {
+    const helper = cap.resultKind === 'boolean' ? 'fromBoolean' : 'fromSuccess';
+    const log = quote(cap.failureLog);
+    return `async () => {\n      const mark = logMark(ctx.body, ${log});\n      return ${helper}(await ${call}, ${label}, loggedSince(ctx.body, ${log}, mark));\n    }`;
+  }
   switch (cap.resultKind) {
     case 'void':
       return `async () => {\n      await ${call};\n    }`;
@@ -295,6 +345,7 @@ export function renderCapabilitiesFile(input: CapabilitiesFileInput): string {
     for (const kind of ['success', 'boolean', 'leaf'] as const) if (kinds.has(kind)) body.push('', helpers[kind]);
     if (factories.size > 0) body.push('', helpers.perBody);
     if (caps.some((c) => c.commandTable)) body.push('', ts ? COMMAND_NAMED : COMMAND_NAMED_JS);
+    if (caps.some((c) => c.failureLog !== undefined)) body.push('', ts ? LOG_SINCE : LOG_SINCE_JS);
     if (input.language === 'cjs') body.push('', `module.exports = { ${caps.map((c) => c.exportName).join(', ')} };`);
   }
   return withHeader(input.sourceLabel, `${body.join('\n')}\n`);

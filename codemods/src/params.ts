@@ -1,5 +1,5 @@
 import { Node, SyntaxKind, type CallExpression, type Expression, type ParameterDeclaration, type Type } from 'ts-morph';
-import { docLiteral, functionDocblock, type Docblock } from './docblock.js';
+import { docLiteral, functionDocblock, type DocParam, type Docblock } from './docblock.js';
 import { fromDefault, fromUsage } from './infer.js';
 import { docTypeToZod, nullableOf } from './jsdoc-type.js';
 import { deriveSchema, quote } from './schema.js';
@@ -61,6 +61,16 @@ export function knownParamAt(call: Node, index: number): string | undefined {
   return fromDefault(target.getInitializer());
 }
 
+/** The docblock entry at a parameter's position, when the docblock lists every parameter. */
+function positionalDoc(param: ParameterDeclaration, doc: Docblock | undefined): DocParam | undefined {
+  const parent = param.getParent();
+  const all = Node.isFunctionDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent) || Node.isMethodDeclaration(parent) ? parent.getParameters() : [];
+  const entries = [...(doc?.params.values() ?? [])];
+  return entries.length === all.length ? entries[all.indexOf(param)] : undefined;
+}
+
+const PRIMITIVE = /^z\.(string|number|boolean)\(\)$/;
+
 function isEmptyLiteral(init: Expression | undefined): boolean {
   if (!init) return false;
   if (Node.isArrayLiteralExpression(init)) return init.getElements().length === 0;
@@ -80,14 +90,20 @@ function literalDefault(init: Expression | undefined): string | undefined {
  * it. `= null` makes it nullable and optional, `= []` / `= {}` optional (the function applies its own default).
  */
 export function paramMember(param: ParameterDeclaration, index: number, at: Node, sources: ParamSources): ({ ok: true } & ParamMember) | { ok: false; reason: string } {
-  const name = Node.isIdentifier(param.getNameNode()) ? param.getName() : `arg${index + 1}`;
+  const named = Node.isIdentifier(param.getNameNode());
+  // A destructured parameter takes the name its docblock gives at its position (`@param {{keepGoing: boolean}} [options]`).
+  const positional = named ? undefined : positionalDoc(param, sources.doc);
+  const name = named ? param.getName() : (positional?.name ?? `arg${index + 1}`);
   const path = `args.${name}`;
   const derived = deriveSchema(param.getType(), at, path, '    ');
   if (!derived.ok) return derived;
   let { code, optional, usesVec3 } = derived;
-  const doc = sources.doc?.params.get(name);
+  const doc = positional ?? sources.doc?.params.get(name);
   const init = param.getInitializer();
-  if (code.startsWith('z.unknown()') || code === 'z.null()') {
+  // Untyped (JavaScript without JSDoc above, or inferred from the default only): the docblock and the code decide.
+  const looseCode = code.includes('z.unknown()') || code === 'z.null()' || PRIMITIVE.test(code) || (!named && positional !== undefined);
+  const untyped = param.getTypeNode() === undefined && looseCode;
+  if (untyped) {
     const fromDoc = doc?.type === undefined ? undefined : docTypeToZod(doc.type, path);
     if (fromDoc && !fromDoc.unknown) {
       ({ code } = fromDoc);
@@ -96,6 +112,9 @@ export function paramMember(param: ParameterDeclaration, index: number, at: Node
     } else {
       const inferred = sources.hint?.(param) ?? fromDefault(init) ?? fromUsage(param, knownParamAt);
       if (inferred) code = inferred;
+      else if (PRIMITIVE.test(code)) {
+        // the checker's own reading stands
+      }
       else if (fromDoc) code = fromDoc.code;
       else if (code === 'z.null()') code = `z.unknown() /* sinew-codemod: ${path} defaults to null and nothing says its type; replace z.unknown() with its real schema */`;
     }

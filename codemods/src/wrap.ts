@@ -20,6 +20,8 @@ export interface WrapRunnersOptions {
   readonly contractsModule?: string;
   /** Version of every generated capability; default `0.1.0`. */
   readonly version?: string;
+  /** The bot property runners log to, read for a false result's reason; default: the one each file appends to; false: none. */
+  readonly failureLog?: string | false;
 }
 
 /** A file the codemod writes: new (`before` undefined) or changed. */
@@ -192,7 +194,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())!, contextFile }) }));
+  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())!, contextFile, ...(options.failureLog !== undefined ? { failureLog: options.failureLog } : {}) }) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
 
