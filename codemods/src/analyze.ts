@@ -85,6 +85,7 @@ interface Ctx {
   readonly commonJs: ReadonlyMap<Node, string> | undefined;
   readonly hint: ((param: ParameterDeclaration) => string | undefined) | undefined;
   readonly failureLog: string | undefined;
+  readonly unwrap: readonly string[];
 }
 
 /** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
@@ -97,6 +98,8 @@ export interface AnalyzeOptions {
   readonly hint?: (param: ParameterDeclaration) => string | undefined;
   /** The bot property runners log to (a false result's reason); default: the one the file appends to (`bot.output += …`); false: none. */
   readonly failureLog?: string | false;
+  /** Higher-order wrappers to see through (`perform: runAsAction(fn)`); default DEFAULT_UNWRAP. */
+  readonly unwrap?: readonly string[];
 }
 
 /** The bot property a file's code appends its log lines to (`bot.output += …`, `agent.bot.log += …`), if one. */
@@ -149,7 +152,7 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
   const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
   const failureLog = options.failureLog === false ? undefined : (options.failureLog ?? appendedBotProperty(file));
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog };
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog, unwrap: options.unwrap ?? DEFAULT_UNWRAP };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -843,13 +846,29 @@ function stringProperty(object: ObjectLiteralExpression, key: string): string | 
   return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
 }
 
-function propertyValue(object: ObjectLiteralExpression, key: string): Node | undefined {
+export function propertyValue(object: ObjectLiteralExpression, key: string): Node | undefined {
   const property = object.getProperty(key);
   if (property && Node.isMethodDeclaration(property)) return property;
   return property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
 }
 
-function isCommandEntry(node: Node): node is ObjectLiteralExpression {
+/** Higher-order wrappers whose result takes the same arguments as the function they wrap (`perform: runAsAction(async (agent, n) => …)`). */
+export const DEFAULT_UNWRAP: readonly string[] = ['runAsAction'];
+
+type RunnerFunction = Node & { getParameters(): ParameterDeclaration[]; getReturnType(): Type };
+
+/** The function a `perform` is: written in place, or the function argument of a known wrapper (`runAsAction(fn)`, `wrap(opts, fn)`). */
+export function unwrapRunner(node: Node, wrappers: readonly string[]): RunnerFunction | undefined {
+  if (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isMethodDeclaration(node)) return node;
+  if (!Node.isCallExpression(node)) return undefined;
+  const callee = node.getExpression();
+  const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+  if (!wrappers.includes(name) && !wrappers.includes(callee.getText())) return undefined;
+  const inner = node.getArguments().find((arg) => Node.isArrowFunction(arg) || Node.isFunctionExpression(arg) || Node.isCallExpression(arg));
+  return inner ? unwrapRunner(inner, wrappers) : undefined;
+}
+
+export function isCommandEntry(node: Node): node is ObjectLiteralExpression {
   return Node.isObjectLiteralExpression(node) && stringProperty(node, 'name') !== undefined && node.getProperty('perform') !== undefined;
 }
 
@@ -876,7 +895,7 @@ function analyzeCommandTables(ctx: Ctx): void {
 const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
 
 /** One declared command parameter (`{ type: 'int', domain: [1, 100], optional: true }`) as a schema member. */
-function commandParam(name: string, declared: Node | undefined): { name: string; code: string; optional: boolean; defaultCode?: string } {
+export function commandParam(name: string, declared: Node | undefined): { name: string; code: string; optional: boolean; defaultCode?: string } {
   const object = declared && Node.isObjectLiteralExpression(declared) ? declared : undefined;
   const type = object ? stringProperty(object, 'type') : undefined;
   // Named kinds (`BlockName`, `ItemName`, `BlockOrItemName`) are strings a planner sends by name.
@@ -914,9 +933,14 @@ function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression)
   const commandName = stringProperty(entry, 'name')!;
   const line = entry.getStartLineNumber();
   const symbol = `${table}[${commandName}]`;
-  const perform = propertyValue(entry, 'perform');
-  if (!perform || !(Node.isArrowFunction(perform) || Node.isFunctionExpression(perform) || Node.isMethodDeclaration(perform))) {
-    return finding(ctx, 'skipped', 'no_runner_call', symbol, line, 'perform is not a function written in the table');
+  const written = propertyValue(entry, 'perform');
+  const perform = written && unwrapRunner(written, ctx.unwrap);
+  if (!perform) {
+    const wrapper = written && Node.isCallExpression(written) ? written.getExpression().getText() : undefined;
+    const reason = wrapper
+      ? `perform is ${wrapper}(…), a wrapper the codemod does not know; if it returns a function taking the same arguments, run with --unwrap ${wrapper}`
+      : 'perform is not a function written in the table';
+    return finding(ctx, 'skipped', 'no_runner_call', symbol, line, reason);
   }
   const [first, ...rest] = perform.getParameters();
   if (!first) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'perform() takes no agent or bot');

@@ -34,7 +34,7 @@ function primitiveOf(type: Type | undefined): string | undefined {
 }
 
 /** The function a call reaches (through imports and namespace objects), if it is written in the project. */
-function calleeDeclaration(call: CallExpression): (Node & { getParameters(): ParameterDeclaration[] }) | undefined {
+export function calleeDeclaration(call: CallExpression): (Node & { getParameters(): ParameterDeclaration[] }) | undefined {
   let symbol = call.getExpression().getSymbol();
   if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol();
   for (const decl of symbol?.getDeclarations() ?? []) {

@@ -24,7 +24,8 @@ export type FindingCode =
   | 'hand_edited'
   | 'not_generated'
   | 'no_runners'
-  | 'generated_file';
+  | 'generated_file'
+  | 'test_file';
 
 /**
  * `wrapped`: a capability was generated. `skipped`: not a runner or not wrappable, for a plain reason.

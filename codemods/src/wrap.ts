@@ -1,10 +1,11 @@
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
-import { analyzeFile, type PlannedCapability } from './analyze.js';
+import { DEFAULT_UNWRAP, analyzeFile, type PlannedCapability } from './analyze.js';
 import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
 import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
 import { buildReport, type Finding, type WrapReport } from './report.js';
+import { commandTableHints } from './table-hints.js';
 
 /** Options of `wrapRunners`. Paths are absolute (or relative to the process cwd). */
 export interface WrapRunnersOptions {
@@ -22,7 +23,13 @@ export interface WrapRunnersOptions {
   readonly version?: string;
   /** The bot property runners log to, read for a false result's reason; default: the one each file appends to; false: none. */
   readonly failureLog?: string | false;
+  /** Higher-order wrappers to see through besides `runAsAction` (`perform: myWrapper(async (agent, …) => …)`). */
+  readonly unwrap?: readonly string[];
+  /** Also wrap test files (`__tests__/`, `*.test.*`, `*.spec.*`); default false: they are reported as skipped. */
+  readonly includeTests?: boolean;
 }
+
+const TEST_FILE = /(^|[\\/])__tests__[\\/]|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /** A file the codemod writes: new (`before` undefined) or changed. */
 export interface FileChange {
@@ -190,11 +197,26 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
         findings.push({ kind: 'skipped', code: 'generated_file', file: path, line: 1, symbol: basename(path), reason });
         return false;
       }
+      if (!options.includeTests && TEST_FILE.test(path)) {
+        findings.push({ kind: 'skipped', code: 'test_file', file: path, line: 1, symbol: basename(path), reason: 'a test file, not a source of runners (--include-tests wraps it)' });
+        return false;
+      }
       return true;
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())!, contextFile, ...(options.failureLog !== undefined ? { failureLog: options.failureLog } : {}) }) }));
+  const unwrap = [...DEFAULT_UNWRAP, ...(options.unwrap ?? [])];
+  const hints = commandTableHints(sources, unwrap);
+  const analyze = (file: SourceFile) =>
+    analyzeFile(file, {
+      importExtension: importExtension(file),
+      language: languages.get(file.getFilePath())!,
+      contextFile,
+      unwrap,
+      hint: (param) => hints.get(param),
+      ...(options.failureLog !== undefined ? { failureLog: options.failureLog } : {}),
+    });
+  const analyses = sources.map((file) => ({ file, analysis: analyze(file) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
 
