@@ -19,7 +19,7 @@ import type { ContextAdapter } from './context.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { functionDocblock } from './docblock.js';
-import { paramMember, type ParamMember, type ParamSources } from './params.js';
+import { paramMember, type ParamHint, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
 
 /** How the wrapped runner's result becomes a RunnerResult. */
@@ -83,7 +83,7 @@ interface Ctx {
   readonly contextModule: string;
   /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
   readonly commonJs: ReadonlyMap<Node, string> | undefined;
-  readonly hint: ((param: ParameterDeclaration) => string | undefined) | undefined;
+  readonly hint: ((param: ParameterDeclaration) => ParamHint | undefined) | undefined;
   readonly failureLog: string | undefined;
   readonly unwrap: readonly string[];
 }
@@ -95,16 +95,16 @@ export interface AnalyzeOptions {
   /** Absolute path of the context file adapters go to (`sinew.context.ts` beside the registry). */
   readonly contextFile: string;
   /** A schema for a parameter nothing in its own file types (a command table's declared params for the skill it calls). */
-  readonly hint?: (param: ParameterDeclaration) => string | undefined;
+  readonly hint?: (param: ParameterDeclaration) => ParamHint | undefined;
   /** The bot property runners log to (a false result's reason); default: the one the file appends to (`bot.output += …`); false: none. */
   readonly failureLog?: string | false;
   /** Higher-order wrappers to see through (`perform: runAsAction(fn)`); default DEFAULT_UNWRAP. */
   readonly unwrap?: readonly string[];
 }
 
-/** The bot property a file's code appends its log lines to (`bot.output += …`, `agent.bot.log += …`), if one. */
+/** The bot property a file's code appends its log lines to (`bot.output += …`, `bot.log = (bot.log || '') + …`), if one. */
 function appendedBotProperty(file: SourceFile): string | undefined {
-  return /\bbot\.([A-Za-z_$][\w$]*)\s*\+=/.exec(file.getFullText())?.[1];
+  return /\bbot\.([A-Za-z_$][\w$]*)\s*(?:\+=|=\s*\(?\s*(?:agent\.)?bot\.\1\b)/.exec(file.getFullText())?.[1];
 }
 
 /** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
@@ -969,7 +969,8 @@ function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression)
     usesVec3: false,
     bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
     call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
-    resultKind: resultKind(perform.getReturnType()),
+    // The generated code calls the table's perform, so its result is what the wrapper (if any) returns.
+    resultKind: resultKind(perform === written ? perform.getReturnType() : (written.getType().getCallSignatures()[0]?.getReturnType() ?? perform.getReturnType())),
     runnerLabel: commandName,
     imports: [
       { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },

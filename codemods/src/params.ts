@@ -16,7 +16,13 @@ export interface ParamMember {
 /** Where types come from besides the parameter itself: its function's docblock and hints (a command table's declared params). */
 export interface ParamSources {
   readonly doc: Docblock | undefined;
-  readonly hint?: (param: ParameterDeclaration) => string | undefined;
+  readonly hint?: (param: ParameterDeclaration) => ParamHint | undefined;
+}
+
+/** A schema for a parameter from somewhere else (a command table's declared param for the skill it calls). */
+export interface ParamHint {
+  readonly code: string;
+  readonly optional: boolean;
 }
 
 /** Appends a call (`.nullable()`, `.describe(…)`) before a trailing marked comment. */
@@ -110,7 +116,9 @@ export function paramMember(param: ParameterDeclaration, index: number, at: Node
       optional ||= fromDoc.optional;
       usesVec3 ||= fromDoc.usesVec3;
     } else {
-      const inferred = sources.hint?.(param) ?? fromDefault(init) ?? fromUsage(param, knownParamAt);
+      const hinted = sources.hint?.(param);
+      optional ||= hinted?.optional ?? false;
+      const inferred = hinted?.code ?? fromDefault(init) ?? fromUsage(param, knownParamAt);
       if (inferred) code = inferred;
       else if (PRIMITIVE.test(code)) {
         // the checker's own reading stands

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { give, setBlock } from '@sinew/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures } from './helpers.js';
+import { live, type Live } from './live.js';
+
+let world: Live;
+
+// A command table whose performs are wrapped (runAsAction, and `throttled` through --unwrap) and the untyped
+// world helpers it calls: the table's declared params type both.
+beforeAll(async () => {
+  world = await live([join(fixtures, 'wrapped/commands.js'), join(fixtures, 'wrapped/world.js')], { unwrap: ['throttled'] }, 'wrapped');
+});
+afterAll(() => world?.close());
+
+describe('wrapped-perform commands and the helpers they type, on a real bot', () => {
+  it('wraps every entry, runAsAction ones included, and the helpers with the types the table declares', () => {
+    expect(world.result.report.findings.filter((f) => f.kind !== 'wrapped')).toEqual([]);
+    const helpers = world.result.changes.find((c) => c.path.endsWith('world.capabilities.js'))!.after;
+    expect(helpers).toContain('y: z.number().int().min(-64).max(320),');
+    expect(helpers).toContain('where: z.string().optional(),');
+  });
+
+  it('say (runAsAction): the bot says it; a list for text is invalid_args naming text', async () => {
+    const heard = new Promise<string>((resolve) => world.bot.once('chat', (_user, message) => resolve(message)));
+    const outcome = await world.step('say', { text: 'through the wrapper' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await expect(heard).resolves.toBe('through the wrapper');
+    const wrong = await world.step('say', { text: ['through'] });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toMatch(/→ at text\b/);
+  });
+
+  it('equip (runAsAction): holds the item; a misspelled key is invalid_args naming it', async () => {
+    await give(world.bot, 'iron_shovel');
+    const outcome = await world.step('equip', { item_name: 'iron_shovel' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(world.bot.heldItem?.name).toBe('iron_shovel');
+    const wrong = await world.step('equip', { itemName: 'iron_shovel' });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toContain('itemName');
+  });
+
+  it('mine_block_at (runAsAction): breaks the block; a y below the declared domain is invalid_args naming y', async () => {
+    const target = world.server.spawn.offset(-2, 0, 1).floored();
+    await setBlock(world.server, target, 'dirt');
+    const outcome = await world.step('mine_block_at', { x: target.x, y: target.y, z: target.z });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(world.bot.blockAt(target)?.name).toBe('air');
+    const wrong = await world.step('mine_block_at', { x: target.x, y: -100, z: target.z });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toMatch(/→ at y\b/);
+  });
+
+  it('wave (throttled around runAsAction, seen through with --unwrap): swings; a count past the domain is invalid_args', async () => {
+    const outcome = await world.step('wave', { swings: 1 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const wrong = await world.step('wave', { swings: 9 });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toMatch(/→ at swings\b/);
+  });
+
+  it('wield_named (a helper typed by the table): a false result fails with what it wrote to bot.output', async () => {
+    const outcome = await world.step('wield_named', { name: 'diamond_hoe' });
+    expect(outcome.failure).toMatchObject({ code: 'runner_error', reason: 'no diamond_hoe in inventory (wieldNamed returned false)' });
+  });
+});
