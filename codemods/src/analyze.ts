@@ -19,6 +19,7 @@ import type { ContextAdapter } from './context.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { functionDocblock } from './docblock.js';
+import { jsonSchemaSource, objectJsonSchema } from './json-schema.js';
 import { paramMember, type ParamHint, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
 
@@ -694,10 +695,21 @@ function unwrap(node: Node): Node {
   return Node.isParenthesizedExpression(node) ? unwrap(node.getExpression()) : node;
 }
 
-function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
+/** The object literal a leaf's `spec` (instance or static) is initialised with. */
+function specObject(cls: ClassDeclaration): ObjectLiteralExpression | undefined {
   const spec = cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec');
   const init = spec && Node.isPropertyDeclaration(spec) ? spec.getInitializer() : undefined;
-  if (!init || !Node.isObjectLiteralExpression(init)) return {};
+  return init && Node.isObjectLiteralExpression(init) ? init : undefined;
+}
+
+function specProperty(cls: ClassDeclaration, key: string): Node | undefined {
+  const spec = specObject(cls);
+  return spec ? propertyValue(spec, key) : undefined;
+}
+
+function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
+  const init = specObject(cls);
+  if (!init) return {};
   const read = (key: string) => {
     const prop = init.getProperty(key);
     const value = prop && Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
@@ -792,7 +804,12 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   if (!isPromiseLike(returnType)) return finding(ctx, 'skipped', 'not_async', symbol, line, `run() is synchronous (returns ${returnType.getText(method)})`);
   const contextType = ctxParam.getType();
   if (contextType.isAny() || contextType.isUnknown()) {
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes`);
+    const written = ctxParam.getTypeNode()?.getText();
+    const reason =
+      written && !['any', 'unknown'].includes(written)
+        ? `the leaf context type ${written} did not resolve (its declaration is missing: install the project's dependencies, e.g. npm install, and run again)`
+        : `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes; give run()'s context a type with the bot in it`;
+    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, reason);
   }
   const { fields, rich, missing, botField } = contextFields(method, contextType);
   if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
@@ -806,7 +823,12 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   let schema = 'z.strictObject({})';
   let usesVec3 = false;
   let argsExpr = '';
-  if (argsParam) {
+  const declared = objectJsonSchema(specProperty(cls, 'inputSchema'));
+  if (declared) {
+    // The leaf declares the JSON Schema its callers see: that, closed, is the input (zod parses it at load).
+    schema = jsonSchemaSource(declared, '  ');
+    argsExpr = !argsParam ? '' : ctx.language === 'ts' ? `, args as Parameters<${className}['run']>[1]` : ', args';
+  } else if (argsParam) {
     const derived = deriveSchema(argsParam.getType(), method, 'args', '  ');
     if (!derived.ok) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, derived.reason);
     schema = derived.code;
