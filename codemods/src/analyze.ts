@@ -63,6 +63,8 @@ export interface PlannedCapability {
   readonly adapters?: readonly ContextAdapter[];
   /** The bot property the runner logs to (`output` for `bot.output += …`): a false result's reason is what it wrote during the attempt. */
   readonly failureLog?: string;
+  /** Set when the verb was qualified by the directory because another directory's runner has it. */
+  readonly qualifiedFrom?: { readonly verb: string; readonly owner: string };
   /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
   readonly commandTable?: boolean;
 }

@@ -4,6 +4,7 @@ import { DEFAULT_UNWRAP, analyzeFile, type PlannedCapability } from './analyze.j
 import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
 import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
+import { isVerb, toCamelCase, toSnakeCase } from './naming.js';
 import { buildReport, type Finding, type WrapReport } from './report.js';
 import { commandTableHints } from './table-hints.js';
 
@@ -137,6 +138,19 @@ function registeredEarlier(text: string | undefined, registryFile: string, contr
     });
 }
 
+/**
+ * A capability whose verb another directory's runner already took, renamed after its own directory
+ * (`chat` from `packages/tools/leaves.ts` → `tools_chat`): the same name in two packages is two verbs, not a refusal.
+ */
+function qualified(cap: PlannedCapability, owners: ReadonlyMap<string, PlannedCapability>): PlannedCapability {
+  const owner = owners.get(cap.verb);
+  if (!owner || dirname(owner.file) === dirname(cap.file)) return cap;
+  const prefix = toSnakeCase(basename(dirname(cap.file)));
+  const verb = `${prefix}_${cap.verb}`;
+  if (!isVerb(verb) || owners.has(verb)) return cap;
+  return { ...cap, verb, exportName: `${toCamelCase(verb)}Capability`, qualifiedFrom: { verb: cap.verb, owner: `${owner.symbol} (${relative(dirname(cap.file), owner.file)}:${owner.line})` } };
+}
+
 function lineOf(note: string): number {
   return Number(/\(line (\d+)\)/.exec(note)?.[1] ?? 0);
 }
@@ -231,7 +245,8 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     findings.push(...analysis.findings);
     for (const f of analysis.findings) if (f.kind === 'unsafe') note(file.getFilePath(), `${f.symbol} (line ${f.line}) not wrapped: ${f.reason}`);
     const list: PlannedCapability[] = [];
-    for (const cap of analysis.capabilities) {
+    for (const planned of analysis.capabilities) {
+      const cap = qualified(planned, owners);
       const owner = owners.get(cap.verb);
       if (owner) {
         const reason = `verb ${cap.verb} is already provided by ${owner.symbol} (${basename(owner.file)}:${owner.line}); rename one runner or wrap it by hand`;
@@ -278,7 +293,8 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     });
     if (text !== existing) changes.push({ path: target, before: existing, after: text, kind: 'capabilities' });
     for (const cap of caps) {
-      findings.push({ kind: 'wrapped', code: 'wrapped', file: cap.file, line: cap.line, symbol: cap.symbol, reason: `wrapped as ${cap.exportName}`, verb: cap.verb, shape: cap.shape });
+      const why = cap.qualifiedFrom ? ` (verb qualified by its directory: ${cap.qualifiedFrom.verb} is ${cap.qualifiedFrom.owner})` : '';
+      findings.push({ kind: 'wrapped', code: 'wrapped', file: cap.file, line: cap.line, symbol: cap.symbol, reason: `wrapped as ${cap.exportName}${why}`, verb: cap.verb, shape: cap.shape });
     }
     if (caps.length > 0) registryEntries.push({ path: target, exports: caps.map((c) => c.exportName) });
     const before = file.getFullText();
