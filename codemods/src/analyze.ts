@@ -4,6 +4,7 @@ import {
   Scope,
   SyntaxKind,
   ts,
+  type AsExpression,
   type CallExpression,
   type ClassDeclaration,
   type ObjectLiteralExpression,
@@ -19,6 +20,7 @@ import type { ContextAdapter } from './context.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { functionDocblock } from './docblock.js';
+import { forwardedActionInput } from './forwarded-action.js';
 import { jsonSchemaSource, objectJsonSchema } from './json-schema.js';
 import { paramMember, type ParamHint, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
@@ -661,12 +663,15 @@ function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression,
     let cast: Node | undefined;
     let access: Node = unwrap(arg);
     if (Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
+    // `action as unknown as LookAction`: the outermost cast names the type, the innermost expression the value.
+    while (Node.isAsExpression(access)) access = unwrap(access.getExpression());
     let defaultCode: string | undefined;
     if (Node.isBinaryExpression(access) && ['??', '||'].includes(access.getOperatorToken().getText())) {
       defaultCode = literalDefault(access.getRight());
       if (defaultCode !== undefined) access = unwrap(access.getLeft());
       if (defaultCode !== undefined && !cast && Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
     }
+    if (access.getText() === actionName) return forwarded(dispatch, type, call, runner, param, cast);
     const path = Node.isPropertyAccessExpression(access) ? access.getText().split('.') : [];
     mapped.push(access.getText());
     if (path[0] !== actionName || path.length < 2 || path.length > 3) {
@@ -691,6 +696,19 @@ function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression,
   const container = [...containers][0] ?? '';
   const action = container ? `{ type: __TYPE__, ${container === 'args' ? 'args' : `${container}: args`} }` : '{ type: __TYPE__, ...args }';
   return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action, mapped };
+}
+
+/** A case handing the whole action to its runner (`this.executeNavigate(action as NavigateAction)`): the input is what that runner reads. */
+function forwarded(dispatch: Dispatch, type: string, call: CallExpression, runner: RunnerRef, param: ParameterDeclaration, cast: Node | undefined): DispatcherInput {
+  const isAction = (arg: Node): boolean => (Node.isAsExpression(unwrap(arg)) ? isAction((unwrap(arg) as AsExpression).getExpression()) : unwrap(arg).getText() === dispatch.actionParam.getName());
+  const others = call.getArguments().filter((arg, index) => !isAction(arg) && !(isBotParam(runner.params[index]) && dispatch.isBotArg(arg)));
+  if (others.length > 0) {
+    return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' passes ${others.map((a) => a.getText()).join(', ')} to ${runner.name}() beside the action; wrap by hand` };
+  }
+  const input = forwardedActionInput(runner.node, param, cast?.getType());
+  if (!input.ok) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' hands the action to ${runner.name}(), which ${input.reason}; wrap by hand` };
+  const action = input.container ? `{ type: __TYPE__, ${input.container}: args }` : '{ type: __TYPE__, ...args }';
+  return { ok: true, schema: input.schema, usesVec3: input.usesVec3, action, mapped: [dispatch.actionParam.getName()] };
 }
 
 function unwrap(node: Node): Node {

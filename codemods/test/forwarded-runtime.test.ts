@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { give, setBlock } from '@sinew/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { argumentShare, fixtures, typecheck } from './helpers.js';
+import { live, type Live } from './live.js';
+
+const EXECUTOR = join(fixtures, 'dispatcher/executor.ts');
+let world: Live;
+
+beforeAll(async () => {
+  world = await live([EXECUTOR], {}, 'forwarded');
+});
+afterAll(() => world?.close());
+
+describe('a dispatcher whose cases hand the action to a method, wrapped, on a real bot', () => {
+  it('wraps every case from the action type or the fields its method reads, and compiles', () => {
+    expect({ wrapped: world.result.report.wrapped, skipped: world.result.report.skipped, unsafe: world.result.report.unsafe }).toEqual({ wrapped: 12, skipped: 0, unsafe: 0 });
+    expect(argumentShare(world.result)).toEqual({ args: 25, unknown: 3 });
+    const generated = world.result.changes.filter((c) => c.kind === 'capabilities');
+    expect(typecheck([join(world.dir, 'executor.ts')], generated)).toEqual([]);
+  });
+
+  it('chat (reads action.parameters.message as string): says it; a number is invalid_args naming message', async () => {
+    const heard = new Promise<string>((resolve) => world.bot.once('chat', (_user, message) => resolve(message)));
+    const outcome = await world.step('chat', { message: 'routed by type' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await expect(heard).resolves.toBe('routed by type');
+    const wrong = await world.step('chat', { message: 7 });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toMatch(/→ at message\b/);
+  });
+
+  it('equip (EquipAction declares its parameters): holds the item; a destination outside the union is invalid_args', async () => {
+    await give(world.bot, 'wooden_sword');
+    const outcome = await world.step('equip', { item: 'wooden_sword' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(world.bot.heldItem?.name).toBe('wooden_sword');
+    const wrong = await world.step('equip', { item: 'wooden_sword', destination: 'belt' });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toMatch(/→ at destination\b/);
+  });
+
+  it('dig (reads x, y, z as number): the block is gone; a missing z is invalid_args naming z', async () => {
+    const target = world.server.spawn.offset(-1, 0, 2).floored();
+    await setBlock(world.server, target, 'dirt');
+    const outcome = await world.step('dig', { x: target.x, y: target.y, z: target.z });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(world.bot.blockAt(target)?.name).toBe('air');
+    const wrong = await world.step('dig', { x: target.x, y: target.y });
+    expect(wrong.failure?.code).toBe('invalid_args');
+    expect(wrong.failure?.reason).toMatch(/→ at z\b/);
+  });
+});
