@@ -425,6 +425,8 @@ interface Dispatch {
   readonly lookup: RunnerLookup;
   /** The names under which the bot is passed on to a runner (`this.bot`, `bot`). */
   readonly isBotArg: (arg: Node) => boolean;
+  /** TypeScript only: the dispatcher's action type as the generated file can name it, for an action built in another shape. */
+  readonly actionType?: string;
 }
 
 /** One capability of a dispatcher: a case label (with its aliases) and its input. */
@@ -520,7 +522,8 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
     const runner = cls.getInstanceMethod(callee.getName());
     return runner ? { name: `this.${callee.getName()}`, params: runner.getParameters(), node: runner } : undefined;
   };
-  const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.') });
+  const actionType = ctx.language === 'ts' ? { actionType: `Parameters<${className}['executeAction']>[0]` } : {};
+  const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.'), ...actionType });
   for (const c of cases) {
     pushCase(ctx, c, {
       symbol,
@@ -554,7 +557,8 @@ function analyzeFunctionDispatcher(ctx: Ctx, name: string, fn: FunctionLike, par
     if (!declared || !(Node.isFunctionDeclaration(declared) || Node.isArrowFunction(declared) || Node.isFunctionExpression(declared))) return undefined;
     return { name: callee.getText(), params: declared.getParameters(), node: declared };
   };
-  const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName });
+  const actionType = ctx.language === 'ts' ? { actionType: `Parameters<typeof ${name}>[1]` } : {};
+  const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName, ...actionType });
   const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
   for (const c of cases) {
     const imports: ImportNeed[] = [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }];
@@ -707,7 +711,9 @@ function forwarded(dispatch: Dispatch, type: string, call: CallExpression, runne
   }
   const input = forwardedActionInput(runner.node, param, cast?.getType());
   if (!input.ok) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' hands the action to ${runner.name}(), which ${input.reason}; wrap by hand` };
-  const action = input.container ? `{ type: __TYPE__, ${input.container}: args }` : '{ type: __TYPE__, ...args }';
+  const built = input.container ? `{ type: __TYPE__, ${input.container}: args }` : '{ type: __TYPE__, ...args }';
+  // The method's own action type may not be the dispatcher's (`action as unknown as LookAction`): the cast says so.
+  const action = cast && dispatch.actionType ? `(${built} as unknown as ${dispatch.actionType})` : built;
   return { ok: true, schema: input.schema, usesVec3: input.usesVec3, action, mapped: [dispatch.actionParam.getName()] };
 }
 
