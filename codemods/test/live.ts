@@ -7,6 +7,7 @@ import { instrumentBot, type SinewBot } from '@sinew/capabilities';
 import type { CapabilityRegistry, StepOutcome } from '@sinew/executor-contracts';
 import { connectBot, startServer, type TestServer } from '@sinew/testkit';
 import { Project } from 'ts-morph';
+import { expect } from 'vitest';
 import { wrapRunners, type WrapRunnersOptions, type WrapResult } from '../src/index.js';
 import { compilerOptions, repoRoot } from './helpers.js';
 
@@ -20,6 +21,10 @@ export interface Live {
   readonly executor: Executor<SinewBot>;
   /** Runs one step of `type` with `args` as its own plan. */
   step(type: string, args: Record<string, unknown>): Promise<StepOutcome>;
+  /** Runs a step that must be refused before dispatch: `invalid_args`, the reason naming `key` (`→ at key`). */
+  refused(type: string, args: Record<string, unknown>, key: string): Promise<void>;
+  /** The next chat message the bot hears. */
+  nextChat(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,6 +49,11 @@ export async function live(sources: readonly string[], options: WrapRunnersOptio
   const bot = instrumentBot(await connectBot(server, { username }));
   const executor = createExecutor({ registry, body: bot, policy: { maxLocalRetries: 0 } });
   let plans = 0;
+  const step = async (type: string, args: Record<string, unknown>): Promise<StepOutcome> => {
+    plans += 1;
+    const outcome = await executor.run({ planId: `live${plans}`, intentId: 'codemod', steps: [{ stepId: 's1', type, args }] });
+    return outcome.steps.at(-1)!;
+  };
   return {
     dir,
     result,
@@ -51,10 +61,14 @@ export async function live(sources: readonly string[], options: WrapRunnersOptio
     server,
     bot,
     executor,
-    async step(type, args) {
-      plans += 1;
-      const outcome = await executor.run({ planId: `live${plans}`, intentId: 'codemod', steps: [{ stepId: 's1', type, args }] });
-      return outcome.steps.at(-1)!;
+    step,
+    async refused(type, args, key) {
+      const outcome = await step(type, args);
+      expect(outcome.failure?.code, JSON.stringify(outcome)).toBe('invalid_args');
+      expect(outcome.failure?.reason).toMatch(new RegExp(`→ at ${key}\\b`));
+    },
+    nextChat() {
+      return new Promise<string>((resolve) => bot.once('chat', (_user, message) => resolve(message)));
     },
     async close() {
       await executor.close();
