@@ -21,6 +21,7 @@ import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import { functionDocblock } from './docblock.js';
 import { forwardedActionInput } from './forwarded-action.js';
+import { isScriptFile, scriptGlobals } from './script.js';
 import { jsonSchemaSource, objectJsonSchema } from './json-schema.js';
 import { paramMember, type ParamHint, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
@@ -65,6 +66,8 @@ export interface PlannedCapability {
   readonly adapters?: readonly ContextAdapter[];
   /** The bot property the runner logs to (`output` for `bot.output += …`): a false result's reason is what it wrote during the attempt. */
   readonly failureLog?: string;
+  /** A function of a script-style file: called through the generated `scriptFunction` loader. */
+  readonly script?: boolean;
   /** Set when the verb was qualified by the directory because another directory's runner has it. */
   readonly qualifiedFrom?: { readonly verb: string; readonly owner: string };
   /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
@@ -91,6 +94,8 @@ interface Ctx {
   readonly hint: ((param: ParameterDeclaration) => ParamHint | undefined) | undefined;
   readonly failureLog: string | undefined;
   readonly unwrap: readonly string[];
+  /** A script-style file (no imports or exports): its globals, and its path as the generated file names it. */
+  readonly script: { readonly globals: readonly string[] } | undefined;
 }
 
 /** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
@@ -157,7 +162,7 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
   const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
   const failureLog = options.failureLog === false ? undefined : (options.failureLog ?? appendedBotProperty(file));
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog, unwrap: options.unwrap ?? DEFAULT_UNWRAP };
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog, unwrap: options.unwrap ?? DEFAULT_UNWRAP, script: isScriptFile(file) ? { globals: scriptGlobals(file) } : undefined };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -325,7 +330,7 @@ function analyzeFunction(
   if (!isDefault && analyzeFunctionDispatcher(ctx, name, fn, params, line, exported)) return;
   const rest = params.slice(1);
   if (isDefault) return finding(ctx, 'skipped', 'default_export', name, line, 'default export; export it by name to wrap it');
-  if (!exported) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
+  if (!exported && !ctx.script) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
   if (overloaded) {
     return finding(ctx, 'unsafe', 'overloaded', name, line, 'overloaded: which signature a planner means is a guess; wrap one overload by hand');
   }
@@ -345,19 +350,26 @@ function analyzeFunction(
     aliases: [],
     exportName: `${toCamelCase(name)}Capability`,
     description: doc?.description ?? `Runs ${name}() (wrapped by sinew-codemod).`,
-    shape: 'function',
+    shape: ctx.script ? 'script' : 'function',
     symbol: name,
     line,
     file: ctx.file.getFilePath(),
     schema: members.schema,
     usesVec3: members.usesVec3,
     bodyType: body.text,
-    call: `${name}(${['ctx.body', ...members.callArgs].join(', ')})`,
+    call: `${ctx.script ? scriptCall(ctx, name) : name}(${['ctx.body', ...members.callArgs].join(', ')})`,
     resultKind: resultKind(returnType),
     runnerLabel: name,
-    imports: [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    imports: ctx.script ? [] : [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    ...(ctx.script ? { script: true } : {}),
     ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
   });
+}
+
+/** `scriptFunction('./skills/mine.js', ['mineBlock'], 'mineWoodLog')`: the script's function, loaded as its runtime does. SCRIPT_FILE is replaced by the path relative to the generated file. */
+function scriptCall(ctx: Ctx, name: string): string {
+  const globals = `[${(ctx.script?.globals ?? []).map(quote).join(', ')}]`;
+  return `scriptFunction(SCRIPT_FILE, ${globals}, ${quote(name)})`;
 }
 
 /** How a class gets its bot: `new C()`, `new C(body)`, or through a context-file factory when its constructor needs more. */

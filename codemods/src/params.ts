@@ -58,7 +58,7 @@ export function knownParamAt(call: Node, index: number): string | undefined {
   if (contextual) return contextual;
   const callee = calleeDeclaration(call);
   const target = callee?.getParameters()[index];
-  if (!callee || !target) return undefined;
+  if (!callee || !target) return literalElsewhere(call, index);
   const declared = primitiveOf(target.getType());
   if (declared) return declared;
   const docType = functionDocblock(callee, callee.getFirstAncestor((a) => Node.isVariableStatement(a)) ?? callee)?.params.get(target.getName())?.type;
@@ -76,6 +76,19 @@ function positionalDoc(param: ParameterDeclaration, doc: Docblock | undefined): 
 }
 
 const PRIMITIVE = /^z\.(string|number|boolean)\(\)$/;
+
+/** For a function nothing declares (a runtime global): what a literal at the same position of another call to it, anywhere in the project, is. */
+function literalElsewhere(call: CallExpression, index: number): string | undefined {
+  const name = call.getExpression().getText();
+  const kinds = new Set<string>();
+  const calls = call.getProject().getSourceFiles().flatMap((file) => (file.getFullText().includes(name) ? file.getDescendantsOfKind(SyntaxKind.CallExpression) : []));
+  for (const other of calls) {
+    const arg = other.getExpression().getText() === name ? other.getArguments()[index] : undefined;
+    const kind = arg && Node.isExpression(arg) ? fromDefault(arg as Expression) : undefined;
+    if (kind) kinds.add(kind);
+  }
+  return kinds.size === 1 ? [...kinds][0] : undefined;
+}
 
 function isEmptyLiteral(init: Expression | undefined): boolean {
   if (!init) return false;

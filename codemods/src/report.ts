@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 
 /** Which runner shape a capability was wrapped from (a dispatcher is a class or a free function). */
-export type RunnerShape = 'function' | 'dispatcher' | 'leaf' | 'command';
+export type RunnerShape = 'function' | 'dispatcher' | 'leaf' | 'command' | 'script';
 
 /** Why something was not wrapped (or, for `wrapped`, that it was). Closed union: tools may switch on it. */
 export type FindingCode =
