@@ -111,13 +111,13 @@ function union(text: string, state: State): { code: string; optional: boolean } 
     const codes = rest.map((p) => member(p, state));
     code = codes.length === 1 ? codes[0]! : `z.union([${codes.join(', ')}])`;
   }
-  return { code: nullable && rest.length > 0 ? nullableOf(code) : code, optional };
+  return { code: nullable && rest.length > 0 ? appendCall(code, '.nullable()') : code, optional };
 }
 
-/** `.nullable()` placed before a trailing marked comment. */
-export function nullableOf(code: string): string {
+/** Appends a call (`.nullable()`, `.describe(…)`) before a trailing marked comment. */
+export function appendCall(code: string, call: string): string {
   const match = /^(.*?)( \/\* sinew-codemod:.*\*\/)$/s.exec(code);
-  return match ? `${match[1]}.nullable()${match[2]}` : `${code}.nullable()`;
+  return match ? `${match[1]}${call}${match[2]}` : `${code}${call}`;
 }
 
 /** Converts a JSDoc type expression; `path` names the value in marked comments (`args.count`). */

@@ -1,7 +1,7 @@
 import { Node, SyntaxKind, type CallExpression, type Expression, type ParameterDeclaration, type Type } from 'ts-morph';
 import { docLiteral, functionDocblock, type DocParam, type Docblock } from './docblock.js';
 import { fromDefault, fromUsage } from './infer.js';
-import { docTypeToZod, nullableOf } from './jsdoc-type.js';
+import { appendCall, docTypeToZod } from './jsdoc-type.js';
 import { deriveSchema, quote } from './schema.js';
 
 /** One member of an input schema built from a parameter. */
@@ -23,12 +23,6 @@ export interface ParamSources {
 export interface ParamHint {
   readonly code: string;
   readonly optional: boolean;
-}
-
-/** Appends a call (`.nullable()`, `.describe(…)`) before a trailing marked comment. */
-function append(code: string, call: string): string {
-  const match = /^(.*?)( \/\* sinew-codemod:.*\*\/)$/s.exec(code);
-  return match ? `${match[1]}${call}${match[2]}` : `${code}${call}`;
 }
 
 function primitiveOf(type: Type | undefined): string | undefined {
@@ -133,16 +127,13 @@ export function paramMember(param: ParameterDeclaration, index: number, at: Node
       optional ||= hinted?.optional ?? false;
       const inferred = hinted?.code ?? fromDefault(init) ?? fromUsage(param, knownParamAt);
       if (inferred) code = inferred;
-      else if (PRIMITIVE.test(code)) {
-        // the checker's own reading stands
-      }
-      else if (fromDoc) code = fromDoc.code;
+      else if (fromDoc && !PRIMITIVE.test(code)) code = fromDoc.code; // a primitive the checker read from the code stands
       else if (code === 'z.null()') code = `z.unknown() /* sinew-codemod: ${path} defaults to null and nothing says its type; replace z.unknown() with its real schema */`;
     }
   }
   const isNull = init?.getKind() === SyntaxKind.NullKeyword || doc?.defaultText === 'null';
-  if (doc?.description) code = append(code, `.describe(${quote(doc.description)})`);
-  if (isNull && !code.includes('.nullable()')) code = nullableOf(code);
+  if (doc?.description) code = appendCall(code, `.describe(${quote(doc.description)})`);
+  if (isNull && !code.includes('.nullable()')) code = appendCall(code, '.nullable()');
   const defaultCode = isNull || isEmptyLiteral(init) ? undefined : (literalDefault(init) ?? (doc?.defaultText === undefined ? undefined : docLiteral(doc.defaultText)));
   optional ||= isNull || param.isOptional() || param.hasInitializer() || (doc?.optional ?? false);
   return { ok: true, name, code, optional, usesVec3, ...(defaultCode !== undefined ? { defaultCode } : {}) };
