@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { give, setBlock } from '@sinew/testkit';
+import { give } from '@sinew/testkit';
 import { Node, Project } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from './helpers.js';
@@ -43,25 +43,21 @@ describe('docblock-in-body skills, wrapped, on a real bot', () => {
 
   it('say_out_loud: the bot says it in chat; a number for text is invalid_args naming text', async () => {
     const heard = world.nextChat();
-    const outcome = await world.step('say_out_loud', { text: 'docs inside the body' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('say_out_loud', { text: 'docs inside the body' });
     await expect(heard).resolves.toBe('docs inside the body');
     await world.refused('say_out_loud', { text: 42 }, 'text');
   });
 
   it('hold_item: equips the item into the documented slot enum; an unknown slot is invalid_args naming slot', async () => {
     await give(world.bot, 'stone_pickaxe');
-    const outcome = await world.step('hold_item', { itemName: 'stone_pickaxe' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('hold_item', { itemName: 'stone_pickaxe' });
     expect(world.bot.heldItem?.name).toBe('stone_pickaxe');
     await world.refused('hold_item', { itemName: 'stone_pickaxe', slot: 'pocket' }, 'slot');
   });
 
   it('break_block_at: the block is gone; a string coordinate is invalid_args naming y', async () => {
-    const target = world.server.spawn.offset(2, 0, 0).floored();
-    await setBlock(world.server, target, 'dirt');
-    const outcome = await world.step('break_block_at', { x: target.x, y: target.y, z: target.z });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const target = await world.placeNear(2, 0, 0, 'dirt');
+    await world.succeeds('break_block_at', { x: target.x, y: target.y, z: target.z });
     expect(world.bot.blockAt(target)?.name).toBe('air');
     await world.refused('break_block_at', { x: target.x, y: 'up', z: target.z }, 'y');
   });

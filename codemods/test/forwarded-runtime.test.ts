@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { give, setBlock } from '@sinew/testkit';
+import { give } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentShare, fixtures, typecheck } from './helpers.js';
 import { live, type Live } from './live.js';
@@ -22,25 +22,21 @@ describe('a dispatcher whose cases hand the action to a method, wrapped, on a re
 
   it('chat (reads action.parameters.message as string): says it; a number is invalid_args naming message', async () => {
     const heard = world.nextChat();
-    const outcome = await world.step('chat', { message: 'routed by type' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('chat', { message: 'routed by type' });
     await expect(heard).resolves.toBe('routed by type');
     await world.refused('chat', { message: 7 }, 'message');
   });
 
   it('equip (EquipAction declares its parameters): holds the item; a destination outside the union is invalid_args', async () => {
     await give(world.bot, 'wooden_sword');
-    const outcome = await world.step('equip', { item: 'wooden_sword' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('equip', { item: 'wooden_sword' });
     expect(world.bot.heldItem?.name).toBe('wooden_sword');
     await world.refused('equip', { item: 'wooden_sword', destination: 'belt' }, 'destination');
   });
 
   it('dig (reads x, y, z as number): the block is gone; a missing z is invalid_args naming z', async () => {
-    const target = world.server.spawn.offset(-1, 0, 2).floored();
-    await setBlock(world.server, target, 'dirt');
-    const outcome = await world.step('dig', { x: target.x, y: target.y, z: target.z });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const target = await world.placeNear(-1, 0, 2, 'dirt');
+    await world.succeeds('dig', { x: target.x, y: target.y, z: target.z });
     expect(world.bot.blockAt(target)?.name).toBe('air');
     await world.refused('dig', { x: target.x, y: target.y }, 'z');
   });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { give, setBlock } from '@sinew/testkit';
+import { give } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures, typecheck } from './helpers.js';
 import { live, type Live } from './live.js';
@@ -22,25 +22,21 @@ describe('leaves that declare a JSON Schema, wrapped, on a real bot', () => {
 
   it('say: the bot says it; an empty message breaks minLength and is invalid_args naming message', async () => {
     const heard = world.nextChat();
-    const outcome = await world.step('say', { message: 'schema checked' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('say', { message: 'schema checked' });
     await expect(heard).resolves.toBe('schema checked');
     await world.refused('say', { message: '' }, 'message');
   });
 
   it('hold: holds the item; a destination outside the enum is invalid_args naming destination', async () => {
     await give(world.bot, 'golden_axe');
-    const outcome = await world.step('hold', { item: 'golden_axe' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('hold', { item: 'golden_axe' });
     expect(world.bot.heldItem?.name).toBe('golden_axe');
     await world.refused('hold', { item: 'golden_axe', destination: 'belt' }, 'destination');
   });
 
   it('break_block: the block is gone; a key the schema does not declare is invalid_args naming it (objects are closed)', async () => {
-    const target = world.server.spawn.offset(1, 0, -2).floored();
-    await setBlock(world.server, target, 'dirt');
-    const outcome = await world.step('break_block', { x: target.x, y: target.y, z: target.z });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const target = await world.placeNear(1, 0, -2, 'dirt');
+    await world.succeeds('break_block', { x: target.x, y: target.y, z: target.z });
     expect(world.bot.blockAt(target)?.name).toBe('air');
     const wrong = await world.step('break_block', { x: target.x, y: target.y, z: target.z, force: true });
     expect(wrong.failure?.code).toBe('invalid_args');

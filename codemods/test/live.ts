@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { instrumentBot, type SinewBot } from '@sinew/capabilities';
 import type { CapabilityRegistry, StepOutcome } from '@sinew/executor-contracts';
-import { connectBot, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, setBlock, startServer, type TestServer } from '@sinew/testkit';
+import type { Vec3 } from 'vec3';
 import { Project } from 'ts-morph';
 import { expect } from 'vitest';
 import { wrapRunners, type WrapRunnersOptions, type WrapResult } from '../src/index.js';
@@ -23,8 +24,12 @@ export interface Live {
   step(type: string, args: Record<string, unknown>): Promise<StepOutcome>;
   /** Runs a step that must be refused before dispatch: `invalid_args`, the reason naming `key` (`→ at key`). */
   refused(type: string, args: Record<string, unknown>, key: string): Promise<void>;
+  /** Runs a step that must succeed. */
+  succeeds(type: string, args: Record<string, unknown>): Promise<void>;
   /** The next chat message the bot hears. */
   nextChat(): Promise<string>;
+  /** Sets the block at an offset from spawn and returns its position. */
+  placeNear(dx: number, dy: number, dz: number, name: string): Promise<Vec3>;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,15 @@ export async function live(sources: readonly string[], options: WrapRunnersOptio
       const outcome = await step(type, args);
       expect(outcome.failure?.code, JSON.stringify(outcome)).toBe('invalid_args');
       expect(outcome.failure?.reason).toMatch(new RegExp(`→ at ${key}\\b`));
+    },
+    async succeeds(type, args) {
+      const outcome = await step(type, args);
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    },
+    async placeNear(dx, dy, dz, name) {
+      const target = server.spawn.offset(dx, dy, dz).floored();
+      await setBlock(server, target, name);
+      return target;
     },
     nextChat() {
       return new Promise<string>((resolve) => bot.once('chat', (_user, message) => resolve(message)));

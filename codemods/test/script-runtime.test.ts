@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Bot } from 'mineflayer';
-import { give, setBlock } from '@sinew/testkit';
+import { give } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentShare, fixtures } from './helpers.js';
 import { live, type Live } from './live.js';
@@ -50,25 +50,21 @@ describe('script-style skill files (no exports, runtime globals), wrapped, on a 
 
   it('announce: says it as often as asked; a number for message is invalid_args naming message', async () => {
     const heard = world.nextChat();
-    const outcome = await world.step('announce', { message: 'stored skill speaking' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('announce', { message: 'stored skill speaking' });
     await expect(heard).resolves.toBe('stored skill speaking');
     await world.refused('announce', { message: 5 }, 'message');
   });
 
   it('mine_named: digs the named block through the mineBlock global; a number for blockName is invalid_args', async () => {
-    const target = world.server.spawn.offset(2, 0, 1).floored();
-    await setBlock(world.server, target, 'oak_planks');
-    const outcome = await world.step('mine_named', { blockName: 'oak_planks' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const target = await world.placeNear(2, 0, 1, 'oak_planks');
+    await world.succeeds('mine_named', { blockName: 'oak_planks' });
     expect(world.bot.blockAt(target)?.name).toBe('air');
     await world.refused('mine_named', { blockName: 3 }, 'blockName');
   });
 
   it('keep_at_most: tosses what is over the limit; a string max is invalid_args naming max', async () => {
     await give(world.bot, 'cobblestone', 10);
-    const outcome = await world.step('keep_at_most', { itemName: 'cobblestone', max: 4 });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('keep_at_most', { itemName: 'cobblestone', max: 4 });
     expect(count(world.bot, 'cobblestone')).toBe(4);
     await world.refused('keep_at_most', { itemName: 'cobblestone', max: 'four' }, 'max');
   });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { give, setBlock } from '@sinew/testkit';
+import { give } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from './helpers.js';
 import { live, type Live } from './live.js';
@@ -23,16 +23,14 @@ describe('wrapped-perform commands and the helpers they type, on a real bot', ()
 
   it('say (runAsAction): the bot says it; a list for text is invalid_args naming text', async () => {
     const heard = world.nextChat();
-    const outcome = await world.step('say', { text: 'through the wrapper' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('say', { text: 'through the wrapper' });
     await expect(heard).resolves.toBe('through the wrapper');
     await world.refused('say', { text: ['through'] }, 'text');
   });
 
   it('equip (runAsAction): holds the item; a misspelled key is invalid_args naming it', async () => {
     await give(world.bot, 'iron_shovel');
-    const outcome = await world.step('equip', { item_name: 'iron_shovel' });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('equip', { item_name: 'iron_shovel' });
     expect(world.bot.heldItem?.name).toBe('iron_shovel');
     const wrong = await world.step('equip', { itemName: 'iron_shovel' });
     expect(wrong.failure?.code).toBe('invalid_args');
@@ -40,17 +38,14 @@ describe('wrapped-perform commands and the helpers they type, on a real bot', ()
   });
 
   it('mine_block_at (runAsAction): breaks the block; a y below the declared domain is invalid_args naming y', async () => {
-    const target = world.server.spawn.offset(-2, 0, 1).floored();
-    await setBlock(world.server, target, 'dirt');
-    const outcome = await world.step('mine_block_at', { x: target.x, y: target.y, z: target.z });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const target = await world.placeNear(-2, 0, 1, 'dirt');
+    await world.succeeds('mine_block_at', { x: target.x, y: target.y, z: target.z });
     expect(world.bot.blockAt(target)?.name).toBe('air');
     await world.refused('mine_block_at', { x: target.x, y: -100, z: target.z }, 'y');
   });
 
   it('wave (throttled around runAsAction, seen through with --unwrap): swings; a count past the domain is invalid_args', async () => {
-    const outcome = await world.step('wave', { swings: 1 });
-    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    await world.succeeds('wave', { swings: 1 });
     await world.refused('wave', { swings: 9 }, 'swings');
   });
 
