@@ -8,7 +8,6 @@ import {
   type CallExpression,
   type ClassDeclaration,
   type ObjectLiteralExpression,
-  type Expression,
   type ParameterDeclaration,
   type SourceFile,
   type SwitchStatement,
@@ -17,100 +16,30 @@ import {
 } from 'ts-morph';
 import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
 import type { ContextAdapter } from './context.js';
-import type { Language } from './language.js';
-import type { Finding, FindingCode, RunnerShape } from './report.js';
+import type { FindingCode } from './report.js';
 import { functionDocblock } from './docblock.js';
 import { forwardedActionInput } from './forwarded-action.js';
 import { isScriptFile, scriptGlobals } from './script.js';
 import { jsonSchemaSource, objectJsonSchema } from './json-schema.js';
-import { paramMember, type ParamHint, type ParamMember, type ParamSources } from './params.js';
+import { paramMember, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
-
-/** How the wrapped runner's result becomes a RunnerResult. */
-export type ResultKind = 'void' | 'boolean' | 'success' | 'leaf' | 'value';
-
-/** Where a name is imported from: a module file (absolute path, extension as it will be written) or a package. */
-export type ImportFrom = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'package'; readonly specifier: string };
-
-/** A name the generated file imports. */
-export interface ImportNeed {
-  readonly name: string;
-  readonly from: ImportFrom;
-  readonly typeOnly: boolean;
-}
-
-/** One capability to generate. */
-export interface PlannedCapability {
-  readonly verb: string;
-  readonly aliases: readonly string[];
-  readonly exportName: string;
-  readonly description: string;
-  readonly shape: RunnerShape;
-  readonly symbol: string;
-  readonly line: number;
-  readonly file: string;
-  /** zod schema source (indented for a property of the definition object). */
-  readonly schema: string;
-  readonly usesVec3: boolean;
-  /** The body type as written in `RunContext<…>`. */
-  readonly bodyType: string;
-  /** Expression calling the old runner; uses `ctx.body` and `args`, and the instance factory when there is one. */
-  readonly call: string;
-  readonly resultKind: ResultKind;
-  /** How a failure names the runner in its reason. */
-  readonly runnerLabel: string;
-  readonly imports: readonly ImportNeed[];
-  /** A per-body instance factory, for class shapes. */
-  readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
-  /** Functions of the context file this capability calls (an agent, a leaf context, an instance). */
-  readonly adapters?: readonly ContextAdapter[];
-  /** The bot property the runner logs to (`output` for `bot.output += …`): a false result's reason is what it wrote during the attempt. */
-  readonly failureLog?: string;
-  /** A function of a script-style file: called through the generated `scriptFunction` loader. */
-  readonly script?: boolean;
-  /** Set when the verb was qualified by the directory because another directory's runner has it. */
-  readonly qualifiedFrom?: { readonly verb: string; readonly owner: string };
-  /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
-  readonly commandTable?: boolean;
-}
-
-/** What analysing one file found. */
-export interface FileAnalysis {
-  readonly capabilities: PlannedCapability[];
-  readonly findings: Finding[];
-  /** Declarations that must become exported so the generated file can import them. */
-  readonly mustExport: Node[];
-}
-
-interface Ctx {
-  readonly file: SourceFile;
-  readonly sourceModule: string;
-  readonly out: FileAnalysis;
-  readonly language: Language;
-  /** The context file as an import path (extension as written). */
-  readonly contextModule: string;
-  /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
-  readonly commonJs: ReadonlyMap<Node, string> | undefined;
-  readonly hint: ((param: ParameterDeclaration) => ParamHint | undefined) | undefined;
-  readonly failureLog: string | undefined;
-  readonly unwrap: readonly string[];
-  /** A script-style file (no imports or exports): its globals, and its path as the generated file names it. */
-  readonly script: { readonly globals: readonly string[] } | undefined;
-}
-
-/** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
-export interface AnalyzeOptions {
-  readonly importExtension: string;
-  readonly language: Language;
-  /** Absolute path of the context file adapters go to (`sinew.context.ts` beside the registry). */
-  readonly contextFile: string;
-  /** A schema for a parameter nothing in its own file types (a command table's declared params for the skill it calls). */
-  readonly hint?: (param: ParameterDeclaration) => ParamHint | undefined;
-  /** The bot property runners log to (a false result's reason); default: the one the file appends to (`bot.output += …`); false: none. */
-  readonly failureLog?: string | false;
-  /** Higher-order wrappers to see through (`perform: runAsAction(fn)`); default DEFAULT_UNWRAP. */
-  readonly unwrap?: readonly string[];
-}
+import { analyzeCommandTables, DEFAULT_UNWRAP, propertyValue } from './shapes/command.js';
+import {
+  description,
+  finding,
+  isBotParam,
+  isBotType,
+  isPromiseLike,
+  literalDefault,
+  resultKind,
+  type AnalyzeOptions,
+  type Ctx,
+  type FileAnalysis,
+  type ImportFrom,
+  type ImportNeed,
+  type PlannedCapability,
+  type ResultKind,
+} from './shape.js';
 
 /** The bot property a file's code appends its log lines to (`bot.output += …`, `bot.log = (bot.log || '') + …`), if one. */
 function appendedBotProperty(file: SourceFile): string | undefined {
@@ -190,68 +119,6 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
     else if (cls.getInstanceMethod('run') && (cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec'))) analyzeLeaf(ctx, cls);
   }
   return out;
-}
-
-function finding(ctx: Ctx, kind: Finding['kind'], code: FindingCode, symbol: string, line: number, reason: string, extra: Partial<Finding> = {}): void {
-  ctx.out.findings.push({ kind, code, file: ctx.file.getFilePath(), line, symbol, reason, ...extra });
-}
-
-/** A parameter that receives the bot: named `bot`, or typed `Bot` / `…Bot`. */
-function isBotParam(param: ParameterDeclaration | undefined): boolean {
-  if (!param) return false;
-  if (param.getName() === 'bot') return true;
-  return /(^|\.)\w*Bot$/.test(param.getTypeNode()?.getText() ?? '');
-}
-
-function isBotType(type: Type, typeNode: TypeNode | undefined, name: string): boolean {
-  if (name === 'bot') return true;
-  if (/(^|\.)\w*Bot$/.test(typeNode?.getText() ?? '')) return true;
-  return type.getSymbol()?.getName() === 'Bot' || type.getAliasSymbol()?.getName() === 'Bot';
-}
-
-function description(node: Node, fallback: string): string {
-  const holder = Node.isJSDocable(node) ? node : node.getFirstAncestor((a) => Node.isJSDocable(a));
-  const docs = holder && Node.isJSDocable(holder) ? holder.getJsDocs() : [];
-  const text = docs[0]?.getDescription().trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim();
-  return text ? text : fallback;
-}
-
-function isPromiseLike(type: Type): boolean {
-  return type.getSymbol()?.getName() === 'Promise' || type.getProperty('then') !== undefined;
-}
-
-function awaited(type: Type): Type {
-  if (type.getSymbol()?.getName() === 'Promise' && type.getTypeArguments().length === 1) return type.getTypeArguments()[0]!;
-  return type;
-}
-
-/** Classifies what a runner resolves to, so the generated code can adapt it. */
-function resultKind(returnType: Type): ResultKind {
-  const type = awaited(returnType);
-  if (type.isAny() || type.isUnknown()) return 'value';
-  const members = type.isUnion() ? type.getUnionTypes() : [type];
-  const defined = members.filter((m) => !m.isUndefined() && (m.getFlags() & 16384) === 0 /* void */);
-  if (defined.length === 0) return 'void';
-  if (defined.every((m) => m.isBoolean() || m.isBooleanLiteral())) return 'boolean';
-  if (defined.every((m) => m.isObject() && m.getProperty('success') !== undefined)) return 'success';
-  if (defined.every((m) => m.isObject() && m.getProperty('status') !== undefined)) return 'leaf';
-  return 'value';
-}
-
-function literalDefault(init: Expression | undefined): string | undefined {
-  if (!init) return undefined;
-  if (
-    Node.isNumericLiteral(init) ||
-    Node.isStringLiteral(init) ||
-    Node.isNoSubstitutionTemplateLiteral(init) ||
-    init.getKind() === SyntaxKind.TrueKeyword ||
-    init.getKind() === SyntaxKind.FalseKeyword ||
-    init.getKind() === SyntaxKind.NullKeyword
-  ) {
-    return Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init) ? quote(init.getLiteralValue()) : init.getText();
-  }
-  if (Node.isPrefixUnaryExpression(init) && Node.isNumericLiteral(init.getOperand())) return init.getText();
-  return undefined;
 }
 
 /** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
@@ -897,147 +764,4 @@ function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
     ...(adapters.length > 0 ? { adapters } : {}),
   });
   if (!cls.isExported()) ctx.out.mustExport.push(cls);
-}
-
-/** A string-literal property of an object literal. */
-function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
-  const property = object.getProperty(key);
-  const value = property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-  return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
-}
-
-export function propertyValue(object: ObjectLiteralExpression, key: string): Node | undefined {
-  const property = object.getProperty(key);
-  if (property && Node.isMethodDeclaration(property)) return property;
-  return property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-}
-
-/** Higher-order wrappers whose result takes the same arguments as the function they wrap (`perform: runAsAction(async (agent, n) => …)`). */
-export const DEFAULT_UNWRAP: readonly string[] = ['runAsAction'];
-
-type RunnerFunction = Node & { getParameters(): ParameterDeclaration[]; getReturnType(): Type };
-
-/** The function a `perform` is: written in place, or the function argument of a known wrapper (`runAsAction(fn)`, `wrap(opts, fn)`). */
-export function unwrapRunner(node: Node, wrappers: readonly string[]): RunnerFunction | undefined {
-  if (Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isMethodDeclaration(node)) return node;
-  if (!Node.isCallExpression(node)) return undefined;
-  const callee = node.getExpression();
-  const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
-  if (!wrappers.includes(name) && !wrappers.includes(callee.getText())) return undefined;
-  const inner = node.getArguments().find((arg) => Node.isArrowFunction(arg) || Node.isFunctionExpression(arg) || Node.isCallExpression(arg));
-  return inner ? unwrapRunner(inner, wrappers) : undefined;
-}
-
-export function isCommandEntry(node: Node): node is ObjectLiteralExpression {
-  return Node.isObjectLiteralExpression(node) && stringProperty(node, 'name') !== undefined && node.getProperty('perform') !== undefined;
-}
-
-/** Command tables: `[{ name: '!collectBlocks', params: { … }, perform: async (agent, …) => … }, …]`, one capability per entry. */
-function analyzeCommandTables(ctx: Ctx): void {
-  for (const statement of ctx.file.getVariableStatements()) {
-    for (const decl of statement.getDeclarations()) {
-      const init = decl.getInitializer();
-      if (!init || !Node.isArrayLiteralExpression(init) || !Node.isIdentifier(decl.getNameNode())) continue;
-      const entries = init.getElements();
-      if (entries.length === 0 || !entries.every(isCommandEntry)) continue;
-      const table = decl.getName();
-      const line = decl.getStartLineNumber();
-      if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
-        finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
-        continue;
-      }
-      if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
-      for (const entry of entries as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
-    }
-  }
-}
-
-const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
-
-/** One declared command parameter (`{ type: 'int', domain: [1, 100], optional: true }`) as a schema member. */
-export function commandParam(name: string, declared: Node | undefined): { name: string; code: string; optional: boolean; defaultCode?: string } {
-  const object = declared && Node.isObjectLiteralExpression(declared) ? declared : undefined;
-  const type = object ? stringProperty(object, 'type') : undefined;
-  // Named kinds (`BlockName`, `ItemName`, `BlockOrItemName`) are strings a planner sends by name.
-  let code = type === undefined ? undefined : (COMMAND_TYPES[type] ?? (/Name$/.test(type) ? 'z.string()' : undefined));
-  if (code === undefined) {
-    return { name, code: `z.unknown() /* sinew-codemod: args.${name} is declared ${type === undefined ? 'without a type' : `of type ${quote(type)}`}; replace z.unknown() with its real schema */`, optional: false };
-  }
-  const domain = object ? propertyValue(object, 'domain') : undefined;
-  if (domain && Node.isArrayLiteralExpression(domain) && code.startsWith('z.number()')) {
-    const [low, high, bounds] = domain.getElements().map((e) => e.getText());
-    const inclusive = bounds === undefined ? '[]' : bounds.replace(/['"`]/g, '');
-    if (low !== undefined && /^-?[\d.]+$/.test(low)) code += inclusive.startsWith('(') ? `.gt(${low})` : `.min(${low})`;
-    if (high !== undefined && /^-?[\d.]+$/.test(high)) code += inclusive.endsWith(')') ? `.lt(${high})` : `.max(${high})`;
-  }
-  const optional = object?.getProperty('optional') !== undefined && propertyValue(object, 'optional')?.getText() === 'true';
-  const defaultCode = object ? literalDefault(propertyValue(object, 'default') as Expression | undefined) : undefined;
-  return { name, code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) };
-}
-
-/** The `agent` adapter of a command table whose perform() takes something richer than the bot: one per bot, so what a command keeps on it lasts between steps. */
-function agentAdapter(table: string, param: string): ContextAdapter {
-  const name = `to${param.charAt(0).toUpperCase()}${param.slice(1)}`;
-  const doc = `The \`${param}\` that ${table}'s perform() receives, one per bot: \`${param}.bot\` is the instrumented bot. Add what else its commands read.`;
-  const body = (map: string) =>
-    `const ${param}s = ${map};\n\nexport function ${name}CTX {\n  let ${param} = ${param}s.get(ctx.body);\n  if (${param} === undefined) {\n    ${param} = { bot: ctx.body };\n    ${param}s.set(ctx.body, ${param});\n  }\n  return ${param};\n}`;
-  return {
-    name,
-    ts: body('new WeakMap<object, { bot: object }>()').replace(`export function ${name}CTX`, `/** ${doc} */\nexport function ${name}<Body extends object>(ctx: RunContext<Body>): { bot: Body }`).replace(`let ${param} = ${param}s.get(ctx.body);`, `let ${param} = ${param}s.get(ctx.body) as { bot: Body } | undefined;`),
-    js: body('new WeakMap()').replace(`export function ${name}CTX`, `/**\n * ${doc}\n * @template {object} Body\n * @param {import('@sinew/executor-contracts').RunContext<Body>} ctx\n * @returns {{ bot: Body }}\n */\nexport function ${name}(ctx)`),
-    imports: [],
-  };
-}
-
-function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression): void {
-  const commandName = stringProperty(entry, 'name')!;
-  const line = entry.getStartLineNumber();
-  const symbol = `${table}[${commandName}]`;
-  const written = propertyValue(entry, 'perform');
-  const perform = written && unwrapRunner(written, ctx.unwrap);
-  if (!perform) {
-    const wrapper = written && Node.isCallExpression(written) ? written.getExpression().getText() : undefined;
-    const reason = wrapper
-      ? `perform is ${wrapper}(…), a wrapper the codemod does not know; if it returns a function taking the same arguments, run with --unwrap ${wrapper}`
-      : 'perform is not a function written in the table';
-    return finding(ctx, 'skipped', 'no_runner_call', symbol, line, reason);
-  }
-  const [first, ...rest] = perform.getParameters();
-  if (!first) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'perform() takes no agent or bot');
-  if (rest.some((p) => p.isRestParameter())) return finding(ctx, 'unsafe', 'spread_args', symbol, line, 'perform() takes rest arguments: their names cannot be derived; wrap by hand');
-  const declared = propertyValue(entry, 'params');
-  const keys = declared && Node.isObjectLiteralExpression(declared) ? declared.getProperties().filter(Node.isPropertyAssignment) : [];
-  if (keys.length !== rest.length) {
-    return finding(ctx, 'unsafe', 'unmappable_args', symbol, line, `perform() takes ${rest.length} argument(s) after ${first.getName()} but params declares ${keys.length}; wrap by hand`);
-  }
-  const members = keys.map((key) => commandParam(key.getName().replace(/^['"]|['"]$/g, ''), key.getInitializer()));
-  const verb = toSnakeCase(commandName.replace(/^[!/]+/, ''));
-  if (!isVerb(verb)) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, `the command name ${commandName} gives no verb`);
-  const adapter = isBotParam(first) ? undefined : agentAdapter(table, first.getName());
-  const agent = adapter ? `${adapter.name}(ctx)` : 'ctx.body';
-  const callArgs = [agent, ...members.map((m) => (/^[A-Za-z_$][\w$]*$/.test(m.name) ? `args.${m.name}` : `args[${quote(m.name)}]`))];
-  ctx.out.capabilities.push({
-    verb,
-    aliases: [],
-    exportName: `${toCamelCase(verb)}Capability`,
-    description: stringProperty(entry, 'description') ?? `Runs the ${commandName} command (wrapped by sinew-codemod).`,
-    shape: 'command',
-    symbol,
-    line,
-    file: ctx.file.getFilePath(),
-    schema: objectSchemaSource(members, '  '),
-    usesVec3: false,
-    bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
-    call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
-    // The generated code calls the table's perform, so its result is what the wrapper (if any) returns.
-    resultKind: resultKind(perform === written ? perform.getReturnType() : (written.getType().getCallSignatures()[0]?.getReturnType() ?? perform.getReturnType())),
-    runnerLabel: commandName,
-    imports: [
-      { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },
-      ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
-    ],
-    ...(adapter ? { adapters: [adapter] } : {}),
-    ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
-    commandTable: true,
-  });
 }

@@ -1,6 +1,6 @@
 import { fnv1a } from '@sinew/executor-contracts';
 import { dirname, relative, sep } from 'node:path';
-import type { ImportFrom, ImportNeed, PlannedCapability } from './analyze.js';
+import type { ImportFrom, ImportNeed, PlannedCapability } from './shape.js';
 import type { Language } from './language.js';
 import { quote } from './schema.js';
 import { SCRIPT_FUNCTION_JS } from './script.js';

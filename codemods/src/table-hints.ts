@@ -1,5 +1,5 @@
 import { Node, type ParameterDeclaration, type SourceFile } from 'ts-morph';
-import { commandParam, isCommandEntry, propertyValue, unwrapRunner } from './analyze.js';
+import { commandParam, isCommandEntry, propertyValue, unwrapRunner } from './shapes/command.js';
 import { calleeDeclaration, type ParamHint } from './params.js';
 
 /**

@@ -1,6 +1,8 @@
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
-import { DEFAULT_UNWRAP, analyzeFile, type PlannedCapability } from './analyze.js';
+import { analyzeFile } from './analyze.js';
+import type { PlannedCapability } from './shape.js';
+import { DEFAULT_UNWRAP } from './shapes/command.js';
 import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
 import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
