@@ -1,4 +1,3 @@
-import { dirname, resolve } from 'node:path';
 import {
   Node,
   Scope,
@@ -7,12 +6,10 @@ import {
   type AsExpression,
   type CallExpression,
   type ClassDeclaration,
-  type ObjectLiteralExpression,
   type ParameterDeclaration,
   type SourceFile,
   type SwitchStatement,
   type Type,
-  type TypeNode,
 } from 'ts-morph';
 import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
 import type { ContextAdapter } from './context.js';
@@ -20,22 +17,24 @@ import type { FindingCode } from './report.js';
 import { functionDocblock } from './docblock.js';
 import { forwardedActionInput } from './forwarded-action.js';
 import { isScriptFile, scriptGlobals } from './script.js';
-import { jsonSchemaSource, objectJsonSchema } from './json-schema.js';
 import { paramMember, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
-import { analyzeCommandTables, DEFAULT_UNWRAP, propertyValue } from './shapes/command.js';
+import { analyzeCommandTables, DEFAULT_UNWRAP } from './shapes/command.js';
+import { analyzeLeaf } from './shapes/leaf.js';
 import {
+  adapterImports,
+  construction,
   description,
+  extensionOf,
   finding,
+  resolveBody,
   isBotParam,
-  isBotType,
   isPromiseLike,
   literalDefault,
   resultKind,
   type AnalyzeOptions,
   type Ctx,
   type FileAnalysis,
-  type ImportFrom,
   type ImportNeed,
   type PlannedCapability,
   type ResultKind,
@@ -154,32 +153,6 @@ function paramSchema(params: readonly ParameterDeclaration[], at: Node, sources:
   return { ok: true, schema: objectSchemaSource(members, '  '), usesVec3: members.some((m) => m.usesVec3), callArgs: members.map((m) => `args.${m.name}`) };
 }
 
-/** The body type text and the imports it needs; `fallback` when the annotation cannot be imported. */
-function resolveBody(ctx: Ctx, typeNode: TypeNode | undefined, fallback: string, importExtension: string): { text: string; imports: ImportNeed[] } {
-  if (typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 && Node.isIdentifier(typeNode.getTypeName())) {
-    const name = typeNode.getTypeName().getText();
-    const sf = typeNode.getSourceFile();
-    for (const decl of sf.getImportDeclarations()) {
-      const spec = decl.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
-      if (!spec) continue;
-      const target = decl.getModuleSpecifierValue();
-      const from: ImportFrom = target.startsWith('.') ? { kind: 'file', path: resolve(dirname(sf.getFilePath()), target) } : { kind: 'package', specifier: target };
-      return { text: spec.getName(), imports: [{ name: spec.getName(), from, typeOnly: true }] };
-    }
-    const local = sf.getInterface(name) ?? sf.getTypeAlias(name) ?? sf.getClass(name);
-    if (local && !local.isDefaultExport()) {
-      if (!local.isExported()) ctx.out.mustExport.push(local);
-      const path = sf === ctx.file ? ctx.sourceModule : sf.getFilePath().replace(/\.(c|m)?tsx?$/, '') + importExtension;
-      return { text: name, imports: [{ name, from: { kind: 'file', path }, typeOnly: true }] };
-    }
-  }
-  return { text: fallback, imports: [] };
-}
-
-function extensionOf(ctx: Ctx): string {
-  return ctx.sourceModule.endsWith('.js') ? '.js' : '';
-}
-
 type FunctionLike = Node & { getReturnType(): Type };
 
 function analyzeFunction(
@@ -237,45 +210,6 @@ function analyzeFunction(
 function scriptCall(ctx: Ctx, name: string): string {
   const globals = `[${(ctx.script?.globals ?? []).map(quote).join(', ')}]`;
   return `scriptFunction(SCRIPT_FILE, ${globals}, ${quote(name)})`;
-}
-
-/** How a class gets its bot: `new C()`, `new C(body)`, or through a context-file factory when its constructor needs more. */
-interface Construction {
-  readonly construct: string;
-  readonly botParam?: ParameterDeclaration;
-  readonly adapter?: ContextAdapter;
-}
-
-function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): Construction | undefined {
-  const className = cls.getName()!;
-  const params = cls.getConstructors()[0]?.getParameters() ?? [];
-  const botParam = params.find((p) => isBotParam(p));
-  const required = params.filter((p) => !p.isOptional() && !p.hasInitializer() && p !== botParam);
-  if (required.length > 0) return constructorAdapter(ctx, cls, params, botParam);
-  if (botParam && botParam === params[0]) return { construct: `new ${className}(body)`, botParam };
-  if (needBotParam && !botParam) {
-    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${className} gets its bot: its constructor does not take one`);
-    return undefined;
-  }
-  return botParam ? constructorAdapter(ctx, cls, params, botParam) : { construct: `new ${className}()` };
-}
-
-/** A factory in the context file for a class whose constructor needs more than the bot: what is not the bot is `unmapped(...)` until filled in. */
-function constructorAdapter(ctx: Ctx, cls: ClassDeclaration, params: readonly ParameterDeclaration[], botParam: ParameterDeclaration | undefined): Construction {
-  const className = cls.getName()!;
-  const name = `new${className}`;
-  const last = params.reduce((at, p, i) => (p === botParam || (!p.isOptional() && !p.hasInitializer()) ? i : at), -1);
-  const args = params.slice(0, last + 1).map((p) => (p === botParam ? 'bot' : `unmapped(${quote(p.getName())}, ${quote(name)})`));
-  const body = resolveBody(ctx, botParam?.getTypeNode(), 'unknown', extensionOf(ctx));
-  const doc = `Builds the ${className} the wrapped runners use, one per bot: supply what its constructor needs besides the bot.`;
-  const call = `  return new ${className}(${args.join(', ')});`;
-  const adapter: ContextAdapter = {
-    name,
-    ts: `/** ${doc} */\nexport function ${name}(bot: ${body.text}): ${className} {\n${call}\n}`,
-    js: `/**\n * ${doc}\n * @param {unknown} bot\n */\nexport function ${name}(bot) {\n${call}\n}`,
-    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
-  };
-  return { construct: `${name}(body)`, ...(botParam ? { botParam } : {}), adapter };
 }
 
 /** A function a `case` calls: a method on `this` (class dispatchers) or a function of the file (free ones). */
@@ -598,170 +532,4 @@ function forwarded(dispatch: Dispatch, type: string, call: CallExpression, runne
 
 function unwrap(node: Node): Node {
   return Node.isParenthesizedExpression(node) ? unwrap(node.getExpression()) : node;
-}
-
-/** The object literal a leaf's `spec` (instance or static) is initialised with. */
-function specObject(cls: ClassDeclaration): ObjectLiteralExpression | undefined {
-  const spec = cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec');
-  const init = spec && Node.isPropertyDeclaration(spec) ? spec.getInitializer() : undefined;
-  return init && Node.isObjectLiteralExpression(init) ? init : undefined;
-}
-
-function specProperty(cls: ClassDeclaration, key: string): Node | undefined {
-  const spec = specObject(cls);
-  return spec ? propertyValue(spec, key) : undefined;
-}
-
-function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
-  const init = specObject(cls);
-  if (!init) return {};
-  const read = (key: string) => {
-    const prop = init.getProperty(key);
-    const value = prop && Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
-    return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
-  };
-  const name = read('name');
-  const text = read('description');
-  return { ...(name !== undefined ? { name } : {}), ...(text !== undefined ? { description: text } : {}) };
-}
-
-const CONTEXT_FIELDS: Record<string, string> = { signal: 'ctx.signal', abortSignal: 'ctx.signal' };
-// What else a RunContext has, for leaf contexts mapped through the context file (`now` is a method there).
-const RICH_FIELDS: Record<string, string> = {
-  now: '() => ctx.now()',
-  clock: '() => ctx.now()',
-  log: 'ctx.log',
-  logger: 'ctx.log',
-  progress: '() => ctx.progress()',
-  reportProgress: '() => ctx.progress()',
-  heartbeat: '() => ctx.progress()',
-  blackboard: 'ctx.blackboard',
-};
-
-/** The import of a context-file function, if the capability calls one. */
-function adapterImports(ctx: Ctx, adapter: ContextAdapter | undefined): ImportNeed[] {
-  return adapter ? [{ name: adapter.name, from: { kind: 'file', path: ctx.contextModule }, typeOnly: false }] : [];
-}
-
-/** `toLeafContext(ctx)` in the context file: the fields a RunContext has are mapped, the rest throw their name when read. */
-function leafContextAdapter(ctx: Ctx, cls: ClassDeclaration, ctxParam: ParameterDeclaration, fields: readonly string[], missing: readonly string[], botType: { text: string; imports: ImportNeed[] }): ContextAdapter {
-  const typeNode = ctxParam.getTypeNode();
-  const named = typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 ? typeNode.getText() : undefined;
-  const contextType = named ? resolveBody(ctx, typeNode, named, extensionOf(ctx)) : { text: `Parameters<${cls.getName()!}['run']>[0]`, imports: [{ name: cls.getName()!, from: { kind: 'file' as const, path: ctx.sourceModule }, typeOnly: true }] };
-  const name = `to${named ?? `${cls.getName()!}Context`}`;
-  const doc = `The ${named ?? `${cls.getName()!} context`} a wrapped leaf's run(ctx, args) receives, built from the executor's RunContext.`;
-  const lines = (getter: (field: string) => string) => [...fields.map((f) => `    ${f},`), ...missing.map(getter)].join('\n');
-  const getterTs = (field: string) => `    get ${field}(): never {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
-  const getterJs = (field: string) => `    get ${field}() {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
-  return {
-    name,
-    ts: `/** ${doc} */\nexport function ${name}(ctx: RunContext<${botType.text}>): ${contextType.text} {\n  return {\n${lines(getterTs)}\n  };\n}`,
-    js: `/**\n * ${doc}\n * @param {import('@sinew/executor-contracts').RunContext<any>} ctx\n */\nexport function ${name}(ctx) {\n  return {\n${lines(getterJs)}\n  };\n}`,
-    imports: [...contextType.imports, ...botType.imports].map((need) => ({ ...need, typeOnly: true })),
-  };
-}
-
-/** The fields of a leaf context: the bot, what RunContext maps directly, what it maps through the context file, what it lacks. */
-function contextFields(method: Node, contextType: Type): { fields: string[]; rich: string[]; missing: string[]; botField?: { name: string; typeNode: TypeNode | undefined } } {
-  const fields: string[] = [];
-  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
-  const rich: string[] = [];
-  const missing: string[] = [];
-  for (const property of contextType.getProperties()) {
-    const name = property.getName();
-    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
-    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
-    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
-      botField = { name, typeNode };
-      fields.push(`${name}: ctx.body`);
-    } else if (CONTEXT_FIELDS[name]) {
-      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
-    } else if (RICH_FIELDS[name]) {
-      // `now: () => number` or `now: number`: RunContext's clock is a method either way.
-      const callable = property.getTypeAtLocation(method).getCallSignatures().length > 0;
-      const mapped = RICH_FIELDS[name].startsWith('() => ') && !callable ? RICH_FIELDS[name].slice(6) : RICH_FIELDS[name];
-      rich.push(`${name}: ${mapped}`);
-    } else if (!property.isOptional()) {
-      missing.push(name);
-    }
-  }
-  return { fields, rich, missing, ...(botField ? { botField } : {}) };
-}
-
-function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
-  const className = cls.getName();
-  const method = cls.getInstanceMethodOrThrow('run');
-  const line = method.getStartLineNumber();
-  const symbol = `${className ?? '<anonymous class>'}.run`;
-  if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
-  if (ctx.commonJs && ctx.commonJs.get(cls) !== className) {
-    return finding(ctx, 'skipped', 'not_exported', symbol, line, `not in module.exports under its own name; add \`${className}\` to module.exports to wrap it`);
-  }
-  if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
-    return finding(ctx, 'skipped', 'not_exported', symbol, line, `run() is ${method.getScope()!}; the generated code cannot call it`);
-  }
-  const [ctxParam, argsParam, ...extra] = method.getParameters();
-  if (!ctxParam || extra.length > 0 || argsParam?.isRestParameter()) {
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, 'run() is not run(ctx, args)');
-  }
-  if (method.getOverloads().length > 0) return finding(ctx, 'unsafe', 'overloaded', symbol, line, 'run() is overloaded; wrap one overload by hand');
-  const returnType = method.getReturnType();
-  if (!isPromiseLike(returnType)) return finding(ctx, 'skipped', 'not_async', symbol, line, `run() is synchronous (returns ${returnType.getText(method)})`);
-  const contextType = ctxParam.getType();
-  if (contextType.isAny() || contextType.isUnknown()) {
-    const written = ctxParam.getTypeNode()?.getText();
-    const reason =
-      written && !['any', 'unknown'].includes(written)
-        ? `the leaf context type ${written} did not resolve (its declaration is missing: install the project's dependencies, e.g. npm install, and run again)`
-        : `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes; give run()'s context a type with the bot in it`;
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, reason);
-  }
-  const { fields, rich, missing, botField } = contextFields(method, contextType);
-  if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
-  const botType = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
-  // A context richer than RunContext goes through the context file, written once for the user to complete.
-  const contextAdapter = missing.length > 0 || rich.length > 0 ? leafContextAdapter(ctx, cls, ctxParam, [...fields, ...rich], missing, botType) : undefined;
-  const built = construction(ctx, cls, symbol, line, false);
-  if (!built) return;
-  const spec = specFields(cls);
-  const verb = toSnakeCase(spec.name ?? className.replace(/Leaf$/, ''));
-  let schema = 'z.strictObject({})';
-  let usesVec3 = false;
-  let argsExpr = '';
-  const declared = objectJsonSchema(specProperty(cls, 'inputSchema'));
-  if (declared) {
-    // The leaf declares the JSON Schema its callers see: that, closed, is the input (zod parses it at load).
-    schema = jsonSchemaSource(declared, '  ');
-    argsExpr = !argsParam ? '' : ctx.language === 'ts' ? `, args as Parameters<${className}['run']>[1]` : ', args';
-  } else if (argsParam) {
-    const derived = deriveSchema(argsParam.getType(), method, 'args', '  ');
-    if (!derived.ok) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, derived.reason);
-    schema = derived.code;
-    usesVec3 = derived.usesVec3;
-    argsExpr = ', args';
-  }
-  const body = botType;
-  const factory = `${toCamelCase(className)}For`;
-  const adapters = [contextAdapter, built.adapter].filter((a): a is ContextAdapter => a !== undefined);
-  const runContext = contextAdapter ? `${contextAdapter.name}(ctx)` : `{ ${fields.join(', ')} }`;
-  ctx.out.capabilities.push({
-    verb,
-    aliases: [],
-    exportName: `${toCamelCase(verb)}Capability`,
-    description: spec.description ?? description(cls, `Runs the ${className} leaf (wrapped by sinew-codemod).`),
-    shape: 'leaf',
-    symbol,
-    line,
-    file: ctx.file.getFilePath(),
-    schema,
-    usesVec3,
-    bodyType: body.text,
-    call: `${factory}(ctx.body).run(${runContext}${argsExpr})`,
-    resultKind: resultKind(returnType),
-    runnerLabel: className,
-    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports, ...adapters.flatMap((a) => adapterImports(ctx, a))],
-    instance: { factory, className, construct: built.construct },
-    ...(adapters.length > 0 ? { adapters } : {}),
-  });
-  if (!cls.isExported()) ctx.out.mustExport.push(cls);
 }

@@ -1,6 +1,7 @@
 // The common interface of the runner shapes (shapes/*.ts and analyze.ts): what a planned capability is, the
 // context a shape is analysed in, and the helpers every shape uses to report and classify.
-import { Node, SyntaxKind, type Expression, type ParameterDeclaration, type SourceFile, type Type, type TypeNode } from 'ts-morph';
+import { dirname, resolve } from 'node:path';
+import { Node, SyntaxKind, type ClassDeclaration, type Expression, type ParameterDeclaration, type SourceFile, type Type, type TypeNode } from 'ts-morph';
 import type { ContextAdapter } from './context.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
@@ -154,4 +155,74 @@ export function literalDefault(init: Expression | undefined): string | undefined
   }
   if (Node.isPrefixUnaryExpression(init) && Node.isNumericLiteral(init.getOperand())) return init.getText();
   return undefined;
+}
+
+/** The body type text and the imports it needs; `fallback` when the annotation cannot be imported. */
+export function resolveBody(ctx: Ctx, typeNode: TypeNode | undefined, fallback: string, importExtension: string): { text: string; imports: ImportNeed[] } {
+  if (typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 && Node.isIdentifier(typeNode.getTypeName())) {
+    const name = typeNode.getTypeName().getText();
+    const sf = typeNode.getSourceFile();
+    for (const decl of sf.getImportDeclarations()) {
+      const spec = decl.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
+      if (!spec) continue;
+      const target = decl.getModuleSpecifierValue();
+      const from: ImportFrom = target.startsWith('.') ? { kind: 'file', path: resolve(dirname(sf.getFilePath()), target) } : { kind: 'package', specifier: target };
+      return { text: spec.getName(), imports: [{ name: spec.getName(), from, typeOnly: true }] };
+    }
+    const local = sf.getInterface(name) ?? sf.getTypeAlias(name) ?? sf.getClass(name);
+    if (local && !local.isDefaultExport()) {
+      if (!local.isExported()) ctx.out.mustExport.push(local);
+      const path = sf === ctx.file ? ctx.sourceModule : sf.getFilePath().replace(/\.(c|m)?tsx?$/, '') + importExtension;
+      return { text: name, imports: [{ name, from: { kind: 'file', path }, typeOnly: true }] };
+    }
+  }
+  return { text: fallback, imports: [] };
+}
+
+export function extensionOf(ctx: Ctx): string {
+  return ctx.sourceModule.endsWith('.js') ? '.js' : '';
+}
+
+/** How a class gets its bot: `new C()`, `new C(body)`, or through a context-file factory when its constructor needs more. */
+export interface Construction {
+  readonly construct: string;
+  readonly botParam?: ParameterDeclaration;
+  readonly adapter?: ContextAdapter;
+}
+
+export function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): Construction | undefined {
+  const className = cls.getName()!;
+  const params = cls.getConstructors()[0]?.getParameters() ?? [];
+  const botParam = params.find((p) => isBotParam(p));
+  const required = params.filter((p) => !p.isOptional() && !p.hasInitializer() && p !== botParam);
+  if (required.length > 0) return constructorAdapter(ctx, cls, params, botParam);
+  if (botParam && botParam === params[0]) return { construct: `new ${className}(body)`, botParam };
+  if (needBotParam && !botParam) {
+    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${className} gets its bot: its constructor does not take one`);
+    return undefined;
+  }
+  return botParam ? constructorAdapter(ctx, cls, params, botParam) : { construct: `new ${className}()` };
+}
+
+/** A factory in the context file for a class whose constructor needs more than the bot: what is not the bot is `unmapped(...)` until filled in. */
+export function constructorAdapter(ctx: Ctx, cls: ClassDeclaration, params: readonly ParameterDeclaration[], botParam: ParameterDeclaration | undefined): Construction {
+  const className = cls.getName()!;
+  const name = `new${className}`;
+  const last = params.reduce((at, p, i) => (p === botParam || (!p.isOptional() && !p.hasInitializer()) ? i : at), -1);
+  const args = params.slice(0, last + 1).map((p) => (p === botParam ? 'bot' : `unmapped(${quote(p.getName())}, ${quote(name)})`));
+  const body = resolveBody(ctx, botParam?.getTypeNode(), 'unknown', extensionOf(ctx));
+  const doc = `Builds the ${className} the wrapped runners use, one per bot: supply what its constructor needs besides the bot.`;
+  const call = `  return new ${className}(${args.join(', ')});`;
+  const adapter: ContextAdapter = {
+    name,
+    ts: `/** ${doc} */\nexport function ${name}(bot: ${body.text}): ${className} {\n${call}\n}`,
+    js: `/**\n * ${doc}\n * @param {unknown} bot\n */\nexport function ${name}(bot) {\n${call}\n}`,
+    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+  };
+  return { construct: `${name}(body)`, ...(botParam ? { botParam } : {}), adapter };
+}
+
+/** The import of a context-file function, if the capability calls one. */
+export function adapterImports(ctx: Ctx, adapter: ContextAdapter | undefined): ImportNeed[] {
+  return adapter ? [{ name: adapter.name, from: { kind: 'file', path: ctx.contextModule }, typeOnly: false }] : [];
 }
