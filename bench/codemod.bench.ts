@@ -1,6 +1,7 @@
 // @sinew/codemods: wall time of `wrapRunners` on a 1,500-line JavaScript skills module (JSDoc types, ESM), a fresh
 // ts-morph project per round (what one CLI run pays), vs a plain ts-morph parse of the same file in the same run
 // (bench/harness.ts: warm-up, 7 alternating rounds). The codemod type-checks every parameter; the parse does not.
+// A second figure: the docblock-in-body skills fixture (docblocks parsed from bodies, types inferred from usage).
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Project, ts } from 'ts-morph';
@@ -40,17 +41,21 @@ function parse(text: string): number {
   return performance.now() - start;
 }
 
-const text = largeModule();
-let capabilities = 0;
-await compare({
-  figure: `codemod wrap-runners, ${text.split('\n').length} lines (vs ts-morph parse)`,
-  unit: 'ms',
-  run: () => {
-    const run = codemod(text);
-    capabilities = run.wrapped;
-    return run.ms;
-  },
-  baseline: () => parse(text),
-  digits: 1,
-});
-console.log(`  (${capabilities} capabilities wrapped per run, fresh project each)`);
+async function measure(label: string, text: string): Promise<void> {
+  let capabilities = 0;
+  await compare({
+    figure: `codemod wrap-runners, ${label}, ${text.split('\n').length} lines (vs ts-morph parse)`,
+    unit: 'ms',
+    run: () => {
+      const run = codemod(text);
+      capabilities = run.wrapped;
+      return run.ms;
+    },
+    baseline: () => parse(text),
+    digits: 1,
+  });
+  console.log(`  (${capabilities} capabilities wrapped per run, fresh project each)`);
+}
+
+await measure('JSDoc skills', largeModule());
+await measure('docblock-in-body skills', readFileSync(new URL('../codemods/test/fixtures/docblock/skills.js', import.meta.url), 'utf8'));

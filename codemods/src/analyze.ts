@@ -1,92 +1,48 @@
-import { dirname, resolve } from 'node:path';
 import {
   Node,
   Scope,
   SyntaxKind,
   ts,
+  type AsExpression,
   type CallExpression,
   type ClassDeclaration,
-  type ObjectLiteralExpression,
-  type Expression,
   type ParameterDeclaration,
   type SourceFile,
   type SwitchStatement,
   type Type,
-  type TypeNode,
 } from 'ts-morph';
 import { toCamelCase, toSnakeCase, isVerb } from './naming.js';
 import type { ContextAdapter } from './context.js';
-import type { Language } from './language.js';
-import type { Finding, FindingCode, RunnerShape } from './report.js';
+import type { FindingCode } from './report.js';
+import { functionDocblock } from './docblock.js';
+import { forwardedActionInput } from './forwarded-action.js';
+import { isScriptFile, scriptGlobals } from './script.js';
+import { paramMember, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
+import { analyzeCommandTables, DEFAULT_UNWRAP } from './shapes/command.js';
+import { analyzeLeaf } from './shapes/leaf.js';
+import {
+  adapterImports,
+  construction,
+  description,
+  extensionOf,
+  finding,
+  resolveBody,
+  isBotParam,
+  isPromiseLike,
+  literalDefault,
+  resultKind,
+  type AnalyzeOptions,
+  type Ctx,
+  type FileAnalysis,
+  type ImportNeed,
+  type PlannedCapability,
+  type ResultKind,
+} from './shape.js';
 
-/** How the wrapped runner's result becomes a RunnerResult. */
-export type ResultKind = 'void' | 'boolean' | 'success' | 'leaf' | 'value';
-
-/** Where a name is imported from: a module file (absolute path, extension as it will be written) or a package. */
-export type ImportFrom = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'package'; readonly specifier: string };
-
-/** A name the generated file imports. */
-export interface ImportNeed {
-  readonly name: string;
-  readonly from: ImportFrom;
-  readonly typeOnly: boolean;
-}
-
-/** One capability to generate. */
-export interface PlannedCapability {
-  readonly verb: string;
-  readonly aliases: readonly string[];
-  readonly exportName: string;
-  readonly description: string;
-  readonly shape: RunnerShape;
-  readonly symbol: string;
-  readonly line: number;
-  readonly file: string;
-  /** zod schema source (indented for a property of the definition object). */
-  readonly schema: string;
-  readonly usesVec3: boolean;
-  /** The body type as written in `RunContext<…>`. */
-  readonly bodyType: string;
-  /** Expression calling the old runner; uses `ctx.body` and `args`, and the instance factory when there is one. */
-  readonly call: string;
-  readonly resultKind: ResultKind;
-  /** How a failure names the runner in its reason. */
-  readonly runnerLabel: string;
-  readonly imports: readonly ImportNeed[];
-  /** A per-body instance factory, for class shapes. */
-  readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
-  /** Functions of the context file this capability calls (an agent, a leaf context, an instance). */
-  readonly adapters?: readonly ContextAdapter[];
-  /** Calls `commandNamed(table, name).perform(…)`: the generated file needs that helper. */
-  readonly commandTable?: boolean;
-}
-
-/** What analysing one file found. */
-export interface FileAnalysis {
-  readonly capabilities: PlannedCapability[];
-  readonly findings: Finding[];
-  /** Declarations that must become exported so the generated file can import them. */
-  readonly mustExport: Node[];
-}
-
-interface Ctx {
-  readonly file: SourceFile;
-  readonly sourceModule: string;
-  readonly out: FileAnalysis;
-  readonly language: Language;
-  /** The context file as an import path (extension as written). */
-  readonly contextModule: string;
-  /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
-  readonly commonJs: ReadonlyMap<Node, string> | undefined;
-}
-
-/** Options of the analysis: how relative imports end (`.js` or ''), and the file's language. */
-export interface AnalyzeOptions {
-  readonly importExtension: string;
-  readonly language: Language;
-  /** Absolute path of the context file adapters go to (`sinew.context.ts` beside the registry). */
-  readonly contextFile: string;
+/** The bot property a file's code appends its log lines to (`bot.output += …`, `bot.log = (bot.log || '') + …`), if one. */
+function appendedBotProperty(file: SourceFile): string | undefined {
+  return /\bbot\.([A-Za-z_$][\w$]*)\s*(?:\+=|=\s*\(?\s*(?:agent\.)?bot\.\1\b)/.exec(file.getFullText())?.[1];
 }
 
 /** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
@@ -133,7 +89,8 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
   const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule };
+  const failureLog = options.failureLog === false ? undefined : (options.failureLog ?? appendedBotProperty(file));
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog, unwrap: options.unwrap ?? DEFAULT_UNWRAP, script: isScriptFile(file) ? { globals: scriptGlobals(file) } : undefined };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -163,86 +120,6 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   return out;
 }
 
-function finding(ctx: Ctx, kind: Finding['kind'], code: FindingCode, symbol: string, line: number, reason: string, extra: Partial<Finding> = {}): void {
-  ctx.out.findings.push({ kind, code, file: ctx.file.getFilePath(), line, symbol, reason, ...extra });
-}
-
-/** A parameter that receives the bot: named `bot`, or typed `Bot` / `…Bot`. */
-function isBotParam(param: ParameterDeclaration | undefined): boolean {
-  if (!param) return false;
-  if (param.getName() === 'bot') return true;
-  return /(^|\.)\w*Bot$/.test(param.getTypeNode()?.getText() ?? '');
-}
-
-function isBotType(type: Type, typeNode: TypeNode | undefined, name: string): boolean {
-  if (name === 'bot') return true;
-  if (/(^|\.)\w*Bot$/.test(typeNode?.getText() ?? '')) return true;
-  return type.getSymbol()?.getName() === 'Bot' || type.getAliasSymbol()?.getName() === 'Bot';
-}
-
-function description(node: Node, fallback: string): string {
-  const holder = Node.isJSDocable(node) ? node : node.getFirstAncestor((a) => Node.isJSDocable(a));
-  const docs = holder && Node.isJSDocable(holder) ? holder.getJsDocs() : [];
-  const text = docs[0]?.getDescription().trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim();
-  return text ? text : fallback;
-}
-
-function isPromiseLike(type: Type): boolean {
-  return type.getSymbol()?.getName() === 'Promise' || type.getProperty('then') !== undefined;
-}
-
-function awaited(type: Type): Type {
-  if (type.getSymbol()?.getName() === 'Promise' && type.getTypeArguments().length === 1) return type.getTypeArguments()[0]!;
-  return type;
-}
-
-/** Classifies what a runner resolves to, so the generated code can adapt it. */
-function resultKind(returnType: Type): ResultKind {
-  const type = awaited(returnType);
-  if (type.isAny() || type.isUnknown()) return 'value';
-  const members = type.isUnion() ? type.getUnionTypes() : [type];
-  const defined = members.filter((m) => !m.isUndefined() && (m.getFlags() & 16384) === 0 /* void */);
-  if (defined.length === 0) return 'void';
-  if (defined.every((m) => m.isBoolean() || m.isBooleanLiteral())) return 'boolean';
-  if (defined.every((m) => m.isObject() && m.getProperty('success') !== undefined)) return 'success';
-  if (defined.every((m) => m.isObject() && m.getProperty('status') !== undefined)) return 'leaf';
-  return 'value';
-}
-
-function literalDefault(init: Expression | undefined): string | undefined {
-  if (!init) return undefined;
-  if (
-    Node.isNumericLiteral(init) ||
-    Node.isStringLiteral(init) ||
-    Node.isNoSubstitutionTemplateLiteral(init) ||
-    init.getKind() === SyntaxKind.TrueKeyword ||
-    init.getKind() === SyntaxKind.FalseKeyword ||
-    init.getKind() === SyntaxKind.NullKeyword
-  ) {
-    return Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init) ? quote(init.getLiteralValue()) : init.getText();
-  }
-  if (Node.isPrefixUnaryExpression(init) && Node.isNumericLiteral(init.getOperand())) return init.getText();
-  return undefined;
-}
-
-/** A JSDoc `@param {T} [name=default]`: whether it is bracketed (optional) and its literal default, as zod source. */
-function jsDocParam(param: ParameterDeclaration): { optional: boolean; defaultCode?: string } {
-  const source = param.getSourceFile().compilerNode;
-  for (const tag of ts.getJSDocParameterTags(param.compilerNode)) {
-    if (!tag.isBracketed) continue;
-    const value = /\[\s*[\w$.]+\s*=\s*(.+?)\s*\]/s.exec(tag.getText(source))?.[1];
-    const defaultCode = value === undefined ? undefined : jsDocLiteral(value);
-    return { optional: true, ...(defaultCode !== undefined ? { defaultCode } : {}) };
-  }
-  return { optional: false };
-}
-
-function jsDocLiteral(text: string): string | undefined {
-  if (/^-?\d+(\.\d+)?$/.test(text) || ['true', 'false', 'null'].includes(text)) return text;
-  const quoted = /^(['"])(.*)\1$/.exec(text);
-  return quoted ? quote(quoted[2]!) : undefined;
-}
-
 /** True for a plain object type that should become the whole args object (not Vec3, arrays or primitives). */
 function isPlainObject(type: Type): boolean {
   if (!type.isObject() || type.isArray() || type.isTuple() || type.getCallSignatures().length > 0) return false;
@@ -259,7 +136,7 @@ interface Members {
 }
 
 /** The input schema of the parameters after the bot, and how to pass them on. */
-function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members | { ok: false; reason: string } {
+function paramSchema(params: readonly ParameterDeclaration[], at: Node, sources: ParamSources): Members | { ok: false; reason: string } {
   const first = params[0];
   if (params.length === 1 && first && (Node.isObjectBindingPattern(first.getNameNode()) || isPlainObject(first.getType()))) {
     const type = first.getType().getNonNullableType();
@@ -267,48 +144,13 @@ function paramSchema(params: readonly ParameterDeclaration[], at: Node): Members
     if (!derived.ok) return derived;
     return { ok: true, schema: derived.code, usesVec3: derived.usesVec3, callArgs: ['args'] };
   }
-  const members: { name: string; code: string; optional: boolean; defaultCode?: string }[] = [];
-  const callArgs: string[] = [];
-  let usesVec3 = false;
+  const members: ParamMember[] = [];
   for (const [index, param] of params.entries()) {
-    // A destructured parameter among others has no name of its own: it becomes `argN`.
-    const name = Node.isIdentifier(param.getNameNode()) ? param.getName() : `arg${index + 1}`;
-    const derived = deriveSchema(param.getType(), at, `args.${name}`, '    ');
-    if (!derived.ok) return derived;
-    usesVec3 ||= derived.usesVec3;
-    const jsDoc = jsDocParam(param);
-    const defaultCode = literalDefault(param.getInitializer()) ?? jsDoc.defaultCode;
-    const optional = derived.optional || param.isOptional() || param.hasInitializer() || jsDoc.optional;
-    members.push({ name, code: derived.code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) });
-    callArgs.push(`args.${name}`);
+    const member = paramMember(param, index, at, sources);
+    if (!member.ok) return member;
+    members.push(member);
   }
-  return { ok: true, schema: objectSchemaSource(members, '  '), usesVec3, callArgs };
-}
-
-/** The body type text and the imports it needs; `fallback` when the annotation cannot be imported. */
-function resolveBody(ctx: Ctx, typeNode: TypeNode | undefined, fallback: string, importExtension: string): { text: string; imports: ImportNeed[] } {
-  if (typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 && Node.isIdentifier(typeNode.getTypeName())) {
-    const name = typeNode.getTypeName().getText();
-    const sf = typeNode.getSourceFile();
-    for (const decl of sf.getImportDeclarations()) {
-      const spec = decl.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name);
-      if (!spec) continue;
-      const target = decl.getModuleSpecifierValue();
-      const from: ImportFrom = target.startsWith('.') ? { kind: 'file', path: resolve(dirname(sf.getFilePath()), target) } : { kind: 'package', specifier: target };
-      return { text: spec.getName(), imports: [{ name: spec.getName(), from, typeOnly: true }] };
-    }
-    const local = sf.getInterface(name) ?? sf.getTypeAlias(name) ?? sf.getClass(name);
-    if (local && !local.isDefaultExport()) {
-      if (!local.isExported()) ctx.out.mustExport.push(local);
-      const path = sf === ctx.file ? ctx.sourceModule : sf.getFilePath().replace(/\.(c|m)?tsx?$/, '') + importExtension;
-      return { text: name, imports: [{ name, from: { kind: 'file', path }, typeOnly: true }] };
-    }
-  }
-  return { text: fallback, imports: [] };
-}
-
-function extensionOf(ctx: Ctx): string {
-  return ctx.sourceModule.endsWith('.js') ? '.js' : '';
+  return { ok: true, schema: objectSchemaSource(members, '  '), usesVec3: members.some((m) => m.usesVec3), callArgs: members.map((m) => `args.${m.name}`) };
 }
 
 type FunctionLike = Node & { getReturnType(): Type };
@@ -328,7 +170,7 @@ function analyzeFunction(
   if (!isDefault && analyzeFunctionDispatcher(ctx, name, fn, params, line, exported)) return;
   const rest = params.slice(1);
   if (isDefault) return finding(ctx, 'skipped', 'default_export', name, line, 'default export; export it by name to wrap it');
-  if (!exported) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
+  if (!exported && !ctx.script) return finding(ctx, 'skipped', 'not_exported', name, line, 'not exported: treated as a helper, not a runner');
   if (overloaded) {
     return finding(ctx, 'unsafe', 'overloaded', name, line, 'overloaded: which signature a planner means is a guess; wrap one overload by hand');
   }
@@ -339,65 +181,35 @@ function analyzeFunction(
   if (!isPromiseLike(returnType)) {
     return finding(ctx, 'skipped', 'not_async', name, line, `synchronous (returns ${returnType.getText(fn)}): a runner returns a promise`);
   }
-  const members = paramSchema(rest, fn);
+  const doc = functionDocblock(fn, statement ?? fn);
+  const members = paramSchema(rest, fn, { doc, ...(ctx.hint ? { hint: ctx.hint } : {}) });
   if (!members.ok) return finding(ctx, 'skipped', 'unsupported_type', name, line, members.reason);
   const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
   ctx.out.capabilities.push({
     verb: toSnakeCase(name),
     aliases: [],
     exportName: `${toCamelCase(name)}Capability`,
-    description: description(statement ?? fn, `Runs ${name}() (wrapped by sinew-codemod).`),
-    shape: 'function',
+    description: doc?.description ?? `Runs ${name}() (wrapped by sinew-codemod).`,
+    shape: ctx.script ? 'script' : 'function',
     symbol: name,
     line,
     file: ctx.file.getFilePath(),
     schema: members.schema,
     usesVec3: members.usesVec3,
     bodyType: body.text,
-    call: `${name}(${['ctx.body', ...members.callArgs].join(', ')})`,
+    call: `${ctx.script ? scriptCall(ctx, name) : name}(${['ctx.body', ...members.callArgs].join(', ')})`,
     resultKind: resultKind(returnType),
     runnerLabel: name,
-    imports: [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    imports: ctx.script ? [] : [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    ...(ctx.script ? { script: true } : {}),
+    ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
   });
 }
 
-/** How a class gets its bot: `new C()`, `new C(body)`, or through a context-file factory when its constructor needs more. */
-interface Construction {
-  readonly construct: string;
-  readonly botParam?: ParameterDeclaration;
-  readonly adapter?: ContextAdapter;
-}
-
-function construction(ctx: Ctx, cls: ClassDeclaration, symbol: string, line: number, needBotParam: boolean): Construction | undefined {
-  const className = cls.getName()!;
-  const params = cls.getConstructors()[0]?.getParameters() ?? [];
-  const botParam = params.find((p) => isBotParam(p));
-  const required = params.filter((p) => !p.isOptional() && !p.hasInitializer() && p !== botParam);
-  if (required.length > 0) return constructorAdapter(ctx, cls, params, botParam);
-  if (botParam && botParam === params[0]) return { construct: `new ${className}(body)`, botParam };
-  if (needBotParam && !botParam) {
-    finding(ctx, 'skipped', 'no_bot', symbol, line, `cannot tell how ${className} gets its bot: its constructor does not take one`);
-    return undefined;
-  }
-  return botParam ? constructorAdapter(ctx, cls, params, botParam) : { construct: `new ${className}()` };
-}
-
-/** A factory in the context file for a class whose constructor needs more than the bot: what is not the bot is `unmapped(...)` until filled in. */
-function constructorAdapter(ctx: Ctx, cls: ClassDeclaration, params: readonly ParameterDeclaration[], botParam: ParameterDeclaration | undefined): Construction {
-  const className = cls.getName()!;
-  const name = `new${className}`;
-  const last = params.reduce((at, p, i) => (p === botParam || (!p.isOptional() && !p.hasInitializer()) ? i : at), -1);
-  const args = params.slice(0, last + 1).map((p) => (p === botParam ? 'bot' : `unmapped(${quote(p.getName())}, ${quote(name)})`));
-  const body = resolveBody(ctx, botParam?.getTypeNode(), 'unknown', extensionOf(ctx));
-  const doc = `Builds the ${className} the wrapped runners use, one per bot: supply what its constructor needs besides the bot.`;
-  const call = `  return new ${className}(${args.join(', ')});`;
-  const adapter: ContextAdapter = {
-    name,
-    ts: `/** ${doc} */\nexport function ${name}(bot: ${body.text}): ${className} {\n${call}\n}`,
-    js: `/**\n * ${doc}\n * @param {unknown} bot\n */\nexport function ${name}(bot) {\n${call}\n}`,
-    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
-  };
-  return { construct: `${name}(body)`, ...(botParam ? { botParam } : {}), adapter };
+/** `scriptFunction('./skills/mine.js', ['mineBlock'], 'mineWoodLog')`: the script's function, loaded as its runtime does. SCRIPT_FILE is replaced by the path relative to the generated file. */
+function scriptCall(ctx: Ctx, name: string): string {
+  const globals = `[${(ctx.script?.globals ?? []).map(quote).join(', ')}]`;
+  return `scriptFunction(SCRIPT_FILE, ${globals}, ${quote(name)})`;
 }
 
 /** A function a `case` calls: a method on `this` (class dispatchers) or a function of the file (free ones). */
@@ -426,6 +238,8 @@ interface Dispatch {
   readonly lookup: RunnerLookup;
   /** The names under which the bot is passed on to a runner (`this.bot`, `bot`). */
   readonly isBotArg: (arg: Node) => boolean;
+  /** TypeScript only: the dispatcher's action type as the generated file can name it, for an action built in another shape. */
+  readonly actionType?: string;
 }
 
 /** One capability of a dispatcher: a case label (with its aliases) and its input. */
@@ -521,7 +335,8 @@ function analyzeDispatcher(ctx: Ctx, cls: ClassDeclaration): void {
     const runner = cls.getInstanceMethod(callee.getName());
     return runner ? { name: `this.${callee.getName()}`, params: runner.getParameters(), node: runner } : undefined;
   };
-  const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.') });
+  const actionType = ctx.language === 'ts' ? { actionType: `Parameters<${className}['executeAction']>[0]` } : {};
+  const cases = switchCases(ctx, { symbol, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText().startsWith('this.'), ...actionType });
   for (const c of cases) {
     pushCase(ctx, c, {
       symbol,
@@ -555,7 +370,8 @@ function analyzeFunctionDispatcher(ctx: Ctx, name: string, fn: FunctionLike, par
     if (!declared || !(Node.isFunctionDeclaration(declared) || Node.isArrowFunction(declared) || Node.isFunctionExpression(declared))) return undefined;
     return { name: callee.getText(), params: declared.getParameters(), node: declared };
   };
-  const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName });
+  const actionType = ctx.language === 'ts' ? { actionType: `Parameters<typeof ${name}>[1]` } : {};
+  const cases = switchCases(ctx, { symbol: name, actionParam, switchStatement, lookup, isBotArg: (arg) => arg.getText() === botName, ...actionType });
   const body = resolveBody(ctx, params[0]!.getTypeNode(), `Parameters<typeof ${name}>[0]`, extensionOf(ctx));
   for (const c of cases) {
     const imports: ImportNeed[] = [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }];
@@ -664,12 +480,15 @@ function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression,
     let cast: Node | undefined;
     let access: Node = unwrap(arg);
     if (Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
+    // `action as unknown as LookAction`: the outermost cast names the type, the innermost expression the value.
+    while (Node.isAsExpression(access)) access = unwrap(access.getExpression());
     let defaultCode: string | undefined;
     if (Node.isBinaryExpression(access) && ['??', '||'].includes(access.getOperatorToken().getText())) {
       defaultCode = literalDefault(access.getRight());
       if (defaultCode !== undefined) access = unwrap(access.getLeft());
       if (defaultCode !== undefined && !cast && Node.isAsExpression(access)) [cast, access] = [access, unwrap(access.getExpression())];
     }
+    if (access.getText() === actionName) return forwarded(dispatch, type, call, runner, param, cast);
     const path = Node.isPropertyAccessExpression(access) ? access.getText().split('.') : [];
     mapped.push(access.getText());
     if (path[0] !== actionName || path.length < 2 || path.length > 3) {
@@ -696,271 +515,21 @@ function runnerArguments(dispatch: Dispatch, type: string, call: CallExpression,
   return { ok: true, schema: objectSchemaSource(fields, '  '), usesVec3, action, mapped };
 }
 
+/** A case handing the whole action to its runner (`this.executeNavigate(action as NavigateAction)`): the input is what that runner reads. */
+function forwarded(dispatch: Dispatch, type: string, call: CallExpression, runner: RunnerRef, param: ParameterDeclaration, cast: Node | undefined): DispatcherInput {
+  const isAction = (arg: Node): boolean => (Node.isAsExpression(unwrap(arg)) ? isAction((unwrap(arg) as AsExpression).getExpression()) : unwrap(arg).getText() === dispatch.actionParam.getName());
+  const others = call.getArguments().filter((arg, index) => !isAction(arg) && !(isBotParam(runner.params[index]) && dispatch.isBotArg(arg)));
+  if (others.length > 0) {
+    return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' passes ${others.map((a) => a.getText()).join(', ')} to ${runner.name}() beside the action; wrap by hand` };
+  }
+  const input = forwardedActionInput(runner.node, param, cast?.getType());
+  if (!input.ok) return { ok: false, kind: 'unsafe', code: 'unmappable_args', reason: `case '${type}' hands the action to ${runner.name}(), which ${input.reason}; wrap by hand` };
+  const built = input.container ? `{ type: __TYPE__, ${input.container}: args }` : '{ type: __TYPE__, ...args }';
+  // The method's own action type may not be the dispatcher's (`action as unknown as LookAction`): the cast says so.
+  const action = cast && dispatch.actionType ? `(${built} as unknown as ${dispatch.actionType})` : built;
+  return { ok: true, schema: input.schema, usesVec3: input.usesVec3, action, mapped: [dispatch.actionParam.getName()] };
+}
+
 function unwrap(node: Node): Node {
   return Node.isParenthesizedExpression(node) ? unwrap(node.getExpression()) : node;
-}
-
-function specFields(cls: ClassDeclaration): { name?: string; description?: string } {
-  const spec = cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec');
-  const init = spec && Node.isPropertyDeclaration(spec) ? spec.getInitializer() : undefined;
-  if (!init || !Node.isObjectLiteralExpression(init)) return {};
-  const read = (key: string) => {
-    const prop = init.getProperty(key);
-    const value = prop && Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
-    return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
-  };
-  const name = read('name');
-  const text = read('description');
-  return { ...(name !== undefined ? { name } : {}), ...(text !== undefined ? { description: text } : {}) };
-}
-
-const CONTEXT_FIELDS: Record<string, string> = { signal: 'ctx.signal', abortSignal: 'ctx.signal' };
-// What else a RunContext has, for leaf contexts mapped through the context file (`now` is a method there).
-const RICH_FIELDS: Record<string, string> = {
-  now: '() => ctx.now()',
-  clock: '() => ctx.now()',
-  log: 'ctx.log',
-  logger: 'ctx.log',
-  progress: '() => ctx.progress()',
-  reportProgress: '() => ctx.progress()',
-  heartbeat: '() => ctx.progress()',
-  blackboard: 'ctx.blackboard',
-};
-
-/** The import of a context-file function, if the capability calls one. */
-function adapterImports(ctx: Ctx, adapter: ContextAdapter | undefined): ImportNeed[] {
-  return adapter ? [{ name: adapter.name, from: { kind: 'file', path: ctx.contextModule }, typeOnly: false }] : [];
-}
-
-/** `toLeafContext(ctx)` in the context file: the fields a RunContext has are mapped, the rest throw their name when read. */
-function leafContextAdapter(ctx: Ctx, cls: ClassDeclaration, ctxParam: ParameterDeclaration, fields: readonly string[], missing: readonly string[], botType: { text: string; imports: ImportNeed[] }): ContextAdapter {
-  const typeNode = ctxParam.getTypeNode();
-  const named = typeNode && Node.isTypeReference(typeNode) && typeNode.getTypeArguments().length === 0 ? typeNode.getText() : undefined;
-  const contextType = named ? resolveBody(ctx, typeNode, named, extensionOf(ctx)) : { text: `Parameters<${cls.getName()!}['run']>[0]`, imports: [{ name: cls.getName()!, from: { kind: 'file' as const, path: ctx.sourceModule }, typeOnly: true }] };
-  const name = `to${named ?? `${cls.getName()!}Context`}`;
-  const doc = `The ${named ?? `${cls.getName()!} context`} a wrapped leaf's run(ctx, args) receives, built from the executor's RunContext.`;
-  const lines = (getter: (field: string) => string) => [...fields.map((f) => `    ${f},`), ...missing.map(getter)].join('\n');
-  const getterTs = (field: string) => `    get ${field}(): never {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
-  const getterJs = (field: string) => `    get ${field}() {\n      return unmapped(${quote(field)}, ${quote(name)});\n    },`;
-  return {
-    name,
-    ts: `/** ${doc} */\nexport function ${name}(ctx: RunContext<${botType.text}>): ${contextType.text} {\n  return {\n${lines(getterTs)}\n  };\n}`,
-    js: `/**\n * ${doc}\n * @param {import('@sinew/executor-contracts').RunContext<any>} ctx\n */\nexport function ${name}(ctx) {\n  return {\n${lines(getterJs)}\n  };\n}`,
-    imports: [...contextType.imports, ...botType.imports].map((need) => ({ ...need, typeOnly: true })),
-  };
-}
-
-/** The fields of a leaf context: the bot, what RunContext maps directly, what it maps through the context file, what it lacks. */
-function contextFields(method: Node, contextType: Type): { fields: string[]; rich: string[]; missing: string[]; botField?: { name: string; typeNode: TypeNode | undefined } } {
-  const fields: string[] = [];
-  let botField: { name: string; typeNode: TypeNode | undefined } | undefined;
-  const rich: string[] = [];
-  const missing: string[] = [];
-  for (const property of contextType.getProperties()) {
-    const name = property.getName();
-    const decl = property.getValueDeclaration() ?? property.getDeclarations()[0];
-    const typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl)) ? decl.getTypeNode() : undefined;
-    if (!botField && isBotType(property.getTypeAtLocation(method), typeNode, name)) {
-      botField = { name, typeNode };
-      fields.push(`${name}: ctx.body`);
-    } else if (CONTEXT_FIELDS[name]) {
-      fields.push(`${name}: ${CONTEXT_FIELDS[name]}`);
-    } else if (RICH_FIELDS[name]) {
-      // `now: () => number` or `now: number`: RunContext's clock is a method either way.
-      const callable = property.getTypeAtLocation(method).getCallSignatures().length > 0;
-      const mapped = RICH_FIELDS[name].startsWith('() => ') && !callable ? RICH_FIELDS[name].slice(6) : RICH_FIELDS[name];
-      rich.push(`${name}: ${mapped}`);
-    } else if (!property.isOptional()) {
-      missing.push(name);
-    }
-  }
-  return { fields, rich, missing, ...(botField ? { botField } : {}) };
-}
-
-function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
-  const className = cls.getName();
-  const method = cls.getInstanceMethodOrThrow('run');
-  const line = method.getStartLineNumber();
-  const symbol = `${className ?? '<anonymous class>'}.run`;
-  if (!className) return finding(ctx, 'skipped', 'not_exported', symbol, line, 'anonymous class; name it to wrap it');
-  if (ctx.commonJs && ctx.commonJs.get(cls) !== className) {
-    return finding(ctx, 'skipped', 'not_exported', symbol, line, `not in module.exports under its own name; add \`${className}\` to module.exports to wrap it`);
-  }
-  if (method.getScope() === Scope.Private || method.getScope() === Scope.Protected) {
-    return finding(ctx, 'skipped', 'not_exported', symbol, line, `run() is ${method.getScope()!}; the generated code cannot call it`);
-  }
-  const [ctxParam, argsParam, ...extra] = method.getParameters();
-  if (!ctxParam || extra.length > 0 || argsParam?.isRestParameter()) {
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, 'run() is not run(ctx, args)');
-  }
-  if (method.getOverloads().length > 0) return finding(ctx, 'unsafe', 'overloaded', symbol, line, 'run() is overloaded; wrap one overload by hand');
-  const returnType = method.getReturnType();
-  if (!isPromiseLike(returnType)) return finding(ctx, 'skipped', 'not_async', symbol, line, `run() is synchronous (returns ${returnType.getText(method)})`);
-  const contextType = ctxParam.getType();
-  if (contextType.isAny() || contextType.isUnknown()) {
-    return finding(ctx, 'skipped', 'unmappable_context', symbol, line, `the leaf context is typed ${contextType.getText()}: cannot tell where the bot goes`);
-  }
-  const { fields, rich, missing, botField } = contextFields(method, contextType);
-  if (!botField) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'the leaf context has no bot field');
-  const botType = resolveBody(ctx, botField.typeNode, `Parameters<${className}['run']>[0]['${botField.name}']`, extensionOf(ctx));
-  // A context richer than RunContext goes through the context file, written once for the user to complete.
-  const contextAdapter = missing.length > 0 || rich.length > 0 ? leafContextAdapter(ctx, cls, ctxParam, [...fields, ...rich], missing, botType) : undefined;
-  const built = construction(ctx, cls, symbol, line, false);
-  if (!built) return;
-  const spec = specFields(cls);
-  const verb = toSnakeCase(spec.name ?? className.replace(/Leaf$/, ''));
-  let schema = 'z.strictObject({})';
-  let usesVec3 = false;
-  let argsExpr = '';
-  if (argsParam) {
-    const derived = deriveSchema(argsParam.getType(), method, 'args', '  ');
-    if (!derived.ok) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, derived.reason);
-    schema = derived.code;
-    usesVec3 = derived.usesVec3;
-    argsExpr = ', args';
-  }
-  const body = botType;
-  const factory = `${toCamelCase(className)}For`;
-  const adapters = [contextAdapter, built.adapter].filter((a): a is ContextAdapter => a !== undefined);
-  const runContext = contextAdapter ? `${contextAdapter.name}(ctx)` : `{ ${fields.join(', ')} }`;
-  ctx.out.capabilities.push({
-    verb,
-    aliases: [],
-    exportName: `${toCamelCase(verb)}Capability`,
-    description: spec.description ?? description(cls, `Runs the ${className} leaf (wrapped by sinew-codemod).`),
-    shape: 'leaf',
-    symbol,
-    line,
-    file: ctx.file.getFilePath(),
-    schema,
-    usesVec3,
-    bodyType: body.text,
-    call: `${factory}(ctx.body).run(${runContext}${argsExpr})`,
-    resultKind: resultKind(returnType),
-    runnerLabel: className,
-    imports: [{ name: className, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports, ...adapters.flatMap((a) => adapterImports(ctx, a))],
-    instance: { factory, className, construct: built.construct },
-    ...(adapters.length > 0 ? { adapters } : {}),
-  });
-  if (!cls.isExported()) ctx.out.mustExport.push(cls);
-}
-
-/** A string-literal property of an object literal. */
-function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
-  const property = object.getProperty(key);
-  const value = property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-  return value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) ? value.getLiteralValue() : undefined;
-}
-
-function propertyValue(object: ObjectLiteralExpression, key: string): Node | undefined {
-  const property = object.getProperty(key);
-  if (property && Node.isMethodDeclaration(property)) return property;
-  return property && Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-}
-
-function isCommandEntry(node: Node): node is ObjectLiteralExpression {
-  return Node.isObjectLiteralExpression(node) && stringProperty(node, 'name') !== undefined && node.getProperty('perform') !== undefined;
-}
-
-/** Command tables: `[{ name: '!collectBlocks', params: { … }, perform: async (agent, …) => … }, …]`, one capability per entry. */
-function analyzeCommandTables(ctx: Ctx): void {
-  for (const statement of ctx.file.getVariableStatements()) {
-    for (const decl of statement.getDeclarations()) {
-      const init = decl.getInitializer();
-      if (!init || !Node.isArrayLiteralExpression(init) || !Node.isIdentifier(decl.getNameNode())) continue;
-      const entries = init.getElements();
-      if (entries.length === 0 || !entries.every(isCommandEntry)) continue;
-      const table = decl.getName();
-      const line = decl.getStartLineNumber();
-      if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
-        finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
-        continue;
-      }
-      if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
-      for (const entry of entries as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
-    }
-  }
-}
-
-const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
-
-/** One declared command parameter (`{ type: 'int', domain: [1, 100], optional: true }`) as a schema member. */
-function commandParam(name: string, declared: Node | undefined): { name: string; code: string; optional: boolean; defaultCode?: string } {
-  const object = declared && Node.isObjectLiteralExpression(declared) ? declared : undefined;
-  const type = object ? stringProperty(object, 'type') : undefined;
-  // Named kinds (`BlockName`, `ItemName`, `BlockOrItemName`) are strings a planner sends by name.
-  let code = type === undefined ? undefined : (COMMAND_TYPES[type] ?? (/Name$/.test(type) ? 'z.string()' : undefined));
-  if (code === undefined) {
-    return { name, code: `z.unknown() /* sinew-codemod: args.${name} is declared ${type === undefined ? 'without a type' : `of type ${quote(type)}`}; replace z.unknown() with its real schema */`, optional: false };
-  }
-  const domain = object ? propertyValue(object, 'domain') : undefined;
-  if (domain && Node.isArrayLiteralExpression(domain) && code.startsWith('z.number()')) {
-    const [low, high, bounds] = domain.getElements().map((e) => e.getText());
-    const inclusive = bounds === undefined ? '[]' : bounds.replace(/['"`]/g, '');
-    if (low !== undefined && /^-?[\d.]+$/.test(low)) code += inclusive.startsWith('(') ? `.gt(${low})` : `.min(${low})`;
-    if (high !== undefined && /^-?[\d.]+$/.test(high)) code += inclusive.endsWith(')') ? `.lt(${high})` : `.max(${high})`;
-  }
-  const optional = object?.getProperty('optional') !== undefined && propertyValue(object, 'optional')?.getText() === 'true';
-  const defaultCode = object ? literalDefault(propertyValue(object, 'default') as Expression | undefined) : undefined;
-  return { name, code, optional, ...(defaultCode !== undefined ? { defaultCode } : {}) };
-}
-
-/** The `agent` adapter of a command table whose perform() takes something richer than the bot: one per bot, so what a command keeps on it lasts between steps. */
-function agentAdapter(table: string, param: string): ContextAdapter {
-  const name = `to${param.charAt(0).toUpperCase()}${param.slice(1)}`;
-  const doc = `The \`${param}\` that ${table}'s perform() receives, one per bot: \`${param}.bot\` is the instrumented bot. Add what else its commands read.`;
-  const body = (map: string) =>
-    `const ${param}s = ${map};\n\nexport function ${name}CTX {\n  let ${param} = ${param}s.get(ctx.body);\n  if (${param} === undefined) {\n    ${param} = { bot: ctx.body };\n    ${param}s.set(ctx.body, ${param});\n  }\n  return ${param};\n}`;
-  return {
-    name,
-    ts: body('new WeakMap<object, { bot: object }>()').replace(`export function ${name}CTX`, `/** ${doc} */\nexport function ${name}<Body extends object>(ctx: RunContext<Body>): { bot: Body }`).replace(`let ${param} = ${param}s.get(ctx.body);`, `let ${param} = ${param}s.get(ctx.body) as { bot: Body } | undefined;`),
-    js: body('new WeakMap()').replace(`export function ${name}CTX`, `/**\n * ${doc}\n * @template {object} Body\n * @param {import('@sinew/executor-contracts').RunContext<Body>} ctx\n * @returns {{ bot: Body }}\n */\nexport function ${name}(ctx)`),
-    imports: [],
-  };
-}
-
-function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression): void {
-  const commandName = stringProperty(entry, 'name')!;
-  const line = entry.getStartLineNumber();
-  const symbol = `${table}[${commandName}]`;
-  const perform = propertyValue(entry, 'perform');
-  if (!perform || !(Node.isArrowFunction(perform) || Node.isFunctionExpression(perform) || Node.isMethodDeclaration(perform))) {
-    return finding(ctx, 'skipped', 'no_runner_call', symbol, line, 'perform is not a function written in the table');
-  }
-  const [first, ...rest] = perform.getParameters();
-  if (!first) return finding(ctx, 'skipped', 'no_bot', symbol, line, 'perform() takes no agent or bot');
-  if (rest.some((p) => p.isRestParameter())) return finding(ctx, 'unsafe', 'spread_args', symbol, line, 'perform() takes rest arguments: their names cannot be derived; wrap by hand');
-  const declared = propertyValue(entry, 'params');
-  const keys = declared && Node.isObjectLiteralExpression(declared) ? declared.getProperties().filter(Node.isPropertyAssignment) : [];
-  if (keys.length !== rest.length) {
-    return finding(ctx, 'unsafe', 'unmappable_args', symbol, line, `perform() takes ${rest.length} argument(s) after ${first.getName()} but params declares ${keys.length}; wrap by hand`);
-  }
-  const members = keys.map((key) => commandParam(key.getName().replace(/^['"]|['"]$/g, ''), key.getInitializer()));
-  const verb = toSnakeCase(commandName.replace(/^[!/]+/, ''));
-  if (!isVerb(verb)) return finding(ctx, 'skipped', 'unsupported_type', symbol, line, `the command name ${commandName} gives no verb`);
-  const adapter = isBotParam(first) ? undefined : agentAdapter(table, first.getName());
-  const agent = adapter ? `${adapter.name}(ctx)` : 'ctx.body';
-  const callArgs = [agent, ...members.map((m) => (/^[A-Za-z_$][\w$]*$/.test(m.name) ? `args.${m.name}` : `args[${quote(m.name)}]`))];
-  ctx.out.capabilities.push({
-    verb,
-    aliases: [],
-    exportName: `${toCamelCase(verb)}Capability`,
-    description: stringProperty(entry, 'description') ?? `Runs the ${commandName} command (wrapped by sinew-codemod).`,
-    shape: 'command',
-    symbol,
-    line,
-    file: ctx.file.getFilePath(),
-    schema: objectSchemaSource(members, '  '),
-    usesVec3: false,
-    bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
-    call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
-    resultKind: resultKind(perform.getReturnType()),
-    runnerLabel: commandName,
-    imports: [
-      { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },
-      ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
-    ],
-    ...(adapter ? { adapters: [adapter] } : {}),
-    commandTable: true,
-  });
 }

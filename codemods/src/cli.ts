@@ -6,11 +6,16 @@ import { z } from 'zod';
 import { SOURCE_FILE } from './language.js';
 
 const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <dir>] [--registry-file <path>]
+                    [--unwrap <name>]… [--failure-log <property>|none] [--include-tests]
 
   <paths…>               .ts/.js/.mjs/.cjs files or directories (searched for them, node_modules skipped)
   --dry-run              print a unified diff of what would change; write nothing
   --out <dir>            write generated files under <dir> (mirroring the input tree) instead of beside the sources
-  --registry-file <path> where the registry goes (default: sinew.registry.ts in --out or the inputs' common directory)`;
+  --registry-file <path> where the registry goes (default: sinew.registry.ts in --out or the inputs' common directory)
+  --unwrap <name>        a higher-order wrapper around perform functions to see through, besides runAsAction (repeatable)
+  --failure-log <prop>   the bot property runners log to; a false result fails with what they wrote during the attempt
+                         (default: the property each file appends to, as in bot.output += …; none: off)
+  --include-tests        also wrap test files (__tests__/, *.test.*, *.spec.*), skipped by default`;
 
 /** The CLI's arguments after parsing; validated so bad usage gets a clear message and exit code 2. */
 const CliArgsSchema = z.strictObject({
@@ -23,6 +28,9 @@ const CliArgsSchema = z.strictObject({
     .min(1, '--registry-file needs a path')
     .regex(/\.(c|m)?[jt]s$/, '--registry-file must be a .ts, .js, .mjs or .cjs file')
     .optional(),
+  unwrap: z.array(z.string().regex(/^[A-Za-z_$][\w$.]*$/, '--unwrap needs a function name')),
+  failureLog: z.union([z.literal('none'), z.string().regex(/^[A-Za-z_$][\w$]*$/, '--failure-log needs a property name or none')]).optional(),
+  includeTests: z.boolean(),
 });
 
 type CliArgs = z.infer<typeof CliArgsSchema>;
@@ -36,7 +44,15 @@ function parse(argv: readonly string[]): CliArgs {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { 'dry-run': { type: 'boolean' }, out: { type: 'string' }, 'registry-file': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'dry-run': { type: 'boolean' },
+        out: { type: 'string' },
+        'registry-file': { type: 'string' },
+        unwrap: { type: 'string', multiple: true },
+        'failure-log': { type: 'string' },
+        'include-tests': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -52,6 +68,9 @@ function parse(argv: readonly string[]): CliArgs {
     dryRun: parsed.values['dry-run'] ?? false,
     out: parsed.values.out,
     registryFile: parsed.values['registry-file'],
+    unwrap: parsed.values.unwrap ?? [],
+    failureLog: parsed.values['failure-log'],
+    includeTests: parsed.values['include-tests'] ?? false,
   });
   if (!result.success) throw new UsageError(z.prettifyError(result.error));
   for (const path of result.data.paths) if (!existsSync(path)) throw new UsageError(`${path} does not exist`);
@@ -102,6 +121,9 @@ async function run(argv: readonly string[]): Promise<number> {
     files,
     ...(args.out !== undefined ? { outDir: args.out } : {}),
     ...(args.registryFile !== undefined ? { registryFile: args.registryFile } : {}),
+    ...(args.failureLog !== undefined ? { failureLog: args.failureLog === 'none' ? (false as const) : args.failureLog } : {}),
+    unwrap: args.unwrap,
+    includeTests: args.includeTests,
   });
   const cwd = process.cwd();
   if (args.dryRun) {

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { ImportNeed } from './analyze.js';
+import type { ImportNeed } from './shape.js';
 import { importLines, specifier } from './emit.js';
 import type { Language } from './language.js';
 import { quote } from './schema.js';

@@ -8,8 +8,8 @@ export const SOURCE_FILE = /\.(c|m)?[jt]sx?$/;
 /** Files the codemod writes: never inputs. */
 export const GENERATED_FILE = /(\.capabilities\.(c|m)?[jt]sx?|[\\/]sinew\.(registry|context)\.(c|m)?[jt]s)$/;
 
-const ESM_SYNTAX = /^\s*(import\s[\w{*'"]|export\s)/m;
-const CJS_SYNTAX = /\b(module\.exports|exports\.[\w$]+)\s*=|\brequire\s*\(/;
+export const ESM_SYNTAX = /^\s*(import\s[\w{*'"]|export\s)/m;
+export const CJS_SYNTAX = /\b(module\.exports|exports\.[\w$]+)\s*=|\brequire\s*\(/;
 
 /** `.cjs` is CommonJS, `.mjs` ESM; a `.js` file is ESM when it has import/export syntax, else CommonJS when it assigns `module.exports`. */
 export function languageOf(file: SourceFile): Language {

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 
 /** Which runner shape a capability was wrapped from (a dispatcher is a class or a free function). */
-export type RunnerShape = 'function' | 'dispatcher' | 'leaf' | 'command';
+export type RunnerShape = 'function' | 'dispatcher' | 'leaf' | 'command' | 'script';
 
 /** Why something was not wrapped (or, for `wrapped`, that it was). Closed union: tools may switch on it. */
 export type FindingCode =
@@ -24,7 +24,8 @@ export type FindingCode =
   | 'hand_edited'
   | 'not_generated'
   | 'no_runners'
-  | 'generated_file';
+  | 'generated_file'
+  | 'test_file';
 
 /**
  * `wrapped`: a capability was generated. `skipped`: not a runner or not wrappable, for a plain reason.

@@ -1,10 +1,14 @@
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
-import { analyzeFile, type PlannedCapability } from './analyze.js';
+import { analyzeFile } from './analyze.js';
+import type { PlannedCapability } from './shape.js';
+import { DEFAULT_UNWRAP } from './shapes/command.js';
 import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
 import { GENERATED_FILE, SOURCE_FILE, isJavaScript, languageOf, type Language } from './language.js';
+import { isVerb, toCamelCase, toSnakeCase } from './naming.js';
 import { buildReport, type Finding, type WrapReport } from './report.js';
+import { commandTableHints } from './table-hints.js';
 
 /** Options of `wrapRunners`. Paths are absolute (or relative to the process cwd). */
 export interface WrapRunnersOptions {
@@ -20,7 +24,15 @@ export interface WrapRunnersOptions {
   readonly contractsModule?: string;
   /** Version of every generated capability; default `0.1.0`. */
   readonly version?: string;
+  /** The bot property runners log to, read for a false result's reason; default: the one each file appends to; false: none. */
+  readonly failureLog?: string | false;
+  /** Higher-order wrappers to see through besides `runAsAction` (`perform: myWrapper(async (agent, …) => …)`). */
+  readonly unwrap?: readonly string[];
+  /** Also wrap test files (`__tests__/`, `*.test.*`, `*.spec.*`); default false: they are reported as skipped. */
+  readonly includeTests?: boolean;
 }
+
+const TEST_FILE = /(^|[\\/])__tests__[\\/]|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /** A file the codemod writes: new (`before` undefined) or changed. */
 export interface FileChange {
@@ -128,6 +140,19 @@ function registeredEarlier(text: string | undefined, registryFile: string, contr
     });
 }
 
+/**
+ * A capability whose verb another directory's runner already took, renamed after its own directory
+ * (`chat` from `packages/tools/leaves.ts` → `tools_chat`): the same name in two packages is two verbs, not a refusal.
+ */
+function qualified(cap: PlannedCapability, owners: ReadonlyMap<string, PlannedCapability>): PlannedCapability {
+  const owner = owners.get(cap.verb);
+  if (!owner || dirname(owner.file) === dirname(cap.file)) return cap;
+  const prefix = toSnakeCase(basename(dirname(cap.file)));
+  const verb = `${prefix}_${cap.verb}`;
+  if (!isVerb(verb) || owners.has(verb)) return cap;
+  return { ...cap, verb, exportName: `${toCamelCase(verb)}Capability`, qualifiedFrom: { verb: cap.verb, owner: `${owner.symbol} (${relative(dirname(cap.file), owner.file)}:${owner.line})` } };
+}
+
 function lineOf(note: string): number {
   return Number(/\(line (\d+)\)/.exec(note)?.[1] ?? 0);
 }
@@ -188,11 +213,26 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
         findings.push({ kind: 'skipped', code: 'generated_file', file: path, line: 1, symbol: basename(path), reason });
         return false;
       }
+      if (!options.includeTests && TEST_FILE.test(path)) {
+        findings.push({ kind: 'skipped', code: 'test_file', file: path, line: 1, symbol: basename(path), reason: 'a test file, not a source of runners (--include-tests wraps it)' });
+        return false;
+      }
       return true;
     })
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
-  const analyses = sources.map((file) => ({ file, analysis: analyzeFile(file, { importExtension: importExtension(file), language: languages.get(file.getFilePath())!, contextFile }) }));
+  const unwrap = [...DEFAULT_UNWRAP, ...(options.unwrap ?? [])];
+  const hints = commandTableHints(sources, unwrap);
+  const analyze = (file: SourceFile) =>
+    analyzeFile(file, {
+      importExtension: importExtension(file),
+      language: languages.get(file.getFilePath())!,
+      contextFile,
+      unwrap,
+      hint: (param) => hints.get(param),
+      ...(options.failureLog !== undefined ? { failureLog: options.failureLog } : {}),
+    });
+  const analyses = sources.map((file) => ({ file, analysis: analyze(file) }));
   const notesByFile = new Map<string, string[]>();
   const note = (file: string, text: string) => notesByFile.set(file, [...(notesByFile.get(file) ?? []), text]);
 
@@ -207,7 +247,8 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     findings.push(...analysis.findings);
     for (const f of analysis.findings) if (f.kind === 'unsafe') note(file.getFilePath(), `${f.symbol} (line ${f.line}) not wrapped: ${f.reason}`);
     const list: PlannedCapability[] = [];
-    for (const cap of analysis.capabilities) {
+    for (const planned of analysis.capabilities) {
+      const cap = qualified(planned, owners);
       const owner = owners.get(cap.verb);
       if (owner) {
         const reason = `verb ${cap.verb} is already provided by ${owner.symbol} (${basename(owner.file)}:${owner.line}); rename one runner or wrap it by hand`;
@@ -254,7 +295,8 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     });
     if (text !== existing) changes.push({ path: target, before: existing, after: text, kind: 'capabilities' });
     for (const cap of caps) {
-      findings.push({ kind: 'wrapped', code: 'wrapped', file: cap.file, line: cap.line, symbol: cap.symbol, reason: `wrapped as ${cap.exportName}`, verb: cap.verb, shape: cap.shape });
+      const why = cap.qualifiedFrom ? ` (verb qualified by its directory: ${cap.qualifiedFrom.verb} is ${cap.qualifiedFrom.owner})` : '';
+      findings.push({ kind: 'wrapped', code: 'wrapped', file: cap.file, line: cap.line, symbol: cap.symbol, reason: `wrapped as ${cap.exportName}${why}`, verb: cap.verb, shape: cap.shape });
     }
     if (caps.length > 0) registryEntries.push({ path: target, exports: caps.map((c) => c.exportName) });
     const before = file.getFullText();

@@ -39,7 +39,8 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     expect(result.stdout).toMatch(/^-class LookAroundLeaf \{\n\+export class LookAroundLeaf \{$/m);
     expect(result.stderr).toMatch(/wrapped src\/bot\/actions\.ts:36 craftItem → craft_item \(function\)/);
     expect(result.stderr).toMatch(/unsafe {2}src\/bot\/actions\.ts:221 ScriptedActions\.executeAction \[dynamic_dispatch\]/);
-    expect(result.stderr).toMatch(/unsafe {2}src\/shapes\/function\.ts:10 craftItem \[name_collision\] verb craft_item is already provided by craftItem \(actions\.ts:36\)/);
+    // The same verb from another directory is qualified by that directory, not refused.
+    expect(result.stderr).toMatch(/wrapped src\/shapes\/function\.ts:10 craftItem → shapes_craft_item \(function\)/);
     expect(result.stderr).toContain('8 file(s) would change');
     expect(existsSync(join(dry, 'src/bot/actions.capabilities.ts'))).toBe(false);
 
@@ -77,6 +78,8 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     [['wrap-runners', 'src', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts, \.js, \.mjs or \.cjs file/],
     [['wrap-runners', 'nope/missing.ts'], /nope\/missing\.ts does not exist/],
+    [['wrap-runners', 'src', '--failure-log', 'bot.output'], /--failure-log needs a property name or none/],
+    [['wrap-runners', 'src', '--unwrap', 'run as action'], /--unwrap needs a function name/],
   ])('exits 2 with a clear message on bad usage: %j', (args, message) => {
     const result = run(repoRoot, ...(args as string[]));
     expect(result.code).toBe(2);

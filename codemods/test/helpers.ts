@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Project, ts, type Diagnostic } from 'ts-morph';
-import type { FileChange } from '../src/index.js';
+import type { FileChange, WrapResult } from '../src/index.js';
 
 export const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../..');
@@ -55,4 +55,12 @@ export function typecheck(sources: readonly string[] | Readonly<Record<string, s
   for (const change of changes) project.createSourceFile(change.path, change.after, { overwrite: true });
   const diagnostics: Diagnostic[] = project.getPreEmitDiagnostics();
   return diagnostics.map((d) => `${d.getSourceFile()?.getFilePath() ?? '?'}:${d.getLineNumber() ?? 0} ${String(ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n'))}`);
+}
+
+/** The argument lines of every generated input schema, and how many are z.unknown(). */
+export function argumentShare(result: WrapResult): { args: number; unknown: number } {
+  const text = result.changes.filter((c) => c.kind === 'capabilities').map((c) => c.after).join('\n');
+  const schemas = [...text.matchAll(/inputSchema: (z\.strictObject\(\{[\s\S]*?\n {2}\}\)|z\.strictObject\(\{\}\))/g)].map((m) => m[1]!);
+  const lines = schemas.flatMap((s) => s.split('\n').filter((line) => /^ {4}['\w]+: /.test(line)));
+  return { args: lines.length, unknown: lines.filter((line) => line.includes('z.unknown()')).length };
 }

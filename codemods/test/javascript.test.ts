@@ -57,7 +57,7 @@ describe('JavaScript ES modules (JSDoc types, JS out)', () => {
   it('reads parameter types from JSDoc: strings, numbers, string unions, arrays, null, object types', () => {
     expect(text).toContain('blockType: z.string(),');
     expect(text).toContain("order: z.enum(['near', 'far']).default('near'),");
-    expect(text).toContain('exclude: z.array(z.string()).nullable().default(null),');
+    expect(text).toContain('exclude: z.array(z.string()).nullable().optional(),');
     expect(text).toMatch(/around: z\.strictObject\(\{\s+x: z\.number\(\),\s+y: z\.number\(\),\s+z: z\.number\(\),\s+\}\)\.optional\(\),/);
   });
 

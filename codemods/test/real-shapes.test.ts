@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Project } from 'ts-morph';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wrapRunners, type WrapResult } from '../src/index.js';
-import { compilerOptions, fixtures, typecheck } from './helpers.js';
+import { argumentShare, compilerOptions, fixtures, typecheck } from './helpers.js';
 
 // The realistic module of each shape, run as the CLI would (real file system, real mineflayer types).
 const MODULES = {
@@ -17,14 +17,6 @@ function wrap(path: string): WrapResult {
   const project = new Project({ compilerOptions: { ...compilerOptions, allowJs: true }, skipAddingFilesFromTsConfig: true });
   project.addSourceFileAtPath(path);
   return wrapRunners(project, { files: [path], registryFile: path.replace(/[^/]+$/, `sinew.registry${path.match(/\.\w+$/)![0]}`) });
-}
-
-/** The argument lines of every generated input schema, and how many are z.unknown(). */
-function argumentShare(result: WrapResult): { args: number; unknown: number } {
-  const text = result.changes.filter((c) => c.kind === 'capabilities').map((c) => c.after).join('\n');
-  const schemas = [...text.matchAll(/inputSchema: (z\.strictObject\(\{[\s\S]*?\n {2}\}\)|z\.strictObject\(\{\}\))/g)].map((m) => m[1]!);
-  const lines = schemas.flatMap((s) => s.split('\n').filter((line) => /^ {4}['\w]+: /.test(line)));
-  return { args: lines.length, unknown: lines.filter((line) => line.includes('z.unknown()')).length };
 }
 
 const results = {} as Record<keyof typeof MODULES, WrapResult>;

@@ -59,7 +59,7 @@ describe('a realistic mineflayer bot module with the three shapes mixed', () => 
     expect(text).toContain('quantity: z.number().default(1)');
     expect(text).toContain('range: z.number().optional()'); // `range = DEFAULT_RANGE`: the runner applies it
     expect(text).toContain("destination: z.enum(['hand', 'off-hand', 'head', 'torso']).default('hand')");
-    expect(text).toContain('minimumSaturation: z.number().nullable().default(null)');
+    expect(text).toContain('minimumSaturation: z.number().nullable().optional()');
   });
 
   it('flattens a destructured parameter into the args object and passes it whole', () => {
