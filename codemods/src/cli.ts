@@ -81,7 +81,10 @@ const SKIP = new Set(['node_modules', '.git', 'dist', 'coverage']);
 
 function collect(path: string, into: string[]): void {
   const absolute = resolve(path);
-  if (statSync(absolute).isDirectory()) {
+  const stats = statSync(absolute);
+  // A FIFO, socket or device would block the read forever: only files and directories are inputs.
+  if (!stats.isDirectory() && !stats.isFile()) throw new UsageError(`${path} is not a regular file or a directory`);
+  if (stats.isDirectory()) {
     for (const entry of readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.isDirectory() && !SKIP.has(entry.name)) collect(join(absolute, entry.name), into);
       else if (entry.isFile() && SOURCE_FILE.test(entry.name) && !/\.d\.(c|m)?ts$/.test(entry.name)) into.push(join(absolute, entry.name));
@@ -117,8 +120,11 @@ async function run(argv: readonly string[]): Promise<number> {
         compilerOptions: { strict: true, allowJs: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true },
       });
   for (const file of files) project.addSourceFileAtPath(file);
+  // A source that does not parse is never wrapped (the wrapper would be built on a guess): each is reported, and the run fails.
+  const broken = syntaxErrors(project, files, ts);
+  const parsed = files.filter((file) => !broken.has(file));
   const result = wrapRunners(project, {
-    files,
+    files: parsed,
     ...(args.out !== undefined ? { outDir: args.out } : {}),
     ...(args.registryFile !== undefined ? { registryFile: args.registryFile } : {}),
     ...(args.failureLog !== undefined ? { failureLog: args.failureLog === 'none' ? (false as const) : args.failureLog } : {}),
@@ -136,7 +142,29 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const verb = args.dryRun ? 'would change' : 'changed';
   process.stderr.write(`${formatReport(result.report, cwd)}\n${result.changes.length} file(s) ${verb}\n`);
-  return 0;
+  for (const [file, messages] of broken) for (const message of messages) process.stderr.write(`${relative(cwd, file)}:${message}\n`);
+  if (broken.size === 0) return 0;
+  process.stderr.write(`sinew-codemod: ${broken.size} file(s) with syntax errors were not wrapped\n`);
+  return 1;
+}
+
+/** Files whose text does not parse, with `line:column: syntax error: message` for each error. */
+function syntaxErrors(project: import('ts-morph').Project, files: readonly string[], ts: typeof import('ts-morph').ts): Map<string, string[]> {
+  const broken = new Map<string, string[]>();
+  const program = project.getProgram().compilerObject;
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    const diagnostics = source ? program.getSyntacticDiagnostics(source) : [];
+    if (diagnostics.length === 0) continue;
+    broken.set(
+      file,
+      diagnostics.map((d) => {
+        const { line, character } = source!.getLineAndCharacterOfPosition(d.start ?? 0);
+        return `${line + 1}:${character + 1}: syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+      }),
+    );
+  }
+  return broken;
 }
 
 run(process.argv.slice(2)).then(

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,3 +87,31 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     expect(result.stderr).toContain('usage: sinew-codemod wrap-runners');
   });
 });
+
+describe('sinew-codemod on inputs that cannot be wrapped', () => {
+  it('reports a source with a syntax error by file, line and column, wraps the rest, and exits 1', () => {
+    const dir = join(root, 'broken');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    writeFileSync(join(dir, 'src/good.js'), 'export async function waveHello(bot) {\n  bot.chat("hello");\n}\n');
+    writeFileSync(join(dir, 'src/bad.js'), 'export async function digDown(bot, depth) {\n  for (let i = 0; i < depth; i++ {\n    await bot.dig(bot.blockAt(bot.entity.position.offset(0, -1, 0)));\n  }\n}\n');
+    const result = run(dir, 'wrap-runners', 'src', '--dry-run');
+    expect(result.stderr).toContain('src/bad.js:2:');
+    expect(result.stderr).toContain('syntax error');
+    expect(result.stderr).toContain('1 file(s) with syntax errors were not wrapped');
+    expect(result.stdout).toContain('wave_hello');
+    expect(result.stdout).not.toContain('dig_down');
+    expect(result.code).toBe(1);
+  }, 60_000);
+
+  it('refuses a FIFO as input instead of blocking on it', () => {
+    const dir = join(root, 'fifo');
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    spawnSync('mkfifo', [join(dir, 'actions.js')]);
+    const result = run(dir, 'wrap-runners', 'actions.js');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not a regular file or a directory');
+  }, 60_000);
+});
+
