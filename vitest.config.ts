@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test-support/sequencer.js';
 import { createServerFileDetector, testFilesIn } from './test-support/server-files.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -45,6 +46,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     passWithNoTests: false,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: packages.flatMap(({ dir, timeoutMs, execArgv }) => {
       const files = testFilesIn(`${root}${dir}`);
       const split = [
