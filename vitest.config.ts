@@ -38,7 +38,7 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
  * on the CPU: they run first, more of them at once than there are cores. The rest (`<package>`) run
  * after them, one per core. `npm run test:fast` runs only the latter (`--project '!*:server'`).
  */
-const SERVER_WORKERS = Number(process.env.SINEW_SERVER_WORKERS ?? 6);
+const SERVER_WORKERS = Number(process.env.SINEW_SERVER_WORKERS ?? 4);
 const UNIT_WORKERS = Math.max(1, availableParallelism());
 const isServerFile = createServerFileDetector(root, Object.fromEntries(paths));
 
