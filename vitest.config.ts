@@ -38,9 +38,17 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
  * on the CPU: they run first, more of them at once than there are cores. The rest (`<package>`) run
  * after them, one per core. `npm run test:fast` runs only the latter (`--project '!*:server'`).
  */
-const SERVER_WORKERS = Number(process.env.SINEW_SERVER_WORKERS ?? 4);
+const SERVER_WORKERS = workersFrom(process.env.SINEW_SERVER_WORKERS, 4);
 const UNIT_WORKERS = Math.max(1, availableParallelism());
 const isServerFile = createServerFileDetector(root, Object.fromEntries(paths));
+
+/** A positive integer from the environment, or the default; anything else stops the run with its name. */
+function workersFrom(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const workers = Number(text);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`SINEW_SERVER_WORKERS: expected a positive integer, received ${JSON.stringify(text)}`);
+  return workers;
+}
 
 export default defineConfig({
   resolve: { alias },
