@@ -1,6 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test-support/sequencer.js';
+import { createServerFileDetector, testFilesIn } from './test-support/server-files.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -8,12 +12,13 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const tsconfig = JSON.parse(readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8')) as {
   compilerOptions: { paths: Record<string, string[]> };
 };
-const alias = Object.entries(tsconfig.compilerOptions.paths)
+const paths = Object.entries(tsconfig.compilerOptions.paths).map(([name, [target]]) => [name, `${root}${target}`] as const);
+const alias = [...paths]
   .sort(([a], [b]) => b.length - a.length)
-  .map(([name, [target]]) => ({ find: new RegExp(`^${name}$`), replacement: `${root}${target}` }));
+  .map(([name, target]) => ({ find: new RegExp(`^${name}$`), replacement: target }));
 
 /** One vitest project per package; integration suites (real server) get longer timeouts. */
-const projects: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
+const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
   { dir: 'packages/executor-contracts' },
   // --expose-gc: the memory regression test measures the heap after a full GC.
   { dir: 'packages/bt-runtime', execArgv: ['--expose-gc'] },
@@ -29,20 +34,49 @@ const projects: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
   { dir: 'examples/llm-planner', timeoutMs: 90_000 },
 ];
 
+/**
+ * Files that run a real server (`<package>:server` projects) spend their time waiting on its ticks, not
+ * on the CPU: they run first, more of them at once than there are cores. The rest (`<package>`) run
+ * after them, one per core. `npm run test:fast` runs only the latter (`--project '!*:server'`).
+ */
+const SERVER_WORKERS = workersFrom(process.env.SINEW_SERVER_WORKERS, 4);
+const UNIT_WORKERS = Math.max(1, availableParallelism());
+const isServerFile = createServerFileDetector(root, Object.fromEntries(paths));
+
+/** A positive integer from the environment, or the default; anything else stops the run with its name. */
+function workersFrom(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const workers = Number(text);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`SINEW_SERVER_WORKERS: expected a positive integer, received ${JSON.stringify(text)}`);
+  return workers;
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
     passWithNoTests: false,
-    projects: projects.map(({ dir, timeoutMs, execArgv }) => ({
-      extends: true,
-      test: {
-        name: dir.split('/').pop(),
-        root: `${root}${dir}`,
-        include: ['test/**/*.test.ts'],
-        testTimeout: timeoutMs ?? 10_000,
-        hookTimeout: timeoutMs ?? 10_000,
-        ...(execArgv ? { execArgv } : {}),
-      },
-    })),
+    sequence: { sequencer: LongestFirstSequencer },
+    projects: packages.flatMap(({ dir, timeoutMs, execArgv }) => {
+      const files = testFilesIn(`${root}${dir}`);
+      const split = [
+        { name: dir.split('/').pop()!, files: files.filter((file) => !isServerFile(file)), order: 1, workers: UNIT_WORKERS },
+        { name: `${dir.split('/').pop()!}:server`, files: files.filter(isServerFile), order: 0, workers: SERVER_WORKERS },
+      ];
+      return split
+        .filter(({ files: some }) => some.length > 0)
+        .map(({ name, files: some, order, workers }) => ({
+          extends: true,
+          test: {
+            name,
+            root: `${root}${dir}`,
+            include: some.map((file) => relative(`${root}${dir}`, file)),
+            testTimeout: timeoutMs ?? 10_000,
+            hookTimeout: timeoutMs ?? 10_000,
+            maxWorkers: workers,
+            sequence: { groupOrder: order },
+            ...(execArgv ? { execArgv } : {}),
+          },
+        }));
+    }),
   },
 });

@@ -112,3 +112,8 @@ export async function waitUntil(done: () => boolean, timeoutMs: number): Promise
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** How many of an item the bot holds, over all its stacks. */
+export function countItem(bot: SinewBot, name: string): number {
+  return bot.inventory.items().reduce((n, item) => (item.name === name ? n + item.count : n), 0);
+}

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /** Active handles that would keep the process alive (sockets, servers, timers). */
 const liveHandles = (): Record<string, number> => {
@@ -42,6 +45,14 @@ describe('server lifecycle', () => {
     // closing sockets finish on the next loop turns; give them a moment, not a fixed sleep
     for (let i = 0; i < 20 && leftOver().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(leftOver()).toEqual([]);
+  });
+
+  it('12 servers started and stopped in one fresh process add no listener that outlives its server', async () => {
+    // A fresh process: the warning is printed once per process, so an earlier file in this worker could hide it.
+    const script = fileURLToPath(new URL('./fixtures/many-servers.ts', import.meta.url));
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, '12'], { timeout: 45_000 });
+    expect(stdout.trim()).toBe('stopped 12');
+    expect(stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
   });
 
   it('10 bots connect to one server at once and all see each other in the player list', async () => {

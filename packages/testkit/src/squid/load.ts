@@ -1,12 +1,18 @@
-import { EventEmitter } from 'node:events';
 import readline from 'node:readline';
 import { createMCServer } from 'flying-squid';
 import type { SquidServer } from './types.js';
 
-/** A stand-in for the stdin console flying-squid opens at load (it would keep the process alive). */
+/**
+ * A stand-in for the stdin console flying-squid opens at load (it would keep the process alive).
+ * It never emits a line, so it keeps no listeners: flying-squid's log plugin subscribes `'line'` on
+ * this one module-wide console for every server it creates and never unsubscribes, which held every
+ * stopped server in memory and printed MaxListenersExceededWarning at the eleventh server.
+ */
 function detachedConsole(): readline.Interface {
-  const fake = new EventEmitter() as EventEmitter & Record<string, unknown>;
+  const fake: Record<string, unknown> = {};
   for (const method of ['setPrompt', 'prompt', 'close', 'pause', 'resume', 'write']) fake[method] = () => undefined;
+  for (const method of ['on', 'once', 'addListener', 'prependListener', 'off', 'removeListener', 'removeAllListeners'])
+    fake[method] = () => fake;
   return fake as unknown as readline.Interface;
 }
 

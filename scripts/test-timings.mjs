@@ -1,0 +1,40 @@
+// Prints the slowest test files of a vitest run and its totals, from the JSON reporter's output
+// (`npm run test:unit` writes .sinew/vitest.json). Usage: node scripts/test-timings.mjs [file] [--top N]
+// Exits 2 on a missing or unreadable report, so CI cannot print an empty table and call it a pass.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { ROOT } from './workspaces.mjs';
+
+const args = process.argv.slice(2);
+const topAt = args.indexOf('--top');
+const top = topAt >= 0 ? Number(args[topAt + 1]) : 10;
+const file = args.find((arg, i) => !arg.startsWith('--') && (topAt < 0 || i !== topAt + 1)) ?? '.sinew/vitest.json';
+if (!Number.isInteger(top) || top <= 0) fail(`--top: expected a positive integer, received ${JSON.stringify(args[topAt + 1])}`);
+
+let report;
+try {
+  report = JSON.parse(readFileSync(file, 'utf8'));
+} catch (error) {
+  fail(`cannot read the vitest JSON report ${file}: ${error instanceof Error ? error.message : String(error)}`);
+}
+if (!Array.isArray(report?.testResults)) fail(`${file} is not a vitest JSON report (no testResults)`);
+
+const files = report.testResults
+  .map((result) => ({ name: relative(ROOT, result.name), ms: result.endTime - result.startTime, status: result.status }))
+  .sort((a, b) => b.ms - a.ms);
+const wallMs = Math.max(...report.testResults.map((r) => r.endTime)) - report.startTime;
+const sumMs = files.reduce((sum, f) => sum + f.ms, 0);
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+console.log(`\nslowest ${Math.min(top, files.length)} of ${files.length} test files:`);
+for (const f of files.slice(0, top)) console.log(`  ${seconds(f.ms).padStart(8)}  ${f.name}${f.status === 'passed' ? '' : `  (${f.status})`}`);
+console.log(
+  `total: ${seconds(wallMs)} wall for ${report.numTotalTests} tests in ${files.length} files ` +
+    `(${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped; ` +
+    `files summed ${seconds(sumMs)})`,
+);
+
+function fail(message) {
+  console.error(`test-timings: ${message}`);
+  process.exit(2);
+}

@@ -1,0 +1,37 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds each long file took in a full run (issue 25); used only on a fresh clone, where vitest has no
+ * results cache yet. Without it the longest file could start last and end a minute after all the others.
+ */
+const KNOWN_SECONDS: Record<string, number> = {
+  'examples/need-wood/test/techtree.test.ts': 90,
+  'examples/need-wood/test/survival.test.ts': 38,
+  'examples/need-wood/test/demo.test.ts': 35,
+  'packages/planners/test/integration/need-wood.test.ts': 29,
+  'codemods/test/cli.test.ts': 51,
+  'packages/executor-contracts/test/cli.test.ts': 32,
+  'packages/bt-runtime/test/memory.test.ts': 26,
+  'packages/planners/test/verb-gate-cli.test.ts': 20,
+};
+
+/** A file neither cached nor known: after the long ones, before the many short ones a warm cache knows. */
+const UNKNOWN_SECONDS = 10;
+
+/**
+ * Runs each group (`sequence.groupOrder`) longest file first, across projects: vitest's own order runs
+ * projects by name, so a slow file of a project named late would start when every worker but one is idle.
+ * A file's length is its duration in vitest's results cache, else KNOWN_SECONDS, else 10 s.
+ */
+export class LongestFirstSequencer extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const estimate = (spec: TestSpecification): number => {
+      const path = relative(this.ctx.config.root, spec.moduleId);
+      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
+      return cached?.duration ?? (KNOWN_SECONDS[path] ?? UNKNOWN_SECONDS) * 1_000;
+    };
+    const order = (spec: TestSpecification): number => spec.project.config.sequence.groupOrder;
+    return Promise.resolve([...files].sort((a, b) => order(a) - order(b) || estimate(b) - estimate(a)));
+  }
+}
