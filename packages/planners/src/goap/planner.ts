@@ -1,9 +1,10 @@
 // The goal-oriented planner: plans from the registry's declared preconditions and effects.
-import { formatPredicate, parsePredicate, type Capability, type CapabilityRegistry, type Intent, type Predicate } from '@sinew/executor-contracts';
+import { formatPredicate, parsePredicate, type Capability, type CapabilityRegistry, type Intent, type Predicate, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlannerWorld, type PlanResult } from '../contract.js';
 import { actionSchemas, type GoapDomain, type GroundAction } from './actions.js';
 import { conditionsOf, defaultEvaluator, type PredicateEvaluator } from './conditions.js';
+import { repairFromDeclarations } from './repair.js';
 import { search, type SearchResult } from './search.js';
 
 /** Search bounds; a bad value is refused when the planner is built. */
@@ -95,6 +96,11 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
       const goal = goalPredicates(intent.goal);
       if (!goal.ok) return planFailure(name, 'unsupported_goal', `goal "${intent.goal.slice(0, 80)}" is not stated as predicates: ${goal.reason}`);
       return planGoal(goal.predicates, world, intent.id);
+    },
+    repair(request: RepairRequest, world: PlannerWorld): RepairResponse | undefined {
+      const parsed = PlannerWorldSchema.safeParse(world);
+      if (!parsed.success) return undefined;
+      return repairFromDeclarations(request, parsed.data, { registry: options.registry, holds: options.evaluator ?? defaultEvaluator, planGoal });
     },
     lastSearch: () => last,
   };
