@@ -35,6 +35,8 @@ export interface GoapPlannerOptions {
 export interface GoapPlanner extends Planner<PlannerWorld> {
   /** Plans a goal given as predicates; `plan(intent)` reads them from `intent.goal`. */
   planGoal(goal: readonly Predicate[], world: PlannerWorld, intentId?: string): PlanResult;
+  /** A `precond_missing` step's missing predicates (else its declared preconds), planned from declarations. */
+  repair(request: RepairRequest, world: PlannerWorld): RepairResponse | undefined;
   lastSearch(): { readonly nodes: number; readonly ms: number } | undefined;
 }
 
