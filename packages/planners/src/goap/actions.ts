@@ -121,6 +121,21 @@ export function producers(
   return { actions, rejections };
 }
 
+/**
+ * A step as given (a model's proposal) made concrete: the domain's first variant for its args, else its
+ * declarations as they are; a string says why it cannot be (args that do not parse, a placeholder left).
+ */
+export function groundStep(
+  capability: Capability,
+  args: Record<string, unknown>,
+  world: PlannerWorld,
+  options: { readonly domain?: GoapDomain; readonly cost: (capability: Capability, args: Record<string, unknown>) => number },
+): GroundAction | string {
+  const [variant] = options.domain?.refine(capability.name, args, world) ?? [];
+  const refined = variant ? groundAction(capability, { ...variant, args: { ...args, ...variant.args } }, options.cost) : undefined;
+  return refined !== undefined && typeof refined !== 'string' ? refined : groundAction(capability, { args }, options.cost);
+}
+
 /** A variant checked against the capability: its schema parses the args, every precondition and effect is concrete. */
 function groundAction(
   capability: Capability,
