@@ -114,11 +114,16 @@ export function toStep(action: GroundAction, index: number) {
     stepId: `s${index + 1}`,
     type: action.verb,
     args: action.args,
-    preconds: action.preconds.map(formatPredicate),
-    effects: action.effects.map(formatPredicate),
+    preconds: action.preconds.filter(checkable).map(formatPredicate),
+    effects: action.effects.filter(checkable).map(formatPredicate),
     cost: action.cost,
     ...(action.expectedDurationMs !== undefined ? { expectedDurationMs: action.expectedDurationMs } : {}),
   };
+}
+
+/** A predicate the executor can check: no unobserved target (`block:<position>=…`; the capability picks it and its acceptance checks it). */
+function checkable(predicate: Predicate): boolean {
+  return !formatPredicate(predicate).includes('<');
 }
 
 /** A search that found nothing, as a coded failure naming the predicate no capability produces (or the bound hit). */

@@ -72,6 +72,8 @@ describe('createGoapPlanner over fake declarations', () => {
     if (!result.ok) return;
     expect(summary(result.plan.steps)).toEqual(['place_block {"item":"oven"}', 'mill {"what":"flour"}', 'mill {"what":"flour"}', 'bake_bread {"loafCount":4}']);
     expect(result.plan.steps[3]).toMatchObject({ preconds: ['has_item:flour:4', 'near_block:oven'], effects: ['has_item:bread:+4'], expectedDurationMs: 4_000, cost: 4 });
+    // A target the step picks itself is not carried: the executor could not check `block:<position>=oven`.
+    expect(result.plan.steps[0]).toMatchObject({ preconds: ['has_item:oven:1'], effects: [] });
   });
 
   it('takes the expensive producer only when the cheap one cannot be fed, and then the cheapest use of it', () => {
