@@ -2,13 +2,17 @@
 // in worlds shaped like the placed tech-tree world (a tree in view, inventories from empty to mid-game). The
 // goap plans `has_item:<item>:<n>` from the standard registry's declarations (+ the recipe domain); the HTN
 // plans `obtain <item>` from its hand-written methods. Ratio = goap ÷ HTN (time, and steps).
-import { createStandardRegistry } from '@sinew/capabilities';
+import { createExecutor } from '@sinew/bt-runtime';
+import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
+import { connectBot, placeTree, reset, startServer } from '@sinew/testkit';
 import { pred, type CapabilityRegistry } from '@sinew/executor-contracts';
 import { createGoapPlanner, type PlannerWorld, type PlanResult } from '@sinew/planners';
-import { createMinecraftHtn, minecraftGoapDomain, recipeBook } from '@sinew/planners/minecraft';
+import { createMinecraftHtn, focusAround, minecraftGoapDomain, recipeBook } from '@sinew/planners/minecraft';
 import { record, runMain } from './harness.js';
 
 const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 7);
+/** How many of the empty-world goals also run on the embedded server, each planner on a fresh tree (~15 s a run). */
+const SERVER_GOALS = Number(process.env.SINEW_BENCH_SERVER_GOALS ?? 4);
 
 const tree = { '4,64,2': 'oak_log', '4,65,2': 'oak_log', '4,66,2': 'oak_log', '5,66,2': 'oak_leaves' };
 const world = (inventory: Record<string, number>, blocks: Record<string, string> = tree): PlannerWorld => ({
@@ -82,7 +86,43 @@ async function main(): Promise<void> {
   console.log(['goal'.padEnd(30), 'goap ms'.padStart(8), 'htn ms'.padStart(8), 'ratio'.padStart(7), 'goap n'.padStart(6), 'htn n'.padStart(6), 'ratio'.padStart(6), 'nodes'.padStart(6)].join(' '));
   for (const row of rows) console.log(row);
   console.log(`largest search: ${largest.goal}: ${largest.nodes} nodes, ${largest.ms.toFixed(1)} ms (injected clock: Date.now)`);
+  await onServer(GOALS.filter(([, , w]) => w === 'empty').slice(0, SERVER_GOALS));
   record({ figure: `goap plan time over ${GOALS.length} goals (median of per-goal medians) vs HTN`, unit: 'ms', values: goapMs, baselines: htnMs, digits: 3 });
+}
+
+/** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it (no repair hook). */
+async function onServer(goals: readonly (readonly [string, number, string])[]): Promise<void> {
+  if (goals.length === 0) return;
+  const server = await startServer();
+  const registry = createStandardRegistry();
+  const book = recipeBook();
+  const planners = {
+    goap: (w: PlannerWorld, item: string, count: number) =>
+      createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(book), limits: { maxNodes: 20_000, maxMs: 5_000 } }).planGoal([pred.hasItem(item, count)], w, `srv-${item}`),
+    htn: (w: PlannerWorld, item: string, count: number) =>
+      createMinecraftHtn({ book }).plan({ id: `srv-${item}`, source: 'user', goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] }, w) as PlanResult,
+  };
+  try {
+    for (const [item, count] of goals) {
+      const cells: string[] = [];
+      for (const [name, plan] of Object.entries(planners)) {
+        await reset(server);
+        await placeTree(server, server.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
+        const bot = instrumentBot(await connectBot(server, { username: `${name}${item.slice(0, 8)}` }));
+        const executor = createExecutor({ registry, body: bot });
+        const t0 = performance.now();
+        const planned = plan(observeWorld(bot, { positions: focusAround(bot.entity.position, 6) }), item, count);
+        const outcome = planned.ok ? await executor.run(planned.plan) : undefined;
+        const held = bot.inventory.items().filter((i) => i.name === item).reduce((n, i) => n + i.count, 0);
+        cells.push(`${name} ${outcome?.status === 'completed' && held >= count ? 'ok' : `✗ ${outcome?.failure?.code ?? (planned.ok ? '' : planned.failure.code)}`} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        await executor.close();
+        bot.quit();
+      }
+      console.log(`server: ${item}×${count}: ${cells.join(' | ')}`);
+    }
+  } finally {
+    await server.stop();
+  }
 }
 
 runMain(main);
