@@ -1,40 +1,24 @@
-import { createExecutor, type Executor } from '@sinew/bt-runtime';
+import { createExecutor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } from '@sinew/capabilities';
 import { pred, type CapabilityRegistry } from '@sinew/executor-contracts';
-import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectBot, placeTree } from '@sinew/testkit';
+import { describe, expect, it } from 'vitest';
 import { createGoapPlanner, createPlannerRepairHook } from '../../src/index.js';
 import { focusAround, minecraftGoapDomain, recipeBook } from '../../src/minecraft/index.js';
+import { useEmbeddedServer } from '../support/server.js';
 
-// One server for the file; each test resets it and connects a fresh bot beside a fresh tree.
-let server: TestServer;
-let current: { bot: SinewBot; executor?: Executor<SinewBot> } | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-beforeEach(async () => {
-  await reset(server);
-});
-afterEach(async () => {
-  await current?.executor?.close();
-  current?.bot.quit();
-  current = undefined;
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const embedded = useEmbeddedServer();
 
 const count = (bot: SinewBot, name: string) => bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
 
 async function setup(username: string) {
-  await placeTree(server, server.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
-  const bot = instrumentBot(await connectBot(server, { username }));
+  await placeTree(embedded.server(), embedded.server().spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
+  const bot = instrumentBot(await connectBot(embedded.server(), { username }));
   const registry = createStandardRegistry();
   const goap = createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } });
   const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
   const executor = createExecutor({ registry, body: bot, repair: createPlannerRepairHook(goap, snapshot) });
-  current = { bot, executor };
+  embedded.track(bot, executor);
   return { bot, goap, snapshot, executor };
 }
 
