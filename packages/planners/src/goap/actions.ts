@@ -35,6 +35,9 @@ export interface GoapDomain {
   refine(verb: string, bound: Readonly<Record<string, unknown>>, world: PlannerWorld): readonly ActionVariant[] | undefined;
 }
 
+/** A step's default cost: its capability's `expectedDurationMs` in seconds, else 1. */
+export const durationCost = (capability: Capability): number => (capability.expectedDurationMs ?? 1_000) / 1_000;
+
 /** A capability prepared for unification: its effects over placeholder args, and which placeholder is which field. */
 export interface ActionSchema {
   readonly capability: Capability;

@@ -3,7 +3,7 @@
 // planned by the goal-oriented planner, or the proposal is refused with the predicate named.
 import { blockKey, formatPredicate, type Capability, type CapabilityRegistry, type Intent, type PlanStep, type Predicate } from '@sinew/executor-contracts';
 import { planFailure, PlannerWorldSchema, type Planner, type PlannerWorld, type PlanResult } from '../contract.js';
-import { groundStep, type GoapDomain, type GroundAction } from './actions.js';
+import { durationCost, groundStep, type GoapDomain, type GroundAction } from './actions.js';
 import { defaultEvaluator, held, type PredicateEvaluator } from './conditions.js';
 import type { GoapPlanner } from './planner.js';
 
@@ -55,25 +55,25 @@ export function checkProposal(
   let world = structuredClone(start);
   const out: PlanStep[] = [];
   let repaired = 0;
-  const cost = (capability: Capability) => (capability.expectedDurationMs ?? 1_000) / 1_000;
+  const ground = (capability: Capability, args: Record<string, unknown>) => groundStep(capability, args, world, { ...(options.domain ? { domain: options.domain } : {}), cost: durationCost });
   for (const step of steps) {
     const capability = options.registry.get(step.type, step.capabilityVersion);
     if (!capability) return { ok: false, reason: `step ${step.stepId}: no capability provides "${step.type}"`, details: [] };
-    const ground = groundStep(capability, step.args, world, { ...(options.domain ? { domain: options.domain } : {}), cost });
-    if (typeof ground === 'string') return { ok: false, reason: `step ${step.stepId} ${step.type}: ${ground}`, details: [] };
-    const unmet = ground.preconds.filter((p) => !options.holds(p, world) && !(p.kind === 'has_item' && typeof p.item === 'string' && held(world, p.item) >= p.count));
+    const action = ground(capability, step.args);
+    if (typeof action === 'string') return { ok: false, reason: `step ${step.stepId} ${step.type}: ${action}`, details: [] };
+    const unmet = action.preconds.filter((p) => !options.holds(p, world) && !(p.kind === 'has_item' && typeof p.item === 'string' && held(world, p.item) >= p.count));
     if (unmet.length > 0) {
       const gap = options.goap.planGoal(unmet, world, step.stepId);
       const wanted = unmet.map(formatPredicate).join(', ');
       if (!gap.ok) return { ok: false, reason: `step ${step.stepId} ${step.type}: declared precondition ${wanted} cannot hold: ${gap.failure.reason}`, details: [...(gap.failure.details ?? [])] };
       for (const [index, extra] of gap.plan.steps.entries()) {
         out.push({ ...extra, stepId: `${step.stepId}-pre${index + 1}` });
-        world = simulate(world, groundStep(options.registry.get(extra.type)!, extra.args, world, { ...(options.domain ? { domain: options.domain } : {}), cost }));
+        world = simulate(world, ground(options.registry.get(extra.type)!, extra.args));
       }
       repaired += 1;
     }
     out.push(step);
-    world = simulate(world, ground);
+    world = simulate(world, action);
   }
   return { ok: true, steps: out, repaired };
 }

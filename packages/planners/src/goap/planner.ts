@@ -2,7 +2,7 @@
 import { formatPredicate, parsePredicate, type Capability, type CapabilityRegistry, type Intent, type Predicate, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlannerWorld, type PlanResult } from '../contract.js';
-import { actionSchemas, type GoapDomain, type GroundAction } from './actions.js';
+import { actionSchemas, durationCost, type GoapDomain, type GroundAction } from './actions.js';
 import { conditionsOf, defaultEvaluator, type PredicateEvaluator } from './conditions.js';
 import { repairFromDeclarations } from './repair.js';
 import { search, type SearchResult } from './search.js';
@@ -69,7 +69,7 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
   const name = options.name ?? 'goap';
   const schemas = actionSchemas(options.registry);
   const clock = options.clock ?? { now: () => Date.now() };
-  const cost = options.cost ?? ((capability: Capability) => (capability.expectedDurationMs ?? 1_000) / 1_000);
+  const cost = options.cost ?? durationCost;
   let planCounter = 0;
   let last: { nodes: number; ms: number } | undefined;
 
