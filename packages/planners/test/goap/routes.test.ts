@@ -23,6 +23,9 @@ describe('routes to the goal-oriented and collaborative planners', () => {
   it('a goal stated as predicates goes to goap, and only then', () => {
     expect(PREDICATE_GOAL.test('has_item:torch:4, near_block:crafting_table')).toBe(true);
     expect(PREDICATE_GOAL.test('craft torch')).toBe(false);
+    expect(PREDICATE_GOAL.test('has_item:torch:4 and then some')).toBe(false);
+    // Thousands of predicate-like words before a bad tail: refused at once (a backtracking pattern would hang here).
+    expect(PREDICATE_GOAL.test(`${'has_item:a,'.repeat(5_000)}?? !`)).toBe(false);
     const router = createRouter({ planners: [createMinecraftHtn(), proposer([]), goap()], rules: DEFAULT_ROUTING_RULES });
     expect(router.route(intent('has_item:torch:4')).chosen).toBe('goap');
     expect(router.route(intent('craft a torch')).chosen).toBe('htn');
