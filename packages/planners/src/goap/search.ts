@@ -96,11 +96,12 @@ export function search(goal: Conditions, world: PlannerWorld, options: SearchOpt
     if (!unmet) return { ok: true, steps: node.steps, cost: node.cost, nodes, ms: elapsed() };
     if (node.steps.length >= options.limits.maxSteps) continue;
     const found = producers(options.schemas, unmet, world, options);
-    if (found.actions.length === 0) {
-      const wire = formatPredicate(unmet);
-      if (!unproducible.has(wire)) details.push(`${wire}: no capability's declared effects produce it${found.rejections.length ? ` (${found.rejections.join('; ')})` : ''}`);
+    const wire = formatPredicate(unmet);
+    const note = (why: string) => {
+      if (!unproducible.has(wire)) details.push(`${wire}: ${why}`);
       unproducible.add(wire);
-    }
+    };
+    if (found.actions.length === 0) note(`no capability's declared effects produce it${found.rejections.length ? ` (${found.rejections.join('; ')})` : ''}`);
     let pushed = 0;
     for (const action of found.actions) {
       const conditions = regress(node.conditions, action);
@@ -109,11 +110,7 @@ export function search(goal: Conditions, world: PlannerWorld, options: SearchOpt
       frontier.push({ conditions, steps: [action, ...node.steps], cost: node.cost + action.cost, seq: seq++ });
       pushed += 1;
     }
-    const wire = formatPredicate(unmet);
-    if (pushed === 0 && found.actions.length > 0 && !unproducible.has(wire)) {
-      details.push(`${wire}: every producer needs it first (${[...new Set(found.actions.map((a) => a.verb))].join(', ')})`);
-      unproducible.add(wire);
-    }
+    if (pushed === 0 && found.actions.length > 0) note(`every producer needs it first (${[...new Set(found.actions.map((a) => a.verb))].join(', ')})`);
   }
   return { ok: false, bound: undefined, unproducible: [...unproducible], details, nodes, ms: elapsed() };
 }
