@@ -1,6 +1,8 @@
 // What the goal-oriented planner regresses over: item demands (counts) and the other open predicates.
 import { blockKey, formatPredicate, type Predicate } from '@sinew/executor-contracts';
 import type { PlannerWorld } from '../contract.js';
+// Pure geometry over the snapshot (contracts only): no minecraft-data behind it.
+import { blockNear } from '../minecraft/state.js';
 
 /** Whether a predicate holds in a world; the default reads inventory and the observed blocks. */
 export type PredicateEvaluator = (predicate: Predicate, world: PlannerWorld) => boolean;
@@ -56,8 +58,8 @@ export function stateKey(conditions: Conditions, world: PlannerWorld, holds: Pre
 }
 
 /**
- * The default evaluator over a `PlannerWorld`: counts for `has_item` (class `any`: anything held), blocks in
- * focus for `near_block`, `block_at`, `air_at`; the item in hand for `equipped:hand`. Anything else (events such
+ * The default evaluator over a `PlannerWorld`: counts for `has_item` (class `any`: anything held), a block in
+ * focus within `NEAR_BLOCK_DISTANCE` for `near_block`, `block_at`, `air_at`; the item in hand for `equipped:hand`. Anything else (events such
  * as `food_rose`, `hurt`) does not hold before a step makes it hold.
  */
 export const defaultEvaluator: PredicateEvaluator = (predicate, world) => {
@@ -66,7 +68,7 @@ export const defaultEvaluator: PredicateEvaluator = (predicate, world) => {
       if (typeof predicate.item !== 'string') return predicate.item.class === 'any' && Object.values(world.inventory).some((n) => n >= predicate.count);
       return predicate.mode === 'at_least' && held(world, predicate.item) >= predicate.count;
     case 'near_block':
-      return Object.values(world.blocks).includes(predicate.block);
+      return blockNear(world, predicate.block);
     case 'block_at':
       return 'x' in predicate.position && world.blocks[blockKey(predicate.position)] === predicate.block;
     case 'air_at':

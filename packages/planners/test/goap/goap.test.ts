@@ -1,9 +1,9 @@
 import { createStandardRegistry } from '@sinew/capabilities';
-import { CapabilityRegistry, checkStep, defineCapability, IntentSchema, pred, unverified } from '@sinew/executor-contracts';
+import { CapabilityRegistry, checkStep, defineCapability, IntentSchema, parsePredicate, pred, unverified, type Predicate } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGoapPlanner, type PlannerWorld } from '../../src/index.js';
-import { minecraftGoapDomain, recipeBook } from '../../src/minecraft/index.js';
+import { minecraftGoapDomain, recipeBook, subgoalsFor } from '../../src/minecraft/index.js';
 
 // A small kitchen: odd shapes on purpose (camelCase fields, a fixed-count effect, a capability with no effects).
 const bakeBread = defineCapability({
@@ -89,6 +89,11 @@ describe('createGoapPlanner over fake declarations', () => {
     expect(done.ok && done.plan.steps).toEqual([]);
     const gained = goap.planGoal([pred.gained('flour', 2)], world({ flour: 5, wheat: 3 }));
     expect(gained.ok && summary(gained.plan.steps)).toEqual(['mill {"what":"flour"}']);
+    // near_block: a block in focus within reach distance; one seen far away does not count.
+    const near = goap.planGoal([pred.nearBlock('oven')], world({ oven: 1 }, { '2,65,-5': 'oven' }));
+    expect(near.ok && near.plan.steps).toEqual([]);
+    const far = goap.planGoal([pred.nearBlock('oven')], world({ oven: 1 }, { '0,64,-40': 'oven' }));
+    expect(far.ok && summary(far.plan.steps)).toEqual(['place_block {"item":"oven"}']);
   });
 
   it('fails with no_method naming the predicate no capability produces', () => {
@@ -169,5 +174,18 @@ describe('createGoapPlanner over createStandardRegistry() declarations', () => {
   it('names what the declarations cannot produce (no recipe, no source)', () => {
     const result = planner().planGoal([pred.hasItem('bedrock', 1)], empty);
     expect(!result.ok && result.failure.reason).toMatch(/^no capability produces has_item:bedrock:\+1 from this world/);
+  });
+
+  // Issue 31 item 4: where the hand-written recipe regression (`subgoalsFor`) and the declarations agree.
+  it.each([
+    [['has_item:stick:2'], world({}, { '2,64,0': 'oak_log' })],
+    [['near_block:furnace'], world({ cobblestone: 8 }, { '1,64,-2': 'crafting_table' })],
+    [['near_block:furnace'], world({ furnace: 1 })],
+  ])('derives what subgoalsFor writes by hand for %j', (missing, at) => {
+    const handWritten = subgoalsFor(missing, at);
+    const derived = planner().planGoal(missing.map((text) => (parsePredicate(text) as { predicate: Predicate }).predicate), at);
+    const shape = (steps: readonly { type: string; args: Record<string, unknown> }[]) => steps.map((s) => [s.type, s.args.item ?? s.args.block, s.args.count]);
+    expect(handWritten.ok && derived.ok).toBe(true);
+    if (handWritten.ok && derived.ok) expect(shape(derived.plan.steps)).toEqual(shape(handWritten.steps));
   });
 });
