@@ -74,3 +74,8 @@ export {
   type ThoughtEvent,
 } from './needs/needs.js';
 export { threatsFromBelief, withBeliefThreats, type BeliefThreatView } from './needs/threats.js';
+export { type ActionVariant, type GoapDomain } from './goap/actions.js';
+export { checkProposal, createCollaborativePlanner, type CollaborativePlannerOptions } from './goap/collaborate.js';
+export { GOAP_ROUTING_RULES, PREDICATE_GOAL } from './router/goap-routes.js';
+export { defaultEvaluator, type PredicateEvaluator } from './goap/conditions.js';
+export { createGoapPlanner, GoapLimitsSchema, goalPredicates, type GoapLimits, type GoapPlanner, type GoapPlannerOptions } from './goap/planner.js';

@@ -9,6 +9,7 @@ import { recipeBook, type RecipeBook } from './recipes.js';
 import { minecraftRepair } from './repair.js';
 
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
+export { minecraftGoapDomain } from '../goap/minecraft.js';
 export { minecraftOperators } from './operators.js';
 export { focusAround } from './state.js';
 export { recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';

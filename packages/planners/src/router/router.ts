@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { planFailure, readPlanResult, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
+import { GOAP_ROUTING_RULES } from './goap-routes.js';
 
 // Plans whose outcome never comes (bot restarted, plan preempted) must not grow the map forever.
 const MAX_TRACKED_PLANS = 1000;
@@ -23,7 +24,8 @@ export interface RouteRule {
 
 /**
  * The default routing table (seeds/004 "Routing Strategy"): time-critical safety → the fast path
- * (`needs`), structured multi-step crafting/building → `htn`, ambiguous/social/natural-language → `llm`.
+ * (`needs`), structured multi-step crafting/building → `htn`, ambiguous/social/natural-language → `llm`;
+ * goals stated as predicates and navigation/puzzle/optimization → `goap`, trade-offs → `collaborative`.
  */
 export const DEFAULT_ROUTING_RULES: readonly RouteRule[] = [
   { name: 'safety_critical', traits: ['safety_critical', 'emergency', 'threat'], route: ['needs'], weight: 10 },
@@ -31,6 +33,7 @@ export const DEFAULT_ROUTING_RULES: readonly RouteRule[] = [
   { name: 'structured', traits: ['multi_step', 'crafting', 'building', 'gathering'], route: ['htn'], weight: 3 },
   { name: 'ambiguous_social', traits: ['ambiguous', 'social', 'natural_language', 'creative'], route: ['llm'], weight: 3 },
   { name: 'known_goal', goal: /^(craft|obtain|get|acquire|need|shelter|build|wooden|stone|iron|smelt)/i, route: ['htn', 'llm'], weight: 1 },
+  ...GOAP_ROUTING_RULES,
 ];
 
 /** A planner the router considered for an intent, with its score. */

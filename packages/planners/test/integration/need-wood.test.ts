@@ -1,41 +1,26 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld, type SinewBot } from '@sinew/capabilities';
-import { connectBot, placeTree, reset, setBlock, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, placeTree, setBlock } from '@sinew/testkit';
 import type { RepairHook } from '@sinew/executor-contracts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, type RouteEvent } from '../../src/index.js';
 import { createMinecraftHtn, focusAround } from '../../src/minecraft/index.js';
+import { useEmbeddedServer } from '../support/server.js';
 
 // One server for the file; each test resets it and connects a fresh bot beside a fresh tree.
-let server: TestServer;
-let current: { bot: SinewBot; executor?: Executor<SinewBot> } | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-beforeEach(async () => {
-  await reset(server);
-});
-afterEach(async () => {
-  await current?.executor?.close();
-  current?.bot.quit();
-  current = undefined;
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const embedded = useEmbeddedServer();
 
 async function botBesideTree(username: string) {
-  await placeTree(server, server.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
-  const bot = instrumentBot(await connectBot(server, { username }));
-  current = { bot };
+  await placeTree(embedded.server(), embedded.server().spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
+  const bot = instrumentBot(await connectBot(embedded.server(), { username }));
+  embedded.track(bot);
   const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
   return { bot, snapshot };
 }
 
 function executorFor(bot: SinewBot, repair: RepairHook): Executor<SinewBot> {
   const executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair });
-  current = { bot, executor };
+  embedded.track(bot, executor);
   return executor;
 }
 
@@ -85,10 +70,10 @@ describe('precondition repair on the embedded server', () => {
 
   it('a step whose work is done but whose declared near_block effect is not observed is replaced by a walk back, not redone', async () => {
     // The shape of a flee that preempts place_block right after the table went down: the table stands, the bot is away.
-    const bot = instrumentBot(await connectBot(server, { username: 'walker' }));
-    current = { bot };
-    const table = server.spawn.offset(9, 0, 0).floored();
-    await setBlock(server, table, 'crafting_table');
+    const bot = instrumentBot(await connectBot(embedded.server(), { username: 'walker' }));
+    embedded.track(bot);
+    const table = embedded.server().spawn.offset(9, 0, 0).floored();
+    await setBlock(embedded.server(), table, 'crafting_table');
     const repairs: string[] = [];
     const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
     const executor = executorFor(bot, createPlannerRepairHook(createMinecraftHtn(), snapshot, { onRepair: (e) => repairs.push(e.reason) }));

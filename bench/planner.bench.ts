@@ -1,0 +1,128 @@
+// The goal-oriented planner (issue 31) beside the HTN on the same goals: planning time and plan length per goal,
+// in worlds shaped like the placed tech-tree world (a tree in view, inventories from empty to mid-game). The
+// goap plans `has_item:<item>:<n>` from the standard registry's declarations (+ the recipe domain); the HTN
+// plans `obtain <item>` from its hand-written methods. Ratio = goap ÷ HTN (time, and steps).
+import { createExecutor } from '@sinew/bt-runtime';
+import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
+import { connectBot, placeTree, reset, startServer } from '@sinew/testkit';
+import { pred, type CapabilityRegistry } from '@sinew/executor-contracts';
+import { createGoapPlanner, type PlannerWorld, type PlanResult } from '@sinew/planners';
+import { createMinecraftHtn, focusAround, minecraftGoapDomain, recipeBook } from '@sinew/planners/minecraft';
+import { record, runMain } from './harness.js';
+
+const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 7);
+/** How many of the empty-world goals also run on the embedded server, each planner on a fresh tree (~15 s a run). */
+const SERVER_GOALS = Number(process.env.SINEW_BENCH_SERVER_GOALS ?? 4);
+
+const tree = { '4,64,2': 'oak_log', '4,65,2': 'oak_log', '4,66,2': 'oak_log', '5,66,2': 'oak_leaves' };
+const world = (inventory: Record<string, number>, blocks: Record<string, string> = tree): PlannerWorld => ({
+  position: { x: 0.5, y: 64, z: 0.5 },
+  health: 20,
+  food: 20,
+  heldItem: null,
+  inventory,
+  blocks,
+});
+const start = world({});
+const wooden = world({ wooden_pickaxe: 1, oak_planks: 3, stick: 2 }, { ...tree, '1,64,0': 'crafting_table' });
+const stone = world({ stone_pickaxe: 1, cobblestone: 12, coal: 3, oak_log: 4 }, { ...tree, '1,64,0': 'crafting_table' });
+
+/** [item, count, world name]: 24 goals. */
+const GOALS: readonly [string, number, string][] = [
+  ['oak_planks', 4, 'empty'], ['stick', 4, 'empty'], ['crafting_table', 1, 'empty'], ['wooden_pickaxe', 1, 'empty'],
+  ['wooden_axe', 1, 'empty'], ['wooden_sword', 1, 'empty'], ['chest', 1, 'empty'], ['oak_door', 3, 'empty'],
+  ['oak_fence', 3, 'empty'], ['ladder', 3, 'empty'], ['bowl', 4, 'empty'], ['stone_pickaxe', 1, 'empty'],
+  ['torch', 4, 'empty'], ['furnace', 1, 'empty'], ['iron_ingot', 3, 'empty'], ['iron_pickaxe', 1, 'empty'],
+  ['stone_pickaxe', 1, 'wooden'], ['stone_axe', 1, 'wooden'], ['torch', 8, 'wooden'], ['furnace', 1, 'wooden'],
+  ['iron_pickaxe', 1, 'stone'], ['iron_sword', 1, 'stone'], ['bucket', 1, 'stone'], ['shield', 1, 'stone'],
+];
+const WORLDS: Record<string, PlannerWorld> = { empty: start, wooden, stone };
+
+function timed(plan: () => PlanResult): { ms: number; result: PlanResult } {
+  const t0 = performance.now();
+  const result = plan();
+  return { ms: performance.now() - t0, result };
+}
+
+async function main(): Promise<void> {
+  const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
+  const book = recipeBook();
+  const goap = createGoapPlanner({ registry, domain: minecraftGoapDomain(book), limits: { maxNodes: 20_000, maxMs: 5_000 } });
+  const htn = createMinecraftHtn({ book });
+  const rows: string[] = [];
+  const goapMs: number[] = [];
+  const htnMs: number[] = [];
+  let largest = { goal: '', nodes: 0, ms: 0 };
+  for (const [item, count, worldName] of GOALS) {
+    const at = WORLDS[worldName]!;
+    const intent = { id: `bench-${item}`, source: 'user' as const, goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] };
+    const g: number[] = [];
+    const h: number[] = [];
+    let goapResult: PlanResult | undefined;
+    let htnResult: PlanResult | undefined;
+    for (let round = -1; round < ROUNDS; round += 1) {
+      const first = round % 2 === 0;
+      const runHtn = () => timed(() => htn.plan(intent, at) as PlanResult);
+      const early = first ? runHtn() : undefined;
+      const a = timed(() => goap.planGoal([pred.hasItem(item, count)], at));
+      const b = early ?? runHtn();
+      if (round < 0) continue;
+      g.push(a.ms);
+      h.push(b.ms);
+      [goapResult, htnResult] = [a.result, b.result];
+    }
+    const search = goap.lastSearch()!;
+    if (search.nodes > largest.nodes) largest = { goal: `has_item:${item}:${count} (${worldName})`, nodes: search.nodes, ms: search.ms };
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+    goapMs.push(median(g));
+    htnMs.push(median(h));
+    const len = (r: PlanResult | undefined) => (r?.ok ? r.plan.steps.length : Number.NaN);
+    const label = (r: PlanResult | undefined) => (r?.ok ? String(r.plan.steps.length) : `✗ ${r?.failure.code}`);
+    rows.push(
+      [`${item}×${count} (${worldName})`.padEnd(30), median(g).toFixed(2).padStart(8), median(h).toFixed(2).padStart(8), (median(g) / median(h)).toFixed(2).padStart(7),
+        label(goapResult).padStart(6), label(htnResult).padStart(6), (len(goapResult) / len(htnResult)).toFixed(2).padStart(6), String(search.nodes).padStart(6)].join(' '),
+    );
+  }
+  console.log(['goal'.padEnd(30), 'goap ms'.padStart(8), 'htn ms'.padStart(8), 'ratio'.padStart(7), 'goap n'.padStart(6), 'htn n'.padStart(6), 'ratio'.padStart(6), 'nodes'.padStart(6)].join(' '));
+  for (const row of rows) console.log(row);
+  console.log(`largest search: ${largest.goal}: ${largest.nodes} nodes, ${largest.ms.toFixed(1)} ms (injected clock: Date.now)`);
+  await onServer(GOALS.filter(([, , w]) => w === 'empty').slice(0, SERVER_GOALS));
+  record({ figure: `goap plan time over ${GOALS.length} goals (median of per-goal medians) vs HTN`, unit: 'ms', values: goapMs, baselines: htnMs, digits: 3 });
+}
+
+/** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it (no repair hook). */
+async function onServer(goals: readonly (readonly [string, number, string])[]): Promise<void> {
+  if (goals.length === 0) return;
+  const server = await startServer();
+  const registry = createStandardRegistry();
+  const book = recipeBook();
+  const planners = {
+    goap: (w: PlannerWorld, item: string, count: number) =>
+      createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(book), limits: { maxNodes: 20_000, maxMs: 5_000 } }).planGoal([pred.hasItem(item, count)], w, `srv-${item}`),
+    htn: (w: PlannerWorld, item: string, count: number) =>
+      createMinecraftHtn({ book }).plan({ id: `srv-${item}`, source: 'user', goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] }, w) as PlanResult,
+  };
+  try {
+    for (const [item, count] of goals) {
+      const cells: string[] = [];
+      for (const [name, plan] of Object.entries(planners)) {
+        await reset(server);
+        await placeTree(server, server.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
+        const bot = instrumentBot(await connectBot(server, { username: `${name}${item.slice(0, 8)}` }));
+        const executor = createExecutor({ registry, body: bot });
+        const t0 = performance.now();
+        const planned = plan(observeWorld(bot, { positions: focusAround(bot.entity.position, 6) }), item, count);
+        const outcome = planned.ok ? await executor.run(planned.plan) : undefined;
+        const held = bot.inventory.items().filter((i) => i.name === item).reduce((n, i) => n + i.count, 0);
+        cells.push(`${name} ${outcome?.status === 'completed' && held >= count ? 'ok' : `✗ ${outcome?.failure?.code ?? (planned.ok ? '' : planned.failure.code)}`} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        await executor.close();
+        bot.quit();
+      }
+      console.log(`server: ${item}×${count}: ${cells.join(' | ')}`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+runMain(main);
