@@ -32,6 +32,7 @@ export interface ActionVariant {
  * variants of a step bound from a goal: `[]` when the verb cannot make it here, `undefined` to keep the binding.
  */
 export interface GoapDomain {
+  /** The variants of a step bound from a goal (`[]`: this verb cannot make it here; undefined: keep the binding). */
   refine(verb: string, bound: Readonly<Record<string, unknown>>, world: PlannerWorld): readonly ActionVariant[] | undefined;
 }
 

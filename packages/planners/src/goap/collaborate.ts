@@ -7,6 +7,7 @@ import { durationCost, groundStep, type GoapDomain, type GroundAction } from './
 import { defaultEvaluator, held, type PredicateEvaluator } from './conditions.js';
 import type { GoapPlanner } from './planner.js';
 
+/** The collaborative route: the proposer, the goal-oriented planner that checks and repairs its plans, and what they plan over. */
 export interface CollaborativePlannerOptions {
   /** The proposer (usually the LLM planner). */
   readonly proposer: Planner<PlannerWorld>;

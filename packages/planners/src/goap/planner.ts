@@ -15,14 +15,19 @@ export const GoapLimitsSchema = z.strictObject({
 });
 export type GoapLimits = z.input<typeof GoapLimitsSchema>;
 
+/** What `createGoapPlanner` searches over, its bounds, and the knowledge and costs it uses. */
 export interface GoapPlannerOptions {
   /** The capabilities whose declarations the planner searches; read when the planner is built. */
   readonly registry: CapabilityRegistry<unknown>;
+  /** Bounds of one search: nodes, milliseconds on `clock`, plan length (validated when the planner is built). */
   readonly limits: GoapLimits;
   /** Whether a predicate holds in the world (default: inventory, blocks in focus, held item). */
   readonly evaluator?: PredicateEvaluator;
   /** Time for the search bound (default `Date.now`). */
-  readonly clock?: { now(): number };
+  readonly clock?: {
+    /** Milliseconds, monotonic enough to bound a search. */
+    now(): number;
+  };
   /** Knowledge the declarations lack (recipes); see `minecraftGoapDomain` in `@sinew/planners/minecraft`. */
   readonly domain?: GoapDomain;
   /** A step's cost (default: its capability's `expectedDurationMs` in seconds, else 1). */
@@ -37,6 +42,7 @@ export interface GoapPlanner extends Planner<PlannerWorld> {
   planGoal(goal: readonly Predicate[], world: PlannerWorld, intentId?: string): PlanResult;
   /** A `precond_missing` step's missing predicates (else its declared preconds), planned from declarations. */
   repair(request: RepairRequest, world: PlannerWorld): RepairResponse | undefined;
+  /** The last search's size (nodes expanded, ms), undefined before the first. */
   lastSearch(): { readonly nodes: number; readonly ms: number } | undefined;
 }
 
