@@ -1,0 +1,34 @@
+// A generated world for the testkit: `startServer({ world: { generator: 'terrain', seed } })`.
+import { Vec3 } from 'vec3';
+import type { SquidServer } from '../squid/types.js';
+import { treesOfChunk } from './features.js';
+import { terrainGenerator } from './generator.js';
+import { biomeAt, caveEntrance, SEA_LEVEL, surfaceHeight } from './shape.js';
+
+export { terrainGenerator } from './generator.js';
+export { ORE_RULES, type Ore } from './features.js';
+export { MIN_Y, SEA_LEVEL, LAVA_LEVEL, WORLD_HEIGHT } from './shape.js';
+
+/** The first column (spiralling out from 0, 0) of level grass land above water with no tree trunk: where players spawn. */
+export function terrainSpawn(seed: number): Vec3 {
+  for (let radius = 0; radius <= 512; radius++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      for (let dz = -radius; dz <= radius; dz++) {
+        if (Math.max(Math.abs(dx), Math.abs(dz)) !== radius) continue;
+        const h = surfaceHeight(seed, dx, dz);
+        if (h <= SEA_LEVEL + 1 || h > 110 || caveEntrance(seed, dx, dz) || biomeAt(seed, dx, dz, h) === 'windswept_hills') continue;
+        const level = [[1, 0], [-1, 0], [0, 1], [0, -1]].every(([ox, oz]) => Math.abs(surfaceHeight(seed, dx + ox!, dz + oz!) - h) <= 1);
+        if (!level) continue;
+        if (treesOfChunk(seed, dx >> 4, dz >> 4).some((t) => t.x === dx && t.z === dz)) continue;
+        return new Vec3(dx + 0.5, h + 1, dz + 0.5);
+      }
+    }
+  }
+  throw new Error(`terrain: no land within 512 blocks of 0, 0 for seed ${seed}`);
+}
+
+/** Makes the overworld of a just-started server generate terrain for `seed` (no chunk is generated before 'ready'). */
+export function installTerrain(serv: SquidServer, seed: number): void {
+  const world = serv.overworld as unknown as { chunkGenerator: (x: number, z: number) => unknown };
+  world.chunkGenerator = terrainGenerator(serv.registry, seed);
+}
