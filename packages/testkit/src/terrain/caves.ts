@@ -5,8 +5,8 @@ import { caveFields, carvedBy, MIN_Y } from './shape.js';
 const STEP = 4;
 const CELLS = 16 / STEP + 1;
 
-/** A chunk's cave grid up to `top`; `carved(x, y, z)` takes chunk-local x, z and world y. */
-export function caveGrid(seed: number, cx: number, cz: number, top: number): (x: number, y: number, z: number) => boolean {
+/** A chunk's cave grid up to `top`; `carved(x, y, z, mouth)` takes chunk-local x, z and world y (`mouth`: widened near an entrance). */
+export function caveGrid(seed: number, cx: number, cz: number, top: number): (x: number, y: number, z: number, mouth: boolean) => boolean {
   const layers = Math.ceil((top - MIN_Y) / STEP) + 2;
   const fields = new Float64Array(layers * CELLS * CELLS * 3);
   for (let j = 0; j < layers; j++) {
@@ -21,7 +21,7 @@ export function caveGrid(seed: number, cx: number, cz: number, top: number): (x:
     }
   }
   const values = [0, 0, 0];
-  return (x, y, z) => {
+  return (x, y, z, mouth) => {
     const gx = x / STEP;
     const gy = (y - MIN_Y) / STEP;
     const gz = z / STEP;
@@ -42,6 +42,6 @@ export function caveGrid(seed: number, cx: number, cz: number, top: number): (x:
       }
       values[f] = sum;
     }
-    return carvedBy(values[0]!, values[1]!, values[2]!, y);
+    return carvedBy(values[0]!, values[1]!, values[2]!, y, mouth);
   };
 }

@@ -4,7 +4,8 @@
 import { hash, stream } from './noise.js';
 import { biomeAt, caveEntrance, mountainness, SEA_LEVEL, surfaceHeight, type Biome } from './shape.js';
 
-export type Ore = 'coal' | 'copper' | 'iron' | 'gold' | 'redstone' | 'lapis' | 'diamond' | 'emerald';
+/** What a vein is of: the eight ores, and gravel (vanilla places gravel blobs with the same ore feature). */
+export type Ore = 'coal' | 'copper' | 'iron' | 'gold' | 'redstone' | 'lapis' | 'diamond' | 'emerald' | 'gravel';
 
 interface OreRule {
   ore: Ore;
@@ -35,6 +36,7 @@ export const ORE_RULES: readonly OreRule[] = [
   { ore: 'diamond', count: 7, size: 4, spread: 'triangle', min: -144, max: 16 },
   { ore: 'diamond', count: 4, size: 8, spread: 'triangle', min: -144, max: 16 },
   { ore: 'diamond', count: 1 / 9, size: 12, spread: 'triangle', min: -144, max: 16 },
+  { ore: 'gravel', count: 14, size: 33, spread: 'uniform', min: 0, max: 320 },
   { ore: 'emerald', count: 100, size: 3, spread: 'triangle', min: -16, max: 480, mountainsOnly: true },
 ];
 

@@ -22,7 +22,7 @@ function heightsAround(seed: number, cx: number, cz: number): Int16Array {
 }
 
 function surfaceBlocks(p: BlockPalette, biome: Biome, height: number, patch: number): [top: number, under: number] {
-  if (biome === 'beach') return [p.sand, p.sand];
+  if (biome === 'beach') return patch < 0.15 ? [p.gravel, p.gravel] : [p.sand, p.sand];
   if (biome === 'river') {
     if (height >= SEA_LEVEL - 4) return patch < 0.25 ? [p.clay, p.dirt] : [p.sand, p.sand];
     return patch < 0.5 ? [p.gravel, p.gravel] : [p.sand, p.dirt];
@@ -44,11 +44,12 @@ function fillColumns(seed: number, cx: number, cz: number, p: BlockPalette, heig
       biomes[z * 16 + x] = biome;
       const [top, under] = surfaceBlocks(p, biome, height, hash(seed + 7, wx >> 2, wz >> 2) / 4294967296);
       const limit = carveTop(seed, height, lowest, wx, wz);
+      const mouthFrom = limit === height ? height - 12 : Infinity;
       for (let y = MIN_Y; y <= Math.max(height, SEA_LEVEL); y++) {
         let block: number;
         if (y > height) block = p.water;
         else if (isBedrock(seed, wx, y, wz)) block = p.bedrock;
-        else if (y <= limit && carved(x, y, z)) block = y <= LAVA_LEVEL ? p.lava : p.air;
+        else if (y <= limit && carved(x, y, z, y >= mouthFrom)) block = y <= LAVA_LEVEL ? p.lava : p.air;
         else if (y === height) block = top;
         else if (y >= height - 3) block = under;
         else block = isDeepslate(seed, wx, y, wz) ? p.deepslate : p.stone;

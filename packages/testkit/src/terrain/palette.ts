@@ -2,7 +2,7 @@
 import type { IndexedData } from 'minecraft-data';
 import type { Ore, TreeKind } from './features.js';
 
-const ORES: readonly Ore[] = ['coal', 'copper', 'iron', 'gold', 'redstone', 'lapis', 'diamond', 'emerald'];
+const ORES = ['coal', 'copper', 'iron', 'gold', 'redstone', 'lapis', 'diamond', 'emerald'] as const;
 const KINDS: readonly TreeKind[] = ['oak', 'birch', 'spruce'];
 const SIMPLE = [
   'air', 'stone', 'deepslate', 'bedrock', 'dirt', 'grass_block', 'sand', 'gravel', 'clay', 'water', 'lava', 'short_grass', 'sugar_cane',
@@ -23,7 +23,11 @@ export function blockPalette(registry: IndexedData): BlockPalette {
     return block.defaultState!;
   };
   const palette = Object.fromEntries(SIMPLE.map((name) => [name, state(name)])) as unknown as BlockPalette;
-  palette.ores = Object.fromEntries(ORES.map((ore) => [ore, [state(`${ore}_ore`), state(`deepslate_${ore}_ore`)]])) as BlockPalette['ores'];
+  const gravel = state('gravel');
+  palette.ores = {
+    ...Object.fromEntries(ORES.map((ore) => [ore, [state(`${ore}_ore`), state(`deepslate_${ore}_ore`)]])),
+    gravel: [gravel, gravel],
+  } as BlockPalette['ores'];
   palette.trees = Object.fromEntries(KINDS.map((kind) => [kind, [state(`${kind}_log`), state(`${kind}_leaves`)]])) as BlockPalette['trees'];
   palette.flowers = ['dandelion', 'poppy', 'cornflower', 'oxeye_daisy', 'azure_bluet'].map(state);
   return palette;

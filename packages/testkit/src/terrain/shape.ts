@@ -54,9 +54,10 @@ export function caveFields(seed: number, x: number, y: number, z: number): [numb
   return [noise3(seed + 101, x / 24, y / 14, z / 24), noise3(seed + 131, x / 24, y / 14, z / 24), y > 40 ? -1 : noise3(seed + 151, x / 32, y / 12, z / 32)];
 }
 
-/** Whether interpolated cave fields carve the block: inside a tunnel or a chamber, never in the bottom five layers. */
-export function carvedBy(a: number, b: number, c: number, y: number): boolean {
-  return y > MIN_Y + 4 && ((Math.abs(a) < 0.09 && Math.abs(b) < 0.09) || c > 0.62);
+/** Whether interpolated cave fields carve the block: inside a tunnel (wider at a cave mouth) or a chamber, never in the bottom five layers. */
+export function carvedBy(a: number, b: number, c: number, y: number, mouth: boolean): boolean {
+  const width = mouth ? 0.22 : 0.09;
+  return y > MIN_Y + 4 && ((Math.abs(a) < width && Math.abs(b) < width) || c > 0.62);
 }
 
 /** The y (inclusive) above which the column of (x, z) is never carved; keeps caves clear of water. */
