@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
+import { Vec3 } from 'vec3';
 import { connectBot, startServer, type TestServer } from '../src/index.js';
+import { animalsOfChunk } from '../src/terrain/animals.js';
 
 describe('a generated terrain world on the embedded server', () => {
   let server: TestServer;
@@ -32,6 +34,19 @@ describe('a generated terrain world on the embedded server', () => {
     expect(deep, 'a diamond').not.toBeNull();
     expect(deep!.position.y).toBeLessThanOrEqual(16);
     expect(bot.blockAt(bot.entity.position.floored().offset(0, -64 - bot.entity.position.floored().y, 0))?.name).toBe('bedrock');
+  });
+
+  it('places each chunk herd from the seed where the bot sees it, standing on grass', () => {
+    const [sx, sz] = [Math.floor(server.spawn.x / 16), Math.floor(server.spawn.z / 16)];
+    const expected: ReturnType<typeof animalsOfChunk> = [];
+    for (let cx = sx - 2; cx <= sx + 2; cx++) for (let cz = sz - 2; cz <= sz + 2; cz++) expected.push(...animalsOfChunk(20261126, cx, cz));
+    expect(expected.length).toBeGreaterThan(0);
+    const seen = Object.values(bot.entities).filter((e) => e.type !== 'player');
+    for (const animal of expected) {
+      const match = seen.find((e) => e.name === animal.kind && e.position.distanceTo(new Vec3(animal.x, animal.y, animal.z)) < 0.5);
+      expect(match, `${animal.kind} at ${animal.x} ${animal.y} ${animal.z}`).toBeDefined();
+      expect(bot.blockAt(match!.position.offset(0, -1, 0))?.name).toBe('grass_block');
+    }
   });
 
   it('rejects an unknown generator with a structured error', async () => {

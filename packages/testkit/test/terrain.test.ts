@@ -1,6 +1,7 @@
 import minecraftData from 'minecraft-data';
 import { describe, expect, it } from 'vitest';
 import { Vec3 } from 'vec3';
+import { animalsOfChunk } from '../src/terrain/animals.js';
 import { treesOfChunk, veinsOfChunk } from '../src/terrain/features.js';
 import { terrainGenerator, type TerrainColumn } from '../src/terrain/generator.js';
 import { mountainness, surfaceHeight } from '../src/terrain/shape.js';
@@ -113,5 +114,21 @@ describe('terrain generator', () => {
         const emeralds = veinsOfChunk(seed, cx, cz).filter((v) => v.ore === 'emerald');
         for (const vein of emeralds) expect(mountainness(seed, vein.blocks[0]!.x, vein.blocks[0]!.z)).toBeGreaterThanOrEqual(0.35);
       }
+  });
+
+  it('places herds of the four passive kinds per chunk, the same for the same seed, on land', () => {
+    const kinds = new Map<string, number>();
+    for (let cx = -30; cx < 30; cx += 2)
+      for (let cz = -30; cz < 30; cz += 3) {
+        const herd = animalsOfChunk(555, cx, cz);
+        expect(animalsOfChunk(555, cx, cz)).toEqual(herd);
+        expect(new Set(herd.map((a) => a.kind)).size).toBeLessThanOrEqual(1);
+        for (const a of herd) {
+          kinds.set(a.kind, (kinds.get(a.kind) ?? 0) + 1);
+          expect(a.y).toBe(surfaceHeight(555, Math.floor(a.x), Math.floor(a.z)) + 1);
+          expect(a.y).toBeGreaterThan(65);
+        }
+      }
+    expect([...kinds.keys()].sort()).toEqual(['chicken', 'cow', 'pig', 'sheep']);
   });
 });

@@ -1,6 +1,8 @@
 // A generated world for the testkit: `startServer({ world: { generator: 'terrain', seed } })`.
 import { Vec3 } from 'vec3';
 import type { SquidServer } from '../squid/types.js';
+import { spawnMobEntity } from '../extensions/mobs.js';
+import { animalsOfChunk } from './animals.js';
 import { treesOfChunk } from './features.js';
 import { terrainGenerator } from './generator.js';
 import { biomeAt, caveEntrance, SEA_LEVEL, surfaceHeight } from './shape.js';
@@ -27,8 +29,21 @@ export function terrainSpawn(seed: number): Vec3 {
   throw new Error(`terrain: no land within 512 blocks of 0, 0 for seed ${seed}`);
 }
 
-/** Makes the overworld of a just-started server generate terrain for `seed` (no chunk is generated before 'ready'). */
+/**
+ * Makes the overworld of a just-started server generate terrain for `seed` (no chunk is generated before 'ready'),
+ * and spawns each chunk's animals the first time the chunk is generated (reset() removes them, as every mob).
+ */
 export function installTerrain(serv: SquidServer, seed: number): void {
   const world = serv.overworld as unknown as { chunkGenerator: (x: number, z: number) => unknown };
-  world.chunkGenerator = terrainGenerator(serv.registry, seed);
+  const generate = terrainGenerator(serv.registry, seed);
+  const populated = new Set<string>();
+  world.chunkGenerator = (cx, cz) => {
+    const column = generate(cx, cz);
+    const key = `${cx},${cz}`;
+    if (!populated.has(key)) {
+      populated.add(key);
+      for (const animal of animalsOfChunk(seed, cx, cz)) spawnMobEntity(serv, animal.kind, new Vec3(animal.x, animal.y, animal.z));
+    }
+    return column;
+  };
 }
