@@ -1,6 +1,9 @@
 // Small seeded noise for the terrain generator: an integer hash, value noise in 2 and 3 dimensions
 // (smoothstep-interpolated lattice values) and fractal sums of it. Pure functions of (seed, coordinates).
 
+/** Deterministic pseudo-random stream for per-chunk feature placement (the shared mulberry32). */
+export { mulberry32 as stream } from '@sinew/executor-contracts';
+
 /** A 32-bit hash of a seed and up to four integers (Math.imul mixing, no allocation). */
 export function hash(seed: number, a: number, b = 0, c = 0, d = 0): number {
   let h = (seed ^ 0x9e3779b9) >>> 0;
@@ -59,16 +62,4 @@ export function fbm2(seed: number, x: number, z: number, octaves = 4): number {
     z *= 2;
   }
   return sum / norm;
-}
-
-/** Deterministic pseudo-random stream (mulberry32) for per-chunk feature placement. */
-export function stream(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
