@@ -46,6 +46,7 @@ describe('a generated terrain world on the embedded server', () => {
       const match = seen.find((e) => e.name === animal.kind && e.position.distanceTo(new Vec3(animal.x, animal.y, animal.z)) < 0.5);
       expect(match, `${animal.kind} at ${animal.x} ${animal.y} ${animal.z}`).toBeDefined();
       expect(bot.blockAt(match!.position.offset(0, -1, 0))?.name).toBe('grass_block');
+      if (animal.kind === 'sheep') expect(match!.metadata[17], 'wool colour').toBe(animal.woolColor);
     }
   });
 

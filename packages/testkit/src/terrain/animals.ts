@@ -12,8 +12,22 @@ const TOTAL = WEIGHTS.reduce((sum, [, w]) => sum + w, 0);
 /** Chance that a chunk holds a herd. */
 const HERD_CHANCE = 0.3;
 
+/** Vanilla's natural sheep colours (dye ids) and their weights in 1000: white 818, black, gray, light gray 50 each, brown 30, pink 2. */
+const WOOL: readonly [number, number][] = [[0, 818], [15, 50], [7, 50], [8, 50], [12, 30], [6, 2]];
+
+function pickWool(roll: number): number {
+  let left = roll * 1000;
+  for (const [color, weight] of WOOL) {
+    left -= weight;
+    if (left < 0) return color;
+  }
+  return 0;
+}
+
 export interface PlacedAnimal {
   kind: Animal;
+  /** Dye colour id of a sheep's wool (0 white … 15 black); absent for other kinds. */
+  woolColor?: number;
   /** Block centre, standing on the ground. */
   x: number;
   y: number;
@@ -43,7 +57,8 @@ export function animalsOfChunk(seed: number, cx: number, cz: number): PlacedAnim
     const ground = surfaceHeight(seed, x, z);
     const biome = biomeAt(seed, x, z, ground);
     if (ground <= SEA_LEVEL + 1 || ground > 110 || biome === 'windswept_hills' || caveEntrance(seed, x, z) || trunks.has(`${x},${z}`)) continue;
-    herd.push({ kind, x: x + 0.5, y: ground + 1, z: z + 0.5 });
+    const wool = random();
+    herd.push({ kind, x: x + 0.5, y: ground + 1, z: z + 0.5, ...(kind === 'sheep' ? { woolColor: pickWool(wool) } : {}) });
   }
   return herd;
 }

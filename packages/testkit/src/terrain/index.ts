@@ -1,6 +1,6 @@
 // A generated world for the testkit: `startServer({ world: { generator: 'terrain', seed } })`.
 import { Vec3 } from 'vec3';
-import type { SquidServer } from '../squid/types.js';
+import type { SquidEntity, SquidServer } from '../squid/types.js';
 import { spawnMobEntity } from '../extensions/mobs.js';
 import { animalsOfChunk } from './animals.js';
 import { treesOfChunk } from './features.js';
@@ -42,7 +42,12 @@ export function installTerrain(serv: SquidServer, seed: number): void {
     const key = `${cx},${cz}`;
     if (!populated.has(key)) {
       populated.add(key);
-      for (const animal of animalsOfChunk(seed, cx, cz)) spawnMobEntity(serv, animal.kind, new Vec3(animal.x, animal.y, animal.z));
+      for (const animal of animalsOfChunk(seed, cx, cz)) {
+        const entity = spawnMobEntity(serv, animal.kind, new Vec3(animal.x, animal.y, animal.z)) as (SquidEntity & { woolColor?: number; sendMetadata(m: unknown): void }) | null;
+        if (!entity || animal.woolColor === undefined) continue;
+        entity.woolColor = animal.woolColor;
+        entity.sendMetadata([]);
+      }
     }
     return column;
   };
