@@ -4,7 +4,7 @@ import { Vec3 } from 'vec3';
 import { animalsOfChunk } from '../src/terrain/animals.js';
 import { treesOfChunk, veinsOfChunk } from '../src/terrain/features.js';
 import { terrainGenerator, type TerrainColumn } from '../src/terrain/generator.js';
-import { mountainness, surfaceHeight } from '../src/terrain/shape.js';
+import { aquiferLevel, mountainness, surfaceHeight } from '../src/terrain/shape.js';
 
 const registry = minecraftData('1.20.4');
 const nameAt = (column: TerrainColumn, x: number, y: number, z: number): string => registry.blocksByStateId[column.getBlockStateId(new Vec3(x, y, z))]!.name;
@@ -74,23 +74,32 @@ describe('terrain generator', () => {
     expect(['dandelion', 'poppy', 'cornflower', 'oxeye_daisy', 'azure_bluet'].some((f) => seen.has(f))).toBe(true);
   });
 
-  it('carves caves that reach the surface in places and keeps them out from under water', () => {
+  it('carves caves that reach the surface in places, floods some with aquifers and keeps them out from under water', () => {
     const seed = 77;
     const generate = terrainGenerator(registry, seed);
     let mouths = 0;
     let underground = 0;
+    let flooded = 0;
     for (const [cx, cz] of SAMPLE) {
       const column = generate(cx, cz);
       for (let z = 0; z < 16; z++)
         for (let x = 0; x < 16; x++) {
           const height = surfaceHeight(seed, cx * 16 + x, cz * 16 + z);
           if (nameAt(column, x, height, z) === 'air') mouths++;
-          for (let y = -50; y < Math.min(height, 40); y += 3) if (nameAt(column, x, y, z) === 'air') underground++;
+          for (let y = -50; y < Math.min(height, 40); y += 3) {
+            const name = nameAt(column, x, y, z);
+            if (name === 'air') underground++;
+            if (name === 'water') {
+              flooded++;
+              expect(y).toBeLessThanOrEqual(aquiferLevel(seed, cx * 16 + x, cz * 16 + z));
+            }
+          }
           if (height < 63) expect(nameAt(column, x, height - 1, z)).not.toBe('air');
         }
     }
     expect(mouths).toBeGreaterThan(0);
     expect(underground).toBeGreaterThan(100);
+    expect(flooded).toBeGreaterThan(0);
   });
 
   it('grows oak, birch and spruce trees on grass and puts emerald only in mountains', () => {

@@ -6,7 +6,7 @@ import { Vec3 } from 'vec3';
 import { leavesOf, treesOfChunk, veinsOfChunk } from './features.js';
 import { hash, stream } from './noise.js';
 import {
-  biomeAt, carveTop, isBedrock, isDeepslate, LAVA_LEVEL, MIN_Y, SEA_LEVEL, surfaceHeight, WORLD_HEIGHT, type Biome,
+  aquiferLevel, biomeAt, carveTop, isBedrock, isDeepslate, LAVA_LEVEL, MIN_Y, SEA_LEVEL, surfaceHeight, WORLD_HEIGHT, type Biome,
 } from './shape.js';
 import { blockPalette, type BlockPalette } from './palette.js';
 import { caveGrid } from './caves.js';
@@ -45,11 +45,12 @@ function fillColumns(seed: number, cx: number, cz: number, p: BlockPalette, heig
       const [top, under] = surfaceBlocks(p, biome, height, hash(seed + 7, wx >> 2, wz >> 2) / 4294967296);
       const limit = carveTop(seed, height, lowest, wx, wz);
       const mouthFrom = limit === height ? height - 12 : Infinity;
+      const aquifer = aquiferLevel(seed, wx, wz);
       for (let y = MIN_Y; y <= Math.max(height, SEA_LEVEL); y++) {
         let block: number;
         if (y > height) block = p.water;
         else if (isBedrock(seed, wx, y, wz)) block = p.bedrock;
-        else if (y <= limit && carved(x, y, z, y >= mouthFrom)) block = y <= LAVA_LEVEL ? p.lava : p.air;
+        else if (y <= limit && carved(x, y, z, y >= mouthFrom)) block = y <= LAVA_LEVEL ? p.lava : y <= aquifer ? p.water : p.air;
         else if (y === height) block = top;
         else if (y >= height - 3) block = under;
         else block = isDeepslate(seed, wx, y, wz) ? p.deepslate : p.stone;

@@ -66,6 +66,13 @@ export function carveTop(seed: number, height: number, lowestNeighbour: number, 
   return caveEntrance(seed, x, z) ? height : height - 6;
 }
 
+/** The water level of the aquifer under (x, z): a third of 64×64 regions hold one, flooding their caves up to y -50..9. */
+export function aquiferLevel(seed: number, x: number, z: number): number {
+  const rx = Math.floor(x / 64);
+  const rz = Math.floor(z / 64);
+  return unit(seed + 9, rx, rz) < 0.35 ? -50 + Math.floor(unit(seed + 13, rx, rz) * 60) : -Infinity;
+}
+
 /** Vanilla's deepslate gradient: deepslate below 0, stone from 8, a random mix between. */
 export function isDeepslate(seed: number, x: number, y: number, z: number): boolean {
   if (y < 0) return true;
