@@ -116,6 +116,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   const spawn = terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed);
 
   const externalHost = process.env.SINEW_MC_HOST;
+  if (externalHost && terrainSeed !== null) throw new TestkitError('unsupported_external', "world.generator 'terrain' needs the embedded server");
   if (externalHost) return startExternal(externalHost, version, spawn);
   // flying-squid crashes the process 5 s after a failed listen; find a taken port before.
   if (options.port) await ensurePortFree(options.port);
