@@ -25,8 +25,10 @@ const startServerOptionsSchema = z
     port: z.number().int().min(0).max(65535).optional(),
     /** World seed (superflat ignores it for terrain; it still reaches the clients). */
     seed: z.number().int().optional(),
-    /** World storage: in memory by default; `dir` keeps region files there (left in place on stop). */
-    /** `generator: 'terrain'` generates hills, water, caves, ores and trees from `seed` (default: the top-level seed, else 0). */
+    /**
+     * World storage: in memory by default; `dir` keeps region files there (left in place on stop). `generator: 'terrain'`
+     * generates hills, water, caves, ores, trees and animals from `seed` (default: the top-level seed, else 0; 1.18+).
+     */
     world: z
       .object({ dir: z.string().min(1).optional(), generator: z.enum(['superflat', 'terrain']).optional(), seed: z.number().int().optional() })
       .strict()
@@ -113,7 +115,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   const options = parseOptions(startServerOptionsSchema, input, 'startServer options');
   const version = options.version ?? DEFAULT_VERSION;
   const terrainSeed = options.world?.generator === 'terrain' ? (options.world.seed ?? options.seed ?? 0) : null;
-  const spawn = terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed);
+  const spawn = terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed, version);
 
   const externalHost = process.env.SINEW_MC_HOST;
   if (externalHost && terrainSeed !== null) throw new TestkitError('unsupported_external', "world.generator 'terrain' needs the embedded server");

@@ -52,5 +52,6 @@ describe('a generated terrain world on the embedded server', () => {
 
   it('rejects an unknown generator with a structured error', async () => {
     await expect(startServer({ world: { generator: 'amplified' as 'terrain', seed: 1 } })).rejects.toMatchObject({ code: 'invalid_options' });
+    await expect(startServer({ version: '1.16.5', world: { generator: 'terrain', seed: 1 } })).rejects.toMatchObject({ code: 'invalid_options', message: expect.stringContaining('1.18') });
   });
 });
