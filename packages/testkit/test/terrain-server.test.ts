@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, startServer, type TestServer } from '../src/index.js';
+import { connectBot, reset, setBlock, startServer, type TestServer } from '../src/index.js';
 import { animalsOfChunk } from '../src/terrain/animals.js';
 
 describe('a generated terrain world on the embedded server', () => {
@@ -48,6 +48,15 @@ describe('a generated terrain world on the embedded server', () => {
       expect(bot.blockAt(match!.position.offset(0, -1, 0))?.name).toBe('grass_block');
       if (animal.kind === 'sheep') expect(match!.metadata[17], 'wool colour').toBe(animal.woolColor);
     }
+  });
+
+  it('reset puts generated blocks back: a felled trunk grows again from the seed', async () => {
+    const log = bot.findBlock({ matching: (b) => b.name.endsWith('_log'), maxDistance: 64 })!;
+    const name = log.name;
+    await setBlock(server, log.position, 'air');
+    expect(bot.blockAt(log.position)?.name).toBe('air');
+    await reset(server);
+    expect(bot.blockAt(log.position)?.name).toBe(name);
   });
 
   it('rejects an unknown generator with a structured error', async () => {
