@@ -118,11 +118,18 @@ describe('terrain generator', () => {
       }
     }
     expect([...kinds].sort()).toEqual(['birch', 'oak', 'spruce']);
+    let mountain: [number, number] | null = null;
     for (let cx = -40; cx <= 40; cx += 5)
       for (let cz = -40; cz <= 40; cz += 5) {
         const emeralds = veinsOfChunk(seed, cx, cz).filter((v) => v.ore === 'emerald');
         for (const vein of emeralds) expect(mountainness(seed, vein.blocks[0]!.x, vein.blocks[0]!.z)).toBeGreaterThanOrEqual(0.35);
+        if (emeralds.length > 20) mountain ??= [cx, cz];
       }
+    expect(mountain, 'a mountain chunk').not.toBeNull();
+    const column = generate(mountain![0], mountain![1]);
+    let emerald = 0;
+    for (let y = -16; y < 200; y++) for (let z = 0; z < 16; z++) for (let x = 0; x < 16; x++) if (nameAt(column, x, y, z) === 'emerald_ore') emerald++;
+    expect(emerald).toBeGreaterThan(0);
   });
 
   it('places herds of the four passive kinds per chunk, the same for the same seed, on land', () => {
