@@ -10,6 +10,7 @@ import { configureHostileSpawning, HostileSpawningInputSchema } from './extensio
 import { createQuietSquid } from './squid/load.js';
 import type { SquidPlayer, SquidServer } from './squid/types.js';
 import { connectExternal, type ExternalControl } from './external.js';
+import { installTerrain, terrainSpawn } from './terrain/index.js';
 
 /** Minecraft version the testkit is built and tested for. */
 export const DEFAULT_VERSION = '1.20.4';
@@ -24,8 +25,14 @@ const startServerOptionsSchema = z
     port: z.number().int().min(0).max(65535).optional(),
     /** World seed (superflat ignores it for terrain; it still reaches the clients). */
     seed: z.number().int().optional(),
-    /** World storage: in memory by default; `dir` keeps region files there (left in place on stop). */
-    world: z.object({ dir: z.string().min(1).optional() }).strict().optional(),
+    /**
+     * World storage: in memory by default; `dir` keeps region files there (left in place on stop). `generator: 'terrain'`
+     * generates hills, water, caves, ores, trees and animals from `seed` (default: the top-level seed, else 0; 1.18+).
+     */
+    world: z
+      .object({ dir: z.string().min(1).optional(), generator: z.enum(['superflat', 'terrain']).optional(), seed: z.number().int().optional() })
+      .strict()
+      .optional(),
     /** Chunk radius sent to bots (default 4). */
     viewDistance: z.number().int().min(2).max(12).optional(),
     /** Night-time hostile spawning near players: true for the defaults, or its options (default off). */
@@ -107,9 +114,11 @@ export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, wha
 export async function startServer(input: StartServerOptions = {}): Promise<TestServer> {
   const options = parseOptions(startServerOptionsSchema, input, 'startServer options');
   const version = options.version ?? DEFAULT_VERSION;
-  const spawn = new Vec3(0.5, GROUND_Y + 1, 0.5);
+  const terrainSeed = options.world?.generator === 'terrain' ? (options.world.seed ?? options.seed ?? 0) : null;
+  const spawn = terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed, version);
 
   const externalHost = process.env.SINEW_MC_HOST;
+  if (externalHost && terrainSeed !== null) throw new TestkitError('unsupported_external', "world.generator 'terrain' needs the embedded server");
   if (externalHost) return startExternal(externalHost, version, spawn);
   // flying-squid crashes the process 5 s after a failed listen; find a taken port before.
   if (options.port) await ensurePortFree(options.port);
@@ -193,7 +202,8 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
 
   // The overworld exists once plugins are ready (after an await when a world dir is used).
   trackDirtyChunks(serv, state.dirtyChunks);
-  reuseFlatColumns(serv, version);
+  if (terrainSeed === null) reuseFlatColumns(serv, version);
+  else installTerrain(serv, terrainSeed);
   const address = serv._server.socketServer?.address() as { port: number } | null;
   const handle: TestServer = {
     host: '127.0.0.1',

@@ -5,6 +5,8 @@ import { createItem, toNotch } from './items.js';
 
 /** Index of the item stack in an item entity's metadata (after the 8 base entity fields) on 1.20.x. */
 const ITEM_STACK_KEY = 8;
+/** Index of a sheep's wool byte (colour in the low 4 bits, 0x10 sheared) on 1.20.x. */
+const SHEEP_WOOL_KEY = 17;
 
 /**
  * Vanilla removes an entity 64 blocks below the world's bottom (1.20 overworld: y -64). flying-squid
@@ -59,7 +61,7 @@ export function installEntities(ctx: ExtensionContext): void {
       if (entity.type !== 'player' && entity.position.y < BELOW_WORLD_Y) entity.destroy();
     }
   });
-  serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number }) => {
+  serv.on('newEntity', (entity: SquidEntity & { itemId?: number; itemCount?: number; woolColor?: number }) => {
     if (entity.type !== 'player') silenceOnceGone(serv, entity);
     // A late tick (a loaded event loop) otherwise scales gravity past the floor and the drop falls through it.
     const physics = entity as unknown as { calculatePhysics: (delta: number) => Promise<unknown> };
@@ -76,9 +78,12 @@ export function installEntities(ctx: ExtensionContext): void {
       entity.velocity = new Vec3(clamp(current.x, v.x, max.x), clamp(current.y, v.y, max.y), clamp(current.z, v.z, max.z));
     };
     mutable.sendMetadata = () => {
-      if (entity.itemId === undefined) return;
-      const stack = toNotch(serv, createItem(serv, entity.itemId, entity.itemCount ?? 1));
-      const packet = { entityId: entity.id, metadata: [{ key: ITEM_STACK_KEY, type: 'item_stack', value: stack }] };
+      let metadata: { key: number; type: string; value: unknown }[];
+      if (entity.itemId !== undefined) {
+        metadata = [{ key: ITEM_STACK_KEY, type: 'item_stack', value: toNotch(serv, createItem(serv, entity.itemId, entity.itemCount ?? 1)) }];
+      } else if (entity.woolColor !== undefined) metadata = [{ key: SHEEP_WOOL_KEY, type: 'byte', value: entity.woolColor }];
+      else return;
+      const packet = { entityId: entity.id, metadata };
       // flying-squid sends metadata from each player's spawnEntity: to everyone nearby, it reached players before their spawn packet.
       if (spawningFor) spawningFor._client.write('entity_metadata', packet);
       else entity._writeOthersNearby('entity_metadata', packet);
