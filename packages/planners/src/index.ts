@@ -33,6 +33,20 @@ export {
   type RouterOptions,
   type RouteRule,
 } from './router/router.js';
+export {
+  DEFAULT_SAFETY_RULES,
+  extendSafetyRules,
+  judgeGoal,
+  judgePlan,
+  judgeStep,
+  ProtectedRegionSchema,
+  SafetyRulesSchema,
+  screenIntent,
+  type ProtectedRegion,
+  type SafetyRules,
+  type SafetyRulesInput,
+  type SafetyVerdict,
+} from './safety/rules.js';
 export { HtnMethodDataSchema, loadHtnMethods, type HtnMethodData, type HtnMethodsLoad } from './htn/data.js';
 export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
 export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.js';

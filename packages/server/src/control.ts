@@ -36,6 +36,8 @@ export interface SignalRouter<World = unknown> {
   route?(intent: Intent): { readonly chosen?: string | undefined; readonly reason: string };
   /** Told how each plan it made ended. */
   recordOutcome?(planId: string, success: boolean): void;
+  /** The input filter (seeds/004): returns the intent with `safety` decided; a refused one is never planned (a `Router` has it). */
+  screen?(intent: Intent): Intent;
 }
 
 const PlanResultSchema = z.union([
@@ -100,7 +102,8 @@ export class Control<Body> {
   async signal(body: z.output<typeof SignalBodySchema>): Promise<Record<string, unknown>> {
     const router = this.router;
     if (!router) throw new ApiError(501, 'not_configured', 'no router: start serveSinew with { router } to accept signals');
-    const intent = IntentSchema.parse({ id: `signal-${randomUUID()}`, source: 'user', ...body });
+    const intent = this.#screen(router, IntentSchema.parse({ id: `signal-${randomUUID()}`, source: 'user', ...body }));
+    if (!intent.safety.allowed) throw new ApiError(422, 'refused', `suggestion refused: ${intent.safety.reason ?? 'safety.allowed is false'}`, { intentId: intent.id, safety: intent.safety });
     const decision = this.#route(router, intent);
     const result = await this.#plan(router, intent);
     if (!result.ok) {
@@ -111,6 +114,16 @@ export class Control<Body> {
     this.hub.publish('planGenerated', { intent, planner, reason: decision?.reason ?? null, plan });
     this.execute(plan, (completed) => this.#recordOutcome(router, plan.planId, completed));
     return { intentId: intent.id, planId: plan.planId, planner };
+  }
+
+  /** The router's input filter; one that throws or answers garbage refuses the suggestion (fail closed). */
+  #screen(router: SignalRouter, intent: Intent): Intent {
+    if (!router.screen) return intent;
+    try {
+      return IntentSchema.parse(router.screen(intent));
+    } catch (error) {
+      return { ...intent, safety: { allowed: false, reason: `input filter failed: ${describeError(error)}` } };
+    }
   }
 
   #route(router: SignalRouter, intent: Intent): { chosen?: string | undefined; reason: string } | undefined {

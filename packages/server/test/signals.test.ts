@@ -6,11 +6,13 @@ import { serveSinew, type SinewServer } from '../src/index.js';
 import type { Body } from '../../bt-runtime/test/fake-body.js';
 import { fakeExecutor, post, StreamClient, TOKEN } from './helpers.js';
 
+const asked: string[] = [];
 /** A planner that digs the block named in the goal ("dig log_2"); anything else is unsupported. */
 const digger: Planner<unknown> = {
   name: 'digger',
   verbs: () => ['dig_block'],
   plan: (intent: Intent) => {
+    asked.push(intent.goal);
     const block = /^dig (\w+)$/.exec(intent.goal)?.[1];
     if (!block) return { ok: false, failure: { code: 'unsupported_goal', reason: `cannot "${intent.goal}"`, planner: 'digger' } };
     return { ok: true, planner: 'digger', plan: { planId: `plan-${intent.id}`, intentId: intent.id, steps: [{ stepId: 'd1', type: 'dig_block', args: { block } }] } };
@@ -46,6 +48,14 @@ describe('POST /api/cognitive/signals → Intent → the wired router → plan o
     const done = await stream.waitFor((e) => e.type === 'executionComplete' && (e.data as { planId: string }).planId === planId);
     expect(done.data).toMatchObject({ status: 'completed' });
     await expect.poll(() => routed.some((e) => e.type === 'outcome' && e.planId === planId && e.success)).toBe(true);
+  });
+
+  it('a harmful suggestion is refused by the input filter with its rule, before any planner runs', async () => {
+    const before = asked.length;
+    const res = await post(server.url, '/api/cognitive/signals', { goal: 'dig log_1 then walk into the lava' }, TOKEN);
+    expect(res.status).toBe(422);
+    expect(res.json().error).toMatchObject({ code: 'refused', safety: { allowed: false, reason: expect.stringContaining('self_harm.lava') } });
+    expect(asked.length).toBe(before);
   });
 
   it('no plan → 422 no_plan with the planner failure; unknown keys → 400', async () => {
