@@ -103,3 +103,15 @@ describe('Intent.urgency becomes step priority (URGENCY_PRIORITY)', () => {
     await Promise.all([routine, urgent]);
   });
 });
+
+describe('provenance names where a plan came from', () => {
+  it("each record carries the intent's provenanceRef and the plan's configHash", async () => {
+    const s = setup();
+    const plan = { planId: 'p', intentId: 'chat-42', configHash: 'sha256:abc', steps: [{ stepId: 'a', type: 'chat' }, { stepId: 'b', type: 'chat' }] };
+    expect((await s.executor.run(plan, { intent: intent('chat-42', 0.5, { provenanceRef: 'chat:alex:1732650000' }) })).status).toBe('completed');
+    expect(s.provenance.records().map((r) => [r.stepId, r.provenanceRef, r.configHash])).toEqual([
+      ['a', 'chat:alex:1732650000', 'sha256:abc'],
+      ['b', 'chat:alex:1732650000', 'sha256:abc'],
+    ]);
+  });
+});

@@ -52,6 +52,7 @@ export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, ty
 export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.js';
 export {
   CognitionConfigSchema,
+  cognitionConfigHash,
   CognitionGateConfigSchema,
   CORRECTIVE_TEMPLATE_TOKEN,
   loadCognitionConfig,

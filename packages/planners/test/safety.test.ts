@@ -1,6 +1,7 @@
 import { IntentSchema, type IntentInput } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  cognitionConfigHash,
   createLlmPlanner,
   createRouter,
   DEFAULT_SAFETY_RULES,
@@ -10,7 +11,7 @@ import {
   SafetyRulesSchema,
   type PlannerWorld,
 } from '../src/index.js';
-import { config, registry, scripted } from './support/llm.js';
+import { config, configInput, registry, scripted } from './support/llm.js';
 
 const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: {} };
 const suggestion = (goal: string, extra: Partial<IntentInput> = {}) => IntentSchema.parse({ id: `s-${goal.length}`, source: 'user', goal, urgency: 0.5, traits: ['ambiguous'], ...extra });
@@ -83,5 +84,17 @@ describe('the router refuses before any planner runs and checks every plan it re
     const bad = await router.plan(suggestion('wander around', { source: 'system' }), world);
     expect(!bad.ok && bad.failure).toMatchObject({ code: 'refused', reason: expect.stringMatching(/self_harm.hazard.*s2 \(navigate\) heads into lava/) });
     expect((await router.plan(suggestion('greet'), world)).ok).toBe(true);
+  });
+});
+
+describe('the cognition config hash (seeds/002) is on every LLM plan', () => {
+  it('names the config: equal for reordered keys, different when a field changes', async () => {
+    const model = scripted([reply([{ verb: 'chat', args: { message: 'hi' } }])]);
+    const planned = await createLlmPlanner({ complete: model.complete, config: config(), registry }).plan(suggestion('greet'), world);
+    expect(planned.ok && planned.plan.configHash).toBe(cognitionConfigHash(config()));
+    expect(cognitionConfigHash(config())).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const reordered = Object.fromEntries(Object.entries(configInput()).reverse()) as ReturnType<typeof configInput>;
+    expect(cognitionConfigHash(config(reordered))).toBe(cognitionConfigHash(config()));
+    expect(cognitionConfigHash(config({ retryBudget: 1 }))).not.toBe(cognitionConfigHash(config()));
   });
 });

@@ -13,6 +13,8 @@ const digger: Planner<unknown> = {
   verbs: () => ['dig_block'],
   plan: (intent: Intent) => {
     asked.push(intent.goal);
+    const ms = /^hold (\d+)$/.exec(intent.goal)?.[1];
+    if (ms) return { ok: true, planner: 'digger', plan: { planId: `plan-${intent.id}`, intentId: intent.id, steps: [{ stepId: 'h1', type: 'hold', args: { ms: Number(ms) } }] } };
     const block = /^dig (\w+)$/.exec(intent.goal)?.[1];
     if (!block) return { ok: false, failure: { code: 'unsupported_goal', reason: `cannot "${intent.goal}"`, planner: 'digger' } };
     return { ok: true, planner: 'digger', plan: { planId: `plan-${intent.id}`, intentId: intent.id, steps: [{ stepId: 'd1', type: 'dig_block', args: { block } }] } };
@@ -27,7 +29,7 @@ describe('POST /api/cognitive/signals → Intent → the wired router → plan o
 
   beforeAll(async () => {
     ({ executor } = fakeExecutor());
-    const router = createRouter<unknown>({ planners: [digger], rules: [{ name: 'dig', goal: /^dig /, route: ['digger'], weight: 1 }], onEvent: (e) => routed.push(e) });
+    const router = createRouter<unknown>({ planners: [digger], rules: [{ name: 'dig', goal: /^(dig|hold) /, route: ['digger'], weight: 1 }], onEvent: (e) => routed.push(e) });
     server = await serveSinew({ executor, port: 0, token: TOKEN, router, observe: () => ({ tick: 1 }) });
     stream = new StreamClient(server.url, { token: TOKEN });
     await stream.opened;
@@ -56,6 +58,16 @@ describe('POST /api/cognitive/signals → Intent → the wired router → plan o
     expect(res.status).toBe(422);
     expect(res.json().error).toMatchObject({ code: 'refused', safety: { allowed: false, reason: expect.stringContaining('self_harm.lava') } });
     expect(asked.length).toBe(before);
+  });
+
+  it('timeBudgetMs becomes the plan deadline and provenanceRef travels with the intent', async () => {
+    const res = await post(server.url, '/api/cognitive/signals', { goal: 'hold 60000', timeBudgetMs: 40, provenanceRef: 'chat:alex:7' }, TOKEN);
+    expect(res.status).toBe(202);
+    const { planId } = res.json() as { planId: string };
+    const generated = await stream.waitFor((e) => e.type === 'planGenerated' && (e.data as { plan: { planId: string } }).plan.planId === planId);
+    expect(generated.data).toMatchObject({ intent: { timeBudgetMs: 40, provenanceRef: 'chat:alex:7' } });
+    const done = await stream.waitFor((e) => e.type === 'executionComplete' && (e.data as { planId: string }).planId === planId);
+    expect(done.data).toMatchObject({ status: 'failed', failure: { code: 'timeout', reason: expect.stringContaining('time budget of 40 ms') } });
   });
 
   it('no plan → 422 no_plan with the planner failure; unknown keys → 400', async () => {

@@ -1,7 +1,7 @@
 import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep, type ToolDefinition } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
-import type { CognitionConfig } from './config.js';
+import { cognitionConfigHash, type CognitionConfig } from './config.js';
 import type { CognitionGate, GateDecision, GateSignal } from './gate.js';
 
 /** Any chat model: one system prompt, one user prompt, a text reply. No vendor SDK required. */
@@ -60,6 +60,8 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
   const emit = (event: LlmEvent) => options.onEvent?.(event);
   const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as PlannerWorld));
   let planCounter = 0;
+  // Every plan names the config that made it (and so does each of its provenance records).
+  const configHash = cognitionConfigHash(config);
 
   async function planOnce(intent: Intent, world: World): Promise<PlanResult> {
     if (options.gate) {
@@ -86,7 +88,7 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
       if (checked.ok) {
         emit({ type: 'accepted', intentId: intent.id, attempt, steps: checked.steps.length });
         planCounter += 1;
-        return { ok: true, planner: name, plan: { planId: `${name}-${intent.id}-${planCounter}`, intentId: intent.id, planner: name, steps: checked.steps } };
+        return { ok: true, planner: name, plan: { planId: `${name}-${intent.id}-${planCounter}`, intentId: intent.id, planner: name, configHash, steps: checked.steps } };
       }
       complaints.push(checked.complaint);
       emit({ type: 'rejected', intentId: intent.id, attempt, complaint: checked.complaint });
