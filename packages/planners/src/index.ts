@@ -65,6 +65,7 @@ export {
   type ConfigError,
   type ConfigLoad,
 } from './llm/config.js';
+export { intentGateSignal } from './llm/intent-signal.js';
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
 export {
   createLlmPlanner,

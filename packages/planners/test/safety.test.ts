@@ -80,8 +80,10 @@ describe('the router refuses before any planner runs and checks every plan it re
 
   it('a plan with a forbidden step is refused with the rule named; a clean plan passes', async () => {
     const model = scripted([reply([{ verb: 'chat', args: { message: 'on my way' } }, { verb: 'navigate', args: { block: 'lava' } }]), reply([{ verb: 'chat', args: { message: 'hello' } }])]);
-    const router = createRouter({ planners: [createLlmPlanner({ complete: model.complete, config: config(), registry })], rules: [{ name: 'all', goal: /./, route: ['llm'], weight: 1 }] });
-    const bad = await router.plan(suggestion('wander around', { source: 'system' }), world);
+    let now = 0;
+    const clock = { now: () => (now += 60_000) }; // past the gate's cooldown at every plan
+    const router = createRouter({ planners: [createLlmPlanner({ complete: model.complete, config: config(), registry, clock })], rules: [{ name: 'all', goal: /./, route: ['llm'], weight: 1 }] });
+    const bad = await router.plan(suggestion('wander around', { source: 'system', context: { relStakes: 1 } }), world);
     expect(!bad.ok && bad.failure).toMatchObject({ code: 'refused', reason: expect.stringMatching(/self_harm.hazard.*s2 \(navigate\) heads into lava/) });
     expect((await router.plan(suggestion('greet'), world)).ok).toBe(true);
   });
