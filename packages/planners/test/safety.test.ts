@@ -85,6 +85,8 @@ describe('the router refuses before any planner runs and checks every plan it re
     const router = createRouter({ planners: [createLlmPlanner({ complete: model.complete, config: config(), registry, clock })], rules: [{ name: 'all', goal: /./, route: ['llm'], weight: 1 }] });
     const bad = await router.plan(suggestion('wander around', { source: 'system', context: { relStakes: 1 } }), world);
     expect(!bad.ok && bad.failure).toMatchObject({ code: 'refused', reason: expect.stringMatching(/self_harm.hazard.*s2 \(navigate\) heads into lava/) });
+    expect(!bad.ok && bad.failure.reason).toContain('plan llm-s-13-1 from llm');
+    expect(router.plannerFor('llm-s-13-1')).toBeUndefined();
     expect((await router.plan(suggestion('greet'), world)).ok).toBe(true);
   });
 });

@@ -178,7 +178,11 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
       const intent = IntentSchema.safeParse(input);
       if (!intent.success) return planFailure('router', 'invalid_intent', `intent is not an Intent: ${z.prettifyError(intent.error)}`);
       const screened = refuseUnsafeIntent(safety, intent.data);
-      return screened.refusal ?? refuseUnsafePlan(safety, await planWith(screened.intent, world));
+      if (screened.refusal) return screened.refusal;
+      const result = await planWith(screened.intent, world);
+      const checked = refuseUnsafePlan(safety, result);
+      if (result.ok && !checked.ok) plans.delete(result.plan.planId); // a refused plan never runs: no outcome will come
+      return checked;
     } catch (error) {
       return planFailure('router', 'planner_error', `router failed: ${describeError(error)}`);
     }
