@@ -2,26 +2,12 @@ import { accepted } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createMemoryProvenance, ManualClock, type ExecutorPolicyInput } from '../src/index.js';
-import { defineFake, fakeBody, registryWith } from './fake-body.js';
+import { defineFake, fakeBody, registryWith, walker } from './fake-body.js';
 
 const empty = z.object({});
 /** Chats its name once and succeeds. */
 const say = (name: string, safetyLevel?: 'safe' | 'caution' | 'restricted') =>
   defineFake({ name, version: '1.0.0', description: name, inputSchema: empty, ...(safetyLevel ? { safetyLevel } : {}), run: async (ctx) => ctx.body.chat(name), acceptance: () => accepted });
-/** Walks one step every 100 ms until aborted. */
-const walker = defineFake({
-  name: 'walker',
-  version: '1.0.0',
-  description: 'walks until aborted',
-  inputSchema: empty,
-  run: async (ctx) => {
-    while (!ctx.signal.aborted) {
-      ctx.body.move(1);
-      await ctx.sleep(100);
-    }
-  },
-  acceptance: () => accepted,
-});
 
 function setup(policy: ExecutorPolicyInput = {}) {
   const body = fakeBody();
