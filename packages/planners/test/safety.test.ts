@@ -39,6 +39,7 @@ describe('input filter (seeds/004 Intrusive Thought Processor): rules as data, e
 
   it('rules are validated data: unknown keys and bad block keys are refused; a bot extends the defaults', () => {
     expect(SafetyRulesSchema.safeParse({ ...DEFAULT_SAFETY_RULES, forbiddenVerb: ['x'] }).success).toBe(false);
+    expect(() => extendSafetyRules(DEFAULT_SAFETY_RULES, { goalPatterns: [{ rule: 'mine', pattern: '(unclosed', reason: 'x' }] })).toThrow(/valid regular expression/);
     expect(() => extendSafetyRules(DEFAULT_SAFETY_RULES, { placedBy: { 'one,two,3': 'alex' } })).toThrow(/x,y,z/);
     const mine = extendSafetyRules(DEFAULT_SAFETY_RULES, { players: ['Alex_99'], forbiddenTargets: ['beacon'] });
     expect(mine.forbiddenTargets).toEqual([...DEFAULT_SAFETY_RULES.forbiddenTargets, 'beacon']);

@@ -5,6 +5,15 @@ const name = z.string().min(1).max(64);
 const words = z.array(z.string().min(1).max(64)).max(256);
 const position = z.strictObject({ x: z.number().int(), y: z.number().int(), z: z.number().int() });
 
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A box of block positions (inclusive) nobody may break or build in: a base, a farm, spawn. */
 export const ProtectedRegionSchema = z.strictObject({ name, min: position, max: position });
 export type ProtectedRegion = z.infer<typeof ProtectedRegionSchema>;
@@ -20,14 +29,14 @@ export const SafetyRulesSchema = z.strictObject({
   /** Targets no suggestion or plan may name (block, item or entity names; in the goal or a step's args). */
   forbiddenTargets: words,
   /** Goal patterns refused outright, each with its rule name and the reason a user is told. */
-  goalPatterns: z.array(z.strictObject({ rule: name, pattern: z.string().min(1).max(256), reason: z.string().min(1) })).max(256),
+  goalPatterns: z.array(z.strictObject({ rule: name, pattern: z.string().min(1).max(256).refine(compiles, 'must be a valid regular expression'), reason: z.string().min(1) })).max(256),
   /** Verbs that move the body: refused toward a hazard (self-harm). */
   moveVerbs: words,
   /** Blocks a move must never head for (`lava`, `fire`); escaping them stays allowed. */
   hazards: words,
   /** Verbs that break blocks: refused on a block another player placed or inside a protected region. */
   breakVerbs: words,
-  /** Verbs that attack: refused when the target is a player (`players` below, or a target arg of kind player). */
+  /** Verbs that attack: refused when the target is a player (entity `player`, or a name in `players`). */
   attackVerbs: words,
   /** Names of players the bot knows (attacking them is griefing). */
   players: words,
