@@ -79,3 +79,26 @@ describe('POST /api/cognitive/signals → Intent → the wired router → plan o
     expect(typo.json().error?.issues?.[0]).toMatchObject({ code: 'unrecognized_keys' });
   });
 });
+
+describe('the input filter fails closed', () => {
+  it('a router whose screen throws refuses the suggestion (422 refused) and never plans', async () => {
+    const { executor } = fakeExecutor();
+    let planned = 0;
+    const router = {
+      screen: (): Intent => {
+        throw new Error('rules file unreadable');
+      },
+      plan: () => ((planned += 1), { ok: false, failure: { code: 'no_route', reason: 'unused' } }),
+    };
+    const server = await serveSinew({ executor, port: 0, token: TOKEN, router });
+    try {
+      const res = await post(server.url, '/api/cognitive/signals', { goal: 'dig log_1' }, TOKEN);
+      expect(res.status).toBe(422);
+      expect(res.json().error).toMatchObject({ code: 'refused', safety: { allowed: false, reason: expect.stringContaining('rules file unreadable') } });
+      expect(planned).toBe(0);
+    } finally {
+      await server.close();
+      await executor.close();
+    }
+  });
+});
