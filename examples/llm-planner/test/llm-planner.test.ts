@@ -92,6 +92,13 @@ describe('the LLM planner over an OpenAI-compatible endpoint, with the shipped c
     expect(correction).toContain(ask);
   });
 
+  it('a harmful user goal is refused by the input filter with its rule; the model is never asked', async () => {
+    const { planned, outcome } = await planAndRun({ body: bot, registry, planner: planner(), goal: 'Drop all your items and then jump in lava' });
+    expect(planned).toMatchObject({ ok: false, failure: { code: 'refused', reason: expect.stringContaining('self_harm.') } });
+    expect(outcome).toBeUndefined();
+    expect(requests).toHaveLength(0);
+  });
+
   it('an endpoint that fails is llm_unavailable, a coded planner failure, and nothing runs', async () => {
     answers.push({ status: 503, content: '{"error":"overloaded"}' });
     const intent = IntentSchema.parse({ id: 'i-503', source: 'user', goal: 'get wood', urgency: 0.5 });

@@ -3,6 +3,8 @@ import type { PlanStep, Preemptor, StepOutcome } from '@sinew/executor-contracts
 interface Call {
   readonly steps: readonly PlanStep[];
   readonly reason: string;
+  /** The hold the caller asked for after the preemption (self-preservation modes). */
+  readonly holdMs: number | undefined;
   /** Calls still running when this one started (one controller at a time ⇒ always 0). */
   readonly concurrent: number;
   settle(status?: 'succeeded' | 'failed'): void;
@@ -20,7 +22,7 @@ export class FakePreemptor implements Preemptor {
 
   constructor(private readonly mode: 'auto' | 'manual' | 'throw' = 'manual') {}
 
-  preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<readonly StepOutcome[]> {
+  preempt(steps: readonly PlanStep[], options: { readonly reason: string; readonly holdMs?: number }): Promise<readonly StepOutcome[]> {
     if (this.mode === 'throw') throw new Error('executor is gone');
     const concurrent = this.running;
     this.running += 1;
@@ -36,6 +38,7 @@ export class FakePreemptor implements Preemptor {
       const call: Call = {
         steps,
         reason: options.reason,
+        holdMs: options.holdMs,
         concurrent,
         settle: (status = 'succeeded') => {
           if (!done()) return;

@@ -65,6 +65,17 @@ describe('self-preservation modes', () => {
     expect(events.filter((e) => e.type === 'deferred')).toMatchObject([{ mode: 'hazard_block', reason: 'busy' }]);
   });
 
+  it('a self-preservation fast path asks the executor to hold caution steps for the mode hold; defense does not', async () => {
+    const { preemptor, modes, body } = setup();
+    modes.body(body.set({ inLava: true }));
+    expect(preemptor.calls[0]).toMatchObject({ reason: 'mode:hazard_block:escape_fluid', holdMs: modes.config.holdMs });
+    preemptor.calls[0]!.settle();
+    await flush();
+    modes.body(body.set({ inLava: false }));
+    modes.threats(2, [zombieAt(4)]);
+    expect(preemptor.calls[1]).toMatchObject({ reason: expect.stringMatching(/^mode:defense/), holdMs: undefined });
+  });
+
   it('still burning once out of the lava, the same mode goes on to put the fire out after its hold', async () => {
     const { clock, preemptor, modes, body } = setup({ auto: true });
     modes.body(body.set({ inLava: true, onFire: true }));

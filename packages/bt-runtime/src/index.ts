@@ -19,6 +19,7 @@ export {
   type ExecutorPolicyInput,
 } from './executor/policy.js';
 export { createExecutor } from './executor/executor.js';
+export { URGENCY_PRIORITY } from './executor/safety-level.js';
 export {
   createJsonlJournal,
   createMemoryJournal,

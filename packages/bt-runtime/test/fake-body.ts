@@ -69,6 +69,21 @@ export const defineFake = <S extends z.ZodType>(def: Parameters<typeof defineCap
 
 const observe = ({ body }: { body: Body }) => body.snapshot();
 
+/** walker: walks one step every 100 ms until aborted (honours abort). */
+export const walker = defineFake({
+  name: 'walker',
+  version: '1.0.0',
+  description: 'walks until aborted',
+  inputSchema: z.object({}),
+  run: async (ctx) => {
+    while (!ctx.signal.aborted) {
+      ctx.body.move(1);
+      await ctx.sleep(100);
+    }
+  },
+  acceptance: () => accepted,
+});
+
 /** dig_block: removes a block and gains a log; acceptance reads the world. */
 export const digBlock = defineFake({
   name: 'dig_block',

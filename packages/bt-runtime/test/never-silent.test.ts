@@ -2,7 +2,7 @@ import { accepted, type RepairHook, type RunContext } from '@sinew/executor-cont
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance, defineExecutorPolicy, ManualClock, PolicyError, StaleActuationError, type ExecutorPolicyInput, type PredicateEvaluator } from '../src/index.js';
-import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
+import { defineFake, fakeBody, registryWith, walker, type Body } from './fake-body.js';
 import { metric } from './metric.js';
 
 const empty = z.object({});
@@ -27,21 +27,6 @@ const rejecting = (name: string, error: () => unknown) =>
     acceptance: () => accepted,
     expectedDurationMs: 100,
   });
-
-/** Walks one step every 100 ms until aborted (honours abort). */
-const walker = defineFake({
-  name: 'walker',
-  version: '1.0.0',
-  description: 'walks until aborted',
-  inputSchema: empty,
-  run: async (ctx) => {
-    while (!ctx.signal.aborted) {
-      ctx.body.move(1);
-      await ctx.sleep(100);
-    }
-  },
-  acceptance: () => accepted,
-});
 
 const flee = defineFake({ name: 'flee', version: '1.0.0', description: 'run away', inputSchema: empty, run: async (ctx) => ctx.body.move(-5), acceptance: () => accepted });
 const idle = defineFake({ name: 'idle', version: '1.0.0', description: 'never acts', inputSchema: empty, run: (ctx) => aborted(ctx.signal), acceptance: () => accepted });

@@ -31,6 +31,6 @@ export interface RepairResponse {
 
 /** The executor's preemption entry point, as modules (the belief reflex) see it. */
 export interface Preemptor {
-  /** Runs these steps ahead of the active one (which is interrupted at a safe point and resumed). */
-  preempt(steps: readonly PlanStep[], options: { readonly reason: string }): Promise<readonly StepOutcome[]>;
+  /** Runs these steps ahead of the active one (which is interrupted at a safe point and resumed); `holdMs` keeps `caution` steps waiting that long after. */
+  preempt(steps: readonly PlanStep[], options: { readonly reason: string; readonly holdMs?: number }): Promise<readonly StepOutcome[]>;
 }

@@ -40,11 +40,20 @@ export const IntentSchema = z.strictObject({
   goal: z.string().min(1),
   context: z.record(z.string(), z.unknown()).default({}),
   urgency: z.number().min(0).max(1),
-  safety: z.strictObject({ allowed: z.boolean(), reason: z.string().optional() }).default({ allowed: true }),
+  safety: z
+    .strictObject({
+      allowed: z.boolean(),
+      reason: z.string().optional(),
+      /** An explicit grant: this intent's `restricted` steps may run (the executor refuses them otherwise). */
+      allowRestricted: z.boolean().optional(),
+    })
+    .default({ allowed: true }),
   /** Routing traits, e.g. `safety_critical`, `multi_step`, `social`, `ambiguous`. */
   traits: z.array(z.string()).default([]),
+  /** The plan's deadline: the executor ends the plan `timeout` once this much time has passed. */
   timeBudgetMs: z.number().int().positive().optional(),
-  provenanceRef: z.string().optional(),
+  /** Where the suggestion came from (a chat message id, an HTTP request): recorded on every provenance record of the plan. */
+  provenanceRef: z.string().max(256).optional(),
 });
 export type Intent = z.output<typeof IntentSchema>;
 export type IntentInput = z.input<typeof IntentSchema>;
@@ -76,6 +85,8 @@ export const PlanSchema = z.strictObject({
   intentId: id,
   steps: z.array(PlanStepSchema),
   planner: z.string().optional(),
+  /** Hash of the cognition config that made the plan (seeds/002), recorded on every provenance record. */
+  configHash: z.string().min(1).max(128).optional(),
 });
 export type Plan = z.output<typeof PlanSchema>;
 export type PlanInput = z.input<typeof PlanSchema>;

@@ -31,6 +31,8 @@ export const PLANNER_ERROR_CODES = [
   'invalid_intent',
   'prompt_too_large',
   'planner_error',
+  /** The safety rules refused the intent (input filter) or the plan (constitutional check). */
+  'refused',
 ] as const;
 /** A planner failure code. */
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];

@@ -33,11 +33,26 @@ export {
   type RouterOptions,
   type RouteRule,
 } from './router/router.js';
+export {
+  DEFAULT_SAFETY_RULES,
+  extendSafetyRules,
+  judgeGoal,
+  judgePlan,
+  judgeStep,
+  ProtectedRegionSchema,
+  SafetyRulesSchema,
+  screenIntent,
+  type ProtectedRegion,
+  type SafetyRules,
+  type SafetyRulesInput,
+  type SafetyVerdict,
+} from './safety/rules.js';
 export { HtnMethodDataSchema, loadHtnMethods, type HtnMethodData, type HtnMethodsLoad } from './htn/data.js';
 export { createHtnPlanner, type HtnMethod, type HtnOperator, type HtnPlanner, type HtnPlannerOptions, type HtnTask } from './htn/htn.js';
 export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.js';
 export {
   CognitionConfigSchema,
+  cognitionConfigHash,
   CognitionGateConfigSchema,
   CORRECTIVE_TEMPLATE_TOKEN,
   loadCognitionConfig,
@@ -50,6 +65,7 @@ export {
   type ConfigError,
   type ConfigLoad,
 } from './llm/config.js';
+export { intentGateSignal } from './llm/intent-signal.js';
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
 export {
   createLlmPlanner,

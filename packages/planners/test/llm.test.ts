@@ -220,10 +220,27 @@ describe('cognition gate (seeds/001)', () => {
 
   it('a closed gate means the model is never called: gate_closed', async () => {
     const model = scripted([good]);
-    const gate = createCognitionGate(gateConfig, { now: () => 0 });
-    const planner = createLlmPlanner({ complete: model.complete, config: config(), registry, gate: { gate, signal: () => signal({ choices: ['only one'] }) } });
+    const planner = createLlmPlanner({ complete: model.complete, config: config(), registry, signal: () => signal({ choices: ['only one'] }) });
     const result = await planner.plan(intent, world);
     expect(!result.ok && result.failure.code).toBe('gate_closed');
     expect(model.prompts).toHaveLength(0);
+  });
+
+  it('createLlmPlanner acts on config.gate: a trivial intent never reaches complete(), a meaningful one does, then the cooldown holds', async () => {
+    const model = scripted([good, good]);
+    let now = 5_000;
+    const planner = createLlmPlanner({ complete: model.complete, config: config(), registry, clock: { now: () => now } });
+    const ask = (id: string, extra: object) => planner.plan(IntentSchema.parse({ id, source: 'user', goal: 'answer the player', urgency: 0.6, ...extra }), world);
+    const trivial = await ask('t', { context: { eventType: 'ambient_sound' } });
+    expect(!trivial.ok && trivial.failure).toMatchObject({ code: 'gate_closed', reason: expect.stringContaining('"ambient_sound" is trivial') });
+    const idle = await ask('i', { source: 'system', urgency: 0.1 });
+    expect(!idle.ok && idle.failure).toMatchObject({ code: 'gate_closed', reason: expect.stringMatching(/M 0\.\d+ < threshold 0\.5/) });
+    expect(model.prompts).toHaveLength(0);
+    expect((await ask('m', {})).ok).toBe(true);
+    now += 9_999;
+    expect(await ask('m2', {})).toMatchObject({ ok: false, failure: { code: 'gate_closed', reason: expect.stringContaining('cooldown') } });
+    now += 1;
+    expect((await ask('m3', {})).ok).toBe(true);
+    expect(model.prompts).toHaveLength(2);
   });
 });

@@ -23,7 +23,10 @@ export const SignalBodySchema = z
     urgency: z.number().min(0).max(1).default(0.5),
     traits: z.array(z.string().min(1).max(64)).max(32).default([]),
     context: z.record(z.string(), z.unknown()).optional(),
+    /** The plan's deadline: the executor ends the plan `timeout` after this long. */
     timeBudgetMs: z.number().int().positive().max(2_147_483_647).optional(),
+    /** Where the suggestion came from (a chat message id, a ticket): on every provenance record of its plan. */
+    provenanceRef: z.string().min(1).max(256).optional(),
   })
   .strict();
 export type SignalBody = z.input<typeof SignalBodySchema>;
@@ -36,6 +39,8 @@ export interface SignalRouter<World = unknown> {
   route?(intent: Intent): { readonly chosen?: string | undefined; readonly reason: string };
   /** Told how each plan it made ended. */
   recordOutcome?(planId: string, success: boolean): void;
+  /** The input filter (seeds/004): returns the intent with `safety` decided; a refused one is never planned (a `Router` has it). */
+  screen?(intent: Intent): Intent;
 }
 
 const PlanResultSchema = z.union([
@@ -55,12 +60,12 @@ export class Control<Body> {
   ) {}
 
   /** Starts a plan; the outcome arrives on the stream as `executionComplete`. */
-  execute(plan: Plan, onEnd?: (completed: boolean) => void): { planId: string; intentId: string } {
+  execute(plan: Plan, onEnd?: (completed: boolean) => void, intent?: Intent): { planId: string; intentId: string } {
     if (this.#running.has(plan.planId)) throw new ApiError(409, 'plan_running', `plan ${plan.planId} is already running`);
     const controller = new AbortController();
     this.#running.set(plan.planId, controller);
     this.executor
-      .run(plan, { signal: controller.signal })
+      .run(plan, { signal: controller.signal, ...(intent ? { intent } : {}) })
       .then(
         (outcome) => onEnd?.(outcome.status === 'completed'),
         (error: unknown) => {
@@ -100,7 +105,8 @@ export class Control<Body> {
   async signal(body: z.output<typeof SignalBodySchema>): Promise<Record<string, unknown>> {
     const router = this.router;
     if (!router) throw new ApiError(501, 'not_configured', 'no router: start serveSinew with { router } to accept signals');
-    const intent = IntentSchema.parse({ id: `signal-${randomUUID()}`, source: 'user', ...body });
+    const intent = this.#screen(router, IntentSchema.parse({ id: `signal-${randomUUID()}`, source: 'user', ...body }));
+    if (!intent.safety.allowed) throw new ApiError(422, 'refused', `suggestion refused: ${intent.safety.reason ?? 'safety.allowed is false'}`, { intentId: intent.id, safety: intent.safety });
     const decision = this.#route(router, intent);
     const result = await this.#plan(router, intent);
     if (!result.ok) {
@@ -109,8 +115,19 @@ export class Control<Body> {
     const plan = result.plan;
     const planner = result.planner ?? plan.planner ?? decision?.chosen ?? 'router';
     this.hub.publish('planGenerated', { intent, planner, reason: decision?.reason ?? null, plan });
-    this.execute(plan, (completed) => this.#recordOutcome(router, plan.planId, completed));
+    // The intent travels with its plan: its timeBudgetMs is the plan's deadline, its provenanceRef on every record.
+    this.execute(plan, (completed) => this.#recordOutcome(router, plan.planId, completed), intent);
     return { intentId: intent.id, planId: plan.planId, planner };
+  }
+
+  /** The router's input filter; one that throws or answers garbage refuses the suggestion (fail closed). */
+  #screen(router: SignalRouter, intent: Intent): Intent {
+    if (!router.screen) return intent;
+    try {
+      return IntentSchema.parse(router.screen(intent));
+    } catch (error) {
+      return { ...intent, safety: { allowed: false, reason: `input filter failed: ${describeError(error)}` } };
+    }
   }
 
   #route(router: SignalRouter, intent: Intent): { chosen?: string | undefined; reason: string } | undefined {

@@ -134,7 +134,9 @@ export function createModes(options: ModesOptions): Modes {
     if (isEmergency(mode)) emergencies.dispatched(mode, now());
     let call: Promise<readonly StepOutcome[]>;
     try {
-      call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}` }));
+      // A self-preservation mode holds the body for its hold after its fast path: the executor keeps caution steps waiting.
+      const hold = TIER[mode] === 'self_preservation' ? { holdMs: config.holdMs } : {};
+      call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}`, ...hold }));
     } catch (error) {
       call = Promise.reject(error);
     }

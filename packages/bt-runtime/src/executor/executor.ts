@@ -19,6 +19,7 @@ import { endPlan, journalFailed } from './plan-end.js';
 import { ActuatorPulse } from './pulse.js';
 import type { Runtime } from './runtime.js';
 import { safeRead } from './safe.js';
+import { holdCaution } from './safety-level.js';
 import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
 import { StepRun } from './step-run.js';
@@ -77,7 +78,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
     this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log });
     const pulse = new ActuatorPulse(this.metrics);
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined };
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined, cautionHeldUntil: 0 };
     this.#unsubscribe.push(signals.onActuate((command) => pulse.onCommand(command)));
     const commands = actuatorCommandNames(body).map((name) => pulse.label(name));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
@@ -204,7 +205,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return goal;
   }
 
-  async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]> {
+  async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string; readonly holdMs?: number }): Promise<StepOutcome[]> {
     const rt = this.#rt;
     // Nothing to run: interrupting the active step would only use up one of its resumes.
     if (!Array.isArray(steps) || steps.length === 0 || rt.closed) return [];
@@ -225,6 +226,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
           outcomes.push(await this.#executeStep({ plan, preemptReason: reason }, step, false));
         }
       } finally {
+        holdCaution(rt, options?.holdMs);
         rt.slot.release();
       }
       await rt.report.flush();

@@ -44,6 +44,8 @@ export const ExecutorPolicySchema = z
     idempotencyCapacity: z.number().int().positive({ error: 'idempotencyCapacity must be > 0' }).default(10_000),
     /** Actuator commands kept in each provenance record's trace. */
     traceLimit: z.number().int().positive().default(200),
+    /** Grants every plan's `restricted` steps (default false: only an intent with `safety.allowRestricted` runs them). */
+    allowRestricted: z.boolean().default(false),
     /** Per-verb deadline overrides. */
     capabilities: z.record(z.string(), CapabilityPolicySchema).default({}),
   })

@@ -108,6 +108,8 @@ export class StepReporter {
     if (end.key) record.idempotencyKey = end.key;
     if (end.acceptance) record.acceptance = end.acceptance;
     if (end.planCtx.preemptReason !== undefined) record.preemptReason = end.planCtx.preemptReason;
+    if (end.planCtx.intent?.provenanceRef !== undefined) record.provenanceRef = end.planCtx.intent.provenanceRef;
+    if (end.planCtx.plan.configHash !== undefined) record.configHash = end.planCtx.plan.configHash;
     for (const sink of this.deps.sinks) {
       try {
         sink.write(record);

@@ -58,4 +58,6 @@ export interface Runtime<Body extends ActuatorSource> {
   disconnected: string | undefined;
   /** Reason of the latest preemption (reported with `step.preempted`). */
   preemptReason: string | undefined;
+  /** Until when (executor clock) a self-preservation preemption holds the body: plain `caution` steps wait. */
+  cautionHeldUntil: number;
 }

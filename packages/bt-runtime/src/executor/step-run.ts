@@ -1,4 +1,4 @@
-import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type SafetyLevel, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt } from './attempt.js';
@@ -7,6 +7,7 @@ import { capLabel, stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { ActiveStep, StepCall } from './runtime.js';
+import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from './safety-level.js';
 import { Phase, shownPhase, transition, type StepEnd, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
@@ -28,6 +29,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   readonly ref: StepRef;
   readonly fastPath: boolean;
   readonly rank: number;
+  readonly #level: SafetyLevel;
   attempt = 0;
   sinceMs: number;
   #phase: StepPhase = Phase.queued;
@@ -50,8 +52,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   constructor(private readonly o: StepRunOptions<Body>) {
     this.ref = { planId: o.planCtx.plan.planId, stepId: o.step.stepId, verb: o.step.type };
     this.fastPath = o.planCtx.preemptReason !== undefined;
-    this.rank = o.step.priority ?? 0;
-    // The step is 'starting' since it was taken up (one clock read less per step).
+    this.rank = stepRank(o.step, o.planCtx.intent);
+    this.#level = effectiveSafetyLevel(o.step, o.capability as Capability<never>);
     this.sinceMs = o.startedAt;
     this.#scope = { entries: [], dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
@@ -90,6 +92,10 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
           if (ended) return ended;
           continue;
         }
+        // A plain caution step is not dispatched while a self-preservation preemption holds the body.
+        const held = this.fastPath ? 0 : cautionWaitMs(this.#level, rt);
+        if (held > 0 && (await this.#sleep(held)) === 'preempted') this.#to(Phase.interrupted);
+        if (held > 0) continue;
         const guard = this.#guard();
         if (guard) return this.#fail(guard);
         const next = this.#afterAttempt(await this.#attemptOnce());
@@ -122,7 +128,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   /** V3: the guard, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
   #guard(): StepFailure | undefined {
     this.#to(Phase.guarding);
-    return runGuard(this.o.capability, { body: this.o.rt.body }, this.o.args) ?? this.#preconds();
+    return restrictedRefusal(this.#level, this.o.rt.policy, this.o.planCtx.intent) ?? runGuard(this.o.capability, { body: this.o.rt.body }, this.o.args) ?? this.#preconds();
   }
 
   /** The one place the step's own phase changes (an attempt moves through its phases itself, by the same edges). */
@@ -142,7 +148,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     else this.#wake?.(code === 'preempted' ? 'preempted' : 'aborted');
   }
 
-  /** The step's declared preconds, checked by the predicate evaluator before each attempt. */
+  /** The step's declared preconds, checked before each attempt. */
   #preconds(): StepFailure | undefined {
     const { rt, predicates } = this.o;
     if (!rt.predicates || (predicates.preconds.length === 0 && predicates.effects.length === 0)) return undefined;

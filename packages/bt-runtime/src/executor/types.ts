@@ -146,8 +146,11 @@ export interface Executor<Body> {
   run(plan: unknown, options?: RunOptions): Promise<PlanOutcome>;
   /** Runs again the latest plan the journal saw start and never end (finished steps answered from it); undefined when there is none. */
   resume(options?: Omit<RunOptions, 'intent'>): Promise<PlanOutcome | undefined>;
-  /** Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes. */
-  preempt(steps: readonly PlanStepInput[], options: { readonly reason: string }): Promise<StepOutcome[]>;
+  /**
+   * Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes.
+   * `holdMs` (a self-preservation mode's hold): plain `caution` steps are not dispatched for that long after.
+   */
+  preempt(steps: readonly PlanStepInput[], options: { readonly reason: string; readonly holdMs?: number }): Promise<StepOutcome[]>;
   /** Subscribes to an executor event; returns the unsubscribe. */
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void;
   /** The executor's state now (active step, waiting steps, running plans). */

@@ -32,6 +32,10 @@ export interface ProvenanceRecord {
   readonly outcome: StepOutcome;
   /** Set for steps run by `preempt()`. */
   readonly preemptReason?: string;
+  /** The intent's `provenanceRef`: where the suggestion came from. */
+  readonly provenanceRef?: string;
+  /** The plan's `configHash`: the cognition config that made it. */
+  readonly configHash?: string;
 }
 
 /** Where provenance records go. `flush` is awaited when a plan ends. */

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { summarizeIssues, type CapabilityRegistry, type ToolDefinition, type ZodIssueSummary } from '@sinew/executor-contracts';
 import { z } from 'zod';
+import { canonicalJson } from '../needs/canonical-json.js';
 
 /** Tokens the user template must contain; `{schema}` is optional. */
 export const USER_TEMPLATE_TOKENS = ['{intent}', '{world}', '{verbs}'] as const;
@@ -68,6 +70,11 @@ export function loadCognitionConfig(input: unknown): ConfigLoad {
   const parsed = CognitionConfigSchema.safeParse(input);
   if (parsed.success) return { ok: true, config: parsed.data };
   return { ok: false, error: { code: 'invalid_config', message: z.prettifyError(parsed.error), issues: summarizeIssues(parsed.error.issues) } };
+}
+
+/** The config's identity (seeds/002): `sha256:` of its canonical JSON — key order does not change it, any field does. */
+export function cognitionConfigHash(config: CognitionConfig): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(config)).digest('hex')}`;
 }
 
 /** Reads and validates a cognition config JSON file. */

@@ -1,8 +1,9 @@
 import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep, type ToolDefinition } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
-import type { CognitionConfig } from './config.js';
-import type { CognitionGate, GateDecision, GateSignal } from './gate.js';
+import { cognitionConfigHash, type CognitionConfig } from './config.js';
+import { createCognitionGate, type GateDecision, type GateSignal } from './gate.js';
+import { intentGateSignal } from './intent-signal.js';
 
 /** Any chat model: one system prompt, one user prompt, a text reply. No vendor SDK required. */
 export type CompleteFn = (prompt: { readonly system: string; readonly user: string }) => Promise<string>;
@@ -31,8 +32,10 @@ export interface LlmPlannerOptions<World = PlannerWorld, Body = unknown> {
   readonly config: CognitionConfig;
   /** Verbs and schemas the reply is checked against. */
   readonly registry: CapabilityRegistry<Body>;
-  /** The seeds/001 gate and how to read its signal from an intent; without it every intent is planned. */
-  readonly gate?: { readonly gate: CognitionGate; readonly signal: (intent: Intent, world: World) => GateSignal };
+  /** How the gate (built from `config.gate`) reads an intent; default `intentGateSignal`. */
+  readonly signal?: (intent: Intent, world: World) => GateSignal;
+  /** The gate's clock (its cooldown); default the system clock. */
+  readonly clock?: { now(): number };
   /** Renders the world for `{world}`; default `describeWorld` (health and food in words). */
   readonly describeWorld?: (world: World) => string;
   readonly name?: string;
@@ -60,13 +63,16 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
   const emit = (event: LlmEvent) => options.onEvent?.(event);
   const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as PlannerWorld));
   let planCounter = 0;
+  const gate = createCognitionGate(config.gate, options.clock ?? { now: () => Date.now() });
+  const readSignal = options.signal ?? ((intent: Intent, world: World) => intentGateSignal(intent, world, registry.verbs()));
+  // Every plan names the config that made it (and so does each of its provenance records).
+  const configHash = cognitionConfigHash(config);
 
   async function planOnce(intent: Intent, world: World): Promise<PlanResult> {
-    if (options.gate) {
-      const decision = options.gate.gate.evaluate(options.gate.signal(intent, world));
-      emit({ type: 'gate', intentId: intent.id, decision });
-      if (!decision.think) return planFailure(name, 'gate_closed', decision.reason);
-    }
+    // seeds/001: the model is asked only when the gate opens (M, triviality, cooldown, a real choice).
+    const decision = gate.evaluate(readSignal(intent, world));
+    emit({ type: 'gate', intentId: intent.id, decision });
+    if (!decision.think) return planFailure(name, 'gate_closed', decision.reason);
     const tools = registry.toolDefinitions();
     const request = fillTemplate(config.userTemplate, {
       intent: describeIntent(intent),
@@ -86,7 +92,7 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
       if (checked.ok) {
         emit({ type: 'accepted', intentId: intent.id, attempt, steps: checked.steps.length });
         planCounter += 1;
-        return { ok: true, planner: name, plan: { planId: `${name}-${intent.id}-${planCounter}`, intentId: intent.id, planner: name, steps: checked.steps } };
+        return { ok: true, planner: name, plan: { planId: `${name}-${intent.id}-${planCounter}`, intentId: intent.id, planner: name, configHash, steps: checked.steps } };
       }
       complaints.push(checked.complaint);
       emit({ type: 'rejected', intentId: intent.id, attempt, complaint: checked.complaint });

@@ -4,6 +4,8 @@ import { planFailure, readPlanResult, type Planner, type PlanResult, type Planne
 import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
 import { GOAP_ROUTING_RULES } from './goap-routes.js';
+import { refuseUnsafeIntent, refuseUnsafePlan } from '../safety/guard.js';
+import { DEFAULT_SAFETY_RULES, screenIntent, type SafetyRules } from '../safety/rules.js';
 
 // Plans whose outcome never comes (bot restarted, plan preempted) must not grow the map forever.
 const MAX_TRACKED_PLANS = 1000;
@@ -79,6 +81,8 @@ export interface RouterOptions<World = PlannerWorld> {
   readonly onEvent?: (event: RouteEvent) => void;
   /** How long one planner's `plan()` may take before the router falls back past it (default 30 000 ms). */
   readonly planTimeoutMs?: number;
+  /** The input filter's and constitutional check's rules (default `DEFAULT_SAFETY_RULES`; extend with `extendSafetyRules`). */
+  readonly safety?: SafetyRules;
 }
 
 /** `planTimeoutMs`: a whole number of milliseconds, at least 1. */
@@ -91,6 +95,8 @@ export interface Router<World = PlannerWorld> extends Planner<World> {
   plannerFor(planId: string): Planner<World> | undefined;
   /** Records how a routed plan ended; updates the priors (and the memory file). */
   recordOutcome(planId: string, success: boolean): void;
+  /** The input filter: an external suggestion with `safety` decided by the router's rules. */
+  screen(intent: Intent): Intent;
 }
 
 /**
@@ -110,6 +116,7 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
   if (!timeout.success) throw new Error(`router: planTimeoutMs ${z.prettifyError(timeout.error)}`);
   const planTimeoutMs = timeout.data;
   const priorWeight = options.priorWeight ?? 4;
+  const safety = options.safety ?? DEFAULT_SAFETY_RULES;
   const emit = (event: RouteEvent) => options.onEvent?.(event);
   const plans = new Map<string, { planner: string; context: string }>();
   const subject = (planner: string) => `planner:${planner}`;
@@ -173,7 +180,12 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
     try {
       const intent = IntentSchema.safeParse(input);
       if (!intent.success) return planFailure('router', 'invalid_intent', `intent is not an Intent: ${z.prettifyError(intent.error)}`);
-      return await planWith(intent.data, world);
+      const screened = refuseUnsafeIntent(safety, intent.data);
+      if (screened.refusal) return screened.refusal;
+      const result = await planWith(screened.intent, world);
+      const checked = refuseUnsafePlan(safety, result);
+      if (result.ok && !checked.ok) plans.delete(result.plan.planId); // a refused plan never runs: no outcome will come
+      return checked;
     } catch (error) {
       return planFailure('router', 'planner_error', `router failed: ${describeError(error)}`);
     }
@@ -184,6 +196,7 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
     verbs: () => [...new Set(options.planners.flatMap((p) => [...p.verbs()]))].sort(),
     plan,
     route,
+    screen: (intent) => screenIntent(safety, intent),
     plannerFor: (planId) => {
       const entry = plans.get(planId);
       return entry ? byName.get(entry.planner) : undefined;
