@@ -101,8 +101,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', 
     const lit: string[] = [];
     for (let i = 0; i < 400 && lit.length < 2; i += 1) {
       await page.locator('#replay-step').click();
-      const running = await page.locator('#tree .bt-node[data-state="running"][data-node-path*="action:"]').first();
-      const path = (await running.count()) > 0 ? await running.getAttribute('data-node-path') : null;
+      // Read in one go: the page may re-render between a count and a read (a locator would then wait for a node that is gone).
+      const path = await page.evaluate(() => document.querySelector('#tree .bt-node[data-state="running"][data-node-path*="action:"]')?.getAttribute('data-node-path') ?? null);
       if (path && lit.at(-1) !== path) lit.push(path);
     }
     expect(await page.locator('#tree-title').textContent()).toBe('gather');
