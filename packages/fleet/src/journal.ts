@@ -1,4 +1,4 @@
-import { JournalRecordSchema, type JournalRead, type JournalRecord } from '@sinew/bt-runtime';
+import { JournalRecordSchema, parseJournal, type JournalRead, type JournalRecord } from '@sinew/bt-runtime';
 import { StepOutcomeSchema, type StepOutcome } from '@sinew/executor-contracts';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
@@ -62,14 +62,6 @@ export interface FleetJournal {
   close(): Promise<void>;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // counted as skipped, as the JSONL journal counts a torn line
-  }
-}
-
 /** A journal on the Redis at `connection` (ioredis options or a redis:// URL). */
 export function createRedisJournal(connection: RedisOptions | string, options: RedisJournalOptions = {}): FleetJournal {
   const { prefix, leaseMs } = RedisJournalOptionsSchema.parse(options);
@@ -95,12 +87,8 @@ export function createRedisJournal(connection: RedisOptions | string, options: R
     renew: async (lease) => (await redis.eval(RENEW, 1, key.lease(lease.planId), holderOf(lease), leaseMs)) === 1,
     release: async (lease) => void (await redis.eval(RELEASE, 1, key.lease(lease.planId), holderOf(lease))),
     async history(planId) {
-      const lines = await redis.lrange(key.history(planId), 0, -1);
-      const records = lines.flatMap((line) => {
-        const parsed = JournalRecordSchema.safeParse(parseJson(line));
-        return parsed.success ? [parsed.data] : [];
-      });
-      return { records, skipped: lines.length - records.length };
+      // One record per list entry, read exactly as the JSONL journal reads its lines (invalid ones skipped and counted).
+      return parseJournal((await redis.lrange(key.history(planId), 0, -1)).join('\n'));
     },
     async claimStep(lease, stepKey) {
       const args = [key.lease(lease.planId), key.done(stepKey), key.inflight(stepKey), holderOf(lease), lease.planId, `${prefix}:lease:`];
