@@ -87,6 +87,13 @@ describe('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 recipes)', ()
     expect(table.ok && verbs(table.steps)).toEqual(['place_block:crafting_table:']);
     const already = subgoalsFor(['near_block:crafting_table'], world({}, { '1,64,1': 'crafting_table' }));
     expect(already.ok && already.steps).toEqual([]);
+    // A table left behind within walking distance is walked back to even when planks could make another:
+    // a second table would spend the planks the pickaxe needs (a bot pushed off its table by a fight).
+    const left = subgoalsFor(['near_block:crafting_table'], world({ oak_planks: 4 }, { '12,64,3': 'crafting_table' }));
+    expect(left.ok && left.steps).toEqual([{ type: 'navigate', args: { block: 'crafting_table', range: 2 }, effects: ['near_block:crafting_table'] }]);
+    // One far off is not worth the walk when one can be made here.
+    const far = subgoalsFor(['near_block:crafting_table'], world({ oak_planks: 4 }, { '60,64,3': 'crafting_table' }));
+    expect(far.ok && verbs(far.steps)).toEqual(['craft_item:crafting_table:1', 'place_block:crafting_table:']);
     const reach = subgoalsFor(['within_reach:10,64,0'], world());
     expect(reach.ok && reach.steps).toEqual([{ type: 'navigate', args: { position: { x: 10, y: 64, z: 0 }, range: 3 } }]);
   });

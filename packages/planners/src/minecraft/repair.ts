@@ -1,4 +1,4 @@
-import { formatPredicate, parsePredicate, pred, type Predicate, type PlanStep, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { formatPredicate, parsePredicate, pred, type Predicate, type PlanStep, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { applySmelt, fuelHeld } from './operators.js';
@@ -24,6 +24,9 @@ export type SubgoalResult = { readonly ok: true; readonly steps: readonly Omit<P
 type Draft = Omit<PlanStep, 'stepId'>;
 /** Blocks the repair builds and places when one is missing, the way a player would. */
 type Station = 'crafting_table' | 'furnace';
+/** How far (blocks) a station in view may stand for the repair to walk back to it rather than spend materials on another. */
+const WALK_BACK_DISTANCE = 24;
+const distance = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 
 /**
  * GOAP-style precondition regression (FM-02): the subgoal steps that make every predicate true,
@@ -68,9 +71,11 @@ function regress(
   /** A crafting table or furnace within reach: one already near, else one held or crafted, placed next to the bot. */
   const achieveStation = (block: Station, depth: number, chain: readonly string[]): boolean => {
     if (blockNear(state, block)) return true;
-    // One stands farther off in view and none can be made from what is held: walk back to it rather than build another.
+    // One stands farther off in view and none is held: walk back to it rather than build another — always when
+    // none can be made from what is held, and within WALK_BACK_DISTANCE even when one could (a second table
+    // spends the planks the pickaxe needs; a bot pushed off by a fight comes back to its table).
     const seen = nearestSeen(state, block);
-    if (seen && count(state, block) < 1 && !craftableNow(block)) {
+    if (seen && count(state, block) < 1 && (distance(state.position, seen) <= WALK_BACK_DISTANCE || !craftableNow(block))) {
       steps.push({ type: 'navigate', args: { block, range: 2 }, effects: [formatPredicate(pred.nearBlock(block))] });
       state.position = { ...seen };
       return true;
