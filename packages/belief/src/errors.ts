@@ -1,3 +1,4 @@
+import { ConfigError } from '@sinew/executor-contracts';
 import type { z } from 'zod';
 
 /** Codes of the belief package's errors (values, never thrown across the public API except by constructors). */
@@ -16,15 +17,18 @@ export interface BeliefError {
   readonly issues: readonly BeliefIssue[];
 }
 
-/** Thrown only by factories given a bad config (a bad policy is rejected when it is built). */
-export class BeliefConfigError extends Error {
-  readonly code = 'invalid_config' as const;
-  constructor(readonly issues: readonly BeliefIssue[]) {
-    super(`invalid belief config: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-    this.name = 'BeliefConfigError';
+/**
+ * Thrown only by factories given a bad config (a bad policy is rejected when it is built): a
+ * {@link ConfigError} (`where: 'belief'`, code `invalid_config`) like every package's bad-option error.
+ */
+export class BeliefConfigError extends ConfigError {
+  override name = 'BeliefConfigError';
+  constructor(issues: readonly (BeliefIssue & { readonly code?: string })[]) {
+    const summaries = issues.map((i) => ({ path: [...i.path], code: i.code ?? 'custom', message: i.message }));
+    super('belief', summaries, `invalid belief config: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   }
 }
 
-export function issuesOf(error: z.ZodError): BeliefIssue[] {
-  return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+export function issuesOf(error: z.ZodError): (BeliefIssue & { readonly code: string })[] {
+  return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: i.code, message: i.message }));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@sinew/bt-runtime';
+import { ConfigError } from '@sinew/executor-contracts';
 import { BeliefConfigError, createModes, resolveModesConfig, type BodySignals, type ModeEvent, type ReflexThreat } from '@sinew/belief';
 import { FakePreemptor, flush } from './fake-preemptor.js';
 
@@ -44,6 +45,11 @@ describe('self-preservation modes', () => {
   it('rejects bad thresholds and unknown profiles with the field named', () => {
     expect(() => resolveModesConfig(undefined, { healthBelow: 14, healthReleaseAt: 10 })).toThrow(/healthReleaseAt/);
     expect(() => resolveModesConfig(undefined, { healthbelow: 5 } as never)).toThrow(BeliefConfigError);
+    // The one config error of every package: instanceof ConfigError, code invalid_config, the field path.
+    expect(() => resolveModesConfig(undefined, { healthbelow: 5 } as never)).toThrow(ConfigError);
+    expect(() => resolveModesConfig(undefined, { healthBelow: -3 })).toThrow(
+      expect.objectContaining({ code: 'invalid_config', where: 'belief', path: ['healthBelow'], issues: [expect.objectContaining({ path: ['healthBelow'], code: 'too_small' })] }),
+    );
     expect(() => resolveModesConfig('reckless' as never)).toThrow(/unknown profile "reckless".*cautious, brave/);
     expect(resolveModesConfig('brave').defense.attackWithinBlocks).toBe(4);
     expect(resolveModesConfig('cautious', { healthBelow: 10 })).toMatchObject({ healthBelow: 10, healthReleaseAt: 16 });

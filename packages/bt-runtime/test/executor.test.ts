@@ -1,4 +1,4 @@
-import { accepted, blackboardKey, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
+import { accepted, blackboardKey, ConfigError, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance, ManualClock, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
@@ -361,11 +361,11 @@ describe('executor: invariants I1–I4', () => {
     expect(build({ capabilities: { dig_block: { timeoutMs: 0 } } })).toThrow(/capabilities\.dig_block\.timeoutMs/);
     expect(build({ backoff: { initialMs: 500, maxMs: 100 } })).toThrow(/backoff\.maxMs must be >= backoff\.initialMs/);
     expect(build({ maxLocalRetries: 1.5 } as ExecutorPolicyInput)).toThrow(/maxLocalRetries/);
-    try {
-      build({ ttfaMs: -1 })();
-    } catch (error) {
-      expect((error as PolicyError).issues).toEqual([{ path: ['ttfaMs'], message: expect.stringContaining('> 0') }]);
-    }
+    // One ConfigError across the packages: the code, where, the field path and each issue.
+    expect(build({ ttfaMs: -1 })).toThrow(ConfigError);
+    expect(build({ ttfaMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_config', where: 'executor.policy', path: ['ttfaMs'], issues: [{ path: ['ttfaMs'], code: 'too_small', message: expect.stringContaining('> 0') }] }),
+    );
     expect(createExecutor({ registry: registryWith(), body: fakeBody() }).policy).toMatchObject({ ttfaMs: 2000, stuckMs: 3000, maxLocalRetries: 2 });
   });
 

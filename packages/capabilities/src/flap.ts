@@ -1,3 +1,4 @@
+import { parseConfig } from '@sinew/executor-contracts';
 import { z } from 'zod';
 
 /** FM-04 thresholds: more than `maxReversals` direction reversals within `windowMs` is flapping. */
@@ -25,7 +26,7 @@ export interface FlapDetector {
  * Pure and clock-free: the caller supplies the time of each sample.
  */
 export function createFlapDetector(policy: FlapPolicyInput = {}): FlapDetector {
-  const { windowMs, maxReversals, minStep, reversalAngleDeg } = FlapPolicySchema.parse(policy);
+  const { windowMs, maxReversals, minStep, reversalAngleDeg } = parseConfig('createFlapDetector', FlapPolicySchema, policy);
   const cosLimit = Math.cos((reversalAngleDeg * Math.PI) / 180);
   let anchor: { x: number; z: number } | undefined;
   let lastDirection: { x: number; z: number } | undefined;

@@ -1,5 +1,5 @@
 import { systemClock, type Clock, type Executor, type PlanOutcome, type RunOptions } from '@sinew/bt-runtime';
-import { stepFailure } from '@sinew/executor-contracts';
+import { parseConfig, stepFailure } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { z } from 'zod';
 import { instrumentBot, type SinewBot } from './bot.js';
@@ -68,7 +68,7 @@ class BotSupervisor implements Supervisor {
 
   constructor(options: SuperviseOptions, bot: SinewBot) {
     this.#options = options;
-    this.#policy = SupervisorPolicySchema.parse(options.policy ?? {});
+    this.#policy = parseConfig('supervise.policy', SupervisorPolicySchema, options.policy ?? {});
     this.#clock = options.clock ?? systemClock;
     this.#bot = bot;
     this.#executor = options.executor(bot);

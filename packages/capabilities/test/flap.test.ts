@@ -11,6 +11,10 @@ function feed(detector: ReturnType<typeof createFlapDetector>, xs: number[], t0 
 }
 
 describe('createFlapDetector (FM-04)', () => {
+  it('refuses a bad policy when built, with the one ConfigError of every package', () => {
+    expect(() => createFlapDetector({ windowMs: -1 })).toThrow(expect.objectContaining({ code: 'invalid_config', where: 'createFlapDetector', path: ['windowMs'] }));
+  });
+
   it('does not flag walking straight ahead', () => {
     const detector = createFlapDetector();
     expect(feed(detector, Array.from({ length: 40 }, (_, i) => i))).toBe(false);

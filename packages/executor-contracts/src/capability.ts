@@ -170,9 +170,10 @@ export interface Capability<Body = unknown, World = unknown, Args = unknown> {
   acceptance(pre: World, post: World, args: Args): AcceptanceResult;
 }
 
-/** A capability declaration that `defineCapability` refused: which capability and why. */
+/** A capability declaration that `defineCapability` or `register` refused: which capability and why (code `invalid_capability`). */
 export class CapabilityDefinitionError extends Error {
   override readonly name = 'CapabilityDefinitionError';
+  readonly code = 'invalid_capability' as const;
   constructor(
     readonly capability: string,
     message: string,

@@ -53,6 +53,7 @@ export {
 export { pred } from './pred.js';
 export type { Declaration, SymbolicArgs } from './declarations.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
+export { ConfigError, parseConfig } from './config-error.js';
 export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';
 export {
   accepted,

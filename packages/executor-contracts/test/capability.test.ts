@@ -34,6 +34,7 @@ function definitionError(patch: Record<string, unknown>): string {
     defineCapability({ ...base, ...patch } as typeof base);
   } catch (error) {
     expect(error).toBeInstanceOf(CapabilityDefinitionError);
+    expect(error).toMatchObject({ code: 'invalid_capability', capability: expect.any(String) });
     return (error as Error).message;
   }
   throw new Error('defineCapability accepted a bad definition');

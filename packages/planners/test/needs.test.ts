@@ -112,6 +112,10 @@ describe('deterministic needs planner (seeds/000)', () => {
   it('rejects a bad seed, bad thresholds and a malformed perception with the field named', () => {
     expect(() => createNeedsPlanner({ seed: 1.5 })).toThrow(/seed/);
     expect(() => createNeedsPlanner({ seed: 1, thresholds: { lowHealth: 40 } })).toThrow(/lowHealth/);
+    expect(() => createNeedsPlanner({ seed: 1.5 })).toThrow(expect.objectContaining({ code: 'invalid_config', where: 'createNeedsPlanner', path: ['seed'] }));
+    expect(() => createNeedsPlanner({ seed: 1, thresholds: { lowHealth: 40 } })).toThrow(
+      expect.objectContaining({ code: 'invalid_config', where: 'createNeedsPlanner.thresholds', path: ['lowHealth'] }),
+    );
     const planner = createNeedsPlanner({ seed: 1 });
     const bad = planner.plan(planner.formIntent(base), { ...base, inventory: { dirt: -1 } });
     expect(!bad.ok && bad.failure.code).toBe('invalid_world');

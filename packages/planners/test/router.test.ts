@@ -245,7 +245,12 @@ describe('a planner whose plan() never settles', () => {
   it('rejects a planTimeoutMs that is not a whole positive number of milliseconds when the router is built', () => {
     for (const planTimeoutMs of [0, -1, 1.5, Number.NaN]) {
       expect(() => createRouter({ planners: [hanging], rules: DEFAULT_ROUTING_RULES, planTimeoutMs })).toThrow(/planTimeoutMs/);
+      expect(() => createRouter({ planners: [hanging], rules: DEFAULT_ROUTING_RULES, planTimeoutMs })).toThrow(
+        expect.objectContaining({ code: 'invalid_config', where: 'createRouter', path: ['planTimeoutMs'] }),
+      );
     }
+    // Checks zod does not express are ConfigErrors too, with the field named.
+    expect(() => createRouter({ planners: [hanging, hanging], rules: DEFAULT_ROUTING_RULES })).toThrow(expect.objectContaining({ code: 'invalid_config', path: ['planners'] }));
   });
 });
 

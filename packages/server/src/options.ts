@@ -1,3 +1,4 @@
+import { ConfigError } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { HOST_ENTRY } from './http/hosts.js';
 
@@ -66,13 +67,11 @@ export const ServerAddressSchema = z
 /** Every option `serveSinew` knows: a misspelled one is refused, not ignored. */
 export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits', 'record'] as const;
 
-/** A bad `serveSinew` option: which field, what was expected, what arrived. */
-export class ServerOptionsError extends Error {
-  override readonly name = 'ServerOptionsError';
-  constructor(
-    readonly code: 'invalid_options' | 'insecure_bind',
-    message: string,
-  ) {
-    super(message);
-  }
+/**
+ * A bad `serveSinew` or `sinew-inspect` option: a {@link ConfigError} (code `invalid_config`) naming the
+ * field — `issues[0].code` is `unrecognized_keys` for a misspelled option and `insecure_bind` for a
+ * non-loopback host without a token.
+ */
+export class ServerOptionsError extends ConfigError {
+  override name = 'ServerOptionsError';
 }

@@ -3,7 +3,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Executor, ProvenanceRecord } from '@sinew/bt-runtime';
 import { describeError } from '@sinew/executor-contracts';
 import { WebSocketServer } from 'ws';
-import { z } from 'zod';
 import { carriesToken, isLoopback, STREAM_PROTOCOL } from './auth.js';
 import { Control, type SignalRouter } from './control.js';
 import { loadInspector } from './inspector/assets.js';
@@ -84,14 +83,17 @@ interface ParsedOptions {
 
 function parseOptions<Body>(options: SinewServerOptions<Body>): ParsedOptions {
   const unknown = Object.keys(options).filter((key) => !(SERVER_OPTION_KEYS as readonly string[]).includes(key));
-  if (unknown.length > 0) throw new ServerOptionsError('invalid_options', `serveSinew: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known: ${SERVER_OPTION_KEYS.join(', ')}`);
+  if (unknown.length > 0) {
+    const names = unknown.map((k) => JSON.stringify(k)).join(', ');
+    throw ServerOptionsError.field('serveSinew', [unknown[0]!], `unknown option ${names}; known: ${SERVER_OPTION_KEYS.join(', ')}`, 'unrecognized_keys');
+  }
   const address = ServerAddressSchema.safeParse({ port: options.port, host: options.host, token: options.token, allowedHosts: options.allowedHosts, record: options.record });
-  if (!address.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid options:\n${z.prettifyError(address.error)}`);
+  if (!address.success) throw ServerOptionsError.fromZod('serveSinew', address.error);
   const limits = ServerLimitsSchema.safeParse(options.limits ?? {});
-  if (!limits.success) throw new ServerOptionsError('invalid_options', `serveSinew: invalid limits:\n${z.prettifyError(limits.error)}`);
+  if (!limits.success) throw ServerOptionsError.fromZod('serveSinew.limits', limits.error);
   const { port, host, token, allowedHosts, record } = address.data;
   if (!isLoopback(host) && token === undefined) {
-    throw new ServerOptionsError('insecure_bind', `serveSinew: refusing to bind ${host} without a token; pass { token } (createToken()) or bind 127.0.0.1`);
+    throw ServerOptionsError.field('serveSinew', ['host'], `refusing to bind ${host} without a token; pass { token } (createToken()) or bind 127.0.0.1`, 'insecure_bind');
   }
   return { port, host, token, allowedHosts, limits: limits.data, record };
 }

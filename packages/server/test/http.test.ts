@@ -106,7 +106,8 @@ describe('serveSinew: read routes (real HTTP on 127.0.0.1)', () => {
     await expect(serveSinew({ executor, port: 0, trees: { gather: 'root { sequence {' } })).rejects.toThrow(/trees\.gather/);
     const insecure = serveSinew({ executor, port: 0, host: '0.0.0.0' });
     await expect(insecure).rejects.toBeInstanceOf(ServerOptionsError);
-    await expect(insecure).rejects.toMatchObject({ code: 'insecure_bind' });
+    await expect(insecure).rejects.toMatchObject({ code: 'invalid_config', where: 'serveSinew', path: ['host'], issues: [{ path: ['host'], code: 'insecure_bind', message: expect.stringContaining('without a token') }] });
+    await expect(serveSinew({ executor, port: 0, limits: { maxBodyBytes: 0 } })).rejects.toMatchObject({ code: 'invalid_config', where: 'serveSinew.limits', path: ['maxBodyBytes'] });
   });
 });
 

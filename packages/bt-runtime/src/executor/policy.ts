@@ -1,4 +1,4 @@
-import { CapabilityRetrySchema, RETRY_POLICY_DEFAULTS, RetryPolicySchema, timerMsSchema as deadline, type Backoff } from '@sinew/executor-contracts';
+import { CapabilityRetrySchema, ConfigError, RETRY_POLICY_DEFAULTS, RetryPolicySchema, summarizeIssues, timerMsSchema as deadline, type Backoff } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { Clock, TimerHandle } from '../clock/clock.js';
 
@@ -59,27 +59,16 @@ export const ExecutorPolicySchema = z
 export type ExecutorPolicy = z.output<typeof ExecutorPolicySchema>;
 export type ExecutorPolicyInput = z.input<typeof ExecutorPolicySchema>;
 
-/** An executor policy that `defineExecutorPolicy` refused, with the prettified zod issues. */
-export class PolicyError extends Error {
-  override readonly name = 'PolicyError';
-  readonly code = 'invalid_policy' as const;
-  constructor(
-    message: string,
-    readonly issues: readonly { path: (string | number)[]; message: string }[],
-  ) {
-    super(message);
-  }
+/** An executor policy that `defineExecutorPolicy` refused: a {@link ConfigError} (`where: 'executor.policy'`) naming each bad field. */
+export class PolicyError extends ConfigError {
+  override name = 'PolicyError';
 }
 
 /** Validates and fills in a policy; throws a PolicyError naming each bad field. */
 export function defineExecutorPolicy(input: ExecutorPolicyInput = {}): ExecutorPolicy {
   const parsed = ExecutorPolicySchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({
-    path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    message: issue.message,
-  }));
-  throw new PolicyError(`invalid executor policy:\n${z.prettifyError(parsed.error)}`, issues);
+  throw new PolicyError('executor.policy', summarizeIssues(parsed.error.issues), `invalid executor policy:\n${z.prettifyError(parsed.error)}`);
 }
 
 /** Backoff before local retry `retry` (1-based): the policy's, with a capability's overrides field by field. */

@@ -1,5 +1,5 @@
 // The goal-oriented planner: plans from the registry's declared preconditions and effects.
-import { formatPredicate, parsePredicate, type Capability, type CapabilityRegistry, type Intent, type Predicate, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { formatPredicate, parseConfig, parsePredicate, type Capability, type CapabilityRegistry, type Intent, type Predicate, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlannerWorld, type PlanResult } from '../contract.js';
 import { actionSchemas, durationCost, type GoapDomain, type GroundAction } from './actions.js';
@@ -70,8 +70,7 @@ export function goalPredicates(goal: string): { ok: true; predicates: Predicate[
  * goap.planGoal([pred.hasItem('torch', 4)], world);
  */
 export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
-  const limits = GoapLimitsSchema.safeParse(options.limits);
-  if (!limits.success) throw new Error(`goap: limits ${z.prettifyError(limits.error)}`);
+  const limits = parseConfig('createGoapPlanner.limits', GoapLimitsSchema, options.limits);
   const name = options.name ?? 'goap';
   const schemas = actionSchemas(options.registry);
   const clock = options.clock ?? { now: () => Date.now() };
@@ -88,7 +87,7 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
       ...(options.domain ? { domain: options.domain } : {}),
       cost,
       now: () => clock.now(),
-      limits: limits.data!,
+      limits,
     });
     last = { nodes: result.nodes, ms: result.ms };
     if (!result.ok) return failureOf(name, goal, result);

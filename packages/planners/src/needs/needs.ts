@@ -1,4 +1,4 @@
-import { fnv1a, IntentSchema, mulberry32, SCAFFOLD_BLOCKS, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { ConfigError, fnv1a, IntentSchema, mulberry32, parseConfig, SCAFFOLD_BLOCKS, type Intent, type PlanStep } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { PICKAXES_BY_TIER } from '../minecraft/tools.js';
@@ -78,8 +78,8 @@ const PREY = ['cow', 'pig', 'sheep', 'chicken'];
  * const { intent, result } = needs.decide(world);
  */
 export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
-  if (!Number.isInteger(options.seed)) throw new Error(`needs planner: seed must be an integer, got ${options.seed}`);
-  const thresholds = NeedsThresholdsSchema.parse(options.thresholds ?? {});
+  if (!Number.isInteger(options.seed)) throw ConfigError.field('createNeedsPlanner', ['seed'], `seed must be an integer, got ${options.seed}`);
+  const thresholds = parseConfig('createNeedsPlanner.thresholds', NeedsThresholdsSchema, options.thresholds ?? {});
   const name = 'needs';
   const rngFor = (world: PlannerWorld, salt: string) => mulberry32((options.seed ^ fnv1a(`${salt}|${canonicalJson(world)}`)) >>> 0);
 

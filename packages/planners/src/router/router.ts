@@ -1,4 +1,4 @@
-import { describeError, IntentSchema, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { ConfigError, describeError, IntentSchema, parseConfig, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, readPlanResult, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
@@ -108,13 +108,11 @@ export interface Router<World = PlannerWorld> extends Planner<World> {
  */
 export function createRouter<World = PlannerWorld>(options: RouterOptions<World>): Router<World> {
   const byName = new Map(options.planners.map((p) => [p.name, p]));
-  if (byName.size !== options.planners.length) throw new Error('router: planner names must be unique');
+  if (byName.size !== options.planners.length) throw ConfigError.field('createRouter', ['planners'], 'planner names must be unique');
   for (const rule of options.rules) {
-    if (!(rule.weight > 0)) throw new Error(`router: rule ${rule.name} needs a positive weight`);
+    if (!(rule.weight > 0)) throw ConfigError.field('createRouter', ['rules', rule.name, 'weight'], `rule ${rule.name} needs a positive weight`);
   }
-  const timeout = PlanTimeoutSchema.safeParse(options.planTimeoutMs);
-  if (!timeout.success) throw new Error(`router: planTimeoutMs ${z.prettifyError(timeout.error)}`);
-  const planTimeoutMs = timeout.data;
+  const planTimeoutMs = parseConfig('createRouter', z.object({ planTimeoutMs: PlanTimeoutSchema }), { planTimeoutMs: options.planTimeoutMs }).planTimeoutMs;
   const priorWeight = options.priorWeight ?? 4;
   const safety = options.safety ?? DEFAULT_SAFETY_RULES;
   const emit = (event: RouteEvent) => options.onEvent?.(event);

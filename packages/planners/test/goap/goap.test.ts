@@ -67,6 +67,9 @@ const limits = { maxNodes: 500, maxMs: 1_000 };
 describe('createGoapPlanner over fake declarations', () => {
   it('binds args from the goal and chains the cheapest producers (mill over buy)', () => {
     const goap = createGoapPlanner({ registry: kitchen(), limits });
+    expect(() => createGoapPlanner({ registry: kitchen(), limits: { maxNodes: 0, maxMs: 10 } })).toThrow(
+      expect.objectContaining({ code: 'invalid_config', where: 'createGoapPlanner.limits', path: ['maxNodes'] }),
+    );
     const result = goap.planGoal([pred.hasItem('bread', 4)], world({ wheat: 7, oven: 1 }));
     expect(result.ok, JSON.stringify(result)).toBe(true);
     if (!result.ok) return;

@@ -217,7 +217,7 @@ export function treePaths(trees: Readonly<Record<string, string | object>> | und
     try {
       out[verb] = behaviorNodePaths(tree);
     } catch (error) {
-      throw new ServerOptionsError('invalid_options', `serveSinew: trees.${verb}: ${describeError(error)}`);
+      throw ServerOptionsError.field('serveSinew', ['trees', verb], describeError(error));
     }
   }
   return out;

@@ -34,7 +34,7 @@ export interface ReplayServer {
  */
 export async function serveRecording(input: z.input<typeof ReplayServerOptionsSchema>): Promise<ReplayServer> {
   const parsed = ReplayServerOptionsSchema.safeParse(input);
-  if (!parsed.success) throw new ServerOptionsError('invalid_options', `sinew-inspect: invalid options:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw ServerOptionsError.fromZod('sinew-inspect', parsed.error);
   const { file, port, host } = parsed.data;
   const recording = parseRecording(await readFile(file, 'utf8'));
   const assets = loadInspector();

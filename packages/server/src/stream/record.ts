@@ -22,7 +22,7 @@ export function recordHub(hub: EventHub, file: string, trees: Readonly<Record<st
     mkdirSync(dirname(file), { recursive: true });
     fd = openSync(file, 'a');
   } catch (error) {
-    throw new ServerOptionsError('invalid_options', `serveSinew: record: cannot open ${JSON.stringify(file)}: ${describeError(error)}`);
+    throw ServerOptionsError.field('serveSinew', ['record'], `cannot open ${JSON.stringify(file)}: ${describeError(error)}`);
   }
   const out = createWriteStream('', { fd });
   let failure: Error | undefined;
