@@ -2,8 +2,9 @@
 // (root + sequence + 48 leaves: 24 conditions and 24 actions, all synchronous), measured in the same run.
 // Both run the tree to completion N times; Sinew adds leaf ownership, node paths, transition events and
 // its root guard. Warm-up, 7 alternating rounds (bench/harness.ts). Target (issue 18): ≤ 1.5× bare mistreevous.
+import { systemClock } from '@sinew/executor-contracts';
 import { performance } from 'node:perf_hooks';
-import { defineBehavior, systemClock } from '@sinew/bt-runtime';
+import { defineBehavior } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { BehaviourTree, State } from 'mistreevous';
 import { compare } from './harness.js';

@@ -5,8 +5,8 @@
 // Also: the per-attempt body view (issue 12: attribution without async hooks) — making a view and
 // calling through it vs calling the instrumented body directly.
 import { performance } from 'node:perf_hooks';
-import { CapabilityRegistry } from '@sinew/executor-contracts';
-import { createExecutor, createExecutorMetrics, createMemoryProvenance, leasedView, systemClock, type ActuatorLease } from '@sinew/bt-runtime';
+import { CapabilityRegistry, systemClock } from '@sinew/executor-contracts';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, leasedView, type ActuatorLease } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import { compare } from './harness.js';
 import { createNoopBody, noop, type NoopBody } from './noop.js';

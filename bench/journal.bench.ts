@@ -1,11 +1,12 @@
 // The plan journal: opening a 300,000-step history (issue 28: ≤ 0.5 s and ≤ 20 MiB of heap). The history is written
 // through the executor's journal with compaction (finished plans folded away), then opened; the baseline is the same
 // 300,000 records as one uncompacted file (what a journal grew to before compaction), parsed the same way.
+import { ManualClock } from '@sinew/executor-contracts';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createJsonlJournal, ManualClock, type JournalRecord } from '@sinew/bt-runtime';
+import { createJsonlJournal, type JournalRecord } from '@sinew/bt-runtime';
 import { PlanJournal } from '../packages/bt-runtime/src/journal/journal.js';
 import { compare, record, runMain } from './harness.js';
 

@@ -1,7 +1,7 @@
 // The executor fault harness (issue 12): seeded fault plans through createExecutor with a small fake
 // body and a ManualClock. Shared by `npm run fuzz` (fuzz/executor.fuzz.ts) and the bt-runtime test.
-import { createExecutor, instrumentMethods, ManualClock, type ActuatorSource, type Executor, type ExecutorRunContext, type PlanOutcome } from '@sinew/bt-runtime';
-import { accepted, CapabilityRegistry, defineCapability, ERROR_CODES, mulberry32, type RepairHook } from '@sinew/executor-contracts';
+import { createExecutor, instrumentMethods, type ActuatorSource, type Executor, type ExecutorRunContext, type PlanOutcome } from '@sinew/bt-runtime';
+import { accepted, CapabilityRegistry, defineCapability, ERROR_CODES, ManualClock, mulberry32, type RepairHook } from '@sinew/executor-contracts';
 import { z } from 'zod';
 
 /** A small real body: moves and chats, and can drop its connection. */

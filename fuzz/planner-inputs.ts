@@ -1,13 +1,12 @@
 // The planner input harness (issue 12, item 11): seeded hostile replies, complete() failures, hostile
 // intents and worlds through the LLM planner, and garbage planner results through the router. Shared
 // by `npm run fuzz` (fuzz/planners.fuzz.ts) and the planners' vitest run.
-import { accepted, CapabilityRegistry, defineCapability, IntentSchema, mulberry32, PlanSchema } from '@sinew/executor-contracts';
+import { accepted, CapabilityRegistry, defineCapability, IntentSchema, mulberry32, PLANNER_ERROR_CODES, PlanSchema } from '@sinew/executor-contracts';
 import {
   createLlmPlanner,
   createRouter,
   loadCognitionConfig,
   planFailure,
-  PLANNER_ERROR_CODES,
   planOutputSchema,
   type PlanResult,
   type Planner,

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ManualClock } from '@sinew/bt-runtime';
+import { ManualClock } from '@sinew/executor-contracts';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import type { Capability, RunContext } from '@sinew/executor-contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

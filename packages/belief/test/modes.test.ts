@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '@sinew/bt-runtime';
-import { ConfigError } from '@sinew/executor-contracts';
+import { ConfigError, ManualClock } from '@sinew/executor-contracts';
 import { BeliefConfigError, createModes, resolveModesConfig, type BodySignals, type ModeEvent, type ReflexThreat } from '@sinew/belief';
 import { FakePreemptor, flush } from './fake-preemptor.js';
 

@@ -1,4 +1,5 @@
-export { ManualClock, systemClock, type Clock, type TimerHandle } from './clock/clock.js';
+// ManualClock and systemClock are @sinew/executor-contracts' (one home per name); the types stay here too.
+export type { Clock, TimerHandle } from './clock/clock.js';
 export {
   emitActuatorCommand,
   InstrumentError,

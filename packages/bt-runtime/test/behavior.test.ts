@@ -1,8 +1,8 @@
-import { accepted, defineCapability } from '@sinew/executor-contracts';
+import { accepted, defineCapability, ManualClock } from '@sinew/executor-contracts';
 import { BehaviourTree, State } from 'mistreevous';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineBehavior, BehaviorDefinitionError, createExecutor, createExecutorMetrics, ManualClock, createMemoryProvenance, type LeafContext } from '../src/index.js';
+import { defineBehavior, BehaviorDefinitionError, createExecutor, createExecutorMetrics, createMemoryProvenance, type LeafContext } from '../src/index.js';
 import { createTestRunContext } from '../src/testing/index.js';
 import { defineFake, fakeBody, registryWith, type Body, type World } from './fake-body.js';
 import { metric } from './metric.js';

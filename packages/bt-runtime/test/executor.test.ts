@@ -1,7 +1,7 @@
-import { accepted, blackboardKey, ConfigError, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
+import { accepted, blackboardKey, ConfigError, ManualClock, type PlanStepInput, type Preemptor, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createExecutorMetrics, createMemoryProvenance, ManualClock, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, PolicyError, StepAbortError, type ExecutorPolicyInput } from '../src/index.js';
 import { craftItem, defineFake, digBlock, fakeBody, registryWith, type Body } from './fake-body.js';
 import { metric } from './metric.js';
 

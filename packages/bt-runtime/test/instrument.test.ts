@@ -1,5 +1,6 @@
+import { ManualClock } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import { emitActuatorCommand, InstrumentError, instrumentMethods, leasedView, ManualClock, StaleActuationError, type ActuatorCommand, type ActuatorLease } from '../src/index.js';
+import { emitActuatorCommand, InstrumentError, instrumentMethods, leasedView, StaleActuationError, type ActuatorCommand, type ActuatorLease } from '../src/index.js';
 
 class Bot {
   pos = 0;

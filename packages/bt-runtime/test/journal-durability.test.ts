@@ -1,3 +1,4 @@
+import { ManualClock } from '@sinew/executor-contracts';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -5,7 +6,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJsonlJournal, JournalWriteError, ManualClock, parseJournal, type JournalRecord } from '../src/index.js';
+import { createJsonlJournal, JournalWriteError, parseJournal, type JournalRecord } from '../src/index.js';
 import { PlanJournal } from '../src/journal/journal.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

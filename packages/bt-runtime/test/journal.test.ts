@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { accepted } from '@sinew/executor-contracts';
+import { accepted, ManualClock } from '@sinew/executor-contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createJsonlJournal, createMemoryJournal, createMemoryProvenance, ManualClock, parseJournal, type JournalStore } from '../src/index.js';
+import { createExecutor, createJsonlJournal, createMemoryJournal, createMemoryProvenance, parseJournal, type JournalStore } from '../src/index.js';
 import { craftItem, defineFake, digBlock, fakeBody, registryWith } from './fake-body.js';
 
 const dirs: string[] = [];

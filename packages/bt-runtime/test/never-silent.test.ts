@@ -1,7 +1,7 @@
-import { accepted, type RepairHook, type RunContext } from '@sinew/executor-contracts';
+import { accepted, ManualClock, type RepairHook, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createExecutorMetrics, createMemoryProvenance, defineExecutorPolicy, ManualClock, PolicyError, StaleActuationError, type ExecutorPolicyInput, type PredicateEvaluator } from '../src/index.js';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, defineExecutorPolicy, PolicyError, StaleActuationError, type ExecutorPolicyInput, type PredicateEvaluator } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, walker, type Body } from './fake-body.js';
 import { metric } from './metric.js';
 

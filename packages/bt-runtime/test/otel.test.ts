@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { accepted, type RepairHook } from '@sinew/executor-contracts';
+import { accepted, ManualClock, type RepairHook } from '@sinew/executor-contracts';
 import { createOtelProvenance } from '@sinew/bt-runtime/otel';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, ManualClock } from '../src/index.js';
+import { createExecutor } from '../src/index.js';
 import { defineFake, digBlock, fakeBody, registryWith } from './fake-body.js';
 
 const T0 = 1_700_000_000_000;

@@ -1,8 +1,9 @@
+import { ManualClock } from '@sinew/executor-contracts';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCallbackProvenance, createExecutor, createJsonlProvenance, createMemoryProvenance, ManualClock, type ProvenanceRecord } from '../src/index.js';
+import { createCallbackProvenance, createExecutor, createJsonlProvenance, createMemoryProvenance, type ProvenanceRecord } from '../src/index.js';
 import { digBlock, fakeBody, registryWith } from './fake-body.js';
 
 const plan = { planId: 'p1', intentId: 'intent-wood', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_1' } }, { stepId: 's2', type: 'dig_block', args: { block: 'log_1' } }] };

@@ -1,7 +1,7 @@
-import { accepted, blackboardKey, createBlackboard, MAX_TIMER_MS, type RunContext } from '@sinew/executor-contracts';
+import { accepted, blackboardKey, createBlackboard, ManualClock, MAX_TIMER_MS, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineBehavior, createExecutor, ManualClock } from '../src/index.js';
+import { defineBehavior, createExecutor } from '../src/index.js';
 import { createTestRunContext } from '../src/testing/index.js';
 import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
 

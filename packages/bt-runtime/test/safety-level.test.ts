@@ -1,7 +1,7 @@
-import { accepted } from '@sinew/executor-contracts';
+import { accepted, ManualClock } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createMemoryProvenance, ManualClock, type ExecutorPolicyInput } from '../src/index.js';
+import { createExecutor, createMemoryProvenance, type ExecutorPolicyInput } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, walker } from './fake-body.js';
 
 const empty = z.object({});

@@ -1,5 +1,5 @@
-import { systemClock, type Clock, type Executor, type PlanOutcome, type RunOptions } from '@sinew/bt-runtime';
-import { parseConfig, stepFailure } from '@sinew/executor-contracts';
+import { type Clock, type Executor, type PlanOutcome, type RunOptions } from '@sinew/bt-runtime';
+import { parseConfig, stepFailure, systemClock } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { z } from 'zod';
 import { instrumentBot, type SinewBot } from './bot.js';

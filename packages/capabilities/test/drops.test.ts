@@ -1,4 +1,5 @@
-import { createExecutor, systemClock, type Clock, type TimerHandle } from '@sinew/bt-runtime';
+import { systemClock } from '@sinew/executor-contracts';
+import { createExecutor, type Clock, type TimerHandle } from '@sinew/bt-runtime';
 import { fill, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { createStandardRegistry } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { ManualClock } from '@sinew/bt-runtime';
+import { ManualClock } from '@sinew/executor-contracts';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import type { Bot } from 'mineflayer';
 import { describe, expect, it } from 'vitest';

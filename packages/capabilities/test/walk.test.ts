@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { ManualClock } from '@sinew/bt-runtime';
+import { ManualClock } from '@sinew/executor-contracts';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import minecraftData from 'minecraft-data';
 import pathfinderPackage from 'mineflayer-pathfinder';

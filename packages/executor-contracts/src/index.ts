@@ -54,6 +54,16 @@ export { pred } from './pred.js';
 export type { Declaration, SymbolicArgs } from './declarations.js';
 export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
 export { ConfigError, parseConfig } from './config-error.js';
+export {
+  PLANNER_ERROR_CODES,
+  PlannerErrorCodeSchema,
+  PlannerFailureSchema,
+  PlanResultSchema,
+  type PlannerErrorCode,
+  type PlannerFailure,
+  type PlanResult,
+} from './planning.js';
+export { ManualClock, settleWithin, systemClock, type Clock, type TimerHandle } from './clock.js';
 export { blackboardKey, createBlackboard, type Blackboard, type BlackboardKey } from './blackboard.js';
 export {
   accepted,

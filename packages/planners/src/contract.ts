@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { describeError, describeValue, PlanSchema, Vec3Schema, WorldSnapshotSchema, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import {
+  describeError,
+  describeValue,
+  PlanResultSchema,
+  Vec3Schema,
+  WorldSnapshotSchema,
+  type Intent,
+  type PlannerErrorCode,
+  type PlannerFailure,
+  type PlanResult,
+  type RepairRequest,
+  type RepairResponse,
+} from '@sinew/executor-contracts';
 
 /** A perceived threat (from the belief layer's hazard summary or a mob scan). */
 export const ThreatSchema = z.strictObject({
@@ -18,44 +30,10 @@ export const PlannerWorldSchema = WorldSnapshotSchema.extend({
 }).strict();
 export type PlannerWorld = z.infer<typeof PlannerWorldSchema>;
 
-/** Why a planner produced no plan; planner errors are values with a code, like step failures. */
-export const PLANNER_ERROR_CODES = [
-  'no_method',
-  'depth_exceeded',
-  'unsupported_goal',
-  'gate_closed',
-  'llm_unavailable',
-  'llm_output_rejected',
-  'no_route',
-  'invalid_world',
-  'invalid_intent',
-  'prompt_too_large',
-  'planner_error',
-  /** The safety rules refused the intent (input filter) or the plan (constitutional check). */
-  'refused',
-] as const;
-/** A planner failure code. */
-export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];
-
-/** The closed set of planner failure codes. */
-export const PlannerErrorCodeSchema = z.enum(PLANNER_ERROR_CODES);
-
-/** Why a planner produced no plan: a code and a reason. */
-export const PlannerFailureSchema = z.object({
-  code: PlannerErrorCodeSchema,
-  reason: z.string(),
-  planner: z.string(),
-  /** Complaints per attempt (LLM), or tried methods (HTN), when useful for debugging. */
-  details: z.array(z.string()).readonly().optional(),
-});
-export type PlannerFailure = z.infer<typeof PlannerFailureSchema>;
-
-/** What a planner returns; the router checks every result against it (the plan with `PlanSchema`). */
-export const PlanResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), plan: PlanSchema, planner: z.string(), methods: z.array(z.string()).readonly().optional() }),
-  z.object({ ok: z.literal(false), failure: PlannerFailureSchema }),
-]);
-export type PlanResult = z.infer<typeof PlanResultSchema>;
+// The planner result vocabulary (PLANNER_ERROR_CODES, PlannerFailureSchema, PlanResultSchema) lives in the
+// contracts, so the control plane validates a router's answer with the same schema the router checks each
+// planner's with; the types are re-exported here for planner authors.
+export type { PlannerErrorCode, PlannerFailure, PlanResult };
 
 /** Reads a planner's result defensively: garbage (or a value that throws when read) is a `planner_error` naming what arrived. */
 export function readPlanResult(planner: string, value: unknown): PlanResult {

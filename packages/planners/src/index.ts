@@ -1,10 +1,6 @@
 export {
-  PLANNER_ERROR_CODES,
   planFailure,
-  PlannerErrorCodeSchema,
-  PlannerFailureSchema,
   PlannerWorldSchema,
-  PlanResultSchema,
   readPlanResult,
   ThreatSchema,
   type Planner,

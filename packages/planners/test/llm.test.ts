@@ -1,4 +1,4 @@
-import { IntentSchema } from '@sinew/executor-contracts';
+import { IntentSchema, ManualClock } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import {
   createCognitionGate,
@@ -150,12 +150,19 @@ describe('LLM planner: validation and corrective retries', () => {
     expect(result.failure.details).toHaveLength(2);
   });
 
-  it('a complete() that never settles fails the attempt with llm_unavailable after completeTimeoutMs', async () => {
-    const started = Date.now();
-    const result = await createLlmPlanner({ complete: () => new Promise<string>(() => {}), config: config({ completeTimeoutMs: 20 }), registry }).plan(intent, world);
+  it('a complete() that never settles fails the attempt with llm_unavailable after completeTimeoutMs on the injected clock', async () => {
+    const clock = new ManualClock();
+    let settled = false;
+    const planner = createLlmPlanner({ complete: () => new Promise<string>(() => {}), config: config({ completeTimeoutMs: 20_000 }), registry, clock });
+    const pending = Promise.resolve(planner.plan(intent, world)).finally(() => (settled = true));
+    await clock.advance(19_999);
+    expect(settled).toBe(false);
+    // Each attempt gets its own completeTimeoutMs; the retry budget runs out on the same clock.
+    for (let i = 0; i < 5 && !settled; i += 1) await clock.advance(20_000);
+    const result = await pending;
     expect(!result.ok && result.failure.code).toBe('llm_unavailable');
-    expect(!result.ok && result.failure.reason).toContain('no reply within completeTimeoutMs 20 ms');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(!result.ok && result.failure.reason).toContain('no reply within completeTimeoutMs 20000 ms');
+    expect(clock.pending()).toBe(0);
   });
 
   it('a throwing complete() is llm_unavailable, not a crash', async () => {
@@ -228,8 +235,8 @@ describe('cognition gate (seeds/001)', () => {
 
   it('createLlmPlanner acts on config.gate: a trivial intent never reaches complete(), a meaningful one does, then the cooldown holds', async () => {
     const model = scripted([good, good]);
-    let now = 5_000;
-    const planner = createLlmPlanner({ complete: model.complete, config: config(), registry, clock: { now: () => now } });
+    const clock = new ManualClock(5_000);
+    const planner = createLlmPlanner({ complete: model.complete, config: config(), registry, clock });
     const ask = (id: string, extra: object) => planner.plan(IntentSchema.parse({ id, source: 'user', goal: 'answer the player', urgency: 0.6, ...extra }), world);
     const trivial = await ask('t', { context: { eventType: 'ambient_sound' } });
     expect(!trivial.ok && trivial.failure).toMatchObject({ code: 'gate_closed', reason: expect.stringContaining('"ambient_sound" is trivial') });
@@ -237,9 +244,9 @@ describe('cognition gate (seeds/001)', () => {
     expect(!idle.ok && idle.failure).toMatchObject({ code: 'gate_closed', reason: expect.stringMatching(/M 0\.\d+ < threshold 0\.5/) });
     expect(model.prompts).toHaveLength(0);
     expect((await ask('m', {})).ok).toBe(true);
-    now += 9_999;
+    await clock.advance(9_999);
     expect(await ask('m2', {})).toMatchObject({ ok: false, failure: { code: 'gate_closed', reason: expect.stringContaining('cooldown') } });
-    now += 1;
+    await clock.advance(1);
     expect((await ask('m3', {})).ok).toBe(true);
     expect(model.prompts).toHaveLength(2);
   });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IntentSchema, type Intent, type IntentInput } from '@sinew/executor-contracts';
+import { IntentSchema, ManualClock, type Intent, type IntentInput } from '@sinew/executor-contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createNeedsPlanner,
@@ -219,15 +219,15 @@ describe('a planner whose plan() never settles', () => {
   afterEach(() => void vi.useRealTimers());
   const hanging: Planner = { name: 'htn', verbs: () => ['gather'], plan: () => new Promise(() => undefined) };
 
-  it('is cut off after planTimeoutMs (fake time) and the router falls back to the next planner with a coded event', async () => {
-    vi.useFakeTimers();
+  it('is cut off after planTimeoutMs on the injected clock and the router falls back to the next planner with a coded event', async () => {
+    const clock = new ManualClock();
     const events: RouteEvent[] = [];
-    const router = createRouter({ planners: [hanging, chatPlanner()], rules: DEFAULT_ROUTING_RULES, planTimeoutMs: 5_000, onEvent: (e) => events.push(e) });
+    const router = createRouter({ planners: [hanging, chatPlanner()], rules: DEFAULT_ROUTING_RULES, planTimeoutMs: 5_000, clock, onEvent: (e) => events.push(e) });
     let settled = false;
     const pending = Promise.resolve(router.plan(intent({ goal: 'craft iron_pickaxe', traits: ['crafting'] }), world)).finally(() => (settled = true));
-    await vi.advanceTimersByTimeAsync(4_999);
+    await clock.advance(4_999);
     expect(settled).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
+    await clock.advance(1);
     const result = await pending;
     expect(result.ok && result.planner).toBe('llm');
     expect(events.find((e) => e.type === 'fallback')).toMatchObject({ from: 'htn', to: 'llm', reason: 'planner_error: plan() did not settle within 5000 ms' });

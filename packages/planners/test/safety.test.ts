@@ -1,4 +1,4 @@
-import { IntentSchema, type IntentInput } from '@sinew/executor-contracts';
+import { IntentSchema, systemClock, type IntentInput } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import {
   cognitionConfigHash,
@@ -82,7 +82,7 @@ describe('the router refuses before any planner runs and checks every plan it re
   it('a plan with a forbidden step is refused with the rule named; a clean plan passes', async () => {
     const model = scripted([reply([{ verb: 'chat', args: { message: 'on my way' } }, { verb: 'navigate', args: { block: 'lava' } }]), reply([{ verb: 'chat', args: { message: 'hello' } }])]);
     let now = 0;
-    const clock = { now: () => (now += 60_000) }; // past the gate's cooldown at every plan
+    const clock = { ...systemClock, now: () => (now += 60_000) }; // past the gate's cooldown at every plan
     const router = createRouter({ planners: [createLlmPlanner({ complete: model.complete, config: config(), registry, clock })], rules: [{ name: 'all', goal: /./, route: ['llm'], weight: 1 }] });
     const bad = await router.plan(suggestion('wander around', { source: 'system', context: { relStakes: 1 } }), world);
     expect(!bad.ok && bad.failure).toMatchObject({ code: 'refused', reason: expect.stringMatching(/self_harm.hazard.*s2 \(navigate\) heads into lava/) });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '@sinew/bt-runtime';
-import { describeError, IntentSchema, PlanSchema, PlanStepSchema, type Intent, type Plan } from '@sinew/executor-contracts';
+import { describeError, IntentSchema, PlanResultSchema, PlanSchema, PlanStepSchema, type Intent, type Plan } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { ApiError, validate } from './http/reply.js';
 import type { EventHub } from './stream/hub.js';
@@ -33,7 +33,7 @@ export type SignalBody = z.input<typeof SignalBodySchema>;
 
 /** The planner or router `POST /api/cognitive/signals` hands intents to (a `Router` of @sinew/planners fits). */
 export interface SignalRouter<World = unknown> {
-  /** A plan for the intent (a `PlanResult` of @sinew/planners fits); refused plans answer 422. */
+  /** A plan for the intent: a `PlanResult` (the contracts' schema; a `Router` of @sinew/planners returns one); refused plans answer 422, a malformed result 502. */
   plan(intent: Intent, world: World): unknown;
   /** The routing decision and its reason, reported with `planGenerated` when present. */
   route?(intent: Intent): { readonly chosen?: string | undefined; readonly reason: string };
@@ -42,11 +42,6 @@ export interface SignalRouter<World = unknown> {
   /** The input filter (seeds/004): returns the intent with `safety` decided; a refused one is never planned (a `Router` has it). */
   screen?(intent: Intent): Intent;
 }
-
-const PlanResultSchema = z.union([
-  z.object({ ok: z.literal(true), plan: PlanSchema, planner: z.string().optional() }),
-  z.object({ ok: z.literal(false), failure: z.object({ code: z.string(), reason: z.string() }).loose() }),
-]);
 
 /** The control routes' logic: plans started over HTTP (cancellable by id), preemptions, signals. */
 export class Control<Body> {

@@ -1,4 +1,4 @@
-import { checkStep, describeError, describeValue, IntentSchema, type CapabilityRegistry, type Intent, type PlanStep, type ToolDefinition } from '@sinew/executor-contracts';
+import { checkStep, describeError, describeValue, IntentSchema, settleWithin, systemClock, type CapabilityRegistry, type Clock, type Intent, type PlanStep, type ToolDefinition } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { cognitionConfigHash, type CognitionConfig } from './config.js';
@@ -34,8 +34,8 @@ export interface LlmPlannerOptions<World = PlannerWorld, Body = unknown> {
   readonly registry: CapabilityRegistry<Body>;
   /** How the gate (built from `config.gate`) reads an intent; default `intentGateSignal`. */
   readonly signal?: (intent: Intent, world: World) => GateSignal;
-  /** The gate's clock (its cooldown); default the system clock. */
-  readonly clock?: { now(): number };
+  /** The clock of the gate's cooldown and of `completeTimeoutMs`; default the system clock. */
+  readonly clock?: Clock;
   /** Renders the world for `{world}`; default `describeWorld` (health and food in words). */
   readonly describeWorld?: (world: World) => string;
   readonly name?: string;
@@ -63,7 +63,8 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
   const emit = (event: LlmEvent) => options.onEvent?.(event);
   const render = options.describeWorld ?? ((world: World) => describeWorld(world as unknown as PlannerWorld));
   let planCounter = 0;
-  const gate = createCognitionGate(config.gate, options.clock ?? { now: () => Date.now() });
+  const clock = options.clock ?? systemClock;
+  const gate = createCognitionGate(config.gate, clock);
   const readSignal = options.signal ?? ((intent: Intent, world: World) => intentGateSignal(intent, world, registry.verbs()));
   // Every plan names the config that made it (and so does each of its provenance records).
   const configHash = cognitionConfigHash(config);
@@ -86,7 +87,7 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
       const size = Buffer.byteLength(config.system) + Buffer.byteLength(user);
       if (size > maxPromptBytes) return planFailure(name, 'prompt_too_large', `prompt for attempt ${attempt} is ${size} bytes, over maxPromptBytes ${maxPromptBytes}`, complaints);
       emit({ type: 'prompt', intentId: intent.id, attempt, system: config.system, user });
-      const reply = await ask(options.complete, { system: config.system, user }, config.completeTimeoutMs, attempt);
+      const reply = await ask(options.complete, { system: config.system, user }, config.completeTimeoutMs, attempt, clock);
       if (!reply.ok) return planFailure(name, 'llm_unavailable', reply.reason, complaints);
       const checked = validateReply(reply.text, registry);
       if (checked.ok) {
@@ -118,10 +119,10 @@ export function createLlmPlanner<World = PlannerWorld, Body = unknown>(options: 
 }
 
 /** One `complete()` call; whatever it does (throw, reject, hang, resolve a non-string) is a value here. */
-async function ask(complete: CompleteFn, prompt: { system: string; user: string }, timeoutMs: number, attempt: number): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+async function ask(complete: CompleteFn, prompt: { system: string; user: string }, timeoutMs: number, attempt: number, clock: Clock): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
   let reply: unknown;
   try {
-    reply = await withTimeout(Promise.resolve(complete(prompt)), timeoutMs);
+    reply = await settleWithin(clock, Promise.resolve(complete(prompt)), timeoutMs, () => Promise.reject(new Error(`no reply within completeTimeoutMs ${timeoutMs} ms`)));
   } catch (error) {
     return { ok: false, reason: `complete() failed on attempt ${attempt}: ${describeError(error)}` };
   }
@@ -137,18 +138,6 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
   return template.replace(/\{([a-z]+)\}/g, (token: string, key: string) => (Object.hasOwn(values, key) ? (values[key] as string) : token));
 }
 
-/** Settles like `promise`, or rejects once `ms` pass first (a model that never answers must not hang planning). */
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no reply within completeTimeoutMs ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The `const` verbs of a `planOutputSchema`-shaped schema, or undefined when it has none. */
 function verbsOfSchema(schema: Record<string, unknown>): string[] | undefined {

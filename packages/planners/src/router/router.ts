@@ -1,4 +1,4 @@
-import { ConfigError, describeError, IntentSchema, parseConfig, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { ConfigError, describeError, IntentSchema, parseConfig, settleWithin, systemClock, type Clock, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, readPlanResult, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
@@ -81,6 +81,8 @@ export interface RouterOptions<World = PlannerWorld> {
   readonly onEvent?: (event: RouteEvent) => void;
   /** How long one planner's `plan()` may take before the router falls back past it (default 30 000 ms). */
   readonly planTimeoutMs?: number;
+  /** The clock `planTimeoutMs` runs on (default the system clock; a test injects a `ManualClock`). */
+  readonly clock?: Clock;
   /** The input filter's and constitutional check's rules (default `DEFAULT_SAFETY_RULES`; extend with `extendSafetyRules`). */
   readonly safety?: SafetyRules;
 }
@@ -113,6 +115,7 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
     if (!(rule.weight > 0)) throw ConfigError.field('createRouter', ['rules', rule.name, 'weight'], `rule ${rule.name} needs a positive weight`);
   }
   const planTimeoutMs = parseConfig('createRouter', z.object({ planTimeoutMs: PlanTimeoutSchema }), { planTimeoutMs: options.planTimeoutMs }).planTimeoutMs;
+  const clock = options.clock ?? systemClock;
   const priorWeight = options.priorWeight ?? 4;
   const safety = options.safety ?? DEFAULT_SAFETY_RULES;
   const emit = (event: RouteEvent) => options.onEvent?.(event);
@@ -161,7 +164,7 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
     const order = decision.candidates.map((c) => c.planner);
     const complaints: string[] = [];
     for (const [index, name] of order.entries()) {
-      const result = await askPlanner(byName.get(name)!, intent, world, planTimeoutMs);
+      const result = await askPlanner(byName.get(name)!, intent, world, planTimeoutMs, clock);
       if (result.ok) {
         setBounded(plans, result.plan.planId, { planner: name, context: decision.context }, MAX_TRACKED_PLANS);
         emit({ type: 'planned', intentId: intent.id, planner: name, planId: result.plan.planId, reason: `${name} produced ${result.plan.steps.length} steps` });
@@ -242,18 +245,12 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
  * One planner's answer, validated: a throw or garbage (not a PlanResult, a plan that fails PlanSchema) is
  * `planner_error`, and so is a `plan()` that does not settle within `timeoutMs` (its late answer is dropped).
  */
-async function askPlanner<World>(planner: Planner<World>, intent: Intent, world: World, timeoutMs: number): Promise<PlanResult> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<PlanResult>((resolve) => {
-    timer = setTimeout(() => resolve(planFailure(planner.name, 'planner_error', `plan() did not settle within ${timeoutMs} ms`)), timeoutMs);
-  });
+async function askPlanner<World>(planner: Planner<World>, intent: Intent, world: World, timeoutMs: number, clock: Clock): Promise<PlanResult> {
   try {
     const answer = (async () => readPlanResult(planner.name, await planner.plan(intent, world)))();
-    return await Promise.race([answer, expired]);
+    return await settleWithin(clock, answer, timeoutMs, () => planFailure(planner.name, 'planner_error', `plan() did not settle within ${timeoutMs} ms`));
   } catch (error) {
     // A planner that throws breaks its contract; it is a coded failure here, never a crash.
     return planFailure(planner.name, 'planner_error', `plan() threw: ${describeError(error)}`);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,4 +1,3 @@
-import { ManualClock } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
 import {
   accepted,
@@ -7,6 +6,7 @@ import {
   defineCapability,
   guardFailed,
   guardOk,
+  ManualClock,
   precondMissing,
   pred,
   unverified,
