@@ -102,3 +102,26 @@ describe('the input filter fails closed', () => {
     }
   });
 });
+
+describe("a router's answer is checked with the contracts' PlanResultSchema (the one the router checks each planner's with)", () => {
+  it('a failure code outside PLANNER_ERROR_CODES, or a plan that does not name its planner, is 502 planner_error and runs nothing', async () => {
+    const { executor } = fakeExecutor();
+    const answers: unknown[] = [
+      { ok: false, failure: { code: 'out_of_ideas', reason: 'no', planner: 'x' } },
+      { ok: true, plan: { planId: 'p-x', intentId: 'i-x', steps: [{ stepId: 'd1', type: 'dig_block', args: { block: 'log_1' } }] } },
+    ];
+    const router = { plan: () => answers.shift() };
+    const server = await serveSinew({ executor, port: 0, token: TOKEN, router });
+    try {
+      for (const _ of [1, 2]) {
+        const res = await post(server.url, '/api/cognitive/signals', { goal: 'dig log_1' }, TOKEN);
+        expect(res.status).toBe(502);
+        expect(res.json().error).toMatchObject({ code: 'planner_error', message: expect.stringContaining('malformed') });
+      }
+      expect(answers).toHaveLength(0);
+    } finally {
+      await server.close();
+      await executor.close();
+    }
+  });
+});
