@@ -8,12 +8,8 @@ export interface AssociationGate {
   readonly max: number;
 }
 
-/** A track's expected position on `tick` (integer units), one axis per function. */
-export interface Prediction {
-  readonly x: (t: Track, tick: number) => number;
-  readonly y: (t: Track, tick: number) => number;
-  readonly z: (t: Track, tick: number) => number;
-}
+/** A track's expected position on `tick` (integer units). */
+export type Prediction = (t: Track, tick: number) => { readonly x: number; readonly y: number; readonly z: number };
 
 interface Pair {
   readonly cost: number;
@@ -35,9 +31,9 @@ function lowerBound(values: Float64Array, lo: number, hi: number, value: number)
 function pairCost(t: Track, e: CanonicalEvidence, distance2: number, gate2: number): number | undefined {
   const hinted = e.hint !== undefined && e.hint === t.hint;
   let cost = distance2;
-  if (e.cls !== t.cls) {
+  if (e.cls !== t.bestClass) {
     // class is a gate: only an unknown class, or the engine's id hint, lets a different class through
-    if (e.cls === 'unknown' || t.cls === 'unknown') cost += gate2 >> 2;
+    if (e.cls === 'unknown' || t.bestClass === 'unknown') cost += gate2 >> 2;
     else if (hinted) cost += gate2 >> 1;
     else return undefined;
   }
@@ -128,7 +124,8 @@ export function createAssociator(gate: AssociationGate, predict: Prediction) {
     const pairs: Pair[] = [];
     for (const t of tracks) {
       const radius = Math.min(gate.max, gate.base + gate.perUnseenTick * (tick - t.lastSeenTick));
-      cells.near(predict.x(t, tick), predict.y(t, tick), predict.z(t, tick), radius, (i, distance2) => {
+      const at = predict(t, tick);
+      cells.near(at.x, at.y, at.z, radius, (i, distance2) => {
         const cost = pairCost(t, evidence[i]!, distance2, radius * radius);
         if (cost !== undefined) pairs.push({ cost, track: t, evidence: i });
       });

@@ -4,8 +4,9 @@ import { createCanonicalSorter, EvidenceBatchSchema, type CanonicalEvidence, typ
 import { fnv1a64 } from '@sinew/executor-contracts';
 import { STREAM_VERSION, type DeltaType, type SaliencyDelta, type StreamMessage, type TrackSummary } from '../stream/schemas.js';
 import { createAssociator } from './associate.js';
-import { summarizeHazards, type HazardSource, type HazardSummary } from './hazard.js';
-import { summarize, type Track, type TrackView, type Visibility } from './track.js';
+import { summarizeHazards, type HazardSummary } from './hazard.js';
+import { summarize, type TrackView, type Visibility } from './track.js';
+import { createTrackSet } from './track-set.js';
 
 /** What one ingest produced: stream messages due this tick and, per input item, the track it fed. */
 export type IngestResult =
@@ -65,89 +66,21 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   const gateBase = Math.round(config.gateBaseBlocks * U);
   const speed = Math.round(config.maxSpeedBlocksPerTick * U);
   const gateMax = Math.round(config.gateMaxBlocks * U);
-  const bucketU = Math.max(1, Math.round(config.distanceBucketBlocks * U));
-  const marginU = Math.round(config.distanceHysteresisBlocks * U);
-  const radiusU = Math.max(1, Math.round(config.threatRadiusBlocks * U));
   const cellU = Math.max(1, Math.round(config.hazardCellBlocks * U));
 
-  const clamp = (v: number): number => Math.max(-speed, Math.min(speed, v));
-  const tracks = new Map<number, Track>();
+  const set = createTrackSet(config);
+  const tracks = set.tracks;
   const published = new Map<number, TrackSummary>();
   const lastDeltaTick = new Map<number, number>();
   const evictedSinceEmit = new Set<number>();
-  let nextId = 1;
   let lastTick: number | undefined;
   let lastEmitTick: number | undefined;
   let lastSnapshotTick: number | undefined;
   let snapshotRequested = false;
   let seq = 0;
-  let observer = { x: 0, y: 0, z: 0 };
-
-  const unseen = (t: Track, tick: number): number => tick - t.lastSeenTick;
-  const predictTicks = (t: Track, tick: number): number => Math.min(unseen(t, tick), config.maxPredictTicks);
-  const px = (t: Track, tick: number): number => t.x + t.vx * predictTicks(t, tick);
-  const py = (t: Track, tick: number): number => t.y + t.vy * predictTicks(t, tick);
-  const pz = (t: Track, tick: number): number => t.z + t.vz * predictTicks(t, tick);
 
   const canonicalize = createCanonicalSorter(U);
-  const associate = createAssociator({ base: gateBase, perUnseenTick: speed, max: gateMax }, { x: px, y: py, z: pz });
-
-  function updateClass(t: Track, cls: string): void {
-    if (cls === 'unknown') return;
-    if (t.cls === cls) t.classConf = Math.min(1000, t.classConf + config.classGain);
-    else if (t.cls === 'unknown') {
-      t.cls = cls;
-      t.classConf = config.classGain;
-    } else {
-      t.classConf -= config.classGain;
-      if (t.classConf <= 0) {
-        t.cls = cls;
-        t.classConf = config.classGain;
-      }
-    }
-  }
-
-  function refreshEffectiveClass(t: Track): void {
-    if (t.classConf >= config.classKnownAtOrAbove) t.effCls = t.cls;
-    else if (t.classConf < config.classUnknownBelow || t.effCls !== t.cls) t.effCls = 'unknown';
-  }
-
-  function refreshDerived(t: Track, tick: number): void {
-    const age = unseen(t, tick);
-    t.visibility = age === 0 ? 'visible' : age < config.lostAfterTicks ? 'inferred' : 'lost';
-    const dx = px(t, tick) - observer.x, dy = py(t, tick) - observer.y, dz = pz(t, tick) - observer.z;
-    t.distU = Math.round(Math.sqrt(dx * dx + dy * dy + dz * dz));
-    const plain = Math.floor(t.distU / bucketU);
-    const warm = tick - t.createdTick < config.warmupTicks;
-    // after warmup a bucket changes only once the distance passes the edge by the hysteresis margin
-    if (warm || t.distU >= (t.distBucket + 1) * bucketU + marginU || t.distU < t.distBucket * bucketU - marginU) {
-      t.distBucket = plain;
-    }
-    const proximity = Math.trunc((Math.max(0, radiusU - t.distU) * 1000) / radiusU);
-    t.threatScore = t.hostile && t.visibility !== 'lost' ? Math.trunc((proximity * t.conf) / 1000) : 0;
-    if (!t.threat && t.threatScore >= config.threatOn) t.threat = true;
-    else if (t.threat && t.threatScore <= config.threatOff) t.threat = false;
-  }
-
-  function evictionPriority(t: Track, tick: number): number {
-    const recency = config.forgetAfterTicks - Math.min(unseen(t, tick), config.forgetAfterTicks) + 1;
-    return (t.threatScore + 1) * recency;
-  }
-
-  /** Brings the TrackSet back under its cap; true if any track went. */
-  function evict(tick: number): boolean {
-    if (tracks.size <= config.trackCap) return false;
-    // lowest threat × recency first; among equals the newest track goes, so established tracks stay
-    const order = [...tracks.values()].sort(
-      (a, b) => evictionPriority(a, tick) - evictionPriority(b, tick) || b.createdTick - a.createdTick || b.id - a.id,
-    );
-    for (let i = 0; tracks.size > config.trackCap; i += 1) {
-      const victim = order[i]!;
-      tracks.delete(victim.id);
-      evictedSinceEmit.add(victim.id);
-    }
-    return true;
-  }
+  const associate = createAssociator({ base: gateBase, perUnseenTick: speed, max: gateMax }, set.predicted);
 
   function ingest(tickId: number, batch: EvidenceBatch): IngestResult {
     if (!Number.isSafeInteger(tickId) || tickId < 0 || (lastTick !== undefined && tickId <= lastTick)) {
@@ -172,7 +105,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     }
     const elapsed = lastTick === undefined ? 1 : tickId - lastTick;
     lastTick = tickId;
-    observer = {
+    const observer = {
       x: Math.round(batch.observer.x * U),
       y: Math.round(batch.observer.y * U),
       z: Math.round(batch.observer.z * U),
@@ -180,34 +113,13 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     const evidence = canonicalize(valid.data);
     const matched = associate(evidence, tracks.values(), tickId);
     const assignments = new Array<number | null>(evidence.length).fill(null);
-
     for (let i = 0; i < evidence.length; i += 1) {
       const t = matched[i];
       if (!t) continue;
-      const e = evidence[i]!;
-      const dt = Math.max(1, tickId - t.prevSeenTick);
-      t.vx = clamp(Math.trunc((t.vx + Math.trunc((e.x - t.x) / dt)) / 2));
-      t.vy = clamp(Math.trunc((t.vy + Math.trunc((e.y - t.y) / dt)) / 2));
-      t.vz = clamp(Math.trunc((t.vz + Math.trunc((e.z - t.z) / dt)) / 2));
-      t.x = e.x;
-      t.y = e.y;
-      t.z = e.z;
-      t.hostile = e.hostile;
-      if (e.hint !== undefined) t.hint = e.hint;
-      updateClass(t, e.cls);
-      t.conf = 1000;
-      assignments[e.input] = t.id;
+      set.update(t, evidence[i]!, tickId);
+      assignments[evidence[i]!.input] = t.id;
     }
-
-    for (const t of tracks.values()) {
-      if (t.lastSeenTick === tickId) continue;
-      if (unseen(t, tickId) >= config.forgetAfterTicks) {
-        tracks.delete(t.id);
-        continue;
-      }
-      t.conf = Math.max(0, t.conf - config.confidenceDecayPerTick * elapsed);
-      t.classConf = Math.max(0, t.classConf - config.classDecayPerTick * elapsed);
-    }
+    set.ageUnseen(tickId, elapsed);
 
     // bounded creation: hostile first, then nearest, then canonical order
     const fresh: { e: CanonicalEvidence; d2: number; index: number }[] = [];
@@ -218,41 +130,12 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
       fresh.push({ e, d2: dx * dx + dy * dy + dz * dz, index: i });
     }
     fresh.sort((a, b) => Number(b.e.hostile) - Number(a.e.hostile) || a.d2 - b.d2 || a.index - b.index);
-    for (const { e } of fresh.slice(0, config.maxNewTracksPerTick)) {
-      const known = e.cls !== 'unknown';
-      const t: Track = {
-        id: nextId,
-        cls: e.cls,
-        classConf: known ? config.classKnownAtOrAbove : 0,
-        effCls: e.cls,
-        hostile: e.hostile,
-        hint: e.hint,
-        x: e.x,
-        y: e.y,
-        z: e.z,
-        vx: 0,
-        vy: 0,
-        vz: 0,
-        createdTick: tickId,
-        lastSeenTick: tickId,
-        prevSeenTick: tickId,
-        conf: 1000,
-        distU: 0,
-        distBucket: 0,
-        threatScore: 0,
-        threat: false,
-        visibility: 'visible',
-      };
-      nextId += 1;
-      tracks.set(t.id, t);
-      assignments[e.input] = t.id;
-    }
+    for (const { e } of fresh.slice(0, config.maxNewTracksPerTick)) assignments[e.input] = set.create(e, tickId);
 
-    for (const t of tracks.values()) {
-      refreshEffectiveClass(t);
-      refreshDerived(t, tickId);
-    }
-    if (evict(tickId)) {
+    set.refresh(tickId, observer);
+    const evicted = set.evict(tickId);
+    if (evicted.length > 0) {
+      for (const id of evicted) evictedSinceEmit.add(id);
       for (let i = 0; i < assignments.length; i += 1) if (assignments[i] !== null && !tracks.has(assignments[i]!)) assignments[i] = null;
     }
     return { ok: true, tickId, messages: emit(tickId), assignments };
@@ -343,39 +226,18 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     return chosen.sort((a, b) => a.trackId - b.trackId);
   }
 
-  function view(t: Track, tick: number): TrackView {
-    return {
-      trackId: t.id,
-      cls: t.effCls,
-      bestClass: t.cls,
-      classConfidence: t.classConf,
-      hostile: t.hostile,
-      position: { x: t.x / U, y: t.y / U, z: t.z / U },
-      predicted: { x: px(t, tick) / U, y: py(t, tick) / U, z: pz(t, tick) / U },
-      velocity: { x: t.vx / U, y: t.vy / U, z: t.vz / U },
-      visibility: t.visibility,
-      confidence: t.conf,
-      createdTick: t.createdTick,
-      lastSeenTick: t.lastSeenTick,
-      distance: t.distU / U,
-      distanceBucket: t.distBucket,
-      threatScore: t.threatScore,
-      threat: t.threat,
-    };
-  }
-
   return {
     config,
     get lastTickId() {
       return lastTick;
     },
     ingest,
-    tracks: () => [...tracks.values()].map((t) => view(t, lastTick ?? 0)),
+    tracks: () => [...tracks.values()].map((t) => set.view(t, lastTick ?? 0)),
     threats: () =>
       [...tracks.values()]
         .filter((t) => t.hostile && t.visibility !== 'lost')
-        .sort((a, b) => a.distU - b.distU || a.id - b.id)
-        .map((t) => view(t, lastTick ?? 0)),
+        .sort((a, b) => a.distanceUnits - b.distanceUnits || a.id - b.id)
+        .map((t) => set.view(t, lastTick ?? 0)),
     visibilityCounts: () => {
       const counts = { visible: 0, inferred: 0, lost: 0 };
       for (const t of tracks.values()) counts[t.visibility] += 1;
@@ -383,23 +245,13 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
     },
     hazards: () => {
       const tick = lastTick ?? 0;
-      const sources: HazardSource[] = [];
-      for (const t of tracks.values()) {
-        if (t.threatScore <= 0) continue;
-        sources.push({
-          cx: Math.floor(px(t, tick) / cellU),
-          cy: Math.floor(py(t, tick) / cellU),
-          cz: Math.floor(pz(t, tick) / cellU),
-          score: t.threatScore,
-        });
-      }
-      return summarizeHazards(tick, config.hazardCellBlocks, sources, config.maxHazardRegions);
+      return summarizeHazards(tick, config.hazardCellBlocks, set.hazardSources(tick, cellU), config.maxHazardRegions);
     },
     publishedView: () => [...published.values()].sort((a, b) => a.trackId - b.trackId),
     stateHash: () => {
-      let text = `n${nextId}`;
+      let text = `n${set.nextId}`;
       for (const t of tracks.values()) {
-        text += `|${t.id}:${t.effCls}:${t.hostile ? 1 : 0}:${t.visibility}:${t.distBucket}:${t.threat ? 1 : 0}`;
+        text += `|${t.id}:${t.effectiveClass}:${t.hostile ? 1 : 0}:${t.visibility}:${t.distanceBucket}:${t.threat ? 1 : 0}`;
       }
       return fnv1a64(text);
     },

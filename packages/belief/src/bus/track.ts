@@ -7,9 +7,12 @@ export type Visibility = 'visible' | 'inferred' | 'lost';
 /** Internal mutable track state; every field is an integer (units, permille, ticks) or a string. */
 export interface Track {
   readonly id: number;
-  cls: string;
-  classConf: number;
-  effCls: string;
+  /** Best class hypothesis (what the evidence mostly said). */
+  bestClass: string;
+  /** Confidence in `bestClass`, permille. */
+  classConfidence: number;
+  /** What consumers are told: `bestClass` once confident enough, else `unknown` (with hysteresis). */
+  effectiveClass: string;
   hostile: boolean;
   hint: string | undefined;
   x: number;
@@ -22,9 +25,11 @@ export interface Track {
   lastSeenTick: number;
   /** lastSeenTick before the current tick's association (velocity needs the gap). */
   prevSeenTick: number;
-  conf: number;
-  distU: number;
-  distBucket: number;
+  /** Existence confidence, permille. */
+  confidence: number;
+  /** Distance to the observer in config units. */
+  distanceUnits: number;
+  distanceBucket: number;
   threatScore: number;
   threat: boolean;
   visibility: Visibility;
@@ -63,9 +68,9 @@ export interface TrackView {
 export function summarize(track: Track): TrackSummary {
   return {
     trackId: track.id,
-    cls: track.effCls,
+    cls: track.effectiveClass,
     hostile: track.hostile,
     threat: track.threat,
-    distanceBucket: track.distBucket,
+    distanceBucket: track.distanceBucket,
   };
 }
