@@ -22,10 +22,18 @@ class InFlight {
 }
 export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonly outcome: StepOutcome };
 
-/** FM-05: keys in flight and the latest `capacity` completed ones (oldest forgotten first); with a journal, completed keys outlive the process. */
+/**
+ * FM-05: keys in flight and the latest `capacity` completed ones (oldest forgotten first); with a journal, completed keys outlive the process.
+ * Completed keys are kept apart from those in flight, with their completion order in a queue of their own: forgetting the
+ * oldest is O(1) (a Map's first entry is found by walking past every entry deleted since its last rehash).
+ */
 export class IdempotencyStore {
+  readonly #inFlight = new Map<string, InFlight>();
   /** A completed key maps to its outcome itself (no wrapper kept per step). */
-  readonly #entries = new Map<string, InFlight | StepOutcome>();
+  readonly #completed = new Map<string, StepOutcome>();
+  /** Completed keys, oldest first from `#head`; a key's one live place is its last (see #forgetOldest). */
+  #order: string[] = [];
+  #head = 0;
   constructor(
     private readonly capacity: number,
     private readonly journal?: PlanJournal,
@@ -34,38 +42,43 @@ export class IdempotencyStore {
   }
 
   get(key: string): IdempotencyEntry | undefined {
-    const entry = this.#entries.get(key);
-    return entry === undefined || entry instanceof InFlight ? entry : { state: 'completed', outcome: entry };
+    const outcome = this.#completed.get(key);
+    return outcome === undefined ? this.#inFlight.get(key) : { state: 'completed', outcome };
   }
 
   /** Marks `key` in flight; pass the entry to `end`. A `durable` key's outcome is journaled (preemption steps are not). */
   begin(key: string, durable = true): InFlight {
     const entry = new InFlight(durable);
-    this.#entries.set(key, entry);
+    this.#inFlight.set(key, entry);
     return entry;
   }
 
   /** Records a step's outcome (a success is remembered, anything else forgotten) and answers the steps that joined it. */
   end(key: string, entry: InFlight, outcome: StepOutcome): void {
     if (entry.durable) this.journal?.stepEnded(key, outcome);
+    if (this.#inFlight.get(key) === entry) this.#inFlight.delete(key);
     if (outcome.status === 'succeeded') this.#remember(key, outcome);
-    else this.#entries.delete(key);
+    else this.#completed.delete(key);
     entry.settle(outcome);
   }
 
   #remember(key: string, outcome: StepOutcome): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, outcome);
-    while (this.#entries.size > this.capacity) {
-      const oldest = this.#firstCompletedKey();
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
+    // A key completed again moves to the newest end (its earlier place is dropped): rare, so a linear search.
+    if (this.#completed.has(key)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
+    this.#completed.set(key, outcome);
+    this.#order.push(key);
+    while (this.#completed.size > this.capacity) this.#forgetOldest();
   }
 
-  #firstCompletedKey(): string | undefined {
-    for (const [key, entry] of this.#entries) if (!(entry instanceof InFlight)) return key;
-    return undefined;
+  #forgetOldest(): void {
+    const key = this.#order[this.#head]!;
+    this.#head += 1;
+    this.#completed.delete(key);
+    // The queue is compacted once its dead head is as long as its live part: amortized O(1) per key.
+    if (this.#head * 2 >= this.#order.length) {
+      this.#order = this.#order.slice(this.#head);
+      this.#head = 0;
+    }
   }
 }
 
