@@ -169,7 +169,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     this.attempt += 1;
     this.#to(Phase.observing);
     this.sinceMs = rt.clock.now();
-    if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { ...this.ref, capability: capLabel(capability), attempt: this.attempt });
+    if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { planId: this.ref.planId, stepId: this.ref.stepId, verb: this.ref.verb, capability: capLabel(capability), attempt: this.attempt });
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
     const limits = attemptLimits(rt.policy, capability, step);
     const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
