@@ -136,13 +136,9 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
     else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
-      if (this.o.rt.events.has('bt.transition')) this.#transitionEvent(name, detail);
+      const { ref, info, rt } = this.o;
+      if (rt.events.has('bt.transition')) rt.events.emit('bt.transition', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, attempt: info.attempt, nodePath: name, state: detail ?? '' });
     }
-  }
-
-  #transitionEvent(nodePath: string, state: string | undefined): void {
-    const { ref, info } = this.o;
-    this.o.rt.events.emit('bt.transition', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, attempt: info.attempt, nodePath, state: state ?? '' });
   }
 
   #firstAction(now: number, command: string): void {

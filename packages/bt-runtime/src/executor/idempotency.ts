@@ -5,10 +5,22 @@ import type { PlanContext } from './plan-context.js';
 import type { StepReporter } from './report.js';
 
 /** A key in flight collects the steps that joined it; their promises (and the list) are made only when someone joins. */
-class InFlight {
+export class InFlight {
   readonly state = 'in_flight' as const;
   #joiners: ((outcome: StepOutcome) => void)[] | undefined;
-  constructor(readonly durable: boolean) {}
+  #ended = false;
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly key: string,
+    readonly durable: boolean,
+  ) {}
+
+  /** The step that holds the key ended: its outcome is recorded (once) and every step that joined is answered. */
+  end(outcome: StepOutcome): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.store.end(this.key, this, outcome);
+  }
 
   /** Waits for the step that holds the key. */
   join(): Promise<StepOutcome> {
@@ -24,14 +36,14 @@ export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonl
 
 /**
  * FM-05: keys in flight and the latest `capacity` completed ones (oldest forgotten first); with a journal, completed keys outlive the process.
- * Completed keys are kept apart from those in flight, with their completion order in a queue of their own: forgetting the
- * oldest is O(1) (a Map's first entry is found by walking past every entry deleted since its last rehash).
+ * The completion order has a queue of its own: forgetting the oldest is O(1) (a Map's first entry is found by walking
+ * past every entry deleted since its last rehash). A key that completes replaces its in-flight entry in place (deleting
+ * a Map's last entry makes V8 allocate a smaller table, once per step).
  */
 export class IdempotencyStore {
-  readonly #inFlight = new Map<string, InFlight>();
   /** A completed key maps to its outcome itself (no wrapper kept per step). */
-  readonly #completed = new Map<string, StepOutcome>();
-  /** Completed keys, oldest first from `#head`; a key's one live place is its last (see #forgetOldest). */
+  readonly #entries = new Map<string, InFlight | StepOutcome>();
+  /** Completed keys, oldest first from `#head`. */
   #order: string[] = [];
   #head = 0;
   constructor(
@@ -42,38 +54,38 @@ export class IdempotencyStore {
   }
 
   get(key: string): IdempotencyEntry | undefined {
-    const outcome = this.#completed.get(key);
-    return outcome === undefined ? this.#inFlight.get(key) : { state: 'completed', outcome };
+    const entry = this.#entries.get(key);
+    return entry === undefined || entry instanceof InFlight ? entry : { state: 'completed', outcome: entry };
   }
 
-  /** Marks `key` in flight; pass the entry to `end`. A `durable` key's outcome is journaled (preemption steps are not). */
+  /** Marks `key` in flight; its entry's `end(outcome)` settles it. A `durable` key's outcome is journaled (preemption steps are not). */
   begin(key: string, durable = true): InFlight {
-    const entry = new InFlight(durable);
-    this.#inFlight.set(key, entry);
+    const entry = new InFlight(this, key, durable);
+    this.#entries.set(key, entry);
     return entry;
   }
 
   /** Records a step's outcome (a success is remembered, anything else forgotten) and answers the steps that joined it. */
   end(key: string, entry: InFlight, outcome: StepOutcome): void {
     if (entry.durable) this.journal?.stepEnded(key, outcome);
-    if (this.#inFlight.get(key) === entry) this.#inFlight.delete(key);
     if (outcome.status === 'succeeded') this.#remember(key, outcome);
-    else this.#completed.delete(key);
+    else this.#entries.delete(key);
     entry.settle(outcome);
   }
 
   #remember(key: string, outcome: StepOutcome): void {
     // A key completed again moves to the newest end (its earlier place is dropped): rare, so a linear search.
-    if (this.#completed.has(key)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
-    this.#completed.set(key, outcome);
+    const previous = this.#entries.get(key);
+    if (previous !== undefined && !(previous instanceof InFlight)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
+    this.#entries.set(key, outcome);
     this.#order.push(key);
-    while (this.#completed.size > this.capacity) this.#forgetOldest();
+    while (this.#order.length - this.#head > this.capacity) this.#forgetOldest();
   }
 
   #forgetOldest(): void {
-    const key = this.#order[this.#head]!;
+    // Every key in the queue is completed: a key in flight was never completed, or was forgotten first.
+    this.#entries.delete(this.#order[this.#head]!);
     this.#head += 1;
-    this.#completed.delete(key);
     // The queue is compacted once its dead head is as long as its live part: amortized O(1) per key.
     if (this.#head * 2 >= this.#order.length) {
       this.#order = this.#order.slice(this.#head);
