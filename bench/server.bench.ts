@@ -197,16 +197,20 @@ async function overhead(scenario: Scenario): Promise<Runs> {
   const clients = clientProcess(server.url);
   await clients.ready;
   const runs: Runs = { bare: [], observed: [], idle: [], served: [] };
+  const kinds = [
+    { runs: runs.bare, plan: (round: number) => timedPlan(bareExecutor, scenario, `bare-${round}`) },
+    { runs: runs.observed, plan: (round: number) => timedPlan(observedExecutor, scenario, `observed-${round}`) },
+    { runs: runs.idle, plan: (round: number) => timedPlan(idleExecutor, scenario, `idle-${round}`, idleServer) },
+    { runs: runs.served, plan: (round: number) => timedPlan(executor, scenario, `served-${round}`, server, clients) },
+  ];
   for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
-    const bare = await timedPlan(bareExecutor, scenario, `bare-${round}`);
-    const observed = await timedPlan(observedExecutor, scenario, `observed-${round}`);
-    const idle = await timedPlan(idleExecutor, scenario, `idle-${round}`, idleServer);
-    const served = await timedPlan(executor, scenario, `served-${round}`, server, clients);
-    if (round < WARMUP) continue;
-    runs.bare.push(bare);
-    runs.observed.push(observed);
-    runs.idle.push(idle);
-    runs.served.push(served);
+    // The order rotates each round: no variant always runs right after the served one (its sockets and garbage settle late).
+    const samples: Sample[] = [];
+    for (let i = 0; i < kinds.length; i += 1) {
+      const k = (round + i) % kinds.length;
+      samples[k] = await kinds[k]!.plan(round);
+    }
+    if (round >= WARMUP) kinds.forEach((kind, k) => kind.runs.push(samples[k]!));
   }
   if (server.clients().some((c) => c.dropped > 0)) throw new Error('a bench client dropped events');
   clients.stop();

@@ -47,9 +47,9 @@ describe('defineBehavior(): building', () => {
     const build = (tree: string) =>
       defineBehavior<Body, unknown>({
         tree,
-        actions: { Dig: (_ctx: Ctx, block: string, depth: number) => Boolean(block) && depth > 0, Rest: (_ctx: Ctx, ...notes: string[]) => notes.length >= 0 },
-        conditions: { Near: (_ctx: Ctx, block: string) => Boolean(block) },
-        callbacks: { Done: (_ctx: Ctx, _how: { succeeded: boolean }, tag: string) => void tag },
+        actions: { Dig: (_ctx: LeafContext<Body, unknown>, block: string, depth: number) => Boolean(block) && depth > 0, Rest: (_ctx: LeafContext<Body, unknown>, ...notes: string[]) => notes.length >= 0 },
+        conditions: { Near: (_ctx: LeafContext<Body, unknown>, block: string) => Boolean(block) },
+        callbacks: { Done: (_ctx: LeafContext<Body, unknown>, _how: { succeeded: boolean }, tag: string) => void tag },
       });
     let thrown: unknown;
     try {
