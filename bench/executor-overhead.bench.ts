@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { CapabilityRegistry, systemClock } from '@sinew/executor-contracts';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance, leasedView, type ActuatorLease } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
-import { compare } from './harness.js';
+import { compare, record } from './harness.js';
 import { createNoopBody, noop, type NoopBody } from './noop.js';
 
 const STEPS = 10_000;
@@ -17,12 +17,18 @@ const body = createNoopBody();
 
 const registry = new CapabilityRegistry<NoopBody>().register(noop);
 
+/** CPU µs per step of each measured pipeline round (user + system of this process): what a busy shared machine's other processes cannot add to. */
+const pipelineCpu: number[] = [];
+
 async function pipeline(round: number): Promise<number> {
   const executor = createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });
   const steps = Array.from({ length: STEPS }, (_, i) => ({ stepId: `s${i}`, type: 'noop', args: { n: i } }));
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const outcome = await executor.run({ planId: `bench-${round}`, intentId: 'bench', steps });
   const elapsed = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  if (round >= 0) pipelineCpu.push((used.user + used.system) / STEPS);
   if (outcome.status !== 'completed' || outcome.steps.length !== STEPS) throw new Error(`pipeline run failed: ${outcome.status}`);
   await executor.close();
   return elapsed;
@@ -60,4 +66,5 @@ await compare({
   baseline: async () => perStep(await direct()),
   target: { value: 3 },
 });
+record({ figure: 'executor pipeline CPU per step (same rounds)', unit: 'µs', values: pipelineCpu });
 await compare({ figure: 'body view per attempt (vs a call on the body)', unit: 'µs', run: viewCost, baseline: bodyCost, digits: 3 });

@@ -43,6 +43,31 @@ describe('defineBehavior(): building', () => {
     expect(() => defineBehavior({ tree: 'root { action [A] }', actions: { A: () => true }, maxNodeDurationMs: 0 })).toThrow(/maxNodeDurationMs/);
   });
 
+  it('refuses at build a node that passes fewer arguments than its function takes, naming the node; extra ones are allowed', () => {
+    const build = (tree: string) =>
+      defineBehavior<Body, unknown>({
+        tree,
+        actions: { Dig: (_ctx: LeafContext<Body, unknown>, block: string, depth: number) => Boolean(block) && depth > 0, Rest: (_ctx: LeafContext<Body, unknown>, ...notes: string[]) => notes.length >= 0 },
+        conditions: { Near: (_ctx: LeafContext<Body, unknown>, block: string) => Boolean(block) },
+        callbacks: { Done: (_ctx: LeafContext<Body, unknown>, _how: { succeeded: boolean }, tag: string) => void tag },
+      });
+    let thrown: unknown;
+    try {
+      build(`root { sequence exit(Done) { condition [Near] action [Dig, "log", 2] action [Dig, "log"] } }`);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(BehaviorDefinitionError);
+    expect((thrown as BehaviorDefinitionError).code).toBe('bad_arguments');
+    expect((thrown as Error).message).toBe(
+      'behavior tree nodes pass too few arguments: callback "Done" at root/sequence[0]@exit needs 1 argument, the node passes 0; ' +
+        'condition "Near" at root/sequence[0]/condition:Near[0] needs 1 argument, the node passes 0; ' +
+        'action "Dig" at root/sequence[0]/action:Dig[2] needs 2 arguments, the node passes 1',
+    );
+    // Enough arguments (and any number for a rest parameter) build.
+    expect(build(`root { sequence exit(Done, "t") { condition [Near, "log"] action [Dig, "log", 2] action [Rest] action [Rest, "a", "b"] } }`).nodePaths).toHaveLength(6);
+  });
+
   it('gives nodes stable paths from the definition (branches inlined), the same on every build', () => {
     const tree = `
       root { selector { branch [Gather] action [Rest] } }

@@ -27,7 +27,7 @@ export const ServerLimitsSchema = z
     reserveGraceMs: z.number().int().min(50).max(600_000).default(1_000),
     /** WebSocket clients of `/api/events` at once (503 above). */
     maxStreamClients: z.number().int().positive().max(10_000).default(16),
-    /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn. */
+    /** Events are batched this long before they are sent (one frame per client per batch); 0 = the next event-loop turn (at most one flush per millisecond while events keep coming). */
     flushIntervalMs: z.number().int().min(0).max(1_000).default(10),
     /** Events kept for `?since=<seq>` resumes. */
     ringSize: z.number().int().positive().max(100_000).default(1024),

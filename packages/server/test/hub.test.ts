@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../src/stream/hub.js';
 
 /**
@@ -94,5 +94,36 @@ describe('EventHub: frames under each client high-water mark', () => {
     while (socket.acknowledge());
     expect(socket.frames.slice(1).map((frame) => frame.split('\n').length)).toEqual([1, 1, 1]);
     expect(socket.seqs().slice(1)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('EventHub: flushIntervalMs 0', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('sends an event after a quiet spell at the next turn, and events that keep coming at most once per millisecond', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
+    let now = 1000;
+    const socket = new HeldSocket();
+    const hub = new EventHub({ ...limits, flushIntervalMs: 0, clientHighWaterBytes: 1 << 20 }, () => now);
+    hub.attach(socket as unknown as WebSocket);
+    socket.frames.length = 0; // stream.hello
+    hub.publish('a', 1);
+    vi.advanceTimersByTime(0); // the next turn
+    expect(socket.seqs()).toEqual([1]);
+    // Turn after turn within the millisecond that flush went out in: nothing more is written before the next one.
+    for (const data of [2, 3, 4]) {
+      hub.publish('b', data);
+      vi.advanceTimersByTime(0);
+    }
+    expect(socket.seqs()).toEqual([1]);
+    now += 1;
+    vi.advanceTimersByTime(1);
+    expect(socket.frames).toHaveLength(2);
+    expect(socket.seqs()).toEqual([1, 2, 3, 4]);
+    // Later, in a millisecond no flush went out in: the next turn again.
+    now += 5;
+    hub.publish('c', 5);
+    vi.advanceTimersByTime(0);
+    expect(socket.seqs()).toEqual([1, 2, 3, 4, 5]);
   });
 });

@@ -53,7 +53,7 @@ export interface BehaviorTreeRunner<Body, Args> extends BehaviorRunner<Body, Arg
 export class BehaviorDefinitionError extends Error {
   override readonly name = 'BehaviorDefinitionError';
   constructor(
-    readonly code: 'invalid_tree' | 'unknown_leaf' | 'bad_option',
+    readonly code: 'invalid_tree' | 'unknown_leaf' | 'bad_arguments' | 'bad_option',
     message: string,
     readonly unknown: readonly { readonly name: string; readonly kind: string; readonly nodePath: string }[] = [],
   ) {
@@ -189,6 +189,20 @@ function compile(tree: string | object, known: Record<Kind, ReadonlySet<string>>
   }
   delete definition.id;
   return { definition, leaves, actionCount, paths, leafPaths };
+}
+
+/**
+ * A node that passes fewer arguments than its function requires fails the build, naming the node. A function's
+ * `length` counts its parameters before the first default or rest one (the ones every call must pass): the leaf
+ * context, an exit callback's `{ succeeded, aborted }`, then the node's own. More is allowed (a rest parameter).
+ */
+function checkArguments(leaves: readonly Leaf[], functions: Record<Kind, Record<string, (...a: never[]) => unknown>>): void {
+  const wrong: string[] = [];
+  for (const leaf of leaves) {
+    const required = functions[leaf.kind][leaf.name]!.length - (leaf.kind === 'callback' && leaf.nodePath.endsWith('@exit') ? 2 : 1);
+    if (leaf.arity < required) wrong.push(`${leaf.kind} "${leaf.name}" at ${leaf.nodePath} needs ${required} argument${required === 1 ? '' : 's'}, the node passes ${leaf.arity}`);
+  }
+  if (wrong.length > 0) throw new BehaviorDefinitionError('bad_arguments', `behavior tree nodes pass too few arguments: ${wrong.join('; ')}`);
 }
 
 function segment(node: Def, index: number): string {
@@ -337,6 +351,7 @@ export function defineBehavior<Body, Args>(options: BehaviorOptions<Body, Args>)
   }
   const own = (record: Record<string, unknown>) => new Set(Object.keys(record).filter((k) => typeof record[k] === 'function'));
   const compiled = compile(options.tree, { action: own(actions), condition: own(conditions), callback: own(callbacks) });
+  checkArguments(compiled.leaves, { action: actions, condition: conditions, callback: callbacks });
   const pool: Instance[] = [];
 
   const actionSlots = new Map(compiled.leaves.filter((l) => l.kind === 'action').map((l) => [l.nodePath, l.slot]));

@@ -136,7 +136,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
     else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
-      if (this.o.rt.events.has('bt.transition')) this.o.rt.events.emit('bt.transition', { ...this.o.ref, attempt: this.o.info.attempt, nodePath: name, state: detail ?? '' });
+      const { ref, info, rt } = this.o;
+      if (rt.events.has('bt.transition')) rt.events.emit('bt.transition', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, attempt: info.attempt, nodePath: name, state: detail ?? '' });
     }
   }
 
@@ -145,7 +146,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const ttfaMs = now - this.#dispatchAt;
     const { rt, ref, info } = this.o;
     rt.report.ttfa(this.o.capability).observe(ttfaMs / 1000);
-    if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { ...ref, command, ttfaMs, attempt: info.attempt });
+    // Literals, not `{ ...ref }`: a spread copy was a tenth of a listened step's CPU.
+    if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, command, ttfaMs, attempt: info.attempt });
   }
 
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */

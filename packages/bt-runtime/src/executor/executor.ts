@@ -7,9 +7,9 @@ import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
-import { CanaryTrials } from './canary.js';
+import { CanaryTrials, type Trial } from './canary.js';
 import { HealthTracker } from './health.js';
-import { answerDuplicate, IdempotencyStore } from './idempotency.js';
+import { answerDuplicate, IdempotencyStore, type InFlight } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
 import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
 import { askRepair, isRepairable } from './repair.js';
@@ -22,7 +22,7 @@ import { safeRead } from './safe.js';
 import { holdCaution } from './safety-level.js';
 import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
-import { StepRun } from './step-run.js';
+import { StepRun, type StepRunOptions } from './step-run.js';
 import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PredicateEvaluator, RunOptions } from './types.js';
 
@@ -237,8 +237,11 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     }
   }
 
-  /** One step, start to end: checks (`shapeChecked`: PlanSchema already passed it), idempotency, then its StepRun. Never throws. */
-  async #executeStep(planCtx: PlanContext, rawStep: unknown, shapeChecked: boolean): Promise<StepOutcome> {
+  /**
+   * One step, start to end: checks (`shapeChecked`: PlanSchema already passed it), idempotency, then its StepRun. Never throws.
+   * Synchronous up to the dispatch: an async function's suspended frame holds every register it has, so the checks stay out of it.
+   */
+  #executeStep(planCtx: PlanContext, rawStep: unknown, shapeChecked: boolean): StepOutcome | Promise<StepOutcome> {
     const rt = this.#rt;
     const startedAt = rt.clock.now();
     // V1 + V2 (the guard runs once the step holds the slot, so it sees the body as it is then).
@@ -258,18 +261,28 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
-    const run = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
-    let outcome: StepOutcome;
+    const run: StepRunOptions<Body> = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
+    let trial: Trial<Body> | undefined;
     try {
       // The canary is decided before the step's machine starts; the common case has none.
-      const trial = this.#canaries.decide(run);
-      outcome = await (trial ? this.#canaries.runTrial(trial, run) : new StepRun(run).run());
+      trial = this.#canaries.decide(run);
     } catch (error) {
-      // A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight.
-      const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
-      outcome = rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
+      return this.#broken(run, flight, error);
     }
-    this.#idempotency.end(key, flight, outcome);
+    // The common case: the step's run settles its key as it ends (it never rejects), so no async frame of ours waits on it.
+    if (!trial) return new StepRun(run, flight).run();
+    return this.#canaries.runTrial(trial, run).then(
+      (outcome) => (flight.end(outcome), outcome),
+      (error: unknown) => this.#broken(run, flight, error),
+    );
+  }
+
+  /** A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight. */
+  #broken(run: StepRunOptions<Body>, flight: InFlight, error: unknown): StepOutcome {
+    const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
+    const { planCtx, step, capability, key, args, startedAt } = run;
+    const outcome = this.#rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
+    flight.end(outcome);
     return outcome;
   }
 

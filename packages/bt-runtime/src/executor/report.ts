@@ -6,9 +6,7 @@ import type { ProvenanceRecord, ProvenanceSink } from '../provenance/provenance.
 import type { EventHub } from './events.js';
 import type { HealthTracker } from './health.js';
 import { capLabel } from './plan-context.js';
-import { buildOutcome, type StepEnd } from './step.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+import { buildOutcome, type Mutable, type StepEnd } from './step.js';
 
 /** The series a finished step is counted in. */
 interface StepSeries {

@@ -2,13 +2,14 @@ import { describeError, runGuard, stepFailure, type Capability, type PlanStep, t
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt } from './attempt.js';
+import type { InFlight } from './idempotency.js';
 import { attemptLimits, type AttemptResult, type StepScope } from './attempt-result.js';
 import { capLabel, stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
 import type { ActiveStep, StepCall } from './runtime.js';
 import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from './safety-level.js';
-import { Phase, shownPhase, transition, type StepEnd, type StepPhase } from './step.js';
+import { Phase, shownPhase, transition, NO_FAILURES, type Mutable, type StepEnd, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
 export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Body> {
@@ -49,7 +50,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
 
-  constructor(private readonly o: StepRunOptions<Body>) {
+  /** `flight`: the step's idempotency key, settled as the step ends (a canary trial settles it after its verdict instead). */
+  constructor(private readonly o: StepRunOptions<Body>, private readonly flight?: InFlight) {
     this.ref = { planId: o.planCtx.plan.planId, stepId: o.step.stepId, verb: o.step.type };
     this.fastPath = o.planCtx.preemptReason !== undefined;
     this.rank = stepRank(o.step, o.planCtx.intent);
@@ -169,7 +171,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     this.attempt += 1;
     this.#to(Phase.observing);
     this.sinceMs = rt.clock.now();
-    if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { ...this.ref, capability: capLabel(capability), attempt: this.attempt });
+    if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { planId: this.ref.planId, stepId: this.ref.stepId, verb: this.ref.verb, capability: capLabel(capability), attempt: this.attempt });
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
     const limits = attemptLimits(rt.policy, capability, step);
     const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
@@ -290,10 +292,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
       end.traceDropped = this.#scope.dropped;
     }
     if (this.#acceptance) end.acceptance = this.#acceptance;
-    return rt.report.end(end);
+    const outcome = rt.report.end(end);
+    this.flight?.end(outcome);
+    return outcome;
   }
 }
-
-const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };

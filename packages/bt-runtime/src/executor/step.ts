@@ -99,7 +99,11 @@ export interface StepEnd {
   readonly duplicate?: boolean;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** `T` with its readonly fields writable: hot-path objects are assigned field by field, not spread. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The failures of a step that had none (shared, frozen). */
+export const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
 
 /** The one outcome builder: every step, refused, answered from the store or run, ends through here. */
 export function buildOutcome(end: StepEnd, endedAt: number): StepOutcome {
