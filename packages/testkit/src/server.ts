@@ -5,6 +5,7 @@ import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { TestkitError } from './errors.js';
 import type { ExtensionContext } from './extensions/context.js';
+import { AnimalsSchema, configureAnimals } from './extensions/animals.js';
 import { installExtensions } from './extensions/index.js';
 import { configureHostileSpawning, HostileSpawningInputSchema } from './extensions/spawning.js';
 import { createQuietSquid } from './squid/load.js';
@@ -37,6 +38,8 @@ const startServerOptionsSchema = z
     viewDistance: z.number().int().min(2).max(12).optional(),
     /** Night-time hostile spawning near players: true for the defaults, or its options (default off). */
     hostileSpawning: HostileSpawningInputSchema.optional(),
+    /** Passive animals: how often chickens lay eggs (`eggIntervalTicks`, vanilla 6000). */
+    animals: AnimalsSchema.optional(),
   })
   .strict();
 
@@ -169,6 +172,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   });
   installExtensions(ctx);
   if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning, true);
+  if (options.animals) configureAnimals(serv, options.animals);
 
   const state: ServerState = {
     handle: undefined as unknown as TestServer,
