@@ -1,7 +1,7 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { formatPredicate, parsePredicate, type StepOutcome } from '@sinew/executor-contracts';
-import { connectBot, reset, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, reset, startServer, type StartServerOptions, type TestServer } from '@sinew/testkit';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
 
 /** One embedded server, one instrumented bot and one real executor per test file. */
@@ -28,9 +28,9 @@ function expectPredicates(step: StepOutcome): void {
   }
 }
 
-/** Starts the server and bot; retries are off so failure paths end in their first code. */
-export async function startWorld(username = 'sinew'): Promise<TestWorld> {
-  const server = await startServer();
+/** Starts the server (superflat unless `options` say otherwise) and bot; retries are off so failure paths end in their first code. */
+export async function startWorld(username = 'sinew', options: StartServerOptions = {}): Promise<TestWorld> {
+  const server = await startServer(options);
   const bot = instrumentBot(await connectBot(server, { username }));
   const current = { bot, executor: createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } }) };
   return {

@@ -1,0 +1,53 @@
+import { give } from '@sinew/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countItem, startWorld, type TestWorld } from './world.js';
+
+/** Seed 1 spawns pigs and sheep within 20 blocks of spawn, chickens 18–48 blocks out and cows 38–53 blocks out. */
+const SEED = 1;
+
+describe('animals in a generated world: explore for them, hunt them, shear them', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await startWorld('hunter', { world: { generator: 'terrain', seed: SEED } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const wool = () => world.bot.inventory.items().filter((i) => i.name.endsWith('_wool')).reduce((n, i) => n + i.count, 0);
+
+  it('hunt kills a pig and picks up its porkchops (has_item:porkchop:+1)', async () => {
+    const outcome = await world.step('hunt', { animal: 'pig' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(world.bot, 'porkchop')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shear without shears asks for them; with shears it shears a sheep and picks up 1–3 wool', async () => {
+    const refused = await world.step('shear', {});
+    expect(refused.failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:shears:1'] });
+    await give(world.bot, 'shears', 1);
+    const outcome = await world.step('shear', { count: 1 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(wool()).toBeGreaterThanOrEqual(1);
+    expect(wool()).toBeLessThanOrEqual(3);
+  });
+
+  it('explore finds cows out of sight (walking the spiral), then hunt takes beef from one', async () => {
+    const cowsInSight = () => Object.values(world.bot.entities).filter((e) => e.name === 'cow' && e.position.distanceTo(world.bot.entity.position) <= 32);
+    expect(cowsInSight()).toEqual([]);
+    const found = await world.step('explore', { target: { mob: 'cow' }, maxRadius: 96 });
+    expect(found.status, JSON.stringify(found.failure)).toBe('succeeded');
+    expect(cowsInSight().length).toBeGreaterThan(0);
+    const outcome = await world.step('hunt', { animal: 'cow' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(world.bot, 'beef')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('explore gives up coded (not_found) when nothing of the kind is within maxRadius, and refuses unknown targets', async () => {
+    const missing = await world.step('explore', { target: { block: 'diamond_block' }, maxRadius: 16 });
+    expect(missing.failure).toMatchObject({ code: 'effects_unmet', reason: expect.stringContaining('not_found') });
+    expect((await world.step('explore', { target: { mob: 'dragonfly' } })).failure?.code).toBe('guard_failed');
+    expect((await world.step('explore', { target: { mob: 'cow', block: 'sand' } })).failure?.code).toBe('invalid_args');
+    expect((await world.step('hunt', { animal: 'wolf' })).failure?.code).toBe('invalid_args');
+  });
+});
