@@ -13,6 +13,7 @@ import { explore } from './capabilities/explore.js';
 import { flee } from './capabilities/flee.js';
 import { gather } from './capabilities/gather.js';
 import { hunt } from './capabilities/hunt.js';
+import { mine } from './capabilities/mine.js';
 import { navigate } from './capabilities/navigate.js';
 import { pillarUp } from './capabilities/pillar_up.js';
 import { placeBlock } from './capabilities/place_block.js';
@@ -39,6 +40,7 @@ export const standardCapabilities = [
   hunt,
   shear,
   explore,
+  mine,
 ] as const;
 
 /** A fresh registry holding the standard set, to extend with your own capabilities. */

@@ -9,7 +9,7 @@ import { alive } from '../body/combat.js';
 import { nearestEntityNamed } from '../body/entities.js';
 import { ABORTED, type Failure } from '../body/failures.js';
 import { SearchMemory, spiralWaypoints } from '../body/frontier.js';
-import { blockIds, isAir } from '../body/geometry.js';
+import { blockIds, touchesAir } from '../body/geometry.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
 
@@ -59,11 +59,6 @@ function targetKey(target: ExploreArgs['target']): string {
   return target.block ? `block:${target.block}` : target.mob ? `mob:${target.mob}` : `biome:${target.biome}`;
 }
 
-/** A block is in view when air touches it: ore sealed inside the rock is not something explore can see. */
-function exposed(bot: SinewBot, position: Vec3): boolean {
-  return [[0, 1, 0], [1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1], [0, -1, 0]].some(([dx, dy, dz]) => isAir(bot.blockAt(position.offset(dx!, dy!, dz!))?.name ?? 'stone'));
-}
-
 /** The nearest biome column within sight, sampled every 4 blocks (a biome cell) at the bot's height. */
 function biomeInSight(bot: SinewBot, biome: string): Vec3 | undefined {
   const me = bot.entity.position.floored();
@@ -89,7 +84,7 @@ function look(bot: SinewBot, target: ExploreArgs['target'], unreachable: Set<str
     return position ? { kind: 'biome', position } : undefined;
   }
   const found = findBlockPositions(bot, { matching: blockIds(bot, target.block!), maxDistance: SIGHT, count: 64 });
-  const position = found.find((p) => !unreachable.has(blockKey(p)) && exposed(bot, p));
+  const position = found.find((p) => !unreachable.has(blockKey(p)) && touchesAir(bot, p));
   const name = position && bot.blockAt(position)?.name;
   return position && name ? { kind: 'block', position, name } : undefined;
 }
