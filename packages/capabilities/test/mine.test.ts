@@ -1,7 +1,9 @@
 import { give } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Block } from '../src/mc-types.js';
 import { countItem, startWorld, type TestWorld } from './world.js';
 
+/** Seed 1: spawn at y 67 on plains; coal within a dozen blocks of the foot of an 8-step staircase. */
 const SEED = 1;
 
 describe('mine in a generated world', () => {
@@ -13,27 +15,57 @@ describe('mine in a generated world', () => {
     await world?.close();
   });
 
-  it('asks for a pickaxe first', async () => {
-    const refused = await world.step('mine', { target: { depth: 50 } });
-    expect(refused.failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
+  /** Runs a step while recording every block the bot broke under its own feet, and whether it ever stood in fluid. */
+  const watched = async (args: Record<string, unknown>) => {
+    const { bot } = world;
+    const underfoot: string[] = [];
+    let wet = false;
+    const onDug = (block: Block) => {
+      const feet = bot.entity.position.floored();
+      if (block.position.x === feet.x && block.position.z === feet.z && block.position.y < feet.y) underfoot.push(block.position.toString());
+    };
+    const poll = setInterval(() => (wet ||= bot.entity.isInWater || (bot.entity as { isInLava?: boolean }).isInLava === true), 50);
+    bot.on('diggingCompleted', onDug);
+    try {
+      return { outcome: await world.step('mine', args), underfoot, wet: () => wet };
+    } finally {
+      clearInterval(poll);
+      bot.off('diggingCompleted', onDug);
+    }
+  };
+
+  it('asks for the pickaxe its target needs (stone: wooden; iron ore: stone) before digging', async () => {
+    expect((await world.step('mine', { target: { depth: 50 } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
+    expect((await world.step('mine', { target: { ore: 'iron' } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:stone_pickaxe:1'] });
+    expect((await world.step('mine', { target: { ore: 'unobtainium' } })).failure?.code).toBe('invalid_args');
+    expect((await world.step('mine', { target: {} })).failure?.code).toBe('invalid_args');
   });
 
-  it('stairs down to a depth', async () => {
-    await give(world.bot, 'diamond_pickaxe', 1);
-    await give(world.bot, 'torch', 8);
-    const depth = Math.floor(world.bot.entity.position.y) - 8;
-    const started = Date.now();
-    const outcome = await world.step('mine', { target: { depth } });
-    console.log(Date.now() - started, JSON.stringify(outcome));
+  it('stairs down 8 blocks: never digs under its own feet, never stands in fluid, lights the dark with a held torch', async () => {
+    const { bot } = world;
+    await give(bot, 'diamond_pickaxe', 1);
+    await give(bot, 'torch', 8);
+    const start = bot.entity.position.floored();
+    const depth = start.y - 8;
+    const { outcome, underfoot, wet } = await watched({ target: { depth } });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
-    expect(world.bot.entity.position.y).toBeLessThanOrEqual(depth + 0.01);
+    expect(bot.entity.position.y).toBeLessThanOrEqual(depth + 0.01);
+    // A staircase: as far out as it went down.
+    expect(Math.abs(bot.entity.position.x - start.x) + Math.abs(bot.entity.position.z - start.z)).toBeGreaterThanOrEqual(7);
+    expect(underfoot).toEqual([]);
+    expect(wet()).toBe(false);
+    expect(countItem(bot, 'torch')).toBe(7);
+    expect(bot.findBlock({ matching: bot.registry.blocksByName.torch!.id, maxDistance: 4 })).not.toBeNull();
   });
 
-  it('finds coal and comes back up', async () => {
-    const started = Date.now();
-    const outcome = await world.step('mine', { target: { ore: 'coal' }, returnToSurface: true });
-    console.log(Date.now() - started, JSON.stringify(outcome));
+  it('heads for coal it sees, takes it and walks back up the stairs (has_item:coal:+1)', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.clone();
+    const { outcome, underfoot, wet } = await watched({ target: { ore: 'coal_ore' }, returnToSurface: true });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
-    expect(countItem(world.bot, 'coal')).toBeGreaterThanOrEqual(1);
+    expect(countItem(bot, 'coal')).toBeGreaterThanOrEqual(1);
+    expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
+    expect(underfoot).toEqual([]);
+    expect(wet()).toBe(false);
   });
 });
