@@ -14,7 +14,7 @@ import { placeAt } from './placing.js';
 import { blockHazard, cellsToOpen, DIRECTIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
 import { waitFor } from './waiting.js';
 
-const MOVE_BUDGET_MS = 3_000;
+const MOVE_BUDGET_MS = 1_500;
 const DROP_APPEAR_MS = 1_500;
 /** How high above the head a roof makes it dark enough for a torch (no sky light read: the server may send none). */
 const ROOF_SEARCH = 16;
@@ -75,11 +75,16 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
       hazards.push(describe(hazard));
       continue;
     }
-    const failure = await openCells(ctx, plan.cells);
-    if (failure) return failure;
-    if (!(await stepInto(ctx, plan.next))) {
+    // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
+    for (let attempt = 0; ; attempt++) {
+      const failure = await openCells(ctx, plan.cells);
+      if (failure) return failure;
+      if (await stepInto(ctx, plan.next)) break;
       if (ctx.signal.aborted) return ABORTED;
-      return { ok: false, code: 'stuck', reason: `could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)})`, retryable: true };
+      if (attempt === 1) {
+        const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
+        return { ok: false, code: 'stuck', reason: `could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`, retryable: true };
+      }
     }
     return { facing: index };
   }
