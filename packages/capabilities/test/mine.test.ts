@@ -45,6 +45,8 @@ describe('mine in a generated world', () => {
     const { bot } = world;
     await give(bot, 'diamond_pickaxe', 1);
     await give(bot, 'torch', 8);
+    // The best tool for each block, switched between digs: the shovel for the dirt above the rock.
+    await give(bot, 'diamond_shovel', 1);
     const start = bot.entity.position.floored();
     const depth = start.y - 8;
     const { outcome, underfoot, wet } = await watched({ target: { depth } });
