@@ -1,18 +1,12 @@
 import { give } from '@sinew/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countItem, startWorld, type TestWorld } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { countItem, useWorld } from './world.js';
 
 /** Seed 1 spawns pigs and sheep within 20 blocks of spawn, chickens 18–48 blocks out and cows 38–53 blocks out. */
 const SEED = 1;
 
 describe('animals in a generated world: explore for them, hunt them, shear them', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = await startWorld('hunter', { world: { generator: 'terrain', seed: SEED } });
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const world = useWorld('hunter', { server: { world: { generator: 'terrain', seed: SEED } } });
 
   const wool = () => world.bot.inventory.items().filter((i) => i.name.endsWith('_wool')).reduce((n, i) => n + i.count, 0);
 

@@ -1,19 +1,13 @@
 import { give } from '@sinew/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Block } from '../src/mc-types.js';
-import { countItem, startWorld, type TestWorld } from './world.js';
+import { countItem, useWorld } from './world.js';
 
 /** Seed 1: spawn at y 67 on plains; coal within a dozen blocks of the foot of an 8-step staircase. */
 const SEED = 1;
 
 describe('mine in a generated world', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = await startWorld('miner', { world: { generator: 'terrain', seed: SEED } });
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const world = useWorld('miner', { server: { world: { generator: 'terrain', seed: SEED } } });
 
   /** Runs a step while recording every block the bot broke under its own feet, and whether it ever stood in fluid. */
   const watched = async (args: Record<string, unknown>) => {

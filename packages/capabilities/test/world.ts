@@ -71,22 +71,24 @@ export async function startWorld(username = 'sinew', options: StartServerOptions
 
 /**
  * Registers this file's world: started once before all tests, reset before each, closed after all.
- * Returns a handle whose members reach the started world (they throw outside a test).
+ * Returns a handle whose members reach the started world (they throw outside a test). A generated world
+ * (`server: { world: { generator: 'terrain', … } }`) is not reset between tests: reset removes its animals.
  */
-export function useWorld(username?: string): TestWorld {
+export function useWorld(username?: string, options: { server?: StartServerOptions } = {}): TestWorld {
+  const generated = options.server?.world?.generator === 'terrain';
   let started: TestWorld | undefined;
   const get = (): TestWorld => {
     if (!started) throw new Error('the test world is not started: use it inside a test or hook');
     return started;
   };
   beforeAll(async () => {
-    started = await startWorld(username);
+    started = await startWorld(username, options.server);
   });
   afterAll(async () => {
     await started?.close();
   });
   beforeEach(async () => {
-    await get().reset();
+    if (!generated) await get().reset();
   });
   return {
     get server() {

@@ -4,6 +4,7 @@ import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js';
+import { biomeAt, biomeNames } from '../body/biomes.js';
 import { findBlockPositions } from '../body/block-search.js';
 import { alive } from '../body/combat.js';
 import { nearestEntityNamed } from '../body/entities.js';
@@ -66,7 +67,7 @@ function biomeInSight(bot: SinewBot, biome: string): Vec3 | undefined {
   for (let dx = -SIGHT; dx <= SIGHT; dx += 4) {
     for (let dz = -SIGHT; dz <= SIGHT; dz += 4) {
       const at = me.offset(dx, 0, dz);
-      if (bot.blockAt(at)?.biome?.name !== biome) continue;
+      if (biomeAt(bot, at) !== biome) continue;
       if (!best || at.distanceTo(me) < best.distanceTo(me)) best = at;
     }
   }
@@ -154,7 +155,7 @@ export const explore = defineBotCapability({
   guard: ({ body }, { target }) => {
     if (target.block && blockIds(body, target.block).length === 0) return guardFailed(`"${target.block}" is neither a block name nor a block group`);
     if (target.mob && !body.registry.entitiesByName[target.mob]) return guardFailed(`unknown mob ${target.mob}`);
-    if (target.biome && !body.registry.biomesByName[target.biome]) return guardFailed(`unknown biome ${target.biome}`);
+    if (target.biome && ![...biomeNames(body).values()].includes(target.biome)) return guardFailed(`unknown biome ${target.biome}`);
     return guardOk;
   },
   observe: ({ body }, args) => {
