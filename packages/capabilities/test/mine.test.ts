@@ -18,7 +18,8 @@ describe('mine in a generated world', () => {
       const feet = bot.entity.position.floored();
       if (block.position.x === feet.x && block.position.z === feet.z && block.position.y < feet.y) underfoot.push(block.position.toString());
     };
-    const poll = setInterval(() => (wet ||= bot.entity.isInWater || (bot.entity as { isInLava?: boolean }).isInLava === true), 50);
+    const body = bot.entity as { isInWater?: boolean; isInLava?: boolean };
+    const poll = setInterval(() => (wet ||= body.isInWater === true || body.isInLava === true), 50);
     bot.on('diggingCompleted', onDug);
     try {
       return { outcome: await world.step('mine', args), underfoot, wet: () => wet };

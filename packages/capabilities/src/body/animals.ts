@@ -4,6 +4,7 @@ import { alive } from './combat.js';
 
 /** The passive animals `hunt` takes food from. */
 export const HUNTED_ANIMALS = ['cow', 'pig', 'sheep', 'chicken'] as const;
+/** An animal `hunt` takes food from. */
 export type HuntedAnimal = (typeof HUNTED_ANIMALS)[number];
 
 /** The raw meat each animal drops (vanilla: cow 1–3 beef, pig 1–3 porkchop, sheep 1–2 mutton, chicken 1 chicken). */

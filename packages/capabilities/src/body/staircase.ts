@@ -21,7 +21,7 @@ const UNBREAKABLE = new Set(['bedrock', 'barrier', 'end_portal_frame', 'reinforc
 const NEIGHBOURS = [new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 
 /** Whether a block is fluid (water or lava, a waterlogged block counted as dry). */
-export function isFluid(name: string): boolean {
+function isFluid(name: string): boolean {
   return FLUIDS.has(name);
 }
 

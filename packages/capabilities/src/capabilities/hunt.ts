@@ -14,6 +14,7 @@ export const HuntArgsSchema = z.strictObject({
   count: z.number().int().positive().max(8).default(1),
   maxDistance: z.number().positive().max(64).default(32),
 });
+/** Parsed arguments of `hunt`. */
 export type HuntArgs = z.output<typeof HuntArgsSchema>;
 
 const HITS_PER_ANIMAL = 40;

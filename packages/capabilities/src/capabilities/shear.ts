@@ -22,6 +22,7 @@ export const ShearArgsSchema = z.strictObject({
   count: z.number().int().positive().max(16).default(1),
   maxDistance: z.number().positive().max(64).default(32),
 });
+/** Parsed arguments of `shear`. */
 export type ShearArgs = z.output<typeof ShearArgsSchema>;
 
 const SHEAR_RANGE = 2.5;
