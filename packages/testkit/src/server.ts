@@ -12,6 +12,7 @@ import { createQuietSquid } from './squid/load.js';
 import type { SquidPlayer, SquidServer } from './squid/types.js';
 import { connectExternal, type ExternalControl } from './external.js';
 import { installTerrain, terrainSpawn } from './terrain/index.js';
+import { boundColumns } from './terrain/unload.js';
 
 /** Minecraft version the testkit is built and tested for. */
 export const DEFAULT_VERSION = '1.20.4';
@@ -207,7 +208,11 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   // The overworld exists once plugins are ready (after an await when a world dir is used).
   trackDirtyChunks(serv, state.dirtyChunks);
   if (terrainSeed === null) reuseFlatColumns(serv, version);
-  else installTerrain(serv, terrainSeed);
+  else {
+    installTerrain(serv, terrainSeed);
+    // In memory, a generated world would grow with every chunk a bot walks past; a world dir keeps its own.
+    if (!options.world?.dir) boundColumns(serv, state.dirtyChunks, (options.viewDistance ?? 4) + 1);
+  }
   const address = serv._server.socketServer?.address() as { port: number } | null;
   const handle: TestServer = {
     host: '127.0.0.1',

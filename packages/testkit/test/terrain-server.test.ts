@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, reset, setBlock, startServer, type TestServer } from '../src/index.js';
+import { connectBot, reset, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
 import { animalsOfChunk } from '../src/terrain/animals.js';
+import { SEA_LEVEL, surfaceHeight } from '../src/terrain/shape.js';
 
 describe('a generated terrain world on the embedded server', () => {
   let server: TestServer;
@@ -57,6 +58,31 @@ describe('a generated terrain world on the embedded server', () => {
     expect(bot.blockAt(log.position)?.name).toBe('air');
     await reset(server);
     expect(bot.blockAt(log.position)?.name).toBe(name);
+  });
+
+  it('unloads columns far from every player (unchanged ones only) and generates them again, the same, on return', async () => {
+    const serv = server.serv!;
+    const columns = (serv.overworld as unknown as { columns: Record<string, unknown> }).columns;
+    const home = server.spawn.floored();
+    const key = `${Math.floor(home.x / 16)},${Math.floor(home.z / 16)}`;
+    const ground = bot.blockAt(home.offset(0, -1, 0))!.name;
+    const changed = home.offset(40, 0, 0);
+    const changedKey = `${Math.floor(changed.x / 16)},${Math.floor(changed.z / 16)}`;
+    await setBlock(server, changed, 'gold_block');
+    // Onto the ground far away (a fall from the sky would kill the bot and respawn it at home).
+    const [farX, farZ] = [home.x + 400, home.z];
+    await teleport(bot, new Vec3(farX + 0.5, Math.max(surfaceHeight(20261126, farX, farZ), SEA_LEVEL) + 1, farZ + 0.5));
+    const gone = async () => {
+      const end = serv.tickCount + 220;
+      while (columns[key] !== undefined && serv.tickCount < end) await new Promise((r) => setTimeout(r, 100));
+      return columns[key] === undefined;
+    };
+    expect(await gone()).toBe(true);
+    expect(columns[changedKey], 'a changed column stays').toBeDefined();
+    await teleport(bot, server.spawn);
+    await bot.waitForChunksToLoad();
+    expect(bot.blockAt(home.offset(0, -1, 0))?.name).toBe(ground);
+    expect(bot.blockAt(changed)?.name).toBe('gold_block');
   });
 
   it('rejects an unknown generator with a structured error', async () => {
