@@ -84,7 +84,7 @@ describe('passive animals of a generated world', () => {
     }
   });
 
-  it('shears give 1 to 3 wool of the sheep colour once and mark it sheared; a sheared sheep drops no wool', async () => {
+  it('shears give 1 to 3 wool of the sheep colour once (wearing by one use) and mark it sheared; a sheared sheep drops no wool', async () => {
     const coloured = serverAnimals().find((e) => e.name === 'sheep' && ((e as { woolColor?: number }).woolColor ?? 0) === 12);
     expect(coloured, 'a brown sheep near spawn').toBeDefined();
     const sheep = coloured!;
@@ -96,6 +96,7 @@ describe('passive animals of a generated world', () => {
     const at = bot.entities[sheep.id]!.position.clone();
     expect(await waitFor(() => (dropsAround(at, 4).brown_wool ?? 0) >= 1, 3_000)).toBe(true);
     const wool = dropsAround(at, 4).brown_wool!;
+    expect(bot.heldItem?.durabilityUsed, 'the shears wore by one use').toBe(1);
     expect(wool).toBeGreaterThanOrEqual(1);
     expect(wool).toBeLessThanOrEqual(3);
     await bot.activateEntity(bot.entities[sheep.id]!);

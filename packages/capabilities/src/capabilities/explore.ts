@@ -61,13 +61,13 @@ function targetKey(target: ExploreArgs['target']): string {
 }
 
 /** The nearest biome column within sight, sampled every 4 blocks (a biome cell) at the bot's height. */
-function biomeInSight(bot: SinewBot, biome: string): Vec3 | undefined {
+function biomeInSight(bot: SinewBot, biome: string, unreachable: Set<string>): Vec3 | undefined {
   const me = bot.entity.position.floored();
   let best: Vec3 | undefined;
   for (let dx = -SIGHT; dx <= SIGHT; dx += 4) {
     for (let dz = -SIGHT; dz <= SIGHT; dz += 4) {
       const at = me.offset(dx, 0, dz);
-      if (biomeAt(bot, at) !== biome) continue;
+      if (unreachable.has(blockKey(at)) || biomeAt(bot, at) !== biome) continue;
       if (!best || at.distanceTo(me) < best.distanceTo(me)) best = at;
     }
   }
@@ -81,7 +81,7 @@ function look(bot: SinewBot, target: ExploreArgs['target'], unreachable: Set<str
     return mob && alive(bot, mob) ? { kind: 'mob', id: mob.id } : undefined;
   }
   if (target.biome) {
-    const position = biomeInSight(bot, target.biome);
+    const position = biomeInSight(bot, target.biome, unreachable);
     return position ? { kind: 'biome', position } : undefined;
   }
   const found = findBlockPositions(bot, { matching: blockIds(bot, target.block!), maxDistance: SIGHT, count: 64 });
@@ -118,8 +118,9 @@ async function search(ctx: BotRunContext, args: ExploreArgs): Promise<Failure | 
       const reached = await approach(ctx, sighting);
       if (reached === ABORTED) return ABORTED;
       if (reached === true) return sighting;
-      if (sighting.kind === 'block') unreachable.add(blockKey(sighting.position));
-      continue;
+      // A mob in sight is always reached; a block or biome spot no walk reached is not looked at again.
+      if (sighting.kind !== 'mob') unreachable.add(blockKey(sighting.position));
+      if (ctx.now() - startedAt <= SEARCH_BUDGET_MS) continue;
     }
     memory.markSearched(key, bot.entity.position.x, bot.entity.position.z, SEARCHED_RADIUS);
     const waypoint = waypoints.slice(next).find((p) => !memory.isSearched(key, p.x, p.z));

@@ -3,7 +3,7 @@
 import { mulberry32 } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
-import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../squid/types.js';
+import type { SquidEntity, SquidItem, SquidPlayer, SquidServer, SquidWorld } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
 
 /** Dye colours by id, as wool item names start (`white_wool` … `black_wool`). */
@@ -28,10 +28,13 @@ const STROLL_TICKS = 200;
 /** Strolling speed in blocks per tick (vanilla animals walk about a block a second). */
 const STROLL_SPEED = 0.05;
 
+/** Vanilla's egg timer: 6000 to 12000 ticks (5 to 10 minutes). */
+const EGG_INTERVAL_TICKS = 6000;
+
 /** Options of the animals on a server. */
 export const AnimalsSchema = z.strictObject({
   /** A chicken lays an egg every `eggIntervalTicks` to twice that (vanilla 6000: 5 to 10 minutes). */
-  eggIntervalTicks: z.number().int().positive().default(6000),
+  eggIntervalTicks: z.number().int().positive().default(EGG_INTERVAL_TICKS),
 });
 type AnimalSettings = z.output<typeof AnimalsSchema>;
 
@@ -52,7 +55,7 @@ export function isAnimal(kind: string): boolean {
 /** A new animal's state; its draws are a pure function of `seed`. */
 export function animalState(serv: SquidServer, kind: string, seed: number, tick: number): AnimalState {
   const random = mulberry32(seed);
-  const interval = settingsByServer.get(serv)?.eggIntervalTicks ?? 6000;
+  const interval = settingsByServer.get(serv)?.eggIntervalTicks ?? EGG_INTERVAL_TICKS;
   return { random, stroll: null, nextEggTick: kind === 'chicken' ? tick + interval + Math.floor(random() * interval) : null };
 }
 
@@ -83,7 +86,7 @@ function woolOf(color: number): string {
 /** Lays an egg when a chicken's time has come, and draws the next time. */
 export function layEggIfDue(serv: SquidServer, entity: SquidEntity, state: AnimalState, tick: number): void {
   if (state.nextEggTick === null || tick < state.nextEggTick) return;
-  const interval = settingsByServer.get(serv)?.eggIntervalTicks ?? 6000;
+  const interval = settingsByServer.get(serv)?.eggIntervalTicks ?? EGG_INTERVAL_TICKS;
   state.nextEggTick = tick + interval + Math.floor(state.random() * interval);
   dropItem(serv, entity.world, entity.position, 'egg', 1, state.random);
 }
@@ -112,18 +115,24 @@ export async function strollStep(entity: SquidEntity, state: AnimalState, tick: 
     state.stroll = null;
     return none;
   }
-  entity.yaw = Math.floor(((Math.atan2(-delta.x, delta.z) * 180) / Math.PI / 360) * 256) << 24 >> 24;
   return move;
 }
 
-/** Shears on a sheep that still has its wool: 1 to 3 wool of its colour, and the sheep is sheared. */
+/** Shears on a sheep that still has its wool: 1 to 3 wool of its colour, the sheep sheared, the shears worn by one use. */
 function shear(serv: SquidServer, player: SquidPlayer, target: SquidEntity & { woolColor?: number; sendMetadata(m: unknown[]): void }): void {
-  const held = player.inventory.slots[36 + player.heldItemSlot];
+  const slot = 36 + player.heldItemSlot;
+  const held = player.inventory.slots[slot] as (SquidItem & { durabilityUsed?: number; maxDurability?: number }) | null | undefined;
   if (held?.name !== 'shears' || target.name !== 'sheep' || target.health <= 0) return;
   const color = target.woolColor ?? 0;
   if (color & SHEARED) return;
   target.woolColor = color | SHEARED;
   target.sendMetadata([]);
+  const used = (held.durabilityUsed ?? 0) + 1;
+  if (used >= (held.maxDurability ?? Infinity)) player.inventory.updateSlot(slot, null);
+  else {
+    held.durabilityUsed = used;
+    player.inventory.updateSlot(slot, held);
+  }
   const random = mulberry32(target.id ^ serv.tickCount);
   dropItem(serv, target.world, target.position, woolOf(color), 1 + Math.floor(random() * 3), random);
 }

@@ -141,6 +141,7 @@ export function installMobs(ctx: ExtensionContext): void {
     } else if (brain.animal) {
       layEggIfDue(serv, entity, brain.animal, tick);
       if (behavior.wander) move = await strollStep(entity, brain.animal, tick, (p) => dryGround(entity.world, p));
+      if (move.x !== 0 || move.z !== 0) entity.yaw = toByteAngle(Math.atan2(-move.x, move.z));
     }
     const next = await walk(entity, move, solid);
     if (!next.equals(entity.position)) {
