@@ -78,6 +78,7 @@ async function afterWalk(): Promise<{ columns: number; heapMb: number; generated
   for (let walked = 0; walked < 1_000; walked += 40) {
     await teleport(bot, server.spawn.offset(walked + 40, 120 - server.spawn.y, 0));
     await bot.waitForChunksToLoad();
+    console.log(`   walked ${walked + 40} blocks: ${Object.keys(world.columns).length} columns held`);
   }
   const sweeps = server.serv!.tickCount + 220;
   while (server.serv!.tickCount < sweeps) await new Promise((resolve) => setTimeout(resolve, 100));
