@@ -28,7 +28,7 @@ function describe(hazard: Hazard): string {
   return `${hazard.kind} (${hazard.block}) at ${blockKey(hazard.at)}`;
 }
 
-/** Breaks the cells a move opens, top first (plants and air left alone); false when one did not break. */
+/** Breaks the cells a move opens, top first (plants and air left alone); a failure when one did not break. */
 async function openCells(ctx: BotRunContext, cells: readonly Vec3[]): Promise<Failure | undefined> {
   const bot = ctx.body;
   for (const cell of cells) {
