@@ -1,10 +1,11 @@
 // Generated terrain's cost: chunk generation time of the terrain generator beside flying-squid's superflat
 // generator (raw, and as the testkit serves it: one column cloned), and a bot's spawn (chunks loaded) on a
-// terrain server beside a superflat one; bench/harness.ts.
+// terrain server beside a superflat one, and the columns and heap a terrain server holds after a bot walked
+// 1,000 blocks; bench/harness.ts.
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { connectBot, startServer, type TestServer } from '@sinew/testkit';
-import { compare } from './harness.js';
+import { connectBot, setGameMode, startServer, teleport, type TestServer } from '@sinew/testkit';
+import { compare, record } from './harness.js';
 
 type Generate = (x: number, z: number) => unknown;
 const generatorOf = (server: TestServer): Generate => {
@@ -61,3 +62,32 @@ await compare({
   rounds: 3,
   digits: 0,
 });
+
+/**
+ * The memory bound: a bot crosses 1,000 blocks of a generated world (creative, so the hops down from the sky do not
+ * hurt) and the server then holds only the columns near it; the heap is read after a full collection.
+ */
+async function afterWalk(): Promise<{ columns: number; heapMb: number; generated: number }> {
+  const server = await startServer({ world: { generator: 'terrain', seed: SEED } });
+  const bot = await connectBot(server, { username: 'walker' });
+  await setGameMode(bot, 'creative');
+  const world = server.serv!.overworld as unknown as { columns: Record<string, unknown>; chunkGenerator: Generate };
+  let generated = 0;
+  const generate = world.chunkGenerator;
+  world.chunkGenerator = (x, z) => (generated++, generate(x, z));
+  for (let walked = 0; walked < 1_000; walked += 40) {
+    await teleport(bot, server.spawn.offset(walked + 40, 120 - server.spawn.y, 0));
+    await bot.waitForChunksToLoad();
+    console.log(`   walked ${walked + 40} blocks: ${Object.keys(world.columns).length} columns held`);
+  }
+  const sweeps = server.serv!.tickCount + 220;
+  while (server.serv!.tickCount < sweeps) await new Promise((resolve) => setTimeout(resolve, 100));
+  (globalThis as { gc?: () => void }).gc?.();
+  const result = { columns: Object.keys(world.columns).length, heapMb: process.memoryUsage().heapUsed / 2 ** 20, generated };
+  await server.stop();
+  return result;
+}
+const walk = await afterWalk();
+record({ figure: 'terrain server after a bot walks 1,000 blocks: columns held', unit: 'columns', values: [walk.columns], digits: 0 });
+record({ figure: 'terrain server after a bot walks 1,000 blocks: columns generated on the way', unit: 'columns', values: [walk.generated], digits: 0 });
+record({ figure: 'terrain server after a bot walks 1,000 blocks: heap used (whole bench process)', unit: 'MB', values: [walk.heapMb], digits: 0 });

@@ -31,3 +31,7 @@ export { gather, GatherArgsSchema, GATHER_TREE, type GatherArgs } from './capabi
 export { navigate, NavigateArgsSchema, type NavigateArgs } from './capabilities/navigate.js';
 export { pillarUp, PillarUpArgsSchema, type PillarUpArgs } from './capabilities/pillar_up.js';
 export { placeBlock, PlaceBlockArgsSchema, type PlaceBlockArgs } from './capabilities/place_block.js';
+export { hunt, HuntArgsSchema, type HuntArgs } from './capabilities/hunt.js';
+export { shear, ShearArgsSchema, type ShearArgs } from './capabilities/shear.js';
+export { explore, ExploreArgsSchema, ExploreTargetSchema, type ExploreArgs } from './capabilities/explore.js';
+export { mine, MineArgsSchema, MineTargetSchema, type MineArgs } from './capabilities/mine.js';

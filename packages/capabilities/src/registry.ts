@@ -9,11 +9,15 @@ import { craftItem } from './capabilities/craft_item.js';
 import { digBlock } from './capabilities/dig_block.js';
 import { equip } from './capabilities/equip.js';
 import { escapeFluid } from './capabilities/escape_fluid.js';
+import { explore } from './capabilities/explore.js';
 import { flee } from './capabilities/flee.js';
 import { gather } from './capabilities/gather.js';
+import { hunt } from './capabilities/hunt.js';
+import { mine } from './capabilities/mine.js';
 import { navigate } from './capabilities/navigate.js';
 import { pillarUp } from './capabilities/pillar_up.js';
 import { placeBlock } from './capabilities/place_block.js';
+import { shear } from './capabilities/shear.js';
 import { smeltItem } from './capabilities/smelt_item.js';
 
 /** The standard Minecraft capability set, one per canonical verb. */
@@ -33,6 +37,10 @@ export const standardCapabilities = [
   buildStructure,
   chat,
   escapeFluid,
+  hunt,
+  shear,
+  explore,
+  mine,
 ] as const;
 
 /** A fresh registry holding the standard set, to extend with your own capabilities. */

@@ -71,6 +71,17 @@ describe('consume_food', () => {
     expect(count('bread')).toBe(1);
   });
 
+  it('chooses the best food held: cooked beef (8 + 12.8 saturation) before bread, raw chicken and rotten flesh (harmful) last', async () => {
+    const { bot } = world;
+    for (const food of ['rotten_flesh', 'bread', 'chicken', 'cooked_beef']) await give(bot, food, 1);
+    await setFood(bot, 6);
+    const first = await world.step('consume_food', {});
+    expect(first.observables?.ate).toBe('cooked_beef');
+    expect(count('cooked_beef')).toBe(0);
+    expect((await world.step('consume_food', {})).observables?.ate).toBe('bread');
+    expect((await world.step('consume_food', {})).observables?.ate).toBe('rotten_flesh');
+  });
+
   it('asks for food it does not have (precond_missing)', async () => {
     await setFood(world.bot, 10);
     const outcome = await world.step('consume_food', { item: 'bread' });

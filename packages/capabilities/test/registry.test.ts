@@ -28,11 +28,15 @@ const VERBS = [
   'dig_block',
   'equip',
   'escape_fluid',
+  'explore',
   'flee',
   'gather',
+  'hunt',
+  'mine',
   'navigate',
   'pillar_up',
   'place_block',
+  'shear',
   'smelt_item',
 ];
 

@@ -19,6 +19,18 @@ describe('smelt_item', () => {
     expect(bot.findBlock({ matching: bot.registry.blocksByName.furnace!.id, maxDistance: 4 })).not.toBeNull();
   }, 60_000);
 
+  it('cooks food as well as ore: raw beef becomes cooked beef, the input inferred from the item', async () => {
+    await give(world.bot, 'furnace', 1);
+    await give(world.bot, 'beef', 1);
+    await give(world.bot, 'coal', 1);
+    const outcome = await world.step('smelt_item', { item: 'cooked_beef' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect([count('cooked_beef'), count('beef')]).toEqual([1, 0]);
+    // No usual input known: the input is required, and the error says so.
+    const unknown = await world.step('smelt_item', { item: 'netherite_scrap' });
+    expect(unknown.failure).toMatchObject({ code: 'invalid_args', reason: expect.stringContaining('input') });
+  }, 60_000);
+
   it('names what is missing: a furnace, the ore and the fuel (precond_missing)', async () => {
     const outcome = await world.step('smelt_item', { item: 'iron_ingot', input: 'raw_iron', count: 3 });
     expect(outcome.failure?.code).toBe('precond_missing');

@@ -1,7 +1,7 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { formatPredicate, parsePredicate, type StepOutcome } from '@sinew/executor-contracts';
-import { connectBot, reset, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, reset, startServer, type StartServerOptions, type TestServer } from '@sinew/testkit';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
 
 /** One embedded server, one instrumented bot and one real executor per test file. */
@@ -28,9 +28,9 @@ function expectPredicates(step: StepOutcome): void {
   }
 }
 
-/** Starts the server and bot; retries are off so failure paths end in their first code. */
-export async function startWorld(username = 'sinew'): Promise<TestWorld> {
-  const server = await startServer();
+/** Starts the server (superflat unless `options` say otherwise) and bot; retries are off so failure paths end in their first code. */
+export async function startWorld(username = 'sinew', options: StartServerOptions = {}): Promise<TestWorld> {
+  const server = await startServer(options);
   const bot = instrumentBot(await connectBot(server, { username }));
   const current = { bot, executor: createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } }) };
   return {
@@ -71,22 +71,24 @@ export async function startWorld(username = 'sinew'): Promise<TestWorld> {
 
 /**
  * Registers this file's world: started once before all tests, reset before each, closed after all.
- * Returns a handle whose members reach the started world (they throw outside a test).
+ * Returns a handle whose members reach the started world (they throw outside a test). A generated world
+ * (`server: { world: { generator: 'terrain', … } }`) is not reset between tests: reset removes its animals.
  */
-export function useWorld(username?: string): TestWorld {
+export function useWorld(username?: string, options: { server?: StartServerOptions } = {}): TestWorld {
+  const generated = options.server?.world?.generator === 'terrain';
   let started: TestWorld | undefined;
   const get = (): TestWorld => {
     if (!started) throw new Error('the test world is not started: use it inside a test or hook');
     return started;
   };
   beforeAll(async () => {
-    started = await startWorld(username);
+    started = await startWorld(username, options.server);
   });
   afterAll(async () => {
     await started?.close();
   });
   beforeEach(async () => {
-    await get().reset();
+    if (!generated) await get().reset();
   });
   return {
     get server() {

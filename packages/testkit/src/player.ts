@@ -87,6 +87,20 @@ export async function sync(bot: Bot): Promise<void> {
   await syncBot(serv, bot);
 }
 
+type ChunkSender = { position: Vec3; lastPositionChunkUpdated?: Vec3; sendingChunks?: boolean; worldSendRestOfChunks(): Promise<void> };
+
+/**
+ * Sends the chunks around a player teleported more than a chunk away, as vanilla does: flying-squid sends them
+ * only when the client moves (and not while it is still sending others), and a bot in unloaded chunks does not move.
+ */
+async function sendChunksAround(player: object): Promise<void> {
+  const sender = player as ChunkSender;
+  const far = () => sender.lastPositionChunkUpdated !== undefined && sender.position.distanceTo(sender.lastPositionChunkUpdated) > 16;
+  if (!far()) return;
+  for (let waited = 0; sender.sendingChunks && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!sender.sendingChunks && far()) await sender.worldSendRestOfChunks();
+}
+
 /** Moves the bot to a position (server-side teleport) and waits until the bot is there. */
 export async function teleport(bot: Bot, pos: { x: number; y: number; z: number }): Promise<void> {
   const { state, serv } = control(bot);
@@ -107,7 +121,7 @@ export async function teleport(bot: Bot, pos: { x: number; y: number; z: number 
     for (let attempt = 0; attempt < 3; attempt++) {
       player.sendSelfPosition(target.clone());
       await syncBot(serv, bot);
-      if (seen !== null && (seen as Vec3).distanceTo(target) < 1e-6) return;
+      if (seen !== null && (seen as Vec3).distanceTo(target) < 1e-6) return await sendChunksAround(player);
     }
   } finally {
     bot.off('forcedMove', onForcedMove);

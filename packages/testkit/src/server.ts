@@ -5,12 +5,14 @@ import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { TestkitError } from './errors.js';
 import type { ExtensionContext } from './extensions/context.js';
+import { AnimalsSchema, configureAnimals } from './extensions/animals.js';
 import { installExtensions } from './extensions/index.js';
 import { configureHostileSpawning, HostileSpawningInputSchema } from './extensions/spawning.js';
 import { createQuietSquid } from './squid/load.js';
 import type { SquidPlayer, SquidServer } from './squid/types.js';
 import { connectExternal, type ExternalControl } from './external.js';
 import { installTerrain, terrainSpawn } from './terrain/index.js';
+import { boundColumns } from './terrain/unload.js';
 
 /** Minecraft version the testkit is built and tested for. */
 export const DEFAULT_VERSION = '1.20.4';
@@ -37,6 +39,8 @@ const startServerOptionsSchema = z
     viewDistance: z.number().int().min(2).max(12).optional(),
     /** Night-time hostile spawning near players: true for the defaults, or its options (default off). */
     hostileSpawning: HostileSpawningInputSchema.optional(),
+    /** Passive animals: how often chickens lay eggs (`eggIntervalTicks`, vanilla 6000). */
+    animals: AnimalsSchema.optional(),
   })
   .strict();
 
@@ -169,6 +173,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   });
   installExtensions(ctx);
   if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning, true);
+  if (options.animals) configureAnimals(serv, options.animals);
 
   const state: ServerState = {
     handle: undefined as unknown as TestServer,
@@ -203,7 +208,11 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   // The overworld exists once plugins are ready (after an await when a world dir is used).
   trackDirtyChunks(serv, state.dirtyChunks);
   if (terrainSeed === null) reuseFlatColumns(serv, version);
-  else installTerrain(serv, terrainSeed);
+  else {
+    installTerrain(serv, terrainSeed);
+    // In memory, a generated world would grow with every chunk a bot walks past; a world dir keeps its own.
+    if (!options.world?.dir) boundColumns(serv, state.dirtyChunks, (options.viewDistance ?? 4) + 1);
+  }
   const address = serv._server.socketServer?.address() as { port: number } | null;
   const handle: TestServer = {
     host: '127.0.0.1',

@@ -140,6 +140,24 @@ describe('vanilla survival rules through a plain mineflayer bot', () => {
     expect(await blockNameOnServer(server, new Vec3(2, Y, 8))).toBe('air');
   });
 
+  it('the dig is judged by the tool held when its finish was sent: switching tools at once for the next dig changes nothing', async () => {
+    const bot = bots[0]!;
+    await setBlock(server, { x: 2, y: Y, z: 0 }, 'stone');
+    await give(bot, 'wooden_pickaxe', 1);
+    await give(bot, 'dirt', 1);
+    await bot.equip(idOf(bot, 'wooden_pickaxe'), 'hand');
+    const location = { x: 2, y: Y, z: 0 };
+    bot._client.write('block_dig', { status: 0, location, face: 1, sequence: 1 });
+    await new Promise((r) => setTimeout(r, 1_200));
+    bot._client.write('block_dig', { status: 2, location, face: 1, sequence: 2 });
+    // Straight after the finish, before flying-squid reaches its dug hook: the hand holds dirt.
+    await bot.equip(idOf(bot, 'dirt'), 'hand');
+    await sync(bot);
+    await sync(bot);
+    expect(await blockNameOnServer(server, new Vec3(2, Y, 0))).toBe('air');
+    expect(dropsSeen(server, bot)).toContain('cobblestone');
+  });
+
   it('item pickup: a drop in a notch one block above head height is picked up, stack and all', async () => {
     const bot = bots[0]!;
     // A wall east of the bot with a notch at y = Y + 2 (one above head height); the drop rests on its floor.

@@ -71,3 +71,11 @@ export function nearestBlock(bot: Bot, pattern: string, maxDistance: number): Bl
   const [nearest] = findBlockPositions(bot, { matching: ids, maxDistance });
   return nearest ? (bot.blockAt(nearest) ?? undefined) : undefined;
 }
+
+const FACE_OFFSETS = [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]] as const;
+
+/** Whether air touches a block on any face (an ore in a tunnel wall, a log in the open), so the bot can see it. */
+export function touchesAir(bot: Bot, position: Vec3): boolean {
+  // An unloaded neighbour counts as rock: nothing is seen through it.
+  return FACE_OFFSETS.some(([dx, dy, dz]) => isAir(bot.blockAt(position.offset(dx, dy, dz))?.name ?? 'stone'));
+}

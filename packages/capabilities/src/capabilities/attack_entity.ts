@@ -1,15 +1,11 @@
 import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
-import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
 import { nearestEntityNamed, nearestHostile } from '../body/entities.js';
-import { ABORTED } from '../body/failures.js';
-import { movementsFor } from '../body/walking.js';
+import { alive, fight } from '../body/combat.js';
 import { observeWorld } from '../world.js';
-
-const { goals } = pathfinderPackage;
 
 /** Arguments of `attack_entity`. */
 export const AttackEntityArgsSchema = z.strictObject({
@@ -21,16 +17,9 @@ export const AttackEntityArgsSchema = z.strictObject({
 });
 export type AttackEntityArgs = z.output<typeof AttackEntityArgsSchema>;
 
-const MELEE_RANGE = 3;
-const HIT_COOLDOWN_MS = 650;
 const MAX_HITS = 40;
-// Chasing counts as progress only this long without landing a hit.
-const CHASE_LIMIT_MS = 10_000;
 // The whole fight, whatever happens: well inside the executor's deadline (expectedDurationMs × 3).
 const FIGHT_BUDGET_MS = 35_000;
-// Hits the bot has not seen answered (hurt or death) before it gives up on the target.
-const MAX_UNANSWERED_HITS = 5;
-const RETARGET_MS = 500;
 
 const targets = targetMemo<Entity>();
 
@@ -39,10 +28,6 @@ function resolveTarget(bot: SinewBot, args: AttackEntityArgs): Entity | undefine
   if (known) return known;
   const entity = args.entity ? nearestEntityNamed(bot, args.entity, args.maxDistance) : nearestHostile(bot, args.maxDistance);
   return entity ? targets.set(args, entity) : undefined;
-}
-
-function alive(bot: SinewBot, entity: Entity): boolean {
-  return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinew.deadEntities.has(entity.id);
 }
 
 /** Chases the nearest entity of a kind (default: nearest hostile) and hits it until it dies or `hits` land. */
@@ -65,44 +50,9 @@ export const attackEntity = defineBotCapability({
     const bot = ctx.body;
     const target = resolveTarget(bot, args);
     if (!target || !alive(bot, target)) return { ok: false, code: 'guard_failed', reason: 'the target is gone', retryable: false };
-    const wanted = args.hits ?? MAX_HITS;
-    let hits = 0;
-    const startedAt = ctx.now();
-    let lastHitAt = startedAt;
-    const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
-    bot.pathfinder.setMovements(movementsFor(bot));
-    let chasedAt = Number.NEGATIVE_INFINITY;
-    try {
-      while (hits < wanted && alive(bot, target)) {
-        if (ctx.signal.aborted) return ABORTED;
-        if (ctx.now() - startedAt > FIGHT_BUDGET_MS)
-          return { ok: false, code: 'timeout', reason: `${target.name} still alive after ${FIGHT_BUDGET_MS / 1000} s (${hits} hits)`, retryable: true };
-        // Every hit that lands is answered with a hurt animation; a target that never flinches is not really there.
-        const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
-        if (hits - answered >= MAX_UNANSWERED_HITS)
-          return { ok: false, code: 'effects_unmet', reason: `${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`, retryable: true };
-        if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
-          await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
-          bot.attack(target);
-          hits += 1;
-          lastHitAt = ctx.now();
-          await ctx.sleep(HIT_COOLDOWN_MS);
-        } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
-          return { ok: false, code: 'stuck', reason: `could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`, retryable: true };
-        } else {
-          // Knock-back moves the target after every hit: re-aim at where it is now.
-          if (ctx.now() - chasedAt > RETARGET_MS) {
-            const { x, y, z } = target.position;
-            bot.pathfinder.setGoal(new goals.GoalNear(x, y, z, 1));
-            chasedAt = ctx.now();
-          }
-          await ctx.sleep(100);
-        }
-      }
-    } finally {
-      bot.pathfinder.setGoal(null);
-      bot.clearControlStates();
-    }
+    const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS });
+    if ('ok' in result) return result;
+    const { hits } = result;
     return { ok: true, observables: { hits, killed: !alive(bot, target) } };
   },
   acceptance: (pre, post) => {

@@ -8,25 +8,32 @@ import { observeWorld } from '../world.js';
 
 /** Arguments of `consume_food`. */
 export const ConsumeFoodArgsSchema = z.strictObject({
-  /** The food to eat; default: the most nourishing food in the inventory. */
+  /** The food to eat; default: the best food held (most hunger and saturation, harmful foods last). */
   item: z.string().min(1).optional(),
 });
 export type ConsumeFoodArgs = z.output<typeof ConsumeFoodArgsSchema>;
 
 const MAX_FOOD = 20;
 
-/** The food stack to eat: the named one, else the one with the most food points. */
+/** Foods with a bad side effect (poison, hunger, nausea, a random teleport): eaten only when nothing else is held. */
+const HARMFUL = new Set(['rotten_flesh', 'spider_eye', 'poisonous_potato', 'pufferfish', 'chicken', 'suspicious_stew', 'chorus_fruit']);
+
+/**
+ * The food stack to eat: the named one, else the best held: harmless before harmful, then by what it restores
+ * (hunger points plus saturation, minecraft-data's `effectiveQuality`: cooked beef 20.8 before bread 11).
+ */
 export function pickFood(bot: SinewBot, item?: string): Item | undefined {
   const foods = bot.registry.foodsByName;
   const candidates = bot.inventory.items().filter((stack) => (item ? stack.name === item : foods[stack.name] !== undefined));
-  return candidates.sort((a, b) => (foods[b.name]?.foodPoints ?? 0) - (foods[a.name]?.foodPoints ?? 0))[0];
+  const value = (stack: Item) => (HARMFUL.has(stack.name) ? -100 : 0) + (foods[stack.name]?.effectiveQuality ?? 0);
+  return candidates.sort((a, b) => value(b) - value(a))[0];
 }
 
 /** Eats one food item from the inventory. */
 export const consumeFood = defineBotCapability({
   name: 'consume_food',
   version: '1.0.0',
-  description: 'Eat a food item from the inventory (default: the most nourishing one).',
+  description: 'Eat a food item from the inventory (default: the one restoring the most hunger and saturation, harmful foods last).',
   inputSchema: ConsumeFoodArgsSchema,
   expectedDurationMs: 8_000,
   preconds: (args) => [pred.hasItem(args.item ?? { class: 'food' })],

@@ -13,15 +13,34 @@ import { GoalWithinReach, walkTo } from '../body/walking.js';
 import type { Block } from '../mc-types.js';
 import { observeWorld } from '../world.js';
 
+/**
+ * The usual input of a smelted item, used when `input` is left out: raw meat for cooked meat (food), raw metal
+ * for an ingot (ore), and the common building smelts.
+ */
+export const SMELT_INPUTS: Readonly<Record<string, string>> = {
+  cooked_beef: 'beef', cooked_porkchop: 'porkchop', cooked_mutton: 'mutton', cooked_chicken: 'chicken', cooked_rabbit: 'rabbit',
+  cooked_cod: 'cod', cooked_salmon: 'salmon', baked_potato: 'potato', dried_kelp: 'kelp',
+  iron_ingot: 'raw_iron', gold_ingot: 'raw_gold', copper_ingot: 'raw_copper',
+  glass: 'sand', stone: 'cobblestone', smooth_stone: 'stone', deepslate: 'cobbled_deepslate', brick: 'clay_ball', terracotta: 'clay', charcoal: 'oak_log',
+};
+
 /** Arguments of `smelt_item`. */
-export const SmeltItemArgsSchema = z.strictObject({
-  /** The item wanted out of the furnace (`iron_ingot`). */
-  item: z.string().min(1),
-  /** The item put in to smelt (`raw_iron`); the planner's smelting table pairs them. */
-  input: z.string().min(1),
-  /** How many more of `item` the inventory should hold afterwards. */
-  count: z.number().int().positive().max(64).default(1),
-});
+export const SmeltItemArgsSchema = z
+  .strictObject({
+    /** The item wanted out of the furnace (`iron_ingot`, `cooked_beef`). */
+    item: z.string().min(1),
+    /** The item put in to smelt (`raw_iron`, `beef`); default: the usual input of `item` (`SMELT_INPUTS`). */
+    input: z.string().min(1).optional(),
+    /** How many more of `item` the inventory should hold afterwards. */
+    count: z.number().int().positive().max(64).default(1),
+  })
+  .transform((args, ctx) => {
+    const input = args.input ?? SMELT_INPUTS[args.item];
+    if (input !== undefined) return { ...args, input };
+    ctx.addIssue({ code: 'custom', path: ['input'], message: `required: no usual input is known for ${args.item}` });
+    return z.NEVER;
+  });
+/** Parsed arguments of `smelt_item` (`input` filled in). */
 export type SmeltItemArgs = z.output<typeof SmeltItemArgsSchema>;
 
 /** Fuels the capability burns, best first, with the items one of them smelts (never cobblestone or tools). */
@@ -187,7 +206,7 @@ async function smelt(ctx: BotRunContext, args: SmeltItemArgs): Promise<Failure |
 export const smeltItem = defineBotCapability({
   name: 'smelt_item',
   version: '1.0.0',
-  description: 'Smelt `input` into `count` more `item` in a furnace within 4 blocks (placing one from the inventory if none), fuelled with coal, else planks.',
+  description: 'Smelt `input` (default: the usual one, raw meat for cooked food, raw metal for ingots) into `count` more `item` in a furnace within 4 blocks (placing one from the inventory if none), fuelled with coal, else planks.',
   inputSchema: SmeltItemArgsSchema,
   // 10 s of furnace time per item (200 ticks); the attempt timeout (×3 by default) covers about 16 items.
   expectedDurationMs: 60_000,

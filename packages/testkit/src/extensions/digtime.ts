@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Vec3 } from 'vec3';
 import type { SquidPlayer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
-import { heldItem, onDigFinish, type DugBlock } from './dug.js';
+import { heldTypeAtFinish, onDigFinish, type DugBlock } from './dug.js';
 
 /** Milliseconds per game tick. */
 const TICK_MS = 50;
@@ -54,7 +54,7 @@ export function installDigTime(ctx: ExtensionContext): void {
     onDigFinish(player, ({ position, block }, cancel) => {
       const finish = finished.get(keyOf(position));
       finished.delete(keyOf(position));
-      const required = digTicks(block, heldItem(player)?.type ?? null);
+      const required = digTicks(block, heldTypeAtFinish(player, position));
       const onTime = finish !== undefined && digFinishAccepted(required, finish.elapsedMs / TICK_MS);
       if (onTime) return;
       const elapsed = finish ? `${(finish.elapsedMs / TICK_MS).toFixed(1)} ticks` : 'no start';

@@ -21,8 +21,30 @@ export interface DugEvent {
 /** `cancel(runOnCancel, hide)` of flying-squid's behaviour system. */
 export type DugCancel = (runOnCancel?: boolean, hideFromPlugins?: boolean) => void;
 
+const heldAtFinish = new WeakMap<SquidPlayer, Map<string, number | null>>();
+const keyOf = (p: { x: number; y: number; z: number }): string => `${p.x},${p.y},${p.z}`;
+
+/**
+ * The type of the item held when the player sent the finish of the dig at `position` (null = hand). flying-squid
+ * reaches its dug hook after awaits, by when a tool switch sent right after the finish (for the next dig) has
+ * already changed the held item.
+ */
+export function heldTypeAtFinish(player: SquidPlayer, position: Vec3): number | null {
+  const recorded = heldAtFinish.get(player)?.get(keyOf(position));
+  return recorded !== undefined ? recorded : (heldItem(player)?.type ?? null);
+}
+
 /** Runs `listener` whenever a survival/adventure player finishes breaking a block, before it breaks. */
 export function onDigFinish(player: SquidPlayer, listener: (event: DugEvent, cancel: DugCancel) => void): void {
+  if (!heldAtFinish.has(player)) {
+    const held = new Map<string, number | null>();
+    heldAtFinish.set(player, held);
+    player._client.on('block_dig', (packet: { status: number; location: { x: number; y: number; z: number } }) => {
+      if (packet.status === 2) held.set(keyOf(packet.location), heldItem(player)?.type ?? null);
+    });
+    // Read by every listener of this dig, then forgotten.
+    player.on('dug_cancel', (event: DugEvent) => queueMicrotask(() => held.delete(keyOf(event.position))));
+  }
   player.on('dug_cancel', (event: DugEvent, cancel: DugCancel) => {
     if (player.gameMode === 1) return; // creative breaks instantly and drops nothing anyway
     listener(event, cancel);

@@ -1,6 +1,6 @@
 import type { SquidPlayer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
-import { heldItem, onDigFinish } from './dug.js';
+import { heldTypeAtFinish, onDigFinish } from './dug.js';
 
 /**
  * The vanilla harvest-tool rule: a block whose minecraft-data entry lists `harvestTools` drops
@@ -9,10 +9,10 @@ import { heldItem, onDigFinish } from './dug.js';
  */
 export function installHarvest(ctx: ExtensionContext): void {
   ctx.serv.on('newPlayer', (player: SquidPlayer) => {
-    onDigFinish(player, ({ block, drops }) => {
+    onDigFinish(player, ({ position, block, drops }) => {
       if (!block.harvestTools) return;
-      const held = heldItem(player);
-      if (!held || !block.harvestTools[held.type]) drops.length = 0;
+      const held = heldTypeAtFinish(player, position);
+      if (held === null || !block.harvestTools[held]) drops.length = 0;
     });
   });
 }

@@ -1,3 +1,4 @@
+import { installAnimals } from './animals.js';
 import type { ExtensionContext } from './context.js';
 import { installCombat } from './combat.js';
 import { installCrafting } from './crafting.js';
@@ -28,6 +29,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installRespawn(ctx);
   installGameMode(ctx);
   installMobs(ctx);
+  installAnimals(ctx);
   installCombat(ctx);
   installFallDamage(ctx);
   installHazards(ctx);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Vec3 } from 'vec3';
 import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../squid/types.js';
+import { animalState, dropLoot, isAnimal, layEggIfDue, strollStep, type AnimalState } from './animals.js';
 import type { ExtensionContext } from './context.js';
 
 /** How a spawned mob behaves; defaults come from the mob kind. */
@@ -17,6 +18,10 @@ export interface MobBehavior {
   reach: number;
   /** Distance within which it notices a player. */
   followRange: number;
+  /** Stroll about at random when not chasing (default: false; the animals of a generated world do). */
+  wander: boolean;
+  /** Seed of its strolls, drops and eggs (default: from its spawn position). */
+  seed: number;
 }
 
 const MELEE_DAMAGE: Record<string, number> = { zombie: 3, husk: 3, drowned: 3, zombie_villager: 3, spider: 2, cave_spider: 2, skeleton: 2, stray: 2, wither_skeleton: 5, vindicator: 8, piglin_brute: 7, zoglin: 6, hoglin: 6, enderman: 7 };
@@ -34,6 +39,8 @@ interface MobBrain {
   nextAttackTick: number;
   deadSinceTick: number | null;
   busy: boolean;
+  /** Strolls, eggs and loot of a passive animal (cow, pig, sheep, chicken); null for other kinds. */
+  animal: AnimalState | null;
 }
 
 const brainsByServer = new WeakMap<SquidServer, Map<number, MobBrain>>();
@@ -63,9 +70,13 @@ export function spawnMobEntity(serv: SquidServer, kind: string, position: Vec3, 
     attackCooldownTicks: 20,
     reach: 1.6,
     followRange: 16,
+    wander: false,
+    seed: Math.imul(Math.floor(position.x * 2), 73856093) ^ Math.imul(Math.floor(position.z * 2), 19349663),
     ...overrides,
   };
-  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false });
+  if (data.name === 'sheep') (entity as SquidEntity & { woolColor?: number }).woolColor ??= 0;
+  const animal = isAnimal(data.name) ? animalState(serv, data.name, behavior.seed, serv.tickCount) : null;
+  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false, animal });
   return entity;
 }
 
@@ -76,6 +87,18 @@ export function installMobs(ctx: ExtensionContext): void {
   brainsByServer.set(serv, brains);
   const solidIds = new Set(serv.registry.blocksArray.filter((b) => b.boundingBox === 'block').map((b) => b.id));
   const solid = async (world: SquidWorld, p: Vec3): Promise<boolean> => solidIds.has(await world.getBlockType(p));
+  const fluidIds = new Set(['water', 'lava'].map((name) => serv.registry.blocksByName[name]!.id));
+  // Where a strolling animal may step: no fluid at its feet or below, and ground at most two blocks down.
+  const dryGround = async (world: SquidWorld, p: Vec3): Promise<boolean> => {
+    const feet = p.floored();
+    for (let dy = 0; dy >= -3; dy--) {
+      const type = await world.getBlockType(feet.offset(0, dy, 0));
+      if (fluidIds.has(type)) return false;
+      // A block at the feet is a step up: fine when there is head room above it.
+      if (solidIds.has(type)) return dy < 0 || !solidIds.has(await world.getBlockType(feet.offset(0, 2, 0)));
+    }
+    return false;
+  };
 
   const think = async (brain: MobBrain, tick: number): Promise<void> => {
     const { entity, behavior } = brain;
@@ -84,7 +107,8 @@ export function installMobs(ctx: ExtensionContext): void {
       return;
     }
     if (entity.health <= 0) {
-      // flying-squid only plays the death animation; remove the body after a second.
+      // flying-squid only plays the death animation; drop the loot, remove the body after a second.
+      if (brain.deadSinceTick === null && brain.animal) dropLoot(serv, entity, brain.animal);
       brain.deadSinceTick ??= tick;
       if (tick - brain.deadSinceTick >= 20) {
         brains.delete(entity.id);
@@ -114,6 +138,10 @@ export function installMobs(ctx: ExtensionContext): void {
           target.takeDamage({ damage: behavior.attackDamage, velocity: push });
         }
       }
+    } else if (brain.animal) {
+      layEggIfDue(serv, entity, brain.animal, tick);
+      if (behavior.wander) move = await strollStep(entity, brain.animal, tick, (p) => dryGround(entity.world, p));
+      if (move.x !== 0 || move.z !== 0) entity.yaw = toByteAngle(Math.atan2(-move.x, move.z));
     }
     const next = await walk(entity, move, solid);
     if (!next.equals(entity.position)) {

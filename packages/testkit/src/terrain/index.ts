@@ -6,6 +6,7 @@ import { spawnMobEntity } from '../extensions/mobs.js';
 import { animalsOfChunk } from './animals.js';
 import { treesOfChunk } from './features.js';
 import { terrainGenerator } from './generator.js';
+import { hash } from './noise.js';
 import { biomeAt, caveEntrance, SEA_LEVEL, surfaceHeight } from './shape.js';
 
 export { terrainGenerator } from './generator.js';
@@ -37,7 +38,7 @@ export function terrainSpawn(seed: number, version: string): Vec3 {
 
 /**
  * Makes the overworld of a just-started server generate terrain for `seed` (no chunk is generated before 'ready'),
- * and spawns each chunk's animals the first time the chunk is generated (reset() removes them, as every mob).
+ * and spawns each chunk's animals the first time the chunk is generated, strolling from seeded draws (reset() removes them, as every mob).
  */
 export function installTerrain(serv: SquidServer, seed: number): void {
   const world = serv.overworld as unknown as { chunkGenerator: (x: number, z: number) => unknown };
@@ -49,7 +50,8 @@ export function installTerrain(serv: SquidServer, seed: number): void {
     if (!populated.has(key)) {
       populated.add(key);
       for (const animal of animalsOfChunk(seed, cx, cz)) {
-        const entity = spawnMobEntity(serv, animal.kind, new Vec3(animal.x, animal.y, animal.z)) as (SquidEntity & { woolColor?: number; sendMetadata(m: unknown): void }) | null;
+        const behavior = { wander: true, seed: hash(seed, Math.floor(animal.x), Math.floor(animal.z), 4001) };
+        const entity = spawnMobEntity(serv, animal.kind, new Vec3(animal.x, animal.y, animal.z), behavior) as (SquidEntity & { woolColor?: number; sendMetadata(m: unknown): void }) | null;
         if (!entity || animal.woolColor === undefined) continue;
         entity.woolColor = animal.woolColor;
         entity.sendMetadata([]);

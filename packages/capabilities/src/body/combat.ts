@@ -1,0 +1,75 @@
+import pathfinderPackage from 'mineflayer-pathfinder';
+import type { BotRunContext } from '../body.js';
+import type { SinewBot } from '../bot.js';
+import type { Entity } from '../mc-types.js';
+import { ABORTED, type Failure } from './failures.js';
+import { movementsFor } from './walking.js';
+
+const { goals } = pathfinderPackage;
+
+const MELEE_RANGE = 3;
+const HIT_COOLDOWN_MS = 650;
+// Chasing counts as progress only this long without landing a hit.
+const CHASE_LIMIT_MS = 10_000;
+// Hits the bot has not seen answered (hurt or death) before it gives up on the target.
+const MAX_UNANSWERED_HITS = 5;
+const RETARGET_MS = 500;
+
+/** Whether the bot still sees the entity alive. */
+export function alive(bot: SinewBot, entity: Entity): boolean {
+  return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinew.deadEntities.has(entity.id);
+}
+
+/** How long and how hard a fight may go on. */
+export interface FightLimits {
+  /** Stop after this many hits (the target may still be alive). */
+  readonly hits: number;
+  /** The whole fight, whatever happens. */
+  readonly budgetMs: number;
+}
+
+/**
+ * Chases `target` and hits it, once per cooldown, until it dies or `limits.hits` land: the number of hits, or a
+ * coded failure (a fight past its budget, hits the server never answers, a target out of reach).
+ */
+export async function fight(ctx: BotRunContext, target: Entity, limits: FightLimits): Promise<Failure | { hits: number }> {
+  const bot = ctx.body;
+  let hits = 0;
+  const startedAt = ctx.now();
+  let lastHitAt = startedAt;
+  const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
+  bot.pathfinder.setMovements(movementsFor(bot));
+  let chasedAt = Number.NEGATIVE_INFINITY;
+  try {
+    while (hits < limits.hits && alive(bot, target)) {
+      if (ctx.signal.aborted) return ABORTED;
+      if (ctx.now() - startedAt > limits.budgetMs)
+        return { ok: false, code: 'timeout', reason: `${target.name} still alive after ${limits.budgetMs / 1000} s (${hits} hits)`, retryable: true };
+      // Every hit that lands is answered with a hurt animation; a target that never flinches is not really there.
+      const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
+      if (hits - answered >= MAX_UNANSWERED_HITS)
+        return { ok: false, code: 'effects_unmet', reason: `${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`, retryable: true };
+      if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
+        await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
+        bot.attack(target);
+        hits += 1;
+        lastHitAt = ctx.now();
+        await ctx.sleep(HIT_COOLDOWN_MS);
+      } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
+        return { ok: false, code: 'stuck', reason: `could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`, retryable: true };
+      } else {
+        // Knock-back moves the target after every hit: re-aim at where it is now.
+        if (ctx.now() - chasedAt > RETARGET_MS) {
+          const { x, y, z } = target.position;
+          bot.pathfinder.setGoal(new goals.GoalNear(x, y, z, 1));
+          chasedAt = ctx.now();
+        }
+        await ctx.sleep(100);
+      }
+    }
+  } finally {
+    bot.pathfinder.setGoal(null);
+    bot.clearControlStates();
+  }
+  return { hits };
+}

@@ -1,0 +1,146 @@
+// The moves of a mine: one stair down or one block along a tunnel (hazards read before any dig), an ore in the
+// tunnel walls taken, a torch left behind in the dark.
+import { blockKey, EYE_HEIGHT } from '@sinew/executor-contracts';
+import { Vec3 } from 'vec3';
+import type { BotRunContext } from '../body.js';
+import type { SinewBot } from '../bot.js';
+import { findBlockPositions } from './block-search.js';
+import { digWithBestTool } from './digging.js';
+import { dropsNear, pickUpDrops } from './drops.js';
+import { ABORTED, type Failure } from './failures.js';
+import { eyeDistance, isAir, REACH, standsOn, touchesAir } from './geometry.js';
+import { countItem } from './inventory.js';
+import { placeAt } from './placing.js';
+import { blockHazard, cellsToOpen, DIRECTIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
+import { waitFor } from './waiting.js';
+
+const MOVE_BUDGET_MS = 1_500;
+const DROP_APPEAR_MS = 1_500;
+/** How high above the head a roof makes it dark enough for a torch (no sky light read: the server may send none). */
+const ROOF_SEARCH = 16;
+
+/** The blocks the bot sees, as hazard checks read them. */
+export function readerOf(bot: SinewBot): BlockReader {
+  return (position) => bot.blockAt(position);
+}
+
+function describe(hazard: Hazard): string {
+  return `${hazard.kind} (${hazard.block}) at ${blockKey(hazard.at)}`;
+}
+
+/** Breaks the cells a move opens, top first (plants and air left alone); a failure when one did not break. */
+async function openCells(ctx: BotRunContext, cells: readonly Vec3[]): Promise<Failure | undefined> {
+  const bot = ctx.body;
+  for (const cell of cells) {
+    const block = bot.blockAt(cell);
+    if (!block || block.boundingBox === 'empty') continue;
+    if (!(await digWithBestTool(ctx, block))) return ABORTED;
+    if (bot.blockAt(cell)?.boundingBox !== 'empty') return { ok: false, code: 'effects_unmet', reason: `${block.name} at ${blockKey(cell)} did not break`, retryable: true };
+  }
+  return undefined;
+}
+
+/**
+ * Walks into the neighbouring cell `next` (level or one down) by looking at it and holding forward: the rock
+ * beyond stops the body, so it cannot overshoot. True once the feet stand in it.
+ */
+async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
+  const bot = ctx.body;
+  const centre = next.offset(0.5, 0, 0.5);
+  const inCell = () => Math.hypot(bot.entity.position.x - centre.x, bot.entity.position.z - centre.z) < 0.3;
+  await bot.lookAt(new Vec3(centre.x, bot.entity.position.y + EYE_HEIGHT, centre.z), true);
+  bot.setControlState('forward', true);
+  try {
+    await waitFor(ctx, inCell, MOVE_BUDGET_MS);
+  } finally {
+    bot.setControlState('forward', false);
+  }
+  return waitFor(ctx, () => bot.entity.onGround && bot.entity.position.floored().equals(next), MOVE_BUDGET_MS / 2);
+}
+
+/**
+ * One move down a stair (`down`) or along a level tunnel, in the first of the four directions (starting with
+ * `facing`, then right, left, back) whose cells are free of hazards: the direction taken, or a failure naming
+ * the hazard of every side.
+ */
+export async function mineStep(ctx: BotRunContext, facing: number, down: boolean): Promise<Failure | { facing: number }> {
+  const bot = ctx.body;
+  const feet = bot.entity.position.floored();
+  const hazards: string[] = [];
+  for (const turn of [0, 1, 3, 2]) {
+    const index = (facing + turn) % DIRECTIONS.length;
+    const plan = cellsToOpen(feet, DIRECTIONS[index]!, down);
+    const hazard = stepHazard(readerOf(bot), plan.cells, plan.standOn);
+    if (hazard) {
+      hazards.push(describe(hazard));
+      continue;
+    }
+    // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
+    for (let attempt = 0; ; attempt++) {
+      const failure = await openCells(ctx, plan.cells);
+      if (failure) return failure;
+      if (await stepInto(ctx, plan.next)) break;
+      if (ctx.signal.aborted) return ABORTED;
+      if (attempt === 1) {
+        const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
+        return { ok: false, code: 'stuck', reason: `could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`, retryable: true };
+      }
+    }
+    return { facing: index };
+  }
+  return { ok: false, code: 'stuck', reason: `hazards on every side of ${blockKey(feet)}: ${hazards.join('; ')}`, retryable: false };
+}
+
+/**
+ * Takes an ore within reach that the tunnel exposes (air touches it, no fluid next to it, not the floor underfoot):
+ * digs it and picks up its drop. True when the inventory gained `drop`; false when there was none to take.
+ */
+export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], drop: string, skip: Set<string>): Promise<Failure | boolean> {
+  const bot = ctx.body;
+  const read = readerOf(bot);
+  const candidates = findBlockPositions(bot, { matching: oreIds, maxDistance: 6, count: 8 });
+  const ore = candidates.find((p) => !skip.has(blockKey(p)) && eyeDistance(bot, p) <= REACH - 0.2 && touchesAir(bot, p) && !standsOn(bot, p) && !blockHazard(read, p));
+  if (!ore) return false;
+  skip.add(blockKey(ore));
+  const before = countItem(bot, drop);
+  const block = bot.blockAt(ore);
+  if (!block || !(await digWithBestTool(ctx, block))) return ctx.signal.aborted ? ABORTED : false;
+  await waitFor(ctx, () => dropsNear(bot, 6, drop).length > 0, DROP_APPEAR_MS);
+  const picked = await pickUpDrops(ctx, 6, drop);
+  if (!picked.ok) return picked;
+  ctx.progress(`took ${block.name} at ${blockKey(ore)}`);
+  return countItem(bot, drop) > before;
+}
+
+/** How far the bot looks for the ore to head for (it knows the blocks of its loaded chunks, as `gather` does). */
+const ORE_SCAN = 12;
+
+/**
+ * The nearest ore within `ORE_SCAN` blocks to tunnel toward: not above head height (the mine only goes down or
+ * level), no fluid next to it, not tried before. Undefined when none is near.
+ */
+export function oreToward(bot: SinewBot, oreIds: readonly number[], skip: Set<string>): Vec3 | undefined {
+  const feet = bot.entity.position.floored();
+  const read = readerOf(bot);
+  const found = findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: 16 });
+  return found.find((p) => p.y <= feet.y + 1 && !skip.has(blockKey(p)) && !blockHazard(read, p));
+}
+
+/** The direction index (of `DIRECTIONS`) that brings `from` closest to `to` along the longer horizontal axis. */
+export function directionToward(from: Vec3, to: Vec3): number {
+  const [dx, dz] = [to.x - from.x, to.z - from.z];
+  if (Math.abs(dx) >= Math.abs(dz)) return dx >= 0 ? 0 : 2;
+  return dz >= 0 ? 1 : 3;
+}
+
+/** Leaves a torch in the cell the bot just left when it holds one and a roof shuts out the sky. */
+export async function lightBehind(ctx: BotRunContext, cell: Vec3): Promise<void> {
+  const bot = ctx.body;
+  if (countItem(bot, 'torch') === 0) return;
+  const head = bot.entity.position.floored().offset(0, 2, 0);
+  let roofed = false;
+  for (let dy = 0; dy < ROOF_SEARCH && !roofed; dy++) roofed = bot.blockAt(head.offset(0, dy, 0))?.boundingBox === 'block';
+  if (!roofed || !isAir(bot.blockAt(cell)?.name)) return;
+  const failure = await placeAt(ctx, 'torch', cell);
+  ctx.progress(failure ? `no torch at ${blockKey(cell)}: ${failure.reason}` : `torch at ${blockKey(cell)}`);
+}

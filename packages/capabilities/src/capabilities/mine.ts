@@ -1,0 +1,141 @@
+import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import pathfinderPackage from 'mineflayer-pathfinder';
+import { z } from 'zod';
+import type { SinewBot } from '../bot.js';
+import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js';
+import { ABORTED, type Failure } from '../body/failures.js';
+import { blockIds } from '../body/geometry.js';
+import { countItem, missingHarvestTool } from '../body/inventory.js';
+import { directionToward, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
+import { oreBlocks, oreKind, ORES } from '../body/ores.js';
+import { walkTo } from '../body/walking.js';
+import { observeWorld } from '../world.js';
+
+const { goals } = pathfinderPackage;
+
+/** Where `mine` goes: down to a depth (feet y), to an ore (`iron`, `iron_ore`, `deepslate_iron_ore`), or both. */
+export const MineTargetSchema = z
+  .strictObject({
+    /** Feet y to reach (bedrock starts at -64; -59 is the lowest safe floor). */
+    depth: z.number().int().min(-59).max(319).optional(),
+    ore: z
+      .string()
+      .min(1)
+      .refine((name) => oreKind(name) !== undefined, { message: `one of ${Object.keys(ORES).join(', ')} (or their _ore block names)` })
+      .optional(),
+  })
+  .refine((t) => t.depth !== undefined || t.ore !== undefined, { message: 'give a depth, an ore or both' });
+
+/** Arguments of `mine`. */
+export const MineArgsSchema = z.strictObject({
+  target: MineTargetSchema,
+  /** Walk back up the staircase to where the step started once the target is reached. */
+  returnToSurface: z.boolean().default(false),
+  /** At most this many moves (a stair down or a block of tunnel) before giving up. */
+  maxMoves: z.number().int().positive().max(400).default(160),
+});
+/** Parsed arguments of `mine`. */
+export type MineArgs = z.output<typeof MineArgsSchema>;
+
+/** The whole descent and search, inside the executor's deadline (expectedDurationMs × 3). */
+const MINE_BUDGET_MS = 300_000;
+const TORCH_EVERY = 8;
+
+const lowest = targetMemo<{ y: number }>();
+
+/** The pickaxe the target needs at least (the ore's tier; any pickaxe for stone). */
+function toolFor(target: MineArgs['target']): string {
+  const kind = target.ore === undefined ? undefined : oreKind(target.ore);
+  return kind ? ORES[kind].tool : 'wooden_pickaxe';
+}
+
+/** The declared effects: the ore's drop gained, and/or the feet at or below the depth (custom `y<=<depth>`). */
+function mineEffects(target: MineArgs['target'] | { placeholder: string }): PredicateTemplate[] {
+  if ('placeholder' in target) return [pred.gained(pred.placeholder('ore_drop'), 1)];
+  const kind = target.ore === undefined ? undefined : oreKind(target.ore);
+  const effects: PredicateTemplate[] = [];
+  if (kind) effects.push(pred.gained(ORES[kind].drop, 1));
+  if (target.depth !== undefined) effects.push(pred.custom(`y<=${target.depth}`));
+  return effects;
+}
+
+/** Stairs down to the target level, then tunnels along it, taking the ore when the walls show one. */
+async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { moves: number; found: boolean }> {
+  const bot = ctx.body;
+  const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
+  const level = args.target.depth ?? (kind ? ORES[kind].level : bot.entity.position.y);
+  const oreIds = kind ? oreBlocks(kind).flatMap((name) => blockIds(bot, name)) : [];
+  const tried = new Set<string>();
+  const startedAt = ctx.now();
+  const reached = lowest.set(args, { y: bot.entity.position.y });
+  const dropsBefore = kind ? countItem(bot, ORES[kind].drop) : 0;
+  let facing = 0;
+  for (let moves = 0; ; moves++) {
+    if (ctx.signal.aborted) return ABORTED;
+    if (kind) {
+      const took = await takeOre(ctx, oreIds, ORES[kind].drop, tried);
+      if (typeof took !== 'boolean') return took;
+      // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
+      if (took || countItem(bot, ORES[kind].drop) > dropsBefore) return { moves, found: true };
+    } else if (bot.entity.position.y <= level) return { moves, found: false };
+    if (moves >= args.maxMoves || ctx.now() - startedAt > MINE_BUDGET_MS) {
+      const what = kind ? `no ${kind} ore seen` : `still at y ${Math.floor(bot.entity.position.y)}`;
+      return { ok: false, code: 'effects_unmet', reason: `not_found: ${what} after ${moves} moves`, retryable: false };
+    }
+    const from = bot.entity.position.floored();
+    // An ore seen nearby sets the way (down toward it or level); else down to the level, then straight on.
+    const aim = kind ? oreToward(bot, oreIds, tried) : undefined;
+    if (aim) facing = directionToward(from, aim);
+    const step = await mineStep(ctx, facing, aim ? aim.y < from.y : from.y > level);
+    if ('ok' in step) return step;
+    facing = step.facing;
+    reached.y = Math.min(reached.y, bot.entity.position.y);
+    ctx.progress(`mine: y ${Math.floor(bot.entity.position.y)}, ${moves + 1} moves`);
+    if ((moves + 1) % TORCH_EVERY === 0) await lightBehind(ctx, from);
+  }
+}
+
+/** Reaches a depth or an ore by a staircase (never straight down), reading hazards before every dig. */
+export const mine = defineBotCapability({
+  name: 'mine',
+  version: '1.0.0',
+  description:
+    'Reach a depth or an ore safely: a staircase down (never straight down), then a tunnel; lava, water, falling gravel and drops read before every dig; torches left in the dark when held; back up the stairs if asked.',
+  inputSchema: MineArgsSchema,
+  expectedDurationMs: 120_000,
+  preconds: (args) => [pred.hasItem('placeholder' in args.target ? pred.placeholder('pickaxe') : toolFor(args.target), 1)],
+  effects: (args) => mineEffects(args.target),
+  guard: ({ body }, { target }) => {
+    const kind = target.ore === undefined ? undefined : oreKind(target.ore);
+    const block = body.registry.blocksByName[kind ? `${kind}_ore` : 'stone'];
+    const tool = block ? missingHarvestTool(body, block) : undefined;
+    if (tool) return precondMissing([tool]);
+    if (target.depth !== undefined && !kind && body.entity.position.y <= target.depth) return guardFailed(`already at y ${Math.floor(body.entity.position.y)}, at or below ${target.depth}`);
+    return guardOk;
+  },
+  observe: ({ body }) => observeWorld(body),
+  run: async (ctx, args) => {
+    const start = ctx.body.entity.position.floored();
+    const result = await dig(ctx, args);
+    if ('ok' in result) return result;
+    if (args.returnToSurface) {
+      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: 90_000 });
+      if (failure) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
+    }
+    return { ok: true, observables: { moves: result.moves, lowestY: Math.floor(lowest.get(args)?.y ?? start.y) } };
+  },
+  acceptance: (pre, post, args) => {
+    const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
+    const effects = mineEffects(args.target);
+    if (kind) {
+      const drop = ORES[kind].drop;
+      const gained = (post.inventory[drop] ?? 0) - (pre.inventory[drop] ?? 0);
+      return gained >= 1 ? accepted : effectsUnmet(effects, `${drop} did not rise (${pre.inventory[drop] ?? 0} → ${post.inventory[drop] ?? 0})`);
+    }
+    const depth = args.target.depth!;
+    // Back at the surface, the depth reached is what the step recorded on the way; else where the feet are.
+    const y = args.returnToSurface ? (lowest.get(args)?.y ?? post.position.y) : post.position.y;
+    const back = !args.returnToSurface || post.position.y >= pre.position.y - 1;
+    return Math.floor(y) <= depth && back ? accepted : effectsUnmet(effects, `feet at y ${Math.floor(y)}, wanted ≤ ${depth}${back ? '' : ', and not back up'}`);
+  },
+});

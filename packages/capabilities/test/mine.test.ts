@@ -1,0 +1,68 @@
+import { give } from '@sinew/testkit';
+import { describe, expect, it } from 'vitest';
+import type { Block } from '../src/mc-types.js';
+import { countItem, useWorld } from './world.js';
+
+/** Seed 1: spawn at y 67 on plains; coal within a dozen blocks of the foot of an 8-step staircase. */
+const SEED = 1;
+
+describe('mine in a generated world', () => {
+  const world = useWorld('miner', { server: { world: { generator: 'terrain', seed: SEED } } });
+
+  /** Runs a step while recording every block the bot broke under its own feet, and whether it ever stood in fluid. */
+  const watched = async (args: Record<string, unknown>) => {
+    const { bot } = world;
+    const underfoot: string[] = [];
+    let wet = false;
+    const onDug = (block: Block) => {
+      const feet = bot.entity.position.floored();
+      if (block.position.x === feet.x && block.position.z === feet.z && block.position.y < feet.y) underfoot.push(block.position.toString());
+    };
+    const body = bot.entity as { isInWater?: boolean; isInLava?: boolean };
+    const poll = setInterval(() => (wet ||= body.isInWater === true || body.isInLava === true), 50);
+    bot.on('diggingCompleted', onDug);
+    try {
+      return { outcome: await world.step('mine', args), underfoot, wet: () => wet };
+    } finally {
+      clearInterval(poll);
+      bot.off('diggingCompleted', onDug);
+    }
+  };
+
+  it('asks for the pickaxe its target needs (stone: wooden; iron ore: stone) before digging', async () => {
+    expect((await world.step('mine', { target: { depth: 50 } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
+    expect((await world.step('mine', { target: { ore: 'iron' } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:stone_pickaxe:1'] });
+    expect((await world.step('mine', { target: { ore: 'unobtainium' } })).failure?.code).toBe('invalid_args');
+    expect((await world.step('mine', { target: {} })).failure?.code).toBe('invalid_args');
+  });
+
+  it('stairs down 8 blocks: never digs under its own feet, never stands in fluid, lights the dark with a held torch', async () => {
+    const { bot } = world;
+    await give(bot, 'diamond_pickaxe', 1);
+    await give(bot, 'torch', 8);
+    // The best tool for each block, switched between digs: the shovel for the dirt above the rock.
+    await give(bot, 'diamond_shovel', 1);
+    const start = bot.entity.position.floored();
+    const depth = start.y - 8;
+    const { outcome, underfoot, wet } = await watched({ target: { depth } });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(depth + 0.01);
+    // A staircase: as far out as it went down.
+    expect(Math.abs(bot.entity.position.x - start.x) + Math.abs(bot.entity.position.z - start.z)).toBeGreaterThanOrEqual(7);
+    expect(underfoot).toEqual([]);
+    expect(wet()).toBe(false);
+    expect(countItem(bot, 'torch')).toBe(7);
+    expect(bot.findBlock({ matching: bot.registry.blocksByName.torch!.id, maxDistance: 4 })).not.toBeNull();
+  });
+
+  it('heads for coal it sees, takes it and walks back up the stairs (has_item:coal:+1)', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.clone();
+    const { outcome, underfoot, wet } = await watched({ target: { ore: 'coal_ore' }, returnToSurface: true });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(bot, 'coal')).toBeGreaterThanOrEqual(1);
+    expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
+    expect(underfoot).toEqual([]);
+    expect(wet()).toBe(false);
+  });
+});
