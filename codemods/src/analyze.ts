@@ -17,6 +17,7 @@ import type { FindingCode } from './report.js';
 import { functionDocblock } from './docblock.js';
 import { forwardedActionInput } from './forwarded-action.js';
 import { isScriptFile, scriptGlobals } from './script.js';
+import { failureSourceOf } from './failure.js';
 import { paramMember, type ParamMember, type ParamSources } from './params.js';
 import { deriveSchema, objectSchemaSource, quote } from './schema.js';
 import { analyzeCommandTables, DEFAULT_UNWRAP } from './shapes/command.js';
@@ -26,6 +27,7 @@ import {
   construction,
   description,
   extensionOf,
+  failureImports,
   finding,
   resolveBody,
   isBotParam,
@@ -39,11 +41,6 @@ import {
   type PlannedCapability,
   type ResultKind,
 } from './shape.js';
-
-/** The bot property a file's code appends its log lines to (`bot.output += …`, `bot.log = (bot.log || '') + …`), if one. */
-function appendedBotProperty(file: SourceFile): string | undefined {
-  return /\bbot\.([A-Za-z_$][\w$]*)\s*(?:\+=|=\s*\(?\s*(?:agent\.)?bot\.\1\b)/.exec(file.getFullText())?.[1];
-}
 
 /** The declaration a CommonJS export names (`module.exports = { craft }` → `function craft`), or the inline value. */
 function localTarget(file: SourceFile, value: Node): Node | undefined {
@@ -89,8 +86,11 @@ export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnal
   const sourceModule = options.language === 'ts' ? file.getFilePath().replace(/\.(c|m)?tsx?$/, '') + options.importExtension : file.getFilePath();
   const commonJs = options.language === 'cjs' ? commonJsExports(file) : undefined;
   const contextModule = options.language === 'ts' ? options.contextFile.replace(/\.(c|m)?tsx?$/, '') + options.importExtension : options.contextFile;
-  const failureLog = options.failureLog === false ? undefined : (options.failureLog ?? appendedBotProperty(file));
-  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog, unwrap: options.unwrap ?? DEFAULT_UNWRAP, script: isScriptFile(file) ? { globals: scriptGlobals(file) } : undefined };
+  const script = isScriptFile(file);
+  const failure = failureSourceOf(file, options.failureLog, { script, sourceModule });
+  if (failure.mustExport && !commonJs) out.mustExport.push(failure.mustExport);
+  const failureLog = commonJs && failure.mustExport ? undefined : failure.source;
+  const ctx: Ctx = { file, sourceModule, out, language: options.language, commonJs, contextModule, hint: options.hint, failureLog, unwrap: options.unwrap ?? DEFAULT_UNWRAP, script: script ? { globals: scriptGlobals(file) } : undefined };
   const seen = new Set<Node>();
   for (const fn of file.getFunctions()) {
     if (!fn.getName() || !fn.getBody()) continue;
@@ -200,7 +200,7 @@ function analyzeFunction(
     call: `${ctx.script ? scriptCall(ctx, name) : name}(${['ctx.body', ...members.callArgs].join(', ')})`,
     resultKind: resultKind(returnType),
     runnerLabel: name,
-    imports: ctx.script ? [] : [{ name, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false }, ...body.imports],
+    imports: [...(ctx.script ? [] : [{ name, from: { kind: 'file' as const, path: ctx.sourceModule }, typeOnly: false }, ...body.imports]), ...failureImports(ctx)],
     ...(ctx.script ? { script: true } : {}),
     ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
   });

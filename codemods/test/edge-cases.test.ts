@@ -63,7 +63,7 @@ describe('edge cases', () => {
   it('aliases imported runners whose names clash with generated names', () => {
     expect(text).toContain('import { NeedsConfig, PingLeaf, settle as settleRunner, z as zRunner, type Bot } from');
     expect(text).toContain('await settleRunner(ctx.body, args.debt)');
-    expect(text).toContain("fromBoolean(await zRunner(ctx.body, args), 'z')");
+    expect(text).toContain("fromBoolean(await zRunner(ctx.body, args), 'z', attempt)");
   });
 
   it('exports a local Bot type the generated file needs', () => {

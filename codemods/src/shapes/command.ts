@@ -4,7 +4,8 @@ import { Node, type Expression, type ObjectLiteralExpression, type ParameterDecl
 import type { ContextAdapter } from '../context.js';
 import { isVerb, toCamelCase, toSnakeCase } from '../naming.js';
 import { objectSchemaSource, quote } from '../schema.js';
-import { finding, isBotParam, literalDefault, resultKind, type Ctx } from '../shape.js';
+import { failureImports, finding, isBotParam, literalDefault, resultKind, type Ctx } from '../shape.js';
+import { wrapperFailures } from '../wrapper-failures.js';
 
 /** A string-literal property of an object literal. */
 function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
@@ -136,12 +137,14 @@ function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression)
     usesVec3: false,
     bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
     call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
-    // The generated code calls the table's perform, so its result is what the wrapper (if any) returns.
-    resultKind: resultKind(perform === written ? perform.getReturnType() : (written.getType().getCallSignatures()[0]?.getReturnType() ?? perform.getReturnType())),
+    // The generated code calls the table's perform: behind a wrapper, its result is what the wrapper returns (text, often).
+    resultKind: perform === written ? resultKind(perform.getReturnType()) : 'wrapped',
+    ...(perform === written ? {} : { wrapperFailures: wrapperFailures(written, ctx.unwrap) }),
     runnerLabel: commandName,
     imports: [
       { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },
       ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
+      ...failureImports(ctx),
     ],
     ...(adapter ? { adapters: [adapter] } : {}),
     ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),
