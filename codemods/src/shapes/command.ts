@@ -6,6 +6,7 @@ import { isVerb, toCamelCase, toSnakeCase } from '../naming.js';
 import { objectSchemaSource, quote } from '../schema.js';
 import { failureImports, finding, isBotParam, literalDefault, resultKind, type Ctx } from '../shape.js';
 import { wrapperFailures } from '../wrapper-failures.js';
+import { defineShape, type TableCandidate } from './shape-analyzer.js';
 
 /** A string-literal property of an object literal. */
 function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
@@ -41,24 +42,23 @@ export function isCommandEntry(node: Node): node is ObjectLiteralExpression {
 }
 
 /** Command tables: `[{ name: '!collectBlocks', params: { … }, perform: async (agent, …) => … }, …]`, one capability per entry. */
-export function analyzeCommandTables(ctx: Ctx): void {
-  for (const statement of ctx.file.getVariableStatements()) {
-    for (const decl of statement.getDeclarations()) {
-      const init = decl.getInitializer();
-      if (!init || !Node.isArrayLiteralExpression(init) || !Node.isIdentifier(decl.getNameNode())) continue;
-      const entries = init.getElements();
-      if (entries.length === 0 || !entries.every(isCommandEntry)) continue;
-      const table = decl.getName();
-      const line = decl.getStartLineNumber();
-      if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
-        finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
-        continue;
-      }
-      if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
-      for (const entry of entries as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
-    }
+function analyzeCommandTable(ctx: Ctx, { statement, decl, init }: TableCandidate): void {
+  const table = decl.getName();
+  const line = decl.getStartLineNumber();
+  if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
+    return finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
   }
+  if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
+  for (const entry of init.getElements() as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
 }
+
+/** An array of `{ name, perform }` entries, every one. */
+export const commandShape = defineShape({
+  name: 'command',
+  kind: 'table',
+  detect: (_ctx, { init }) => init.getElements().length > 0 && init.getElements().every(isCommandEntry),
+  analyze: analyzeCommandTable,
+});
 
 const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
 
