@@ -39,21 +39,30 @@ function watched(source: FailureSource | undefined, result: string): string {
   return `async () => {\n      const attempt = watchAttempt(ctx.body${sourceCode(source)});\n      try {\n        return ${result};\n      } finally {\n        attempt.stop();\n      }\n    }`;
 }
 
-/** Which helpers the generated file needs for these capabilities. */
-export function resultHelpers(caps: readonly PlannedCapability[], ts: boolean, contracts: string): string[] {
-  const kinds = new Set(caps.map((c) => c.resultKind));
-  const helpers = ts ? TS_HELPERS : javaScriptHelpers(`import(${quote(contracts)}).RunnerResult`);
-  const out: string[] = [];
-  const attempt = kinds.has('boolean') || kinds.has('success') || kinds.has('wrapped');
-  if (attempt) out.push(helpers.attempt, helpers.unmet, helpers.boolean, helpers.success);
-  if (kinds.has('wrapped')) out.push(helpers.wrapped);
-  if (kinds.has('leaf')) out.push(helpers.leaf);
-  return out;
+/** A generated helper: its parameters typed for both languages, one body (written to type-check as either). */
+interface Helper {
+  readonly name: string;
+  readonly doc: string;
+  readonly params: readonly { readonly name: string; readonly ts: string; readonly js: string; readonly optional?: true; readonly initial?: string }[];
+  readonly returns: { readonly ts: string; readonly js: string };
+  readonly body: string;
 }
 
-type Helpers = Record<'attempt' | 'unmet' | 'boolean' | 'success' | 'wrapped' | 'leaf', string>;
+/** A helper as a TypeScript function, or as JavaScript with its types in JSDoc (`RESULT` is RunnerResult's type there). */
+function render(helper: Helper, ts: boolean, result: string): string {
+  const args = helper.params.map((p) => (p.initial !== undefined ? `${p.name} = ${p.initial}` : ts ? `${p.name}${p.optional ? '?' : ''}: ${p.ts}` : p.name));
+  if (ts) return `/** ${helper.doc} */\nfunction ${helper.name}(${args.join(', ')}): ${helper.returns.ts} {\n${helper.body}\n}`;
+  const tags = helper.params.map((p) => ` * @param {${p.js}} ${p.optional || p.initial !== undefined ? `[${p.name}]` : p.name}`);
+  const returns = helper.returns.js.replace('RESULT', result);
+  return `/**\n * ${helper.doc}\n${tags.join('\n')}\n * @returns {${returns}}\n */\nfunction ${helper.name}(${args.join(', ')}) {\n${helper.body}\n}`;
+}
 
-const TS_HELPERS: Helpers = {
+const ATTEMPT = { ts: 'Attempt', js: '{ acted(): boolean, logged(): string | undefined, stop(): void }' };
+const READER = { ts: 'LogReader', js: '{ text(): string | undefined, stop(): void }' };
+const RESULT = { ts: 'RunnerResult', js: 'RESULT' };
+const WHEN = "'returned_false' | 'threw' | 'refused' | 'interrupted'";
+
+const TS_TYPES = {
   attempt: `/** One attempt of a wrapped runner: whether the body acted (an actuator command) and what the runner logged. */
 interface Attempt {
   acted(): boolean;
@@ -65,109 +74,24 @@ interface Attempt {
 interface LogReader {
   text(): string | undefined;
   stop(): void;
-}
-
-/** Watches one attempt: the body's actuator commands (its \`sinew.onActuate\`) and the runner's log (a bot property, or a logger method). */
-function watchAttempt(body: unknown, log?: { readonly property: string } | { readonly target: unknown; readonly method: string }): Attempt {
-  let acted = false;
-  const signals: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'sinew') : undefined;
-  const onActuate: unknown = typeof signals === 'object' && signals !== null ? Reflect.get(signals, 'onActuate') : undefined;
-  const unsubscribe: unknown = typeof onActuate === 'function' ? Reflect.apply(onActuate, signals, [() => (acted = true)]) : undefined;
-  const reader = log === undefined ? undefined : 'property' in log ? propertyLog(body, log.property) : callLog(log.target, log.method);
-  return {
-    acted: () => acted,
-    logged: () => reader?.text(),
-    stop: () => {
-      if (typeof unsubscribe === 'function') unsubscribe();
-      reader?.stop();
-    },
-  };
-}
-
-/** What the runner appends to \`body[property]\` from now on. */
-function propertyLog(body: unknown, property: string): LogReader {
-  const read = (): string => {
-    const log: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, property) : undefined;
-    return typeof log === 'string' ? log : '';
-  };
-  const mark = read().length;
-  return { text: () => joinedLines(read().length >= mark ? read().slice(mark) : read()), stop: () => undefined };
-}
-
-/** What the runner passes to \`target[method]\` from now on; the method still runs. */
-function callLog(target: unknown, method: string): LogReader {
-  const original: unknown = typeof target === 'object' && target !== null ? Reflect.get(target, method) : undefined;
-  if (typeof original !== 'function' || typeof target !== 'object' || target === null) return { text: () => undefined, stop: () => undefined };
-  const lines: string[] = [];
-  const spy = function (this: unknown, ...parts: unknown[]): unknown {
-    lines.push(parts.map((part) => (typeof part === 'string' ? part : describeError(part))).join(' '));
-    return Reflect.apply(original, this, parts);
-  };
-  Reflect.set(target, method, spy);
-  return {
-    text: () => joinedLines(lines.join('\\n')),
-    stop: () => {
-      if (Reflect.get(target, method) === spy) Reflect.set(target, method, original);
-    },
-  };
-}
-
-/** Log lines as one reason: trimmed, joined with \` / \`; undefined when empty. */
-function joinedLines(text: string): string | undefined {
-  const trimmed = text.trim();
-  return trimmed === '' ? undefined : trimmed.split(/\\n+/).join(' / ');
-}`,
-  unmet: `/** A runner that ran and reported failure: effects_unmet when it acted, runner_error when it gave up before acting. */
-function unmet(attempt: Attempt, what: string, logged = attempt.logged()): RunnerResult {
-  return { ok: false, code: attempt.acted() ? 'effects_unmet' : 'runner_error', reason: logged === undefined ? what : \`\${logged} (\${what})\` };
-}`,
-  boolean: `/** Adapts a boolean result: false is a failure, with what the runner logged during the attempt. */
-function fromBoolean(done: boolean, runner: string, attempt: Attempt): RunnerResult {
-  return done ? { ok: true } : unmet(attempt, \`\${runner} returned false\`);
-}`,
-  success: `/** Adapts a \`{ success, error }\` result. */
-function fromSuccess(result: { readonly success: boolean; readonly error?: unknown }, runner: string, attempt: Attempt): RunnerResult {
-  if (result.success) return { ok: true };
-  if (result.error !== undefined) return { ok: false, code: 'runner_error', reason: describeError(result.error) };
-  return unmet(attempt, \`\${runner} reported failure\`);
 }`,
   wrapped: `/** A failure text a wrapper returns instead of throwing, by its fixed beginning, and why it returns it. */
 interface WrapperFailure {
   readonly prefix: string;
-  readonly when: 'returned_false' | 'threw' | 'refused' | 'interrupted';
-}
-
-/** Adapts what a wrapped perform returns: the wrapper's failure texts fail the step with that text; other values are its \`observables.result\`. */
-function fromWrapped(result: unknown, runner: string, failures: readonly WrapperFailure[], attempt: Attempt): RunnerResult {
-  if (typeof result === 'boolean') return fromBoolean(result, runner, attempt);
-  if (typeof result === 'object' && result !== null && typeof Reflect.get(result, 'success') === 'boolean') {
-    return fromSuccess({ success: Reflect.get(result, 'success') === true, error: Reflect.get(result, 'error') }, runner, attempt);
-  }
-  const text = typeof result === 'string' ? result.trim() : '';
-  const failure = failures.find((f) => text.startsWith(f.prefix));
-  if (failure === undefined) return result === undefined ? { ok: true } : { ok: true, observables: { result } };
-  const reason = joinedLines(text) ?? text;
-  return failure.when === 'returned_false' ? unmet(attempt, runner, reason) : { ok: false, code: 'runner_error', reason };
-}`,
-  leaf: `/** Adapts a leaf result (\`status: 'success' | …\`, optional \`error\`). */
-function fromLeaf(result: { readonly status: string; readonly error?: unknown }, runner: string): RunnerResult {
-  if (result.status === 'success') return { ok: true };
-  const detail = result.error === undefined ? \`\${runner} ended with status \${result.status}\` : describeError(result.error);
-  return { ok: false, code: 'runner_error', reason: detail };
+  readonly when: ${WHEN};
 }`,
 };
 
-/** The same helpers in JavaScript: the TypeScript ones with their types moved into JSDoc. */
-function javaScriptHelpers(result: string): Helpers {
-  return {
-    attempt: `/**
- * Watches one attempt: the body's actuator commands (its \`sinew.onActuate\`) and the runner's log (a bot property, or a logger method).
- * @param {unknown} body
- * @param {{ readonly property: string } | { readonly target: unknown, readonly method: string }} [log]
- * @returns {{ acted(): boolean, logged(): string | undefined, stop(): void }}
- */
-function watchAttempt(body, log) {
-  let acted = false;
+const ATTEMPT_HELPERS: readonly Helper[] = [
+  {
+    name: 'watchAttempt',
+    doc: "Watches one attempt: the body's actuator commands (its `sinew.onActuate`) and the runner's log (a bot property, or a logger method).",
+    params: [
+      { name: 'body', ts: 'unknown', js: 'unknown' },
+      { name: 'log', ts: '{ readonly property: string } | { readonly target: unknown; readonly method: string }', js: '{ readonly property: string } | { readonly target: unknown, readonly method: string }', optional: true },
+    ],
+    returns: ATTEMPT,
+    body: `  let acted = false;
   const signals = typeof body === 'object' && body !== null ? Reflect.get(body, 'sinew') : undefined;
   const onActuate = typeof signals === 'object' && signals !== null ? Reflect.get(signals, 'onActuate') : undefined;
   const unsubscribe = typeof onActuate === 'function' ? Reflect.apply(onActuate, signals, [() => (acted = true)]) : undefined;
@@ -179,100 +103,106 @@ function watchAttempt(body, log) {
       if (typeof unsubscribe === 'function') unsubscribe();
       reader?.stop();
     },
-  };
-}
-
-/**
- * What the runner appends to \`body[property]\` from now on.
- * @param {unknown} body
- * @param {string} property
- * @returns {{ text(): string | undefined, stop(): void }}
- */
-function propertyLog(body, property) {
-  const read = () => {
+  };`,
+  },
+  {
+    name: 'propertyLog',
+    doc: 'What the runner appends to `body[property]` from now on.',
+    params: [
+      { name: 'body', ts: 'unknown', js: 'unknown' },
+      { name: 'property', ts: 'string', js: 'string' },
+    ],
+    returns: READER,
+    body: `  const read = () => {
     const log = typeof body === 'object' && body !== null ? Reflect.get(body, property) : undefined;
     return typeof log === 'string' ? log : '';
   };
   const mark = read().length;
-  return { text: () => joinedLines(read().length >= mark ? read().slice(mark) : read()), stop: () => undefined };
-}
-
-/**
- * What the runner passes to \`target[method]\` from now on; the method still runs.
- * @param {unknown} target
- * @param {string} method
- * @returns {{ text(): string | undefined, stop(): void }}
- */
-function callLog(target, method) {
-  const original = typeof target === 'object' && target !== null ? Reflect.get(target, method) : undefined;
+  return { text: () => joinedLines(read().length >= mark ? read().slice(mark) : read()), stop: () => undefined };`,
+  },
+  {
+    name: 'callLog',
+    doc: 'What the runner passes to `target[method]` from now on; the method still runs.',
+    params: [
+      { name: 'target', ts: 'unknown', js: 'unknown' },
+      { name: 'method', ts: 'string', js: 'string' },
+    ],
+    returns: READER,
+    body: `  const original = typeof target === 'object' && target !== null ? Reflect.get(target, method) : undefined;
   if (typeof original !== 'function' || typeof target !== 'object' || target === null) return { text: () => undefined, stop: () => undefined };
-  /** @type {string[]} */
-  const lines = [];
-  /** @type {(this: unknown, ...parts: unknown[]) => unknown} */
-  const spy = function (...parts) {
-    lines.push(parts.map((part) => (typeof part === 'string' ? part : describeError(part))).join(' '));
-    return Reflect.apply(original, this, parts);
+  let text = '';
+  const spy = function () {
+    const parts = Array.from(arguments);
+    text += parts.map((part) => (typeof part === 'string' ? part : describeError(part))).join(' ') + '\\n';
+    return Reflect.apply(original, target, parts);
   };
   Reflect.set(target, method, spy);
   return {
-    text: () => joinedLines(lines.join('\\n')),
+    text: () => joinedLines(text),
     stop: () => {
       if (Reflect.get(target, method) === spy) Reflect.set(target, method, original);
     },
-  };
-}
+  };`,
+  },
+  {
+    name: 'joinedLines',
+    doc: 'Log lines as one reason: trimmed, joined with ` / `; undefined when empty.',
+    params: [{ name: 'text', ts: 'string', js: 'string' }],
+    returns: { ts: 'string | undefined', js: 'string | undefined' },
+    body: `  const trimmed = text.trim();
+  return trimmed === '' ? undefined : trimmed.split(/\\n+/).join(' / ');`,
+  },
+];
 
-/**
- * Log lines as one reason: trimmed, joined with \` / \`; undefined when empty.
- * @param {string} text
- * @returns {string | undefined}
- */
-function joinedLines(text) {
-  const trimmed = text.trim();
-  return trimmed === '' ? undefined : trimmed.split(/\\n+/).join(' / ');
-}`,
-    unmet: `/**
- * A runner that ran and reported failure: effects_unmet when it acted, runner_error when it gave up before acting.
- * @param {{ acted(): boolean, logged(): string | undefined }} attempt
- * @param {string} what
- * @param {string | undefined} [logged]
- * @returns {${result}}
- */
-function unmet(attempt, what, logged = attempt.logged()) {
-  return { ok: false, code: attempt.acted() ? 'effects_unmet' : 'runner_error', reason: logged === undefined ? what : \`\${logged} (\${what})\` };
-}`,
-    boolean: `/**
- * Adapts a boolean result: false is a failure, with what the runner logged during the attempt.
- * @param {boolean} done
- * @param {string} runner
- * @param {{ acted(): boolean, logged(): string | undefined }} attempt
- * @returns {${result}}
- */
-function fromBoolean(done, runner, attempt) {
-  return done ? { ok: true } : unmet(attempt, \`\${runner} returned false\`);
-}`,
-    success: `/**
- * Adapts a \`{ success, error }\` result.
- * @param {{ readonly success: boolean, readonly error?: unknown }} result
- * @param {string} runner
- * @param {{ acted(): boolean, logged(): string | undefined }} attempt
- * @returns {${result}}
- */
-function fromSuccess(result, runner, attempt) {
-  if (result.success) return { ok: true };
+const UNMET: Helper = {
+  name: 'unmet',
+  doc: 'A runner that ran and reported failure: effects_unmet when it acted, runner_error when it gave up before acting.',
+  params: [
+    { name: 'attempt', ts: ATTEMPT.ts, js: ATTEMPT.js },
+    { name: 'what', ts: 'string', js: 'string' },
+    { name: 'logged', ts: 'string | undefined', js: 'string | undefined', initial: 'attempt.logged()' },
+  ],
+  returns: RESULT,
+  body: "  return { ok: false, code: attempt.acted() ? 'effects_unmet' : 'runner_error', reason: logged === undefined ? what : `${logged} (${what})` };",
+};
+
+const FROM_BOOLEAN: Helper = {
+  name: 'fromBoolean',
+  doc: 'Adapts a boolean result: false is a failure, with what the runner logged during the attempt.',
+  params: [
+    { name: 'done', ts: 'boolean', js: 'boolean' },
+    { name: 'runner', ts: 'string', js: 'string' },
+    { name: 'attempt', ts: ATTEMPT.ts, js: ATTEMPT.js },
+  ],
+  returns: RESULT,
+  body: '  return done ? { ok: true } : unmet(attempt, `${runner} returned false`);',
+};
+
+const FROM_SUCCESS: Helper = {
+  name: 'fromSuccess',
+  doc: 'Adapts a `{ success, error }` result.',
+  params: [
+    { name: 'result', ts: '{ readonly success: boolean; readonly error?: unknown }', js: '{ readonly success: boolean, readonly error?: unknown }' },
+    { name: 'runner', ts: 'string', js: 'string' },
+    { name: 'attempt', ts: ATTEMPT.ts, js: ATTEMPT.js },
+  ],
+  returns: RESULT,
+  body: `  if (result.success) return { ok: true };
   if (result.error !== undefined) return { ok: false, code: 'runner_error', reason: describeError(result.error) };
-  return unmet(attempt, \`\${runner} reported failure\`);
-}`,
-    wrapped: `/**
- * Adapts what a wrapped perform returns: the wrapper's failure texts fail the step with that text; other values are its \`observables.result\`.
- * @param {unknown} result
- * @param {string} runner
- * @param {readonly { readonly prefix: string, readonly when: 'returned_false' | 'threw' | 'refused' | 'interrupted' }[]} failures
- * @param {{ acted(): boolean, logged(): string | undefined }} attempt
- * @returns {${result}}
- */
-function fromWrapped(result, runner, failures, attempt) {
-  if (typeof result === 'boolean') return fromBoolean(result, runner, attempt);
+  return unmet(attempt, \`\${runner} reported failure\`);`,
+};
+
+const FROM_WRAPPED: Helper = {
+  name: 'fromWrapped',
+  doc: "Adapts what a wrapped perform returns: the wrapper's failure texts fail the step with that text; other values are its `observables.result`.",
+  params: [
+    { name: 'result', ts: 'unknown', js: 'unknown' },
+    { name: 'runner', ts: 'string', js: 'string' },
+    { name: 'failures', ts: 'readonly WrapperFailure[]', js: `readonly { readonly prefix: string, readonly when: ${WHEN} }[]` },
+    { name: 'attempt', ts: ATTEMPT.ts, js: ATTEMPT.js },
+  ],
+  returns: RESULT,
+  body: `  if (typeof result === 'boolean') return fromBoolean(result, runner, attempt);
   if (typeof result === 'object' && result !== null && typeof Reflect.get(result, 'success') === 'boolean') {
     return fromSuccess({ success: Reflect.get(result, 'success') === true, error: Reflect.get(result, 'error') }, runner, attempt);
   }
@@ -280,18 +210,33 @@ function fromWrapped(result, runner, failures, attempt) {
   const failure = failures.find((f) => text.startsWith(f.prefix));
   if (failure === undefined) return result === undefined ? { ok: true } : { ok: true, observables: { result } };
   const reason = joinedLines(text) ?? text;
-  return failure.when === 'returned_false' ? unmet(attempt, runner, reason) : { ok: false, code: 'runner_error', reason };
-}`,
-    leaf: `/**
- * Adapts a leaf result (\`status: 'success' | …\`, optional \`error\`).
- * @param {{ readonly status: string, readonly error?: unknown }} result
- * @param {string} runner
- * @returns {${result}}
- */
-function fromLeaf(result, runner) {
-  if (result.status === 'success') return { ok: true };
+  return failure.when === 'returned_false' ? unmet(attempt, runner, reason) : { ok: false, code: 'runner_error', reason };`,
+};
+
+const FROM_LEAF: Helper = {
+  name: 'fromLeaf',
+  doc: "Adapts a leaf result (`status: 'success' | …`, optional `error`).",
+  params: [
+    { name: 'result', ts: '{ readonly status: string; readonly error?: unknown }', js: '{ readonly status: string, readonly error?: unknown }' },
+    { name: 'runner', ts: 'string', js: 'string' },
+  ],
+  returns: RESULT,
+  body: `  if (result.status === 'success') return { ok: true };
   const detail = result.error === undefined ? \`\${runner} ended with status \${result.status}\` : describeError(result.error);
-  return { ok: false, code: 'runner_error', reason: detail };
-}`,
+  return { ok: false, code: 'runner_error', reason: detail };`,
+};
+
+/** Which helpers the generated file needs for these capabilities, in its language. */
+export function resultHelpers(caps: readonly PlannedCapability[], ts: boolean, contracts: string): string[] {
+  const kinds = new Set(caps.map((c) => c.resultKind));
+  const result = `import(${quote(contracts)}).RunnerResult`;
+  const out: string[] = [];
+  const add = (helpers: readonly Helper[], types?: string) => {
+    if (ts && types !== undefined) out.push(types);
+    out.push(...helpers.map((helper) => render(helper, ts, result)));
   };
+  if (kinds.has('boolean') || kinds.has('success') || kinds.has('wrapped')) add([...ATTEMPT_HELPERS, UNMET, FROM_BOOLEAN, FROM_SUCCESS], TS_TYPES.attempt);
+  if (kinds.has('wrapped')) add([FROM_WRAPPED], TS_TYPES.wrapped);
+  if (kinds.has('leaf')) add([FROM_LEAF]);
+  return out;
 }

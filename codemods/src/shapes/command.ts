@@ -135,7 +135,8 @@ function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression)
     file: ctx.file.getFilePath(),
     schema: objectSchemaSource(members, '  '),
     usesVec3: false,
-    bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
+    // An agent adapter hands the perform `{ bot: ctx.body }`: the body is the type of the agent's bot.
+    bodyType: `Parameters<(typeof ${table})[number]['perform']>[0]${adapter ? "['bot']" : ''}`,
     call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
     // The generated code calls the table's perform: behind a wrapper, its result is what the wrapper returns (text, often).
     resultKind: perform === written ? resultKind(perform.getReturnType()) : 'wrapped',
