@@ -88,7 +88,7 @@ function callBeforeFailure(file: SourceFile): { object: string; method: string }
 
 /** `logger.warn` or `console.log` as `object.method`; a helper `log(bot, msg)` resolves to the logger call inside it. */
 function loggerCallee(callee: Node): string | undefined {
-  if (Node.isPropertyAccessExpression(callee) && Node.isIdentifier(callee.getExpression()) && callee.getExpression().getText() !== 'bot') return callee.getText();
+  if (Node.isPropertyAccessExpression(callee) && Node.isIdentifier(callee.getExpression())) return isModuleLevel(callee.getExpression()) ? callee.getText() : undefined;
   if (!Node.isIdentifier(callee)) return undefined;
   const symbol = callee.getSymbol();
   const declared = (symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol)?.getDeclarations()[0];
@@ -97,6 +97,14 @@ function loggerCallee(callee: Node): string | undefined {
   const inner = fn.getDescendantsOfKind(SyntaxKind.CallExpression).map((c) => c.getExpression()).find((e) => Node.isPropertyAccessExpression(e) && Node.isIdentifier(e.getExpression()));
   // Only a global logger can be watched from outside the helper's module: console, or one the file imports too.
   return inner && (inner.getText().startsWith('console.') || importedName(callee.getSourceFile(), inner.getText().split('.')[0]!)) ? inner.getText() : undefined;
+}
+
+/** A name the generated file can reach: a global, an import, a top-level constant — not a parameter or a local (`bot`, `agent`). */
+function isModuleLevel(name: Node): boolean {
+  const declared = name.getSymbol()?.getDeclarations()[0];
+  if (!declared) return true;
+  if (Node.isParameterDeclaration(declared)) return false;
+  return declared.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a) || Node.isArrowFunction(a)) === undefined;
 }
 
 /** Where the generated file gets the logger object: a global, the module the source imports it from, or the source itself. */

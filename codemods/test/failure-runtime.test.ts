@@ -66,6 +66,12 @@ describe('--failure-log chooses the source', () => {
     expect(generate(false)).toContain('const attempt = watchAttempt(ctx.body);');
   });
 
+  it('by default never reads a logger the runner gets as a parameter (the generated code cannot reach it)', () => {
+    const project = memoryProject({ '/project/tell.js': 'export async function tell(bot, agent) {\n  agent.log("no");\n  return false;\n}\n' });
+    const text = wrapRunners(project, { files: ['/project/tell.js'] }).changes.find((c) => c.kind === 'capabilities')!.after;
+    expect(text).toContain('const attempt = watchAttempt(ctx.body);');
+  });
+
   it('refuses a value that is neither a property nor a logger method', () => {
     expect(() => generate('bot.output.text')).toThrow(/failureLog "bot.output.text" is neither a bot property/);
   });
