@@ -15,7 +15,6 @@ const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <
   --unwrap <name>        a higher-order wrapper around perform functions to see through, besides runAsAction (repeatable)
   --failure-log <where>  where runners log a failure: a bot property (output) or a logger method (logger.warn, console.log);
                          a false result fails with what they wrote during the attempt (default: what the code uses; none: off)
-                         (default: the property each file appends to, as in bot.output += …; none: off)
   --include-tests        also wrap test files (__tests__/, *.test.*, *.spec.*), skipped by default`;
 
 /** The CLI's arguments after parsing; validated so bad usage gets a clear message and exit code 2. */
