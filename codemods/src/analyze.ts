@@ -14,7 +14,7 @@ import { scriptShape } from './shapes/script.js';
 import type { Candidate, ShapeAnalyzer } from './shapes/shape-analyzer.js';
 
 /** The shapes, in the order they are asked: a dispatcher before a plain function, a script's functions before exported ones. */
-export const SHAPES: readonly ShapeAnalyzer[] = [functionDispatcherShape, scriptShape, functionShape, commandShape, classDispatcherShape, leafShape];
+const SHAPES: readonly ShapeAnalyzer[] = [functionDispatcherShape, scriptShape, functionShape, commandShape, classDispatcherShape, leafShape];
 
 /** Finds the runner shapes in a file. Never edits it; `mustExport` lists the edits needed. */
 export function analyzeFile(file: SourceFile, options: AnalyzeOptions): FileAnalysis {
