@@ -1,11 +1,14 @@
 // @sinew/codemods: wall time of `wrapRunners` on a 1,500-line JavaScript skills module (JSDoc types, ESM), a fresh
 // ts-morph project per round (what one CLI run pays), vs a plain ts-morph parse of the same file in the same run
 // (bench/harness.ts: warm-up, 7 alternating rounds). The codemod type-checks every parameter; the parse does not.
-// A second figure: the docblock-in-body skills fixture (docblocks parsed from bodies, types inferred from usage).
+// A second figure: the largest fixture as it is (js/skills.js). Before the timings it prints the codemod table of
+// every fixture the codemod tests use (codemods/test/table.ts: shape, lines, found, wrapped, typed, z.unknown()
+// share, capabilities a runtime test runs through the executor), each wrapped as the CLI does (real files).
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Project, ts } from 'ts-morph';
 import { wrapRunners } from '@sinew/codemods';
+import { FIXTURES, formatTable, tableRow } from '../codemods/test/table.js';
 import { compare } from './harness.js';
 const PATH = '/bench/skills.js';
 
@@ -57,5 +60,9 @@ async function measure(label: string, text: string): Promise<void> {
   console.log(`  (${capabilities} capabilities wrapped per run, fresh project each)`);
 }
 
-await measure('JSDoc skills', largeModule());
-await measure('docblock-in-body skills', readFileSync(new URL('../codemods/test/fixtures/docblock/skills.js', import.meta.url), 'utf8'));
+const rows = FIXTURES.map((spec) => tableRow(spec));
+console.log(`codemod table (every fixture)\n${formatTable(rows)}\n`);
+const modules = FIXTURES.flatMap((spec, index) => (spec.paths.length === 1 ? [{ path: spec.paths[0]!, lines: rows[index]!.lines }] : []));
+const largest = modules.sort((a, b) => b.lines - a.lines)[0]!.path;
+await measure(`the largest fixture (${largest})`, readFileSync(new URL(`../codemods/test/fixtures/${largest}`, import.meta.url), 'utf8'));
+await measure('JSDoc skills doubled', largeModule());

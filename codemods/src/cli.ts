@@ -6,15 +6,15 @@ import { z } from 'zod';
 import { SOURCE_FILE } from './language.js';
 
 const USAGE = `usage: sinew-codemod wrap-runners <paths…> [--dry-run] [--out <dir>] [--registry-file <path>]
-                    [--unwrap <name>]… [--failure-log <property>|none] [--include-tests]
+                    [--unwrap <name>]… [--failure-log <property>|<logger.method>|none] [--include-tests]
 
   <paths…>               .ts/.js/.mjs/.cjs files or directories (searched for them, node_modules skipped)
   --dry-run              print a unified diff of what would change; write nothing
   --out <dir>            write generated files under <dir> (mirroring the input tree) instead of beside the sources
   --registry-file <path> where the registry goes (default: sinew.registry.ts in --out or the inputs' common directory)
   --unwrap <name>        a higher-order wrapper around perform functions to see through, besides runAsAction (repeatable)
-  --failure-log <prop>   the bot property runners log to; a false result fails with what they wrote during the attempt
-                         (default: the property each file appends to, as in bot.output += …; none: off)
+  --failure-log <where>  where runners log a failure: a bot property (output) or a logger method (logger.warn, console.log);
+                         a false result fails with what they wrote during the attempt (default: what the code uses; none: off)
   --include-tests        also wrap test files (__tests__/, *.test.*, *.spec.*), skipped by default`;
 
 /** The CLI's arguments after parsing; validated so bad usage gets a clear message and exit code 2. */
@@ -29,7 +29,7 @@ const CliArgsSchema = z.strictObject({
     .regex(/\.(c|m)?[jt]s$/, '--registry-file must be a .ts, .js, .mjs or .cjs file')
     .optional(),
   unwrap: z.array(z.string().regex(/^[A-Za-z_$][\w$.]*$/, '--unwrap needs a function name')),
-  failureLog: z.union([z.literal('none'), z.string().regex(/^[A-Za-z_$][\w$]*$/, '--failure-log needs a property name or none')]).optional(),
+  failureLog: z.union([z.literal('none'), z.string().regex(/^(?:[A-Za-z_$][\w$]*\.)?[A-Za-z_$][\w$]*$/, '--failure-log needs a bot property (output, bot.output), a logger method (console.log, logger.warn) or none')]).optional(),
   includeTests: z.boolean(),
 });
 

@@ -3,13 +3,15 @@
 import { dirname, resolve } from 'node:path';
 import { Node, SyntaxKind, type ClassDeclaration, type Expression, type ParameterDeclaration, type SourceFile, type Type, type TypeNode } from 'ts-morph';
 import type { ContextAdapter } from './context.js';
+import type { FailureLogSpec, FailureSource } from './failure.js';
+import type { WrapperFailure } from './wrapper-failures.js';
 import type { Language } from './language.js';
 import type { Finding, FindingCode, RunnerShape } from './report.js';
 import type { ParamHint } from './params.js';
 import { quote } from './schema.js';
 
 /** How the wrapped runner's result becomes a RunnerResult. */
-export type ResultKind = 'void' | 'boolean' | 'success' | 'leaf' | 'value';
+export type ResultKind = 'void' | 'boolean' | 'success' | 'leaf' | 'value' | 'wrapped';
 
 /** Where a name is imported from: a module file (absolute path, extension as it will be written) or a package. */
 export type ImportFrom = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'package'; readonly specifier: string };
@@ -46,8 +48,10 @@ export interface PlannedCapability {
   readonly instance?: { readonly factory: string; readonly className: string; readonly construct: string };
   /** Functions of the context file this capability calls (an agent, a leaf context, an instance). */
   readonly adapters?: readonly ContextAdapter[];
-  /** The bot property the runner logs to (`output` for `bot.output += …`): a false result's reason is what it wrote during the attempt. */
-  readonly failureLog?: string;
+  /** Where the runner logs a failure's reason (`bot.output += …`, `logger.warn(…)`): a false result's reason is what it wrote during the attempt. */
+  readonly failureLog?: FailureSource;
+  /** A perform behind a wrapper (`runAsAction(fn)`): the texts the wrapper returns for a failure (resultKind `wrapped`). */
+  readonly wrapperFailures?: readonly WrapperFailure[];
   /** A function of a script-style file: called through the generated `scriptFunction` loader. */
   readonly script?: boolean;
   /** Set when the verb was qualified by the directory because another directory's runner has it. */
@@ -75,7 +79,7 @@ export interface Ctx {
   /** CommonJS only: what `module.exports` / `exports.x` hands out, by declaration (or inline function) → exported name. */
   readonly commonJs: ReadonlyMap<Node, string> | undefined;
   readonly hint: ((param: ParameterDeclaration) => ParamHint | undefined) | undefined;
-  readonly failureLog: string | undefined;
+  readonly failureLog: FailureSource | undefined;
   readonly unwrap: readonly string[];
   /** A script-style file (no imports or exports): its globals, and its path as the generated file names it. */
   readonly script: { readonly globals: readonly string[] } | undefined;
@@ -89,8 +93,8 @@ export interface AnalyzeOptions {
   readonly contextFile: string;
   /** A schema for a parameter nothing in its own file types (a command table's declared params for the skill it calls). */
   readonly hint?: (param: ParameterDeclaration) => ParamHint | undefined;
-  /** The bot property runners log to (a false result's reason); default: the one the file appends to (`bot.output += …`); false: none. */
-  readonly failureLog?: string | false;
+  /** Where runners log a failure's reason; default: what the file's code uses (`bot.output += …`, a logger call before `return false`); false: none. */
+  readonly failureLog?: FailureLogSpec | false;
   /** Higher-order wrappers to see through (`perform: runAsAction(fn)`); default DEFAULT_UNWRAP. */
   readonly unwrap?: readonly string[];
 }
@@ -225,4 +229,9 @@ export function constructorAdapter(ctx: Ctx, cls: ClassDeclaration, params: read
 /** The import of a context-file function, if the capability calls one. */
 export function adapterImports(ctx: Ctx, adapter: ContextAdapter | undefined): ImportNeed[] {
   return adapter ? [{ name: adapter.name, from: { kind: 'file', path: ctx.contextModule }, typeOnly: false }] : [];
+}
+
+/** What the generated file imports to read the failure source (a logger object), if anything. */
+export function failureImports(ctx: Ctx): readonly ImportNeed[] {
+  return ctx.failureLog?.kind === 'call' ? ctx.failureLog.imports : [];
 }

@@ -2,6 +2,7 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { Node, type Project, type SourceFile } from 'ts-morph';
 import { analyzeFile } from './analyze.js';
 import type { PlannedCapability } from './shape.js';
+import { parseFailureLog } from './failure.js';
 import { DEFAULT_UNWRAP } from './shapes/command.js';
 import { CONTEXT_BASENAME, renderContextFile, type ContextAdapter } from './context.js';
 import { isGenerated, ownership, renderCapabilitiesFile, renderRegistryFile, type RegistryEntry } from './emit.js';
@@ -24,7 +25,10 @@ export interface WrapRunnersOptions {
   readonly contractsModule?: string;
   /** Version of every generated capability; default `0.1.0`. */
   readonly version?: string;
-  /** The bot property runners log to, read for a false result's reason; default: the one each file appends to; false: none. */
+  /**
+   * Where runners log the reason for a false result: a bot property (`output`, `bot.output`) or a logger method
+   * (`console.log`, `logger.warn`: calls during the attempt are collected); default: what each file's code uses; false: none.
+   */
   readonly failureLog?: string | false;
   /** Higher-order wrappers to see through besides `runAsAction` (`perform: myWrapper(async (agent, …) => …)`). */
   readonly unwrap?: readonly string[];
@@ -222,6 +226,10 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
     .sort((a, b) => (a.getFilePath() < b.getFilePath() ? -1 : 1));
 
   const unwrap = [...DEFAULT_UNWRAP, ...(options.unwrap ?? [])];
+  const failureLog = options.failureLog === undefined || options.failureLog === false ? options.failureLog : parseFailureLog(options.failureLog);
+  if (failureLog === undefined && typeof options.failureLog === 'string') {
+    throw new TypeError(`wrapRunners: failureLog ${JSON.stringify(options.failureLog)} is neither a bot property (output, bot.output) nor a logger method (console.log, logger.warn)`);
+  }
   const hints = commandTableHints(sources, unwrap);
   const analyze = (file: SourceFile) =>
     analyzeFile(file, {
@@ -230,7 +238,7 @@ export function wrapRunners(project: Project, options: WrapRunnersOptions = {}):
       contextFile,
       unwrap,
       hint: (param) => hints.get(param),
-      ...(options.failureLog !== undefined ? { failureLog: options.failureLog } : {}),
+      ...(failureLog !== undefined ? { failureLog } : {}),
     });
   const analyses = sources.map((file) => ({ file, analysis: analyze(file) }));
   const notesByFile = new Map<string, string[]>();

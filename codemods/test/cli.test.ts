@@ -78,7 +78,7 @@ describe('sinew-codemod wrap-runners (subprocess)', () => {
     [['wrap-runners', 'src', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['wrap-runners', 'src', '--registry-file', 'registry.json'], /--registry-file must be a \.ts, \.js, \.mjs or \.cjs file/],
     [['wrap-runners', 'nope/missing.ts'], /nope\/missing\.ts does not exist/],
-    [['wrap-runners', 'src', '--failure-log', 'bot.output'], /--failure-log needs a property name or none/],
+    [['wrap-runners', 'src', '--failure-log', 'bot.output.text'], /--failure-log needs a bot property \(output, bot.output\), a logger method/],
     [['wrap-runners', 'src', '--unwrap', 'run as action'], /--unwrap needs a function name/],
   ])('exits 2 with a clear message on bad usage: %j', (args, message) => {
     const result = run(repoRoot, ...(args as string[]));

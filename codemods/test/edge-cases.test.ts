@@ -46,6 +46,35 @@ export class NeedsConfig {
 export async function generic<T>(bot: Bot, value: T): Promise<void> {}
 
 export default async function main(bot: Bot): Promise<void> {}
+
+const log = { warn: (...parts: unknown[]): void => void parts };
+
+function runAsAction<A extends unknown[]>(fn: (agent: { bot: Bot }, ...args: A) => Promise<boolean | string>) {
+  return async (agent: { bot: Bot }, ...args: A): Promise<string> => {
+    try {
+      const result = await fn(agent, ...args);
+      if (result === false) return 'Action failed.';
+      return typeof result === 'string' ? result : 'Done.';
+    } catch (error) {
+      return \`Action threw: \${String(error)}\`;
+    }
+  };
+}
+
+export const commands = [
+  {
+    name: '!shout',
+    params: { text: { type: 'string' } },
+    perform: runAsAction(async (agent, text: string) => {
+      if (!text) {
+        log.warn('nothing to shout');
+        return false;
+      }
+      agent.bot.chat(text.toUpperCase());
+      return true;
+    }),
+  },
+];
 `,
 };
 
@@ -61,9 +90,9 @@ describe('edge cases', () => {
   });
 
   it('aliases imported runners whose names clash with generated names', () => {
-    expect(text).toContain('import { NeedsConfig, PingLeaf, settle as settleRunner, z as zRunner, type Bot } from');
+    expect(text).toContain('import { NeedsConfig, PingLeaf, commands, log, settle as settleRunner, z as zRunner, type Bot } from');
     expect(text).toContain('await settleRunner(ctx.body, args.debt)');
-    expect(text).toContain("fromBoolean(await zRunner(ctx.body, args), 'z')");
+    expect(text).toContain("fromBoolean(await zRunner(ctx.body, args), 'z', attempt)");
   });
 
   it('exports a local Bot type the generated file needs', () => {
@@ -86,9 +115,17 @@ describe('edge cases', () => {
   it('builds a class whose constructor needs more than the bot through the context file, unmapped until filled in', () => {
     expect(find('NeedsConfig.executeAction#go')).toMatchObject({ kind: 'wrapped', shape: 'dispatcher' });
     expect(text).toContain('const needsConfigFor = perBody((body: Bot) => newNeedsConfig(body));');
-    expect(text).toContain("import { newNeedsConfig } from './sinew.context.js';");
+    expect(text).toContain("import { newNeedsConfig, toAgent } from './sinew.context.js';");
     const context = result.changes.find((c) => c.kind === 'context')!.after;
     expect(context).toContain("return new NeedsConfig(bot, unmapped('config', 'newNeedsConfig'));");
+  });
+
+  it('reads a TypeScript wrapper for its failure texts, and a local logger (exported for it) for failure reasons', () => {
+    expect(text).toContain(
+      "fromWrapped(await commandNamed(commands, '!shout').perform(toAgent(ctx), args.text), '!shout', [{ prefix: 'Action failed.', when: 'returned_false' }, { prefix: 'Action threw:', when: 'threw' }], attempt)",
+    );
+    expect(text).toContain("const attempt = watchAttempt(ctx.body, { target: log, method: 'warn' });");
+    expect(result.changes.find((c) => c.kind === 'export')?.after).toContain('export const log = {');
   });
 
   it('type-checks against the real contracts', () => {

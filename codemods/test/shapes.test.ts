@@ -59,8 +59,8 @@ describe('function shape', () => {
   });
 
   it('adapts { success, error }, boolean and void results', () => {
-    expect(text).toContain("fromSuccess(await craftItem(ctx.body, args.itemName, args.quantity), 'craftItem')");
-    expect(text).toContain("fromBoolean(await goTo(ctx.body, args.target, args.mode, args.range), 'goTo')");
+    expect(text).toContain("fromSuccess(await craftItem(ctx.body, args.itemName, args.quantity), 'craftItem', attempt)");
+    expect(text).toContain("fromBoolean(await goTo(ctx.body, args.target, args.mode, args.range), 'goTo', attempt)");
     expect(text).toMatch(/async \(\) => \{\s+await sayHello\(ctx\.body, args\.names, args\.extra\);\s+\}/);
   });
 

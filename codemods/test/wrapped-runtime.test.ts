@@ -21,6 +21,28 @@ describe('wrapped-perform commands and the helpers they type, on a real bot', ()
     expect(helpers).toContain('where: z.string().optional(),');
   });
 
+  it('reads the failure texts runAsAction and throttled build (catch, refusal, interruption, a false result) from their code', () => {
+    const text = world.result.changes.find((c) => c.path.endsWith('commands.capabilities.js'))!.after;
+    expect(text).toContain(
+      "'!say', [{ prefix: 'Busy with', when: 'refused' }, { prefix: 'Action interrupted:', when: 'interrupted' }, { prefix: 'Action failed.', when: 'returned_false' }, { prefix: 'Action threw:', when: 'threw' }], attempt)",
+    );
+    expect(text).toContain("'!shout', [{ prefix: 'Wait', when: 'refused' }], attempt)");
+  });
+
+  it('discard (runAsAction): the action returned false before acting, so the step fails runner_error with the wrapper text', async () => {
+    const outcome = await world.step('discard', { item_name: 'diamond', num: 1 });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure).toMatchObject({ code: 'runner_error', reason: 'Action failed. no diamond to discard (!discard)' });
+  });
+
+  it('discard_pair (runAsAction): tossed the first, ran out at the second, so the step fails effects_unmet', async () => {
+    await give(world.bot, 'dirt', 2);
+    const outcome = await world.step('discard_pair', { first: 'dirt', second: 'emerald', num: 1 });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.failure).toMatchObject({ code: 'effects_unmet', reason: 'Action failed. ran out at emerald (!discardPair)' });
+    await world.refused('discard_pair', { first: 'dirt', second: 'emerald', num: 0 }, 'num');
+  });
+
   it('say (runAsAction): the bot says it; a list for text is invalid_args naming text', async () => {
     const heard = world.nextChat();
     await world.succeeds('say', { text: 'through the wrapper' });

@@ -4,7 +4,9 @@ import { Node, type Expression, type ObjectLiteralExpression, type ParameterDecl
 import type { ContextAdapter } from '../context.js';
 import { isVerb, toCamelCase, toSnakeCase } from '../naming.js';
 import { objectSchemaSource, quote } from '../schema.js';
-import { finding, isBotParam, literalDefault, resultKind, type Ctx } from '../shape.js';
+import { failureImports, finding, isBotParam, literalDefault, resultKind, type Ctx } from '../shape.js';
+import { wrapperFailures } from '../wrapper-failures.js';
+import { defineShape, type TableCandidate } from './shape-analyzer.js';
 
 /** A string-literal property of an object literal. */
 function stringProperty(object: ObjectLiteralExpression, key: string): string | undefined {
@@ -40,24 +42,23 @@ export function isCommandEntry(node: Node): node is ObjectLiteralExpression {
 }
 
 /** Command tables: `[{ name: '!collectBlocks', params: { … }, perform: async (agent, …) => … }, …]`, one capability per entry. */
-export function analyzeCommandTables(ctx: Ctx): void {
-  for (const statement of ctx.file.getVariableStatements()) {
-    for (const decl of statement.getDeclarations()) {
-      const init = decl.getInitializer();
-      if (!init || !Node.isArrayLiteralExpression(init) || !Node.isIdentifier(decl.getNameNode())) continue;
-      const entries = init.getElements();
-      if (entries.length === 0 || !entries.every(isCommandEntry)) continue;
-      const table = decl.getName();
-      const line = decl.getStartLineNumber();
-      if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
-        finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
-        continue;
-      }
-      if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
-      for (const entry of entries as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
-    }
+function analyzeCommandTable(ctx: Ctx, { statement, decl, init }: TableCandidate): void {
+  const table = decl.getName();
+  const line = decl.getStartLineNumber();
+  if (ctx.commonJs && ctx.commonJs.get(init) !== table) {
+    return finding(ctx, 'skipped', 'not_exported', table, line, `a command table not in module.exports under its own name; add \`${table}\` to module.exports to wrap it`);
   }
+  if (!ctx.commonJs && !statement.isExported()) ctx.out.mustExport.push(statement);
+  for (const entry of init.getElements() as ObjectLiteralExpression[]) analyzeCommand(ctx, table, entry);
 }
+
+/** An array of `{ name, perform }` entries, every one. */
+export const commandShape = defineShape({
+  name: 'command',
+  kind: 'table',
+  detect: (_ctx, { init }) => init.getElements().length > 0 && init.getElements().every(isCommandEntry),
+  analyze: analyzeCommandTable,
+});
 
 const COMMAND_TYPES: Record<string, string> = { int: 'z.number().int()', integer: 'z.number().int()', float: 'z.number()', number: 'z.number()', boolean: 'z.boolean()', string: 'z.string()' };
 
@@ -134,14 +135,17 @@ function analyzeCommand(ctx: Ctx, table: string, entry: ObjectLiteralExpression)
     file: ctx.file.getFilePath(),
     schema: objectSchemaSource(members, '  '),
     usesVec3: false,
-    bodyType: adapter ? 'unknown' : `Parameters<(typeof ${table})[number]['perform']>[0]`,
+    // An agent adapter hands the perform `{ bot: ctx.body }`: the body is the type of the agent's bot.
+    bodyType: `Parameters<(typeof ${table})[number]['perform']>[0]${adapter ? "['bot']" : ''}`,
     call: `commandNamed(${table}, ${quote(commandName)}).perform(${callArgs.join(', ')})`,
-    // The generated code calls the table's perform, so its result is what the wrapper (if any) returns.
-    resultKind: resultKind(perform === written ? perform.getReturnType() : (written.getType().getCallSignatures()[0]?.getReturnType() ?? perform.getReturnType())),
+    // The generated code calls the table's perform: behind a wrapper, its result is what the wrapper returns (text, often).
+    resultKind: perform === written ? resultKind(perform.getReturnType()) : 'wrapped',
+    ...(perform === written ? {} : { wrapperFailures: wrapperFailures(written, ctx.unwrap) }),
     runnerLabel: commandName,
     imports: [
       { name: table, from: { kind: 'file', path: ctx.sourceModule }, typeOnly: false },
       ...(adapter ? [{ name: adapter.name, from: { kind: 'file' as const, path: ctx.contextModule }, typeOnly: false }] : []),
+      ...failureImports(ctx),
     ],
     ...(adapter ? { adapters: [adapter] } : {}),
     ...(ctx.failureLog !== undefined ? { failureLog: ctx.failureLog } : {}),

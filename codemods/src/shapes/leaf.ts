@@ -8,6 +8,7 @@ import { toCamelCase, toSnakeCase } from '../naming.js';
 import { deriveSchema, quote } from '../schema.js';
 import { adapterImports, construction, description, extensionOf, finding, isBotType, isPromiseLike, resolveBody, resultKind, type Ctx, type ImportNeed } from '../shape.js';
 import { propertyValue } from './command.js';
+import { defineShape } from './shape-analyzer.js';
 /** The object literal a leaf's `spec` (instance or static) is initialised with. */
 function specObject(cls: ClassDeclaration): ObjectLiteralExpression | undefined {
   const spec = cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec');
@@ -92,7 +93,7 @@ function contextFields(method: Node, contextType: Type): { fields: string[]; ric
   return { fields, rich, missing, ...(botField ? { botField } : {}) };
 }
 
-export function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
+function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   const className = cls.getName();
   const method = cls.getInstanceMethodOrThrow('run');
   const line = method.getStartLineNumber();
@@ -169,3 +170,11 @@ export function analyzeLeaf(ctx: Ctx, cls: ClassDeclaration): void {
   });
   if (!cls.isExported()) ctx.out.mustExport.push(cls);
 }
+
+/** A class with a `spec` (instance or static) and `run(ctx, args)`. */
+export const leafShape = defineShape({
+  name: 'leaf',
+  kind: 'class',
+  detect: (_ctx, { cls }) => cls.getInstanceMethod('run') !== undefined && (cls.getInstanceProperty('spec') ?? cls.getStaticProperty('spec')) !== undefined,
+  analyze: (ctx, { cls }) => analyzeLeaf(ctx, cls),
+});
