@@ -4,7 +4,8 @@ import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
 import { fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
-import { blockNear, count, heldTool, ingredientOrder } from './state.js';
+import { itemSources, mustExplore, sourceContext, type ItemSource, type SourceContext } from './sources.js';
+import { blockNear, count, ingredientOrder } from './state.js';
 
 type Args = Readonly<Record<string, unknown>>;
 const item = (args: Args): string => String(args.item);
@@ -72,8 +73,73 @@ function ensureBlock(prefix: string, task: string, block: string, craftDescripti
   ];
 }
 
-/** The HTN methods for Minecraft items, from a recipe book (gather, craft, smelt). */
-export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
+/** The source of `verb` for the task's item in this world, when it has one and more is missing. */
+function sourceFor<V extends ItemSource['verb']>(book: RecipeBook, context: SourceContext, verb: V, state: PlannerWorld, args: Args) {
+  if (missing(state, args) < 1) return undefined;
+  return itemSources(book, item(args), context).find((source): source is Extract<ItemSource, { verb: V }> => source.verb === verb);
+}
+
+/** Get and hold the weakest of the block's harvest tools, unless a stronger one is held: the subtasks before digging. */
+function toolFirst(state: PlannerWorld, tools: readonly string[]): HtnTask[] {
+  const tool = [...tools].reverse().find((name) => count(state, name) > 0) ?? tools[0];
+  if (!tool) return [];
+  return [{ task: 'obtain', args: { item: tool, count: 1 } }, ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }])];
+}
+
+/** `explore` towards a target first when the body can and it is not in view (a mob never is: the snapshot has none). */
+function exploreFirst(state: PlannerWorld, context: SourceContext, target: { block: string } | { mob: string }): HtnTask[] {
+  const needed = 'mob' in target ? context.verbs.has('explore') : mustExplore(state, target.block, context);
+  return needed ? [{ task: 'explore', args: { target } }] : [];
+}
+
+/**
+ * The obtaining methods for the verbs only a body with explore, mine, hunt and shear has (the testkit's generated
+ * worlds); absent otherwise, so a planner never emits a verb its registry lacks.
+ */
+function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod<PlannerWorld>[] {
+  const methods: HtnMethod<PlannerWorld>[] = [];
+  if (context.verbs.has('mine')) {
+    methods.push({
+      name: 'obtain.deep',
+      task: 'obtain',
+      description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'mine', state, args);
+        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args) } }];
+      },
+    });
+  }
+  if (context.verbs.has('hunt')) {
+    methods.push({
+      name: 'obtain.hunt',
+      task: 'obtain',
+      description: 'hunt an animal whose drops give it (beef, leather, feathers), finding one first',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'hunt', state, args);
+        return source && [...exploreFirst(state, context, { mob: source.mob }), { task: 'hunt', args: { animal: source.mob, count: missing(state, args) } }];
+      },
+    });
+  }
+  if (context.verbs.has('shear')) {
+    methods.push({
+      name: 'obtain.shear',
+      task: 'obtain',
+      description: 'shear sheep for wool: shears first, then find a sheep',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'shear', state, args);
+        return source && [{ task: 'obtain', args: { item: 'shears', count: 1 } }, ...exploreFirst(state, context, { mob: 'sheep' }), { task: 'shear', args: { animal: 'sheep', count: missing(state, args) } }];
+      },
+    });
+  }
+  return methods;
+}
+
+/**
+ * The HTN methods for Minecraft items, from a recipe book and the world's sources (gather, mine, hunt, shear,
+ * craft, smelt). Which source gives an item is derived (`itemSources`); what stays written here is the order a
+ * player tries them in and the stations (table, furnace, fuel) a search would rediscover on every plan.
+ */
+export function minecraftMethods(book: RecipeBook, context: SourceContext = sourceContext()): HtnMethod<PlannerWorld>[] {
   const craftVia = (rank: number): HtnMethod<PlannerWorld>['expand'] => (state, args) => {
     const deficit = missing(state, args);
     if (deficit < 1) return undefined;
@@ -100,9 +166,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       task: 'obtain',
       description: 'gather a raw item from its block (logs, dirt, sand)',
       expand(state, args) {
-        const source = book.gatherSource(item(args));
-        if (!source || source.tool || missing(state, args) < 1) return undefined;
-        return [{ task: 'gather', args: { block: source.block, count: missing(state, args) } }];
+        const source = sourceFor(book, context, 'gather', state, args);
+        if (!source || source.tools.length) return undefined;
+        return [...exploreFirst(state, context, { block: source.block }), { task: 'gather', args: { block: source.block, count: missing(state, args) } }];
       },
     },
     {
@@ -110,14 +176,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       task: 'obtain',
       description: 'mine a raw item that needs a tool (cobblestone ← stone with a pickaxe): get and equip the tool first',
       expand(state, args) {
-        const source = book.gatherSource(item(args));
-        if (!source?.tool || missing(state, args) < 1) return undefined;
-        const tool = heldTool(state, source) ?? source.tool;
-        return [
-          { task: 'obtain', args: { item: tool, count: 1 } },
-          ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }]),
-          { task: 'gather', args: { block: source.block, count: missing(state, args) } },
-        ];
+        const source = sourceFor(book, context, 'gather', state, args);
+        if (!source?.tools.length) return undefined;
+        return [...toolFirst(state, source.tools), ...exploreFirst(state, context, { block: source.block }), { task: 'gather', args: { block: source.block, count: missing(state, args) } }];
       },
     },
     {
@@ -125,9 +186,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       task: 'obtain',
       description: 'smelt it in a furnace (iron_ingot ← raw_iron): the input, fuel, a furnace, then smelt_item',
       expand(state, args) {
-        const input = book.smeltSource(item(args));
+        const input = sourceFor(book, context, 'smelt_item', state, args)?.input;
         const deficit = missing(state, args);
-        if (!input || deficit < 1) return undefined;
+        if (!input) return undefined;
         return [
           { task: 'obtain', args: { item: input, count: deficit } },
           { task: 'fuel', args: { items: deficit, coal: Math.ceil(deficit / 8) } },
@@ -158,6 +219,7 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       subtasks: [],
     },
     ...ensureBlock('furnace', 'ensure_furnace', 'furnace', 'craft a furnace from 8 cobblestone at a crafting table, then place it'),
+    ...wildMethods(book, context),
     { name: 'obtain.craft', task: 'obtain', description: 'craft by the best-ranked recipe (held ingredients, local wood)', expand: craftVia(0) },
     { name: 'obtain.craft_alt', task: 'obtain', description: 'craft by the second-ranked recipe', expand: craftVia(1) },
     ...ensureBlock('table', 'ensure_table', 'crafting_table', 'craft a crafting table, then place it'),

@@ -34,6 +34,8 @@ export interface RecipeBook {
   blocksDropping(item: string): readonly string[];
   /** Mobs whose loot includes the item (`leather` → cow), from minecraft-data. */
   mobsDropping(item: string): readonly string[];
+  /** What a mob drops when killed (`cow` → leather, beef), from minecraft-data. */
+  mobLoot(mob: string): readonly string[];
   /** The tools that harvest a block, weakest pickaxe first; empty when a hand will do (minecraft-data `harvestTools`). */
   harvestTools(block: string): readonly string[];
   /** The item a block drops when dug (`stone` → `cobblestone`, `iron_ore` → `raw_iron`), from minecraft-data. */
@@ -138,6 +140,7 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
     },
     blocksDropping: (item) => blockDrops.get(item) ?? [],
     mobsDropping: (item) => mobDrops.get(item) ?? [],
+    mobLoot: (mob) => (data.entityLoot[mob]?.drops ?? []).map((drop) => drop.item),
     harvestTools(block) {
       return Object.keys(data.blocksByName[block]?.harvestTools ?? {})
         .map((id) => data.items[Number(id)]?.name)

@@ -3,6 +3,7 @@ import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { applySmelt, fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
+import { itemSources, sourceContext, type WorldSources } from './sources.js';
 import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, nearestSeen, placeSpot } from './state.js';
 
 /** Options of the Minecraft precondition repair. */
@@ -10,6 +11,10 @@ export interface MinecraftRepairOptions {
   /** Regression depth bound (default 12: iron_ingot ← raw_iron ← stone_pickaxe ← cobblestone ← wooden_pickaxe ← stick ← planks ← logs is 8). */
   readonly maxDepth?: number;
   readonly book?: RecipeBook;
+  /** What the world holds to take items from (default `PLACED_WORLD`). */
+  readonly world?: WorldSources;
+  /** The body's verbs: mine, hunt and shear are used only when listed (default `ITEM_VERBS`). */
+  readonly verbs?: readonly string[];
 }
 
 /** A repair that could not be built, with the chain that failed. */
@@ -58,6 +63,7 @@ function regress(
 ): SubgoalResult {
   const gathered = new Map<string, number>();
   const book = options.book ?? recipeBook();
+  const context = sourceContext(options);
   const maxDepth = options.maxDepth ?? 12;
   const state: PlannerWorld = structuredClone(world);
   const wood = preferredWood(world);
@@ -107,10 +113,11 @@ function regress(
     if (depth > maxDepth) return fail('depth_exceeded', `depth ${maxDepth} exceeded at ${[...chain, item].join(' ← ')}`);
     const deficit = need - count(state, item);
     const path = [...chain, item];
-    const source = book.gatherSource(item);
-    if (source) {
-      if (source.tool && !heldTool(state, source)) {
-        if (!achieveItem(source.tool, 1, depth + 1, path)) return false;
+    const sources = itemSources(book, item, context);
+    const source = sources.find((s) => s.verb === 'gather' || s.verb === 'mine');
+    if (source && 'block' in source) {
+      if (source.tools.length && !heldTool(state, source)) {
+        if (!achieveItem(source.tools[0]!, 1, depth + 1, path)) return false;
       }
       const tool = heldTool(state, source);
       if (tool && state.heldItem !== tool) {
@@ -119,13 +126,21 @@ function regress(
       }
       const amount = Math.max(deficit, (gatherTotals.get(source.block) ?? 0) - (gathered.get(source.block) ?? 0));
       gathered.set(source.block, (gathered.get(source.block) ?? 0) + amount);
-      steps.push({ type: 'gather', args: { block: source.block, count: amount }, effects: [formatPredicate(pred.hasItem(item, count(state, item) + amount))] });
+      const args = source.verb === 'mine' ? { target: { ore: source.block }, count: amount } : { block: source.block, count: amount };
+      steps.push({ type: source.verb, args, effects: [formatPredicate(pred.hasItem(item, count(state, item) + amount))] });
       add(state, item, amount);
       return true;
     }
+    const animal = sources.find((s) => s.verb === 'hunt');
+    if (animal && 'mob' in animal) {
+      if (context.verbs.has('explore')) steps.push({ type: 'explore', args: { target: { mob: animal.mob } } });
+      steps.push({ type: 'hunt', args: { animal: animal.mob, count: deficit }, effects: [formatPredicate(pred.gained(item, deficit))] });
+      for (const drop of book.mobLoot(animal.mob)) add(state, drop, deficit);
+      return true;
+    }
     // Smelting before crafting: what a furnace makes has no honest crafting recipe (ingots only from blocks or nuggets).
-    const input = book.smeltSource(item);
-    if (input) return achieveSmelt(item, input, deficit, depth, path);
+    const smelt = sources.find((s) => s.verb === 'smelt_item');
+    if (smelt && 'input' in smelt) return achieveSmelt(item, smelt.input, deficit, depth, path);
     const options = rankRecipes(book, item, state.inventory, wood);
     if (!options.length) return fail('unobtainable', `no recipe or gather source for ${item} (${path.join(' ← ')})`);
     for (const option of options) {
