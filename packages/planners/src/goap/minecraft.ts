@@ -29,7 +29,7 @@ export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?
       if (item === undefined) return undefined;
       switch (verb) {
         case 'craft_item':
-          return craftVariants(book, item, count, world);
+          return craftVariants(book, item, count, world, (name) => context.sourced(book, name));
         case 'gather':
           return digVariants(book, context, item, count, world, 'gather');
         case 'smelt_item': {
@@ -63,8 +63,8 @@ export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?
   };
 }
 
-function craftVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld): ActionVariant[] {
-  return rankRecipes(book, item, world.inventory, preferredWood(world))
+function craftVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld, sourced: (item: string) => boolean): ActionVariant[] {
+  return rankRecipes(book, item, world.inventory, preferredWood(world), sourced)
     .slice(0, RECIPE_VARIANTS)
     .map((recipe) => {
       const times = Math.ceil(count / recipe.resultCount);

@@ -143,7 +143,7 @@ export function minecraftMethods(book: RecipeBook, context: SourceContext = sour
   const craftVia = (rank: number): HtnMethod<PlannerWorld>['expand'] => (state, args) => {
     const deficit = missing(state, args);
     if (deficit < 1) return undefined;
-    const option = rankRecipes(book, item(args), state.inventory, preferredWood(state))[rank];
+    const option = rankRecipes(book, item(args), state.inventory, preferredWood(state), (name) => context.sourced(book, name))[rank];
     if (!option) return undefined;
     const crafts = Math.ceil(deficit / option.resultCount);
     const subtasks: HtnTask[] = [...(option.needsTable ? [{ task: 'ensure_table' }] : [])];

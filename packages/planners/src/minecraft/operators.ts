@@ -148,7 +148,14 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
     return typeof target?.ore === 'string' ? target.ore : undefined;
   };
   return [
-    { verb: 'explore' },
+    {
+      verb: 'explore',
+      // A block found is in view from then on (far enough not to count as near): the plan explores for it once.
+      apply(state, args) {
+        const block = (args.target as { block?: unknown } | undefined)?.block;
+        if (typeof block === 'string') state.blocks[blockKey({ x: state.position.x + 32, y: state.position.y, z: state.position.z })] = block;
+      },
+    },
     {
       verb: 'mine',
       valid: (args) => ore(args) !== undefined && positive(args, 'count'),

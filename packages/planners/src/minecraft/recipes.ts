@@ -201,22 +201,25 @@ export function woodFamily(item: string): string | undefined {
 
 /**
  * Recipe variants ranked for a state: most ingredient units already held first, then the preferred
- * wood family, then minecraft-data order. Variants needing an ingredient that can be neither held,
- * gathered nor crafted are dropped, and so are variants of a wood family with no evidence (neither
+ * wood family, then minecraft-data order. Variants needing an ingredient that is neither held nor
+ * `sourced` (default: gathered, smelted or crafted in the placed world) are dropped, and so are variants of a wood family with no evidence (neither
  * `wood` nor held) whenever another variant needs none: a second-best recipe must not mean spruce
  * planks in an oak forest.
  */
-export function rankRecipes(book: RecipeBook, item: string, inventory: Readonly<Record<string, number>>, wood: string): RecipeOption[] {
+export function rankRecipes(
+  book: RecipeBook,
+  item: string,
+  inventory: Readonly<Record<string, number>>,
+  wood: string,
+  sourced: (item: string) => boolean = (name) => book.gatherSource(name) !== undefined || book.smeltSource(name) !== undefined || book.recipes(name).length > 0,
+): RecipeOption[] {
   const evidenced = new Set([wood, ...Object.keys(inventory).filter((name) => (inventory[name] ?? 0) > 0).map(woodFamily)]);
   const ranked = book
     .recipes(item)
     .map((option, index) => {
       const entries = Object.entries(option.ingredients);
       const held = entries.reduce((sum, [name, n]) => sum + Math.min(n, inventory[name] ?? 0), 0);
-      const reachable = entries.every(
-        ([name]) =>
-          (inventory[name] ?? 0) > 0 || book.gatherSource(name) !== undefined || book.smeltSource(name) !== undefined || book.recipes(name).length > 0,
-      );
+      const reachable = entries.every(([name]) => (inventory[name] ?? 0) > 0 || sourced(name));
       const foreign = entries.some(([name]) => !evidenced.has(woodFamily(name) ?? wood));
       const family = entries.some(([name]) => name.startsWith(`${wood}_`)) ? 1 : 0;
       const stripped = entries.some(([name]) => name.startsWith('stripped_') || name.endsWith('_wood')) ? 1 : 0;

@@ -64,6 +64,7 @@ function regress(
   const gathered = new Map<string, number>();
   const book = options.book ?? recipeBook();
   const context = sourceContext(options);
+  const sourced = (name: string) => context.sourced(book, name);
   const maxDepth = options.maxDepth ?? 12;
   const state: PlannerWorld = structuredClone(world);
   const wood = preferredWood(world);
@@ -94,7 +95,7 @@ function regress(
   };
 
   const craftableNow = (item: string): boolean =>
-    rankRecipes(book, item, state.inventory, wood).some((option) => Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n));
+    rankRecipes(book, item, state.inventory, wood, sourced).some((option) => Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n));
 
   /** Smelts `deficit` more of an item: its input, fuel (coal unless enough is held), a furnace, then smelt_item. */
   const achieveSmelt = (item: string, input: string, deficit: number, depth: number, path: readonly string[]): boolean => {
@@ -141,7 +142,7 @@ function regress(
     // Smelting before crafting: what a furnace makes has no honest crafting recipe (ingots only from blocks or nuggets).
     const smelt = sources.find((s) => s.verb === 'smelt_item');
     if (smelt && 'input' in smelt) return achieveSmelt(item, smelt.input, deficit, depth, path);
-    const options = rankRecipes(book, item, state.inventory, wood);
+    const options = rankRecipes(book, item, state.inventory, wood, sourced);
     if (!options.length) return fail('unobtainable', `no recipe or gather source for ${item} (${path.join(' ← ')})`);
     for (const option of options) {
       const mark = { steps: steps.length, state: structuredClone(state) };

@@ -5,7 +5,6 @@
 import type { PlannerWorld } from '../contract.js';
 import type { RecipeBook } from './recipes.js';
 import { SMELTING } from './smelting.js';
-import { blockNear } from './state.js';
 
 /** What a world holds that a body can take items from. A block entry `*_log` is every block with that suffix. */
 export interface WorldSources {
@@ -51,11 +50,23 @@ export type ItemSource =
 export interface SourceContext {
   readonly world: WorldSources;
   readonly verbs: ReadonlySet<string>;
+  /** Whether some chain of sources gives the item from an empty inventory (memoised per context and book). */
+  readonly sourced: (book: RecipeBook, item: string) => boolean;
 }
 
 /** A source context from options, with the defaults that keep every plan of the placed worlds as it was. */
 export function sourceContext(options: { readonly world?: WorldSources; readonly verbs?: readonly string[] } = {}): SourceContext {
-  return { world: options.world ?? PLACED_WORLD, verbs: new Set(options.verbs ?? ITEM_VERBS) };
+  const memo = new Map<string, boolean>();
+  const context: SourceContext = {
+    world: options.world ?? PLACED_WORLD,
+    verbs: new Set(options.verbs ?? ITEM_VERBS),
+    sourced(book, item) {
+      const key = `${book.version}:${item}`;
+      if (!memo.has(key)) memo.set(key, missingSource(book, item, context) === undefined);
+      return memo.get(key)!;
+    },
+  };
+  return context;
 }
 
 const listed = (names: readonly string[] | undefined, block: string): boolean =>
@@ -93,7 +104,7 @@ export function itemSources(book: RecipeBook, item: string, context: SourceConte
 
 /** Whether the body should look for a block before gathering it: it can explore and none is in view. */
 export function mustExplore(world: Pick<PlannerWorld, 'blocks' | 'position'>, block: string, context: SourceContext): boolean {
-  return context.verbs.has('explore') && !Object.values(world.blocks).includes(block) && !blockNear(world, block, 64);
+  return context.verbs.has('explore') && !Object.values(world.blocks).includes(block);
 }
 
 /**
