@@ -49,7 +49,8 @@ const wild = [
   }),
 ];
 
-/** The standard registry plus explore, mine, shear and hunt. */
+/** The standard registry plus these declarations of explore, mine, shear and hunt where it has none of its own yet. */
 export function wildRegistry(): CapabilityRegistry<unknown> {
-  return (createStandardRegistry() as unknown as CapabilityRegistry<unknown>).registerAll(wild as never);
+  const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
+  return registry.registerAll(wild.filter((capability) => registry.get(capability.name) === undefined) as never);
 }
