@@ -83,7 +83,10 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
     const world = PlannerWorldSchema.safeParse(input);
     if (!world.success) return planFailure(name, 'invalid_world', z.prettifyError(world.error));
     const gap = options.domain?.noSource?.(goal, world.data);
-    if (gap !== undefined) return planFailure(name, 'no_source', gap);
+    if (gap !== undefined) {
+      last = { nodes: 0, ms: 0 };
+      return planFailure(name, 'no_source', gap);
+    }
     const result = search(conditionsOf(goal, world.data), world.data, {
       schemas,
       holds: options.evaluator ?? defaultEvaluator,
