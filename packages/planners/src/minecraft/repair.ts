@@ -35,8 +35,11 @@ const distance = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, 
 
 /**
  * GOAP-style precondition regression (FM-02): the subgoal steps that make every predicate true,
- * from minecraft-data recipes, the gather and smelting tables and the declared predicates, on a simulated copy of
+ * from minecraft-data recipes, the world's item sources (`itemSources`) and the declared predicates, on a simulated copy of
  * the world. Bounded depth; an item that is already being achieved higher up the chain is a cycle.
+ * It stays beside `createGoapPlanner().repair` (which plans the same gaps from a registry's declarations) because
+ * the HTN's live repair has no registry (this subpath never imports the body) and it keeps what a search would not
+ * find quickly: walking back to a station in view, the wood family of the tree in view, one trip per raw block.
  *
  * @example
  * subgoalsFor(['has_item:stick:2'], world) // → gather oak_log, craft oak_planks, craft stick
