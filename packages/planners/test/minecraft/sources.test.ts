@@ -53,6 +53,22 @@ describe('item sources come from minecraft-data loot and the world list', () => 
     expect(itemSources(book, 'bedrock', wild)).toEqual([]);
   });
 
+  it('reproduces the removed hand-written gather table (item → block) in the placed world, from loot data', () => {
+    const table = {
+      oak_log: 'oak_log', birch_log: 'birch_log', crimson_stem: 'crimson_stem', cobblestone: 'stone', cobbled_deepslate: 'deepslate', coal: 'coal_ore',
+      raw_iron: 'iron_ore', raw_copper: 'copper_ore', raw_gold: 'gold_ore', diamond: 'diamond_ore', dirt: 'dirt', sand: 'sand', gravel: 'gravel', clay_ball: 'clay',
+    };
+    expect(Object.fromEntries(Object.keys(table).map((item) => [item, book.gatherSource(item)?.block]))).toEqual(table);
+    for (const item of ['stick', 'oak_planks', 'stone', 'iron_ingot', 'emerald', 'beef']) expect(book.gatherSource(item), item).toBeUndefined();
+  });
+
+  it('lists only blocks and mobs minecraft-data knows', () => {
+    const data = minecraftData('1.20.4');
+    const blocks = [OVERWORLD, PLACED_WORLD].flatMap((w) => [...w.blocks, ...(w.underground ?? [])]).filter((name) => !name.startsWith('*'));
+    expect(blocks.filter((name) => data.blocksByName[name] === undefined)).toEqual([]);
+    expect((OVERWORLD.mobs ?? []).filter((name) => data.entitiesByName[name] === undefined)).toEqual([]);
+  });
+
   it('finds the missing source by a fixpoint: the item, or the raw material under it, with the chain', () => {
     const context = (world = OVERWORLD) => ({ world, verbs: new Set(verbs), sourced: () => true });
     expect(missingSource(book, 'diamond_pickaxe', context())).toBeUndefined();
