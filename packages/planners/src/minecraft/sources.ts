@@ -14,6 +14,8 @@ export interface WorldSources {
   readonly underground?: readonly string[];
   /** Mobs living in it, hunted for their loot or sheared. */
   readonly mobs?: readonly string[];
+  /** Blocks under every spot (stone, dirt): `gather` finds them from anywhere, so nobody explores for them. */
+  readonly everywhere?: readonly string[];
 }
 
 /**
@@ -32,6 +34,7 @@ export const OVERWORLD: WorldSources = {
     'deepslate_coal_ore', 'deepslate_iron_ore', 'deepslate_copper_ore', 'deepslate_gold_ore', 'deepslate_redstone_ore', 'deepslate_lapis_ore', 'deepslate_diamond_ore',
   ],
   mobs: ['sheep', 'cow', 'pig', 'chicken'],
+  everywhere: ['stone', 'dirt', 'grass_block'],
 };
 
 /** The verbs a body has always had for items (the standard set before explore, mine, shear and hunt). */
@@ -102,9 +105,9 @@ export function itemSources(book: RecipeBook, item: string, context: SourceConte
   return sources;
 }
 
-/** Whether the body should look for a block before gathering it: it can explore and none is in view. */
-export function mustExplore(world: Pick<PlannerWorld, 'blocks' | 'position'>, block: string, context: SourceContext): boolean {
-  return context.verbs.has('explore') && !Object.values(world.blocks).includes(block);
+/** Whether the body should look for a block before gathering it: it can explore, none is in view and the world does not have it everywhere. */
+export function mustExplore(world: Pick<PlannerWorld, 'blocks'>, block: string, context: SourceContext): boolean {
+  return context.verbs.has('explore') && !listed(context.world.everywhere, block) && !Object.values(world.blocks).includes(block);
 }
 
 /**
