@@ -1,13 +1,16 @@
 // The goal-oriented planner (issue 31) beside the HTN on the same goals: planning time and plan length per goal,
-// in worlds shaped like the placed tech-tree world (a tree in view, inventories from empty to mid-game). The
-// goap plans `has_item:<item>:<n>` from the standard registry's declarations (+ the recipe domain); the HTN
-// plans `obtain <item>` from its hand-written methods. Ratio = goap ÷ HTN (time, and steps).
+// in worlds shaped like the placed tech-tree world (a tree in view, inventories from empty to mid-game) and in a
+// generated terrain world (issue 27: a real bot's snapshot at the spawn of a seeded `terrain` server, the
+// overworld's sources — ores at depth, animals — and the explore/mine/hunt/shear verbs). The goap plans
+// `has_item:<item>:<n>` from the registry's declarations (+ the recipe domain); the HTN plans `obtain <item>` from
+// its methods. Ratio = goap ÷ HTN (time, and steps).
 import { createExecutor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { connectBot, placeTree, reset, startServer } from '@sinew/testkit';
+import { wildRegistry } from '../packages/planners/test/minecraft/wild-verbs.js';
 import { pred, type CapabilityRegistry } from '@sinew/executor-contracts';
 import { createGoapPlanner, type PlannerWorld, type PlanResult } from '@sinew/planners';
-import { createMinecraftHtn, focusAround, minecraftGoapDomain, recipeBook } from '@sinew/planners/minecraft';
+import { createMinecraftHtn, focusAround, minecraftGoapDomain, OVERWORLD, recipeBook } from '@sinew/planners/minecraft';
 import { record, runMain } from './harness.js';
 
 const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 7);
@@ -37,6 +40,28 @@ const GOALS: readonly [string, number, string][] = [
   ['iron_pickaxe', 1, 'stone'], ['iron_sword', 1, 'stone'], ['bucket', 1, 'stone'], ['shield', 1, 'stone'],
 ];
 const WORLDS: Record<string, PlannerWorld> = { empty: start, wooden, stone };
+/** The generated world's seed (its spawn is the snapshot's centre). */
+const SEED = Number(process.env.SINEW_BENCH_SEED ?? 7);
+
+/** [item, count, inventory name]: 24 goals in the generated world, every kind of source (dig, mine by tier, smelt, hunt, shear). */
+const TERRAIN_GOALS: readonly [string, number, string][] = [
+  ['stick', 4, 'empty'], ['crafting_table', 1, 'empty'], ['wooden_pickaxe', 1, 'empty'], ['stone_pickaxe', 1, 'empty'],
+  ['furnace', 1, 'empty'], ['torch', 4, 'empty'], ['iron_ingot', 3, 'empty'], ['iron_pickaxe', 1, 'empty'],
+  ['diamond', 1, 'empty'], ['diamond_pickaxe', 1, 'empty'], ['cooked_beef', 2, 'empty'], ['leather', 2, 'empty'],
+  ['white_wool', 3, 'empty'], ['white_bed', 1, 'empty'], ['book', 1, 'empty'], ['glass', 4, 'empty'],
+  ['gold_ingot', 2, 'empty'], ['copper_ingot', 3, 'empty'], ['bucket', 1, 'empty'], ['shield', 1, 'empty'],
+  ['redstone', 4, 'iron'], ['lapis_lazuli', 3, 'iron'], ['diamond_pickaxe', 1, 'iron'], ['cooked_chicken', 2, 'iron'],
+  ['golden_apple', 1, 'empty'],
+];
+
+/** One column of the comparison: what each planner is, in which worlds, on which goals. */
+interface Column {
+  readonly title: string;
+  readonly goals: readonly (readonly [string, number, string])[];
+  readonly worlds: Readonly<Record<string, PlannerWorld>>;
+  readonly goap: ReturnType<typeof createGoapPlanner>;
+  readonly htn: ReturnType<typeof createMinecraftHtn>;
+}
 
 function timed(plan: () => PlanResult): { ms: number; result: PlanResult } {
   const t0 = performance.now();
@@ -44,50 +69,89 @@ function timed(plan: () => PlanResult): { ms: number; result: PlanResult } {
   return { ms: performance.now() - t0, result };
 }
 
-async function main(): Promise<void> {
-  const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
-  const book = recipeBook();
-  const goap = createGoapPlanner({ registry, domain: minecraftGoapDomain(book), limits: { maxNodes: 20_000, maxMs: 5_000 } });
-  const htn = createMinecraftHtn({ book });
-  const rows: string[] = [];
+const median = (xs: readonly number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+const label = (r: PlanResult | undefined) => (r?.ok ? String(r.plan.steps.length) : `✗ ${r?.failure.code}`);
+const len = (r: PlanResult | undefined) => (r?.ok ? r.plan.steps.length : Number.NaN);
+
+/** Median planning time of each planner on one goal (alternating which runs first), with the last results. */
+function measure(column: Column, item: string, count: number, at: PlannerWorld) {
+  const intent = { id: `bench-${item}`, source: 'user' as const, goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] };
+  const g: number[] = [];
+  const h: number[] = [];
+  let goapResult: PlanResult | undefined;
+  let htnResult: PlanResult | undefined;
+  for (let round = -1; round < ROUNDS; round += 1) {
+    const runHtn = () => timed(() => column.htn.plan(intent, at) as PlanResult);
+    const early = round % 2 === 0 ? runHtn() : undefined;
+    const a = timed(() => column.goap.planGoal([pred.hasItem(item, count)], at));
+    const b = early ?? runHtn();
+    if (round < 0) continue;
+    g.push(a.ms);
+    h.push(b.ms);
+    [goapResult, htnResult] = [a.result, b.result];
+  }
+  return { goapMs: median(g), htnMs: median(h), goapResult, htnResult, search: column.goap.lastSearch()! };
+}
+
+/** Prints one world's table and its largest search; returns the per-goal medians for the summary. */
+function compare(column: Column): { goapMs: number[]; htnMs: number[] } {
   const goapMs: number[] = [];
   const htnMs: number[] = [];
   let largest = { goal: '', nodes: 0, ms: 0 };
-  for (const [item, count, worldName] of GOALS) {
-    const at = WORLDS[worldName]!;
-    const intent = { id: `bench-${item}`, source: 'user' as const, goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] };
-    const g: number[] = [];
-    const h: number[] = [];
-    let goapResult: PlanResult | undefined;
-    let htnResult: PlanResult | undefined;
-    for (let round = -1; round < ROUNDS; round += 1) {
-      const first = round % 2 === 0;
-      const runHtn = () => timed(() => htn.plan(intent, at) as PlanResult);
-      const early = first ? runHtn() : undefined;
-      const a = timed(() => goap.planGoal([pred.hasItem(item, count)], at));
-      const b = early ?? runHtn();
-      if (round < 0) continue;
-      g.push(a.ms);
-      h.push(b.ms);
-      [goapResult, htnResult] = [a.result, b.result];
-    }
-    const search = goap.lastSearch()!;
-    if (search.nodes > largest.nodes) largest = { goal: `has_item:${item}:${count} (${worldName})`, nodes: search.nodes, ms: search.ms };
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
-    goapMs.push(median(g));
-    htnMs.push(median(h));
-    const len = (r: PlanResult | undefined) => (r?.ok ? r.plan.steps.length : Number.NaN);
-    const label = (r: PlanResult | undefined) => (r?.ok ? String(r.plan.steps.length) : `✗ ${r?.failure.code}`);
-    rows.push(
-      [`${item}×${count} (${worldName})`.padEnd(30), median(g).toFixed(2).padStart(8), median(h).toFixed(2).padStart(8), (median(g) / median(h)).toFixed(2).padStart(7),
-        label(goapResult).padStart(6), label(htnResult).padStart(6), (len(goapResult) / len(htnResult)).toFixed(2).padStart(6), String(search.nodes).padStart(6)].join(' '),
+  console.log(`\n${column.title}`);
+  console.log(['goal'.padEnd(32), 'goap ms'.padStart(8), 'htn ms'.padStart(8), 'ratio'.padStart(7), 'goap n'.padStart(12), 'htn n'.padStart(12), 'ratio'.padStart(6), 'nodes'.padStart(6)].join(' '));
+  for (const [item, count, worldName] of column.goals) {
+    const m = measure(column, item, count, column.worlds[worldName]!);
+    if (m.search.nodes > largest.nodes) largest = { goal: `has_item:${item}:${count} (${worldName})`, nodes: m.search.nodes, ms: m.search.ms };
+    goapMs.push(m.goapMs);
+    htnMs.push(m.htnMs);
+    console.log(
+      [`${item}×${count} (${worldName})`.padEnd(32), m.goapMs.toFixed(2).padStart(8), m.htnMs.toFixed(2).padStart(8), (m.goapMs / m.htnMs).toFixed(2).padStart(7),
+        label(m.goapResult).padStart(12), label(m.htnResult).padStart(12), (len(m.goapResult) / len(m.htnResult)).toFixed(2).padStart(6), String(m.search.nodes).padStart(6)].join(' '),
     );
   }
-  console.log(['goal'.padEnd(30), 'goap ms'.padStart(8), 'htn ms'.padStart(8), 'ratio'.padStart(7), 'goap n'.padStart(6), 'htn n'.padStart(6), 'ratio'.padStart(6), 'nodes'.padStart(6)].join(' '));
-  for (const row of rows) console.log(row);
   console.log(`largest search: ${largest.goal}: ${largest.nodes} nodes, ${largest.ms.toFixed(1)} ms (injected clock: Date.now)`);
+  return { goapMs, htnMs };
+}
+
+/** A real bot's snapshot at the spawn of a generated world: the blocks within 8 of it, as the planners see them. */
+async function terrainSnapshot(seed: number): Promise<PlannerWorld> {
+  const server = await startServer({ world: { generator: 'terrain', seed } });
+  try {
+    const bot = await connectBot(server, { username: 'snapshot' });
+    await bot.waitForChunksToLoad();
+    const { threats: _threats, ...snapshot } = observeWorld(bot, { positions: focusAround(bot.entity.position, 8) }) as PlannerWorld;
+    bot.quit();
+    return snapshot;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const book = recipeBook();
+  const limits = { maxNodes: 20_000, maxMs: 5_000 };
+  const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
+  const placed = compare({
+    title: 'placed tech-tree world (a tree in view; PLACED_WORLD sources, the standard verbs)',
+    goals: GOALS,
+    worlds: WORLDS,
+    goap: createGoapPlanner({ registry, domain: minecraftGoapDomain(book), limits }),
+    htn: createMinecraftHtn({ book }),
+  });
+  const snapshot = await terrainSnapshot(SEED);
+  const wild = wildRegistry();
+  const options = { world: OVERWORLD, verbs: wild.verbs() };
+  const terrain = compare({
+    title: `generated terrain world, seed ${SEED} (a bot's snapshot at spawn, ${Object.keys(snapshot.blocks).length} blocks; OVERWORLD sources, + explore/mine/hunt/shear)`,
+    goals: TERRAIN_GOALS,
+    worlds: { empty: snapshot, iron: { ...snapshot, inventory: { iron_pickaxe: 1, oak_planks: 8 } } },
+    goap: createGoapPlanner({ registry: wild, domain: minecraftGoapDomain(book, options), limits }),
+    htn: createMinecraftHtn({ book, ...options }),
+  });
   await onServer(GOALS.filter(([, , w]) => w === 'empty').slice(0, SERVER_GOALS));
-  record({ figure: `goap plan time over ${GOALS.length} goals (median of per-goal medians) vs HTN`, unit: 'ms', values: goapMs, baselines: htnMs, digits: 3 });
+  record({ figure: `goap plan time over ${GOALS.length} goals, placed world (median of per-goal medians) vs HTN`, unit: 'ms', values: placed.goapMs, baselines: placed.htnMs, digits: 3 });
+  record({ figure: `goap plan time over ${TERRAIN_GOALS.length} goals, generated world seed ${SEED} vs HTN`, unit: 'ms', values: terrain.goapMs, baselines: terrain.htnMs, digits: 3 });
 }
 
 /** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it (no repair hook). */

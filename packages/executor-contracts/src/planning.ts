@@ -16,6 +16,8 @@ export const PLANNER_ERROR_CODES = [
   'planner_error',
   /** The safety rules refused the intent (input filter) or the plan (constitutional check). */
   'refused',
+  /** The goal needs an item nothing in the world gives (no block, mob, recipe or furnace leads to it); the reason names it. */
+  'no_source',
 ] as const;
 /** A planner failure code. */
 export type PlannerErrorCode = (typeof PLANNER_ERROR_CODES)[number];

@@ -34,6 +34,13 @@ export interface ActionVariant {
 export interface GoapDomain {
   /** The variants of a step bound from a goal (`[]`: this verb cannot make it here; undefined: keep the binding). */
   refine(verb: string, bound: Readonly<Record<string, unknown>>, world: PlannerWorld): readonly ActionVariant[] | undefined;
+  /**
+   * Steps whose args no declaration binds from the goal (mining `iron_ore` for `raw_iron`: the drop is the domain's
+   * knowledge); used when the verb is registered.
+   */
+  produce?(wanted: Predicate, world: PlannerWorld): readonly { readonly verb: string; readonly variant: ActionVariant }[];
+  /** Why the goal can have no source in this world (the reason names the item), or undefined; checked before searching. */
+  noSource?(goal: readonly Predicate[], world: PlannerWorld): string | undefined;
 }
 
 /** A step's default cost: its capability's `expectedDurationMs` in seconds, else 1. */
@@ -120,6 +127,12 @@ export function producers(
       }
       break;
     }
+  }
+  for (const { verb, variant } of options.domain?.produce?.(wanted, world) ?? []) {
+    const schema = schemas.find((s) => s.capability.name === verb);
+    const ground = schema && groundAction(schema.capability, variant, options.cost);
+    if (typeof ground === 'string') rejections.push(`${verb} ${JSON.stringify(variant.args)}: ${ground}`);
+    else if (ground) actions.push(ground);
   }
   actions.sort((a, b) => a.cost - b.cost);
   return { actions, rejections };

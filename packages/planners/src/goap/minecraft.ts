@@ -1,31 +1,37 @@
 // Minecraft knowledge the standard capabilities' declarations do not carry: which recipe a craft uses,
-// which block a raw item is gathered from (and with which tool), which input a furnace smelts.
-import { pred, type Predicate } from '@sinew/executor-contracts';
+// where a raw item comes from (the world's sources: a block and its tool, an ore below ground, an animal), which
+// input a furnace smelts.
+import { formatPredicate, pred, type Predicate } from '@sinew/executor-contracts';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from '../minecraft/recipes.js';
+import { itemSources, missingSource, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
 import type { ActionVariant, GoapDomain } from './actions.js';
 
 /** How many recipe variants per item the search considers (best ranked first). */
 const RECIPE_VARIANTS = 2;
+/** What `explore` makes hold and `hunt`/`shear` need: the mob in view (no contracts predicate names a mob in view). */
+const inView = (mob: string): Predicate => pred.custom(`in_view:${mob}`);
 
 /**
- * The goal-oriented planner's Minecraft domain, from a recipe book. Verbs it does not know (a user's own)
- * keep their declarations as they are.
+ * The goal-oriented planner's Minecraft domain, from a recipe book and the world's sources. Verbs it does not know
+ * (a user's own) keep their declarations as they are. A goal item nothing in the world gives is `no_source`.
  *
  * @example
- * createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook()), limits: {} });
+ * createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook(), { verbs: registry.verbs() }), limits: {} });
  */
-export function minecraftGoapDomain(book: RecipeBook): GoapDomain {
+export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?: WorldSources; readonly verbs?: readonly string[] } = {}): GoapDomain {
+  const context = sourceContext(options);
   return {
     refine(verb, bound, world) {
       const item = typeof bound.item === 'string' ? bound.item : typeof bound.block === 'string' ? bound.block : undefined;
       const count = typeof bound.count === 'number' ? bound.count : 1;
+      if (['mine', 'hunt', 'shear', 'explore'].includes(verb)) return []; // produce() binds them
       if (item === undefined) return undefined;
       switch (verb) {
         case 'craft_item':
-          return craftVariants(book, item, count, world);
+          return craftVariants(book, item, count, world, (name) => context.sourced(book, name));
         case 'gather':
-          return gatherVariants(book, item, count, world);
+          return digVariants(book, context, item, count, world, 'gather');
         case 'smelt_item': {
           const input = book.smeltSource(item);
           return input ? [{ args: { item, input, count } }] : [];
@@ -37,11 +43,28 @@ export function minecraftGoapDomain(book: RecipeBook): GoapDomain {
           return undefined;
       }
     },
+    produce(wanted, world) {
+      if (wanted.kind === 'custom' && wanted.text.startsWith('in_view:')) {
+        const mob = wanted.text.slice('in_view:'.length);
+        return [{ verb: 'explore', variant: { args: { target: { mob } }, preconds: [], effects: [wanted] } }];
+      }
+      return wanted.kind === 'has_item' && typeof wanted.item === 'string' ? wildVariants(book, context, { ...wanted, item: wanted.item }, world) : [];
+    },
+    noSource(goal, world) {
+      for (const predicate of goal) {
+        if (predicate.kind !== 'has_item' || typeof predicate.item !== 'string') continue;
+        const gap = missingSource(book, predicate.item, context, world.inventory);
+        if (!gap) continue;
+        const short = gap.item === predicate.item ? Math.max(1, predicate.count - (predicate.mode === 'gain' ? 0 : (world.inventory[gap.item] ?? 0))) : 1;
+        return `no capability produces ${formatPredicate(pred.gained(gap.item, short))} from this world: no source of ${gap.item} in it (${gap.chain.join(' ← ')})`;
+      }
+      return undefined;
+    },
   };
 }
 
-function craftVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld): ActionVariant[] {
-  return rankRecipes(book, item, world.inventory, preferredWood(world))
+function craftVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld, sourced: (item: string) => boolean): ActionVariant[] {
+  return rankRecipes(book, item, world.inventory, preferredWood(world), sourced)
     .slice(0, RECIPE_VARIANTS)
     .map((recipe) => {
       const times = Math.ceil(count / recipe.resultCount);
@@ -51,16 +74,32 @@ function craftVariants(book: RecipeBook, item: string, count: number, world: Pla
     });
 }
 
-function gatherVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld): ActionVariant[] {
-  const source = book.gatherSource(item);
+/** Digging an item from its block (gather at the surface, mine below), holding the weakest tool that harvests it unless a better one is held. */
+function digVariants(book: RecipeBook, context: SourceContext, item: string, count: number, world: PlannerWorld, verb: 'gather' | 'mine'): ActionVariant[] {
+  const source = itemSources(book, item, context).find((s): s is Extract<ItemSource, { verb: 'gather' | 'mine' }> => s.verb === verb);
   if (!source) return [];
-  const tool = source.tools?.find((t) => (world.inventory[t] ?? 0) > 0) ?? source.tool;
+  const tool = source.tools.find((t) => (world.inventory[t] ?? 0) > 0) ?? source.tools[0];
   return [
     {
-      args: { block: source.block, count },
+      args: verb === 'mine' ? { target: { ore: source.block }, count } : { block: source.block, count },
       preconds: tool ? [pred.hasItem(tool)] : [],
       effects: [pred.gained(item, count)],
       ...(tool ? { keeps: [tool] } : {}),
     },
   ];
+}
+
+/** The steps of generated worlds that make an item: mine its ore, hunt or shear an animal in view. */
+function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<Predicate, { kind: 'has_item' }> & { item: string }, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
+  const { item, count } = wanted;
+  const found: { verb: string; variant: ActionVariant }[] = [];
+  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [inView(mob)] : []);
+  for (const source of itemSources(book, item, context)) {
+    if (source.verb === 'mine') for (const variant of digVariants(book, context, item, count, world, 'mine')) found.push({ verb: 'mine', variant });
+    if (source.verb === 'hunt') found.push({ verb: 'hunt', variant: { args: { animal: source.mob, count }, preconds: seen(source.mob), effects: [wanted] } });
+    if (source.verb === 'shear') {
+      found.push({ verb: 'shear', variant: { args: { animal: 'sheep', count }, preconds: [pred.hasItem('shears'), ...seen('sheep')], effects: [wanted], keeps: ['shears'] } });
+    }
+  }
+  return found;
 }

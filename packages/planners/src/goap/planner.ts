@@ -81,6 +81,11 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
   function planGoal(goal: readonly Predicate[], input: PlannerWorld, intentId = 'goal'): PlanResult {
     const world = PlannerWorldSchema.safeParse(input);
     if (!world.success) return planFailure(name, 'invalid_world', z.prettifyError(world.error));
+    const gap = options.domain?.noSource?.(goal, world.data);
+    if (gap !== undefined) {
+      last = { nodes: 0, ms: 0 };
+      return planFailure(name, 'no_source', gap);
+    }
     const result = search(conditionsOf(goal, world.data), world.data, {
       schemas,
       holds: options.evaluator ?? defaultEvaluator,

@@ -1,12 +1,13 @@
-import type { IntentInput } from '@sinew/executor-contracts';
+import type { Intent, IntentInput } from '@sinew/executor-contracts';
 import { IntentSchema } from '@sinew/executor-contracts';
-import type { PlanResult, PlannerWorld } from '../contract.js';
+import { planFailure, type PlanResult, type PlannerWorld } from '../contract.js';
 import { createHtnPlanner, type HtnPlanner } from '../htn/htn.js';
 import type { OutcomeMemory } from '../memory/outcomes.js';
 import { minecraftMethods, minecraftTasks } from './methods.js';
 import { minecraftOperators } from './operators.js';
 import { recipeBook, type RecipeBook } from './recipes.js';
 import { minecraftRepair } from './repair.js';
+import { missingSource, sourceContext, type WorldSources } from './sources.js';
 
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
 export { minecraftGoapDomain } from '../goap/minecraft.js';
@@ -14,6 +15,7 @@ export { minecraftOperators } from './operators.js';
 export { focusAround } from './state.js';
 export { recipeBook, woodFamily, type GatherSource, type RecipeBook, type RecipeOption } from './recipes.js';
 export { FUEL_TICKS, SMELTING } from './smelting.js';
+export { ITEM_VERBS, itemSources, missingSource, OVERWORLD, PLACED_WORLD, type ItemSource, type SourceGap, type WorldSources } from './sources.js';
 export { minecraftRepair, subgoalsFor, type MinecraftRepairOptions, type RepairGap, type SubgoalResult } from './repair.js';
 
 /** Options of `createMinecraftHtn`. */
@@ -25,20 +27,37 @@ export interface MinecraftHtnOptions {
   readonly book?: RecipeBook;
   /** Which intent.context keys form the memory context (default: all scalar entries). */
   readonly contextKeys?: readonly string[];
+  /** What the world holds to take items from (default `PLACED_WORLD`; `OVERWORLD` for generated terrain). */
+  readonly world?: WorldSources;
+  /** The body's verbs (e.g. `registry.verbs()`); explore, mine, hunt and shear are planned only when listed (default `ITEM_VERBS`). */
+  readonly verbs?: readonly string[];
 }
 
-/** The HTN planner with the Minecraft method library, operators and recipe-based precondition repair. */
+/**
+ * The HTN planner with the Minecraft method library, operators and recipe-based precondition repair. A goal
+ * whose item no source of the world gives fails `no_source` naming the item, before any decomposition.
+ */
 export function createMinecraftHtn(options: MinecraftHtnOptions = {}): HtnPlanner<PlannerWorld> {
   const book = options.book ?? recipeBook(options.version);
-  return createHtnPlanner<PlannerWorld>({
+  const context = sourceContext(options);
+  const htn = createHtnPlanner<PlannerWorld>({
     name: 'htn',
-    methods: minecraftMethods(book),
-    operators: minecraftOperators(book),
+    methods: minecraftMethods(book, context),
+    operators: minecraftOperators(book, context),
     tasksFor: minecraftTasks,
-    repairer: minecraftRepair({ book }),
+    repairer: minecraftRepair({ book, ...(options.world ? { world: options.world } : {}), ...(options.verbs ? { verbs: options.verbs } : {}) }),
     ...(options.memory ? { memory: options.memory } : {}),
     ...(options.contextKeys ? { contextKeys: options.contextKeys } : {}),
   });
+  const plan = (intent: Intent, world: PlannerWorld): PlanResult => {
+    for (const root of minecraftTasks(intent) ?? []) {
+      const wanted = root.task === 'obtain' ? String(root.args?.item) : undefined;
+      const gap = wanted === undefined ? undefined : missingSource(book, wanted, context, (world as Partial<PlannerWorld> | undefined)?.inventory ?? {});
+      if (gap) return planFailure('htn', 'no_source', `no source of ${gap.item} in this world (${gap.chain.join(' ← ')})`);
+    }
+    return htn.plan(intent, world);
+  };
+  return { ...htn, plan };
 }
 
 /** The need-wood demo intent: fell a tree and make a wooden pickaxe (sticks are left to repair). */

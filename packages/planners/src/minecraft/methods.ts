@@ -4,16 +4,10 @@ import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
 import { fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
-import { blockNear, count, heldTool, ingredientOrder } from './state.js';
+import { exploreFirst, item, missing, sourceFor, toolFirst, want, wildMethods } from './obtain.js';
+import { sourceContext, type SourceContext } from './sources.js';
+import { blockNear, count, ingredientOrder } from './state.js';
 
-type Args = Readonly<Record<string, unknown>>;
-const item = (args: Args): string => String(args.item);
-const want = (args: Args): number => (typeof args.count === 'number' ? args.count : 1);
-/**
- * How many more of the item the task needs. Every obtaining method checks it itself: memory may try
- * them in any order, so none may rely on `obtain.held` having been tried first (a count-0 step).
- */
-const missing = (state: PlannerWorld, args: Args): number => want(args) - count(state, item(args));
 
 /** The materials a hut may be built from, best first. */
 const HUT_MATERIALS = ['cobblestone', 'dirt'];
@@ -72,12 +66,16 @@ function ensureBlock(prefix: string, task: string, block: string, craftDescripti
   ];
 }
 
-/** The HTN methods for Minecraft items, from a recipe book (gather, craft, smelt). */
-export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
+/**
+ * The HTN methods for Minecraft items, from a recipe book and the world's sources (gather, mine, hunt, shear,
+ * craft, smelt). Which source gives an item is derived (`itemSources`); what stays written here is the order a
+ * player tries them in and the stations (table, furnace, fuel) a search would rediscover on every plan.
+ */
+export function minecraftMethods(book: RecipeBook, context: SourceContext = sourceContext()): HtnMethod<PlannerWorld>[] {
   const craftVia = (rank: number): HtnMethod<PlannerWorld>['expand'] => (state, args) => {
     const deficit = missing(state, args);
     if (deficit < 1) return undefined;
-    const option = rankRecipes(book, item(args), state.inventory, preferredWood(state))[rank];
+    const option = rankRecipes(book, item(args), state.inventory, preferredWood(state), (name) => context.sourced(book, name))[rank];
     if (!option) return undefined;
     const crafts = Math.ceil(deficit / option.resultCount);
     const subtasks: HtnTask[] = [...(option.needsTable ? [{ task: 'ensure_table' }] : [])];
@@ -100,9 +98,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       task: 'obtain',
       description: 'gather a raw item from its block (logs, dirt, sand)',
       expand(state, args) {
-        const source = book.gatherSource(item(args));
-        if (!source || source.tool || missing(state, args) < 1) return undefined;
-        return [{ task: 'gather', args: { block: source.block, count: missing(state, args) } }];
+        const source = sourceFor(book, context, 'gather', state, args);
+        if (!source || source.tools.length) return undefined;
+        return [...exploreFirst(state, context, { block: source.block }), { task: 'gather', args: { block: source.block, count: missing(state, args) } }];
       },
     },
     {
@@ -110,14 +108,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       task: 'obtain',
       description: 'mine a raw item that needs a tool (cobblestone ← stone with a pickaxe): get and equip the tool first',
       expand(state, args) {
-        const source = book.gatherSource(item(args));
-        if (!source?.tool || missing(state, args) < 1) return undefined;
-        const tool = heldTool(state, source) ?? source.tool;
-        return [
-          { task: 'obtain', args: { item: tool, count: 1 } },
-          ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }]),
-          { task: 'gather', args: { block: source.block, count: missing(state, args) } },
-        ];
+        const source = sourceFor(book, context, 'gather', state, args);
+        if (!source?.tools.length) return undefined;
+        return [...toolFirst(state, source.tools), ...exploreFirst(state, context, { block: source.block }), { task: 'gather', args: { block: source.block, count: missing(state, args) } }];
       },
     },
     {
@@ -125,9 +118,9 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       task: 'obtain',
       description: 'smelt it in a furnace (iron_ingot ← raw_iron): the input, fuel, a furnace, then smelt_item',
       expand(state, args) {
-        const input = book.smeltSource(item(args));
+        const input = sourceFor(book, context, 'smelt_item', state, args)?.input;
         const deficit = missing(state, args);
-        if (!input || deficit < 1) return undefined;
+        if (!input) return undefined;
         return [
           { task: 'obtain', args: { item: input, count: deficit } },
           { task: 'fuel', args: { items: deficit, coal: Math.ceil(deficit / 8) } },
@@ -158,6 +151,7 @@ export function minecraftMethods(book: RecipeBook): HtnMethod<PlannerWorld>[] {
       subtasks: [],
     },
     ...ensureBlock('furnace', 'ensure_furnace', 'furnace', 'craft a furnace from 8 cobblestone at a crafting table, then place it'),
+    ...wildMethods(book, context),
     { name: 'obtain.craft', task: 'obtain', description: 'craft by the best-ranked recipe (held ingredients, local wood)', expand: craftVia(0) },
     { name: 'obtain.craft_alt', task: 'obtain', description: 'craft by the second-ranked recipe', expand: craftVia(1) },
     ...ensureBlock('table', 'ensure_table', 'crafting_table', 'craft a crafting table, then place it'),

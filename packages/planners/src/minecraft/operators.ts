@@ -3,22 +3,27 @@ import type { HtnOperator } from '../htn/htn.js';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from './recipes.js';
 import { fuelFor } from './smelting.js';
-import { add, applyCraft, blockNear, count, heldTool, placeSpot } from './state.js';
+import { sourceContext, type SourceContext } from './sources.js';
+import { add, applyCraft, blockNear, count, placeSpot } from './state.js';
 
 type Args = Readonly<Record<string, unknown>>;
 const str = (args: Args, key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
 const num = (args: Args, key: string, fallback: number): number => (typeof args[key] === 'number' ? (args[key] as number) : fallback);
 /** A name arg is a non-empty string; a count arg, when given, a whole number ≥ 1 (the verbs' schemas). */
+/** Whether a block needing one of `tools` (none: a hand) can be dug with what is held. */
+const hasTool = (state: PlannerWorld, tools: readonly string[]): boolean => tools.length === 0 || tools.some((tool) => count(state, tool) > 0);
 const named = (args: Args, key: string): boolean => typeof args[key] === 'string' && (args[key] as string).length > 0;
 const positive = (args: Args, key: string, required = false): boolean =>
   args[key] === undefined ? !required : Number.isInteger(args[key]) && (args[key] as number) >= 1;
 
 /**
  * How each standard verb changes the simulated world while the HTN plans ahead (items gathered,
- * crafted, placed). Verbs and args are exactly those of /tmp/sinew-verbs.md.
+ * crafted, placed), plus explore, mine, hunt and shear when the body has them (`context.verbs`).
+ * The item effects stay written here: the capabilities declare `gained(<block>)` for a dig, the drop is the recipe book's.
  */
-export function minecraftOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
+export function minecraftOperators(book: RecipeBook, context: SourceContext = sourceContext()): HtnOperator<PlannerWorld>[] {
   return [
+    ...wildOperators(book).filter((operator) => context.verbs.has(operator.verb)),
     {
       verb: 'gather',
       valid: (args) => named(args, 'block') && positive(args, 'count'),
@@ -26,8 +31,7 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<PlannerWorld>[
         const block = str(args, 'block');
         if (!block) return false;
         // Without one of the block's harvest tools it breaks and drops nothing (iron ore with a wooden pickaxe).
-        const source = book.gatherSource(book.dropOf(block));
-        if (source?.tools && !heldTool(state, source)) return false;
+        if (!hasTool(state, book.harvestTools(block))) return false;
         // The `log` group drops whichever log is nearest; plan with the preferred family.
         const drop = block === 'log' ? `${preferredWood(state)}_log` : book.dropOf(block);
         add(state, drop, num(args, 'count', 1));
@@ -134,6 +138,51 @@ export function minecraftOperators(book: RecipeBook): HtnOperator<PlannerWorld>[
     { verb: 'collect_drops' },
     { verb: 'attack_entity' },
     { verb: 'chat' },
+  ];
+}
+
+/** The verbs of generated worlds (explore, mine, hunt, shear) on the simulated world. */
+function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
+  const ore = (args: Args): string | undefined => {
+    const target = args.target as { ore?: unknown } | undefined;
+    return typeof target?.ore === 'string' ? target.ore : undefined;
+  };
+  return [
+    {
+      verb: 'explore',
+      // A block found is in view from then on (far enough not to count as near): the plan explores for it once.
+      apply(state, args) {
+        const block = (args.target as { block?: unknown } | undefined)?.block;
+        if (typeof block === 'string') state.blocks[blockKey({ x: state.position.x + 32, y: state.position.y, z: state.position.z })] = block;
+      },
+    },
+    {
+      verb: 'mine',
+      valid: (args) => ore(args) !== undefined && positive(args, 'count'),
+      apply(state, args) {
+        const block = ore(args)!;
+        if (!hasTool(state, book.harvestTools(block))) return false;
+        add(state, book.dropOf(block), num(args, 'count', 1));
+        return true;
+      },
+      effects: (args) => [formatPredicate(pred.gained(book.dropOf(ore(args)!), num(args, 'count', 1)))],
+    },
+    {
+      verb: 'hunt',
+      valid: (args) => named(args, 'animal') && positive(args, 'count'),
+      // One of each drop per animal (minecraft-data loot).
+      apply: (state, args) => book.mobLoot(String(args.animal)).forEach((item) => add(state, item, num(args, 'count', 1))),
+    },
+    {
+      verb: 'shear',
+      valid: (args) => positive(args, 'count'),
+      apply(state, args) {
+        if (count(state, 'shears') < 1) return false;
+        add(state, 'white_wool', num(args, 'count', 1));
+        return true;
+      },
+      effects: (args) => [formatPredicate(pred.gained('white_wool', num(args, 'count', 1)))],
+    },
   ];
 }
 

@@ -1,6 +1,7 @@
 import minecraftData from 'minecraft-data';
 import type { PlannerWorld } from '../contract.js';
 import { SMELTING } from './smelting.js';
+import { gatherBlock, PLACED_WORLD } from './sources.js';
 import { PICKAXES_BY_TIER } from './tools.js';
 
 /** One way to craft an item, normalized from minecraft-data. */
@@ -27,8 +28,16 @@ export interface RecipeBook {
   readonly version: string;
   /** Every recipe variant for an item, in minecraft-data order. */
   recipes(item: string): readonly RecipeOption[];
-  /** How to gather a raw item, when it is gathered rather than crafted. */
+  /** How to gather a raw item in the placed world (`PLACED_WORLD`), when it is gathered rather than crafted. */
   gatherSource(item: string): GatherSource | undefined;
+  /** Blocks whose loot (without silk touch) includes the item (`raw_iron` → iron_ore, deepslate_iron_ore), from minecraft-data. */
+  blocksDropping(item: string): readonly string[];
+  /** Mobs whose loot includes the item (`leather` → cow), from minecraft-data. */
+  mobsDropping(item: string): readonly string[];
+  /** What a mob drops when killed (`cow` → leather, beef), from minecraft-data. */
+  mobLoot(mob: string): readonly string[];
+  /** The tools that harvest a block, weakest pickaxe first; empty when a hand will do (minecraft-data `harvestTools`). */
+  harvestTools(block: string): readonly string[];
   /** The item a block drops when dug (`stone` → `cobblestone`, `iron_ore` → `raw_iron`), from minecraft-data. */
   dropOf(block: string): string;
   /** The furnace input that smelts into an item (`iron_ingot` → `raw_iron`), from the smelting table. */
@@ -51,25 +60,17 @@ interface McBlock {
   readonly drops?: readonly (number | { readonly drop?: number | { readonly id: number } })[];
   readonly harvestTools?: Readonly<Record<string, boolean>>;
 }
+interface McLoot {
+  readonly drops: readonly { readonly item: string; readonly silkTouch?: boolean }[];
+}
 interface McData {
+  readonly blockLoot: Record<string, McLoot | undefined>;
+  readonly entityLoot: Record<string, McLoot | undefined>;
   readonly blocksByName: Record<string, McBlock | undefined>;
   readonly itemsByName: Record<string, McItem | undefined>;
   readonly items: Record<number, McItem | undefined>;
   readonly recipes: Record<number, readonly McRecipe[] | undefined>;
 }
-
-/** Raw items gathered from blocks (item → block); everything else is crafted or smelted. Data, so a new source is one line. */
-const GATHER: readonly { readonly match: (item: string) => boolean; readonly block: (item: string) => string }[] = [
-  { match: (item) => /_log$|_stem$/.test(item), block: (item) => item },
-  { match: (item) => item === 'cobblestone', block: () => 'stone' },
-  { match: (item) => item === 'cobbled_deepslate', block: () => 'deepslate' },
-  { match: (item) => item === 'coal', block: () => 'coal_ore' },
-  { match: (item) => item === 'raw_iron', block: () => 'iron_ore' },
-  { match: (item) => item === 'raw_copper', block: () => 'copper_ore' },
-  { match: (item) => item === 'raw_gold', block: () => 'gold_ore' },
-  { match: (item) => item === 'diamond', block: () => 'diamond_ore' },
-  { match: (item) => ['dirt', 'sand', 'gravel', 'clay_ball'].includes(item), block: (item) => (item === 'clay_ball' ? 'clay' : item) },
-];
 
 const books = new Map<string, RecipeBook>();
 
@@ -98,6 +99,8 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
       (recipe.inShape ? recipe.inShape.flat() : (recipe.ingredients ?? [])).some((cell) => cell !== null && (typeof cell === 'number' ? cell : cell.id) === ingredientId),
     );
   };
+  const blockDrops = lootIndex(data.blockLoot);
+  const mobDrops = lootIndex(data.entityLoot);
   const book: RecipeBook = {
     version,
     recipes(item) {
@@ -130,14 +133,19 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
       return options;
     },
     gatherSource(item) {
-      const entry = GATHER.find((g) => g.match(item));
-      if (!entry) return undefined;
-      const block = entry.block(item);
-      const tools = Object.keys(data.blocksByName[block]?.harvestTools ?? {})
+      const block = gatherBlock(book, item, PLACED_WORLD);
+      if (!block) return undefined;
+      const tools = book.harvestTools(block);
+      return tools.length ? { block, tool: tools[0]!, tools } : { block };
+    },
+    blocksDropping: (item) => blockDrops.get(item) ?? [],
+    mobsDropping: (item) => mobDrops.get(item) ?? [],
+    mobLoot: (mob) => (data.entityLoot[mob]?.drops ?? []).map((drop) => drop.item),
+    harvestTools(block) {
+      return Object.keys(data.blocksByName[block]?.harvestTools ?? {})
         .map((id) => data.items[Number(id)]?.name)
         .filter((name): name is string => name !== undefined)
         .sort((a, b) => tierOf(a) - tierOf(b));
-      return tools.length ? { block, tool: tools[0]!, tools } : { block };
     },
     dropOf(block) {
       const [drop] = data.blocksByName[block]?.drops ?? [];
@@ -153,6 +161,19 @@ export function recipeBook(version = '1.20.4'): RecipeBook {
   };
   books.set(version, book);
   return book;
+}
+
+/** Item → the blocks (or mobs) whose loot gives it, silk-touch drops left out, in minecraft-data order. */
+function lootIndex(loot: Record<string, McLoot | undefined>): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const [source, table] of Object.entries(loot)) {
+    for (const drop of table?.drops ?? []) {
+      if (drop.silkTouch) continue;
+      const sources = index.get(drop.item) ?? [];
+      if (!sources.includes(source)) index.set(drop.item, [...sources, source]);
+    }
+  }
+  return index;
 }
 
 /** The wood family to prefer: logs/planks already held, else the nearest log in view, else oak. */
@@ -180,22 +201,25 @@ export function woodFamily(item: string): string | undefined {
 
 /**
  * Recipe variants ranked for a state: most ingredient units already held first, then the preferred
- * wood family, then minecraft-data order. Variants needing an ingredient that can be neither held,
- * gathered nor crafted are dropped, and so are variants of a wood family with no evidence (neither
+ * wood family, then minecraft-data order. Variants needing an ingredient that is neither held nor
+ * `sourced` (default: gathered, smelted or crafted in the placed world) are dropped, and so are variants of a wood family with no evidence (neither
  * `wood` nor held) whenever another variant needs none: a second-best recipe must not mean spruce
  * planks in an oak forest.
  */
-export function rankRecipes(book: RecipeBook, item: string, inventory: Readonly<Record<string, number>>, wood: string): RecipeOption[] {
+export function rankRecipes(
+  book: RecipeBook,
+  item: string,
+  inventory: Readonly<Record<string, number>>,
+  wood: string,
+  sourced: (item: string) => boolean = (name) => book.gatherSource(name) !== undefined || book.smeltSource(name) !== undefined || book.recipes(name).length > 0,
+): RecipeOption[] {
   const evidenced = new Set([wood, ...Object.keys(inventory).filter((name) => (inventory[name] ?? 0) > 0).map(woodFamily)]);
   const ranked = book
     .recipes(item)
     .map((option, index) => {
       const entries = Object.entries(option.ingredients);
       const held = entries.reduce((sum, [name, n]) => sum + Math.min(n, inventory[name] ?? 0), 0);
-      const reachable = entries.every(
-        ([name]) =>
-          (inventory[name] ?? 0) > 0 || book.gatherSource(name) !== undefined || book.smeltSource(name) !== undefined || book.recipes(name).length > 0,
-      );
+      const reachable = entries.every(([name]) => (inventory[name] ?? 0) > 0 || sourced(name));
       const foreign = entries.some(([name]) => !evidenced.has(woodFamily(name) ?? wood));
       const family = entries.some(([name]) => name.startsWith(`${wood}_`)) ? 1 : 0;
       const stripped = entries.some(([name]) => name.startsWith('stripped_') || name.endsWith('_wood')) ? 1 : 0;

@@ -3,6 +3,7 @@ import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { applySmelt, fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
+import { itemSources, sourceContext, type WorldSources } from './sources.js';
 import { add, applyCraft, blockNear, count, heldTool, ingredientOrder, nearestSeen, placeSpot } from './state.js';
 
 /** Options of the Minecraft precondition repair. */
@@ -10,6 +11,10 @@ export interface MinecraftRepairOptions {
   /** Regression depth bound (default 12: iron_ingot ← raw_iron ← stone_pickaxe ← cobblestone ← wooden_pickaxe ← stick ← planks ← logs is 8). */
   readonly maxDepth?: number;
   readonly book?: RecipeBook;
+  /** What the world holds to take items from (default `PLACED_WORLD`). */
+  readonly world?: WorldSources;
+  /** The body's verbs: mine, hunt and shear are used only when listed (default `ITEM_VERBS`). */
+  readonly verbs?: readonly string[];
 }
 
 /** A repair that could not be built, with the chain that failed. */
@@ -30,8 +35,11 @@ const distance = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, 
 
 /**
  * GOAP-style precondition regression (FM-02): the subgoal steps that make every predicate true,
- * from minecraft-data recipes, the gather and smelting tables and the declared predicates, on a simulated copy of
+ * from minecraft-data recipes, the world's item sources (`itemSources`) and the declared predicates, on a simulated copy of
  * the world. Bounded depth; an item that is already being achieved higher up the chain is a cycle.
+ * It stays beside `createGoapPlanner().repair` (which plans the same gaps from a registry's declarations) because
+ * the HTN's live repair has no registry (this subpath never imports the body) and it keeps what a search would not
+ * find quickly: walking back to a station in view, the wood family of the tree in view, one trip per raw block.
  *
  * @example
  * subgoalsFor(['has_item:stick:2'], world) // → gather oak_log, craft oak_planks, craft stick
@@ -58,6 +66,8 @@ function regress(
 ): SubgoalResult {
   const gathered = new Map<string, number>();
   const book = options.book ?? recipeBook();
+  const context = sourceContext(options);
+  const sourced = (name: string) => context.sourced(book, name);
   const maxDepth = options.maxDepth ?? 12;
   const state: PlannerWorld = structuredClone(world);
   const wood = preferredWood(world);
@@ -88,7 +98,7 @@ function regress(
   };
 
   const craftableNow = (item: string): boolean =>
-    rankRecipes(book, item, state.inventory, wood).some((option) => Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n));
+    rankRecipes(book, item, state.inventory, wood, sourced).some((option) => Object.entries(option.ingredients).every(([name, n]) => count(state, name) >= n));
 
   /** Smelts `deficit` more of an item: its input, fuel (coal unless enough is held), a furnace, then smelt_item. */
   const achieveSmelt = (item: string, input: string, deficit: number, depth: number, path: readonly string[]): boolean => {
@@ -107,10 +117,11 @@ function regress(
     if (depth > maxDepth) return fail('depth_exceeded', `depth ${maxDepth} exceeded at ${[...chain, item].join(' ← ')}`);
     const deficit = need - count(state, item);
     const path = [...chain, item];
-    const source = book.gatherSource(item);
-    if (source) {
-      if (source.tool && !heldTool(state, source)) {
-        if (!achieveItem(source.tool, 1, depth + 1, path)) return false;
+    const sources = itemSources(book, item, context);
+    const source = sources.find((s) => s.verb === 'gather' || s.verb === 'mine');
+    if (source && 'block' in source) {
+      if (source.tools.length && !heldTool(state, source)) {
+        if (!achieveItem(source.tools[0]!, 1, depth + 1, path)) return false;
       }
       const tool = heldTool(state, source);
       if (tool && state.heldItem !== tool) {
@@ -119,14 +130,22 @@ function regress(
       }
       const amount = Math.max(deficit, (gatherTotals.get(source.block) ?? 0) - (gathered.get(source.block) ?? 0));
       gathered.set(source.block, (gathered.get(source.block) ?? 0) + amount);
-      steps.push({ type: 'gather', args: { block: source.block, count: amount }, effects: [formatPredicate(pred.hasItem(item, count(state, item) + amount))] });
+      const args = source.verb === 'mine' ? { target: { ore: source.block }, count: amount } : { block: source.block, count: amount };
+      steps.push({ type: source.verb, args, effects: [formatPredicate(pred.hasItem(item, count(state, item) + amount))] });
       add(state, item, amount);
       return true;
     }
+    const animal = sources.find((s) => s.verb === 'hunt');
+    if (animal && 'mob' in animal) {
+      if (context.verbs.has('explore')) steps.push({ type: 'explore', args: { target: { mob: animal.mob } } });
+      steps.push({ type: 'hunt', args: { animal: animal.mob, count: deficit }, effects: [formatPredicate(pred.gained(item, deficit))] });
+      for (const drop of book.mobLoot(animal.mob)) add(state, drop, deficit);
+      return true;
+    }
     // Smelting before crafting: what a furnace makes has no honest crafting recipe (ingots only from blocks or nuggets).
-    const input = book.smeltSource(item);
-    if (input) return achieveSmelt(item, input, deficit, depth, path);
-    const options = rankRecipes(book, item, state.inventory, wood);
+    const smelt = sources.find((s) => s.verb === 'smelt_item');
+    if (smelt && 'input' in smelt) return achieveSmelt(item, smelt.input, deficit, depth, path);
+    const options = rankRecipes(book, item, state.inventory, wood, sourced);
     if (!options.length) return fail('unobtainable', `no recipe or gather source for ${item} (${path.join(' ← ')})`);
     for (const option of options) {
       const mark = { steps: steps.length, state: structuredClone(state) };

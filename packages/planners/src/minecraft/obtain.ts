@@ -1,0 +1,80 @@
+// The obtaining methods that read the world's item sources: which verb gets an item here and what must come first
+// (the harvest tool, an explore when the target is not in view). Shared by the HTN library's obtain methods.
+import type { HtnMethod, HtnTask } from '../htn/htn.js';
+import type { PlannerWorld } from '../contract.js';
+import type { RecipeBook } from './recipes.js';
+import { itemSources, mustExplore, type ItemSource, type SourceContext } from './sources.js';
+import { count } from './state.js';
+
+type Args = Readonly<Record<string, unknown>>;
+/** The task's item arg. */
+export const item = (args: Args): string => String(args.item);
+/** The task's count arg (default 1). */
+export const want = (args: Args): number => (typeof args.count === 'number' ? args.count : 1);
+
+/**
+ * How many more of the item the task needs. Every obtaining method checks it itself: memory may try
+ * them in any order, so none may rely on `obtain.held` having been tried first (a count-0 step).
+ */
+export const missing = (state: PlannerWorld, args: Args): number => want(args) - count(state, item(args));
+
+/** The source of `verb` for the task's item in this world, when it has one and more is missing. */
+export function sourceFor<V extends ItemSource['verb']>(book: RecipeBook, context: SourceContext, verb: V, state: PlannerWorld, args: Args) {
+  if (missing(state, args) < 1) return undefined;
+  return itemSources(book, item(args), context).find((source): source is Extract<ItemSource, { verb: V }> => source.verb === verb);
+}
+
+/** Get and hold the weakest of the block's harvest tools, unless a stronger one is held: the subtasks before digging. */
+export function toolFirst(state: PlannerWorld, tools: readonly string[]): HtnTask[] {
+  const tool = [...tools].reverse().find((name) => count(state, name) > 0) ?? tools[0];
+  if (!tool) return [];
+  return [{ task: 'obtain', args: { item: tool, count: 1 } }, ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }])];
+}
+
+/** `explore` towards a target first when the body can and it is not in view (a mob never is: the snapshot has none). */
+export function exploreFirst(state: PlannerWorld, context: SourceContext, target: { block: string } | { mob: string }): HtnTask[] {
+  const needed = 'mob' in target ? context.verbs.has('explore') : mustExplore(state, target.block, context);
+  return needed ? [{ task: 'explore', args: { target } }] : [];
+}
+
+/**
+ * The obtaining methods for the verbs only a body with explore, mine, hunt and shear has (the testkit's generated
+ * worlds); absent otherwise, so a planner never emits a verb its registry lacks.
+ */
+export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod<PlannerWorld>[] {
+  const methods: HtnMethod<PlannerWorld>[] = [];
+  if (context.verbs.has('mine')) {
+    methods.push({
+      name: 'obtain.deep',
+      task: 'obtain',
+      description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'mine', state, args);
+        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args) } }];
+      },
+    });
+  }
+  if (context.verbs.has('hunt')) {
+    methods.push({
+      name: 'obtain.hunt',
+      task: 'obtain',
+      description: 'hunt an animal whose drops give it (beef, leather, feathers), finding one first',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'hunt', state, args);
+        return source && [...exploreFirst(state, context, { mob: source.mob }), { task: 'hunt', args: { animal: source.mob, count: missing(state, args) } }];
+      },
+    });
+  }
+  if (context.verbs.has('shear')) {
+    methods.push({
+      name: 'obtain.shear',
+      task: 'obtain',
+      description: 'shear sheep for wool: shears first, then find a sheep',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'shear', state, args);
+        return source && [{ task: 'obtain', args: { item: 'shears', count: 1 } }, ...exploreFirst(state, context, { mob: 'sheep' }), { task: 'shear', args: { animal: 'sheep', count: missing(state, args) } }];
+      },
+    });
+  }
+  return methods;
+}
