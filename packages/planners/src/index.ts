@@ -65,6 +65,28 @@ export {
   type ConfigError,
   type ConfigLoad,
 } from './llm/config.js';
+export {
+  BELIEF_DELTA_TYPES,
+  BODY_EDGES,
+  COGNITION_EVENT_TYPES,
+  BeliefMessageSchema,
+  CognitionInputSchema,
+  CognitionLoopConfigSchema,
+  createCognition,
+  loadCognitionLoopConfig,
+  type BeliefMessage,
+  type BodyEdge,
+  type Cognition,
+  type CognitionEvent,
+  type CognitionEventType,
+  type CognitionExecutor,
+  type CognitionInput,
+  type CognitionLoopConfig,
+  type CognitionLoopConfigInput,
+  type CognitionOptions,
+  type DecisionStamp,
+  type RefusalStage,
+} from './cognition/index.js';
 export { intentGateSignal } from './llm/intent-signal.js';
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
 export {

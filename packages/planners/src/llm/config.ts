@@ -63,7 +63,7 @@ export interface ConfigError {
 }
 
 /** What loading a cognition config gives: the config, or the error. */
-export type ConfigLoad = { readonly ok: true; readonly config: CognitionConfig } | { readonly ok: false; readonly error: ConfigError };
+export type ConfigLoad<Config = CognitionConfig> = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly error: ConfigError };
 
 /** Validates a cognition config (parsed JSON or an object literal); each bad field is named. */
 export function loadCognitionConfig(input: unknown): ConfigLoad {
