@@ -53,6 +53,7 @@ export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.j
 export {
   CognitionConfigSchema,
   cognitionConfigHash,
+  replySchemaOf,
   CognitionGateConfigSchema,
   CORRECTIVE_TEMPLATE_TOKEN,
   loadCognitionConfig,
@@ -92,13 +93,12 @@ export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDec
 export {
   createLlmPlanner,
   DEFAULT_MAX_PROMPT_BYTES,
-  describeWorld,
-  LlmPlanReplySchema,
   type CompleteFn,
   type LlmEvent,
   type LlmPlannerOptions,
-  type LlmPlanReply,
 } from './llm/planner.js';
+export { countWord, describeWorld, distanceWord, relativeWords } from './llm/describe.js';
+export { LlmPlanReplySchema, type LlmPlanReply } from './llm/reply.js';
 export { CompletionError, openAiCompatibleComplete, type OpenAiCompatibleOptions } from './llm/openai.js';
 export {
   createNeedsPlanner,
