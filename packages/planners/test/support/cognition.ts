@@ -47,6 +47,7 @@ export class LoopBody {
 
 type Body = LoopBody & ActuatorSource;
 const observe = ({ body }: { body: Body }) => body.snapshot();
+const vec = z.strictObject({ x: z.number(), y: z.number(), z: z.number() });
 const define = <S extends z.ZodType>(def: Parameters<typeof defineCapability<S, Body, PlannerWorld>>[0]) => defineCapability<S, Body, PlannerWorld>(def);
 
 /** The verbs the needs planner and the scripted model emit, each acting on the body and checked on it. */
@@ -54,11 +55,11 @@ export function loopRegistry(): CapabilityRegistry<Body> {
   const registry = new CapabilityRegistry<Body>();
   const moved = (pre: PlannerWorld, post: PlannerWorld) => (pre.position.x !== post.position.x || pre.position.y !== post.position.y || pre.position.z !== post.position.z ? accepted : effectsUnmet(['moved']));
   registry.register(define({ name: 'consume_food', version: '1.0.0', description: 'eat an item', inputSchema: z.strictObject({ item: z.string().min(1) }), run: async (ctx, { item }) => ctx.body.eat(item), observe, acceptance: (pre, post) => (post.food > pre.food ? accepted : effectsUnmet(['food_up'])) }));
-  registry.register(define({ name: 'flee', version: '1.0.0', description: 'run from an entity', inputSchema: z.strictObject({ entity: z.string().min(1), distance: z.number().positive() }), run: async (ctx, { distance }) => ctx.body.move(distance, 0, 0), observe, acceptance: moved }));
-  registry.register(define({ name: 'navigate', version: '1.0.0', description: 'walk to a position', inputSchema: z.strictObject({ position: z.strictObject({ x: z.number(), y: z.number(), z: z.number() }), range: z.number().positive() }), run: async (ctx, { position }) => ctx.body.move(position.x - ctx.body.position.x, 0, position.z - ctx.body.position.z), observe, acceptance: moved }));
+  registry.register(define({ name: 'flee', version: '1.0.0', description: 'run from an entity', inputSchema: z.strictObject({ entity: z.string().min(1).optional(), from: vec.optional(), distance: z.number().positive() }), run: async (ctx, { distance }) => ctx.body.move(distance, 0, 0), observe, acceptance: moved }));
+  registry.register(define({ name: 'navigate', version: '1.0.0', description: 'walk to a position', inputSchema: z.strictObject({ position: vec, range: z.number().positive() }), run: async (ctx, { position }) => ctx.body.move(position.x - ctx.body.position.x, 0, position.z - ctx.body.position.z), observe, acceptance: moved }));
   registry.register(define({ name: 'gather', version: '1.0.0', description: 'gather blocks', inputSchema: z.strictObject({ block: z.string().min(1), count: z.number().int().positive() }), run: async (ctx, { block, count }) => ctx.body.collect(`oak_${block}`, count), observe, acceptance: (pre, post) => (Object.keys(post.inventory).length >= Object.keys(pre.inventory).length ? accepted : effectsUnmet(['gathered'])) }));
   registry.register(define({ name: 'pillar_up', version: '1.0.0', description: 'pillar up', inputSchema: z.strictObject({ height: z.number().int().positive(), item: z.string().min(1) }), run: async (ctx, { height }) => ctx.body.move(0, height, 0), observe, acceptance: moved }));
-  registry.register(define({ name: 'attack_entity', version: '1.0.0', description: 'attack an entity', inputSchema: z.strictObject({ entity: z.string().min(1) }), run: async (ctx, { entity }) => ctx.body.collect(`hit_${entity}`, 1), observe, acceptance: () => accepted }));
+  registry.register(define({ name: 'attack_entity', version: '1.0.0', description: 'attack an entity', inputSchema: z.strictObject({ entity: z.string().min(1).optional(), maxDistance: z.number().positive().optional() }), run: async (ctx, { entity }) => ctx.body.collect(`hit_${entity ?? 'nearest'}`, 1), observe, acceptance: () => accepted }));
   registry.register(define({ name: 'collect_drops', version: '1.0.0', description: 'pick up drops', inputSchema: z.strictObject({ radius: z.number().positive() }), run: async (ctx) => ctx.body.collect('drops', 1), observe, acceptance: () => accepted }));
   return registry;
 }
