@@ -1,0 +1,74 @@
+import type { CapabilityRegistry } from '@sinew/executor-contracts';
+import { loadCognitionConfig, loadCognitionLoopConfig, planOutputSchema, type CognitionConfig, type CognitionEvent, type CognitionLoopConfig } from '@sinew/planners';
+import type { ScriptedAnswer } from './scripted-model.js';
+
+/** The loop's signal weights for the demo: a new day and nightfall are worth a thought, a snapshot never is. */
+export function loopConfig(): CognitionLoopConfig {
+  return orThrow(
+    loadCognitionLoopConfig({
+      gate: { threshold: 0.5, weights: { salience: 0.6, drivePressure: 0.4, arcHot: 0.2, relStakes: 0.3, fatigue: 0.3 }, cooldownMs: 3_000, trivialEvents: ['belief:snapshot'] },
+      salience: {
+        deltas: { new_threat: 1, new_track: 0.3, reclassified: 0.4, threat_cleared: 0.3, distance_changed: 0.2, track_lost: 0.1 },
+        proximity: [1, 0.8, 0.5, 0.2],
+        peaceful: 0.3,
+        snapshot: 0.05,
+        body: { health_ok: 0.1, health_low: 0.7, health_critical: 1, food_ok: 0.05, food_low: 0.8, food_critical: 1, day: 0.9, night: 0.8, stuck: 0.8 },
+        suggestion: 0.6,
+        outcome: { completed: 0.1, failed: 0.6 },
+      },
+      drive: { health: { ok: 0, low: 0.6, critical: 1 }, food: { ok: 0, low: 0.5, critical: 0.9 }, night: 0.4, perThreat: 0.25 },
+      arc: { perFailure: 0.34 },
+      energy: { windowMs: 60_000, perThought: 0.05 },
+      relStakes: { user: 1, other: 0 },
+      maxPlansInFlight: 1,
+      urgentAt: 0.7,
+      suggestionUrgency: 0.5,
+    }),
+  );
+}
+
+/** The model planner's prompts and reply schema (from the registry); the loop gates, so its own gate is opened wide. */
+export function llmConfig(registry: CapabilityRegistry<never>): CognitionConfig {
+  return orThrow(
+    loadCognitionConfig({
+      system: 'You plan for a Minecraft bot. Reply with one JSON object matching the schema. Use only the listed verbs. Never set numeric state.',
+      userTemplate: 'Intent:\n{intent}\n\nWorld:\n{world}\n\nVerbs:\n{verbs}',
+      correctiveTemplate: 'Your previous reply was rejected: {complaint}\nReturn a corrected JSON object.',
+      outputSchema: planOutputSchema(registry),
+      retryBudget: 1,
+      completeTimeoutMs: 10_000,
+      gate: { threshold: 0, weights: { salience: 1, drivePressure: 0, arcHot: 0, relStakes: 0, fatigue: 0 }, cooldownMs: 0, trivialEvents: [] },
+    }),
+  );
+}
+
+/** What the scripted model answers, by what the prompt asks. */
+export const MODEL_SCRIPT: readonly ScriptedAnswer[] = [
+  { when: /goal: .*\bwood\b/i, rationale: 'the player wants wood: gather a couple of logs', steps: [{ verb: 'gather', args: { block: 'log', count: 2 } }] },
+  { when: /goal: /, rationale: 'nothing better to do: say so', steps: [{ verb: 'chat', args: { message: 'standing by' } }] },
+];
+
+/** One decision as a monologue line. */
+export function describeDecision(event: CognitionEvent): string {
+  switch (event.type) {
+    case 'cognition.gate':
+      return `gate     ${event.think ? 'OPEN  ' : 'closed'} ${event.signal.eventType} M=${event.meaningfulness.toFixed(2)}${event.think ? '' : ` (${event.blocked.join(', ')})`}`;
+    case 'cognition.route':
+      return `route    "${event.goal}" → ${event.chosen ?? 'none'}`;
+    case 'cognition.plan':
+      return `plan     ${event.planner}: ${event.verbs.join(' → ')}`;
+    case 'cognition.no_plan':
+      return `no plan  ${event.code}: ${event.reason.slice(0, 120)}`;
+    case 'cognition.refused':
+      return `REFUSED  ${event.stage}${event.rule ? ` [${event.rule}]` : ''}: ${event.reason.slice(0, 120)}`;
+    case 'cognition.busy':
+      return `busy     "${event.goal}" waits: ${event.reason}`;
+    case 'cognition.outcome':
+      return `outcome  ${event.planId} ${event.status}${event.code ? ` (${event.code})` : ''}`;
+  }
+}
+
+function orThrow<T>(loaded: { ok: true; config: T } | { ok: false; error: { message: string } }): T {
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  return loaded.config;
+}
