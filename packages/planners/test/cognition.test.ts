@@ -106,8 +106,8 @@ describe('cognition loop', () => {
     await rig.cognition.idle();
   });
 
-  it('while a plan runs a routine decision is busy; an urgent one still goes through', async () => {
-    const rig = loopRig({ config: { gate: { ...loopConfigInput().gate, cooldownMs: 0 } }, replies: [gatherReply] });
+  it('while a plan runs a routine decision is deferred (busy) and taken up when the plan ends; an urgent one goes through at once', async () => {
+    const rig = loopRig({ config: { gate: { ...loopConfigInput().gate, cooldownMs: 0 } }, replies: [gatherReply, gatherReply] });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const run = rig.executor.run.bind(rig.executor);
@@ -115,13 +115,17 @@ describe('cognition loop', () => {
     await rig.cognition.ingest({ kind: 'suggestion', tick: 1, via: 'chat', by: 'alice', text: 'please gather some wood' });
     expect(rig.cognition.plansInFlight()).toBe(1);
     const routine = await rig.cognition.ingest({ kind: 'body', tick: 2, edge: 'health_low' });
-    expect(routine.at(-1)).toMatchObject({ type: 'cognition.busy', plansInFlight: 1 });
+    const busy = routine.at(-1) as Extract<CognitionEvent, { type: 'cognition.busy' }>;
+    expect(busy).toMatchObject({ type: 'cognition.busy', plansInFlight: 1, reason: expect.stringMatching(/deferred until a plan ends/) });
     rig.body.threats = [{ entity: 'zombie', distance: 2 }];
     const urgent = await rig.cognition.ingest(deltas(3, 3, [{ type: 'new_threat', trackId: 5, cls: 'zombie', hostile: true, bucket: 0 }]));
     expect(urgent.at(-1)).toMatchObject({ type: 'cognition.plan', verbs: ['flee'] });
+    const later: CognitionEvent[] = [];
+    rig.cognition.on((event) => later.push(event));
     release();
     await rig.cognition.idle();
     expect(rig.cognition.plansInFlight()).toBe(0);
+    expect(later.filter((e) => e.type === 'cognition.plan').map((e) => e.intentId)).toEqual([busy.intentId]);
   });
 
   it('raw entity lists are not an input: a type error, and refused as invalid_input at run time', async () => {

@@ -21,6 +21,7 @@ export function loopConfig(): CognitionLoopConfig {
       energy: { windowMs: 60_000, perThought: 0.05 },
       relStakes: { user: 1, other: 0 },
       maxPlansInFlight: 1,
+      maxDeferred: 4,
       urgentAt: 0.7,
       suggestionUrgency: 0.5,
     }),

@@ -62,7 +62,9 @@ export async function runAutonomous(options: AutonomousOptions): Promise<Autonom
     const model = await startScriptedModel(MODEL_SCRIPT);
     stops.push(() => model.close());
     const events: CognitionEvent[] = [];
+    let ended = false; // plans still running at the end stop with the bot: their endings are not the run's story
     const { cognition, telemetry, belief, modes } = await wire(body, model, options.port, (event) => {
+      if (ended) return;
       events.push(event);
       say(`  ${String(event.tick).padStart(5)} ${describeDecision(event)}`);
     });
@@ -72,6 +74,7 @@ export async function runAutonomous(options: AutonomousOptions): Promise<Autonom
     stops.push(driveSky(server, runMs), listenForSuggestions(body, cognition, () => belief.bus.lastTickId ?? 0));
     await script(server, body, runMs, say);
     await Promise.race([cognition.idle(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    ended = true;
     const inventory = observeWorld(body).inventory;
     const result = summarize(events, model.calls(), inventory);
     say(`  result   ${result.exitCode === 0 ? '✔' : '✘'} ${events.length} decisions, ${model.calls()} model calls, inventory ${Object.entries(inventory).map(([k, n]) => `${k} ×${n}`).join(', ')}`);

@@ -59,8 +59,10 @@ export const CognitionLoopConfigSchema = z.strictObject({
   energy: z.strictObject({ windowMs: z.number().int().positive(), perThought: unit }),
   /** relStakes of an event: a person's suggestion, or anything else. */
   relStakes: z.strictObject({ user: unit, other: unit }),
-  /** Plans the loop runs at once; a new decision while full waits (is `busy`) unless its urgency is at least `urgentAt`. */
+  /** Plans the loop runs at once; a new decision while full is deferred (`busy`; the most urgent waiting one is taken up when a plan ends) unless its urgency is at least `urgentAt`. */
   maxPlansInFlight: z.number().int().min(1).max(8),
+  /** Deferred decisions kept (most urgent first); beyond it the least urgent is dropped, and the busy event says so. */
+  maxDeferred: z.number().int().min(0).max(64),
   urgentAt: unit,
   /** Urgency of a suggestion that names none. */
   suggestionUrgency: unit,

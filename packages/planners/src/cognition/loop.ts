@@ -73,6 +73,8 @@ export function createCognition(options: CognitionOptions): Cognition {
   let seq = 0;
   let lastTick = 0;
   let inFlight = 0;
+  // Decisions that found every plan slot taken, most urgent first: one is taken up when a plan ends (each already passed the gate).
+  const deferred: Intent[] = [];
 
   const publish = (event: CognitionEvent) => {
     for (const listener of listeners) {
@@ -106,7 +108,7 @@ export function createCognition(options: CognitionOptions): Cognition {
       stamper(tick, hashOf({ input }), events)({ type: 'cognition.refused', stage: 'observe_failed', reason: `observe() failed: ${describeError(error)}` });
       return events;
     }
-    const say = stamper(tick, hashOf({ input, world, state: stateDigest(state) }), events);
+    const say = stamper(tick, hashOf({ input, world, state: stateDigest(state), deferred: deferred.map((intent) => intent.id) }), events);
     await think(input, world, say);
     return events;
   }
@@ -115,6 +117,8 @@ export function createCognition(options: CognitionOptions): Cognition {
     const heard = salienceOf(config, input, state);
     applyInput(state, input);
     if (input.kind === 'outcome') recordOutcome(input, say);
+    const waiting = input.kind === 'outcome' && inFlight < config.maxPlansInFlight ? deferred.shift() : undefined;
+    if (waiting) return decide(waiting, world, say);
     const suggested = input.kind === 'suggestion' ? screenSuggestion(input, say) : undefined;
     if (suggested === null) return;
     const choices = [...new Set([...(suggested ? [suggested.goal] : []), ...needs.assess(world).map((need) => need.goal)])];
@@ -144,7 +148,9 @@ export function createCognition(options: CognitionOptions): Cognition {
 
   async function decide(intent: Intent, world: PlannerWorld, say: Say): Promise<void> {
     if (inFlight >= config.maxPlansInFlight && intent.urgency < config.urgentAt) {
-      say({ type: 'cognition.busy', intentId: intent.id, goal: intent.goal, plansInFlight: inFlight, reason: `${inFlight} plan(s) running and urgency ${intent.urgency} < urgentAt ${config.urgentAt}` });
+      const dropped = defer(intent);
+      const why = `${inFlight} plan(s) running and urgency ${intent.urgency} < urgentAt ${config.urgentAt}: deferred until a plan ends`;
+      say({ type: 'cognition.busy', intentId: intent.id, goal: intent.goal, plansInFlight: inFlight, reason: dropped ? `${why}; ${dropped.id} ("${dropped.goal}") dropped: more than maxDeferred ${config.maxDeferred} waiting` : why });
       return;
     }
     const route = router.route(intent);
@@ -158,6 +164,13 @@ export function createCognition(options: CognitionOptions): Cognition {
     }
     say({ type: 'cognition.plan', intentId: intent.id, planner: result.planner, planId: result.plan.planId, verbs: result.plan.steps.map((s) => s.type) });
     start(result.plan, intent);
+  }
+
+  /** Queues a decision by urgency (stable); returns the least urgent one when the queue overflows. */
+  function defer(intent: Intent): Intent | undefined {
+    const at = deferred.findIndex((waiting) => waiting.urgency < intent.urgency);
+    deferred.splice(at === -1 ? deferred.length : at, 0, intent);
+    return deferred.length > config.maxDeferred ? deferred.pop() : undefined;
   }
 
   function start(plan: Plan, intent: Intent): void {

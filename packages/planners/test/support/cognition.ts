@@ -81,6 +81,7 @@ export const loopConfigInput = (overrides: Partial<CognitionLoopConfigInput> = {
   energy: { windowMs: 60_000, perThought: 0.1 },
   relStakes: { user: 1, other: 0 },
   maxPlansInFlight: 1,
+  maxDeferred: 4,
   urgentAt: 0.9,
   suggestionUrgency: 0.5,
   ...overrides,
@@ -99,7 +100,9 @@ export function loopRig(options: { replies?: string[]; config?: Partial<Cognitio
   const registry = loopRegistry();
   const executor = createExecutor({ registry, body, clock });
   const model = scripted(options.replies ?? []);
-  const llm = createLlmPlanner({ complete: model.complete, config: llmConfig({ outputSchema: planOutputSchema(registry) }), registry, clock });
+  // The loop gates; the model planner's own gate (for callers without a loop) is opened wide.
+  const openGate = { threshold: 0, weights: { salience: 1, drivePressure: 0, arcHot: 0, relStakes: 0, fatigue: 0 }, cooldownMs: 0, trivialEvents: [] };
+  const llm = createLlmPlanner({ complete: model.complete, config: llmConfig({ outputSchema: planOutputSchema(registry), gate: openGate }), registry, clock });
   const needs = createNeedsPlanner({ seed: options.seed ?? 7 });
   const outcomes: { planId: string; success: boolean }[] = [];
   const router = createRouter({ planners: [needs, llm], rules: DEFAULT_ROUTING_RULES });
