@@ -2,7 +2,7 @@ import type { CapabilityRegistry } from '@sinew/executor-contracts';
 import { loadCognitionConfig, loadCognitionLoopConfig, planOutputSchema, type CognitionConfig, type CognitionEvent, type CognitionLoopConfig } from '@sinew/planners';
 import type { ScriptedAnswer } from './scripted-model.js';
 
-/** The loop's signal weights for the demo: a new day and nightfall are worth a thought, a snapshot never is. */
+/** The loop's signal weights for the demo: a new day and nightfall are worth a thought, a snapshot never is; a person's ask, hunger and nightfall are urgent enough to take over a running plan at its next safe point. */
 export function loopConfig(): CognitionLoopConfig {
   return orThrow(
     loadCognitionLoopConfig({
@@ -22,8 +22,8 @@ export function loopConfig(): CognitionLoopConfig {
       relStakes: { user: 1, other: 0 },
       maxPlansInFlight: 1,
       maxDeferred: 4,
-      urgentAt: 0.7,
-      suggestionUrgency: 0.5,
+      urgentAt: 0.6,
+      suggestionUrgency: 0.7,
     }),
   );
 }

@@ -73,7 +73,7 @@ export async function runAutonomous(options: AutonomousOptions): Promise<Autonom
     belief.start();
     stops.push(driveSky(server, runMs), listenForSuggestions(body, cognition, () => belief.bus.lastTickId ?? 0));
     await script(server, body, runMs, say);
-    await Promise.race([cognition.idle(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await Promise.race([cognition.idle(), new Promise((resolve) => setTimeout(resolve, 3_000))]);
     ended = true;
     const inventory = observeWorld(body).inventory;
     const result = summarize(events, model.calls(), inventory);
