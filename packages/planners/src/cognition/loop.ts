@@ -12,6 +12,7 @@ import { applyInput, initialLoopState, salienceOf, signalOf, stateDigest } from 
 
 /** What the loop needs of an executor (`@sinew/bt-runtime`'s `Executor` fits): run a plan for its intent, report how it ended. */
 export interface CognitionExecutor {
+  /** Runs the plan for its intent; resolves with how it ended. */
   run(plan: Plan, options: { readonly intent: Intent }): Promise<{ readonly status: string; readonly failure?: { readonly code: string; readonly reason: string } }>;
 }
 
@@ -27,9 +28,15 @@ export interface CognitionOptions {
   /** The body's state for planning (position, inventory, health; threats from belief, never raw entities). */
   readonly observe: () => PlannerWorld | Promise<PlannerWorld>;
   /** The gate's cooldown and the energy window run on it. */
-  readonly clock: { now(): number };
+  readonly clock: {
+    /** Milliseconds now. */
+    now(): number;
+  };
   /** A belief adapter: its stream messages are ingested as they come. */
-  readonly belief?: { on(event: 'message', listener: (message: BeliefMessage) => void): () => void };
+  readonly belief?: {
+    /** Subscribes to the adapter's stream messages; returns the unsubscribe. */
+    on(event: 'message', listener: (message: BeliefMessage) => void): () => void;
+  };
   /** A body signal source: each edge is ingested as it comes. */
   readonly signals?: (listener: (edge: { readonly tick: number; readonly edge: BodyEdge }) => void) => () => void;
   /** Told every decision event. */

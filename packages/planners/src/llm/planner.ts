@@ -27,7 +27,10 @@ export interface LlmPlannerOptions<World = PlannerWorld, Body = unknown> {
   /** How the gate (built from `config.gate`) reads an intent; default `intentGateSignal`. */
   readonly signal?: (intent: Intent, world: World) => GateSignal;
   /** The gate's clock (its cooldown); default the system clock. */
-  readonly clock?: { now(): number };
+  readonly clock?: {
+    /** Milliseconds now. */
+    now(): number;
+  };
   /** Renders the world for `{world}`; default `describeWorld` (positions and counts as words and buckets). */
   readonly describeWorld?: (world: World) => string;
   readonly name?: string;
