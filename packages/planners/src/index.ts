@@ -70,6 +70,7 @@ export {
   BELIEF_DELTA_TYPES,
   BODY_EDGES,
   COGNITION_EVENT_TYPES,
+  COGNITION_LOOP_EXAMPLE,
   BeliefMessageSchema,
   CognitionInputSchema,
   CognitionLoopConfigSchema,

@@ -167,6 +167,33 @@ describe('cognition loop', () => {
     expect(gateOf(moved).meaningfulness).not.toBe(gateOf(first).meaningfulness);
   });
 
+  it('the config fields the other tests leave alone are acted on: snapshot and completed-outcome salience, night pressure, relStakes.other, suggestionUrgency', async () => {
+    const rig = loopRig({ config: { gate: { ...loopConfigInput().gate, threshold: 5 } } });
+    const snapshot = await rig.cognition.ingest({ kind: 'belief', message: { version: 'sinew.belief/1', streamId: 'test', seq: 1, tickId: 1, kind: 'snapshot', tracks: [] } });
+    expect(gateOf(snapshot).signal).toMatchObject({ salience: 0.05, relStakes: 0 });
+    expect(gateOf(await rig.cognition.ingest({ kind: 'outcome', tick: 2, planId: 'p', status: 'completed' })).signal).toMatchObject({ salience: 0.1, arcHot: 0 });
+    expect(gateOf(await rig.cognition.ingest({ kind: 'body', tick: 3, edge: 'night' })).signal.drivePressure).toBe(0.4);
+    const open = loopRig({ replies: [gatherReply], config: { suggestionUrgency: 0.35 } });
+    const asked = await open.cognition.ingest({ kind: 'suggestion', tick: 1, via: 'chat', by: 'alice', text: 'please gather some wood' });
+    expect(asked.find((e) => e.type === 'cognition.route')).toMatchObject({ urgency: 0.35 });
+    await open.cognition.idle();
+  });
+
+  it('maxDeferred bounds the waiting decisions: an overflow drops the least urgent and the busy event says so', async () => {
+    const rig = loopRig({ config: { gate: { ...loopConfigInput().gate, cooldownMs: 0 }, maxDeferred: 1 }, replies: [gatherReply] });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const run = rig.executor.run.bind(rig.executor);
+    Object.assign(rig.executor, { run: async (...args: Parameters<typeof run>) => (await held, run(...args)) });
+    await rig.cognition.ingest({ kind: 'suggestion', tick: 1, via: 'chat', by: 'alice', text: 'please gather some wood' });
+    const first = (await rig.cognition.ingest({ kind: 'body', tick: 2, edge: 'health_low' })).at(-1)!;
+    const second = (await rig.cognition.ingest({ kind: 'body', tick: 3, edge: 'health_critical' })).at(-1)!;
+    expect(first).toMatchObject({ type: 'cognition.busy', reason: expect.not.stringMatching(/dropped/) });
+    expect(second).toMatchObject({ type: 'cognition.busy', reason: expect.stringMatching(/dropped: more than maxDeferred 1 waiting/) });
+    release();
+    await rig.cognition.idle();
+  });
+
   it('the loop config refuses unknown keys and out-of-range weights, naming the field', () => {
     const unknown = loadCognitionLoopConfig({ ...loopConfigInput(), salinece: {} });
     expect(unknown.ok).toBe(false);

@@ -1,27 +1,15 @@
 import type { CapabilityRegistry } from '@sinew/executor-contracts';
-import { loadCognitionConfig, loadCognitionLoopConfig, planOutputSchema, type CognitionConfig, type CognitionEvent, type CognitionLoopConfig } from '@sinew/planners';
+import { COGNITION_LOOP_EXAMPLE, loadCognitionConfig, loadCognitionLoopConfig, planOutputSchema, type CognitionConfig, type CognitionEvent, type CognitionLoopConfig } from '@sinew/planners';
 import type { ScriptedAnswer } from './scripted-model.js';
 
 /** The loop's signal weights for the demo: a new day and nightfall are worth a thought, a snapshot never is; a person's ask, hunger and nightfall are urgent enough to take over a running plan at its next safe point. */
 export function loopConfig(): CognitionLoopConfig {
   return orThrow(
     loadCognitionLoopConfig({
-      gate: { threshold: 0.5, weights: { salience: 0.6, drivePressure: 0.4, arcHot: 0.2, relStakes: 0.3, fatigue: 0.3 }, cooldownMs: 3_000, trivialEvents: ['belief:snapshot'] },
-      salience: {
-        deltas: { new_threat: 1, new_track: 0.3, reclassified: 0.4, threat_cleared: 0.3, distance_changed: 0.2, track_lost: 0.1 },
-        proximity: [1, 0.8, 0.5, 0.2],
-        peaceful: 0.3,
-        snapshot: 0.05,
-        body: { health_ok: 0.1, health_low: 0.7, health_critical: 1, food_ok: 0.05, food_low: 0.8, food_critical: 1, day: 0.9, night: 0.8, stuck: 0.8 },
-        suggestion: 0.6,
-        outcome: { completed: 0.1, failed: 0.6 },
-      },
-      drive: { health: { ok: 0, low: 0.6, critical: 1 }, food: { ok: 0, low: 0.5, critical: 0.9 }, night: 0.4, perThreat: 0.25 },
-      arc: { perFailure: 0.34 },
+      ...COGNITION_LOOP_EXAMPLE,
+      gate: { ...COGNITION_LOOP_EXAMPLE.gate, cooldownMs: 3_000 },
+      salience: { ...COGNITION_LOOP_EXAMPLE.salience, body: { ...COGNITION_LOOP_EXAMPLE.salience.body, food_low: 0.8, food_critical: 1, day: 0.9, night: 0.8 } },
       energy: { windowMs: 60_000, perThought: 0.05 },
-      relStakes: { user: 1, other: 0 },
-      maxPlansInFlight: 1,
-      maxDeferred: 4,
       urgentAt: 0.6,
       suggestionUrgency: 0.7,
     }),
