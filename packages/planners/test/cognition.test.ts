@@ -138,6 +138,20 @@ describe('cognition loop', () => {
     expect((await rig.cognition.ingest({ kind: 'entities', tick: 1, entities }))[0]).toMatchObject({ stage: 'invalid_input' });
   });
 
+  it('a world the loop cannot read or a collaborator that throws ends that input with a coded event, never the loop', async () => {
+    const rig = loopRig();
+    const broken = { ...rig.body.snapshot(), inventory: { dirt: -1 } };
+    rig.body.snapshot = () => broken;
+    const events = await rig.cognition.ingest({ kind: 'body', tick: 1, edge: 'food_low' });
+    expect(events).toMatchObject([{ type: 'cognition.refused', stage: 'loop_error', reason: expect.stringMatching(/invalid perception/) }]);
+    const failing = loopRig();
+    const observeError = new Error('body gone');
+    failing.body.snapshot = () => {
+      throw observeError;
+    };
+    expect(await failing.cognition.ingest({ kind: 'body', tick: 1, edge: 'food_low' })).toMatchObject([{ type: 'cognition.refused', stage: 'observe_failed', reason: 'observe() failed: body gone' }]);
+  });
+
   it('replay: the same seed and the same inputs give the same decisions and input hashes; other perception changes them', async () => {
     const script: CognitionInput[] = [
       zombieNear,

@@ -8,8 +8,8 @@ export interface DecisionStamp {
   readonly inputHash: string;
 }
 
-/** Where a refusal happened: a malformed input, the input filter, the router's constitutional check, or the world could not be read. */
-export type RefusalStage = 'invalid_input' | 'input_filter' | 'constitution' | 'observe_failed';
+/** Where a refusal happened: a malformed input, the input filter, the router's constitutional check, the world could not be read, or a collaborator threw. */
+export type RefusalStage = 'invalid_input' | 'input_filter' | 'constitution' | 'observe_failed' | 'loop_error';
 
 /** The inner monologue (seeds/000): one event per decision, each with its tick and input hash. */
 export type CognitionEvent = DecisionStamp &

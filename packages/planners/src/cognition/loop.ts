@@ -116,7 +116,12 @@ export function createCognition(options: CognitionOptions): Cognition {
       return events;
     }
     const say = stamper(tick, hashOf({ input, world, state: stateDigest(state), deferred: deferred.map((intent) => intent.id) }), events);
-    await think(input, world, say);
+    try {
+      await think(input, world, say);
+    } catch (error) {
+      // A throwing collaborator (needs planner on a malformed world, planner memory) ends this input, never the loop.
+      say({ type: 'cognition.refused', stage: 'loop_error', reason: describeError(error) });
+    }
     return events;
   }
 
