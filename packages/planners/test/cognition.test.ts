@@ -64,6 +64,9 @@ describe('cognition loop', () => {
 
   it('a helpful suggestion is planned by the model and run, with its provenance ref and time budget on the intent', async () => {
     const rig = loopRig({ replies: [gatherReply] });
+    const intents: unknown[] = [];
+    const run = rig.executor.run.bind(rig.executor);
+    Object.assign(rig.executor, { run: (plan: unknown, options: { intent: unknown }) => (intents.push(options.intent), run(plan, options as Parameters<typeof run>[1])) });
     const events = await rig.cognition.ingest({ kind: 'suggestion', tick: 6, via: 'http', by: 'alice', text: 'please gather some wood', provenanceRef: 'req-7', timeBudgetMs: 60_000 });
     expect(types(events)).toEqual(['cognition.gate', 'cognition.route', 'cognition.plan']);
     expect(gateOf(events).signal).toMatchObject({ eventType: 'suggestion:http', relStakes: 1, salience: 0.6 });
@@ -71,6 +74,8 @@ describe('cognition loop', () => {
     await rig.cognition.idle();
     expect(rig.body.calls).toEqual(['collect:oak_log:3']);
     expect(rig.model.prompts[0]!.user).toMatch(/goal: please gather some wood/);
+    expect(rig.provenance.records()).toMatchObject([{ capability: 'gather@1.0.0', provenanceRef: 'req-7' }]);
+    expect(intents).toMatchObject([{ source: 'user', urgency: 0.5, timeBudgetMs: 60_000, provenanceRef: 'req-7', traits: ['natural_language'], context: { via: 'http', by: 'alice' } }]);
   });
 
   it('a plan that breaks the constitution is refused by the router naming the rule, and never runs', async () => {

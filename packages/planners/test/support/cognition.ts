@@ -1,4 +1,4 @@
-import { createExecutor, instrumentMethods, ManualClock, type ActuatorSource } from '@sinew/bt-runtime';
+import { createExecutor, createMemoryProvenance, instrumentMethods, ManualClock, type ActuatorSource } from '@sinew/bt-runtime';
 import { accepted, CapabilityRegistry, defineCapability, effectsUnmet } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import {
@@ -79,7 +79,8 @@ export function loopRig(options: { replies?: string[]; config?: Partial<Cognitio
   const clock = new ManualClock(0);
   const body = instrumentMethods(new LoopBody(), ['eat', 'move', 'collect']) as Body;
   const registry = loopRegistry();
-  const executor = createExecutor({ registry, body, clock });
+  const provenance = createMemoryProvenance();
+  const executor = createExecutor({ registry, body, clock, provenance });
   const model = scripted(options.replies ?? []);
   // The loop gates; the model planner's own gate (for callers without a loop) is opened wide.
   const openGate = { threshold: 0, weights: { salience: 1, drivePressure: 0, arcHot: 0, relStakes: 0, fatigue: 0 }, cooldownMs: 0, trivialEvents: [] };
@@ -89,7 +90,7 @@ export function loopRig(options: { replies?: string[]; config?: Partial<Cognitio
   const router = createRouter({ planners: [needs, llm], rules: DEFAULT_ROUTING_RULES });
   const recording = { ...router, recordOutcome: (planId: string, success: boolean) => (outcomes.push({ planId, success }), router.recordOutcome(planId, success)) };
   const cognition = createCognition({ router: recording, needs, config: loopConfig(options.config), executor, observe: () => body.snapshot(), clock });
-  return { clock, body, registry, executor, model, cognition, outcomes };
+  return { clock, body, registry, executor, model, cognition, outcomes, provenance };
 }
 
 /** A belief deltas message (the `@sinew/belief` wire shape). */
