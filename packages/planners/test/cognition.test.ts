@@ -13,7 +13,9 @@ describe('cognition loop', () => {
     rig.body.threats = [{ entity: 'zombie', distance: 3 }];
     const events = await rig.cognition.ingest(zombieNear);
     expect(types(events)).toEqual(['cognition.gate', 'cognition.route', 'cognition.plan']);
-    expect(gateOf(events)).toMatchObject({ think: true, tick: 10, signal: { eventType: 'belief:new_threat', salience: 1, drivePressure: 0.25 } });
+    expect(gateOf(events)).toMatchObject({ think: true, tick: 10, signal: { eventType: 'belief:new_threat', salience: 1, drivePressure: 0.25, energy: 1 } });
+    // M = 0.6·salience + 0.4·drivePressure + 0.2·arcHot + 0.3·relStakes − 0.3·(1 − energy): the config's weights
+    expect(gateOf(events).meaningfulness).toBeCloseTo(0.7, 10);
     expect(events[2]).toMatchObject({ planner: 'needs', verbs: ['flee'] });
     await rig.cognition.idle();
     expect(rig.body.calls).toEqual(['move:15,0,0']);
