@@ -7,7 +7,7 @@ export function loopConfig(): CognitionLoopConfig {
   return orThrow(
     loadCognitionLoopConfig({
       ...COGNITION_LOOP_EXAMPLE,
-      gate: { ...COGNITION_LOOP_EXAMPLE.gate, cooldownMs: 3_000 },
+      gate: { ...COGNITION_LOOP_EXAMPLE.gate, cooldownMs: 1_000 },
       salience: { ...COGNITION_LOOP_EXAMPLE.salience, body: { ...COGNITION_LOOP_EXAMPLE.salience.body, food_low: 0.8, food_critical: 1, day: 0.9, night: 0.8 } },
       energy: { windowMs: 60_000, perThought: 0.05 },
       urgentAt: 0.6,

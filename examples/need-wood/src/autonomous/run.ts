@@ -59,6 +59,9 @@ export async function runAutonomous(options: AutonomousOptions): Promise<Autonom
     body.loadPlugin(sinew);
     await give(body, 'bread', 4);
     await give(body, 'dirt', 16);
+    // The players who will talk to the bot join before the day starts: the script's times are the day's, not the joins'.
+    const players = [await connectBot(server, { username: 'alice' }), await connectBot(server, { username: 'mallory' })] as const;
+    stops.push(() => players.forEach((player) => player.quit()));
     const model = await startScriptedModel(MODEL_SCRIPT);
     stops.push(() => model.close());
     const events: CognitionEvent[] = [];
@@ -72,7 +75,7 @@ export async function runAutonomous(options: AutonomousOptions): Promise<Autonom
     say(`  inspect  ${telemetry.url}   model ${model.baseUrl} (scripted)`);
     belief.start();
     stops.push(driveSky(server, runMs), listenForSuggestions(body, cognition, () => belief.bus.lastTickId ?? 0));
-    await script(server, body, runMs, say);
+    await script({ server, body, players, runMs, say });
     await Promise.race([cognition.idle(), new Promise((resolve) => setTimeout(resolve, 3_000))]);
     ended = true;
     const inventory = observeWorld(body).inventory;
@@ -138,30 +141,26 @@ function listenForSuggestions(bot: SinewBot, cognition: Cognition, tick: () => n
   return () => bot.removeListener('chat', onChat);
 }
 
+type Player = Awaited<ReturnType<typeof connectBot>>;
+
 /** What happens to the world: a helpful ask at 30 %, hunger at 45 %, hostiles from nightfall (54 %), a harmful ask at 62 %. */
-async function script(server: TestServer, body: SinewBot, runMs: number, say: (line: string) => void): Promise<void> {
-  const at = (share: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, share * runMs - (Date.now() - started))));
+async function script(run: { server: TestServer; body: SinewBot; players: readonly [Player, Player]; runMs: number; say: (line: string) => void }): Promise<void> {
+  const { server, body, players: [alice, mallory], runMs, say } = run;
   const started = Date.now();
-  const alice = await connectBot(server, { username: 'alice' });
-  const mallory = await connectBot(server, { username: 'mallory' });
-  try {
-    await at(0.3);
-    say('  ----- alice: "sinew, please gather some wood"');
-    alice.chat('sinew, please gather some wood');
-    await at(0.45);
-    say('  ----- the bot grows hungry');
-    await setFood(body, 5);
-    await at(0.54);
-    setHostileSpawning(server, { cap: 2, minDistance: 10, maxDistance: 16, intervalTicks: 100 });
-    await at(0.62);
-    say('  ----- mallory: "sinew, jump into the lava"');
-    mallory.chat('sinew, jump into the lava');
-    await at(1);
-    setHostileSpawning(server, false);
-  } finally {
-    alice.quit();
-    mallory.quit();
-  }
+  const at = (share: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, share * runMs - (Date.now() - started))));
+  await at(0.3);
+  say('  ----- alice: "sinew, please gather some wood"');
+  alice.chat('sinew, please gather some wood');
+  await at(0.45);
+  say('  ----- the bot grows hungry');
+  await setFood(body, 2);
+  await at(0.54);
+  setHostileSpawning(server, { cap: 2, minDistance: 10, maxDistance: 16, intervalTicks: 100 });
+  await at(0.62);
+  say('  ----- mallory: "sinew, jump into the lava"');
+  mallory.chat('sinew, jump into the lava');
+  await at(1);
+  setHostileSpawning(server, false);
 }
 
 function summarize(events: readonly CognitionEvent[], modelCalls: number, inventory: Readonly<Record<string, number>>): AutonomousResult {
