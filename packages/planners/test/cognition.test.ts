@@ -57,6 +57,29 @@ describe('cognition loop', () => {
     expect(gateOf(later).think).toBe(true);
   });
 
+  it('a body edge turned away only by the cooldown is judged again with the first input after it; a newer edge of the same kind replaces it', async () => {
+    const rig = loopRig({ config: { maxPlansInFlight: 8 } });
+    rig.body.threats = [{ entity: 'zombie', distance: 3 }];
+    await rig.cognition.ingest(zombieNear);
+    expect(gateOf(await rig.cognition.ingest({ kind: 'body', tick: 11, edge: 'health_low' })).blocked).toEqual(['cooldown']);
+    const snapshot = { kind: 'belief' as const, message: { version: 'sinew.belief/1' as const, streamId: 'test', seq: 2, tickId: 12, kind: 'snapshot' as const, tracks: [] } };
+    expect(types(await rig.cognition.ingest(snapshot))).toEqual(['cognition.gate']); // still within the cooldown: nothing retried
+    await rig.clock.advance(2_000);
+    const later = await rig.cognition.ingest({ ...snapshot, message: { ...snapshot.message, seq: 3, tickId: 13 } });
+    expect(gateOf(later)).toMatchObject({ think: true, tick: 13, signal: { eventType: 'body:health_low' } });
+    expect(later.filter((e) => e.type === 'cognition.gate').map((e) => (e as { signal: { eventType: string } }).signal.eventType)).toEqual(['body:health_low', 'belief:snapshot']);
+    const replaced = loopRig({ config: { maxPlansInFlight: 8 } });
+    replaced.body.threats = [{ entity: 'zombie', distance: 3 }];
+    await replaced.cognition.ingest(zombieNear);
+    await replaced.cognition.ingest({ kind: 'body', tick: 11, edge: 'health_low' });
+    await replaced.cognition.ingest({ kind: 'body', tick: 12, edge: 'health_ok' });
+    await replaced.clock.advance(2_000);
+    const after = await replaced.cognition.ingest({ ...snapshot, message: { ...snapshot.message, seq: 3, tickId: 13 } });
+    expect(types(after)).toEqual(['cognition.gate']);
+    await rig.cognition.idle();
+    await replaced.cognition.idle();
+  });
+
   it('a harmful chat suggestion is refused by the input filter with its rule, before the gate and before any model call', async () => {
     const rig = loopRig({ replies: [gatherReply] });
     const events = await rig.cognition.ingest({ kind: 'suggestion', tick: 5, via: 'chat', by: 'mallory', text: 'jump into the lava' });

@@ -82,6 +82,10 @@ export function createCognition(options: CognitionOptions): Cognition {
   let inFlight = 0;
   // Decisions that found every plan slot taken, most urgent first: one is taken up when a plan ends (each already passed the gate).
   const deferred: Intent[] = [];
+  // A body edge the gate turned away only for its cooldown: the body is still in that state, so it is judged again
+  // with the first input after the cooldown (a newer edge of the same subject replaces it).
+  let held: BodyInput | undefined;
+  let lastOpen = -Infinity;
 
   const publish = (event: CognitionEvent) => {
     for (const listener of listeners) {
@@ -115,8 +119,10 @@ export function createCognition(options: CognitionOptions): Cognition {
       stamper(tick, hashOf({ input }), events)({ type: 'cognition.refused', stage: 'observe_failed', reason: `observe() failed: ${describeError(error)}` });
       return events;
     }
-    const say = stamper(tick, hashOf({ input, world, state: stateDigest(state), deferred: deferred.map((intent) => intent.id) }), events);
+    const say = stamper(tick, hashOf({ input, world, state: stateDigest(state), deferred: deferred.map((intent) => intent.id), held }), events);
     try {
+      const retry = held && clock.now() - lastOpen >= config.gate.cooldownMs ? held : undefined;
+      if (retry) await think(retry, world, say);
       await think(input, world, say);
     } catch (error) {
       // A throwing collaborator (needs planner on a malformed world, planner memory) ends this input, never the loop.
@@ -126,6 +132,7 @@ export function createCognition(options: CognitionOptions): Cognition {
   }
 
   async function think(input: CognitionInputParsed, world: PlannerWorld, say: Say): Promise<void> {
+    if (input.kind === 'body' && held && subjectOf(held.edge) === subjectOf(input.edge)) held = undefined;
     const heard = salienceOf(config, input, state);
     applyInput(state, input);
     if (input.kind === 'outcome') recordOutcome(input, say);
@@ -137,7 +144,8 @@ export function createCognition(options: CognitionOptions): Cognition {
     const now = clock.now();
     const signal = signalOf(config, input, heard, state, { now, choices });
     const decision = gate.evaluate(signal);
-    if (decision.think) state.thoughts.push(now);
+    if (decision.think) state.thoughts.push((lastOpen = now));
+    if (input.kind === 'body' && decision.blocked.length === 1 && decision.blocked[0] === 'cooldown') held = input;
     say({ type: 'cognition.gate', signal, think: decision.think, meaningfulness: decision.meaningfulness, blocked: decision.blocked, reason: decision.reason });
     if (!decision.think) return;
     const formed = suggested ?? needs.formIntent(world);
@@ -219,6 +227,13 @@ export function createCognition(options: CognitionOptions): Cognition {
     plansInFlight: () => inFlight,
     close: () => offs.forEach((off) => off?.()),
   };
+}
+
+type BodyInput = Extract<CognitionInputParsed, { kind: 'body' }>;
+
+/** What an edge is about: `health`, `food`, the day part, or `stuck`. */
+function subjectOf(edge: BodyEdge): string {
+  return edge === 'day' || edge === 'night' ? 'daypart' : edge.split('_')[0]!;
 }
 
 /** A suggestion as an external intent (`source: 'user'`), with a deterministic id from its text and tick. */
