@@ -17,7 +17,7 @@ export function loopConfig(): CognitionLoopConfig {
 }
 
 /** The model planner's prompts and reply schema (from the registry); the loop gates, so its own gate is opened wide. */
-export function llmConfig(registry: CapabilityRegistry<never>): CognitionConfig {
+export function llmConfig(registry: Pick<CapabilityRegistry, 'toolDefinitions'>): CognitionConfig {
   return orThrow(
     loadCognitionConfig({
       system: 'You plan for a Minecraft bot. Reply with one JSON object matching the schema. Use only the listed verbs. Never set numeric state.',
