@@ -49,6 +49,7 @@ export { createPlannerRepairHook, type RepairHookOptions } from './repair/hook.j
 export {
   CognitionConfigSchema,
   cognitionConfigHash,
+  replySchemaOf,
   CognitionGateConfigSchema,
   CORRECTIVE_TEMPLATE_TOKEN,
   loadCognitionConfig,
@@ -61,18 +62,40 @@ export {
   type ConfigError,
   type ConfigLoad,
 } from './llm/config.js';
+export {
+  BELIEF_DELTA_TYPES,
+  BODY_EDGES,
+  COGNITION_EVENT_TYPES,
+  COGNITION_LOOP_EXAMPLE,
+  BeliefMessageSchema,
+  CognitionInputSchema,
+  CognitionLoopConfigSchema,
+  createCognition,
+  loadCognitionLoopConfig,
+  type BeliefMessage,
+  type BodyEdge,
+  type Cognition,
+  type CognitionEvent,
+  type CognitionEventType,
+  type CognitionExecutor,
+  type CognitionInput,
+  type CognitionLoopConfig,
+  type CognitionLoopConfigInput,
+  type CognitionOptions,
+  type DecisionStamp,
+  type RefusalStage,
+} from './cognition/index.js';
 export { intentGateSignal } from './llm/intent-signal.js';
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';
 export {
   createLlmPlanner,
   DEFAULT_MAX_PROMPT_BYTES,
-  describeWorld,
-  LlmPlanReplySchema,
   type CompleteFn,
   type LlmEvent,
   type LlmPlannerOptions,
-  type LlmPlanReply,
 } from './llm/planner.js';
+export { countWord, describeWorld, distanceWord, relativeWords } from './llm/describe.js';
+export { LlmPlanReplySchema, type LlmPlanReply } from './llm/reply.js';
 export { CompletionError, openAiCompatibleComplete, type OpenAiCompatibleOptions } from './llm/openai.js';
 export {
   createNeedsPlanner,

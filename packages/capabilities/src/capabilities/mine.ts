@@ -29,6 +29,8 @@ export const MineTargetSchema = z
 /** Arguments of `mine`. */
 export const MineArgsSchema = z.strictObject({
   target: MineTargetSchema,
+  /** With an ore: how many of its drops to gain before stopping (one redstone ore gives 4–5 redstone). */
+  count: z.number().int().positive().max(64).default(1),
   /** Walk back up the staircase to where the step started once the target is reached. */
   returnToSurface: z.boolean().default(false),
   /** At most this many moves (a stair down or a block of tunnel) before giving up. */
@@ -50,11 +52,11 @@ function toolFor(target: MineArgs['target']): string {
 }
 
 /** The declared effects: the ore's drop gained, and/or the feet at or below the depth (custom `y<=<depth>`). */
-function mineEffects(target: MineArgs['target'] | { placeholder: string }): PredicateTemplate[] {
+function mineEffects(target: MineArgs['target'] | { placeholder: string }, count: number): PredicateTemplate[] {
   if ('placeholder' in target) return [pred.gained(pred.placeholder('ore_drop'), 1)];
   const kind = target.ore === undefined ? undefined : oreKind(target.ore);
   const effects: PredicateTemplate[] = [];
-  if (kind) effects.push(pred.gained(ORES[kind].drop, 1));
+  if (kind) effects.push(pred.gained(ORES[kind].drop, count));
   if (target.depth !== undefined) effects.push(pred.custom(`y<=${target.depth}`));
   return effects;
 }
@@ -76,7 +78,8 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
       const took = await takeOre(ctx, oreIds, ORES[kind].drop, tried);
       if (typeof took !== 'boolean') return took;
       // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
-      if (took || countItem(bot, ORES[kind].drop) > dropsBefore) return { moves, found: true };
+      const gained = countItem(bot, ORES[kind].drop) - dropsBefore;
+      if ((took && args.count === 1) || gained >= args.count) return { moves, found: true };
     } else if (bot.entity.position.y <= level) return { moves, found: false };
     if (moves >= args.maxMoves || ctx.now() - startedAt > MINE_BUDGET_MS) {
       const what = kind ? `no ${kind} ore seen` : `still at y ${Math.floor(bot.entity.position.y)}`;
@@ -104,7 +107,7 @@ export const mine = defineBotCapability({
   inputSchema: MineArgsSchema,
   expectedDurationMs: 120_000,
   preconds: (args) => [pred.hasItem('placeholder' in args.target ? pred.placeholder('pickaxe') : toolFor(args.target), 1)],
-  effects: (args) => mineEffects(args.target),
+  effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1),
   guard: ({ body }, { target }) => {
     const kind = target.ore === undefined ? undefined : oreKind(target.ore);
     const block = body.registry.blocksByName[kind ? `${kind}_ore` : 'stone'];
@@ -126,11 +129,11 @@ export const mine = defineBotCapability({
   },
   acceptance: (pre, post, args) => {
     const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
-    const effects = mineEffects(args.target);
+    const effects = mineEffects(args.target, args.count);
     if (kind) {
       const drop = ORES[kind].drop;
       const gained = (post.inventory[drop] ?? 0) - (pre.inventory[drop] ?? 0);
-      return gained >= 1 ? accepted : effectsUnmet(effects, `${drop} did not rise (${pre.inventory[drop] ?? 0} → ${post.inventory[drop] ?? 0})`);
+      return gained >= args.count ? accepted : effectsUnmet(effects, `${drop} did not rise (${pre.inventory[drop] ?? 0} → ${post.inventory[drop] ?? 0})`);
     }
     const depth = args.target.depth!;
     // Back at the surface, the depth reached is what the step recorded on the way; else where the feet are.

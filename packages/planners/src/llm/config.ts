@@ -33,7 +33,10 @@ export const CognitionConfigSchema = z
     userTemplate: z.string().min(1),
     correctiveTemplate: z.string().min(1),
     /** JSON Schema of the reply; generate it from the registry with `planOutputSchema`. */
-    outputSchema: z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', 'must be a JSON Schema with type "object"'),
+    outputSchema: z
+      .record(z.string(), z.unknown())
+      .refine((s) => s.type === 'object', 'must be a JSON Schema with type "object"')
+      .refine(convertible, 'must be a JSON Schema zod can read (z.fromJSONSchema)'),
     /** Corrective retries after the first attempt: the model gets 1 + retryBudget tries. */
     retryBudget: z.number().int().min(0).max(10),
     /** How long one `complete()` call may take before the attempt fails with `llm_unavailable` (ms). */
@@ -50,6 +53,20 @@ export const CognitionConfigSchema = z
   })
   .brand<'CognitionConfig'>();
 
+function convertible(schema: Record<string, unknown>): boolean {
+  try {
+    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The config's reply schema as a zod schema: the model's reply is validated against it. */
+export function replySchemaOf(config: CognitionConfig): z.ZodType {
+  return z.fromJSONSchema(config.outputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+}
+
 /** A validated cognition config; only `loadCognitionConfig` makes one. */
 export type CognitionConfig = z.output<typeof CognitionConfigSchema>;
 export type CognitionConfigInput = z.input<typeof CognitionConfigSchema>;
@@ -63,7 +80,7 @@ export interface ConfigError {
 }
 
 /** What loading a cognition config gives: the config, or the error. */
-export type ConfigLoad = { readonly ok: true; readonly config: CognitionConfig } | { readonly ok: false; readonly error: ConfigError };
+export type ConfigLoad<Config = CognitionConfig> = { readonly ok: true; readonly config: Config } | { readonly ok: false; readonly error: ConfigError };
 
 /** Validates a cognition config (parsed JSON or an object literal); each bad field is named. */
 export function loadCognitionConfig(input: unknown): ConfigLoad {

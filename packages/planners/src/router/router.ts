@@ -26,12 +26,14 @@ export interface RouteRule {
 
 /**
  * The default routing table (seeds/004 "Routing Strategy"): time-critical safety → the fast path
- * (`needs`), structured multi-step crafting/building → `htn`, ambiguous/social/natural-language → `llm`;
+ * (`needs`), homeostasis goals (eat, hunt, explore, flee) → `needs`, structured multi-step crafting/building → `htn`, ambiguous/social/natural-language → `llm`;
  * goals stated as predicates and navigation/puzzle/optimization → `goap`, trade-offs → `collaborative`.
  */
 export const DEFAULT_ROUTING_RULES: readonly RouteRule[] = [
   { name: 'safety_critical', traits: ['safety_critical', 'emergency', 'threat'], route: ['needs'], weight: 10 },
   { name: 'urgent', minUrgency: 0.9, route: ['needs'], weight: 4 },
+  // The needs planner's own homeostasis goals (what the cognition loop forms from body and belief events).
+  { name: 'homeostasis', goal: /^(eat|hunt|explore|flee)\b/, route: ['needs', 'htn'], weight: 2 },
   { name: 'structured', traits: ['multi_step', 'crafting', 'building', 'gathering'], route: ['htn'], weight: 3 },
   { name: 'ambiguous_social', traits: ['ambiguous', 'social', 'natural_language', 'creative'], route: ['llm'], weight: 3 },
   { name: 'known_goal', goal: /^(craft|obtain|get|acquire|need|shelter|build|wooden|stone|iron|smelt)/i, route: ['htn', 'llm'], weight: 1 },
