@@ -8,6 +8,7 @@ import { EventStream, type Envelope } from './stream.js';
 import { Timeline } from './timeline.js';
 import { TreeView } from './tree.js';
 import { WorldView, wireWorldControls } from './world.js';
+import { open3dView } from './view3d.js';
 
 const TOKEN_KEY = 'sinew.token';
 const MAX_LOG = 100;
@@ -55,6 +56,7 @@ function connect(token: string): void {
     badge.dataset.state = state;
     badge.textContent = state === 'refused' ? 'refused (token?)' : state;
   });
+  void open3dView(token).catch((error: unknown) => (byId('view3d-status').textContent = `the server did not answer: ${String(error)}`));
 }
 
 /** A recording replaces the live view: the stream closes, the views start empty, the recording's trees are known. */
