@@ -17,6 +17,7 @@ import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
 import { recordHub } from './stream/record.js';
+import { sampleBelief } from './stream/belief-source.js';
 import { ViewerState } from './viewer/control.js';
 import { View3d } from './viewer/view3d.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
@@ -126,7 +127,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, door, request, response));
   const stream = attachStream(server, { hub, limits, metrics, door, view3d: deps.view3d });
-  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close, () => deps.view3d.close()];
+  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, options.belief ? sampleBelief(options.belief, hub, limits.botEventIntervalMs) : () => {}, stream.close, () => deps.view3d.close()];
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,

@@ -2,6 +2,7 @@
 import { byId, el, frameScheduler } from './dom.js';
 import { getJson, renderBelief, renderBot, renderProvenance, renderSla } from './panels.js';
 import { FailureList } from './failures.js';
+import { RecoveryLadders } from './ladder.js';
 import type { Recording } from './recording.js';
 import { ReplayPanel } from './replay.js';
 import { EventStream, type Envelope } from './stream.js';
@@ -22,8 +23,8 @@ let received = 0;
 let replaying = false;
 
 /** The views the events feed (built afresh when a recording opens). */
-function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList } {
-  return { timeline: new Timeline(byId('timeline').querySelector('tbody')!), tree: new TreeView(byId('tree'), byId('tree-title'), () => trees), failures: new FailureList(byId('failures')) };
+function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList; ladders: RecoveryLadders } {
+  return { timeline: new Timeline(byId('timeline').querySelector('tbody')!), tree: new TreeView(byId('tree'), byId('tree-title'), () => trees), failures: new FailureList(byId('failures')), ladders: new RecoveryLadders(byId('ladders')) };
 }
 let views = createViews();
 
@@ -31,6 +32,7 @@ const render = frameScheduler(() => {
   views.timeline.render();
   views.tree.render();
   views.failures.render();
+  views.ladders.render();
   byId('events').replaceChildren(...log.map((e) => el('li', {}, `#${e.seq} ${e.type} ${summary(e)}`)));
 });
 
@@ -42,11 +44,12 @@ function summary(event: Envelope): string {
 function onEvent(event: Envelope): void {
   received += 1;
   if (event.type === 'botEvent') renderBot(event.data);
+  if (event.type === 'beliefEvent') renderBelief(event.data);
   if (event.type === 'executionComplete' && !replaying) void refresh();
-  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data)].includes(true);
+  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data), views.ladders.apply(event.type, event.data)].includes(true);
   log.unshift(event);
   if (log.length > MAX_LOG) log.length = MAX_LOG;
-  if (changed || event.type !== 'botEvent') render();
+  if (changed || (event.type !== 'botEvent' && event.type !== 'beliefEvent')) render();
 }
 
 function connect(token: string): void {
