@@ -43,14 +43,14 @@ function sourceFiles(dir) {
 }
 
 /**
- * Type-checks `examples` (default: every block in the publishable packages) in one program.
+ * Type-checks every block in the publishable packages (and `extra` ones, for tests) in one program.
  * Returns the diagnostics, each mapped back to its source file and line, and how long it took.
  */
 export function checkExamples(options = {}) {
   const root = options.root ?? ROOT;
   const started = performance.now();
   const packages = publishablePackages(root).map(({ dir, pkg }) => ({ dir: join(root, dir), name: pkg.name }));
-  const examples = options.examples ?? extractExamples(packages.map((p) => join(p.dir, 'src')));
+  const examples = [...extractExamples(packages.map((p) => join(p.dir, 'src'))), ...(options.extra ?? [])];
   const entries = Object.entries(docEntryPoints(root));
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
   const compilerOptions = { ...config.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false, allowUnreachableCode: true };
