@@ -48,7 +48,6 @@ async function main() {
     intentionallyNotDocumented: [
       '@sinew/bt-runtime/otel.OtelProvenanceOptions.provider.__type.getTracer',
       '@sinew/bt-runtime/otel.OtelProvenanceOptions.provider.__type.forceFlush',
-      '@sinew/planners.LlmPlannerOptions.gate.__type.signal',
       '@sinew/testkit.SCENARIOS.__type.flapping_corridor.__type.swings',
       '@sinew/testkit.SCENARIOS.__type.flapping_corridor.__type.stop',
       '@sinew/testkit.SCENARIOS.__type.kick_mid_step.__type.cancel',

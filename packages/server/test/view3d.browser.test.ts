@@ -1,12 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Executor } from '@sinew/bt-runtime';
-import type { SinewBot } from '@sinew/capabilities';
-import { setBlock, type TestServer } from '@sinew/testkit';
-import type { Browser, Frame, Page } from 'playwright-core';
+import { setBlock } from '@sinew/testkit';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, type SinewServer } from '../src/index.js';
+import { createToken } from '../src/index.js';
 import { http, post } from './helpers.js';
 import { HAS_CHROMIUM, startInspectedBot, type InspectedBot } from './browser.js';
 
@@ -77,20 +75,15 @@ async function compare(decoder: Page, before: Buffer, after: Buffer): Promise<{ 
 }
 
 describe.skipIf(!HAS_CHROMIUM)('the 3D view (prismarine-viewer) in headless Chromium, on a bot digging on the embedded server', () => {
-  let inspected: InspectedBot;
-  let server: TestServer;
-  let executor: Executor<SinewBot>;
-  let sinew: SinewServer;
-  let browser: Browser;
   const token = createToken();
-
+  let inspected: InspectedBot;
   beforeAll(async () => {
     inspected = await startInspectedBot({ username: 'viewed3d', token, webgl: true });
-    ({ server, executor, sinew, browser } = inspected);
   });
   afterAll(async () => inspected?.close());
 
   it('the view is behind the token: no session cookie without it, and the socket refuses a page without the cookie', async () => {
+    const { sinew } = inspected;
     expect((await post(sinew.url, '/api/viewer/session', {})).status).toBe(401);
     const session = await post(sinew.url, '/api/viewer/session', {}, token);
     expect(session.status).toBe(200);
@@ -105,6 +98,7 @@ describe.skipIf(!HAS_CHROMIUM)('the 3D view (prismarine-viewer) in headless Chro
   });
 
   it('draws the terrain around the bot from above; the picture changes where the bot digs a block', async () => {
+    const { server, executor, sinew, browser } = inspected;
     const block = server.spawn.offset(3, 0, 0).floored();
     await setBlock(server, block, 'oak_log');
     // Top-down over the block (a target drawn three blocks south of it): only the world can change the middle of the picture.
