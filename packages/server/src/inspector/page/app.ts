@@ -59,7 +59,6 @@ function connect(token: string): void {
     badge.dataset.state = state;
     badge.textContent = state === 'refused' ? 'refused (token?)' : state;
   });
-  void open3dView(token).catch((error: unknown) => (byId('view3d-status').textContent = `the server did not answer: ${String(error)}`));
 }
 
 /** A recording replaces the live view: the stream closes, the views start empty, the recording's trees are known. */
@@ -146,6 +145,8 @@ function boot(): void {
   const world = new WorldView(byId<HTMLCanvasElement>('world'));
   const drawWorld = () => void (replaying ? undefined : world.refresh().catch(() => undefined));
   wireWorldControls(() => sessionStorage.getItem(TOKEN_KEY) ?? '', drawWorld);
+  // The 3D view is heavy (a WebGL page and its mesher workers): opened on request, never with the page.
+  byId('view3d-open').addEventListener('click', () => void open3dView(sessionStorage.getItem(TOKEN_KEY) ?? '').catch((error: unknown) => (byId('view3d-status').textContent = `the server did not answer: ${String(error)}`)));
   drawWorld();
   setInterval(drawWorld, 1_000);
   setInterval(() => {
