@@ -5,7 +5,7 @@
 import type { Block as PrismarineBlock } from 'prismarine-block';
 import type { Bot as MineflayerBot } from 'mineflayer';
 import type { CapabilityRegistry, PlanInput, RunContext } from '@sinew/executor-contracts';
-import type { Executor } from '@sinew/bt-runtime';
+import type { Clock, Executor } from '@sinew/bt-runtime';
 import type { SinewBot } from '@sinew/capabilities';
 import type { createCollaborativePlanner, createHtnPlanner, createRouter, HtnPlanner, NeedsPlanner, Planner, PlannerWorld, Router } from '@sinew/planners';
 import type { createHtnMetrics } from '@sinew/bt-runtime';
@@ -31,6 +31,12 @@ export declare const ctx: RunContext<SinewBot>;
 export declare const registry: CapabilityRegistry;
 export declare const executor: Executor<SinewBot>;
 export declare const plan: PlanInput;
+/** The injected clock, and a model call bounded on it. */
+export declare const clock: Clock;
+export declare function complete(prompt: string): Promise<string>;
+export declare const prompt: string;
+/** A factory's raw options, before they are validated. */
+export declare const options: { readonly limits?: object };
 export declare const server: TestServer;
 export declare const host: string;
 export declare const port: number;

@@ -108,7 +108,7 @@ describe.skipIf(!HAS_CHROMIUM)('the 3D view (prismarine-viewer) in headless Chro
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${sinew.url}/#token=${token}`);
-    expect(page.frames()).toHaveLength(1); // the 3D view opens on request only
+    expect(await page.locator('#view3d').getAttribute('src')).toBeNull(); // the 3D view opens on request only
     await page.locator('#view3d-open').click();
     await expect.poll(() => page.locator('#view3d-status').textContent(), { timeout: 10_000 }).toBe('open');
     await expect.poll(() => page.frames().find((f) => f.url().endsWith('/viewer/')) !== undefined).toBe(true);
