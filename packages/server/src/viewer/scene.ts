@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { BeliefSource } from '../http/routes.js';
 import type { ViewerState } from './control.js';
 import { cameraFor, hazardBoxes, overlaysFor, trackPoints, type Point3, type Primitive, type SceneFacts } from './overlays.js';
+import { pointOf } from './map.js';
 import type { PeerSocket, PeerTransport, PeerWorldView, ViewerPeer } from './peer.js';
 
 /** What the 3D view reads of the bot (a mineflayer Bot fits). */
@@ -134,8 +135,8 @@ export class ViewerScene {
     const goal = bot.pathfinder?.goal;
     return {
       control: viewer.control,
-      digging: blockOf(bot.targetDigBlock?.position),
-      goal: goal ? blockOf(goal) : null,
+      digging: pointOf(bot.targetDigBlock?.position),
+      goal: pointOf(goal),
       path: goal ? this.#path : [],
       tracks: trackPoints(belief?.tracks() ?? []),
       hazards: hazardBoxes(belief?.hazards()),
@@ -148,12 +149,7 @@ function pathOf(result: unknown): Point3[] {
   const path = (result as { path?: unknown } | undefined)?.path;
   if (!Array.isArray(path)) return [];
   return path.flatMap((move) => {
-    const point = blockOf(move as Partial<Point3>);
+    const point = pointOf(move as Partial<Point3>);
     return point ? [point] : [];
   });
-}
-
-function blockOf(value: { readonly x?: unknown; readonly y?: unknown; readonly z?: unknown } | null | undefined): Point3 | null {
-  if (!value || typeof value.x !== 'number' || typeof value.y !== 'number' || typeof value.z !== 'number') return null;
-  return { x: Math.floor(value.x), y: Math.floor(value.y), z: Math.floor(value.z) };
 }
