@@ -4,6 +4,7 @@
 // a doc comment (`validation.notDocumented`), a broken {@link}, a name referenced but not exported.
 // Output: .sinew/api (git-ignored). `--json <file>` also writes TypeDoc's JSON model (for checks).
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Application, Comment, LogLevel, ReflectionKind } from 'typedoc';
 import { publishablePackages, ROOT } from './workspaces.mjs';
@@ -108,4 +109,5 @@ function fail(message, app) {
   process.exitCode = 1;
 }
 
-await main();
+// Run as a script (`npm run docs`); imported (scripts/examples.mjs reads the entry points), it only exports.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

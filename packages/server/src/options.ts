@@ -35,7 +35,7 @@ export const ServerLimitsSchema = z
     clientQueue: z.number().int().positive().max(100_000).default(1024),
     /** Bytes handed to a client's socket and not yet flushed before further events wait in its queue. */
     clientHighWaterBytes: z.number().int().positive().max(64 * 1024 * 1024).default(256 * 1024),
-    /** `botEvent` is sampled at most this often. */
+    /** `botEvent` and `beliefEvent` are sampled at most this often. */
     botEventIntervalMs: z.number().int().min(50).max(60_000).default(500),
     /** Ping period; a client that missed a pong by the next ping is dropped. */
     heartbeatMs: z.number().int().min(100).max(600_000).default(30_000),

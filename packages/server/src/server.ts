@@ -16,7 +16,9 @@ import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
 import { recordHub } from './stream/record.js';
+import { sampleBelief } from './stream/belief-source.js';
 import { ViewerState } from './viewer/control.js';
+import { View3d } from './viewer/view3d.js';
 import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
 
 /** Options of `serveSinew`: what to serve, where, and who may act. */
@@ -126,8 +128,8 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   // Requests arrive only after listen: the Host check needs the port the kernel chose.
   const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, door, request, response));
-  const stream = attachStream(server, { hub, limits, metrics, door });
-  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, stream.close];
+  const stream = attachStream(server, { hub, limits, metrics, door, view3d: deps.view3d });
+  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, options.belief ? sampleBelief(options.belief, hub, limits.botEventIntervalMs) : () => {}, stream.close, () => deps.view3d.close()];
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
@@ -155,6 +157,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
 }
 
 function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Body>, token: string | undefined, limits: ServerLimits): RouteDeps<Body> {
+  const viewer = new ViewerState();
   return {
     executor: options.executor,
     control,
@@ -165,18 +168,20 @@ function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Bod
     ...(options.provenance ? { provenance: options.provenance } : {}),
     trees: treePaths(options.trees),
     assets: loadInspector(),
-    viewer: new ViewerState(),
+    viewer,
+    view3d: new View3d({ bot: options.bot, viewer, ...(options.belief ? { belief: options.belief } : {}), maxClients: limits.maxStreamClients }),
   };
 }
 
 /** The `/api/events` endpoint on this server's upgrades, with its heartbeat and client gauge. */
-function attachStream(server: Server, input: { hub: EventHub; limits: ServerLimits; metrics: ServerMetrics; door: Door }): { close(): void } {
+function attachStream(server: Server, input: { hub: EventHub; limits: ServerLimits; metrics: ServerMetrics; door: Door; view3d: View3d }): { close(): void } {
   const { hub, limits, metrics, door } = input;
   const { hosts, token } = door;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false) });
   server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     // A stream socket with the token keeps its slot; one without is refused by the stream's own auth.
     door.gate.heard(socket, carriesToken(token, request.headers));
+    if (View3d.isSocketPath(pathOf(request.url))) return upgradeView(input.view3d, door, request, socket, head);
     upgrade({ request, socket, head, wss, hub, token, limits, hosts });
   });
   const stopHeartbeat = heartbeat(wss, limits.heartbeatMs);
@@ -191,6 +196,30 @@ function attachStream(server: Server, input: { hub: EventHub; limits: ServerLimi
       wss.close();
     },
   };
+}
+
+/** The 3D view's socket upgrade: the same Host and Origin checks as the stream, then the view's own session check. */
+function upgradeView(view3d: View3d, door: Door, request: IncomingMessage, socket: Socket, head: Buffer): void {
+  socket.on('error', () => socket.destroy());
+  if (!door.hosts.hostAllowed(request.headers.host) || !door.hosts.originAllowed(request.headers.origin)) {
+    socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    return;
+  }
+  try {
+    view3d.handleUpgrade(request, socket, head);
+  } catch (error) {
+    const message = error instanceof ApiError ? error.message : 'the 3D view is not available';
+    socket.end(`HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
+  }
+}
+
+/** The path of a request target, '' when it is not one. */
+function pathOf(target: string | undefined): string {
+  try {
+    return new URL(target ?? '', 'http://localhost').pathname;
+  } catch {
+    return '';
+  }
 }
 
 function applyLimits(server: Server, limits: ServerLimits): void {
@@ -226,7 +255,10 @@ async function handleRequest<Body>(deps: RouteDeps<Body>, door: Door, request: I
   if (!door.gate.heard(request.socket, carriesToken(door.token, request.headers))) closeAfter(request, response);
   try {
     if (!door.hosts.hostAllowed(request.headers.host)) throw misdirected(request.headers.host);
-    await route(deps, request, response, parseUrl(request.url));
+    const url = parseUrl(request.url);
+    // The 3D page's socket.io polling requests go to its engine (which checks the page's session cookie).
+    if (View3d.isSocketPath(url.pathname)) return deps.view3d.handleRequest(request, response);
+    await route(deps, request, response, url);
   } catch (error) {
     const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', describeError(error));
     // Whoever is refused does not get to make us read (or wait for) the rest of the body: drop the socket.

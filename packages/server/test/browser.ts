@@ -18,10 +18,14 @@ export const ARTIFACTS = join(here, 'artifacts');
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Builds the inspector page from source (what the server serves), then starts headless Chromium. */
-export async function launchInspectorBrowser(): Promise<Browser> {
+/** WebGL without a GPU: Chromium's software rasterizer (SwiftShader) behind ANGLE. */
+const WEBGL_FLAGS = ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+/** Builds the inspector page from source (what the server serves), then starts headless Chromium (`webgl`: with SwiftShader). */
+export async function launchInspectorBrowser(options: { webgl?: boolean } = {}): Promise<Browser> {
   execFileSync(process.execPath, [join(here, '..', 'scripts', 'build-inspector.mjs')]);
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  const args = options.webgl ? [...FLAGS.filter((flag) => flag !== '--disable-gpu'), ...WEBGL_FLAGS] : FLAGS;
+  return chromium.launch({ executablePath: CHROMIUM, args, headless: true });
 }
 
 /** A bot on the embedded server, its executor and control plane, and a browser on the page; `close()` stops all. */
@@ -35,13 +39,14 @@ export interface InspectedBot {
 }
 
 /** Starts an {@link InspectedBot}: `prepare` shapes the world before the bot joins, `serve` adds serveSinew options. */
-export async function startInspectedBot(input: { username: string; token: string; prepare?: (server: TestServer) => Promise<void>; provenance?: MemoryProvenance; serve?: Partial<SinewServerOptions<SinewBot>> }): Promise<InspectedBot> {
+export async function startInspectedBot(input: { username: string; token: string; prepare?: (server: TestServer) => Promise<void>; provenance?: MemoryProvenance; serve?: Partial<SinewServerOptions<SinewBot>>; webgl?: boolean }): Promise<InspectedBot> {
+  // The page is built first: the server reads it once, when it starts.
+  const browser = await launchInspectorBrowser({ webgl: input.webgl ?? false });
   const server = await startServer();
   await input.prepare?.(server);
   const bot = instrumentBot(await connectBot(server, { username: input.username }));
   const executor = createExecutor({ registry: createStandardRegistry(), body: bot, ...(input.provenance ? { provenance: input.provenance } : {}) });
   const sinew = await serveSinew({ executor, bot, port: 0, token: input.token, ...input.serve });
-  const browser = await launchInspectorBrowser();
   return {
     server,
     bot,

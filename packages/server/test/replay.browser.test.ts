@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExecutor, createJsonlJournal, createJsonlProvenance, type Executor, type PlanOutcome } from '@sinew/bt-runtime';
 import { createStandardRegistry, GATHER_TREE, observeWorld, sinew, type SinewBot } from '@sinew/capabilities';
+import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createPlannerRepairHook } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
-import { connectBot, give, placeTree, setBlock, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, give, placeTree, setBlock, spawnMob, startServer, type TestServer } from '@sinew/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecording } from '../src/inspector/page/recording.js';
@@ -16,12 +17,14 @@ import { ARTIFACTS, HAS_CHROMIUM, launchInspectorBrowser } from './browser.js';
 /**
  * A real run, recorded three ways: gather a log (a behavior tree), then craft a wooden pickaxe with planks
  * but no sticks — the step fails `precond_missing`, the HTN's repair crafts sticks, the step succeeds.
+ * A cow grazes nearby: the belief layer tracks it, and the record file carries the tracks.
  */
 async function recordFailingRun(dir: string): Promise<{ outcome: PlanOutcome; files: { events: string; provenance: string; journal: string } }> {
   const files = { events: join(dir, 'run.events.jsonl'), provenance: join(dir, 'run.provenance.jsonl'), journal: join(dir, 'run.journal.jsonl') };
   const server: TestServer = await startServer();
   let bot: SinewBot | undefined;
   let executor: Executor<SinewBot> | undefined;
+  let belief: BeliefAdapter | undefined;
   try {
     await placeTree(server, server.spawn.offset(5, 0, 2).floored(), { kind: 'oak', height: 4 });
     await setBlock(server, server.spawn.offset(-2, 0, 1).floored(), 'crafting_table');
@@ -29,6 +32,9 @@ async function recordFailingRun(dir: string): Promise<{ outcome: PlanOutcome; fi
     body.loadPlugin(sinew);
     bot = body as SinewBot;
     await give(body, 'oak_planks', 6);
+    await spawnMob(server, 'cow', server.spawn.offset(-4, 0, -4));
+    belief = attachBelief(body);
+    belief.start();
     const observe = () => observeWorld(body, { positions: focusAround(body.entity.position, 6) });
     executor = createExecutor({
       registry: createStandardRegistry(),
@@ -37,7 +43,7 @@ async function recordFailingRun(dir: string): Promise<{ outcome: PlanOutcome; fi
       journal: createJsonlJournal(files.journal),
       repair: createPlannerRepairHook(createMinecraftHtn(), observe),
     });
-    const control = await serveSinew({ executor, bot, trees: { gather: GATHER_TREE }, port: 0, record: files.events });
+    const control = await serveSinew({ executor, bot, belief: belief.bus, trees: { gather: GATHER_TREE }, port: 0, record: files.events });
     const outcome = await executor.run({
       planId: 'replayed',
       intentId: 'pickaxe',
@@ -49,6 +55,7 @@ async function recordFailingRun(dir: string): Promise<{ outcome: PlanOutcome; fi
     await control.close();
     return { outcome, files };
   } finally {
+    belief?.stop();
     await executor?.close();
     bot?.quit();
     await server.stop();
@@ -68,9 +75,10 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', 
   let browser: Browser;
 
   beforeAll(async () => {
+    // The page is built first: the replay server reads it once, when it starts.
+    browser = await launchInspectorBrowser();
     recorded = await recordFailingRun(dir);
     replay = await serveRecording({ file: recorded.files.events });
-    browser = await launchInspectorBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -86,6 +94,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', 
     const failed = events.events.find((e) => e.type === 'step.failed' && e.data.stepId === 'pick');
     expect((failed?.data.failure as { code?: string } | undefined)?.code).toBe('precond_missing');
     expect(events.events.some((e) => e.type === 'step.succeeded' && e.data.stepId === 'pick')).toBe(true);
+    const tracked = events.events.filter((e) => e.type === 'beliefEvent').flatMap((e) => (e.data.tracks as { cls: string }[]).map((t) => t.cls));
+    expect(tracked).toContain('cow');
   });
 
   it('plays the record file: steps light the gather tree node by node, 10× plays the rest, the failure record shows', async () => {
@@ -119,6 +129,16 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', 
     // The real run: the guard first misses sticks (and the table in reach), and after the sticks, planks.
     expect(await failure.count()).toBeGreaterThanOrEqual(1);
     expect((await failure.locator('.failure-record').allTextContents()).join('\n')).toContain('has_item:stick');
+    // The belief tracks the record carried, and the ladder the pickaxe step climbed: each failure, then the
+    // planner's repair (the steps it inserted), then the re-run that succeeded.
+    expect(await page.locator('#belief').textContent()).toContain('cow');
+    const ladder = page.locator('#ladders li.ladder[data-step-id="pick"]');
+    const rungs = await ladder.locator('li.rung').evaluateAll((items) => items.map((item) => item.getAttribute('data-rung')));
+    expect(rungs.slice(0, 2)).toEqual(['failed', 'repair']);
+    expect(rungs.slice(-2)).toEqual(['rerun', 'succeeded']);
+    rungs.forEach((rung, i) => rung === 'failed' && expect(rungs[i + 1]).toBe('repair'));
+    expect(await ladder.locator('li.rung[data-rung="failed"]').first().textContent()).toContain('precond_missing');
+    expect(await ladder.locator('li.rung[data-rung="repair"]').first().textContent()).toMatch(/the planner inserted pick\.r1\.1 \(craft_item\)/);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'replay.png'), fullPage: true });
     expect(pageErrors).toEqual([]);

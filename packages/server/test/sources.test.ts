@@ -28,7 +28,8 @@ describe('event sources: the bot, the reflex', () => {
   beforeAll(async () => {
     ({ executor } = fakeExecutor());
     server = await serveSinew({ executor, bot, port: 0, token: TOKEN, limits: { botEventIntervalMs: 50 } });
-    stream = new StreamClient(server.url, { token: TOKEN });
+    // From seq 0: the first sample may be published before this client attaches (the ring replays it).
+    stream = new StreamClient(server.url, { token: TOKEN, since: 0 });
     await stream.opened;
   });
   afterAll(async () => {

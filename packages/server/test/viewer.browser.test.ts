@@ -39,7 +39,7 @@ describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, 
   afterAll(async () => inspected?.close());
 
   it('/api/viewer/control: reads without a token, writes only with it, refuses bad input by field', async () => {
-    expect((await http(sinew.url, '/api/viewer/control')).json()).toEqual({ mode: 'follow', center: null, target: null, radius: 12 });
+    expect((await http(sinew.url, '/api/viewer/control')).json()).toEqual({ mode: 'follow', camera: 'third_person', center: null, target: null, radius: 12 });
     expect((await post(sinew.url, '/api/viewer/control', { radius: 8 })).status).toBe(401);
     const tooBig = await post(sinew.url, '/api/viewer/control', { radius: 99 }, token);
     expect(tooBig.status).toBe(400);

@@ -56,7 +56,7 @@ const TEST_STEP: StepInfo = { planId: 'test-plan', stepId: 'test-step', verb: 't
  * @example
  * const clock = new ManualClock();
  * const ctx = createTestRunContext({ body: bot, clock });
- * const result = gather.run(ctx, { block: 'oak_log', count: 1 });
+ * const result = gather.run(ctx, { block: 'oak_log', count: 1, maxDistance: 32 });
  * await clock.advance(1_000);
  * ctx.abort();
  */

@@ -21,7 +21,7 @@ export interface RepairHookOptions {
  * does not fix its precondition cannot loop.
  *
  * @example
- * createExecutor({ ..., repair: createPlannerRepairHook(router, () => observeWorld(bot)) })
+ * createExecutor({ registry, body: bot, repair: createPlannerRepairHook(router, () => observeWorld(bot)) })
  */
 export function createPlannerRepairHook<World>(
   planner: Pick<Planner<World>, 'name' | 'repair'>,

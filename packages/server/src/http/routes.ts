@@ -9,6 +9,7 @@ import { sendAsset, type Asset } from '../inspector/assets.js';
 import { botStatus, type BotLike } from '../status.js';
 import { ViewerControlSchema, type ViewerState } from '../viewer/control.js';
 import { sampleMap, type ViewerBot } from '../viewer/map.js';
+import type { View3d } from '../viewer/view3d.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
 /** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
@@ -31,6 +32,7 @@ export interface RouteDeps<Body> {
   readonly trees: Readonly<Record<string, readonly string[]>>;
   readonly assets: ReadonlyMap<string, Asset> | undefined;
   readonly viewer: ViewerState;
+  readonly view3d: View3d;
 }
 
 interface Request {
@@ -44,6 +46,8 @@ interface Request {
 interface Route<Body> {
   readonly method: 'GET' | 'POST';
   readonly path: string | RegExp;
+  /** How a pattern route is listed in the 404 hint. */
+  readonly label?: string;
   /** Mutating routes need the bearer token. */
   readonly mutating: boolean;
   handle(deps: RouteDeps<Body>, request: Request): Promise<void> | void;
@@ -67,6 +71,28 @@ const ROUTES: readonly Route<unknown>[] = [
   { method: 'GET', path: '/', mutating: false, handle: asset },
   { method: 'GET', path: '/inspector/app.js', mutating: false, handle: asset },
   { method: 'GET', path: '/inspector/style.css', mutating: false, handle: asset },
+  { method: 'GET', path: '/inspector/viewer-hooks.js', mutating: false, handle: asset },
+  { method: 'GET', path: '/inspector/viewer.css', mutating: false, handle: asset },
+  {
+    method: 'GET',
+    path: '/viewer/',
+    mutating: false,
+    handle(deps, request) {
+      deps.view3d.assertReady();
+      asset(deps, request);
+    },
+  },
+  { method: 'GET', path: /^\/viewer\/(.+)$/, label: '/viewer/:asset', mutating: false, handle: (deps, { url, response, head }) => deps.view3d.sendPeerFile(url.pathname, response, head) },
+  {
+    method: 'POST',
+    path: '/api/viewer/session',
+    mutating: true,
+    async handle(deps, request) {
+      await body(deps, request, EmptySchema);
+      request.response.setHeader('set-cookie', deps.view3d.session());
+      sendJson(request.response, 200, { page: '/viewer/' });
+    },
+  },
   {
     method: 'GET',
     path: '/metrics',
@@ -153,6 +179,7 @@ const ROUTES: readonly Route<unknown>[] = [
   {
     method: 'POST',
     path: /^\/api\/plans\/([^/]+)\/cancel$/,
+    label: '/api/plans/:planId/cancel',
     mutating: true,
     async handle(deps, request) {
       await body(deps, request, EmptySchema);
@@ -164,7 +191,7 @@ const ROUTES: readonly Route<unknown>[] = [
 ];
 
 /** Every route, for the 404 hint. */
-export const ROUTE_LIST = ROUTES.map((r) => `${r.method} ${typeof r.path === 'string' ? r.path : '/api/plans/:planId/cancel'}`).concat('GET /api/events (WebSocket)');
+export const ROUTE_LIST = ROUTES.map((r) => `${r.method} ${typeof r.path === 'string' ? r.path : r.label}`).concat('GET /api/events (WebSocket)');
 
 function match(path: string): { routes: Route<unknown>[]; params: string[] } {
   const routes: Route<unknown>[] = [];

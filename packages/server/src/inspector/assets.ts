@@ -15,7 +15,14 @@ const FILES: Readonly<Record<string, { file: string; type: string }>> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/inspector/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/inspector/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/viewer/': { file: 'viewer.html', type: 'text/html; charset=utf-8' },
+  '/inspector/viewer-hooks.js': { file: 'viewer-hooks.js', type: 'text/javascript; charset=utf-8' },
+  '/inspector/viewer.css': { file: 'viewer.css', type: 'text/css; charset=utf-8' },
 };
+
+const INSPECTOR_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'";
+/** The 3D page: framed by the inspector, a mesher worker, textures drawn from canvases and blobs. */
+const VIEWER_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; worker-src 'self'; frame-ancestors 'self'";
 
 /** The folder of this module: `dist/` when built, `src/inspector/` when run from source. */
 function here(): string {
@@ -55,7 +62,7 @@ export function sendAsset(assets: ReadonlyMap<string, Asset> | undefined, path: 
     'content-type': found.type,
     'content-length': found.body.length,
     'cache-control': 'no-cache',
-    'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+    'content-security-policy': path === '/viewer/' ? VIEWER_CSP : INSPECTOR_CSP,
     'x-content-type-options': 'nosniff',
   });
   response.end(head ? undefined : found.body);

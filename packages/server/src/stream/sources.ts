@@ -18,6 +18,7 @@ const FORWARDED = [
 export const EVENT_TYPES = [
   'stream.hello',
   'botEvent',
+  'beliefEvent',
   'planGenerated',
   ...FORWARDED,
   'bt.transition',

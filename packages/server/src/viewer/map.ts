@@ -94,7 +94,7 @@ function tracksNear(belief: BeliefSource | undefined, center: { x: number; z: nu
 }
 
 /** A block position from a body field read defensively (a goal without coordinates gives none). */
-function pointOf(value: { readonly x?: unknown; readonly y?: unknown; readonly z?: unknown } | null | undefined): { x: number; y: number; z: number } | null {
+export function pointOf(value: { readonly x?: unknown; readonly y?: unknown; readonly z?: unknown } | null | undefined): { x: number; y: number; z: number } | null {
   if (!value || typeof value.x !== 'number' || typeof value.y !== 'number' || typeof value.z !== 'number') return null;
   return { x: Math.floor(value.x), y: Math.floor(value.y), z: Math.floor(value.z) };
 }

@@ -2,12 +2,14 @@
 import { byId, el, frameScheduler } from './dom.js';
 import { getJson, renderBelief, renderBot, renderProvenance, renderSla } from './panels.js';
 import { FailureList } from './failures.js';
+import { RecoveryLadders } from './ladder.js';
 import type { Recording } from './recording.js';
 import { ReplayPanel } from './replay.js';
 import { EventStream, type Envelope } from './stream.js';
 import { Timeline } from './timeline.js';
 import { TreeView } from './tree.js';
 import { WorldView, wireWorldControls } from './world.js';
+import { open3dView } from './view3d.js';
 
 const TOKEN_KEY = 'sinew.token';
 const MAX_LOG = 100;
@@ -21,8 +23,8 @@ let received = 0;
 let replaying = false;
 
 /** The views the events feed (built afresh when a recording opens). */
-function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList } {
-  return { timeline: new Timeline(byId('timeline').querySelector('tbody')!), tree: new TreeView(byId('tree'), byId('tree-title'), () => trees), failures: new FailureList(byId('failures')) };
+function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList; ladders: RecoveryLadders } {
+  return { timeline: new Timeline(byId('timeline').querySelector('tbody')!), tree: new TreeView(byId('tree'), byId('tree-title'), () => trees), failures: new FailureList(byId('failures')), ladders: new RecoveryLadders(byId('ladders')) };
 }
 let views = createViews();
 
@@ -30,6 +32,7 @@ const render = frameScheduler(() => {
   views.timeline.render();
   views.tree.render();
   views.failures.render();
+  views.ladders.render();
   byId('events').replaceChildren(...log.map((e) => el('li', {}, `#${e.seq} ${e.type} ${summary(e)}`)));
 });
 
@@ -41,11 +44,12 @@ function summary(event: Envelope): string {
 function onEvent(event: Envelope): void {
   received += 1;
   if (event.type === 'botEvent') renderBot(event.data);
+  if (event.type === 'beliefEvent') renderBelief(event.data);
   if (event.type === 'executionComplete' && !replaying) void refresh();
-  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data)].includes(true);
+  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data), views.ladders.apply(event.type, event.data)].includes(true);
   log.unshift(event);
   if (log.length > MAX_LOG) log.length = MAX_LOG;
-  if (changed || event.type !== 'botEvent') render();
+  if (changed || (event.type !== 'botEvent' && event.type !== 'beliefEvent')) render();
 }
 
 function connect(token: string): void {
@@ -141,6 +145,8 @@ function boot(): void {
   const world = new WorldView(byId<HTMLCanvasElement>('world'));
   const drawWorld = () => void (replaying ? undefined : world.refresh().catch(() => undefined));
   wireWorldControls(() => sessionStorage.getItem(TOKEN_KEY) ?? '', drawWorld);
+  // The 3D view is heavy (a WebGL page and its mesher workers): opened on request, never with the page.
+  byId('view3d-open').addEventListener('click', () => void open3dView(sessionStorage.getItem(TOKEN_KEY) ?? '').catch((error: unknown) => (byId('view3d-status').textContent = `the server did not answer: ${String(error)}`)));
   drawWorld();
   setInterval(drawWorld, 1_000);
   setInterval(() => {

@@ -116,7 +116,7 @@ export class WorldView {
   }
 }
 
-/** The view's control form: radius and target posted to `/api/viewer/control` with the bearer token. */
+/** The views' control form: radius, 3D camera and target posted to `/api/viewer/control` with the bearer token. */
 export function wireWorldControls(token: () => string, after: () => void): void {
   const out = byId('world-control-result');
   const send = async (body: Data): Promise<void> => {
@@ -130,6 +130,6 @@ export function wireWorldControls(token: () => string, after: () => void): void 
   byId<HTMLFormElement>('world-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const target = ['world-x', 'world-y', 'world-z'].every((id) => byId<HTMLInputElement>(id).value.trim() !== '') ? { x: number('world-x'), y: number('world-y'), z: number('world-z') } : null;
-    void send({ radius: number('world-radius'), target });
+    void send({ radius: number('world-radius'), camera: byId<HTMLSelectElement>('world-camera').value, target });
   });
 }
