@@ -67,7 +67,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * input hash, so the same inputs (and seed) give the same decisions.
  *
  * @example
- * const cognition = createCognition({ router, needs, config, executor, observe: () => observeWorld(bot), clock: systemClock, belief: adapter });
+ * const loaded = loadCognitionLoopConfig(COGNITION_LOOP_EXAMPLE);
+ * if (!loaded.ok) throw new Error(loaded.error.message);
+ * const cognition = createCognition({ router, needs, config: loaded.config, executor, observe: () => observeWorld(bot), clock: systemClock });
  * cognition.on((event) => console.log(event.type, event.tick));
  */
 export function createCognition(options: CognitionOptions): Cognition {
