@@ -19,7 +19,7 @@ import { recordHub } from './stream/record.js';
 import { sampleBelief } from './stream/belief-source.js';
 import { ViewerState } from './viewer/control.js';
 import { View3d } from './viewer/view3d.js';
-import { forwardExecutor, safetyEmergency, sampleBot, type ReflexEventLike } from './stream/sources.js';
+import { forwardCognition, forwardExecutor, safetyEmergency, sampleBot, type CognitionSource, type ReflexEventLike } from './stream/sources.js';
 
 /** Options of `serveSinew`: what to serve, where, and who may act. */
 export interface SinewServerOptions<Body> {
@@ -32,6 +32,8 @@ export interface SinewServerOptions<Body> {
   readonly router?: SignalRouter;
   /** The world handed to `router.plan(intent, world)`. */
   readonly observe?: () => unknown;
+  /** A cognition loop (`createCognition` of @sinew/planners): each decision is a `cognitionEvent`, the inspector's inner monologue. */
+  readonly cognition?: CognitionSource;
   /** The last provenance records for the inspector (a `createMemoryProvenance()` sink given to the executor fits). */
   readonly provenance?: {
     /** The records kept, oldest first. */
@@ -129,7 +131,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, door, request, response));
   const stream = attachStream(server, { hub, limits, metrics, door, view3d: deps.view3d });
-  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, options.belief ? sampleBelief(options.belief, hub, limits.botEventIntervalMs) : () => {}, stream.close, () => deps.view3d.close()];
+  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, options.belief ? sampleBelief(options.belief, hub, limits.botEventIntervalMs) : () => {}, options.cognition ? forwardCognition(options.cognition, hub) : () => {}, stream.close, () => deps.view3d.close()];
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,

@@ -101,7 +101,6 @@ async function wire(body: SinewBot, model: ScriptedModel, port: number, onEvent:
   const router = createRouter({ planners: [createMinecraftHtn({ memory }), needs, llm], rules: DEFAULT_ROUTING_RULES, memory });
   const executor = createExecutor({ registry, body, metrics, repair: createPlannerRepairHook(router, observe) });
   const modes = attachModes(body, { preemptor: executor, belief });
-  const telemetry = await serveSinew({ executor, bot: body, router, observe, port, host: '127.0.0.1', token: createToken() });
   const signals = (listener: Parameters<NonNullable<Parameters<typeof createCognition>[0]['signals']>>[0]) =>
     watchBodyEdges(body, 500, (edge) => listener({ tick: belief.bus.lastTickId ?? 0, edge }));
   const cognition = createCognition({
@@ -115,6 +114,8 @@ async function wire(body: SinewBot, model: ScriptedModel, port: number, onEvent:
     signals,
     onEvent,
   });
+  // The inspector shows every decision of the loop as its inner monologue (cognitionEvent on the stream).
+  const telemetry = await serveSinew({ executor, bot: body, router, cognition, observe, port, host: '127.0.0.1', token: createToken() });
   return { cognition, telemetry, belief, modes };
 }
 

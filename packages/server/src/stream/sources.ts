@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'stream.hello',
   'botEvent',
   'beliefEvent',
+  'cognitionEvent',
   'planGenerated',
   ...FORWARDED,
   'bt.transition',
@@ -54,6 +55,25 @@ function forwardTransitions<Body>(executor: Executor<Body>, hub: EventHub): () =
     states.set(event.nodePath, event.state);
     hub.publish('bt.transition', { planId: event.planId, stepId: event.stepId, verb: event.verb, attempt: event.attempt, nodePath: event.nodePath, from, to: event.state });
   });
+}
+
+/** One decision of a cognition loop, as the stream carries it (a `CognitionEvent` of @sinew/planners fits). */
+export interface CognitionEventLike {
+  readonly type: string;
+  readonly seq: number;
+  readonly tick: number;
+  readonly inputHash: string;
+}
+
+/** A cognition loop's decision events (a `Cognition` of @sinew/planners' `createCognition` fits). */
+export interface CognitionSource {
+  /** Subscribes to the decision events; returns the unsubscribe. */
+  on(listener: (event: CognitionEventLike) => void): () => void;
+}
+
+/** Publishes every decision of the loop as `cognitionEvent` (the inspector's inner monologue); returns the unsubscribe. */
+export function forwardCognition(cognition: CognitionSource, hub: EventHub): () => void {
+  return cognition.on((event) => hub.publish('cognitionEvent', event));
 }
 
 /** Samples the bot every `intervalMs` and publishes `botEvent` when what it reports changed (rate-limited by construction). */

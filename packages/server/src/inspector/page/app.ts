@@ -3,6 +3,7 @@ import { byId, el, frameScheduler } from './dom.js';
 import { getJson, renderBelief, renderBot, renderProvenance, renderSla } from './panels.js';
 import { FailureList } from './failures.js';
 import { RecoveryLadders } from './ladder.js';
+import { Monologue } from './monologue.js';
 import type { Recording } from './recording.js';
 import { ReplayPanel } from './replay.js';
 import { EventStream, type Envelope } from './stream.js';
@@ -23,8 +24,14 @@ let received = 0;
 let replaying = false;
 
 /** The views the events feed (built afresh when a recording opens). */
-function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList; ladders: RecoveryLadders } {
-  return { timeline: new Timeline(byId('timeline').querySelector('tbody')!), tree: new TreeView(byId('tree'), byId('tree-title'), () => trees), failures: new FailureList(byId('failures')), ladders: new RecoveryLadders(byId('ladders')) };
+function createViews(): { timeline: Timeline; tree: TreeView; failures: FailureList; ladders: RecoveryLadders; monologue: Monologue } {
+  return {
+    timeline: new Timeline(byId('timeline').querySelector('tbody')!),
+    tree: new TreeView(byId('tree'), byId('tree-title'), () => trees),
+    failures: new FailureList(byId('failures')),
+    ladders: new RecoveryLadders(byId('ladders')),
+    monologue: new Monologue(byId('monologue')),
+  };
 }
 let views = createViews();
 
@@ -33,6 +40,7 @@ const render = frameScheduler(() => {
   views.tree.render();
   views.failures.render();
   views.ladders.render();
+  views.monologue.render();
   byId('events').replaceChildren(...log.map((e) => el('li', {}, `#${e.seq} ${e.type} ${summary(e)}`)));
 });
 
@@ -46,7 +54,7 @@ function onEvent(event: Envelope): void {
   if (event.type === 'botEvent') renderBot(event.data);
   if (event.type === 'beliefEvent') renderBelief(event.data);
   if (event.type === 'executionComplete' && !replaying) void refresh();
-  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data), views.ladders.apply(event.type, event.data)].includes(true);
+  const changed = [views.timeline.apply(event.type, event.data), views.tree.apply(event.type, event.data), views.failures.apply(event.type, event.data), views.ladders.apply(event.type, event.data), views.monologue.apply(event.type, event.data)].includes(true);
   log.unshift(event);
   if (log.length > MAX_LOG) log.length = MAX_LOG;
   if (changed || (event.type !== 'botEvent' && event.type !== 'beliefEvent')) render();
