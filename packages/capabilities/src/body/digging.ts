@@ -13,7 +13,11 @@ export async function settle(ctx: BotRunContext, timeoutMs = 1_500): Promise<voi
  */
 export async function digWithBestTool(ctx: BotRunContext, block: Block): Promise<boolean> {
   const { body: bot, signal } = ctx;
-  const onAbort = () => bot.stopDigging();
+  // A block body, never `() => bot.stopDigging()`: after the attempt is over the leased body refuses the call
+  // with a rejected promise, and a promise an EventTarget listener returns is rejected into an uncaught exception.
+  const onAbort = (): void => {
+    void bot.stopDigging();
+  };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const tool = bot.pathfinder.bestHarvestTool(block);
