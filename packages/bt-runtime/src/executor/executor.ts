@@ -143,7 +143,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const rt = this.#rt;
     const journalFailures = this.#journal?.failures ?? 0;
     // A plan whose start cannot be journaled does not run: nothing it did would survive a restart.
-    if (this.#journal?.planStarted(plan, intent) === false) return endPlan(rt, { planId: plan.planId, intentId: plan.intentId }, { steps: [], failure: this.#journal.unavailable(), repairs: 0, startedAt });
+    const journal = this.#journal;
+    if (journal && (await journal.planStarted(plan, intent)) === false) return endPlan(rt, { planId: plan.planId, intentId: plan.intentId }, { steps: [], failure: journal.unavailable(), repairs: 0, startedAt });
     rt.events.emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
     const budgetMs = intent?.timeBudgetMs;
     const budget = budgetMs === undefined ? undefined : { ms: budgetMs, expired: false, controller: new AbortController() };
@@ -156,7 +157,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     try {
       const ran = await this.#runSteps(planCtx, journalFailures);
       const outcome = await endPlan(rt, ids, { steps: ran.outcomes, failure: ran.failure, repairs: ran.repairs, startedAt, failedStepId: ran.failedStepId });
-      this.#journal?.planEnded(outcome);
+      await this.#journal?.planEnded(outcome);
       return outcome;
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
@@ -249,15 +250,18 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const predicates = stepPredicates(step, rt.predicates);
     if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
     const key = step.idempotencyKey ?? `${planCtx.plan.planId}:${step.stepId}`;
-    const known = this.#idempotency.get(key);
+    const durable = planCtx.preemptReason === undefined;
+    // A shared journal (a fleet) is asked too: another process may have completed the key, or own the plan now.
+    const known = this.#idempotency.get(key) ?? (durable && this.#idempotency.shared ? await this.#idempotency.claim(key) : undefined);
+    const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
+    if (known && 'code' in known) return rt.report.end({ ...base, status: 'failed', failure: known, attempts: 0 });
     if (known) {
-      const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
       if (known.state === 'completed' || planCtx.preemptReason === undefined) return answerDuplicate(rt, base, known);
       // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
       const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
-    const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
+    const flight = this.#idempotency.begin(key, durable);
     const run = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
     let outcome: StepOutcome;
     try {
@@ -269,7 +273,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
       outcome = rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
     }
-    this.#idempotency.end(key, flight, outcome);
+    await this.#idempotency.end(key, flight, outcome);
     return outcome;
   }
 

@@ -1,4 +1,4 @@
-import { stepFailure, type Capability, type StepOutcome } from '@sinew/executor-contracts';
+import { stepFailure, type Capability, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { PlanJournal } from '../journal/journal.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { PlanContext } from './plan-context.js';
@@ -45,9 +45,20 @@ export class IdempotencyStore {
     return entry;
   }
 
-  /** Records a step's outcome (a success is remembered, anything else forgotten) and answers the steps that joined it. */
-  end(key: string, entry: InFlight, outcome: StepOutcome): void {
-    if (entry.durable) this.journal?.stepEnded(key, outcome);
+  /** A key no local entry knows, asked of a shared journal (a fleet): completed elsewhere, refused here, or undefined (run it). */
+  async claim(key: string): Promise<IdempotencyEntry | StepFailure | undefined> {
+    const answer = await this.journal?.claim(key);
+    return answer === undefined || !('status' in answer) ? answer : { state: 'completed', outcome: answer };
+  }
+
+  /** Whether `claim` must be asked (the journal is shared with other processes). */
+  get shared(): boolean {
+    return this.journal?.shared ?? false;
+  }
+
+  /** Records a step's outcome, durably first (awaited), then remembers a success or forgets anything else and answers the steps that joined it. */
+  async end(key: string, entry: InFlight, outcome: StepOutcome): Promise<void> {
+    if (entry.durable) await this.journal?.stepEnded(key, outcome);
     if (outcome.status === 'succeeded') this.#remember(key, outcome);
     else this.#entries.delete(key);
     entry.settle(outcome);
