@@ -64,7 +64,7 @@ export const ServerAddressSchema = z
   .strict();
 
 /** Every option `serveSinew` knows: a misspelled one is refused, not ignored. */
-export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits', 'record'] as const;
+export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits', 'record', 'fleet'] as const;
 
 /** A bad `serveSinew` option: which field, what was expected, what arrived. */
 export class ServerOptionsError extends Error {

@@ -9,6 +9,7 @@ import { sendAsset, type Asset } from '../inspector/assets.js';
 import { botStatus, type BotLike } from '../status.js';
 import { ViewerControlSchema, type ViewerState } from '../viewer/control.js';
 import { sampleMap, type ViewerBot } from '../viewer/map.js';
+import { FLEET_PLANS_ROUTE, type FleetProducer } from './fleet.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
 /** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
@@ -31,9 +32,11 @@ export interface RouteDeps<Body> {
   readonly trees: Readonly<Record<string, readonly string[]>>;
   readonly assets: ReadonlyMap<string, Asset> | undefined;
   readonly viewer: ViewerState;
+  readonly fleet?: FleetProducer;
 }
 
-interface Request {
+/** What a handler gets of one request. */
+export interface Request {
   readonly raw: IncomingMessage;
   readonly response: ServerResponse;
   readonly url: URL;
@@ -41,7 +44,8 @@ interface Request {
   readonly head: boolean;
 }
 
-interface Route<Body> {
+/** One route: method, path, whether it needs the token, and its handler. */
+export interface Route<Body> {
   readonly method: 'GET' | 'POST';
   readonly path: string | RegExp;
   /** Mutating routes need the bearer token. */
@@ -161,6 +165,7 @@ const ROUTES: readonly Route<unknown>[] = [
       sendJson(request.response, 202, { planId, cancelling: true });
     },
   },
+  FLEET_PLANS_ROUTE,
 ];
 
 /** Every route, for the 404 hint. */
