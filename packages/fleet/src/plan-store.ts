@@ -11,6 +11,7 @@ export type PlanStoreEvent =
 /** The plan a worker holds while the executor runs it. */
 interface Held {
   readonly lease: PlanLease;
+  readonly traceParent: string;
   readonly emit: (event: PlanStoreEvent) => void;
   readonly pollMs: number;
   /** Whether the executor wrote (or skipped, the history having it) the plan's start: proof it journals here. */
@@ -23,6 +24,8 @@ export interface PlanStore extends JournalStore {
   hold(held: Omit<Held, 'started'> | undefined): void;
   /** Whether the executor journaled the held plan's start through this store. */
   readonly started: boolean;
+  /** The held plan's traceparent when `planId` is the plan held. */
+  traceParent(planId: string): string | undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,6 +49,7 @@ export function createPlanStore(journal: FleetJournal): PlanStore {
     get started() {
       return held?.started ?? false;
     },
+    traceParent: (planId) => (held?.lease.planId === planId ? held.traceParent : undefined),
     // The worker resumes from the Redis history; nothing is replayed into the executor at construction.
     readAll: () => ({ records: [], skipped: 0 }),
     async append(record) {

@@ -1,10 +1,10 @@
 import type { ActuatorSource, Executor, JournalStore, PlanOutcome } from '@sinew/bt-runtime';
-import { PlanSchema, type Plan } from '@sinew/executor-contracts';
+import type { Plan } from '@sinew/executor-contracts';
 import type { Job, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
 import { createPlanStore, type PlanStore, type PlanStoreEvent } from './plan-store.js';
-import { verbsOf, type FleetQueue } from './queue.js';
+import { FleetJobSchema, verbsOf, type FleetQueue } from './queue.js';
 
 /** What a worker did, for logs and tests; `step.recorded` is sent only after the outcome is durable. */
 export type FleetEvent =
@@ -21,8 +21,10 @@ export interface FleetWorkerOptions<Body extends ActuatorSource> {
   /**
    * Builds the bot's executor on the journal given (the fleet's, bound to the plan this worker holds):
    * `(journal) => createExecutor({ registry, body, journal })`. Its registry decides which plans this worker takes.
+   * To trace, pass `fleet.traceParent` to `createOtelProvenance({ traceParent })`: each plan's spans, from every
+   * worker that runs part of it, then share one trace.
    */
-  readonly executor: (journal: JournalStore) => Executor<Body>;
+  readonly executor: (journal: JournalStore, fleet: FleetExecutorContext) => Executor<Body>;
   /** Whether the bot can take a plan now (connected, spawned); the executor must also be idle. Default: always. */
   readonly isReady?: () => boolean;
   /** How long an idle worker waits before it looks for work again (ms, default 200). */
@@ -31,6 +33,12 @@ export interface FleetWorkerOptions<Body extends ActuatorSource> {
   readonly id?: string;
   /** Told of every plan taken, step run, plan ended or abandoned, and of errors. */
   readonly onEvent?: (event: FleetEvent) => void;
+}
+
+/** What the worker offers the executor it builds. */
+export interface FleetExecutorContext {
+  /** The W3C traceparent of the plan held (from its job), for the OpenTelemetry provenance sink. */
+  readonly traceParent: (ids: { readonly planId: string }) => string | undefined;
 }
 
 /** A running fleet worker: it takes plans while its bot is idle and ready. */
@@ -55,7 +63,7 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
   const id = options.id ?? randomUUID();
   const emit = (event: FleetEvent) => options.onEvent?.(event);
   const store = createPlanStore(options.journal);
-  const executor = options.executor(store);
+  const executor = options.executor(store, { traceParent: ({ planId }) => store.traceParent(planId) });
   const ctx: RunContext<Body> = { ...options, id, emit, store, executor, pollMs: options.pollMs ?? 200 };
   const workers = new Map<string, Worker>();
   let closed = false;
@@ -121,7 +129,7 @@ interface RunContext<Body extends ActuatorSource> extends Omit<FleetWorkerOption
 
 /** Owns one plan: its lease and job lock renewed together; a lost lease aborts the plan, and its late writes are fenced. */
 async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: Job, token: string): Promise<void> {
-  const plan = PlanSchema.parse(job.data);
+  const { plan, traceParent } = FleetJobSchema.parse(job.data);
   const lease = await waitForLease(ctx, plan.planId, () => job.extendLock(token, ctx.queue.options.lockMs));
   ctx.emit({ type: 'plan.taken', planId: plan.planId, token: lease.token });
   const lost = new AbortController();
@@ -132,7 +140,7 @@ async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: J
       .catch(() => undefined); // a Redis outage: the lease decides, once Redis is back
   }, every);
   try {
-    const status = await runPlan(ctx, plan, lease, lost.signal);
+    const status = await runPlan(ctx, plan, { lease, traceParent }, lost.signal);
     ctx.emit({ type: 'plan.ended', planId: plan.planId, status });
     await job.moveToCompleted({ planId: plan.planId, status }, token, false);
   } catch (error) {
@@ -158,11 +166,11 @@ async function waitForLease<Body extends ActuatorSource>(ctx: RunContext<Body>, 
 const endedHere = (outcome: PlanOutcome) => outcome.failure?.code !== 'journal_unavailable' && outcome.failure?.code !== 'body_disconnected';
 
 /** Runs the plan through the executor on the fleet journal unless its history shows it ended; returns how it ended. */
-async function runPlan<Body extends ActuatorSource>(ctx: RunContext<Body>, plan: Plan, lease: PlanLease, lost: AbortSignal): Promise<PlanOutcome['status']> {
+async function runPlan<Body extends ActuatorSource>(ctx: RunContext<Body>, plan: Plan, held: { lease: PlanLease; traceParent: string }, lost: AbortSignal): Promise<PlanOutcome['status']> {
   const { records } = await ctx.journal.history(plan.planId);
   const ended = records.find((record) => record.kind === 'plan_end');
   if (ended?.kind === 'plan_end') return ended.status;
-  ctx.store.hold({ lease, emit: ctx.emit, pollMs: ctx.pollMs });
+  ctx.store.hold({ ...held, emit: ctx.emit, pollMs: ctx.pollMs });
   const outcome = await ctx.executor.run(plan, { signal: lost });
   if (!ctx.store.started) throw new Error('fleet worker: the executor did not journal the plan (build it with the journal createFleetWorker passes)');
   if (lost.aborted) throw new FleetWriteError('fenced', plan.planId, 'plan_end');

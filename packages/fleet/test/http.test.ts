@@ -41,7 +41,7 @@ describe('POST /api/fleet/plans', () => {
   it('queues a plan given the token, answers its job id, and a fleet worker elsewhere runs it', async () => {
     const answer = await post(server.url, '/api/fleet/plans', plan, token);
     expect(answer.status).toBe(202);
-    expect(answer.json()).toEqual({ planId: 'http/ñ-1', jobId: encodeURIComponent('http/ñ-1'), queue: 'plans.dig' });
+    expect(answer.json()).toEqual({ planId: 'http/ñ-1', jobId: encodeURIComponent('http/ñ-1'), queue: 'plans.dig', traceParent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
     const world = join(dir, 'world.log');
     const worker = createFleetWorker({ queue, journal, executor: (store) => fileWorldExecutor(world, ['dig'], 1, store) });
     try {
