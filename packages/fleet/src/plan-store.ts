@@ -1,12 +1,9 @@
 import type { JournalRecord, JournalStore } from '@sinew/bt-runtime';
-import type { StepOutcome } from '@sinew/executor-contracts';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
+import type { FleetEvent } from './worker.js';
 
 /** What the store tells the worker as the executor runs the plan it holds. */
-export type PlanStoreEvent =
-  | { readonly type: 'step.recorded'; readonly planId: string; readonly key: string; readonly status: StepOutcome['status'] }
-  | { readonly type: 'step.duplicate'; readonly planId: string; readonly key: string }
-  | { readonly type: 'step.redispatched'; readonly planId: string; readonly key: string };
+type PlanStoreEvent = Extract<FleetEvent, { type: 'step.recorded' | 'step.duplicate' | 'step.redispatched' }>;
 
 /** The plan a worker holds while the executor runs it. */
 interface Held {

@@ -1,15 +1,17 @@
 import type { ActuatorSource, Executor, JournalStore, PlanOutcome } from '@sinew/bt-runtime';
-import type { Plan } from '@sinew/executor-contracts';
+import type { Plan, StepOutcome } from '@sinew/executor-contracts';
 import type { Job, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
-import { createPlanStore, type PlanStore, type PlanStoreEvent } from './plan-store.js';
+import { createPlanStore, type PlanStore } from './plan-store.js';
 import { FleetJobSchema, verbsOf, type FleetQueue } from './queue.js';
 
 /** What a worker did, for logs and tests; `step.recorded` is sent only after the outcome is durable. */
 export type FleetEvent =
   | { readonly type: 'plan.taken'; readonly planId: string; readonly token: number }
-  | PlanStoreEvent
+  | { readonly type: 'step.recorded'; readonly planId: string; readonly key: string; readonly status: StepOutcome['status'] }
+  | { readonly type: 'step.duplicate'; readonly planId: string; readonly key: string }
+  | { readonly type: 'step.redispatched'; readonly planId: string; readonly key: string }
   | { readonly type: 'plan.ended'; readonly planId: string; readonly status: PlanOutcome['status'] }
   | { readonly type: 'plan.abandoned'; readonly planId: string; readonly reason: string }
   | { readonly type: 'error'; readonly message: string };
