@@ -29,7 +29,7 @@ export interface FleetWorkerOptions<Body extends ActuatorSource> {
   readonly executor: (journal: JournalStore, fleet: FleetExecutorContext) => Executor<Body>;
   /** Whether the bot can take a plan now (connected, spawned); the executor must also be idle. Default: always. */
   readonly isReady?: () => boolean;
-  /** How long an idle worker waits before it looks for work again (ms, default 200). */
+  /** The longest an idle worker waits for a submit before it looks again (ms, default 200): plans put back after a worker died publish nothing. */
   readonly pollMs?: number;
   /** Names this worker in leases (default: a random id). */
   readonly id?: string;
