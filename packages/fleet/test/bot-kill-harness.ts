@@ -17,6 +17,10 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const childFile = fileURLToPath(new URL('./fixtures/bot-child.ts', import.meta.url));
 const timing = { leaseMs: 1_000, lockMs: 1_000, stalledCheckMs: 200 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const until = async (check: () => boolean, ms = 5_000) => {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await sleep(20);
+};
 const readLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 /** One trial's row of the real-bot kill table. */
@@ -76,6 +80,8 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
       const random = mulberry32(options.seed * 1_000 + trial);
       const targets = spots(mc);
       for (const target of targets) await setBlock(mc, target, 'dirt');
+      // The observer must see the dirt before any bot digs it, or it could not see the block go.
+      await until(() => targets.every((t) => observer.blockAt(t)?.name === 'dirt'));
       const transitions = new Map<string, number>();
       const watch = (before: { name: string } | null, after: { name: string; position: { toString(): string } }) => {
         if (before?.name === 'dirt' && after.name === 'air') transitions.set(after.position.toString(), (transitions.get(after.position.toString()) ?? 0) + 1);
@@ -102,6 +108,7 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
       const endBy = Date.now() + 40_000;
       const ends = async () => Promise.all(plans.map(async (plan) => (await journal.history(plan.planId)).records.filter((r) => r.kind === 'plan_end')));
       while ((await ends()).some((e) => e.length === 0) && Date.now() < endBy) await sleep(100);
+      await until(() => targets.every((t) => observer.blockAt(t)?.name === 'air'));
       observer.off('blockUpdate', watch);
       const lost = (await ends()).filter((e) => e.length !== 1 || e[0]!.kind !== 'plan_end' || e[0]!.status !== 'completed').length;
       const recorded = readLines(join(dir, 'events.log')).map((l) => JSON.parse(l) as { type: string; key?: string; pid: number }).filter((e) => e.type === 'step.recorded');
