@@ -2,6 +2,7 @@ import type { ActuatorSource, Executor, JournalStore, PlanOutcome } from '@sinew
 import type { Plan, StepOutcome } from '@sinew/executor-contracts';
 import type { Job, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
 import { createPlanStore, type PlanStore } from './plan-store.js';
 import { FleetJobSchema, verbsOf, type FleetQueue } from './queue.js';
@@ -131,7 +132,10 @@ interface RunContext<Body extends ActuatorSource> extends Omit<FleetWorkerOption
 
 /** Owns one plan: its lease and job lock renewed together; a lost lease aborts the plan, and its late writes are fenced. */
 async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: Job, token: string): Promise<void> {
-  const { plan, traceParent } = FleetJobSchema.parse(job.data);
+  const data = FleetJobSchema.safeParse(job.data);
+  // A job this version cannot read would come back forever after each lock expiry: it fails once, loudly.
+  if (!data.success) return void (await job.moveToFailed(new Error(`not a fleet job: ${z.prettifyError(data.error)}`), token, false));
+  const { plan, traceParent } = data.data;
   const lease = await waitForLease(ctx, plan.planId, () => job.extendLock(token, ctx.queue.options.lockMs));
   ctx.emit({ type: 'plan.taken', planId: plan.planId, token: lease.token });
   const lost = new AbortController();

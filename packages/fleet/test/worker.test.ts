@@ -119,6 +119,19 @@ describe('fleet workers', () => {
     expect(events.filter((e) => e.type === 'step.recorded').length).toBe(4);
   });
 
+  it('fails a job it cannot read (an older job shape) once, loudly, instead of taking it back after every lock expiry', async () => {
+    const parts = fleet('poison');
+    await parts.queue.submit({ planId: 'fine', intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: 'fine' } }] });
+    const { Queue } = await import('bullmq');
+    const raw = new Queue('plans.dig', { connection: { host: '127.0.0.1', port: server.port }, prefix: 'poison:bull' });
+    closers.push(() => raw.close());
+    await raw.add('plan', { planId: 'old-shape', intentId: 'i', steps: [] }, { jobId: 'old-shape' });
+    bot('reader', join(dir, 'poison.log'), ['dig'], parts, []);
+    await until('the unreadable job to fail', async () => (await raw.getJobState('old-shape')) === 'failed');
+    expect((await raw.getJob('old-shape'))?.failedReason).toMatch(/^not a fleet job: .*plan/s);
+    await until('the readable plan to end', async () => (await ended(parts.journal, 'fine')).length === 1);
+  });
+
   it('refuses a plan that is not a plan, with the field that is wrong', async () => {
     const { queue } = fleet('refuse');
     await expect(queue.submit({ planId: 'x', intentId: 'i', steps: [{ stepId: 'a', type: 'dig' }], extra: 1 } as never)).rejects.toThrow(/extra/);
