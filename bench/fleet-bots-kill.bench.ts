@@ -17,9 +17,10 @@ runMain(async () => {
     console.table(rows);
     const sum = (field: keyof (typeof rows)[number]) => rows.reduce((n, row) => n + Number(row[field]), 0);
     console.log(`fleet real-bot kill test: ${rows.length} trials, ${WORKERS} bot workers, ${sum('plans')} plans, ${sum('steps')} digs, ${sum('kills')} SIGKILLs`);
-    console.log(`  lost plans ${sum('lost')} | blocks not dug exactly once ${sum('blocksNotDugOnce')} | re-dispatches ${sum('redispatches')} (outside the effect→record window ${sum('doublesOutsideWindow')})`);
+    console.log(`  lost plans ${sum('lost')} | blocks dug twice ${sum('blocksDugTwice')} | blocks left ${sum('blocksLeft')} | dug but unseen by the observer ${sum('blocksUnseen')} | re-dispatches ${sum('redispatches')} (outside the effect→record window ${sum('doublesOutsideWindow')})`);
     record({ figure: 'fleet bots: plans lost', unit: 'plans', values: [sum('lost')], target: { value: 0 }, digits: 0 });
-    record({ figure: 'fleet bots: blocks not dug exactly once', unit: 'blocks', values: [sum('blocksNotDugOnce')], target: { value: 0 }, digits: 0 });
+    record({ figure: 'fleet bots: blocks dug twice', unit: 'blocks', values: [sum('blocksDugTwice')], target: { value: 0 }, digits: 0 });
+    record({ figure: 'fleet bots: blocks left undug', unit: 'blocks', values: [sum('blocksLeft')], target: { value: 0 }, digits: 0 });
     record({ figure: 'fleet bots: re-dispatches outside the window', unit: 'steps', values: [sum('doublesOutsideWindow')], target: { value: 0 }, digits: 0 });
   } finally {
     await mc.stop();
