@@ -84,7 +84,7 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
     const rows: BotKillRow[] = [];
     for (let trial = 0; trial < options.trials; trial += 1) {
       const random = mulberry32(options.seed * 1_000 + trial);
-      const targets = spots(mc);
+      const targets = spots(mc).slice(0, 2 * options.plansPerTrial);
       for (const target of targets) await setBlock(mc, target, 'dirt');
       // The observer must see the dirt before any bot digs it, or it could not see the block go.
       await until(() => targets.every((t) => observer.blockAt(t)?.name === 'dirt'));

@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 describe('a fleet of real mineflayer bots in worker processes, one SIGKILLed mid-dig', () => {
-  it('digs every block exactly once (the world shows it), completes every plan once, dispatches no step twice outside the effect→record window', async () => {
+  it('digs every block once and leaves none (the observer bot sees it), completes every plan once, dispatches no step twice outside the effect→record window', async () => {
     const rows = await runBotKillTrials(mc, redis, { trials: 2, seed: 30, workers: 5, plansPerTrial: 6 });
     console.table(rows);
     expect(rows.map((r) => [r.lost, r.blocksDugTwice, r.blocksLeft, r.doublesOutsideWindow])).toEqual([[0, 0, 0, 0], [0, 0, 0, 0]]);
