@@ -1,17 +1,17 @@
 // Fleet queue throughput (issue 30): no-op plans of three steps through the plan queue and the Redis journal with
 // SINEW_BENCH_FLEET_WORKERS workers (default 20, in this process, each with its own executor and connections),
 // beside one executor running the same plans directly (no queue, no Redis). One real redis-server, fsync always.
-import { createExecutor, instrumentMethods } from '@sinew/bt-runtime';
+import { createExecutor, instrumentMethods, type JournalStore } from '@sinew/bt-runtime';
 import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
 import { z } from 'zod';
-import { createFleetQueue, createFleetWorker, createRedisJournal } from '../packages/fleet/src/index.js';
+import { createFleetQueue, createFleetWorker, createRedisJournal, type FleetEvent } from '../packages/fleet/src/index.js';
 import { startRedisServer } from '../packages/fleet/test/redis-server.js';
 import { record, runMain } from './harness.js';
 
 const WORKERS = Number(process.env.SINEW_BENCH_FLEET_WORKERS ?? 20);
 const PLANS = Number(process.env.SINEW_BENCH_FLEET_PLANS ?? 300);
 
-function noopExecutor() {
+function noopExecutor(journal?: JournalStore) {
   const body = instrumentMethods({ nothing: () => undefined }, ['nothing']);
   const registry = new CapabilityRegistry<typeof body>();
   const noop = defineCapability({
@@ -24,7 +24,7 @@ function noopExecutor() {
     acceptance: () => accepted,
   });
   registry.register(noop);
-  return createExecutor({ registry, body });
+  return createExecutor({ registry, body, ...(journal ? { journal } : {}) });
 }
 
 const plans = (tag: string) => Array.from({ length: PLANS }, (_, n) => ({ planId: `${tag}-${n}`, intentId: 'bench', steps: [0, 1, 2].map((s) => ({ stepId: `s${s}`, type: 'noop', args: { n: s } })) }));
@@ -42,20 +42,19 @@ async function fleet(port: number, round: number): Promise<number> {
   const connection = { host: '127.0.0.1', port };
   const queue = createFleetQueue(connection, { prefix: `tp${round}` });
   const journal = createRedisJournal(connection, { prefix: `tp${round}` });
-  const executors = Array.from({ length: WORKERS }, () => noopExecutor());
-  const workers = executors.map((executor) => createFleetWorker({ queue, journal, executor, pollMs: 20 }));
+  // Ends counted from the workers' events: polling every plan's history would spend this process's CPU on parsing.
+  let ended = 0;
+  let allEnded: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (allEnded = resolve));
+  const onEvent = (event: FleetEvent) => event.type === 'plan.ended' && (ended += 1) === PLANS && allEnded();
+  const workers = Array.from({ length: WORKERS }, () => createFleetWorker({ queue, journal, executor: noopExecutor, onEvent }));
   const batch = plans(`fleet${round}`);
   const started = performance.now();
   for (const plan of batch) await queue.submit(plan);
-  let pending = batch.map((plan) => plan.planId);
-  while (pending.length > 0) {
-    const histories = await Promise.all(pending.map((id) => journal.history(id)));
-    pending = pending.filter((_, i) => !histories[i]!.records.some((r) => r.kind === 'plan_end'));
-    if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await done;
   const seconds = (performance.now() - started) / 1_000;
   await Promise.all(workers.map((worker) => worker.close()));
-  await Promise.all([...executors.map((executor) => executor.close()), queue.close(), journal.close()]);
+  await Promise.all([queue.close(), journal.close()]);
   return PLANS / seconds;
 }
 

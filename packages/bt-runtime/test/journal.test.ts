@@ -103,6 +103,39 @@ describe('plan journal', () => {
     expect(read.records.map((r) => r.kind)).toEqual(['plan_start', 'step', 'plan_end', 'plan_end']);
   });
 
+  it('an asynchronous shared store: the plan ends after every record resolved, a key another process completed is not dispatched, a refused claim ends the plan journal_unavailable', async () => {
+    const other = createMemoryJournal();
+    await start(other).executor.run({ ...plan, steps: plan.steps.slice(0, 1) });
+    const completedElsewhere = new Map(other.records.flatMap((r) => (r.kind === 'step' ? [[r.key, r.outcome] as const] : [])));
+    const landed: string[] = [];
+    const refuse = new Set<string>();
+    const shared: JournalStore = {
+      append: async (record) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        landed.push(record.kind === 'step' ? record.key : record.kind);
+      },
+      readAll: () => ({ records: [], skipped: 0 }),
+      claim: async (key) => {
+        if (refuse.has(key)) throw new Error('fenced: the plan passed to another owner');
+        return completedElsewhere.get(key);
+      },
+    };
+    const { executor, body } = start(shared);
+    const outcome = await executor.run(plan);
+    expect(outcome.steps.map((s) => [s.stepId, s.status, s.failure?.code])).toEqual([
+      ['s1', 'succeeded', 'duplicate'],
+      ['s2', 'succeeded', undefined],
+      ['s3', 'succeeded', undefined],
+    ]);
+    expect(body.calls).toEqual(['dig:log_2', 'craft:planks']);
+    expect(landed).toEqual(['plan_start', 'p1:s2', 'p1:s3', 'plan_end']);
+    refuse.add('p2:s1');
+    const refused = await executor.run({ ...plan, planId: 'p2', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_3' } }] });
+    expect([refused.status, refused.failure?.code]).toEqual(['failed', 'journal_unavailable']);
+    expect(body.calls).toEqual(['dig:log_2', 'craft:planks']);
+    expect(landed.at(-1)).toBe('plan_start');
+  });
+
   it('a record that fails the schema is skipped, not trusted', () => {
     const read = parseJournal('{"kind":"step","at":0,"key":"k","outcome":{"status":"succeeded"}}\n{"kind":"plan_end","at":0,"planId":"p","status":"completed","extra":1}\n');
     expect(read).toEqual({ records: [], skipped: 2 });

@@ -1,5 +1,6 @@
 import { PlanSchema, type PlanInput } from '@sinew/executor-contracts';
 import { Queue, Worker } from 'bullmq';
+import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 
@@ -14,6 +15,20 @@ export const FleetQueueOptionsSchema = z.strictObject({
 });
 export type FleetQueueOptions = z.input<typeof FleetQueueOptionsSchema>;
 
+const TraceParentSchema = z.string().regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, 'a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>');
+
+/** What a queued job carries: the plan, and the trace every worker that runs part of it joins. @internal */
+export const FleetJobSchema = z.strictObject({ plan: PlanSchema, traceParent: TraceParentSchema });
+
+/** Options of one submit. */
+export interface SubmitOptions {
+  /** The W3C traceparent the plan's spans join (the producer's own span); default: a new trace for this plan. */
+  readonly traceParent?: string;
+}
+
+/** A new trace for a plan whose producer does not trace: its workers' spans still share one trace id. */
+const newTraceParent = () => `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+
 /** The verbs a plan needs, as the queue name that carries it: a worker reads only queues whose every verb it has. */
 export function queueNameOf(verbs: Iterable<string>): string {
   return `plans.${[...new Set(verbs)].sort().map(encodeURIComponent).join('+')}`;
@@ -24,10 +39,25 @@ export function verbsOf(queueName: string): string[] {
   return queueName.slice('plans.'.length).split('+').map(decodeURIComponent);
 }
 
+/** A plan queued: its id, the BullMQ job id, the queue (the verb set) it waits in, the trace its spans join. */
+export interface FleetSubmission {
+  readonly planId: string;
+  readonly jobId: string;
+  readonly queue: string;
+  readonly traceParent: string;
+}
+
 /** The plan queue of a fleet: producers submit plans, workers take them (see `createFleetWorker`). */
 export interface FleetQueue {
-  /** Queues a plan (validated with PlanSchema) for a bot that has its verbs; resubmitting a planId queues nothing new. */
-  submit(plan: PlanInput): Promise<{ readonly planId: string; readonly queue: string }>;
+  /**
+   * Queues a plan (validated with PlanSchema: a bad one throws its ZodError) for a bot that has its verbs; resubmitting
+   * a planId queues nothing new. Resolves once Redis acknowledged the job (its id, the plan's queue).
+   */
+  submit(plan: PlanInput, options?: SubmitOptions): Promise<FleetSubmission>;
+  /** How many submit wake-ups this process has seen (pass to `waitForWork`). @internal */
+  submissions(): number;
+  /** Resolves at the next submit anywhere in the fleet after `seen` (at once if one came already), or after `ms`. @internal */
+  waitForWork(seen: number, ms: number): Promise<void>;
   /** The queue names plans were ever submitted to. @internal */
   queueNames(): Promise<string[]>;
   /** A manual BullMQ worker on one queue name. @internal */
@@ -49,16 +79,23 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
   const namesKey = `${parsed.prefix}:queues`;
   const queues = new Map<string, Queue>();
   const queueOf = (name: string) => queues.get(name) ?? queues.set(name, new Queue(name, { connection: redis, prefix: bullPrefix })).get(name)!;
+  const wakeChannel = `${parsed.prefix}:submitted`;
+  const wake = new SubmitWake(redis, wakeChannel);
 
   return {
     options: parsed,
-    async submit(input) {
+    async submit(input, submitOptions = {}) {
       const plan = PlanSchema.parse(input);
+      const traceParent = TraceParentSchema.parse(submitOptions.traceParent ?? newTraceParent());
       const name = queueNameOf(plan.steps.map((step) => step.type));
+      const jobId = encodeURIComponent(plan.planId);
       await redis.sadd(namesKey, name);
-      await queueOf(name).add('plan', plan, { jobId: encodeURIComponent(plan.planId), removeOnComplete: false, removeOnFail: false });
-      return { planId: plan.planId, queue: name };
+      await queueOf(name).add('plan', { plan, traceParent }, { jobId, removeOnComplete: false, removeOnFail: false });
+      await redis.publish(wakeChannel, name);
+      return { planId: plan.planId, jobId, queue: name, traceParent };
     },
+    submissions: () => wake.seen,
+    waitForWork: (seen, ms) => wake.wait(seen, ms),
     queueNames: () => redis.smembers(namesKey),
     openWorker: (name) =>
       new Worker(name, null, {
@@ -72,8 +109,52 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
         autorun: false,
       }),
     async close() {
+      await wake.close();
       await Promise.all([...queues.values()].map((queue) => queue.close()));
       await redis.quit();
     },
   };
+}
+
+/** Idle workers wait on this instead of polling: one subscriber per queue object, opened on first wait. */
+class SubmitWake {
+  seen = 0;
+  #subscriber: Redis | undefined;
+  readonly #waiters = new Set<() => void>();
+  constructor(
+    private readonly redis: Redis,
+    private readonly channel: string,
+  ) {}
+
+  wait(seen: number, ms: number): Promise<void> {
+    this.#subscriber ??= this.#subscribe();
+    if (this.seen !== seen) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#waiters.add(done);
+    });
+  }
+
+  #subscribe(): Redis {
+    const subscriber = this.redis.duplicate();
+    subscriber.on('error', () => undefined); // a lost subscriber only means waiting the full pollMs until it is back
+    // One submit is one plan: it wakes one idle worker of this process, not all of them (each would sweep the queues).
+    subscriber.on('message', () => {
+      this.seen += 1;
+      const [first] = this.#waiters;
+      first?.();
+    });
+    void subscriber.subscribe(this.channel).catch(() => undefined);
+    return subscriber;
+  }
+
+  async close(): Promise<void> {
+    for (const done of [...this.#waiters]) done();
+    if (this.#subscriber) await this.#subscriber.quit().catch(() => undefined);
+  }
 }

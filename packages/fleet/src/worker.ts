@@ -1,9 +1,11 @@
-import type { ActuatorSource, Executor } from '@sinew/bt-runtime';
-import { PlanSchema, type Plan, type PlanStep, type StepOutcome } from '@sinew/executor-contracts';
+import type { ActuatorSource, Executor, JournalStore, PlanOutcome } from '@sinew/bt-runtime';
+import type { Plan, StepOutcome } from '@sinew/executor-contracts';
 import type { Job, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
-import { verbsOf, type FleetQueue } from './queue.js';
+import { createPlanStore, type PlanStore } from './plan-store.js';
+import { FleetJobSchema, verbsOf, type FleetQueue } from './queue.js';
 
 /** What a worker did, for logs and tests; `step.recorded` is sent only after the outcome is durable. */
 export type FleetEvent =
@@ -11,19 +13,24 @@ export type FleetEvent =
   | { readonly type: 'step.recorded'; readonly planId: string; readonly key: string; readonly status: StepOutcome['status'] }
   | { readonly type: 'step.duplicate'; readonly planId: string; readonly key: string }
   | { readonly type: 'step.redispatched'; readonly planId: string; readonly key: string }
-  | { readonly type: 'plan.ended'; readonly planId: string; readonly status: 'completed' | 'failed' }
+  | { readonly type: 'plan.ended'; readonly planId: string; readonly status: PlanOutcome['status'] }
   | { readonly type: 'plan.abandoned'; readonly planId: string; readonly reason: string }
   | { readonly type: 'error'; readonly message: string };
 
-/** What `createFleetWorker` needs: the queue to take plans from, the bot's executor, the durable journal. */
+/** What `createFleetWorker` needs: the queue to take plans from, the durable journal, how to build the bot's executor. */
 export interface FleetWorkerOptions<Body extends ActuatorSource> {
   readonly queue: FleetQueue;
-  /** The bot's executor: its registry decides which plans this worker takes. */
-  readonly executor: Executor<Body>;
   readonly journal: FleetJournal;
+  /**
+   * Builds the bot's executor on the journal given (the fleet's, bound to the plan this worker holds):
+   * `(journal) => createExecutor({ registry, body, journal })`. Its registry decides which plans this worker takes.
+   * To trace, pass `fleet.traceParent` to `createOtelProvenance({ traceParent })`: each plan's spans, from every
+   * worker that runs part of it, then share one trace.
+   */
+  readonly executor: (journal: JournalStore, fleet: FleetExecutorContext) => Executor<Body>;
   /** Whether the bot can take a plan now (connected, spawned); the executor must also be idle. Default: always. */
   readonly isReady?: () => boolean;
-  /** How long an idle worker waits before it looks for work again (ms, default 200). */
+  /** The longest an idle worker waits for a submit before it looks again (ms, default 200): plans put back after a worker died publish nothing. */
   readonly pollMs?: number;
   /** Names this worker in leases (default: a random id). */
   readonly id?: string;
@@ -31,30 +38,42 @@ export interface FleetWorkerOptions<Body extends ActuatorSource> {
   readonly onEvent?: (event: FleetEvent) => void;
 }
 
+/** What the worker offers the executor it builds. */
+export interface FleetExecutorContext {
+  /** The W3C traceparent of the plan held (from its job), for the OpenTelemetry provenance sink. */
+  readonly traceParent: (ids: { readonly planId: string }) => string | undefined;
+}
+
 /** A running fleet worker: it takes plans while its bot is idle and ready. */
-export interface FleetWorker {
+export interface FleetWorker<Body extends ActuatorSource = ActuatorSource> {
   readonly id: string;
-  /** Stops taking plans; the plan running ends first. */
+  /** The executor the worker built (fleet plans only: a plan run on it directly is refused by its journal). */
+  readonly executor: Executor<Body>;
+  /** Stops taking plans; the plan running ends first; then closes the executor. */
   close(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Takes plans from the fleet queue while its bot is idle and ready, and runs them step by step: each step is
- * claimed in the journal (a key any process completed is answered `duplicate`), run by the executor, and its
- * outcome written to Redis before it is reported. A plan whose worker dies goes back to the queue when its
- * lock expires, and the next worker resumes it from the journal.
+ * Takes plans from the fleet queue while its bot is idle and ready, and runs each whole plan through the executor
+ * (guards, watchdogs, retries, acceptance and plan-level repair all apply), on the fleet journal: each step is
+ * claimed in Redis first (a key any process completed is answered `duplicate`) and its outcome written to Redis
+ * before the executor goes on. A plan whose worker dies goes back to the queue when its lock expires, and the
+ * next worker runs it again from the top: what the history shows done is answered from it, the rest runs.
  */
-export function createFleetWorker<Body extends ActuatorSource>(options: FleetWorkerOptions<Body>): FleetWorker {
+export function createFleetWorker<Body extends ActuatorSource>(options: FleetWorkerOptions<Body>): FleetWorker<Body> {
   const id = options.id ?? randomUUID();
   const emit = (event: FleetEvent) => options.onEvent?.(event);
+  const store = createPlanStore(options.journal);
+  const executor = options.executor(store, { traceParent: ({ planId }) => store.traceParent(planId) });
+  const ctx: RunContext<Body> = { ...options, id, emit, store, executor, pollMs: options.pollMs ?? 200 };
   const workers = new Map<string, Worker>();
   let closed = false;
   let jobs = 0;
 
-  const ready = () => options.executor.state().status === 'idle' && (options.isReady?.() ?? true);
-  const canRun = (queueName: string) => verbsOf(queueName).every((verb) => options.executor.registry.has(verb));
+  const ready = () => executor.state().status === 'idle' && (options.isReady?.() ?? true);
+  const canRun = (queueName: string) => verbsOf(queueName).every((verb) => executor.registry.has(verb));
 
   async function next(): Promise<{ job: Job; token: string } | undefined> {
     for (const name of (await options.queue.queueNames()).filter(canRun)) {
@@ -77,12 +96,15 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
   async function loop(): Promise<void> {
     while (!closed) {
       try {
+        const seen = options.queue.submissions();
         const taken = ready() ? await next() : undefined;
-        if (taken) await runJob({ ...options, id, emit }, taken.job, taken.token);
-        else await sleep(options.pollMs ?? 200);
+        if (taken) await runJob(ctx, taken.job, taken.token);
+        // Woken by a submit (also one made during the sweep just done); pollMs bounds the wait for plans put back
+        // after a worker died, and for a bot that was not ready.
+        else await options.queue.waitForWork(seen, ctx.pollMs);
       } catch (error) {
         emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-        await sleep(options.pollMs ?? 200);
+        await sleep(ctx.pollMs);
       }
     }
   }
@@ -90,22 +112,30 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
   const running = loop();
   return {
     id,
+    executor,
     async close() {
       closed = true;
       await running;
       await Promise.all([...workers.values()].map((worker) => worker.close()));
+      await executor.close();
     },
   };
 }
 
-interface RunContext<Body extends ActuatorSource> extends FleetWorkerOptions<Body> {
+interface RunContext<Body extends ActuatorSource> extends Omit<FleetWorkerOptions<Body>, 'executor'> {
   readonly id: string;
   readonly emit: (event: FleetEvent) => void;
+  readonly store: PlanStore;
+  readonly executor: Executor<Body>;
+  readonly pollMs: number;
 }
 
-/** Owns one plan: its lease and job lock renewed together; a lost lease aborts the plan without recording anything. */
+/** Owns one plan: its lease and job lock renewed together; a lost lease aborts the plan, and its late writes are fenced. */
 async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: Job, token: string): Promise<void> {
-  const plan = PlanSchema.parse(job.data);
+  const data = FleetJobSchema.safeParse(job.data);
+  // A job this version cannot read would come back forever after each lock expiry: it fails once, loudly.
+  if (!data.success) return void (await job.moveToFailed(new Error(`not a fleet job: ${z.prettifyError(data.error)}`), token, false));
+  const { plan, traceParent } = data.data;
   const lease = await waitForLease(ctx, plan.planId, () => job.extendLock(token, ctx.queue.options.lockMs));
   ctx.emit({ type: 'plan.taken', planId: plan.planId, token: lease.token });
   const lost = new AbortController();
@@ -116,7 +146,7 @@ async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: J
       .catch(() => undefined); // a Redis outage: the lease decides, once Redis is back
   }, every);
   try {
-    const status = await runPlan(ctx, plan, lease, lost.signal);
+    const status = await runPlan(ctx, plan, { lease, traceParent }, lost.signal);
     ctx.emit({ type: 'plan.ended', planId: plan.planId, status });
     await job.moveToCompleted({ planId: plan.planId, status }, token, false);
   } catch (error) {
@@ -124,6 +154,7 @@ async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: J
     ctx.emit({ type: 'plan.abandoned', planId: plan.planId, reason: error instanceof Error ? error.message : String(error) });
   } finally {
     clearInterval(heartbeat);
+    ctx.store.hold(undefined);
     await ctx.journal.release(lease).catch(() => undefined);
   }
 }
@@ -133,56 +164,22 @@ async function waitForLease<Body extends ActuatorSource>(ctx: RunContext<Body>, 
     const lease = await ctx.journal.acquire(planId, ctx.id);
     if (lease) return lease;
     await keepJob();
-    await sleep(ctx.pollMs ?? 200);
+    await sleep(ctx.pollMs);
   }
 }
 
-/** Runs what the history does not show done; returns how the plan ended (recorded before it returns). */
-async function runPlan<Body extends ActuatorSource>(ctx: RunContext<Body>, plan: Plan, lease: PlanLease, lost: AbortSignal): Promise<'completed' | 'failed'> {
+/** Outcomes after which the plan's end is in the journal; any other stop leaves it unfinished for the next worker. */
+const endedHere = (outcome: PlanOutcome) => outcome.failure?.code !== 'journal_unavailable' && outcome.failure?.code !== 'body_disconnected';
+
+/** Runs the plan through the executor on the fleet journal unless its history shows it ended; returns how it ended. */
+async function runPlan<Body extends ActuatorSource>(ctx: RunContext<Body>, plan: Plan, held: { lease: PlanLease; traceParent: string }, lost: AbortSignal): Promise<PlanOutcome['status']> {
   const { records } = await ctx.journal.history(plan.planId);
   const ended = records.find((record) => record.kind === 'plan_end');
-  if (ended?.kind === 'plan_end') return ended.status === 'completed' ? 'completed' : 'failed';
-  if (records.length === 0) await ctx.journal.append(lease, { kind: 'plan_start', at: Date.now(), plan });
-  let status: 'completed' | 'failed' = 'completed';
-  for (const step of plan.steps) {
-    const outcome = await runStep(ctx, plan, step, lease, lost);
-    if (outcome.status !== 'succeeded') {
-      status = 'failed';
-      break;
-    }
-  }
-  await ctx.journal.append(lease, { kind: 'plan_end', at: Date.now(), planId: plan.planId, status });
-  return status;
-}
-
-async function runStep<Body extends ActuatorSource>(ctx: RunContext<Body>, plan: Plan, step: PlanStep, lease: PlanLease, lost: AbortSignal): Promise<StepOutcome> {
-  const key = step.idempotencyKey ?? `${plan.planId}:${step.stepId}`;
-  for (;;) {
-    const claim = await ctx.journal.claimStep(lease, key);
-    if (claim.state === 'fenced') throw new FleetWriteError('fenced', plan.planId, 'step');
-    if (claim.state === 'duplicate') {
-      ctx.emit({ type: 'step.duplicate', planId: plan.planId, key });
-      return claim.outcome;
-    }
-    if (claim.state === 'busy') {
-      await sleep(ctx.pollMs ?? 200);
-      continue;
-    }
-    if (claim.redispatch) ctx.emit({ type: 'step.redispatched', planId: plan.planId, key });
-    const outcome = await dispatch(ctx.executor, plan, step, lost);
-    if (lost.aborted) throw new FleetWriteError('fenced', plan.planId, 'step');
-    await ctx.journal.append(lease, { kind: 'step', at: Date.now(), key, outcome });
-    ctx.emit({ type: 'step.recorded', planId: plan.planId, key, status: outcome.status });
-    return outcome;
-  }
-}
-
-/** One step through the executor, as a plan of one step (the executor's watchdogs, retries and acceptance apply). */
-async function dispatch<Body extends ActuatorSource>(executor: Executor<Body>, plan: Plan, step: PlanStep, signal: AbortSignal): Promise<StepOutcome> {
-  const startedAt = Date.now();
-  const ran = await executor.run({ planId: plan.planId, intentId: plan.intentId, steps: [step] }, { signal });
-  const outcome = ran.steps.find((s) => s.stepId === step.stepId);
-  if (outcome) return outcome;
-  const failure = ran.failure ?? { code: 'runner_error' as const, reason: 'the executor ran no step', retryable: false };
-  return { planId: plan.planId, stepId: step.stepId, verb: step.type, status: 'failed', failure, attempts: 0, startedAt, endedAt: Date.now() };
+  if (ended?.kind === 'plan_end') return ended.status;
+  ctx.store.hold({ ...held, emit: ctx.emit, pollMs: ctx.pollMs });
+  const outcome = await ctx.executor.run(plan, { signal: lost });
+  if (!ctx.store.started) throw new Error('fleet worker: the executor did not journal the plan (build it with the journal createFleetWorker passes)');
+  if (lost.aborted) throw new FleetWriteError('fenced', plan.planId, 'plan_end');
+  if (!endedHere(outcome)) throw new Error(`plan stopped unfinished: ${outcome.failure?.code}: ${outcome.failure?.reason}`);
+  return outcome.status;
 }

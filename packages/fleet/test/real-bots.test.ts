@@ -28,9 +28,8 @@ describe('a fleet of real mineflayer bots', () => {
     for (const username of ['fleet_ash', 'fleet_birch']) {
       const bot = instrumentBot(await connectBot(server, { username }));
       bots.push(bot);
-      const executor = createExecutor({ registry: createStandardRegistry(), body: bot });
-      const worker = createFleetWorker({ queue, journal, executor, pollMs: 50, isReady: () => bot.entity !== undefined, onEvent: (event) => events.push({ ...event, bot: username }) });
-      closers.unshift(() => worker.close(), () => executor.close(), () => bot.quit());
+      const worker = createFleetWorker({ queue, journal, executor: (store) => createExecutor({ registry: createStandardRegistry(), body: bot, journal: store }), pollMs: 50, isReady: () => bot.entity !== undefined, onEvent: (event) => events.push({ ...event, bot: username }) });
+      closers.unshift(() => worker.close(), () => bot.quit());
     }
     const targets = [server.spawn.offset(2, 0, 1), server.spawn.offset(-2, 0, -1), server.spawn.offset(1, 0, -3), server.spawn.offset(-3, 0, 2)].map((p) => p.floored());
     for (const target of targets) await setBlock(server, target, 'dirt');

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { RepairHook } from '@sinew/executor-contracts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,9 +21,8 @@ function fleet(prefix: string) {
 }
 
 function bot(name: string, world: string, verbs: string[], parts: { queue: FleetQueue; journal: FleetJournal }, events: (FleetEvent & { bot: string })[]): FleetWorker {
-  const executor = fileWorldExecutor(world, verbs, 5);
-  const worker = createFleetWorker({ ...parts, executor, id: name, pollMs: 30, onEvent: (event) => events.push({ ...event, bot: name }) });
-  closers.unshift(() => worker.close().then(() => executor.close()));
+  const worker = createFleetWorker({ ...parts, executor: (journal) => fileWorldExecutor(world, verbs, 5, journal), id: name, pollMs: 30, onEvent: (event) => events.push({ ...event, bot: name }) });
+  closers.unshift(() => worker.close());
   return worker;
 }
 
@@ -93,8 +93,43 @@ describe('fleet workers', () => {
     await parts.queue.submit({ planId: 'bad-args', intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: '' } }, { stepId: 'b', type: 'dig', args: { mark: 'never' } }] });
     await until('the plan to end', async () => (await ended(parts.journal, 'bad-args')).length === 1);
     expect(await ended(parts.journal, 'bad-args')).toMatchObject([{ status: 'failed' }]);
-    const steps = (await parts.journal.history('bad-args')).records.filter((r) => r.kind === 'step');
-    expect(steps).toMatchObject([{ key: 'bad-args:a', outcome: { status: 'failed', failure: { code: 'invalid_args' } } }]);
+    // Refused before dispatch (V2): nothing ran, so no step record; the rest of the plan never ran either.
+    expect((await parts.journal.history('bad-args')).records.map((r) => r.kind)).toEqual(['plan_start', 'plan_end']);
+    expect(existsSync(world) ? effects(world) : []).toEqual([]);
+  });
+
+  it('runs the whole plan through the executor: the repair hook sees the plan, and its repair steps are claimed and recorded like any step', async () => {
+    const parts = fleet('repair');
+    const world = join(dir, 'repair.log');
+    const seen: string[][] = [];
+    const repair: RepairHook = {
+      repair: ({ plan, step }) => (seen.push(plan.steps.map((s) => s.stepId)), { steps: [{ stepId: `${step.stepId}-fixed`, type: 'dig', args: { mark: 'fixed' } }], replace: true, reason: 'dig elsewhere' }),
+    };
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({ ...parts, executor: (journal) => fileWorldExecutor(world, ['dig'], 1, journal, repair), onEvent: (event) => events.push(event) });
+    closers.unshift(() => worker.close());
+    const steps = ['one', '!blocked', 'three'].map((mark, n) => ({ stepId: `s${n}`, type: 'dig', args: { mark } }));
+    await parts.queue.submit({ planId: 'repaired', intentId: 'i', steps });
+    await until('the plan to end', async () => (await ended(parts.journal, 'repaired')).length === 1);
+    expect(seen).toEqual([['s0', 's1', 's2']]);
+    expect(await ended(parts.journal, 'repaired')).toMatchObject([{ status: 'completed' }]);
+    const history = (await parts.journal.history('repaired')).records.flatMap((r) => (r.kind === 'step' ? [`${r.key}:${r.outcome.status}`] : []));
+    expect(history).toEqual(['repaired:s0:succeeded', 'repaired:s1:failed', 'repaired:s1-fixed:succeeded', 'repaired:s2:succeeded']);
+    expect(effects(world).map((line) => line.split(' ')[1])).toEqual(['one', 'fixed', 'three']);
+    expect(events.filter((e) => e.type === 'step.recorded').length).toBe(4);
+  });
+
+  it('fails a job it cannot read (an older job shape) once, loudly, instead of taking it back after every lock expiry', async () => {
+    const parts = fleet('poison');
+    await parts.queue.submit({ planId: 'fine', intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: 'fine' } }] });
+    const { Queue } = await import('bullmq');
+    const raw = new Queue('plans.dig', { connection: { host: '127.0.0.1', port: server.port }, prefix: 'poison:bull' });
+    closers.push(() => raw.close());
+    await raw.add('plan', { planId: 'old-shape', intentId: 'i', steps: [] }, { jobId: 'old-shape' });
+    bot('reader', join(dir, 'poison.log'), ['dig'], parts, []);
+    await until('the unreadable job to fail', async () => (await raw.getJobState('old-shape')) === 'failed');
+    expect((await raw.getJob('old-shape'))?.failedReason).toMatch(/^not a fleet job: .*plan/s);
+    await until('the readable plan to end', async () => (await ended(parts.journal, 'fine')).length === 1);
   });
 
   it('refuses a plan that is not a plan, with the field that is wrong', async () => {

@@ -65,7 +65,7 @@ export const ServerAddressSchema = z
   .strict();
 
 /** Every option `serveSinew` knows: a misspelled one is refused, not ignored. */
-export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'cognition', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits', 'record'] as const;
+export const SERVER_OPTION_KEYS = ['executor', 'bot', 'belief', 'router', 'cognition', 'observe', 'provenance', 'trees', 'port', 'host', 'token', 'allowedHosts', 'limits', 'record', 'fleet'] as const;
 
 /**
  * A bad `serveSinew` or `sinew-inspect` option: a {@link ConfigError} (code `invalid_config`) naming the

@@ -10,6 +10,7 @@ import { ApiError, sendError } from './http/reply.js';
 import { ConnectionGate } from './http/connections.js';
 import { HostCheck } from './http/hosts.js';
 import { route, treePaths, type BeliefSource, type RouteDeps } from './http/routes.js';
+import type { FleetProducer } from './http/fleet.js';
 import { ServerAddressSchema, ServerLimitsSchema, ServerOptionsError, SERVER_OPTION_KEYS, type ServerLimits, type ServerLimitsInput } from './options.js';
 import { serverMetrics, type ServerMetrics } from './metrics.js';
 import { botStatus, type BotLike } from './status.js';
@@ -54,6 +55,8 @@ export interface SinewServerOptions<Body> {
   readonly limits?: ServerLimitsInput;
   /** Appends the event stream to this file, one envelope per line, for `npx sinew-inspect <file>` to replay. */
   readonly record?: string;
+  /** Where `POST /api/fleet/plans` queues plans (a `createFleetQueue()` of @sinew/fleet); without it that route answers 501. */
+  readonly fleet?: FleetProducer;
 }
 
 /** A running control plane. */
@@ -168,6 +171,7 @@ function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Bod
     ...(options.bot ? { bot: options.bot } : {}),
     ...(options.belief ? { belief: options.belief } : {}),
     ...(options.provenance ? { provenance: options.provenance } : {}),
+    ...(options.fleet ? { fleet: options.fleet } : {}),
     trees: treePaths(options.trees),
     assets: loadInspector(),
     viewer,

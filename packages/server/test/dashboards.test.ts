@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createBeliefMetrics } from '@sinew/belief/mineflayer';
@@ -66,8 +68,8 @@ describe('the dashboards @sinew/server ships', () => {
     const problems: string[] = [];
     for (const { panel, expr } of await expressions()) {
       const names = expr.match(/\bsinew_[a-z_]+/g) ?? [];
-      // Target labels Prometheus adds (job, instance) and the scrape config's `body`: the template variables.
-      const labels = new Set<string>(['job', 'instance', 'body']);
+      // Target labels Prometheus adds (job, instance) and the scrape config's `body` and `bot`: the template variables.
+      const labels = new Set<string>(['job', 'instance', 'body', 'bot']);
       for (const name of names) {
         const metric = registered(name) as unknown as { labelNames?: string[] } | undefined;
         for (const label of metric?.labelNames ?? []) labels.add(label);
@@ -90,10 +92,10 @@ describe('the dashboards @sinew/server ships', () => {
     for (const name of ['sinew_step_stuck_total', 'sinew_step_retries_total', 'sinew_preemptions_total']) expect(all).toContain(name);
   });
 
-  it('filters every sinew_* query by the job / instance / body template variables', async () => {
+  it('filters every sinew_* query by the job / instance / body / bot template variables (a fleet: one bot or all)', async () => {
     const dashboard = JSON.parse(await readFile(resolveShipped('grafana-dashboard.json'), 'utf8')) as { templating: { list: { name: string }[] } };
-    expect(dashboard.templating.list.map((v) => v.name)).toEqual(['job', 'instance', 'body']);
-    const unfiltered = (await expressions()).filter(({ expr }) => [...expr.matchAll(/\bsinew_[a-z_]+(\{[^}]*\})?/g)].some((m) => !m[1]?.includes('job=~"$job", instance=~"$instance", body=~"$body"')));
+    expect(dashboard.templating.list.map((v) => v.name)).toEqual(['job', 'instance', 'body', 'bot']);
+    const unfiltered = (await expressions()).filter(({ expr }) => [...expr.matchAll(/\bsinew_[a-z_]+(\{[^}]*\})?/g)].some((m) => !m[1]?.includes('job=~"$job", instance=~"$instance", body=~"$body", bot=~"$bot"')));
     expect(unfiltered).toEqual([]);
   });
 
@@ -118,6 +120,19 @@ describe('the dashboards @sinew/server ships', () => {
     expect(packageJson.files).toContain('dashboards');
     expect(packageJson.exports['./dashboards/*']).toBe('./dashboards/*');
     for (const file of ['prometheus.yml', 'sinew.rules.yml', 'README.md']) expect(resolveShipped(file)).toMatch(/packages\/server\/dashboards\//);
+  });
+
+  it('ships fleet configs promtool accepts: one machine scraping its bots by `bot` label, a global Prometheus federating the machines', () => {
+    for (const file of ['prometheus.yml', 'prometheus-fleet.yml', 'prometheus-federation.yml']) {
+      const checked = spawnSync('promtool', ['check', 'config', resolveShipped(file)], { encoding: 'utf8' });
+      expect({ file, status: checked.status, out: checked.stdout + checked.stderr }).toMatchObject({ file, status: 0, out: expect.stringContaining('SUCCESS') });
+    }
+    const machine = readFileSync(resolveShipped('prometheus-fleet.yml'), 'utf8');
+    expect(machine.match(/bot: [a-z]+/g)).toEqual(['bot: ash', 'bot: birch', 'bot: cedar']);
+    const global = readFileSync(resolveShipped('prometheus-federation.yml'), 'utf8');
+    expect(global).toContain('metrics_path: /federate');
+    expect(global).toContain('honor_labels: true');
+    expect(global).toContain(`'{job="sinew", __name__=~"sinew_.+"}'`);
   });
 
   it('scrapes the port of the serveSinew recipe in its README', async () => {

@@ -9,7 +9,7 @@ import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
 import { CanaryTrials, type Trial } from './canary.js';
 import { HealthTracker } from './health.js';
-import { answerDuplicate, IdempotencyStore, type InFlight } from './idempotency.js';
+import { answerDuplicate, IdempotencyStore, settled, type IdempotencyEntry, type InFlight } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
 import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
 import { askRepair, isRepairable } from './repair.js';
@@ -143,7 +143,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const rt = this.#rt;
     const journalFailures = this.#journal?.failures ?? 0;
     // A plan whose start cannot be journaled does not run: nothing it did would survive a restart.
-    if (this.#journal?.planStarted(plan, intent) === false) return endPlan(rt, { planId: plan.planId, intentId: plan.intentId }, { steps: [], failure: this.#journal.unavailable(), repairs: 0, startedAt });
+    const journal = this.#journal;
+    if (journal && (await journal.planStarted(plan, intent)) === false) return endPlan(rt, { planId: plan.planId, intentId: plan.intentId }, { steps: [], failure: journal.unavailable(), repairs: 0, startedAt });
     rt.events.emit('plan.started', { planId: plan.planId, intentId: plan.intentId, steps: plan.steps.length });
     const budgetMs = intent?.timeBudgetMs;
     const budget = budgetMs === undefined ? undefined : { ms: budgetMs, expired: false, controller: new AbortController() };
@@ -156,7 +157,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     try {
       const ran = await this.#runSteps(planCtx, journalFailures);
       const outcome = await endPlan(rt, ids, { steps: ran.outcomes, failure: ran.failure, repairs: ran.repairs, startedAt, failedStepId: ran.failedStepId });
-      this.#journal?.planEnded(outcome);
+      await this.#journal?.planEnded(outcome);
       return outcome;
     } finally {
       if (timer !== undefined) rt.clock.clearTimeout(timer);
@@ -252,16 +253,25 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const predicates = stepPredicates(step, rt.predicates);
     if (!predicates.ok) return rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, status: 'failed', failure: predicates.failure, attempts: 0, startedAt, args });
     const key = step.idempotencyKey ?? `${planCtx.plan.planId}:${step.stepId}`;
+    const run: StepRunOptions<Body> = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
     const known = this.#idempotency.get(key);
+    // A shared journal (a fleet) is asked too: another process may have completed the key, or own the plan now.
+    if (known === undefined && planCtx.preemptReason === undefined && this.#idempotency.shared) return this.#idempotency.claim(key).then((claimed) => this.#holdKey(run, claimed));
+    return this.#holdKey(run, known);
+  }
+
+  /** The key's answer (known here, claimed from a shared journal, or none), then the step's own run holding the key. */
+  #holdKey(run: StepRunOptions<Body>, known: IdempotencyEntry | StepFailure | undefined): StepOutcome | Promise<StepOutcome> {
+    const { rt, planCtx, step, capability, args, key, startedAt } = run;
     if (known) {
       const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
+      if ('code' in known) return rt.report.end({ ...base, status: 'failed', failure: known, attempts: 0 });
       if (known.state === 'completed' || planCtx.preemptReason === undefined) return answerDuplicate(rt, base, known);
       // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
       const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
       return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
     }
     const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
-    const run: StepRunOptions<Body> = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
     let trial: Trial<Body> | undefined;
     try {
       // The canary is decided before the step's machine starts; the common case has none.
@@ -272,18 +282,17 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     // The common case: the step's run settles its key as it ends (it never rejects), so no async frame of ours waits on it.
     if (!trial) return new StepRun(run, flight).run();
     return this.#canaries.runTrial(trial, run).then(
-      (outcome) => (flight.end(outcome), outcome),
+      (outcome) => settled(flight.end(outcome), outcome),
       (error: unknown) => this.#broken(run, flight, error),
     );
   }
 
   /** A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight. */
-  #broken(run: StepRunOptions<Body>, flight: InFlight, error: unknown): StepOutcome {
+  #broken(run: StepRunOptions<Body>, flight: InFlight, error: unknown): StepOutcome | Promise<StepOutcome> {
     const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
     const { planCtx, step, capability, key, args, startedAt } = run;
     const outcome = this.#rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
-    flight.end(outcome);
-    return outcome;
+    return settled(flight.end(outcome), outcome);
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */

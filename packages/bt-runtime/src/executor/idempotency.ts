@@ -1,4 +1,4 @@
-import { stepFailure, type Capability, type StepOutcome } from '@sinew/executor-contracts';
+import { stepFailure, type Capability, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { PlanJournal } from '../journal/journal.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { PlanContext } from './plan-context.js';
@@ -15,11 +15,19 @@ export class InFlight {
     readonly durable: boolean,
   ) {}
 
-  /** The step that holds the key ended: its outcome is recorded (once) and every step that joined is answered. */
-  end(outcome: StepOutcome): void {
+  /**
+   * The step that holds the key ended: its outcome is recorded (once) and every step that joined is answered.
+   * A promise only when the journal is asynchronous (a fleet's): the step is not over until it resolves.
+   */
+  end(outcome: StepOutcome): void | Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    this.store.end(this.key, this, outcome);
+    return this.store.end(this.key, this, outcome);
+  }
+
+  /** Whether `end` may return a promise (the journal is shared and asynchronous). */
+  get awaitsJournal(): boolean {
+    return this.durable && this.store.shared;
   }
 
   /** Waits for the step that holds the key. */
@@ -65,9 +73,28 @@ export class IdempotencyStore {
     return entry;
   }
 
-  /** Records a step's outcome (a success is remembered, anything else forgotten) and answers the steps that joined it. */
-  end(key: string, entry: InFlight, outcome: StepOutcome): void {
-    if (entry.durable) this.journal?.stepEnded(key, outcome);
+  /** A key no local entry knows, asked of a shared journal (a fleet): completed elsewhere, refused here, or undefined (run it). */
+  async claim(key: string): Promise<IdempotencyEntry | StepFailure | undefined> {
+    const answer = await this.journal?.claim(key);
+    return answer === undefined || !('status' in answer) ? answer : { state: 'completed', outcome: answer };
+  }
+
+  /** Whether `claim` must be asked (the journal is shared with other processes). */
+  get shared(): boolean {
+    return this.journal?.shared ?? false;
+  }
+
+  /**
+   * Records a step's outcome, durably first (an asynchronous journal's write is awaited), then remembers a success or
+   * forgets anything else and answers the steps that joined it. Synchronous with a synchronous journal (the JSONL file).
+   */
+  end(key: string, entry: InFlight, outcome: StepOutcome): void | Promise<void> {
+    const landed = entry.durable ? this.journal?.stepEnded(key, outcome) : undefined;
+    if (landed instanceof Promise) return landed.then(() => this.#settle(key, entry, outcome));
+    this.#settle(key, entry, outcome);
+  }
+
+  #settle(key: string, entry: InFlight, outcome: StepOutcome): void {
     if (outcome.status === 'succeeded') this.#remember(key, outcome);
     else this.#entries.delete(key);
     entry.settle(outcome);
@@ -92,6 +119,11 @@ export class IdempotencyStore {
       this.#head = 0;
     }
   }
+}
+
+/** `outcome`, once `landed` (a key's asynchronous journal write) resolves; at once without one. */
+export function settled(landed: void | Promise<void>, outcome: StepOutcome): StepOutcome | Promise<StepOutcome> {
+  return landed instanceof Promise ? landed.then(() => outcome) : outcome;
 }
 
 /** The step a duplicate answers for: what its outcome is written with. */

@@ -88,8 +88,23 @@ export class PlanJournal {
     return start && (start.intent ? { plan: start.plan, intent: start.intent } : { plan: start.plan });
   }
 
-  /** Journals a plan's start; false when the record did not land. */
-  planStarted(plan: Plan, intent: Intent | undefined): boolean {
+  /** Whether the store is shared with other processes (it answers `claim`). */
+  get shared(): boolean {
+    return this.store.claim !== undefined;
+  }
+
+  /** Asks a shared store about `key` before dispatch: its recorded outcome, undefined (run it), or a failure (must not run here). */
+  async claim(key: string): Promise<StepOutcome | StepFailure | undefined> {
+    try {
+      return await this.store.claim?.(key);
+    } catch (error) {
+      this.#failed(error, 'step');
+      return this.unavailable();
+    }
+  }
+
+  /** Journals a plan's start; false when the record did not land (a promise of it for an asynchronous store). */
+  planStarted(plan: Plan, intent: Intent | undefined): boolean | Promise<boolean> {
     const record: StartRecord = { kind: 'plan_start', at: this.clock.now(), plan, ...(intent ? { intent: { ...intent } } : {}) };
     this.#unfinished.delete(plan.planId);
     this.#unfinished.set(plan.planId, record);
@@ -97,7 +112,7 @@ export class PlanJournal {
   }
 
   /** Journals a step's outcome; false when the record did not land (a restart may then run the step again). */
-  stepEnded(key: string, outcome: StepOutcome): boolean {
+  stepEnded(key: string, outcome: StepOutcome): boolean | Promise<boolean> {
     const record: StepRecord = { kind: 'step', at: this.clock.now(), key, outcome };
     if (outcome.status === 'succeeded') this.#remember(record);
     else this.#completed.delete(key);
@@ -105,26 +120,38 @@ export class PlanJournal {
   }
 
   /** A plan stopped by a lost body or a journal that could not write stays unfinished: a restart resumes it. */
-  planEnded(outcome: PlanOutcome): void {
+  planEnded(outcome: PlanOutcome): void | Promise<void> {
     const code = outcome.failure?.code;
     if (code === 'body_disconnected' || code === 'journal_unavailable') return;
     this.#unfinished.delete(outcome.planId);
-    if (this.#append({ kind: 'plan_end', at: this.clock.now(), planId: outcome.planId, status: outcome.status })) this.#compactIfDue();
+    const landed = this.#append({ kind: 'plan_end', at: this.clock.now(), planId: outcome.planId, status: outcome.status });
+    if (landed === true) this.#compactIfDue();
+    else if (landed !== false) return landed.then((ok) => void (ok && this.#compactIfDue()));
   }
 
-  #append(record: JournalRecord): boolean {
+  /** Synchronous for a synchronous store (the JSONL file), a promise for an asynchronous one. */
+  #append(record: JournalRecord): boolean | Promise<boolean> {
     try {
-      this.store.append(record);
-      this.#stored += 1;
-      return true;
+      const pending = this.store.append(record);
+      if (pending instanceof Promise) return pending.then(() => this.#landed(), (error: unknown) => this.#failed(error, record.kind));
+      return this.#landed();
     } catch (error) {
-      const failure = error instanceof JournalWriteError ? error : new JournalWriteError('(store)', record.kind, error);
-      this.log.error('journal append failed', { error: describeError(failure), kind: record.kind });
-      this.#failures += 1;
-      this.#lastError = failure;
-      this.options.onWriteFailed?.(failure);
-      return false;
+      return this.#failed(error, record.kind);
     }
+  }
+
+  #landed(): true {
+    this.#stored += 1;
+    return true;
+  }
+
+  #failed(error: unknown, kind: JournalRecord['kind']): false {
+    const failure = error instanceof JournalWriteError ? error : new JournalWriteError('(store)', kind, error);
+    this.log.error('journal append failed', { error: describeError(failure), kind });
+    this.#failures += 1;
+    this.#lastError = failure;
+    this.options.onWriteFailed?.(failure);
+    return false;
   }
 
   /** Rewrites the store with what is live once it holds more than twice that (and at least MIN_COMPACT_RECORDS). */

@@ -1,4 +1,4 @@
-import { PlanSchema, StepOutcomeSchema } from '@sinew/executor-contracts';
+import { PlanSchema, StepOutcomeSchema, type StepOutcome } from '@sinew/executor-contracts';
 import { z } from 'zod';
 
 /** One journal line: a plan began, a step dispatched by the executor ended, or a plan ended. */
@@ -16,13 +16,21 @@ export interface JournalRead {
 }
 
 /**
- * Where journal records go. `append` returns once the record is durable (the executor waits for nothing else)
- * and throws when it is not: the executor then ends the plan `journal_unavailable`. `compact`, when present,
- * replaces the whole history with the records given (atomically: the old history or the new, never a mix).
+ * Where journal records go. `append` returns (or its promise resolves) once the record is durable — the executor
+ * awaits it before it answers the step — and throws (rejects) when it is not: the executor then ends the plan
+ * `journal_unavailable`. `compact`, when present, replaces the whole history with the records given (atomically:
+ * the old history or the new, never a mix). A store shared by several processes (a fleet, on a network database)
+ * returns promises and implements `claim`.
  */
 export interface JournalStore {
-  /** Appends one record durably; throws when it did not land. */
-  append(record: JournalRecord): void;
+  /** Appends one record durably; throws (or rejects) when it did not land. */
+  append(record: JournalRecord): void | Promise<void>;
+  /**
+   * Shared stores: asked before a step is dispatched. Resolves the outcome another process recorded for `key`
+   * (the step is answered `duplicate`, not dispatched) or undefined (run it); rejects when the step must not run
+   * here (the plan passed to another owner): the plan then ends `journal_unavailable`.
+   */
+  claim?(key: string): Promise<StepOutcome | undefined>;
   /** Reads every valid record back, counting the lines it skipped. */
   readAll(): JournalRead;
   /** Replaces the whole history with these records, atomically. */

@@ -1,4 +1,4 @@
-import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { StepFailure } from '@sinew/executor-contracts';
 import type { ProvenanceRecord, ProvenanceSink } from '../provenance/provenance.js';
 
@@ -10,6 +10,11 @@ export interface OtelProvenanceOptions {
   readonly provider?: { getTracer(name: string, version?: string): Tracer; forceFlush?(): Promise<void> };
   /** Intent spans kept open across plans (same `intentId`); the oldest is ended past this (default 16). */
   readonly maxOpenIntents?: number;
+  /**
+   * The W3C `traceparent` a plan's spans join (a fleet worker's `traceParent`, carried in the queued job), so every
+   * process that runs part of one plan adds to one trace; undefined: the active context, as without it.
+   */
+  readonly traceParent?: (ids: { readonly intentId: string; readonly planId: string }) => string | undefined;
 }
 
 interface OpenSpan {
@@ -36,10 +41,13 @@ export function createOtelProvenance(options: OtelProvenanceOptions = {}): Prove
     return { span, ctx: trace.setSpan(parent, span), endedAt: startTime };
   };
   const intentFor = (record: ProvenanceRecord): OpenSpan => {
-    let intent = intents.get(record.intentId);
+    const remote = parseTraceParent(options.traceParent?.(record));
+    // A plan joining a remote trace gets its own intent span in that trace.
+    const key = remote ? `${record.intentId}\u0000${trace.getSpanContext(remote)!.traceId}` : record.intentId;
+    let intent = intents.get(key);
     if (!intent) {
-      intent = open(`intent ${record.intentId}`, context.active(), record.outcome.startedAt, { 'sinew.intent.id': record.intentId });
-      intents.set(record.intentId, intent);
+      intent = open(`intent ${record.intentId}`, remote ?? context.active(), record.outcome.startedAt, { 'sinew.intent.id': record.intentId });
+      intents.set(key, intent);
       // Map order is insertion order: the first key is the oldest open intent.
       if (intents.size > maxOpenIntents) endOldestIntent(intents);
     }
@@ -73,6 +81,16 @@ export function createOtelProvenance(options: OtelProvenanceOptions = {}): Prove
       await options.provider?.forceFlush?.();
     },
   };
+}
+
+const TRACE_PARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A W3C traceparent (version 00) as a remote parent context; undefined when absent or malformed. */
+function parseTraceParent(header: string | undefined): Context | undefined {
+  const match = header === undefined ? null : TRACE_PARENT.exec(header);
+  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return undefined;
+  const traceFlags = Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED;
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: match[1]!, spanId: match[2]!, traceFlags, isRemote: true });
 }
 
 function endOldestIntent(intents: Map<string, OpenSpan>): void {

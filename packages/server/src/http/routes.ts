@@ -10,6 +10,7 @@ import { botStatus, type BotLike } from '../status.js';
 import { ViewerControlSchema, type ViewerState } from '../viewer/control.js';
 import { sampleMap, type ViewerBot } from '../viewer/map.js';
 import type { View3d } from '../viewer/view3d.js';
+import { FLEET_PLANS_ROUTE, type FleetProducer } from './fleet.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
 /** What the belief panel reads (a `BeliefBus` of @sinew/belief fits). */
@@ -33,9 +34,11 @@ export interface RouteDeps<Body> {
   readonly assets: ReadonlyMap<string, Asset> | undefined;
   readonly viewer: ViewerState;
   readonly view3d: View3d;
+  readonly fleet?: FleetProducer;
 }
 
-interface Request {
+/** What a handler gets of one request. */
+export interface Request {
   readonly raw: IncomingMessage;
   readonly response: ServerResponse;
   readonly url: URL;
@@ -43,7 +46,8 @@ interface Request {
   readonly head: boolean;
 }
 
-interface Route<Body> {
+/** One route: method, path, whether it needs the token, and its handler. */
+export interface Route<Body> {
   readonly method: 'GET' | 'POST';
   readonly path: string | RegExp;
   /** How a pattern route is listed in the 404 hint. */
@@ -188,6 +192,7 @@ const ROUTES: readonly Route<unknown>[] = [
       sendJson(request.response, 202, { planId, cancelling: true });
     },
   },
+  FLEET_PLANS_ROUTE,
 ];
 
 /** Every route, for the 404 hint. */

@@ -1,0 +1,78 @@
+import type { JournalRecord, JournalStore } from '@sinew/bt-runtime';
+import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
+import type { FleetEvent } from './worker.js';
+
+/** What the store tells the worker as the executor runs the plan it holds. */
+type PlanStoreEvent = Extract<FleetEvent, { type: 'step.recorded' | 'step.duplicate' | 'step.redispatched' }>;
+
+/** The plan a worker holds while the executor runs it. */
+interface Held {
+  readonly lease: PlanLease;
+  readonly traceParent: string;
+  readonly emit: (event: PlanStoreEvent) => void;
+  readonly pollMs: number;
+  /** Whether the executor wrote (or skipped, the history having it) the plan's start: proof it journals here. */
+  started: boolean;
+}
+
+/** The executor's journal over the Redis journal, for one worker: it writes under the lease of the plan held. @internal */
+export interface PlanStore extends JournalStore {
+  /** Binds the store to the plan the worker now holds (undefined: none). */
+  hold(held: Omit<Held, 'started'> | undefined): void;
+  /** Whether the executor journaled the held plan's start through this store. */
+  readonly started: boolean;
+  /** The held plan's traceparent when `planId` is the plan held. */
+  traceParent(planId: string): string | undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const planOf = (record: JournalRecord) => (record.kind === 'plan_start' ? record.plan.planId : record.kind === 'plan_end' ? record.planId : record.outcome.planId);
+
+/**
+ * A `JournalStore` the executor writes through: every record goes to Redis under the held plan's lease (fenced),
+ * and every step is claimed first, so a key any process completed is answered `duplicate` and a plan that passed
+ * to another owner runs nothing more here. A record of any other plan is refused: this executor journals fleet
+ * plans only.
+ */
+export function createPlanStore(journal: FleetJournal): PlanStore {
+  let held: Held | undefined;
+  const holding = (what: string, planId?: string): Held => {
+    if (!held) throw new Error(`fleet journal: a ${what} arrived while no fleet plan is held (this executor runs fleet plans only)`);
+    if (planId !== undefined && planId !== held.lease.planId) throw new Error(`fleet journal: a ${what} of plan ${planId} arrived while plan ${held.lease.planId} is held (this executor runs fleet plans only)`);
+    return held;
+  };
+  return {
+    hold: (next) => void (held = next && { ...next, started: false }),
+    get started() {
+      return held?.started ?? false;
+    },
+    traceParent: (planId) => (held?.lease.planId === planId ? held.traceParent : undefined),
+    // The worker resumes from the Redis history; nothing is replayed into the executor at construction.
+    readAll: () => ({ records: [], skipped: 0 }),
+    async append(record) {
+      const plan = holding(`${record.kind} record`, planOf(record));
+      // A resumed plan's start is in the history already (the executor writes it on every run).
+      if (record.kind === 'plan_start') plan.started = true;
+      if (record.kind === 'plan_start' && plan.lease.length > 0) return;
+      await journal.append(plan.lease, record);
+      if (record.kind === 'step') plan.emit({ type: 'step.recorded', planId: plan.lease.planId, key: record.key, status: record.outcome.status });
+    },
+    async claim(key) {
+      const plan = holding('step');
+      for (;;) {
+        const claim = await journal.claimStep(plan.lease, key);
+        if (claim.state === 'fenced') throw new FleetWriteError('fenced', plan.lease.planId, 'step');
+        if (claim.state === 'duplicate') {
+          plan.emit({ type: 'step.duplicate', planId: plan.lease.planId, key });
+          return claim.outcome;
+        }
+        if (claim.state === 'acquired') {
+          if (claim.redispatch) plan.emit({ type: 'step.redispatched', planId: plan.lease.planId, key });
+          return undefined;
+        }
+        // Another live plan has the same key in flight: its outcome decides (duplicate, or ours to run if it failed).
+        await sleep(plan.pollMs);
+      }
+    },
+  };
+}

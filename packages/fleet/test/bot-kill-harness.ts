@@ -1,0 +1,146 @@
+// The real-bot kill test's harness (the vitest file runs a few trials, bench/fleet-kill.bench.ts's bot mode many):
+// worker processes, each a real mineflayer bot on the testkit server, dig dirt blocks the test placed; one that has
+// a dig dispatched is SIGKILLed at a seeded moment and replaced. The world is watched by an observer bot: every
+// block must go dirt → air exactly once, every plan must end completed once, no step may be dispatched twice
+// outside the effect→record window.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '@sinew/executor-contracts';
+import { connectBot, setBlock, type TestServer } from '@sinew/testkit';
+import { createFleetQueue, createRedisJournal } from '../src/index.js';
+import type { RedisServer } from './redis-server.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const childFile = fileURLToPath(new URL('./fixtures/bot-child.ts', import.meta.url));
+// Longer than the file-world test's 1 s: a bot process stalls its event loop for more than a second on a loaded
+// machine (chunk parsing, physics), and a live worker whose lease lapses is the paused-owner case, not a kill.
+const timing = { leaseMs: 3_000, lockMs: 3_000, stalledCheckMs: 500 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const until = async (check: () => boolean, ms = 15_000) => {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await sleep(20);
+};
+const readLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+
+/** One trial's row of the real-bot kill table. */
+export interface BotKillRow {
+  readonly trial: number;
+  readonly plans: number;
+  readonly steps: number;
+  readonly kills: number;
+  /** Plans without exactly one `plan_end: completed`. */
+  readonly lost: number;
+  /** Blocks the observer saw go dirt → air more than once. */
+  readonly blocksDugTwice: number;
+  /** Blocks still not air at the end (as the observer sees them). */
+  readonly blocksLeft: number;
+  /** Blocks that are air at the end but whose dirt → air the observer did not see (a missed update, not a dig). */
+  readonly blocksUnseen: number;
+  /** Steps dispatched more than once (a worker killed with the step dispatched and unrecorded, then the next one). */
+  readonly redispatches: number;
+  /** Of those, ones where an earlier dispatcher was not killed before it recorded the step. */
+  readonly doublesOutsideWindow: number;
+}
+
+/** Options of `runBotKillTrials`. */
+export interface BotKillOptions {
+  readonly trials: number;
+  readonly seed: number;
+  readonly workers: number;
+  readonly plansPerTrial: number;
+}
+
+/** Dirt spots around spawn, within reach of a bot standing there. */
+function spots(server: TestServer) {
+  const offsets = [-3, -2, 2, 3].flatMap((dx) => [-3, -2, 2, 3].map((dz) => [dx, dz] as const));
+  return offsets.map(([dx, dz]) => server.spawn.offset(dx, 0, dz).floored());
+}
+
+/** Runs the trials with `options.workers` bot processes; one row per trial. */
+export async function runBotKillTrials(mc: TestServer, redis: RedisServer, options: BotKillOptions): Promise<BotKillRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'sinew-fleet-bots-'));
+  const prefix = `bots-${options.seed}`;
+  const connection = { host: '127.0.0.1', port: redis.port };
+  const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
+  const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
+  const observer = await connectBot(mc, { username: 'observer' });
+  const children: ChildProcess[] = [];
+  const killed = new Set<number>();
+  let born = 0;
+  const start = (slot: number): Promise<void> => {
+    const config = { redisPort: redis.port, mcPort: mc.port, version: mc.version, username: `w${slot}_${(born += 1)}`, prefix, dir, ...timing };
+    const child = spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify(config)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    children[slot] = child;
+    return new Promise((resolve, reject) => {
+      child.stdout!.once('data', () => resolve());
+      child.once('exit', (code, signal) => reject(new Error(`bot worker exited before it was ready (${code ?? signal})`)));
+    });
+  };
+  try {
+    await Promise.all(Array.from({ length: options.workers }, (_, slot) => start(slot)));
+    const rows: BotKillRow[] = [];
+    for (let trial = 0; trial < options.trials; trial += 1) {
+      const random = mulberry32(options.seed * 1_000 + trial);
+      const targets = spots(mc).slice(0, 2 * options.plansPerTrial);
+      for (const target of targets) await setBlock(mc, target, 'dirt');
+      // The observer must see the dirt before any bot digs it, or it could not see the block go.
+      await until(() => targets.every((t) => observer.blockAt(t)?.name === 'dirt'));
+      const transitions = new Map<string, number>();
+      const watch = (before: { name: string } | null, after: { name: string; position: { toString(): string } }) => {
+        if (before?.name === 'dirt' && after.name === 'air') transitions.set(after.position.toString(), (transitions.get(after.position.toString()) ?? 0) + 1);
+      };
+      observer.on('blockUpdate', watch);
+      const plans = Array.from({ length: options.plansPerTrial }, (_, n) => {
+        const mine = targets.slice(2 * n, 2 * n + 2);
+        return { planId: `b${trial}/dig:${n}`, intentId: `trial-${trial}`, steps: mine.map((p, s) => ({ stepId: `d${s}`, type: 'dig_block', args: { position: { x: p.x, y: p.y, z: p.z } } })) };
+      });
+      for (const plan of plans) await queue.submit(plan);
+      // The seeded moment: the k-th dig dispatched in this trial, then a seeded 0-600 ms into it.
+      const moment = 1 + Math.floor(random() * (plans.length * 2 - 1));
+      const dispatched = () => readLines(join(dir, 'dispatch.log')).filter((l) => l.startsWith(`dispatch b${trial}/`));
+      const deadline = Date.now() + 30_000;
+      while (dispatched().length < moment && Date.now() < deadline) await sleep(10);
+      await sleep(Math.floor(random() * 600));
+      const victim = Number(dispatched().at(-1)?.split(' ')[2]);
+      const slot = children.findIndex((child) => child.pid === victim);
+      if (slot >= 0) {
+        process.kill(victim, 'SIGKILL');
+        killed.add(victim);
+        void start(slot).catch(() => undefined);
+      }
+      const endBy = Date.now() + 40_000;
+      const ends = async () => Promise.all(plans.map(async (plan) => (await journal.history(plan.planId)).records.filter((r) => r.kind === 'plan_end')));
+      while ((await ends()).some((e) => e.length === 0) && Date.now() < endBy) await sleep(100);
+      await until(() => targets.every((t) => observer.blockAt(t)?.name === 'air'));
+      observer.off('blockUpdate', watch);
+      const lost = (await ends()).filter((e) => e.length !== 1 || e[0]!.kind !== 'plan_end' || e[0]!.status !== 'completed').length;
+      const recorded = readLines(join(dir, 'events.log')).map((l) => JSON.parse(l) as { type: string; key?: string; pid: number }).filter((e) => e.type === 'step.recorded');
+      const lines = dispatched().map((l) => l.split(' '));
+      const keys = plans.flatMap((plan) => plan.steps.map((step) => `${plan.planId}:${step.stepId}`));
+      const by = (key: string) => lines.filter(([, k]) => k === key).map(([, , pid]) => Number(pid));
+      const doubles = keys.filter((key) => by(key).length > 1);
+      const outside = doubles.filter((key) => by(key).slice(0, -1).some((pid) => !killed.has(pid) || recorded.some((e) => e.pid === pid && e.key === key)));
+      rows.push({
+        trial,
+        plans: plans.length,
+        steps: keys.length,
+        kills: slot >= 0 ? 1 : 0,
+        lost,
+        blocksDugTwice: targets.filter((t) => (transitions.get(t.toString()) ?? 0) > 1).length,
+        blocksLeft: targets.filter((t) => observer.blockAt(t)?.name !== 'air').length,
+        blocksUnseen: targets.filter((t) => !transitions.has(t.toString()) && observer.blockAt(t)?.name === 'air').length,
+        redispatches: doubles.length,
+        doublesOutsideWindow: outside.length,
+      });
+    }
+    return rows;
+  } finally {
+    for (const child of children) if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+    observer.quit();
+    await Promise.all([queue.close(), journal.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
