@@ -55,10 +55,13 @@ describe('fleet tracing', () => {
       const plan = ['a', 'b', 'c'].map((mark) => ({ stepId: mark, type: 'dig', args: { mark: `traced-${mark}` } }));
       const { traceParent } = await queue.submit({ planId: 'traced', intentId: 'trace-intent', steps: plan });
       while (!events.some((e) => e.type === 'step.recorded')) await sleep(20);
-      // The first worker loses its lease mid-plan (as if it had stalled past it): it stops, a second one finishes.
-      join_('second');
+      // The first worker loses its lease mid-plan (as if it had stalled past it): it abandons the plan at its next
+      // write. Closed then (its spans flushed), it cannot take the plan back: the second worker finishes it.
       await redis.del('trace:lease:traced');
       const deadline = Date.now() + 20_000;
+      while (!events.some((e) => e.type === 'plan.abandoned' && e.bot === 'first') && Date.now() < deadline) await sleep(20);
+      await workers.shift()!.close();
+      join_('second');
       while (!events.some((e) => e.type === 'plan.ended') && Date.now() < deadline) await sleep(50);
       expect(events.filter((e) => e.type === 'plan.taken').map((e) => e.bot)).toEqual(['first', 'second']);
       for (const worker of workers.splice(0)) await worker.close(); // flushes and closes each provenance sink
