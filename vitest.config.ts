@@ -38,18 +38,18 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
  * Each package's files are split by what they wait on (`test-support/file-kinds.ts`). `<pkg>:server` files run a
  * real server and spend their time waiting on its ticks, not on the CPU: they run first, more of them at once
  * than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
- * README examples, worker fleets) and `<pkg>` files run in-process; both run after the server group, one file
- * per core. `npm run test:fast` runs only the `<pkg>` projects (`--project '!*:server' --project '!*:process'`).
+ * README examples, worker fleets) and `<pkg>:unit` files run in-process; both run after the server group, one
+ * file per core. `npm run test:fast` runs only the `<pkg>:unit` projects (`--project '*:unit'`).
  */
 const SERVER_WORKERS = workersFrom(process.env.SINEW_SERVER_WORKERS, 4);
 const CPU_WORKERS = Math.max(1, availableParallelism());
 const kindOf = createFileClassifier(root, Object.fromEntries(paths));
 
 /** Project name suffix, group order and workers of each kind. */
-const KINDS: Record<FileKind, { suffix: string; order: number; workers: number }> = {
-  server: { suffix: ':server', order: 0, workers: SERVER_WORKERS },
-  process: { suffix: ':process', order: 1, workers: CPU_WORKERS },
-  unit: { suffix: '', order: 1, workers: CPU_WORKERS },
+const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean }> = {
+  server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: true },
+  process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true },
+  unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false },
 };
 
 /** A positive integer from the environment, or the default; anything else stops the run with its name. */
@@ -67,15 +67,16 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: packages.flatMap(({ dir, timeoutMs, execArgv }) => {
       const files = testFilesIn(`${root}${dir}`);
-      const split = Object.entries(KINDS).map(([kind, { suffix, order, workers }]) => ({
+      const split = Object.entries(KINDS).map(([kind, { suffix, order, workers, isolate }]) => ({
         name: `${dir.split('/').pop()!}${suffix}`,
         files: files.filter((file) => kindOf(file) === kind),
         order,
         workers,
+        isolate,
       }));
       return split
         .filter(({ files: some }) => some.length > 0)
-        .map(({ name, files: some, order, workers }) => ({
+        .map(({ name, files: some, order, workers, isolate }) => ({
           extends: true,
           test: {
             name,
@@ -84,6 +85,7 @@ export default defineConfig({
             testTimeout: timeoutMs ?? 10_000,
             hookTimeout: timeoutMs ?? 10_000,
             maxWorkers: workers,
+            isolate,
             sequence: { groupOrder: order },
             ...(execArgv ? { execArgv } : {}),
           },

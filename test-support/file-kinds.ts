@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-/** How a test file spends its time, which decides its vitest project (`<pkg>:server`, `<pkg>:process`, `<pkg>`). */
+/** How a test file spends its time, which decides its vitest project (`<pkg>:server`, `<pkg>:process`, `<pkg>:unit`). */
 export type FileKind = 'server' | 'process' | 'unit';
 
 /**
