@@ -67,21 +67,15 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: packages.flatMap(({ dir, timeoutMs, execArgv }) => {
       const files = testFilesIn(`${root}${dir}`);
-      const split = Object.entries(KINDS).map(([kind, { suffix, order, workers, isolate }]) => ({
-        name: `${dir.split('/').pop()!}${suffix}`,
-        files: files.filter((file) => kindOf(file) === kind),
-        order,
-        workers,
-        isolate,
-      }));
-      return split
-        .filter(({ files: some }) => some.length > 0)
-        .map(({ name, files: some, order, workers, isolate }) => ({
+      return (Object.entries(KINDS) as [FileKind, (typeof KINDS)[FileKind]][])
+        .map(([kind, settings]) => ({ ...settings, ofKind: files.filter((file) => kindOf(file) === kind) }))
+        .filter(({ ofKind }) => ofKind.length > 0)
+        .map(({ suffix, order, workers, isolate, ofKind }) => ({
           extends: true,
           test: {
-            name,
+            name: `${dir.split('/').pop()!}${suffix}`,
             root: `${root}${dir}`,
-            include: some.map((file) => relative(`${root}${dir}`, file)),
+            include: ofKind.map((file) => relative(`${root}${dir}`, file)),
             testTimeout: timeoutMs ?? 10_000,
             hookTimeout: timeoutMs ?? 10_000,
             maxWorkers: workers,

@@ -14,6 +14,12 @@ const KNOWN_SECONDS: Record<string, number> = {
   'packages/executor-contracts/test/cli.test.ts': 32,
   'packages/bt-runtime/test/memory.test.ts': 26,
   'packages/planners/test/verb-gate-cli.test.ts': 20,
+  // The longest in-process files (`test:fast`), which otherwise start behind the short ones on a fresh clone.
+  'packages/planners/test/htn-memory-orderings.test.ts': 25,
+  'codemods/test/edge-cases.test.ts': 15,
+  'packages/executor-contracts/test/checkstep.property.test.ts': 15,
+  'codemods/test/real-shapes.test.ts': 13,
+  'codemods/test/idempotency.test.ts': 12,
 };
 
 /** A file neither cached nor known: after the long ones, before the many short ones a warm cache knows. */
