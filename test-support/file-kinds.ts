@@ -37,7 +37,7 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 
 /** Whether `file` or a module its static imports reach satisfies `test`; `follow` says which specifiers to walk. */
 function createReachTest(
-  test: (source: string, specifier: string[]) => boolean,
+  test: (source: string, specifiers: string[]) => boolean,
   follow: (file: string, specifier: string) => string | undefined,
 ): (file: string) => boolean {
   const memo = new Map<string, boolean>();
