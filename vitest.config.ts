@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test-support/sequencer.js';
-import { createServerFileDetector, testFilesIn } from './test-support/server-files.js';
+import { createFileClassifier, testFilesIn, type FileKind } from './test-support/file-kinds.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -35,13 +35,22 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
 ];
 
 /**
- * Files that run a real server (`<package>:server` projects) spend their time waiting on its ticks, not
- * on the CPU: they run first, more of them at once than there are cores. The rest (`<package>`) run
- * after them, one per core. `npm run test:fast` runs only the latter (`--project '!*:server'`).
+ * Each package's files are split by what they wait on (`test-support/file-kinds.ts`). `<pkg>:server` files run a
+ * real server and spend their time waiting on its ticks, not on the CPU: they run first, more of them at once
+ * than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
+ * README examples, worker fleets) and `<pkg>:unit` files run in-process; both run after the server group, one
+ * file per core. `npm run test:fast` runs only the `<pkg>:unit` projects (`--project '*:unit'`).
  */
 const SERVER_WORKERS = workersFrom(process.env.SINEW_SERVER_WORKERS, 4);
-const UNIT_WORKERS = Math.max(1, availableParallelism());
-const isServerFile = createServerFileDetector(root, Object.fromEntries(paths));
+const CPU_WORKERS = Math.max(1, availableParallelism());
+const kindOf = createFileClassifier(root, Object.fromEntries(paths));
+
+/** Project name suffix, group order and workers of each kind. */
+const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean }> = {
+  server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: true },
+  process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true },
+  unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false },
+};
 
 /** A positive integer from the environment, or the default; anything else stops the run with its name. */
 function workersFrom(text: string | undefined, fallback: number): number {
@@ -58,21 +67,19 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: packages.flatMap(({ dir, timeoutMs, execArgv }) => {
       const files = testFilesIn(`${root}${dir}`);
-      const split = [
-        { name: dir.split('/').pop()!, files: files.filter((file) => !isServerFile(file)), order: 1, workers: UNIT_WORKERS },
-        { name: `${dir.split('/').pop()!}:server`, files: files.filter(isServerFile), order: 0, workers: SERVER_WORKERS },
-      ];
-      return split
-        .filter(({ files: some }) => some.length > 0)
-        .map(({ name, files: some, order, workers }) => ({
+      return (Object.entries(KINDS) as [FileKind, (typeof KINDS)[FileKind]][])
+        .map(([kind, settings]) => ({ ...settings, ofKind: files.filter((file) => kindOf(file) === kind) }))
+        .filter(({ ofKind }) => ofKind.length > 0)
+        .map(({ suffix, order, workers, isolate, ofKind }) => ({
           extends: true,
           test: {
-            name,
+            name: `${dir.split('/').pop()!}${suffix}`,
             root: `${root}${dir}`,
-            include: some.map((file) => relative(`${root}${dir}`, file)),
+            include: ofKind.map((file) => relative(`${root}${dir}`, file)),
             testTimeout: timeoutMs ?? 10_000,
             hookTimeout: timeoutMs ?? 10_000,
             maxWorkers: workers,
+            isolate,
             sequence: { groupOrder: order },
             ...(execArgv ? { execArgv } : {}),
           },

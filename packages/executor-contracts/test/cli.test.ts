@@ -1,23 +1,16 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManifestSchema, VerbReportSchema } from '@sinew/executor-contracts';
-import { runCli } from '../src/gate/cli.js';
+import { F, TIMEOUT, type Run } from './verbs-cli.js';
 
-// Drives the real CLI from source (`node --import tsx`) from the repo root, as CI would run it.
+// Drives the real CLI from source (`node --import tsx`) from the repo root, as CI would run it. The usage
+// errors, hangs and scans that need no process run in-process in cli-in-process.test.ts.
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = 'packages/executor-contracts/src/cli.ts';
-const F = 'packages/executor-contracts/test/fixtures';
-const TIMEOUT = 30_000;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 function sinewVerbs(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
@@ -26,14 +19,6 @@ function sinewVerbs(...args: string[]): Promise<Run> {
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-/** The same CLI in-process (for the many usage errors; the subprocess tests prove the bin wiring). */
-async function inProcess(...args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { out: (text) => void (stdout += text), err: (text) => void (stderr += text) });
-  return { code, stdout, stderr };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'sinew-verbs-'));
@@ -139,33 +124,6 @@ describe.concurrent('sinew-verbs bad usage exits 2 with a clear message', () => 
     expect(load.stderr).toContain('chat@1.0.0 is already registered');
   }, TIMEOUT);
 
-  const clean = `${F}/clean/registry.ts`;
-  it.each([
-    [[], 'missing command (manifest or check)'],
-    [['deploy'], 'unknown command "deploy"'],
-    [['check', '--registry', clean, '--planner', `${F}/clean/verbs.json`, '--frobnicate'], "Unknown option '--frobnicate'"],
-    [['check', '--registry', clean, '--planner', `${F}/clean/verbs.json`, '--format', 'xml'], 'expected one of "text"|"json"|"github"\n  → at --format'],
-    [['check', '--planner', `${F}/clean/verbs.json`], '→ at --registry'],
-    [['check', '--registry', clean], 'give at least one --planner or --scan'],
-    [['manifest', '--registry', `${F}/nope.ts`], `${F}/nope.ts does not exist`],
-    [['manifest', '--registry', `${F}/clean/verbs.json`], 'is not a registry manifest'],
-    [['manifest', '--registry', `${F}/bad/duplicate-registry.ts`], 'cannot load packages/executor-contracts/test/fixtures/bad/duplicate-registry.ts: chat@1.0.0 is already registered'],
-    [['manifest', '--registry', `${F}/clean/planner.ts`], 'exports no CapabilityRegistry (exports: SOCIAL_VERBS, gatherPlanner, unrelated)'],
-    [['manifest', '--registry', clean, '--export', 'notARegistry'], 'export "notARegistry" is not a CapabilityRegistry'],
-    [['check', '--registry', clean, '--planner', `${F}/bad/verbs-wrong-shape.json`], 'must be a JSON array of verb strings:\n✖ Invalid input: expected string, received number\n  → at [1]'],
-    [['check', '--registry', clean, '--planner', `${F}/bad/verbs-not-json.json`], 'is not valid JSON'],
-    [['check', '--registry', `${F}/bad/manifest-wrong-version.json`, '--planner', `${F}/clean/verbs.json`], '→ at manifestVersion'],
-    [['check', '--registry', clean, '--planner', `${F}/bad/no-planner.ts`], 'exports no Planner (an object with verbs())'],
-    [['check', '--registry', clean, '--scan', `${F}/clean/nothing/**/*.ts`], 'matched no files'],
-    [['check', '--registry', clean, '--planner', `${F}/clean/README.md`], 'no such file'],
-  ])('sinew-verbs %j', async (args, message) => {
-    const run = await inProcess(...args);
-    expect(run.stderr).toContain(message);
-    expect(run.stderr).toMatch(/^sinew-verbs: /);
-    expect(run.stdout).toBe('');
-    expect(run.code).toBe(2);
-  }, TIMEOUT);
-
   it('prints usage with --help and exits 0', async () => {
     const run = await sinewVerbs('--help');
     expect(run.code).toBe(0);
@@ -220,61 +178,9 @@ describe.concurrent('sinew-verbs cannot pass green on a hang', () => {
     expect(bounded.stderr).toContain(`loading ${F}/bad/never-settles-registry.ts did not settle within 500 ms`);
   }, TIMEOUT);
 
-  it("a planner whose verbs() never answers exits 2 naming the export", async () => {
-    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--planner', `${F}/bad/hanging-planner.ts`, '--timeout', '200');
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('hanging-planner.ts#stalled: verbs() did not settle within 200 ms');
-  }, TIMEOUT);
-
   it('exits once the report is printed even when a module left a timer running', async () => {
     const run = await sinewVerbs('check', '--registry', `${F}/bad/timer-registry.ts`, '--planner', `${F}/clean/verbs.json`);
     expect(run.stdout).toContain('verb gate passed');
     expect(run.code).toBe(0);
   }, TIMEOUT);
-
-  it('refuses a FIFO as a planner or a registry instead of blocking on it', async () => {
-    const fifo = join(tmp, 'verbs.json');
-    spawnSync('mkfifo', [fifo]);
-    const planner = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--planner', fifo);
-    expect([planner.code, planner.stderr]).toEqual([2, expect.stringContaining(`${fifo} is not a regular file`)]);
-    const fifoModule = join(tmp, 'registry-fifo.ts');
-    spawnSync('mkfifo', [fifoModule]);
-    const registry = await inProcess('manifest', '--registry', fifoModule);
-    expect([registry.code, registry.stderr]).toEqual([2, expect.stringContaining(`${fifoModule} is not a regular file`)]);
-  });
-
-  it('refuses a --timeout that is not a positive whole number of milliseconds', async () => {
-    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--planner', `${F}/clean/verbs.json`, '--timeout', '1.5');
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('→ at --timeout');
-  });
 });
-
-describe('sinew-verbs --scan at scale and through symlinks', () => {
-  it('scans 150,000 type literals without overflowing the stack', async () => {
-    const dir = join(tmp, 'huge');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'plans.ts'), `export const steps = [\n${"  { type: 'dig_block' },\n".repeat(150_000)}];\n`);
-    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--scan', `${dir}/*.ts`, '--format', 'json');
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-  }, TIMEOUT);
-
-  it('follows a symlinked file and a symlinked folder once, and ends at a link loop', async () => {
-    const root = join(tmp, 'links');
-    const shared = join(tmp, 'shared-plans');
-    mkdirSync(join(root, 'plans'), { recursive: true });
-    mkdirSync(shared, { recursive: true });
-    writeFileSync(join(shared, 'fly.ts'), "export const step = { type: 'fly_away' };\n");
-    writeFileSync(join(tmp, 'teleport.ts'), "export const step = { type: 'teleport' };\n");
-    symlinkSync(shared, join(root, 'plans', 'shared'));
-    symlinkSync(join(tmp, 'teleport.ts'), join(root, 'plans', 'teleport.ts'));
-    symlinkSync(root, join(root, 'plans', 'loop')); // plans/loop/plans/loop/… must end
-    symlinkSync(join(tmp, 'missing.ts'), join(root, 'plans', 'dangling.ts'));
-    const run = await inProcess('check', '--registry', `${F}/clean/registry.ts`, '--scan', `${root}/**/*.ts`, '--format', 'json');
-    expect(run.code).toBe(1);
-    const report = VerbReportSchema.parse(JSON.parse(run.stdout));
-    expect(report.plannerVerbs).toEqual(['fly_away', 'teleport']);
-  }, TIMEOUT);
-});
-
