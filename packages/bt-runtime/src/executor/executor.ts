@@ -1,4 +1,4 @@
-import { describeError, stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
@@ -7,9 +7,10 @@ import { PlanJournal } from '../journal/journal.js';
 import type { ProvenanceSink } from '../provenance/provenance.js';
 import { EventHub } from './events.js';
 import { admitPlan, safeId } from './admission.js';
-import { CanaryTrials, type Trial } from './canary.js';
+import { CanaryTrials } from './canary.js';
+import { holdKey, type KeyHolders } from './hold-key.js';
 import { HealthTracker } from './health.js';
-import { answerDuplicate, IdempotencyStore, settled, type IdempotencyEntry, type InFlight } from './idempotency.js';
+import { IdempotencyStore } from './idempotency.js';
 import { stepPredicates } from './predicates.js';
 import { defineExecutorPolicy, type ExecutorPolicy } from './policy.js';
 import { askRepair, isRepairable } from './repair.js';
@@ -22,7 +23,7 @@ import { safeRead } from './safe.js';
 import { holdCaution } from './safety-level.js';
 import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
-import { StepRun, type StepRunOptions } from './step-run.js';
+import type { StepRunOptions } from './step-run.js';
 import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PredicateEvaluator, RunOptions } from './types.js';
 
@@ -49,7 +50,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly #idempotency: IdempotencyStore;
   readonly #journal: PlanJournal | undefined;
   readonly #health = new HealthTracker();
-  readonly #canaries: CanaryTrials<Body>;
+  /** The idempotency store and the canary trials a step's key is held with (hold-key.ts). */
+  readonly #keys: KeyHolders<Body>;
   readonly #reasonLabels = new Set<string>();
   readonly #goalLabels = new Set<string>();
   readonly #unsubscribe: (() => void)[] = [];
@@ -76,7 +78,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const report = new StepReporter({ clock, metrics: this.metrics, health: this.#health, sinks, events, log });
     // The body's own evaluator checks that body, so it is an evaluator of Body.
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
-    this.#canaries = new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log });
+    this.#keys = { idempotency: this.#idempotency, canaries: new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log }) };
     const pulse = new ActuatorPulse(this.metrics);
     this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined, cautionHeldUntil: 0 };
     this.#unsubscribe.push(signals.onActuate((command) => pulse.onCommand(command)));
@@ -256,43 +258,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const run: StepRunOptions<Body> = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
     const known = this.#idempotency.get(key);
     // A shared journal (a fleet) is asked too: another process may have completed the key, or own the plan now.
-    if (known === undefined && planCtx.preemptReason === undefined && this.#idempotency.shared) return this.#idempotency.claim(key).then((claimed) => this.#holdKey(run, claimed));
-    return this.#holdKey(run, known);
-  }
-
-  /** The key's answer (known here, claimed from a shared journal, or none), then the step's own run holding the key. */
-  #holdKey(run: StepRunOptions<Body>, known: IdempotencyEntry | StepFailure | undefined): StepOutcome | Promise<StepOutcome> {
-    const { rt, planCtx, step, capability, args, key, startedAt } = run;
-    if (known) {
-      const base = { planCtx, stepId: step.stepId, verb: step.type, capability, key, args, startedAt };
-      if ('code' in known) return rt.report.end({ ...base, status: 'failed', failure: known, attempts: 0 });
-      if (known.state === 'completed' || planCtx.preemptReason === undefined) return answerDuplicate(rt, base, known);
-      // The in-flight attempt may be the very step this preemption interrupted: joining it would deadlock.
-      const failure = stepFailure('duplicate', `idempotency key "${key}" is in flight in the interrupted step; not dispatched again`);
-      return rt.report.end({ ...base, status: 'failed', failure, attempts: 0 });
-    }
-    const flight = this.#idempotency.begin(key, planCtx.preemptReason === undefined);
-    let trial: Trial<Body> | undefined;
-    try {
-      // The canary is decided before the step's machine starts; the common case has none.
-      trial = this.#canaries.decide(run);
-    } catch (error) {
-      return this.#broken(run, flight, error);
-    }
-    // The common case: the step's run settles its key as it ends (it never rejects), so no async frame of ours waits on it.
-    if (!trial) return new StepRun(run, flight).run();
-    return this.#canaries.runTrial(trial, run).then(
-      (outcome) => settled(flight.end(outcome), outcome),
-      (error: unknown) => this.#broken(run, flight, error),
-    );
-  }
-
-  /** A bug on the canary path still ends the step with a code (A2), and its key is released, never left in flight. */
-  #broken(run: StepRunOptions<Body>, flight: InFlight, error: unknown): StepOutcome | Promise<StepOutcome> {
-    const failure = stepFailure('runner_error', `executor error: ${describeError(error)}`);
-    const { planCtx, step, capability, key, args, startedAt } = run;
-    const outcome = this.#rt.report.end({ planCtx, stepId: step.stepId, verb: step.type, capability, key, args, status: 'failed', failure, attempts: 0, startedAt });
-    return settled(flight.end(outcome), outcome);
+    if (known === undefined && planCtx.preemptReason === undefined && this.#idempotency.shared) return this.#idempotency.claim(key).then((claimed) => holdKey(this.#keys, run, claimed));
+    return holdKey(this.#keys, run, known);
   }
 
   /** The body went away for good: the active step ends body_disconnected at once, without retry or repair. */

@@ -20,10 +20,15 @@ export class InFlight {
    * A promise only when the journal is asynchronous (a fleet's): the step is not over until it resolves.
    */
   end(outcome: StepOutcome): void | Promise<void> {
-    if (this.#ended) return;
+    if (this.#ended) return this.landed;
     this.#ended = true;
-    return this.store.end(this.key, this, outcome);
+    const landed = this.store.end(this.key, this, outcome);
+    if (landed) this.landed = landed;
+    return landed;
   }
+
+  /** The outcome's write, while an asynchronous journal (a fleet's) has it in flight. */
+  landed: Promise<void> | undefined;
 
   /** Whether `end` may return a promise (the journal is shared and asynchronous). */
   get awaitsJournal(): boolean {
@@ -119,6 +124,11 @@ export class IdempotencyStore {
       this.#head = 0;
     }
   }
+}
+
+/** A step's run, resolved once its key's asynchronous journal write landed; a synchronous journal adds no await. */
+export function whenDurable(flight: InFlight, running: Promise<StepOutcome>): Promise<StepOutcome> {
+  return flight.awaitsJournal ? running.then((outcome) => settled(flight.landed, outcome)) : running;
 }
 
 /** `outcome`, once `landed` (a key's asynchronous journal write) resolves; at once without one. */

@@ -44,7 +44,6 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #resumes = 0;
   #holding = false;
   #ttfaMs: number | undefined;
-  #landed: Promise<void> | undefined; // an asynchronous journal's write of the key (a fleet's)
   #acceptance: ProvenanceRecord['acceptance'];
   /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
   #baseline: { readonly value: unknown } | undefined;
@@ -75,14 +74,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return shownPhase(this.phase, this.attempt);
   }
 
-  /** Runs the step to its end; never throws. An asynchronous journal's write is awaited; a synchronous one adds no await. */
-  run(): Promise<StepOutcome> {
-    const ran = this.#steps();
-    return this.flight?.awaitsJournal ? ran.then((outcome) => this.#landed?.then(() => outcome) ?? outcome) : ran;
-  }
-
-  /** The step's machine. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body (the fuzz pins them). */
-  async #steps(): Promise<StepOutcome> {
+  /** Runs the step to its end; never throws. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body (the fuzz pins them). */
+  async run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (!this.fastPath) {
       // queued → admitted: a free slot is taken at once (no promise hop); a cancelled plan never takes it.
@@ -300,7 +293,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     }
     if (this.#acceptance) end.acceptance = this.#acceptance;
     const outcome = rt.report.end(end);
-    this.#landed = this.flight?.end(outcome) ?? undefined;
+    this.flight?.end(outcome);
     return outcome;
   }
 }
