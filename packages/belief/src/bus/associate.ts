@@ -8,8 +8,8 @@ export interface AssociationGate {
   readonly max: number;
 }
 
-/** A track's expected position on `tick` (integer units). */
-export type Prediction = (t: Track, tick: number) => { readonly x: number; readonly y: number; readonly z: number };
+/** Ticks a track's last position is extrapolated by its velocity on `tick` (its expected position: position + velocity × ticks). */
+export type Prediction = (t: Track, tick: number) => number;
 
 interface Pair {
   readonly cost: number;
@@ -124,8 +124,8 @@ export function createAssociator(gate: AssociationGate, predict: Prediction) {
     const pairs: Pair[] = [];
     for (const t of tracks) {
       const radius = Math.min(gate.max, gate.base + gate.perUnseenTick * (tick - t.lastSeenTick));
-      const at = predict(t, tick);
-      cells.near(at.x, at.y, at.z, radius, (i, distance2) => {
+      const k = predict(t, tick);
+      cells.near(t.x + t.vx * k, t.y + t.vy * k, t.z + t.vz * k, radius, (i, distance2) => {
         const cost = pairCost(t, evidence[i]!, distance2, radius * radius);
         if (cost !== undefined) pairs.push({ cost, track: t, evidence: i });
       });

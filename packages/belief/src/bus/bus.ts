@@ -80,7 +80,7 @@ export function createBeliefBus(input: BeliefConfigInput = {}): BeliefBus {
   let seq = 0;
 
   const canonicalize = createCanonicalSorter(U);
-  const associate = createAssociator({ base: gateBase, perUnseenTick: speed, max: gateMax }, set.predicted);
+  const associate = createAssociator({ base: gateBase, perUnseenTick: speed, max: gateMax }, set.predictTicks);
 
   function ingest(tickId: number, batch: EvidenceBatch): IngestResult {
     if (!Number.isSafeInteger(tickId) || tickId < 0 || (lastTick !== undefined && tickId <= lastTick)) {

@@ -19,8 +19,8 @@ export interface TrackSet {
   /** Tracks by id, in insertion (creation) order. */
   readonly tracks: ReadonlyMap<number, Track>;
   readonly nextId: number;
-  /** Predicted position of a track at `tick` (units): its last one moved by its velocity, bounded in ticks. */
-  predicted(track: Track, tick: number): UnitVec;
+  /** Ticks a track's last position is extrapolated by its velocity at `tick` (bounded): position + velocity × this. */
+  predictTicks(track: Track, tick: number): number;
   /** Applies matched evidence to its track. */
   update(track: Track, evidence: CanonicalEvidence, tick: number): void;
   /** Ages every track not seen this tick; drops those unseen for `forgetAfterTicks`. */
@@ -49,10 +49,8 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
   let nextId = 1;
 
   const unseen = (t: Track, tick: number): number => tick - t.lastSeenTick;
-  const predicted = (t: Track, tick: number): UnitVec => {
-    const ticks = Math.min(unseen(t, tick), config.maxPredictTicks);
-    return { x: t.x + t.vx * ticks, y: t.y + t.vy * ticks, z: t.z + t.vz * ticks };
-  };
+  // Per track per tick (association, derived fields): a tick count, never an allocated vector.
+  const predictTicks = (t: Track, tick: number): number => Math.min(unseen(t, tick), config.maxPredictTicks);
 
   function updateClass(t: Track, cls: string): void {
     if (cls === 'unknown') return;
@@ -77,8 +75,8 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
   function refreshDerived(t: Track, tick: number, observer: UnitVec): void {
     const age = unseen(t, tick);
     t.visibility = age === 0 ? 'visible' : age < config.lostAfterTicks ? 'inferred' : 'lost';
-    const at = predicted(t, tick);
-    const dx = at.x - observer.x, dy = at.y - observer.y, dz = at.z - observer.z;
+    const k = predictTicks(t, tick);
+    const dx = t.x + t.vx * k - observer.x, dy = t.y + t.vy * k - observer.y, dz = t.z + t.vz * k - observer.z;
     t.distanceUnits = Math.round(Math.sqrt(dx * dx + dy * dy + dz * dz));
     const plain = Math.floor(t.distanceUnits / bucketU);
     const warm = tick - t.createdTick < config.warmupTicks;
@@ -102,7 +100,7 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
     get nextId() {
       return nextId;
     },
-    predicted,
+    predictTicks,
     update(t, e, tick) {
       const dt = Math.max(1, tick - t.prevSeenTick);
       t.vx = clamp(Math.trunc((t.vx + Math.trunc((e.x - t.x) / dt)) / 2));
@@ -177,7 +175,7 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
       return gone;
     },
     view(t, tick) {
-      const at = predicted(t, tick);
+      const k = predictTicks(t, tick);
       return {
         trackId: t.id,
         cls: t.effectiveClass,
@@ -185,7 +183,7 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
         classConfidence: t.classConfidence,
         hostile: t.hostile,
         position: { x: t.x / U, y: t.y / U, z: t.z / U },
-        predicted: { x: at.x / U, y: at.y / U, z: at.z / U },
+        predicted: { x: (t.x + t.vx * k) / U, y: (t.y + t.vy * k) / U, z: (t.z + t.vz * k) / U },
         velocity: { x: t.vx / U, y: t.vy / U, z: t.vz / U },
         visibility: t.visibility,
         confidence: t.confidence,
@@ -201,8 +199,8 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
       const sources: HazardSource[] = [];
       for (const t of tracks.values()) {
         if (t.threatScore <= 0) continue;
-        const at = predicted(t, tick);
-        sources.push({ cx: Math.floor(at.x / cellUnits), cy: Math.floor(at.y / cellUnits), cz: Math.floor(at.z / cellUnits), score: t.threatScore });
+        const k = predictTicks(t, tick);
+        sources.push({ cx: Math.floor((t.x + t.vx * k) / cellUnits), cy: Math.floor((t.y + t.vy * k) / cellUnits), cz: Math.floor((t.z + t.vz * k) / cellUnits), score: t.threatScore });
       }
       return sources;
     },
