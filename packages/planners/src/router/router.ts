@@ -1,4 +1,4 @@
-import { ConfigError, describeError, IntentSchema, parseConfig, settleWithin, systemClock, type Clock, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
+import { ConfigError, describeError, IntentSchema, MAX_TIMER_MS, parseConfig, settleWithin, systemClock, type Clock, type Intent, type RepairRequest, type RepairResponse } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { planFailure, readPlanResult, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
@@ -90,7 +90,7 @@ export interface RouterOptions<World = PlannerWorld> {
 }
 
 /** `planTimeoutMs`: a whole number of milliseconds, at least 1. */
-const PlanTimeoutSchema = z.number().int().positive().max(2_147_483_647).default(30_000);
+const PlanTimeoutSchema = z.object({ planTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(30_000) });
 
 export interface Router<World = PlannerWorld> extends Planner<World> {
   /** The ranked candidates for an intent, without planning (emits nothing). */
@@ -116,7 +116,7 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
   for (const rule of options.rules) {
     if (!(rule.weight > 0)) throw ConfigError.field('createRouter', ['rules', rule.name, 'weight'], `rule ${rule.name} needs a positive weight`);
   }
-  const planTimeoutMs = parseConfig('createRouter', z.object({ planTimeoutMs: PlanTimeoutSchema }), { planTimeoutMs: options.planTimeoutMs }).planTimeoutMs;
+  const { planTimeoutMs } = parseConfig('createRouter', PlanTimeoutSchema, { planTimeoutMs: options.planTimeoutMs });
   const clock = options.clock ?? systemClock;
   const priorWeight = options.priorWeight ?? 4;
   const safety = options.safety ?? DEFAULT_SAFETY_RULES;
