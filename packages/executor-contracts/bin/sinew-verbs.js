@@ -1,18 +1,5 @@
 #!/usr/bin/env node
-// Checked-in launcher: npm links bins at install time and skips targets that do not exist yet, so a bin
-// pointing at dist/ would stay unlinked after `npm ci`. In the Sinew checkout it runs src/cli.ts through
-// jiti (a dependency of this package already), never a stale build; published (no src/), dist/cli.js.
-import { existsSync } from 'node:fs';
+// Checked-in launcher (see ./launch.js): src/cli.ts in the Sinew checkout, dist/cli.js when published.
+import { launch } from './launch.js';
 
-const dist = new URL('../dist/cli.js', import.meta.url);
-const source = new URL('../src/cli.ts', import.meta.url);
-// Source first: a checkout's dist/ may be stale; a published package ships no src/.
-if (existsSync(source)) {
-  const { createJiti } = await import('jiti');
-  await createJiti(import.meta.url).import(source.pathname);
-} else if (existsSync(dist)) {
-  await import(dist.href);
-} else {
-  process.stderr.write('sinew-verbs: neither dist/cli.js nor src/cli.ts exists; reinstall @sinew/executor-contracts\n');
-  process.exit(2);
-}
+await launch('sinew-verbs', '@sinew/executor-contracts', import.meta.url);
