@@ -13,18 +13,18 @@ export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((type) => !type.startsWith(
  * `{ "type": "subscribe", "types": ["step.failed", "executionComplete"] }`, or `"types": "*"` for every type (the
  * default of a new connection). Unknown keys and unknown types are refused with a `stream.error`.
  */
+const TypeListSchema = z
+  .array(z.enum(SUBSCRIBABLE_TYPES as [string, ...string[]]))
+  .min(1, 'name at least one event type, or "*" for every type')
+  .max(64);
 export const SubscribeMessageSchema = z
   .object({
     type: z.literal('subscribe'),
-    types: z.union([
-      z.literal('*'),
-      z
-        .array(z.enum(SUBSCRIBABLE_TYPES as [string, ...string[]]))
-        .min(1, 'name at least one event type, or "*" for every type')
-        .max(64),
-    ]),
+    types: z.union([z.literal('*'), TypeListSchema], { error: 'types is "*" (every type) or a list of event types' }),
   })
   .strict();
+/** The same message with a list of types: its issues name the entry that is wrong (a union says only that none matched). */
+const TypeListMessageSchema = SubscribeMessageSchema.extend({ types: TypeListSchema });
 export type SubscribeMessage = z.infer<typeof SubscribeMessageSchema>;
 
 /** The event types one client receives; clients with equal subscriptions share one (same `key`) and share their frames. */
@@ -63,7 +63,9 @@ export function readClientMessage(data: Buffer | ArrayBuffer | Buffer[], isBinar
   }
   const parsed = SubscribeMessageSchema.safeParse(json);
   if (parsed.success) return { ok: true, subscription: new Subscription(parsed.data.types) };
-  return refusal(`invalid subscription (the previous one stays): ${z.prettifyError(parsed.error)}`, issuesOf(parsed.error));
+  const listed = Array.isArray((json as { types?: unknown } | null)?.types) ? TypeListMessageSchema.safeParse(json) : parsed;
+  const error = listed.error ?? parsed.error;
+  return refusal(`invalid subscription (the previous one stays): ${z.prettifyError(error)}`, issuesOf(error));
 }
 
 function refusal(message: string, issues?: StreamError['error']['issues']): { ok: false; refusal: StreamError } {
