@@ -171,4 +171,3 @@ function frameOf(texts: readonly string[], start: number, end: number, bytes: nu
   }
   return frame;
 }
-
