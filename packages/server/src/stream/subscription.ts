@@ -6,17 +6,18 @@ import { EVENT_TYPES } from './sources.js';
 const CONTROL_PREFIX = 'stream.';
 
 /** The event types a client may subscribe to: every type the stream carries but its own control envelopes. */
-export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((type) => !type.startsWith(CONTROL_PREFIX)) as Exclude<(typeof EVENT_TYPES)[number], `stream.${string}`>[];
+const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((type) => !type.startsWith(CONTROL_PREFIX)) as Exclude<(typeof EVENT_TYPES)[number], `stream.${string}`>[];
 
+/** A list of event types (no `stream.*`), at least one. */
+const TypeListSchema = z
+  .array(z.enum(SUBSCRIBABLE_TYPES as [string, ...string[]]))
+  .min(1, 'name at least one event type, or "*" for every type')
+  .max(64);
 /**
  * What a client sends on `/api/events` to choose the events it gets (a text frame of JSON):
  * `{ "type": "subscribe", "types": ["step.failed", "executionComplete"] }`, or `"types": "*"` for every type (the
  * default of a new connection). Unknown keys and unknown types are refused with a `stream.error`.
  */
-const TypeListSchema = z
-  .array(z.enum(SUBSCRIBABLE_TYPES as [string, ...string[]]))
-  .min(1, 'name at least one event type, or "*" for every type')
-  .max(64);
 export const SubscribeMessageSchema = z
   .object({
     type: z.literal('subscribe'),
@@ -25,6 +26,7 @@ export const SubscribeMessageSchema = z
   .strict();
 /** The same message with a list of types: its issues name the entry that is wrong (a union says only that none matched). */
 const TypeListMessageSchema = SubscribeMessageSchema.extend({ types: TypeListSchema });
+/** A subscription message, as `SubscribeMessageSchema` parses it. */
 export type SubscribeMessage = z.infer<typeof SubscribeMessageSchema>;
 
 /** The event types one client receives; clients with equal subscriptions share one (same `key`) and share their frames. */
