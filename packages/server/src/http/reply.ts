@@ -65,6 +65,10 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown, toError
   if (parsed.success) return parsed.data;
   const message = z.prettifyError(parsed.error);
   if (toError) throw toError(message);
-  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: issue.code, message: issue.message }));
-  throw new ApiError(400, 'invalid_body', message, { issues });
+  throw new ApiError(400, 'invalid_body', message, { issues: issuesOf(parsed.error) });
+}
+
+/** A zod error's issues as the API shows them: `{ path, code, message }`. */
+export function issuesOf(error: z.ZodError): { path: (string | number)[]; code: string; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), code: issue.code, message: issue.message }));
 }

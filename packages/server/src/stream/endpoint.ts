@@ -5,6 +5,7 @@ import { authorize, presentedToken } from '../auth.js';
 import type { HostCheck } from '../http/hosts.js';
 import type { ServerLimits } from '../options.js';
 import type { EventHub } from './hub.js';
+import { readClientMessage } from './subscription.js';
 
 /** Answers a refused upgrade with a plain HTTP response carrying the same JSON error shape as the API. */
 function refuse(socket: Socket, status: number, code: string, message: string): void {
@@ -50,9 +51,14 @@ export function upgrade(input: {
   }
   wss.handleUpgrade(request, socket, input.head, (ws: WebSocket) => {
     wss.emit('connection', ws, request);
-    // Clients only listen; anything they send is ignored (maxPayload keeps it small).
     ws.on('error', () => ws.terminate());
-    hub.attach(ws, { since: since === null ? undefined : Number(since), epoch: epoch ?? undefined });
+    const id = hub.attach(ws, { since: since === null ? undefined : Number(since), epoch: epoch ?? undefined });
+    // What a client may say (at most maxPayload bytes): which event types it wants; anything else gets a stream.error.
+    ws.on('message', (data, isBinary) => {
+      const read = readClientMessage(data, isBinary);
+      if (read.ok) hub.subscribe(id, read.subscription);
+      else hub.refuse(id, read.refusal);
+    });
   });
 }
 

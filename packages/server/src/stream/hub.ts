@@ -1,28 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
+import { Batch, FRAME_BYTES, StreamClient, type HubLimits, type StreamClientStats } from './client.js';
+import { envelope, EVENT_STREAM_VERSION } from './envelope.js';
+import { Subscription, type StreamError } from './subscription.js';
 
-/** Version of the event envelope; bumped on any incompatible change of `{ v, seq, ts, type, data }`. */
-export const EVENT_STREAM_VERSION = 1;
-
-/**
- * One event on `/api/events`. `seq` increases by one per event; `stream.hello` repeats the last seq.
- * A WebSocket message carries one or more envelopes, one JSON object per line.
- */
-export interface EventEnvelope<Type extends string = string, Data = unknown> {
-  readonly v: typeof EVENT_STREAM_VERSION;
-  readonly seq: number;
-  readonly ts: number;
-  readonly type: Type;
-  readonly data: Data;
-}
-
-/** A connected client's counters (`clients()` on the server). */
-export interface StreamClientStats {
-  readonly id: number;
-  readonly queued: number;
-  readonly dropped: number;
-  readonly inflightBytes: number;
-}
+export { EVENT_STREAM_VERSION, type EventEnvelope } from './envelope.js';
+export type { StreamClientStats } from './client.js';
 
 /** Where a client wants to resume: the last seq it saw and the epoch (server start) that seq belongs to. */
 export interface Resume {
@@ -30,164 +13,18 @@ export interface Resume {
   readonly epoch?: string | undefined;
 }
 
-interface HubLimits {
-  readonly flushIntervalMs: number;
-  readonly ringSize: number;
-  readonly clientQueue: number;
-  readonly clientHighWaterBytes: number;
-}
-
 /** With `flushIntervalMs: 0`, the gap between two flushes while events keep coming (see EventHub.#schedule). */
 const BUSY_FLUSH_GAP_MS = 1;
 
-/** A frame carries the queued envelopes up to about this many bytes, one JSON per line. */
-const FRAME_BYTES = 64 * 1024;
-
 /**
- * One WebSocket client with a bounded queue: at most `clientHighWaterBytes` are handed to the socket
- * unflushed (a single larger envelope goes alone on an idle socket); further events wait in a queue of
- * `clientQueue` entries whose oldest are dropped and counted, so a client that never reads costs a
- * bounded amount of memory. Events leave in frames of several envelopes (newline-separated).
- */
-class StreamClient {
-  // A queue with a moving head: dropping and taking are O(1); the array is compacted now and then.
-  #queue: string[] = [];
-  #head = 0;
-  dropped = 0;
-  // One callback for every write: when the socket flushes, what waits goes next.
-  readonly #afterWrite = (error?: Error) => {
-    if (!error) this.drain();
-  };
-
-  constructor(
-    readonly id: number,
-    private readonly socket: WebSocket,
-    private readonly limits: HubLimits,
-    private readonly onDrop: () => void,
-  ) {}
-
-  get #queued(): number {
-    return this.#queue.length - this.#head;
-  }
-
-  /** Queues one serialized envelope (sent by the next `drain()`). */
-  enqueue(text: string): void {
-    if (this.#queued >= this.limits.clientQueue) {
-      this.#head += 1;
-      this.dropped += 1;
-      this.onDrop();
-    }
-    this.#queue.push(text);
-  }
-
-  /** Takes a flush: its shared frames while nothing waits and each fits under the high-water mark, the rest through the queue. */
-  take(batch: Batch): void {
-    let frame = 0;
-    for (; frame < batch.frames && this.#queued === 0 && this.#fits(batch.bytes(frame)); frame += 1) this.#send(batch.frame(frame));
-    if (frame === batch.frames) return;
-    for (let i = batch.first(frame); i < batch.texts.length; i += 1) this.enqueue(batch.texts[i]!);
-    this.drain();
-  }
-
-  /** Writes queued envelopes, in frames that fit under the high-water mark (an idle socket takes at least one envelope). */
-  drain(): void {
-    const queue = this.#queue;
-    while (this.#head < queue.length) {
-      const unflushed = this.#unflushed;
-      const budget = Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes - unflushed);
-      let end = this.#head;
-      let bytes = -1; // no newline before the first envelope
-      for (; end < queue.length; end += 1) {
-        const next = bytes + 1 + Buffer.byteLength(queue[end]!);
-        if (next > budget && !(end === this.#head && unflushed === 0)) break;
-        bytes = next;
-      }
-      if (end === this.#head) break;
-      const frame = queue.slice(this.#head, end).join('\n');
-      this.#head = end;
-      this.#send(frame);
-    }
-    if (this.#head === queue.length) {
-      this.#queue = [];
-      this.#head = 0;
-    } else if (this.#head > 4096 && this.#head * 2 > queue.length) {
-      this.#queue = queue.slice(this.#head);
-      this.#head = 0;
-    }
-  }
-
-  stats(): StreamClientStats {
-    return { id: this.id, queued: this.#queued, dropped: this.dropped, inflightBytes: this.#unflushed };
-  }
-
-  /** Bytes handed to the socket and not yet flushed to the kernel: what a write the kernel took at once leaves out. */
-  get #unflushed(): number {
-    return this.socket.bufferedAmount;
-  }
-
-  #fits(bytes: number): boolean {
-    const unflushed = this.#unflushed;
-    return unflushed === 0 || unflushed + bytes <= this.limits.clientHighWaterBytes;
-  }
-
-  #send(frame: Buffer | string): void {
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(frame, { binary: false }, this.#afterWrite);
-  }
-}
-
-/**
- * One flush's envelopes cut into frames of at most `limit` bytes (one envelope at least); each frame is
- * UTF-8 encoded once, the first time a client takes it, and shared by every client that can take it.
- */
-class Batch {
-  // frame i holds texts[starts[i]] up to texts[starts[i + 1]] (exclusive); sizes[i] is its byte length
-  readonly #starts: number[] = [];
-  readonly #sizes: number[] = [];
-  readonly #encoded: (Buffer | undefined)[] = [];
-
-  constructor(
-    readonly texts: readonly string[],
-    limit: number,
-  ) {
-    let size = -1;
-    for (let i = 0; i < texts.length; i += 1) {
-      const bytes = Buffer.byteLength(texts[i]!);
-      if (i === 0 || size + 1 + bytes > limit) {
-        if (i > 0) this.#sizes.push(size);
-        this.#starts.push(i);
-        size = -1;
-      }
-      size += 1 + bytes;
-    }
-    this.#sizes.push(size);
-  }
-
-  get frames(): number {
-    return this.#starts.length;
-  }
-
-  first(frame: number): number {
-    return this.#starts[frame]!;
-  }
-
-  bytes(frame: number): number {
-    return this.#sizes[frame]!;
-  }
-
-  frame(frame: number): Buffer {
-    const end = this.#starts[frame + 1] ?? this.texts.length;
-    return (this.#encoded[frame] ??= frameOf(this.texts, this.#starts[frame]!, end, this.#sizes[frame]!));
-  }
-}
-
-/**
- * The event hub: numbers events, keeps the last `ringSize` for resumes, fans out to clients. The
- * executor's emit costs a seq, a timestamp and four array stores (no object, no closure per event):
- * the ring holds the raw payloads; envelopes are serialized once, only when a client listens, in one
- * batch per flush (the next event-loop turn, or `flushIntervalMs`), cut into frames encoded once and
- * shared by the clients. A batch never outgrows the ring nor a client's queue: the
- * `min(ringSize, clientQueue)`-th pending event flushes first.
+ * The event hub: numbers events, keeps the last `ringSize` for resumes (every type: a client resumes with the
+ * default subscription), fans out to clients. The executor's emit costs a seq, a timestamp and four array
+ * stores (no object, no closure per event): the ring holds the raw payloads. At each flush (the next
+ * event-loop turn, or `flushIntervalMs`) the clients are taken group by group — one group per distinct
+ * subscription — and an envelope is serialized once, the first time a group wants its type (a type nobody
+ * subscribed to is never serialized); each group's batch is cut into frames encoded once and shared by its
+ * clients. A batch never outgrows the ring nor a client's queue: the `min(ringSize, clientQueue)`-th pending
+ * event flushes first.
  */
 export class EventHub {
   #seq = 0;
@@ -199,6 +36,8 @@ export class EventHub {
   readonly #stamps: number[] = [];
   readonly #texts: (string | undefined)[] = [];
   readonly #clients = new Map<number, StreamClient>();
+  /** The clients by subscription key: those of one group share their batch. */
+  readonly #groups = new Map<string, { readonly subscription: Subscription; readonly members: Set<StreamClient> }>();
   #nextClient = 1;
   #timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | undefined;
   readonly #flush = () => this.flush();
@@ -261,10 +100,63 @@ export class EventHub {
     this.#sent = to;
     if (this.#clients.size === 0) return;
     this.#flushedAt = this.now();
+    const limit = Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes);
+    for (const { subscription, members } of this.#groups.values()) {
+      const texts = this.#textsFor(subscription, from, to);
+      if (texts.length === 0) continue;
+      const batch = new Batch(texts, limit);
+      for (const client of members) client.take(batch);
+    }
+  }
+
+  /** The envelopes of seqs `from..to` a subscription wants. */
+  #textsFor(subscription: Subscription, from: number, to: number): string[] {
     const texts: string[] = [];
-    for (let seq = from; seq <= to; seq += 1) texts.push(this.#text(seq));
-    const batch = new Batch(texts, Math.min(FRAME_BYTES, this.limits.clientHighWaterBytes));
-    for (const client of [...this.#clients.values()]) client.take(batch);
+    if (subscription === Subscription.ALL) {
+      for (let seq = from; seq <= to; seq += 1) texts.push(this.#text(seq));
+      return texts;
+    }
+    const size = this.limits.ringSize;
+    for (let seq = from; seq <= to; seq += 1) if (subscription.wants(this.#types[(seq - 1) % size]!)) texts.push(this.#text(seq));
+    return texts;
+  }
+
+  /**
+   * From the next event on, `id` gets only the types `subscription` names: what was published before goes out
+   * under its previous one, then `stream.subscribed` ({ types, lastSeq }) says where the new one starts.
+   */
+  subscribe(id: number, subscription: Subscription): void {
+    const client = this.#clients.get(id);
+    if (client === undefined) return;
+    this.flush();
+    this.#leave(client);
+    this.#join(client, subscription);
+    this.#tell(client, 'stream.subscribed', { types: subscription.types, lastSeq: this.#seq });
+  }
+
+  /** Answers a client's message that was refused (`stream.error`); its subscription stays. */
+  refuse(id: number, refusal: StreamError): void {
+    const client = this.#clients.get(id);
+    if (client !== undefined) this.#tell(client, 'stream.error', refusal);
+  }
+
+  /** A control envelope (seq = the last seq published) for one client, whatever it subscribed to. */
+  #tell(client: StreamClient, type: string, data: unknown): void {
+    client.enqueue(envelope(this.#seq, this.now(), type, data));
+    client.drain();
+  }
+
+  #join(client: StreamClient, subscription: Subscription): void {
+    const group = this.#groups.get(subscription.key);
+    if (group) group.members.add(client);
+    else this.#groups.set(subscription.key, { subscription, members: new Set([client]) });
+    client.subscription = subscription;
+  }
+
+  #leave(client: StreamClient): void {
+    const group = this.#groups.get(client.subscription.key);
+    group?.members.delete(client);
+    if (group?.members.size === 0) this.#groups.delete(client.subscription.key);
   }
 
   /**
@@ -277,7 +169,11 @@ export class EventHub {
     const id = this.#nextClient++;
     const client = new StreamClient(id, socket, this.limits, this.onDrop);
     this.#clients.set(id, client);
-    socket.once('close', () => this.#clients.delete(id));
+    this.#join(client, Subscription.ALL);
+    socket.once('close', () => {
+      this.#clients.delete(id);
+      this.#leave(client);
+    });
     const { since } = resume;
     const newEpoch = since !== undefined && ((resume.epoch !== undefined && resume.epoch !== this.epoch) || since > this.#seq);
     const from = newEpoch ? 0 : since;
@@ -287,6 +183,7 @@ export class EventHub {
     const replayed = Math.max(0, this.#seq - first + 1);
     const data = { version: EVENT_STREAM_VERSION, epoch: this.epoch, lastSeq: this.#seq, since: since ?? null, newEpoch, replayed, missed, ringSize: this.limits.ringSize, ...(newEpoch ? { snapshot: this.snapshot() } : {}) };
     client.enqueue(envelope(this.#seq, this.now(), 'stream.hello', data));
+    // A new client has the default subscription (every type): the replay is whole.
     for (let seq = first; seq <= this.#seq; seq += 1) client.enqueue(this.#text(seq));
     client.drain();
     return id;
@@ -327,33 +224,3 @@ export class EventHub {
   }
 }
 
-/** Envelopes `texts[start..end)` one per line (`bytes` long), UTF-8 encoded straight into one buffer (no joined string to flatten and copy). */
-function frameOf(texts: readonly string[], start: number, end: number, bytes: number): Buffer {
-  const frame = Buffer.allocUnsafe(bytes);
-  let offset = frame.write(texts[start]!, 0);
-  for (let i = start + 1; i < end; i += 1) {
-    frame[offset++] = 0x0a;
-    offset += frame.write(texts[i]!, offset);
-  }
-  return frame;
-}
-
-// `,"type":"…","data":` per event type, built once.
-const typeHeads = new Map<string, string>();
-
-/**
- * `{ v, seq, ts, type, data }` as JSON, written around one `JSON.stringify` of the payload (no envelope
- * object); a payload that cannot be serialized (a cycle, a BigInt) becomes a note, never a throw.
- */
-function envelope(seq: number, ts: number, type: string, data: unknown): string {
-  let typeHead = typeHeads.get(type);
-  if (typeHead === undefined) typeHeads.set(type, (typeHead = `,"type":${JSON.stringify(type)}`));
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(data);
-  } catch (error) {
-    json = JSON.stringify({ unserializable: error instanceof Error ? error.message : String(error) });
-  }
-  const head = '{"v":' + EVENT_STREAM_VERSION + ',"seq":' + seq + ',"ts":' + ts + typeHead;
-  return json === undefined ? head + '}' : head + ',"data":' + json + '}';
-}

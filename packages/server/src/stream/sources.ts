@@ -17,6 +17,8 @@ const FORWARDED = [
 /** Every event type the stream carries. */
 export const EVENT_TYPES = [
   'stream.hello',
+  'stream.subscribed',
+  'stream.error',
   'botEvent',
   'beliefEvent',
   'cognitionEvent',
