@@ -1,0 +1,132 @@
+import { BehaviourTree, State } from 'mistreevous';
+import type { Compiled, Kind, NodeInfo } from './compile.js';
+import { bindLeaves, type Invocation, type LeafFunction, type LeafHost, type RunState } from './leaves.js';
+import { BehaviorNodeError } from './types.js';
+
+// The mistreevous adapter: one BehaviourTree per instance, its nodes hooked for state changes, halted from the
+// root. Written against mistreevous 4.3's node internals (the package pins 4.3.1); a build fails loudly if they moved.
+
+/** The parts of a mistreevous 4.3 node this adapter uses. */
+interface MistreevousNode {
+  readonly type: string;
+  readonly children?: readonly MistreevousNode[];
+  readonly child?: MistreevousNode;
+  getState(): State;
+  setState(state: State): void;
+  abort(agent: unknown): void;
+  onStateChanged(previousState: State): void;
+}
+
+/** The transition label of each state a node moves into (READY is `aborted`: resets are not reported). */
+const LABELS: Readonly<Record<State, string>> = {
+  [State.READY]: 'aborted',
+  [State.RUNNING]: 'running',
+  [State.SUCCEEDED]: 'succeeded',
+  [State.FAILED]: 'failed',
+};
+
+/** One mistreevous tree bound to its leaves; runs use it one at a time. */
+export class TreeInstance implements LeafHost {
+  run: RunState | undefined;
+  readonly invocations: (Invocation | undefined)[];
+  readonly #tree: BehaviourTree;
+  readonly #root: MistreevousNode;
+  readonly #agent: Record<string, unknown>;
+
+  constructor(
+    compiled: Compiled,
+    functions: Record<Kind, Readonly<Record<string, LeafFunction>>>,
+    private readonly tracksDuration: boolean,
+  ) {
+    this.invocations = new Array<Invocation | undefined>(compiled.actionCount).fill(undefined);
+    this.#agent = bindLeaves(compiled, functions, this);
+    this.#tree = new BehaviourTree(compiled.definition as never, this.#agent, { getDeltaTime: () => this.run?.delta ?? 0 });
+    this.#root = (this.#tree as unknown as { _rootNode: MistreevousNode })._rootNode;
+    hookNodes(this.#root, compiled.nodes, (info, previous, state) => this.#onChange(info, previous, state));
+  }
+
+  /** One mistreevous step (a finished tree is reset first). */
+  step(): void {
+    this.#tree.step();
+  }
+
+  state(): State {
+    return this.#root.getState();
+  }
+
+  /**
+   * Stops the tree as a failing root guard would, once per tick instead of a guard evaluated before every node:
+   * running nodes are aborted (their exit callbacks run, their invocations abort) and the root fails.
+   */
+  halt(): void {
+    this.#root.abort(this.#agent);
+    this.#root.setState(State.FAILED);
+  }
+
+  /** Whether an invocation has settled since the tree last read it (the run steps again at once). */
+  hasSettled(): boolean {
+    for (const invocation of this.invocations) if (invocation?.settled) return true;
+    return false;
+  }
+
+  /** Aborts every pending invocation (the run failed). */
+  abortInvocations(reason: unknown): void {
+    for (const invocation of this.invocations) invocation?.leaf.abort(reason);
+  }
+
+  #onChange(info: NodeInfo, previous: State, state: State): void {
+    const run = this.run;
+    if (run === undefined) return;
+    if (state === State.READY) {
+      // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
+      if (previous !== State.RUNNING) return;
+      if (info.leaf) this.#leafAborted(run, info);
+    } else if (info.leaf) {
+      if (this.tracksDuration) {
+        if (state === State.RUNNING) run.runningSince.set(info.path, run.clock.now());
+        else run.runningSince.delete(info.path);
+      }
+      if (state === State.FAILED) run.lastFailedLeaf = info.path;
+    }
+    run.ctx.transition(info.path, LABELS[state]);
+  }
+
+  #leafAborted(run: RunState, info: NodeInfo): void {
+    if (this.tracksDuration) run.runningSince.delete(info.path);
+    const invocation = info.slot >= 0 ? this.invocations[info.slot] : undefined;
+    if (invocation === undefined) return;
+    this.invocations[info.slot] = undefined;
+    invocation.leaf.abort(new BehaviorNodeError(info.path, new Error('node aborted')));
+  }
+}
+
+/**
+ * Reports state changes straight from each node: mistreevous' `onNodeStateChange` option builds a details
+ * object per change. Nodes are matched to the compiled ones by pre-order position and type.
+ */
+function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], onChange: (info: NodeInfo, previous: State, state: State) => void): void {
+  const all: MistreevousNode[] = [];
+  const collect = (node: MistreevousNode) => {
+    all.push(node);
+    for (const child of node.children ?? (node.child ? [node.child] : [])) collect(child);
+  };
+  if (root) collect(root);
+  const unexpected = all.length !== nodes.length || all.some((node, i) => node.type !== nodes[i]!.type || typeof node.onStateChanged !== 'function' || typeof node.abort !== 'function');
+  if (unexpected) throw new Error('@sinew/bt-runtime: mistreevous is not shaped as 4.3.1 (the version it pins): its nodes cannot be hooked');
+  all.forEach((node, i) => {
+    const info = nodes[i]!;
+    node.onStateChanged = (previous: State) => onChange(info, previous, node.getState());
+  });
+}
+
+/** The free tree instances of one behavior: a run takes one (or builds it) and gives it back when it finished cleanly. */
+export class TreePool {
+  readonly #free: TreeInstance[] = [];
+  constructor(private readonly build: () => TreeInstance) {}
+  take(): TreeInstance {
+    return this.#free.pop() ?? this.build();
+  }
+  release(instance: TreeInstance): void {
+    if (this.#free.length < 8) this.#free.push(instance);
+  }
+}

@@ -1,0 +1,152 @@
+import { describeError, type RunContext } from '@sinew/executor-contracts';
+import { State } from 'mistreevous';
+import type { Clock } from '../clock/clock.js';
+import { isExitCallback, leafFunctionName, type Compiled, type Kind, type Leaf } from './compile.js';
+import { LeafCtx } from './leaf-context.js';
+import { BehaviorNodeError, type LeafContext } from './types.js';
+
+// The agent functions mistreevous calls: one per node call, each owning its leaf's invocations.
+
+/** A registered action, condition or callback as the runner calls it. */
+export type LeafFunction = (ctx: LeafContext<unknown, unknown>, ...nodeArgs: unknown[]) => unknown;
+
+/** Why a run stops before its tree finishes. */
+export interface Stop {
+  readonly code: 'aborted' | 'stuck';
+  readonly reason: string;
+  readonly nodePath?: string;
+}
+
+/** One run of a tree: what its leaves, its node-state hooks and its loop read and write. */
+export interface RunState {
+  readonly ctx: RunContext<unknown>;
+  readonly args: unknown;
+  readonly clock: Clock;
+  /** Set when the run must stop: the step's signal aborted, or a node overran its maximum duration. */
+  stop?: Stop;
+  error?: { nodePath: string; cause: unknown };
+  lastFailedLeaf?: string;
+  wake?: () => void;
+  lastStepAt: number;
+  /** Seconds since the previous step (mistreevous' `getDeltaTime`, read by `wait` nodes). */
+  delta: number;
+  /** When each running leaf started (written only when node durations are tracked). */
+  readonly runningSince: Map<string, number>;
+  /** Invocations per action slot in this run (each invocation's `runId`). */
+  readonly runCounters: number[];
+  /** Condition and callback contexts, one per leaf per run. */
+  readonly leafCtxs: (LeafCtx | undefined)[];
+}
+
+/** An asynchronous action invocation, owned by the runner until its node reads the result. */
+export interface Invocation {
+  readonly runId: number;
+  readonly leaf: LeafCtx;
+  settled?: { value: unknown } | { error: unknown };
+}
+
+/** What the leaves read of the tree instance that calls them. */
+export interface LeafHost {
+  readonly run: RunState | undefined;
+  /** The pending invocation per action slot. */
+  readonly invocations: (Invocation | undefined)[];
+}
+
+/** The agent object of one tree instance: a function per call, named as `compile` renamed the calls. */
+export function bindLeaves(compiled: Compiled, functions: Record<Kind, Readonly<Record<string, LeafFunction>>>, host: LeafHost): Record<string, unknown> {
+  const agent: Record<string, unknown> = {};
+  compiled.leaves.forEach((leaf, index) => {
+    const fn = functions[leaf.kind][leaf.name]!;
+    agent[leafFunctionName(index)] = leaf.kind === 'action' ? actionLeaf(leaf, fn, host) : syncLeaf(leaf, index, fn, host);
+  });
+  return agent;
+}
+
+/**
+ * An action node's function: starts an invocation (a run id, its own context), returns its state when it is
+ * synchronous, and otherwise owns its promise (RUNNING until it settles; a stale result is dropped).
+ */
+function actionLeaf(leaf: Leaf, action: LeafFunction, host: LeafHost) {
+  const { slot, nodePath, arity } = leaf;
+  // Fixed parameters for the common arities: no rest array per call.
+  return (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]): State => {
+    const run = host.run!;
+    const current = host.invocations[slot];
+    if (current !== undefined) return current.settled === undefined ? State.RUNNING : collect(host, run, leaf, current.settled);
+    // The step was aborted during this tick: no action starts; the next tick halts the tree.
+    if (run.stop !== undefined || run.ctx.signal.aborted) return State.RUNNING;
+    const runId = (run.runCounters[slot] = (run.runCounters[slot] ?? 0) + 1);
+    const leafCtx = new LeafCtx(run.ctx, run.clock, undefined, run.args, nodePath, runId);
+    let result: unknown;
+    try {
+      result = invoke(action, leafCtx, arity, a, b, c, more);
+    } catch (error) {
+      return fail(run, nodePath, error);
+    }
+    if (!isThenable(result)) return resultState(run, nodePath, result);
+    own(host, run, leaf, result, { runId, leaf: leafCtx });
+    return State.RUNNING;
+  };
+}
+
+/** A condition, guard or callback function: synchronous, one context per leaf per run. */
+function syncLeaf(leaf: Leaf, index: number, fn: LeafFunction, host: LeafHost) {
+  const isCallback = leaf.kind === 'callback';
+  // Exit callbacks get `{ succeeded, aborted }` before the node's own arguments.
+  const arity = isExitCallback(leaf) ? leaf.arity + 1 : leaf.arity;
+  return (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]): boolean | undefined => {
+    const run = host.run!;
+    const leafCtx = (run.leafCtxs[index] ??= new LeafCtx(run.ctx, run.clock, run.ctx.signal, run.args, leaf.nodePath, 0));
+    try {
+      const value = invoke(fn, leafCtx, arity, a, b, c, more);
+      return isCallback ? undefined : value === true;
+    } catch (error) {
+      return fail(run, leaf.nodePath, error);
+    }
+  };
+}
+
+function invoke(fn: LeafFunction, ctx: LeafCtx, arity: number, a: unknown, b: unknown, c: unknown, more: unknown[]): unknown {
+  return arity === 0 ? fn(ctx) : arity === 1 ? fn(ctx, a) : arity === 2 ? fn(ctx, a, b) : fn(ctx, a, b, c, ...more);
+}
+
+/** Holds an asynchronous invocation in its slot and wakes the run when it settles, unless it went stale. */
+function own(host: LeafHost, run: RunState, leaf: Leaf, promise: PromiseLike<unknown>, invocation: Invocation): void {
+  host.invocations[leaf.slot] = invocation;
+  const onSettled = (settled: Invocation['settled']) => {
+    if (host.invocations[leaf.slot] !== invocation) {
+      // A stale run (aborted by a guard or the step): its late result must not reach the restarted node.
+      run.ctx.log.debug('stale behavior-tree leaf result dropped', { nodePath: leaf.nodePath, runId: invocation.runId });
+      return;
+    }
+    invocation.settled = settled;
+    run.wake?.();
+  };
+  promise.then(
+    (value) => onSettled({ value }),
+    (error: unknown) => onSettled({ error }),
+  );
+}
+
+/** The node reads its settled invocation: the slot is free again. */
+function collect(host: LeafHost, run: RunState, leaf: Leaf, settled: NonNullable<Invocation['settled']>): State {
+  host.invocations[leaf.slot] = undefined;
+  if ('error' in settled) return fail(run, leaf.nodePath, settled.error);
+  return resultState(run, leaf.nodePath, settled.value);
+}
+
+function resultState(run: RunState, nodePath: string, value: unknown): State.SUCCEEDED | State.FAILED {
+  if (value === undefined || value === true || value === 'succeeded') return State.SUCCEEDED;
+  if (value === false || value === 'failed') return State.FAILED;
+  return fail(run, nodePath, new Error(`returned ${describeError(value)}; expected true/false/'succeeded'/'failed'/nothing`));
+}
+
+/** Records the run's first error (mistreevous rewraps what it catches) and throws out of the tree. */
+function fail(run: RunState, nodePath: string, cause: unknown): never {
+  run.error ??= { nodePath, cause };
+  throw new BehaviorNodeError(nodePath, cause);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
