@@ -11,10 +11,10 @@ interface MistreevousNode {
   readonly type: string;
   readonly children?: readonly MistreevousNode[];
   readonly child?: MistreevousNode;
+  _state: State;
   getState(): State;
   setState(state: State): void;
   abort(agent: unknown): void;
-  onStateChanged(previousState: State): void;
 }
 
 /** The transition label of each state a node moves into (READY is `aborted`: resets are not reported). */
@@ -29,6 +29,7 @@ const LABELS: Readonly<Record<State, string>> = {
 export class TreeInstance implements LeafHost {
   run: RunState | undefined;
   readonly invocations: (Invocation | undefined)[];
+  readonly runCounts: number[];
   readonly #tree: BehaviourTree;
   readonly #root: MistreevousNode;
   readonly #agent: Record<string, unknown>;
@@ -39,10 +40,21 @@ export class TreeInstance implements LeafHost {
     private readonly tracksDuration: boolean,
   ) {
     this.invocations = new Array<Invocation | undefined>(compiled.actionCount).fill(undefined);
+    this.runCounts = new Array<number>(compiled.actionCount).fill(0);
     this.#agent = bindLeaves(compiled, functions, this);
     this.#tree = new BehaviourTree(compiled.definition as never, this.#agent, { getDeltaTime: () => this.run?.delta ?? 0 });
     this.#root = (this.#tree as unknown as { _rootNode: MistreevousNode })._rootNode;
-    hookNodes(this.#root, compiled.nodes, (info, previous, state) => this.#onChange(info, previous, state));
+    hookNodes(this.#root, compiled.nodes, (info, state) => this.#onChange(info, state));
+  }
+
+  /** Binds a run to this instance: its leaves and hooks read it until `end`. */
+  begin(run: RunState): void {
+    this.run = run;
+    this.runCounts.fill(0);
+  }
+
+  end(): void {
+    this.run = undefined;
   }
 
   /** One mistreevous step (a finished tree is reset first). */
@@ -74,12 +86,11 @@ export class TreeInstance implements LeafHost {
     for (const invocation of this.invocations) invocation?.leaf.abort(reason);
   }
 
-  #onChange(info: NodeInfo, previous: State, state: State): void {
+  /** A node changed state (not a reset: `hookNodes` filters those). */
+  #onChange(info: NodeInfo, state: State): void {
     const run = this.run;
     if (run === undefined) return;
     if (state === State.READY) {
-      // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
-      if (previous !== State.RUNNING) return;
       if (info.leaf) this.#leafAborted(run, info);
     } else if (info.leaf) {
       if (this.tracksDuration) {
@@ -101,21 +112,29 @@ export class TreeInstance implements LeafHost {
 }
 
 /**
- * Reports state changes straight from each node: mistreevous' `onNodeStateChange` option builds a details
- * object per change. Nodes are matched to the compiled ones by pre-order position and type.
+ * Reports state changes straight from each node's `setState`: mistreevous' `onNodeStateChange` option builds a
+ * details object per change, and a replaced `onStateChanged` would give the hooked nodes another shape than
+ * mistreevous' own (slower property access in all of its code). Nodes are matched to the compiled ones by
+ * pre-order position and type.
  */
-function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], onChange: (info: NodeInfo, previous: State, state: State) => void): void {
+function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], onChange: (info: NodeInfo, state: State) => void): void {
   const all: MistreevousNode[] = [];
   const collect = (node: MistreevousNode) => {
     all.push(node);
     for (const child of node.children ?? (node.child ? [node.child] : [])) collect(child);
   };
   if (root) collect(root);
-  const unexpected = all.length !== nodes.length || all.some((node, i) => node.type !== nodes[i]!.type || typeof node.onStateChanged !== 'function' || typeof node.abort !== 'function');
+  const unexpected = all.length !== nodes.length || all.some((node, i) => node.type !== nodes[i]!.type || !Object.hasOwn(node, 'setState') || typeof node.abort !== 'function');
   if (unexpected) throw new Error('@sinew/bt-runtime: mistreevous is not shaped as 4.3.1 (the version it pins): its nodes cannot be hooked');
   all.forEach((node, i) => {
     const info = nodes[i]!;
-    node.onStateChanged = (previous: State) => onChange(info, previous, node.getState());
+    // mistreevous' own setState, minus its onStateChanged (which only feeds the unused onNodeStateChange option).
+    node.setState = (state: State) => {
+      const previous = node._state;
+      node._state = state;
+      // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
+      if (previous !== state && (state !== State.READY || previous === State.RUNNING)) onChange(info, state);
+    };
   });
 }
 

@@ -2,7 +2,7 @@ import { describeError, type RunContext } from '@sinew/executor-contracts';
 import { State } from 'mistreevous';
 import type { Clock } from '../clock/clock.js';
 import { isExitCallback, leafFunctionName, type Compiled, type Kind, type Leaf } from './compile.js';
-import { LeafCtx } from './leaf-context.js';
+import { ActionContext, NodeContext } from './leaf-context.js';
 import { BehaviorNodeError, type LeafContext } from './types.js';
 
 // The agent functions mistreevous calls: one per node call, each owning its leaf's invocations.
@@ -32,16 +32,12 @@ export interface RunState {
   delta: number;
   /** When each running leaf started (written only when node durations are tracked). */
   readonly runningSince: Map<string, number>;
-  /** Invocations per action slot in this run (each invocation's `runId`). */
-  readonly runCounters: number[];
-  /** Condition and callback contexts, one per leaf per run. */
-  readonly leafCtxs: (LeafCtx | undefined)[];
 }
 
 /** An asynchronous action invocation, owned by the runner until its node reads the result. */
 export interface Invocation {
   readonly runId: number;
-  readonly leaf: LeafCtx;
+  readonly leaf: ActionContext;
   settled?: { value: unknown } | { error: unknown };
 }
 
@@ -50,64 +46,82 @@ export interface LeafHost {
   readonly run: RunState | undefined;
   /** The pending invocation per action slot. */
   readonly invocations: (Invocation | undefined)[];
+  /** Invocations per action slot in the current run (each invocation's `runId`), zeroed when a run starts. */
+  readonly runCounts: number[];
+}
+
+/** One call of a registered function by one node, in one tree instance. */
+interface Binding {
+  readonly leaf: Leaf;
+  readonly fn: LeafFunction;
+  readonly host: LeafHost;
+  /** Arguments mistreevous passes (exit callbacks get `{ succeeded, aborted }` before the node's own). */
+  readonly arity: number;
+  /** The node's context, for a condition, guard or callback (made once per tree instance). */
+  readonly nodeContext: NodeContext | undefined;
 }
 
 /** The agent object of one tree instance: a function per call, named as `compile` renamed the calls. */
 export function bindLeaves(compiled: Compiled, functions: Record<Kind, Readonly<Record<string, LeafFunction>>>, host: LeafHost): Record<string, unknown> {
   const agent: Record<string, unknown> = {};
   compiled.leaves.forEach((leaf, index) => {
-    const fn = functions[leaf.kind][leaf.name]!;
-    agent[leafFunctionName(index)] = leaf.kind === 'action' ? actionLeaf(leaf, fn, host) : syncLeaf(leaf, index, fn, host);
+    const arity = isExitCallback(leaf) ? leaf.arity + 1 : leaf.arity;
+    const nodeContext = leaf.kind === 'action' ? undefined : new NodeContext(host, leaf.nodePath);
+    const binding: Binding = { leaf, fn: functions[leaf.kind][leaf.name]!, host, arity, nodeContext };
+    const run = leaf.kind === 'action' ? runAction : leaf.kind === 'condition' ? runCondition : runCallback;
+    // Fixed parameters for the common arities (no rest array per call), a rest parameter beyond.
+    agent[leafFunctionName(index)] = arity <= 3 ? (a?: unknown, b?: unknown, c?: unknown) => run(binding, a, b, c, undefined) : (...args: unknown[]) => run(binding, undefined, undefined, undefined, args);
   });
   return agent;
 }
 
 /**
- * An action node's function: starts an invocation (a run id, its own context), returns its state when it is
- * synchronous, and otherwise owns its promise (RUNNING until it settles; a stale result is dropped).
+ * An action node's call: starts an invocation (a run id, its own context) and returns its state when it is
+ * synchronous; otherwise owns its promise (RUNNING until it settles; a stale result is dropped).
  */
-function actionLeaf(leaf: Leaf, action: LeafFunction, host: LeafHost) {
-  const { slot, nodePath, arity } = leaf;
-  // Fixed parameters for the common arities: no rest array per call.
-  return (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]): State => {
-    const run = host.run!;
-    const current = host.invocations[slot];
-    if (current !== undefined) return current.settled === undefined ? State.RUNNING : collect(host, run, leaf, current.settled);
-    // The step was aborted during this tick: no action starts; the next tick halts the tree.
-    if (run.stop !== undefined || run.ctx.signal.aborted) return State.RUNNING;
-    const runId = (run.runCounters[slot] = (run.runCounters[slot] ?? 0) + 1);
-    const leafCtx = new LeafCtx(run.ctx, run.clock, undefined, run.args, nodePath, runId);
-    let result: unknown;
-    try {
-      result = invoke(action, leafCtx, arity, a, b, c, more);
-    } catch (error) {
-      return fail(run, nodePath, error);
-    }
-    if (!isThenable(result)) return resultState(run, nodePath, result);
-    own(host, run, leaf, result, { runId, leaf: leafCtx });
-    return State.RUNNING;
-  };
+function runAction(binding: Binding, a: unknown, b: unknown, c: unknown, rest: unknown[] | undefined): State {
+  const { host, leaf } = binding;
+  const run = host.run!;
+  const current = host.invocations[leaf.slot];
+  if (current !== undefined) return current.settled === undefined ? State.RUNNING : collect(host, run, leaf, current.settled);
+  // The step was aborted during this tick: no action starts; the next tick halts the tree.
+  if (run.stop !== undefined || run.ctx.signal.aborted) return State.RUNNING;
+  const leafCtx = new ActionContext(run, leaf.nodePath, (host.runCounts[leaf.slot]! += 1));
+  let result: unknown;
+  try {
+    result = invoke(binding, leafCtx, a, b, c, rest);
+  } catch (error) {
+    return fail(run, leaf.nodePath, error);
+  }
+  if (!isThenable(result)) return resultState(run, leaf.nodePath, result);
+  own(host, run, leaf, result, { runId: leafCtx.runId, leaf: leafCtx });
+  return State.RUNNING;
 }
 
-/** A condition, guard or callback function: synchronous, one context per leaf per run. */
-function syncLeaf(leaf: Leaf, index: number, fn: LeafFunction, host: LeafHost) {
-  const isCallback = leaf.kind === 'callback';
-  // Exit callbacks get `{ succeeded, aborted }` before the node's own arguments.
-  const arity = isExitCallback(leaf) ? leaf.arity + 1 : leaf.arity;
-  return (a?: unknown, b?: unknown, c?: unknown, ...more: unknown[]): boolean | undefined => {
-    const run = host.run!;
-    const leafCtx = (run.leafCtxs[index] ??= new LeafCtx(run.ctx, run.clock, run.ctx.signal, run.args, leaf.nodePath, 0));
-    try {
-      const value = invoke(fn, leafCtx, arity, a, b, c, more);
-      return isCallback ? undefined : value === true;
-    } catch (error) {
-      return fail(run, leaf.nodePath, error);
-    }
-  };
+/** A condition's or guard's call: synchronous, `true` passes. */
+function runCondition(binding: Binding, a: unknown, b: unknown, c: unknown, rest: unknown[] | undefined): boolean {
+  const run = binding.host.run!;
+  try {
+    return invoke(binding, binding.nodeContext!, a, b, c, rest) === true;
+  } catch (error) {
+    return fail(run, binding.leaf.nodePath, error);
+  }
 }
 
-function invoke(fn: LeafFunction, ctx: LeafCtx, arity: number, a: unknown, b: unknown, c: unknown, more: unknown[]): unknown {
-  return arity === 0 ? fn(ctx) : arity === 1 ? fn(ctx, a) : arity === 2 ? fn(ctx, a, b) : fn(ctx, a, b, c, ...more);
+/** An `entry`/`step`/`exit` callback's call. */
+function runCallback(binding: Binding, a: unknown, b: unknown, c: unknown, rest: unknown[] | undefined): undefined {
+  const run = binding.host.run!;
+  try {
+    invoke(binding, binding.nodeContext!, a, b, c, rest);
+  } catch (error) {
+    return fail(run, binding.leaf.nodePath, error);
+  }
+  return undefined;
+}
+
+function invoke({ fn, arity }: Binding, ctx: LeafContext<unknown, unknown>, a: unknown, b: unknown, c: unknown, rest: unknown[] | undefined): unknown {
+  if (rest !== undefined) return fn(ctx, ...rest);
+  return arity === 0 ? fn(ctx) : arity === 1 ? fn(ctx, a) : arity === 2 ? fn(ctx, a, b) : fn(ctx, a, b, c);
 }
 
 /** Holds an asynchronous invocation in its slot and wakes the run when it settles, unless it went stale. */

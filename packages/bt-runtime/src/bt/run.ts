@@ -28,10 +28,8 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
     lastStepAt: now,
     delta: 0,
     runningSince: settings.maxNodeDurationMs === undefined ? NO_DURATIONS : new Map(),
-    runCounters: [],
-    leafCtxs: [],
   };
-  instance.run = state;
+  instance.begin(state);
   if (ctx.signal.aborted) stopOnAbort(state);
   // Listen for abort only once the tree has to wait (a synchronous tree finishes in its first step).
   let onAbort: (() => void) | undefined;
@@ -51,7 +49,7 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
   } finally {
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
     state.wake = undefined;
-    instance.run = undefined;
+    instance.end();
     if (reusable) pool.release(instance);
   }
 }
