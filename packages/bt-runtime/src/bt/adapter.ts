@@ -17,13 +17,10 @@ interface MistreevousNode {
   abort(agent: unknown): void;
 }
 
-/** The transition label of each state a node moves into (READY is `aborted`: resets are not reported). */
-const LABELS: Readonly<Record<State, string>> = {
-  [State.READY]: 'aborted',
-  [State.RUNNING]: 'running',
-  [State.SUCCEEDED]: 'succeeded',
-  [State.FAILED]: 'failed',
-};
+/** The transition label of a state a node moved into (READY, after RUNNING, is an abort). Compares, not a lookup keyed by a varying string. */
+function label(state: State): string {
+  return state === State.SUCCEEDED ? 'succeeded' : state === State.FAILED ? 'failed' : state === State.RUNNING ? 'running' : 'aborted';
+}
 
 /** One mistreevous tree bound to its leaves; runs use it one at a time. */
 export class TreeInstance implements LeafHost {
@@ -99,7 +96,7 @@ export class TreeInstance implements LeafHost {
       }
       if (state === State.FAILED) run.lastFailedLeaf = info.path;
     }
-    run.ctx.transition(info.path, LABELS[state]);
+    run.ctx.transition(info.path, label(state));
   }
 
   #leafAborted(run: RunState, info: NodeInfo): void {

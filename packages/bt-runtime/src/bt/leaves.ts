@@ -61,18 +61,22 @@ interface Binding {
   readonly nodeContext: NodeContext | undefined;
 }
 
-/** The agent object of one tree instance: a function per call, named as `compile` renamed the calls. */
+/**
+ * The agent object of one tree instance: a function per call, named as `compile` renamed the calls. Built by
+ * `Object.fromEntries`, which keeps it in fast mode (properties added one by one under computed names turn an
+ * object into a dictionary past a dozen, and mistreevous looks a function up by name on every node update).
+ */
 export function bindLeaves(compiled: Compiled, functions: Record<Kind, Readonly<Record<string, LeafFunction>>>, host: LeafHost): Record<string, unknown> {
-  const agent: Record<string, unknown> = {};
-  compiled.leaves.forEach((leaf, index) => {
-    const arity = isExitCallback(leaf) ? leaf.arity + 1 : leaf.arity;
-    const nodeContext = leaf.kind === 'action' ? undefined : new NodeContext(host, leaf.nodePath);
-    const binding: Binding = { leaf, fn: functions[leaf.kind][leaf.name]!, host, arity, nodeContext };
-    const run = leaf.kind === 'action' ? runAction : leaf.kind === 'condition' ? runCondition : runCallback;
-    // Fixed parameters for the common arities (no rest array per call), a rest parameter beyond.
-    agent[leafFunctionName(index)] = arity <= 3 ? (a?: unknown, b?: unknown, c?: unknown) => run(binding, a, b, c, undefined) : (...args: unknown[]) => run(binding, undefined, undefined, undefined, args);
-  });
-  return agent;
+  return Object.fromEntries(compiled.leaves.map((leaf, index) => [leafFunctionName(index), agentFunction(leaf, functions[leaf.kind][leaf.name]!, host)]));
+}
+
+function agentFunction(leaf: Leaf, fn: LeafFunction, host: LeafHost): (...args: unknown[]) => unknown {
+  const arity = isExitCallback(leaf) ? leaf.arity + 1 : leaf.arity;
+  const nodeContext = leaf.kind === 'action' ? undefined : new NodeContext(host, leaf.nodePath);
+  const binding: Binding = { leaf, fn, host, arity, nodeContext };
+  const run = leaf.kind === 'action' ? runAction : leaf.kind === 'condition' ? runCondition : runCallback;
+  // Fixed parameters for the common arities (no rest array per call), a rest parameter beyond.
+  return arity <= 3 ? (a?: unknown, b?: unknown, c?: unknown) => run(binding, a, b, c, undefined) : (...args: unknown[]) => run(binding, undefined, undefined, undefined, args);
 }
 
 /**

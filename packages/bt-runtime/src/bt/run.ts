@@ -20,12 +20,12 @@ const NO_DURATIONS = new Map<string, number>();
 export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock?: Clock }, args: unknown, settings: RunSettings): Promise<RunnerResult> {
   const clock = ctx.clock ?? settings.clock ?? systemClock;
   const instance = pool.take();
-  const now = clock.now();
+  const start = clock.now();
   const state: RunState = {
     ctx,
     args,
     clock,
-    lastStepAt: now,
+    lastStepAt: start,
     delta: 0,
     runningSince: settings.maxNodeDurationMs === undefined ? NO_DURATIONS : new Map(),
   };
@@ -35,8 +35,8 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
   let onAbort: (() => void) | undefined;
   let reusable = false;
   try {
-    for (;;) {
-      tick(instance, state, settings.maxNodeDurationMs);
+    for (let now = start; ; now = clock.now()) {
+      tick(instance, state, now, settings.maxNodeDurationMs);
       if (state.error) return failed(instance, state.error);
       const treeState = instance.state();
       if (treeState === State.SUCCEEDED || treeState === State.FAILED) {
@@ -54,9 +54,8 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
   }
 }
 
-/** One tick: the clock read once, a stuck node found, then one mistreevous step, or the halt of a stopped run. */
-function tick(instance: TreeInstance, state: RunState, maxNodeDurationMs: number | undefined): void {
-  const now = state.clock.now();
+/** One tick at `now`: a stuck node found, then one mistreevous step, or the halt of a stopped run. */
+function tick(instance: TreeInstance, state: RunState, now: number, maxNodeDurationMs: number | undefined): void {
   state.delta = (now - state.lastStepAt) / 1000;
   state.lastStepAt = now;
   if (maxNodeDurationMs !== undefined && state.stop === undefined) findStuck(state, now, maxNodeDurationMs);
