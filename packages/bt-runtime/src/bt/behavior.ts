@@ -9,18 +9,8 @@ import { BehaviorDefinitionError, type BehaviorOptions, type BehaviorTreeRunner 
 // `defineBehavior`: compile (compile.ts), leaves (leaves.ts, leaf-context.ts), the mistreevous adapter
 // (adapter.ts) and the run loop (run.ts) put together.
 export { behaviorNodePaths } from './compile.js';
-export {
-  BehaviorDefinitionError,
-  BehaviorNodeError,
-  type BehaviorAction,
-  type BehaviorCallback,
-  type BehaviorCondition,
-  type BehaviorOptions,
-  type BehaviorTreeRunner,
-  type LeafContext,
-  type LeafStatus,
-  type NodeArgument,
-} from './types.js';
+// The public types and errors: every name of types.ts is public.
+export * from './types.js';
 
 /**
  * A capability runner backed by a mistreevous behavior tree. Sinew owns every leaf invocation (run id,
