@@ -342,6 +342,40 @@ describe('defineBehavior(): standalone', () => {
     expect(seen).toEqual([['e'], [], ['a'], [1, true], [1, 2, 3, 4, 'five'], [{ succeeded: true, aborted: false }, 7]]);
   });
 
+  it('an abort during a tick starts no further action: the tree halts from its root at once and exit callbacks run', async () => {
+    const started: string[] = [];
+    const exits: unknown[] = [];
+    const ctx = createTestRunContext({ body: null, clock: new ManualClock() });
+    const tree = defineBehavior<null, null>({
+      tree: `root { sequence exit(Cleanup) { action [Cancel] condition [Fine] action [Dig] action [Dig] } }`,
+      actions: {
+        Cancel: () => (started.push('cancel'), ctx.abort(), true),
+        Dig: () => void started.push('dig'),
+      },
+      conditions: { Fine: () => true },
+      callbacks: { Cleanup: (_ctx, how: unknown) => void exits.push(how) },
+    });
+    const result = await tree.run(ctx, null);
+    expect(result).toMatchObject({ ok: false, code: 'aborted' });
+    expect(started).toEqual(['cancel']);
+    expect(exits).toEqual([{ succeeded: false, aborted: true }]);
+    expect(ctx.transitions).toContain('root/sequence[0]/action:Dig[2]=aborted');
+    expect(ctx.transitions.at(-1)).toBe('root=failed');
+  });
+
+  it("a condition's context is its node's: read during the call, it throws once its run has ended", async () => {
+    let kept: LeafContext<{ n: number }, null> | undefined;
+    const tree = defineBehavior<{ n: number }, null>({
+      tree: `root { sequence { condition [Positive] action [Inc] } }`,
+      actions: { Inc: (ctx) => void (ctx.body.n += 1) },
+      conditions: { Positive: (ctx) => ((kept = ctx), ctx.body.n > 0 && ctx.nodePath === 'root/sequence[0]/condition:Positive[0]') },
+    });
+    const body = { n: 1 };
+    expect(await tree.run(createTestRunContext({ body, clock: new ManualClock() }), null)).toBeUndefined();
+    expect(body.n).toBe(2);
+    expect(() => kept!.body).toThrow(/root\/sequence\[0\]\/condition:Positive\[0\]: a condition's or callback's context was read after its run ended/);
+  });
+
   it('is usable as defineCapability({ defineBehavior }) with a typed body', () => {
     const cap = defineCapability<typeof empty, Body, World>({
       name: 'noop_tree',
