@@ -33,6 +33,8 @@ export async function digWithBestTool(ctx: BotRunContext, block: Block): Promise
       const answer = serverAnswer(bot, block);
       try {
         await bot.dig(block, true);
+        // The dig itself is progress (a log by hand takes the whole 3 s stuck window): the wait for the answer starts here.
+        ctx.progress(`dug ${block.name} at ${block.position.toString()}, waiting for the server's answer`);
         if (!(await waitFor(ctx, answer.given, SERVER_ANSWER_MS))) {
           if (signal.aborted) return true;
           throw new Error(`the server did not answer the dig of ${block.name} at ${block.position.toString()} within ${SERVER_ANSWER_MS} ms`);
