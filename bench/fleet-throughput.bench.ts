@@ -1,7 +1,12 @@
 // Fleet queue throughput (issue 30): no-op plans of three steps through the plan queue and the Redis journal with
 // SINEW_BENCH_FLEET_WORKERS workers (default 20, in this process, each with its own executor and connections),
-// beside one executor running the same plans directly (no queue, no Redis). One real redis-server, fsync always.
-import { createExecutor, instrumentMethods, type JournalStore } from '@sinew/bt-runtime';
+// beside one executor running the same plans directly (no queue, no Redis), and one on the fsync'd JSONL journal
+// (printed). One real redis-server, fsync always. The plans are queued with one `submitAll`: a producer that awaits
+// each submit in turn is one fsync'd round trip per plan, and was what the first version of this bench measured.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createExecutor, createJsonlJournal, instrumentMethods, type JournalStore } from '@sinew/bt-runtime';
 import { accepted, CapabilityRegistry, defineCapability } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { createFleetQueue, createFleetWorker, createRedisJournal, type FleetEvent } from '../packages/fleet/src/index.js';
@@ -29,8 +34,8 @@ function noopExecutor(journal?: JournalStore) {
 
 const plans = (tag: string) => Array.from({ length: PLANS }, (_, n) => ({ planId: `${tag}-${n}`, intentId: 'bench', steps: [0, 1, 2].map((s) => ({ stepId: `s${s}`, type: 'noop', args: { n: s } })) }));
 
-async function single(): Promise<number> {
-  const executor = noopExecutor();
+async function single(journal?: JournalStore): Promise<number> {
+  const executor = noopExecutor(journal);
   const started = performance.now();
   for (const plan of plans('single')) await executor.run(plan);
   const seconds = (performance.now() - started) / 1_000;
@@ -50,7 +55,7 @@ async function fleet(port: number, round: number): Promise<number> {
   const workers = Array.from({ length: WORKERS }, () => createFleetWorker({ queue, journal, executor: noopExecutor, onEvent }));
   const batch = plans(`fleet${round}`);
   const started = performance.now();
-  for (const plan of batch) await queue.submit(plan);
+  await queue.submitAll(batch);
   await done;
   const seconds = (performance.now() - started) / 1_000;
   await Promise.all(workers.map((worker) => worker.close()));
@@ -61,12 +66,16 @@ async function fleet(port: number, round: number): Promise<number> {
 runMain(async () => {
   const server = await startRedisServer();
   try {
-    const [fleetRate, singleRate] = [[] as number[], [] as number[]];
+    const [fleetRate, singleRate, jsonlRate] = [[] as number[], [] as number[], [] as number[]];
+    const dir = mkdtempSync(join(tmpdir(), 'sinew-bench-jsonl-'));
     for (let round = 0; round < 3; round += 1) {
       singleRate.push(await single());
+      jsonlRate.push(await single(createJsonlJournal(join(dir, `round-${round}.jsonl`))));
       fleetRate.push(await fleet(server.port, round));
     }
-    console.log(`fleet throughput: ${WORKERS} workers ${fleetRate.map((r) => r.toFixed(0)).join(', ')} plans/s; one executor ${singleRate.map((r) => r.toFixed(0)).join(', ')} plans/s`);
+    rmSync(dir, { recursive: true, force: true });
+    const list = (rates: number[]) => rates.map((r) => r.toFixed(0)).join(', ');
+    console.log(`fleet throughput: ${WORKERS} workers ${list(fleetRate)} plans/s; one executor ${list(singleRate)} plans/s (in memory), ${list(jsonlRate)} plans/s (fsync'd JSONL journal)`);
     record({ figure: `fleet: no-op plans/s, ${WORKERS} workers vs one executor`, unit: 'plans/s', values: fleetRate, baselines: singleRate });
   } finally {
     await server.dispose();

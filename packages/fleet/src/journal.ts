@@ -32,6 +32,8 @@ export interface PlanLease {
   readonly holder: string;
   /** @internal the history length this owner expects (every append checks it). */
   length: number;
+  /** The plan's history as it was when the lease was granted (read in the same atomic step). */
+  readonly history: JournalRead;
 }
 
 /** What claiming a step answered: run it, it already completed (its outcome), or another live plan holds its key. */
@@ -62,6 +64,9 @@ export interface FleetJournal {
   close(): Promise<void>;
 }
 
+/** One record per list entry, read exactly as the JSONL journal reads its lines (invalid ones skipped and counted). */
+const parseLines = (lines: readonly string[]): JournalRead => parseJournal(lines.join('\n'));
+
 /** A journal on the Redis at `connection` (ioredis options or a redis:// URL). */
 export function createRedisJournal(connection: RedisOptions | string, options: RedisJournalOptions = {}): FleetJournal {
   const { prefix, leaseMs } = RedisJournalOptionsSchema.parse(options);
@@ -81,15 +86,13 @@ export function createRedisJournal(connection: RedisOptions | string, options: R
   return {
     leaseMs,
     async acquire(planId, owner) {
-      const [token, length] = (await redis.eval(ACQUIRE, 3, key.lease(planId), key.fence(planId), key.history(planId), owner, leaseMs)) as [number, number | string];
-      return token === 0 ? undefined : { planId, token, holder: owner, length: Number(length) };
+      const [token, lines] = (await redis.eval(ACQUIRE, 3, key.lease(planId), key.fence(planId), key.history(planId), owner, leaseMs)) as [number, string[] | string];
+      if (token === 0 || typeof lines === 'string') return undefined;
+      return { planId, token, holder: owner, length: lines.length, history: parseLines(lines) };
     },
     renew: async (lease) => (await redis.eval(RENEW, 1, key.lease(lease.planId), holderOf(lease), leaseMs)) === 1,
     release: async (lease) => void (await redis.eval(RELEASE, 1, key.lease(lease.planId), holderOf(lease))),
-    async history(planId) {
-      // One record per list entry, read exactly as the JSONL journal reads its lines (invalid ones skipped and counted).
-      return parseJournal((await redis.lrange(key.history(planId), 0, -1)).join('\n'));
-    },
+    history: async (planId) => parseLines(await redis.lrange(key.history(planId), 0, -1)),
     async claimStep(lease, stepKey) {
       const args = [key.lease(lease.planId), key.done(stepKey), key.inflight(stepKey), holderOf(lease), lease.planId, `${prefix}:lease:`];
       const [state, detail] = (await redis.eval(BEGIN_STEP, 3, ...args)) as [string, string];

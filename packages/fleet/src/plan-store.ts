@@ -13,6 +13,8 @@ interface Held {
   readonly pollMs: number;
   /** Whether the executor wrote (or skipped, the history having it) the plan's start: proof it journals here. */
   started: boolean;
+  /** The plan's start on its way to Redis: sent at once, awaited with the first claim (see `append`). */
+  starting?: Promise<void>;
 }
 
 /** The executor's journal over the Redis journal, for one worker: it writes under the lease of the plan held. @internal */
@@ -23,6 +25,13 @@ export interface PlanStore extends JournalStore {
   readonly started: boolean;
   /** The held plan's traceparent when `planId` is the plan held. */
   traceParent(planId: string): string | undefined;
+}
+
+/** Waits for the held plan's start to be acknowledged (it throws what the journal refused), once. */
+async function settled(plan: Held): Promise<void> {
+  const starting = plan.starting;
+  plan.starting = undefined;
+  await starting;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,13 +63,22 @@ export function createPlanStore(journal: FleetJournal): PlanStore {
       // A resumed plan's start is in the history already (the executor writes it on every run).
       if (record.kind === 'plan_start') plan.started = true;
       if (record.kind === 'plan_start' && plan.lease.length > 0) return;
+      // The start is not waited for here: the first claim goes down the same connection right behind it, Redis runs
+      // them in order and appends them to its log in order, so the claim's (fsync'd) reply proves the start durable
+      // too. Nothing is dispatched before that reply, and one fsync'd round trip per plan is saved.
+      if (record.kind === 'plan_start') {
+        plan.starting = journal.append(plan.lease, record);
+        plan.starting.catch(() => undefined); // awaited (and its refusal thrown) by the next claim or append
+        return;
+      }
+      await settled(plan);
       await journal.append(plan.lease, record);
       if (record.kind === 'step') plan.emit({ type: 'step.recorded', planId: plan.lease.planId, key: record.key, status: record.outcome.status });
     },
     async claim(key) {
       const plan = holding('step');
       for (;;) {
-        const claim = await journal.claimStep(plan.lease, key);
+        const [claim] = await Promise.all([journal.claimStep(plan.lease, key), settled(plan)]);
         if (claim.state === 'fenced') throw new FleetWriteError('fenced', plan.lease.planId, 'step');
         if (claim.state === 'duplicate') {
           plan.emit({ type: 'step.duplicate', planId: plan.lease.planId, key });

@@ -54,11 +54,13 @@ export interface FleetQueue {
    * a planId queues nothing new. Resolves once Redis acknowledged the job (its id, the plan's queue).
    */
   submit(plan: PlanInput, options?: SubmitOptions): Promise<FleetSubmission>;
+  /** Queues many plans in one round trip per verb set (each validated first: one bad plan queues none), each its own trace. */
+  submitAll(plans: readonly PlanInput[]): Promise<FleetSubmission[]>;
   /** How many submit wake-ups this process has seen (pass to `waitForWork`). @internal */
   submissions(): number;
   /** Resolves at the next submit anywhere in the fleet after `seen` (at once if one came already), or after `ms`. @internal */
   waitForWork(seen: number, ms: number): Promise<void>;
-  /** The queue names plans were ever submitted to. @internal */
+  /** The queue names plans were ever submitted to (read again after `NAMES_FRESH_MS`, or when a submit names a new one). @internal */
   queueNames(): Promise<string[]>;
   /** A manual BullMQ worker on one queue name. @internal */
   openWorker(queueName: string): Worker;
@@ -80,23 +82,34 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
   const queues = new Map<string, Queue>();
   const queueOf = (name: string) => queues.get(name) ?? queues.set(name, new Queue(name, { connection: redis, prefix: bullPrefix })).get(name)!;
   const wakeChannel = `${parsed.prefix}:submitted`;
-  const wake = new SubmitWake(redis, wakeChannel);
+  const names = new QueueNames(() => redis.smembers(namesKey));
+  const wake = new SubmitWake(redis, wakeChannel, (name) => names.add(name));
+
+  /** The name set, the jobs and the wake-ups, each one round trip; the set and the jobs share a connection, so in order. */
+  async function enqueue(jobs: readonly FleetJob[]): Promise<FleetSubmission[]> {
+    if (jobs.length === 0) return [];
+    const submissions = jobs.map(({ plan, traceParent }) => ({ planId: plan.planId, jobId: encodeURIComponent(plan.planId), queue: queueNameOf(plan.steps.map((step) => step.type)), traceParent }));
+    const byQueue = new Map<string, { name: 'plan'; data: FleetJob; opts: { jobId: string; removeOnComplete: false; removeOnFail: false } }[]>();
+    submissions.forEach(({ queue, jobId }, n) => {
+      const bulk = byQueue.get(queue) ?? byQueue.set(queue, []).get(queue)!;
+      bulk.push({ name: 'plan', data: jobs[n]!, opts: { jobId, removeOnComplete: false, removeOnFail: false } });
+    });
+    await Promise.all([redis.sadd(namesKey, ...byQueue.keys()), ...[...byQueue].map(([name, bulk]) => queueOf(name).addBulk(bulk))]);
+    await Promise.all(submissions.map(({ queue }) => redis.publish(wakeChannel, queue)));
+    return submissions;
+  }
 
   return {
     options: parsed,
     async submit(input, submitOptions = {}) {
-      const plan = PlanSchema.parse(input);
       const traceParent = TraceParentSchema.parse(submitOptions.traceParent ?? newTraceParent());
-      const name = queueNameOf(plan.steps.map((step) => step.type));
-      const jobId = encodeURIComponent(plan.planId);
-      await redis.sadd(namesKey, name);
-      await queueOf(name).add('plan', { plan, traceParent }, { jobId, removeOnComplete: false, removeOnFail: false });
-      await redis.publish(wakeChannel, name);
-      return { planId: plan.planId, jobId, queue: name, traceParent };
+      const [submission] = await enqueue([{ plan: PlanSchema.parse(input), traceParent }]);
+      return submission!;
     },
+    submitAll: async (inputs) => enqueue(inputs.map((input) => ({ plan: PlanSchema.parse(input), traceParent: newTraceParent() }))),
     submissions: () => wake.seen,
     waitForWork: (seen, ms) => wake.wait(seen, ms),
-    queueNames: () => redis.smembers(namesKey),
+    queueNames: () => names.read(),
     openWorker: (name) =>
       new Worker(name, null, {
         // Options, not a client: the worker then owns its connections and closes them with itself.
@@ -116,6 +129,33 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
   };
 }
 
+type FleetJob = z.output<typeof FleetJobSchema>;
+
+/** How long a process trusts its list of queue names before reading it again (a new name also arrives with its submit). */
+const NAMES_FRESH_MS = 1_000;
+
+/**
+ * The queue names, read from Redis at most every `NAMES_FRESH_MS`: an idle worker looks for work after every plan
+ * and every wake-up, and a read per look is a round trip that waits behind the writes' fsync.
+ */
+class QueueNames {
+  #names: Set<string> | undefined;
+  #readAt = 0;
+  constructor(private readonly load: () => Promise<string[]>) {}
+
+  async read(): Promise<string[]> {
+    if (!this.#names || Date.now() - this.#readAt > NAMES_FRESH_MS) {
+      const names = new Set(await this.load());
+      [this.#names, this.#readAt] = [names, Date.now()];
+    }
+    return [...this.#names];
+  }
+
+  add(name: string): void {
+    this.#names?.add(name);
+  }
+}
+
 /** Idle workers wait on this instead of polling: one subscriber per queue object, opened on first wait. */
 class SubmitWake {
   seen = 0;
@@ -124,6 +164,7 @@ class SubmitWake {
   constructor(
     private readonly redis: Redis,
     private readonly channel: string,
+    private readonly named: (queueName: string) => void,
   ) {}
 
   wait(seen: number, ms: number): Promise<void> {
@@ -144,7 +185,8 @@ class SubmitWake {
     const subscriber = this.redis.duplicate();
     subscriber.on('error', () => undefined); // a lost subscriber only means waiting the full pollMs until it is back
     // One submit is one plan: it wakes one idle worker of this process, not all of them (each would sweep the queues).
-    subscriber.on('message', () => {
+    subscriber.on('message', (_channel: string, queueName: string) => {
+      this.named(queueName);
       this.seen += 1;
       const [first] = this.#waiters;
       first?.();

@@ -145,18 +145,21 @@ async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: J
       .then(([renewed]) => renewed || lost.abort())
       .catch(() => undefined); // a Redis outage: the lease decides, once Redis is back
   }, every);
+  let status: PlanOutcome['status'];
   try {
-    const status = await runPlan(ctx, plan, { lease, traceParent }, lost.signal);
-    ctx.emit({ type: 'plan.ended', planId: plan.planId, status });
-    await job.moveToCompleted({ planId: plan.planId, status }, token, false);
+    status = await runPlan(ctx, plan, { lease, traceParent }, lost.signal);
   } catch (error) {
     // Abandoned, not failed: the lock expires and the plan goes to the next free worker, which resumes it.
     ctx.emit({ type: 'plan.abandoned', planId: plan.planId, reason: error instanceof Error ? error.message : String(error) });
+    return void (await ctx.journal.release(lease).catch(() => undefined));
   } finally {
     clearInterval(heartbeat);
     ctx.store.hold(undefined);
-    await ctx.journal.release(lease).catch(() => undefined);
   }
+  ctx.emit({ type: 'plan.ended', planId: plan.planId, status });
+  // The plan's end is durable: the job's completion and the lease's release go together (one fsync'd round trip,
+  // not two). A worker that takes the lease first finds the end in the history and only completes the job.
+  await Promise.all([job.moveToCompleted({ planId: plan.planId, status }, token, false), ctx.journal.release(lease).catch(() => undefined)]);
 }
 
 async function waitForLease<Body extends ActuatorSource>(ctx: RunContext<Body>, planId: string, keepJob: () => Promise<unknown>): Promise<PlanLease> {
@@ -173,7 +176,7 @@ const endedHere = (outcome: PlanOutcome) => outcome.failure?.code !== 'journal_u
 
 /** Runs the plan through the executor on the fleet journal unless its history shows it ended; returns how it ended. */
 async function runPlan<Body extends ActuatorSource>(ctx: RunContext<Body>, plan: Plan, held: { lease: PlanLease; traceParent: string }, lost: AbortSignal): Promise<PlanOutcome['status']> {
-  const { records } = await ctx.journal.history(plan.planId);
+  const { records } = held.lease.history;
   const ended = records.find((record) => record.kind === 'plan_end');
   if (ended?.kind === 'plan_end') return ended.status;
   ctx.store.hold({ ...held, emit: ctx.emit, pollMs: ctx.pollMs });

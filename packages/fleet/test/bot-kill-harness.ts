@@ -1,8 +1,10 @@
-// The real-bot kill test's harness (the vitest file runs a few trials, bench/fleet-kill.bench.ts's bot mode many):
-// worker processes, each a real mineflayer bot on the testkit server, dig dirt blocks the test placed; one that has
-// a dig dispatched is SIGKILLed at a seeded moment and replaced. The world is watched by an observer bot: every
-// block must go dirt → air exactly once, every plan must end completed once, no step may be dispatched twice
-// outside the effect→record window.
+// The real-bot kill test's harness (the vitest file runs a few trials, bench/fleet-bots-kill.bench.ts many):
+// worker processes, each a real mineflayer bot on the testkit server, dig dirt blocks the test placed and craft oak
+// planks from the logs each was given; one that has a step dispatched is SIGKILLed at a seeded moment and replaced,
+// and in chosen trials redis-server is SIGKILLed and restarted (same port and data dir; append-only, fsync always).
+// The world is watched from outside the workers: an observer bot sees every block go dirt → air exactly once, the
+// server counts the planks in every player's inventory (a killed one's as it left); every plan must end completed
+// once, no step may be dispatched twice outside the effect→record window, no acknowledged record may be lost.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,9 +41,19 @@ export interface BotKillRow {
   readonly blocksLeft: number;
   /** Blocks that are air at the end but whose dirt → air the observer did not see (a missed update, not a dig). */
   readonly blocksUnseen: number;
-  /** Steps dispatched more than once (a worker killed with the step dispatched and unrecorded, then the next one). */
+  /** Crafts the server saw this trial (planks taken from a crafting grid, as inventories show them) and crafts planned. */
+  readonly crafts: number;
+  readonly craftPlans: number;
+  /** Crafts beyond one per craft plan that no kill explains (a re-dispatch after a kill may craft again). */
+  readonly craftedTwice: number;
+  readonly redisRestarted: boolean;
+  /** Step outcomes a worker reported (after Redis acknowledged them) that the journal no longer has. */
+  readonly acknowledgedLost: number;
+  /** Steps dispatched by more than one process (a worker killed with the step dispatched and unrecorded, then the next one). */
   readonly redispatches: number;
-  /** Of those, ones where an earlier dispatcher was not killed before it recorded the step. */
+  /** Steps one process dispatched more than once: the executor's retry of an attempt that failed (a dig the server refused). */
+  readonly retried: number;
+  /** Of the re-dispatches, ones where an earlier dispatcher was not killed before it recorded the step. */
   readonly doublesOutsideWindow: number;
 }
 
@@ -51,6 +63,34 @@ export interface BotKillOptions {
   readonly seed: number;
   readonly workers: number;
   readonly plansPerTrial: number;
+  /** Craft plans per trial (one `craft_item` of 4 oak planks from 1 log each). */
+  readonly craftsPerTrial: number;
+  /** Trials (0-based) in which redis-server is SIGKILLed and restarted right after the worker is killed. */
+  readonly redisRestartTrials?: readonly number[];
+}
+
+/** The parts of the embedded flying-squid server this harness reads (untyped JS upstream). */
+interface Squid {
+  on(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
+  off(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
+  commands: { use(command: string, ctx: object, op: boolean): Promise<unknown> };
+}
+interface SquidPlayer {
+  username: string;
+  inventory: { slots: ({ name: string; count: number } | null)[] };
+}
+
+const LOGS_PER_WORKER = 32;
+
+/** Oak planks in every inventory the server ever held this run (a killed player's as it was when it left). */
+function plankCounter(squid: Squid) {
+  const players: SquidPlayer[] = [];
+  const joined = (player: SquidPlayer) => void players.push(player);
+  squid.on('newPlayer', joined);
+  return {
+    planks: () => players.reduce((n, p) => n + p.inventory.slots.reduce((m, item) => m + (item?.name === 'oak_planks' ? item.count : 0), 0), 0),
+    stop: () => squid.off('newPlayer', joined),
+  };
 }
 
 /** Dirt spots around spawn, within reach of a bot standing there. */
@@ -67,6 +107,8 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
   const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
   const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
   const observer = await connectBot(mc, { username: 'observer' });
+  const squid = mc.serv as unknown as Squid;
+  const counter = plankCounter(squid);
   const children: ChildProcess[] = [];
   const killed = new Set<number>();
   let born = 0;
@@ -75,7 +117,8 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
     const child = spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify(config)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     children[slot] = child;
     return new Promise((resolve, reject) => {
-      child.stdout!.once('data', () => resolve());
+      // Ready means spawned: the server gives it the logs its crafts take, before it takes a plan (it waits for them).
+      child.stdout!.once('data', () => void squid.commands.use(`give ${config.username} oak_log ${LOGS_PER_WORKER}`, {}, true).then(() => resolve(), reject));
       child.once('exit', (code, signal) => reject(new Error(`bot worker exited before it was ready (${code ?? signal})`)));
     });
   };
@@ -93,13 +136,18 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
         if (before?.name === 'dirt' && after.name === 'air') transitions.set(after.position.toString(), (transitions.get(after.position.toString()) ?? 0) + 1);
       };
       observer.on('blockUpdate', watch);
-      const plans = Array.from({ length: options.plansPerTrial }, (_, n) => {
+      const digs = Array.from({ length: options.plansPerTrial }, (_, n) => {
         const mine = targets.slice(2 * n, 2 * n + 2);
         return { planId: `b${trial}/dig:${n}`, intentId: `trial-${trial}`, steps: mine.map((p, s) => ({ stepId: `d${s}`, type: 'dig_block', args: { position: { x: p.x, y: p.y, z: p.z } } })) };
       });
-      for (const plan of plans) await queue.submit(plan);
-      // The seeded moment: the k-th dig dispatched in this trial, then a seeded 0-600 ms into it.
-      const moment = 1 + Math.floor(random() * (plans.length * 2 - 1));
+      const crafts = Array.from({ length: options.craftsPerTrial }, (_, n) => ({ planId: `b${trial}/craft·${n}`, intentId: `trial-${trial}`, steps: [{ stepId: 'planks', type: 'craft_item', args: { item: 'oak_planks', count: 4 } }] }));
+      // Crafts between the digs, so kills land on both kinds.
+      const plans = digs.flatMap((dig, n) => (crafts[n] ? [dig, crafts[n]] : [dig]));
+      const planksBefore = counter.planks();
+      await queue.submitAll(plans);
+      // The seeded moment: the k-th step dispatched in this trial, then a seeded 0-600 ms into it.
+      const stepCount = plans.reduce((n, plan) => n + plan.steps.length, 0);
+      const moment = 1 + Math.floor(random() * (stepCount - 1));
       const dispatched = () => readLines(join(dir, 'dispatch.log')).filter((l) => l.startsWith(`dispatch b${trial}/`));
       const deadline = Date.now() + 30_000;
       while (dispatched().length < moment && Date.now() < deadline) await sleep(10);
@@ -111,6 +159,8 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
         killed.add(victim);
         void start(slot).catch(() => undefined);
       }
+      const restart = options.redisRestartTrials?.includes(trial) ?? false;
+      if (restart) await redis.restart();
       const endBy = Date.now() + 40_000;
       const ends = async () => Promise.all(plans.map(async (plan) => (await journal.history(plan.planId)).records.filter((r) => r.kind === 'plan_end')));
       while ((await ends()).some((e) => e.length === 0) && Date.now() < endBy) await sleep(100);
@@ -120,19 +170,30 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
       const recorded = readLines(join(dir, 'events.log')).map((l) => JSON.parse(l) as { type: string; key?: string; pid: number }).filter((e) => e.type === 'step.recorded');
       const lines = dispatched().map((l) => l.split(' '));
       const keys = plans.flatMap((plan) => plan.steps.map((step) => `${plan.planId}:${step.stepId}`));
-      const by = (key: string) => lines.filter(([, k]) => k === key).map(([, , pid]) => Number(pid));
+      // The processes that dispatched a key, in order: an executor's own retry of a failed attempt is one process.
+      const by = (key: string) => [...new Set(lines.filter(([, k]) => k === key).map(([, , pid]) => Number(pid)))];
       const doubles = keys.filter((key) => by(key).length > 1);
       const outside = doubles.filter((key) => by(key).slice(0, -1).some((pid) => !killed.has(pid) || recorded.some((e) => e.pid === pid && e.key === key)));
+      const crafted = (counter.planks() - planksBefore) / 4;
+      const craftKeys = new Set(crafts.map((plan) => `${plan.planId}:planks`));
+      const histories = await Promise.all(plans.map((plan) => journal.history(plan.planId)));
+      const inJournal = new Set(histories.flatMap((h) => h.records.flatMap((r) => (r.kind === 'step' ? [r.key] : []))));
       rows.push({
         trial,
         plans: plans.length,
         steps: keys.length,
         kills: slot >= 0 ? 1 : 0,
+        crafts: crafted,
+        craftPlans: crafts.length,
+        craftedTwice: Math.max(0, crafted - crafts.length - doubles.filter((key) => craftKeys.has(key)).length),
+        redisRestarted: restart,
+        acknowledgedLost: new Set(recorded.filter((e) => e.key !== undefined && keys.includes(e.key) && !inJournal.has(e.key)).map((e) => e.key)).size,
         lost,
         blocksDugTwice: targets.filter((t) => (transitions.get(t.toString()) ?? 0) > 1).length,
         blocksLeft: targets.filter((t) => observer.blockAt(t)?.name !== 'air').length,
         blocksUnseen: targets.filter((t) => !transitions.has(t.toString()) && observer.blockAt(t)?.name === 'air').length,
         redispatches: doubles.length,
+        retried: keys.filter((key) => lines.filter(([, k]) => k === key).length > by(key).length).length,
         doublesOutsideWindow: outside.length,
       });
     }
@@ -140,6 +201,7 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
   } finally {
     for (const child of children) if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
     observer.quit();
+    counter.stop();
     await Promise.all([queue.close(), journal.close()]);
     rmSync(dir, { recursive: true, force: true });
   }

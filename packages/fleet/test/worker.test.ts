@@ -132,6 +132,24 @@ describe('fleet workers', () => {
     await until('the readable plan to end', async () => (await ended(parts.journal, 'fine')).length === 1);
   });
 
+  it('queues a batch of plans in one call across verb sets; one bad plan in it queues none', async () => {
+    const parts = fleet('batch');
+    const world = join(dir, 'batch.log');
+    const batch = [
+      { planId: 'b/α', intentId: 'i', steps: [{ stepId: 'x', type: 'dig', args: { mark: 'α' } }] },
+      { planId: 'b/β', intentId: 'i', steps: [{ stepId: 'x', type: 'craft', args: { mark: 'β' } }, { stepId: 'y', type: 'dig', args: { mark: 'β2' } }] },
+      { planId: 'b/γ', intentId: 'i', steps: [{ stepId: 'x', type: 'dig', args: { mark: 'γ' } }] },
+    ];
+    await expect(parts.queue.submitAll([...batch, { planId: 'b/bad', intentId: 'i', steps: [{ stepId: 'x', type: 'dig', args: {} }], stray: true } as never])).rejects.toThrow(/stray/);
+    expect(await parts.queue.queueNames()).toEqual([]);
+    const submitted = await parts.queue.submitAll([...batch, batch[0]!]);
+    expect(submitted.map((s) => `${s.planId} ${s.queue}`)).toEqual(['b/α plans.dig', 'b/β plans.craft+dig', 'b/γ plans.dig', 'b/α plans.dig']);
+    expect(new Set(submitted.map((s) => s.traceParent.split('-')[1])).size).toBe(4);
+    bot('batcher', world, ['dig', 'craft'], parts, []);
+    await until('the batch to end', async () => (await Promise.all(batch.map((p) => ended(parts.journal, p.planId)))).every((e) => e.length === 1));
+    expect(effects(world).map((line) => line.split(' ')[1]).sort()).toEqual(['α', 'β', 'β2', 'γ'].sort());
+  });
+
   it('refuses a plan that is not a plan, with the field that is wrong', async () => {
     const { queue } = fleet('refuse');
     await expect(queue.submit({ planId: 'x', intentId: 'i', steps: [{ stepId: 'a', type: 'dig' }], extra: 1 } as never)).rejects.toThrow(/extra/);
