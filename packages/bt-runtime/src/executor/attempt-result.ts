@@ -38,11 +38,15 @@ export interface AttemptLimits {
 
 /** What the attempts of one step share: the actuator trace and the blackboard (created on first use). */
 export interface StepScope {
-  readonly entries: TraceEntry[];
+  /** NO_TRACE until the first entry. */
+  entries: TraceEntry[];
   dropped: number;
   readonly startedAt: number;
   blackboard?: Blackboard;
 }
+
+/** The trace of a step before its first entry (shared, frozen: the first entry replaces it). */
+export const NO_TRACE: TraceEntry[] = Object.freeze([]) as unknown as TraceEntry[];
 
 /** Everything one attempt needs. */
 export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Body> {

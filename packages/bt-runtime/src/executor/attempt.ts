@@ -131,8 +131,14 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const now = this.o.rt.clock.now();
     this.#lastActivity = now;
     const trace = this.o.scope;
-    if (trace.entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
-    else trace.entries.push(detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail });
+    const entries = trace.entries;
+    if (entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
+    else {
+      const entry: TraceEntry = detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail };
+      // The first entry gets an array of its own size (a push onto an empty array reserves 17 slots): most steps trace one command.
+      if (entries.length === 0) trace.entries = [entry];
+      else entries.push(entry);
+    }
     if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
     else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });

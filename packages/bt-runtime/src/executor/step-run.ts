@@ -3,7 +3,7 @@ import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt } from './attempt.js';
 import type { InFlight } from './idempotency.js';
-import { attemptLimits, type AttemptResult, type StepScope } from './attempt-result.js';
+import { attemptLimits, NO_TRACE, type AttemptResult, type StepScope } from './attempt-result.js';
 import { capLabel, stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
@@ -57,7 +57,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     this.rank = stepRank(o.step, o.planCtx.intent);
     this.#level = effectiveSafetyLevel(o.step, o.capability as Capability<never>);
     this.sinceMs = o.startedAt;
-    this.#scope = { entries: [], dropped: 0, startedAt: o.startedAt };
+    this.#scope = { entries: NO_TRACE, dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
   }
 
