@@ -4,7 +4,7 @@ import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
@@ -130,15 +130,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     if (phase === Phase.observing || phase === Phase.ended) return;
     const now = this.o.rt.clock.now();
     this.#lastActivity = now;
-    const trace = this.o.scope;
-    const entries = trace.entries;
-    if (entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
-    else {
-      const entry: TraceEntry = detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail };
-      // The first entry gets an array of its own size (a push onto an empty array reserves 17 slots): most steps trace one command.
-      if (entries.length === 0) trace.entries = [entry];
-      else entries.push(entry);
-    }
+    traceActivity(this.o.scope, this.o.limits.traceLimit, now, kind, name, detail);
     if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
     else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
