@@ -12,8 +12,6 @@ import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from
 import { Phase, shownPhase, transition, withOptional, NO_FAILURES, type Mutable, type StepEnd, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
-export type { StepRunOptions } from './runtime.js';
-
 /** What an attempt's result means for the loop: the step's outcome, or go round again. */
 type Next = StepOutcome | undefined;
 
@@ -78,10 +76,13 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     if (this.fastPath || planCtx.signal?.aborted || stopFailure(rt, planCtx) || cautionWaitMs(this.#level, rt) > 0 || !rt.slot.tryAcquire()) return this.#loop();
     this.#holding = true;
     this.#to(Phase.admitted);
-    activate(this.o.rt, this);
-    const guard = this.#guard();
-    if (guard) return Promise.resolve(this.#done(this.#fail(guard)));
-    return this.#attemptOnce().then((result) => this.#afterFirst(result));
+    activate(rt, this);
+    try {
+      const guard = this.#guard();
+      return guard ? Promise.resolve(this.#done(this.#fail(guard))) : this.#attemptOnce().then((result) => this.#afterFirst(result));
+    } catch (error) {
+      return Promise.resolve(this.#done(this.#bug(error)));
+    }
   }
 
   /** The first attempt's end outside the loop: the step's end, or the loop takes over (a retry's backoff, a resume). */
@@ -291,7 +292,6 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     // A bug caught after the step ended still ends it once (run()'s last resort).
     if (this.#phase !== Phase.ended) this.#to(Phase.ended);
     if (failure) (this.#failures ??= []).push(failure);
-    // Assigned, not spread: this runs once per step on the hot path.
     const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };
     const outcome = rt.report.end(withOptional(end, failure, observables, this.#ttfaMs, this.#scope, this.#acceptance));
     this.flight?.end(outcome);
