@@ -9,7 +9,7 @@ import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { precondsFailure, takeBaseline } from './predicates.js';
 import { activate, deactivate, releasePulse, type ActiveStep, type StepRunOptions } from './runtime.js';
 import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from './safety-level.js';
-import { Phase, shownPhase, transition, withOptional, NO_FAILURES, type Mutable, type StepEnd, type StepPhase } from './step.js';
+import { Phase, shownPhase, transition, NO_FAILURES, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
 /** What an attempt's result means for the loop: the step's outcome, or go round again. */
@@ -87,13 +87,12 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
 
   /** The first attempt's end outside the loop: the step's end, or the loop takes over (a retry's backoff, a resume). */
   #afterFirst(result: AttemptResult): StepOutcome | Promise<StepOutcome> {
-    let next: Next | Promise<Next>;
     try {
-      next = this.#afterAttempt(result);
+      const next = this.#afterAttempt(result);
+      return next === undefined || next instanceof Promise ? this.#loop(next ?? 'resume') : this.#done(next);
     } catch (error) {
       return this.#done(this.#bug(error));
     }
-    return next === undefined || next instanceof Promise ? this.#loop(next ?? 'resume') : this.#done(next);
   }
 
   /** The step's loop from its start, or (`after`) from the end of an attempt begun by `run`. */
@@ -286,14 +285,15 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return this.#end('failed', failure);
   }
 
-  /** ended: the step's outcome, with every failure of every attempt in provenance (built by step.ts's buildOutcome). */
+  /** ended: the step's outcome, with every failure of every attempt in provenance (built by step.ts's buildOutcome; its StepEnd has every field). */
   #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
     const { rt, planCtx, capability, key, args, startedAt } = this.o;
     // A bug caught after the step ended still ends it once (run()'s last resort).
     if (this.#phase !== Phase.ended) this.#to(Phase.ended);
     if (failure) (this.#failures ??= []).push(failure);
-    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };
-    const outcome = rt.report.end(withOptional(end, failure, observables, this.#ttfaMs, this.#scope, this.#acceptance));
+    const { entries, dropped } = this.#scope;
+    const traced = entries.length > 0 || dropped > 0;
+    const outcome = rt.report.end({ planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, failure, attempts: this.attempt, startedAt, ttfaMs: this.#ttfaMs, observables, key, args, trace: traced ? entries : undefined, traceDropped: traced ? dropped : undefined, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes, acceptance: this.#acceptance, duplicate: undefined });
     this.flight?.end(outcome);
     return outcome;
   }

@@ -1,7 +1,6 @@
 import type { Capability, StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
 import { capRef, type PlanContext } from './plan-context.js';
-import type { StepScope } from './attempt-result.js';
 import type { ActiveStepState } from './types.js';
 
 /**
@@ -76,7 +75,10 @@ export function shownPhase(phase: StepPhase, attempts: number): ActiveStepState[
   }
 }
 
-/** Everything known about a step when it ends; `buildOutcome` turns it into the outcome, the reporter records it. */
+/**
+ * Everything known about a step when it ends; `buildOutcome` turns it into the outcome, the reporter records it. A step
+ * run writes every field in one literal (unset ones undefined): no property store grown per step, one shape for the reporter.
+ */
 export interface StepEnd {
   readonly planCtx: PlanContext;
   readonly stepId: string;
@@ -102,19 +104,6 @@ export interface StepEnd {
 
 /** `T` with its readonly fields writable: hot-path objects are assigned field by field, not spread. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** Sets the optional fields of a step's end record that have a value (assigned, not spread: once per step on the hot path). */
-export function withOptional(end: Mutable<StepEnd>, failure: StepFailure | undefined, observables: Record<string, unknown> | undefined, ttfaMs: number | undefined, scope: StepScope, acceptance: StepEnd['acceptance']): StepEnd {
-  if (failure) end.failure = failure;
-  if (observables) end.observables = observables;
-  if (ttfaMs !== undefined) end.ttfaMs = ttfaMs;
-  if (scope.entries.length > 0 || scope.dropped > 0) {
-    end.trace = scope.entries;
-    end.traceDropped = scope.dropped;
-  }
-  if (acceptance) end.acceptance = acceptance;
-  return end;
-}
 
 /** The failures of a step that had none (shared, frozen). */
 export const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
