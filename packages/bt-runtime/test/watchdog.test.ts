@@ -12,7 +12,7 @@ class CountingClock extends ManualClock {
 }
 
 describe('the executor watchdog timer', () => {
-  it('keeps the armed timer for the same deadline, re-arms for another, and fires only for the attempt holding it', async () => {
+  it('keeps the armed timer for the same or a later deadline, re-arms for an earlier one, and fires only for the attempt holding it', async () => {
     const clock = new CountingClock();
     const watchdog = new WatchdogTimer(clock);
     const fired: string[] = [];
@@ -22,13 +22,23 @@ describe('the executor watchdog timer', () => {
     watchdog.clear(a);
     watchdog.set(b, 2000, 0); // the next attempt in the same tick: same deadline, no new timer
     expect(clock.made).toBe(1);
-    watchdog.set(b, 2500, 0);
+    watchdog.set(b, 2500, 0); // later: the timer armed for 2000 is kept
+    expect(clock.made).toBe(1);
+    await clock.advance(2000); // it fires early, calls nobody, and re-arms for 2500
+    expect(fired).toEqual([]);
     expect(clock.made).toBe(2);
     expect(clock.pending()).toBe(1);
-    await clock.advance(2499);
+    await clock.advance(499);
     expect(fired).toEqual([]);
     await clock.advance(1);
     expect(fired).toEqual(['b']);
+    watchdog.set(a, 4000, 2500);
+    watchdog.set(a, 3000, 2500); // earlier: cleared and armed anew, one timer pending
+    expect(clock.made).toBe(4);
+    expect(clock.pending()).toBe(1);
+    await clock.advance(500);
+    expect(fired).toEqual(['b', 'a']);
+    expect(clock.pending()).toBe(0);
   });
 
   it('a cleared deadline fires into nothing, and release leaves no timer pending', async () => {

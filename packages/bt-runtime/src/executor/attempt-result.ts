@@ -38,10 +38,27 @@ export interface AttemptLimits {
 
 /** What the attempts of one step share: the actuator trace and the blackboard (created on first use). */
 export interface StepScope {
-  readonly entries: TraceEntry[];
+  /** NO_TRACE until the first entry. */
+  entries: TraceEntry[];
   dropped: number;
   readonly startedAt: number;
   blackboard?: Blackboard;
+}
+
+/** The trace of a step before its first entry (shared, frozen: the first entry replaces it). */
+export const NO_TRACE: TraceEntry[] = Object.freeze([]) as unknown as TraceEntry[];
+
+/** Adds an entry to the step's trace (past `limit` entries, counts it as dropped). */
+export function traceActivity(scope: StepScope, limit: number, now: number, kind: TraceEntry['kind'], name: string, detail: string | undefined): void {
+  const entries = scope.entries;
+  if (entries.length >= limit) {
+    scope.dropped += 1;
+    return;
+  }
+  const entry: TraceEntry = detail === undefined ? { atMs: now - scope.startedAt, kind, name } : { atMs: now - scope.startedAt, kind, name, detail };
+  // The first entry gets an array of its own size (a push onto an empty array reserves 17 slots): most steps trace one command.
+  if (entries.length === 0) scope.entries = [entry];
+  else entries.push(entry);
 }
 
 /** Everything one attempt needs. */

@@ -4,7 +4,7 @@ import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
@@ -130,9 +130,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     if (phase === Phase.observing || phase === Phase.ended) return;
     const now = this.o.rt.clock.now();
     this.#lastActivity = now;
-    const trace = this.o.scope;
-    if (trace.entries.length >= this.o.limits.traceLimit) trace.dropped += 1;
-    else trace.entries.push(detail === undefined ? { atMs: now - trace.startedAt, kind, name } : { atMs: now - trace.startedAt, kind, name, detail });
+    traceActivity(this.o.scope, this.o.limits.traceLimit, now, kind, name, detail);
     if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
     else if (kind === 'transition') {
       this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });

@@ -3,7 +3,8 @@ import type { ActuatorSource } from '../body/instrument.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { EventHub } from './events.js';
 import type { HealthTracker, SlaFigures } from './health.js';
-import { StepRun, type StepRunOptions } from './step-run.js';
+import type { StepRunOptions } from './runtime.js';
+import { StepRun } from './step-run.js';
 
 /** Failures that are not the canary's doing (the stable version could not run either). */
 const NOT_THE_CANARY: ReadonlySet<ErrorCode> = new Set(['aborted', 'preempted', 'body_disconnected', 'duplicate']);

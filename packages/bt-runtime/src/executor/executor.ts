@@ -18,12 +18,11 @@ import { StepReporter } from './report.js';
 import { capLabel, stopFailure, type PlanContext } from './plan-context.js';
 import { endPlan, journalFailed } from './plan-end.js';
 import { ActuatorPulse } from './pulse.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime, StepRunOptions } from './runtime.js';
 import { safeRead } from './safe.js';
 import { holdCaution } from './safety-level.js';
 import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
-import type { StepRunOptions } from './step-run.js';
 import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PredicateEvaluator, RunOptions } from './types.js';
 

@@ -2,7 +2,8 @@ import { describeError, stepFailure, type StepFailure, type StepOutcome } from '
 import type { ActuatorSource } from '../body/instrument.js';
 import type { CanaryTrials, Trial } from './canary.js';
 import { answerDuplicate, settled, whenDurable, type IdempotencyEntry, type IdempotencyStore, type InFlight } from './idempotency.js';
-import { StepRun, type StepRunOptions } from './step-run.js';
+import type { StepRunOptions } from './runtime.js';
+import { StepRun } from './step-run.js';
 
 /** What a step's key is held with: the idempotency store and the canary trials. */
 export interface KeyHolders<Body extends ActuatorSource> {

@@ -100,14 +100,16 @@ export class IdempotencyStore {
   }
 
   #settle(key: string, entry: InFlight, outcome: StepOutcome): void {
-    if (outcome.status === 'succeeded') this.#remember(key, outcome);
+    // In one process a key in flight is joined, never begun again: no lookup for an earlier completion (a fleet's claims may race).
+    if (outcome.status === 'succeeded') this.#remember(key, outcome, this.shared);
     else this.#entries.delete(key);
     entry.settle(outcome);
   }
 
-  #remember(key: string, outcome: StepOutcome): void {
+  /** `completedBefore`: the key may have a completed entry already (a journal's replay, a fleet's racing claims). */
+  #remember(key: string, outcome: StepOutcome, completedBefore = true): void {
     // A key completed again moves to the newest end (its earlier place is dropped): rare, so a linear search.
-    const previous = this.#entries.get(key);
+    const previous = completedBefore ? this.#entries.get(key) : undefined;
     if (previous !== undefined && !(previous instanceof InFlight)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
     this.#entries.set(key, outcome);
     this.#order.push(key);

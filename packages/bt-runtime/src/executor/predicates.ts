@@ -49,6 +49,15 @@ export function unmetPredicates<Body>(evaluator: PredicateEvaluator<Body>, list:
   return { unmet };
 }
 
+/** The step's preconds before an attempt, on the evaluator's `baseline` (a baseline that threw refuses the step). */
+export function precondsFailure<Body>(evaluator: PredicateEvaluator<Body>, preconds: readonly Predicate[], body: Body, baseline: ReturnType<typeof takeBaseline>): StepFailure | undefined {
+  if (!baseline.ok) return stepFailure('guard_failed', `the predicate evaluator's baseline threw: ${baseline.error}`);
+  if (preconds.length === 0) return undefined;
+  const result = unmetPredicates(evaluator, preconds, body, baseline.value);
+  if ('error' in result) return stepFailure('guard_failed', `the predicate evaluator threw on the preconds: ${result.error}`);
+  return result.unmet.length > 0 ? stepFailure('precond_missing', `preconds do not hold: ${result.unmet.join(', ')}`, { missing: result.unmet }) : undefined;
+}
+
 /** The evaluator's baseline (what gains are measured against), taken before the step's first attempt. */
 export function takeBaseline<Body>(evaluator: PredicateEvaluator<Body>, body: Body): { ok: true; value: unknown } | { ok: false; error: string } {
   try {

@@ -4,16 +4,16 @@ import type { ExecutorMetrics } from '../metrics/metrics.js';
 import { counterSeries, histogramSeries, type DeltaSeries, type HistogramSeries } from '../metrics/series.js';
 import type { ProvenanceRecord, ProvenanceSink } from '../provenance/provenance.js';
 import type { EventHub } from './events.js';
-import type { HealthTracker } from './health.js';
+import type { HealthTracker, VersionHealth } from './health.js';
 import { capLabel } from './plan-context.js';
 import { buildOutcome, type Mutable, type StepEnd } from './step.js';
 
 /** The series a finished step is counted in. */
 interface StepSeries {
   readonly capability: string;
-  readonly version: string;
   readonly steps: DeltaSeries;
   readonly duration: HistogramSeries;
+  readonly health: VersionHealth;
 }
 
 /** Stands for "no capability" (the verb did not resolve) as a cache key. */
@@ -50,10 +50,9 @@ export class StepReporter {
     const series = this.#seriesOf(end.capability, label, end.duplicate ? 'duplicate' : outcome.failure?.code ?? 'none');
     series.steps.inc();
     series.duration.observe(Math.max(0, outcome.endedAt - outcome.startedAt) / 1000);
-    const { capability, version } = series;
     // More than one attempt means at least one local retry (an interrupted attempt is not counted).
-    if (!end.duplicate && outcome.attempts > 1) this.deps.metrics.stepsRetried.inc({ capability, outcome: outcome.status });
-    this.deps.health.record(capability, version, outcome);
+    if (!end.duplicate && outcome.attempts > 1) this.deps.metrics.stepsRetried.inc({ capability: series.capability, outcome: outcome.status });
+    series.health.record(outcome);
   }
 
   /** The TTFA series of a capability (made once per capability, not per step). */
@@ -78,7 +77,7 @@ export class StepReporter {
       const { steps, stepDuration } = this.deps.metrics;
       series = {
         capability,
-        version,
+        health: this.deps.health.of(capability, version),
         steps: counterSeries(steps, `${capability}\0${version}\0${outcome}\0${code}`, { capability, version, outcome, code }),
         duration: histogramSeries(stepDuration, `${capability}\0${version}\0${outcome}`, { capability, version, outcome }),
       };

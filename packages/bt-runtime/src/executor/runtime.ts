@@ -1,4 +1,4 @@
-import type { Capability, Logger } from '@sinew/executor-contracts';
+import type { Capability, Logger, PlanStep } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
@@ -6,7 +6,8 @@ import type { DeltaSeries } from '../metrics/series.js';
 import type { EventHub } from './events.js';
 import type { PlanContext } from './plan-context.js';
 import type { ExecutorPolicy } from './policy.js';
-import type { ActuatorPulse } from './pulse.js';
+import type { StepPredicates } from './predicates.js';
+import type { ActuatorPulse, PulseReceiver } from './pulse.js';
 import type { StepReporter } from './report.js';
 import type { StepSlot } from './slot.js';
 import type { WatchdogTimer } from './watchdog.js';
@@ -18,6 +19,14 @@ export interface StepCall<Body extends ActuatorSource> {
   readonly planCtx: PlanContext;
   readonly capability: Capability<Body>;
   readonly args: unknown;
+}
+
+/** What a step's run is given once its checks passed. */
+export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Body> {
+  readonly step: PlanStep;
+  readonly key: string;
+  readonly startedAt: number;
+  readonly predicates: StepPredicates;
 }
 
 /** The step that holds the body, as the executor sees it: what `state()` shows and how it is interrupted. */
@@ -60,4 +69,23 @@ export interface Runtime<Body extends ActuatorSource> {
   preemptReason: string | undefined;
   /** Until when (executor clock) a self-preservation preemption holds the body: plain `caution` steps wait. */
   cautionHeldUntil: number;
+}
+
+/** The step holds the body: `state()` shows it, the active-steps gauge counts it. */
+export function activate<Body extends ActuatorSource>(rt: Runtime<Body>, step: ActiveStep<Body>): void {
+  rt.active = step;
+  rt.activeSteps.add(1);
+}
+
+/** The step no longer holds the body (counted once), and the pulse stops reaching its attempt. */
+export function deactivate<Body extends ActuatorSource>(rt: Runtime<Body>, step: ActiveStep<Body>, attempt: PulseReceiver | undefined): void {
+  releasePulse(rt, attempt);
+  if (rt.active !== step) return;
+  rt.active = undefined;
+  rt.activeSteps.add(-1);
+}
+
+/** The pulse stops reaching an attempt once the step is done with it. */
+export function releasePulse(rt: Runtime<ActuatorSource>, attempt: PulseReceiver | undefined): void {
+  if (attempt && rt.pulse.target === attempt) rt.pulse.target = undefined;
 }

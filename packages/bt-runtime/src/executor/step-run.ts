@@ -1,23 +1,16 @@
-import { describeError, runGuard, stepFailure, type Capability, type PlanStep, type SafetyLevel, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, runGuard, stepFailure, type Capability, type SafetyLevel, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt } from './attempt.js';
 import type { InFlight } from './idempotency.js';
-import { attemptLimits, type AttemptResult, type StepScope } from './attempt-result.js';
+import { attemptLimits, NO_TRACE, type AttemptResult, type StepScope } from './attempt-result.js';
 import { capLabel, stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
-import { takeBaseline, unmetPredicates, type StepPredicates } from './predicates.js';
-import type { ActiveStep, StepCall } from './runtime.js';
+import { precondsFailure, takeBaseline } from './predicates.js';
+import { activate, deactivate, releasePulse, type ActiveStep, type StepRunOptions } from './runtime.js';
 import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from './safety-level.js';
-import { Phase, shownPhase, transition, NO_FAILURES, type Mutable, type StepEnd, type StepPhase } from './step.js';
+import { Phase, shownPhase, transition, NO_FAILURES, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
-
-export interface StepRunOptions<Body extends ActuatorSource> extends StepCall<Body> {
-  readonly step: PlanStep;
-  readonly key: string;
-  readonly startedAt: number;
-  readonly predicates: StepPredicates;
-}
 
 /** What an attempt's result means for the loop: the step's outcome, or go round again. */
 type Next = StepOutcome | undefined;
@@ -46,7 +39,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #ttfaMs: number | undefined;
   #acceptance: ProvenanceRecord['acceptance'];
   /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
-  #baseline: { readonly value: unknown } | undefined;
+  #baseline: ReturnType<typeof takeBaseline> | undefined;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
 
@@ -57,7 +50,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     this.rank = stepRank(o.step, o.planCtx.intent);
     this.#level = effectiveSafetyLevel(o.step, o.capability as Capability<never>);
     this.sinceMs = o.startedAt;
-    this.#scope = { entries: [], dropped: 0, startedAt: o.startedAt };
+    this.#scope = { entries: NO_TRACE, dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
   }
 
@@ -74,18 +67,48 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return shownPhase(this.phase, this.attempt);
   }
 
-  /** Runs the step to its end; never throws. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body (the fuzz pins them). */
-  async run(): Promise<StepOutcome> {
+  /**
+   * Runs the step to its end; never throws. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body
+   * (the fuzz pins them). The common case (a free slot, nothing to stop, yield to or hold for) has no async frame: `then` resumes at the tick `await` would.
+   */
+  run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
-    if (!this.fastPath) {
+    if (this.fastPath || planCtx.signal?.aborted || stopFailure(rt, planCtx) || cautionWaitMs(this.#level, rt) > 0 || !rt.slot.tryAcquire()) return this.#loop();
+    this.#holding = true;
+    this.#to(Phase.admitted);
+    activate(rt, this);
+    try {
+      const guard = this.#guard();
+      return guard ? Promise.resolve(this.#done(this.#fail(guard))) : this.#attemptOnce().then((result) => this.#afterFirst(result));
+    } catch (error) {
+      return Promise.resolve(this.#done(this.#bug(error)));
+    }
+  }
+
+  /** The first attempt's end outside the loop: the step's end, or the loop takes over (a retry's backoff, a resume). */
+  #afterFirst(result: AttemptResult): StepOutcome | Promise<StepOutcome> {
+    try {
+      const next = this.#afterAttempt(result);
+      return next === undefined || next instanceof Promise ? this.#loop(next ?? 'resume') : this.#done(next);
+    } catch (error) {
+      return this.#done(this.#bug(error));
+    }
+  }
+
+  /** The step's loop from its start, or (`after`) from the end of an attempt begun by `run`. */
+  async #loop(after?: Promise<Next> | 'resume'): Promise<StepOutcome> {
+    const { rt, planCtx } = this.o;
+    if (after === undefined && !this.fastPath) {
       // queued → admitted: a free slot is taken at once (no promise hop); a cancelled plan never takes it.
       this.#holding = !planCtx.signal?.aborted && rt.slot.tryAcquire();
       if (!this.#holding) this.#holding = await this.#queue();
       if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled before the step started'));
     }
-    this.#to(Phase.admitted);
-    this.#activate();
+    if (after === undefined) this.#to(Phase.admitted);
+    if (after === undefined) activate(this.o.rt, this);
     try {
+      const resumed = after instanceof Promise ? await after : undefined;
+      if (resumed) return resumed;
       for (;;) {
         const stop = stopFailure(rt, planCtx);
         if (stop) return this.#fail(stop);
@@ -105,12 +128,23 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
         if (ended) return ended;
       }
     } catch (error) {
-      // Unreachable by design; kept so a bug still ends the step with a code (A2).
-      return this.#fail(stepFailure('runner_error', `executor error: ${describeError(error)}`));
+      return this.#bug(error);
     } finally {
-      this.#deactivate();
+      deactivate(this.o.rt, this, this.#running);
       if (this.#holding) rt.slot.release();
     }
+  }
+
+  /** The step left its loop: the body is no longer its own. */
+  #done(outcome: StepOutcome): StepOutcome {
+    deactivate(this.o.rt, this, this.#running);
+    if (this.#holding) this.o.rt.slot.release();
+    return outcome;
+  }
+
+  /** Unreachable by design; kept so a bug still ends the step with a code (A2). */
+  #bug(error: unknown): StepOutcome {
+    return this.#fail(stepFailure('runner_error', `executor error: ${describeError(error)}`));
   }
 
   /** Waits for the slot behind the steps ahead; a higher rank asks the active step to yield at its next safe point. */
@@ -150,19 +184,11 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     else this.#wake?.(code === 'preempted' ? 'preempted' : 'aborted');
   }
 
-  /** The step's declared preconds, checked before each attempt. */
+  /** The step's declared preconds, checked before each attempt (the evaluator's baseline is taken before the first). */
   #preconds(): StepFailure | undefined {
     const { rt, predicates } = this.o;
     if (!rt.predicates || (predicates.preconds.length === 0 && predicates.effects.length === 0)) return undefined;
-    if (!this.#baseline) {
-      const baseline = takeBaseline(rt.predicates, rt.body);
-      if (!baseline.ok) return stepFailure('guard_failed', `the predicate evaluator's baseline threw: ${baseline.error}`);
-      this.#baseline = { value: baseline.value };
-    }
-    if (predicates.preconds.length === 0) return undefined;
-    const result = unmetPredicates(rt.predicates, predicates.preconds, rt.body, this.#baseline.value);
-    if ('error' in result) return stepFailure('guard_failed', `the predicate evaluator threw on the preconds: ${result.error}`);
-    return result.unmet.length > 0 ? stepFailure('precond_missing', `preconds do not hold: ${result.unmet.join(', ')}`, { missing: result.unmet }) : undefined;
+    return precondsFailure(rt.predicates, predicates.preconds, rt.body, (this.#baseline ??= takeBaseline(rt.predicates, rt.body)));
   }
 
   /** guarding → observing: one attempt with its watchdogs (see Attempt), the target of the actuator pulse while it runs. */
@@ -174,7 +200,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { planId: this.ref.planId, stepId: this.ref.stepId, verb: this.ref.verb, capability: capLabel(capability), attempt: this.attempt });
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
     const limits = attemptLimits(rt.policy, capability, step);
-    const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.value } : undefined;
+    const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.ok ? this.#baseline.value : undefined } : undefined;
     const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, effects });
     this.#running = attempt;
     rt.pulse.target = attempt;
@@ -184,7 +210,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
   #afterAttempt(result: AttemptResult): Next | Promise<Next> {
     const attempt = this.#running!;
-    this.#release(attempt);
+    releasePulse(this.o.rt, attempt);
     this.#running = undefined;
     // The step takes over from the phase its attempt ended in.
     this.#phase = attempt.endedIn;
@@ -234,12 +260,12 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
       return outcome;
     }
     rt.events.emit('step.preempted', { ...this.ref, reason, resumes: this.#resumes });
-    this.#deactivate();
+    deactivate(this.o.rt, this, this.#running);
     rt.slot.release();
     const signal = planCtx.signal ? { signal: planCtx.signal } : {};
     this.#holding = await rt.slot.acquire(byPriority ? { rank: this.rank, ahead: true, ...signal } : { priority: true, ...signal });
     if (!this.#holding) return this.#fail(stopFailure(rt, planCtx) ?? stepFailure('aborted', 'the plan was cancelled while preempted'));
-    this.#activate();
+    activate(this.o.rt, this);
     // The next safe point re-checks close/disconnect/cancel before the next attempt: a resume never outlives close().
     rt.events.emit('step.resumed', { ...this.ref, resumes: this.#resumes });
     this.#to(Phase.admitted);
@@ -255,44 +281,19 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return backoffWait(rt.clock, ms, planCtx.signal, (wake) => (this.#wake = wake));
   }
 
-  #activate(): void {
-    this.o.rt.active = this;
-    this.o.rt.activeSteps.add(1);
-  }
-
-  #deactivate(): void {
-    this.#release(this.#running);
-    if (this.o.rt.active !== this) return;
-    this.o.rt.active = undefined;
-    this.o.rt.activeSteps.add(-1);
-  }
-
-  /** The pulse stops reaching an attempt once the step is done with it. */
-  #release(attempt: Attempt<Body> | undefined): void {
-    if (attempt && this.o.rt.pulse.target === attempt) this.o.rt.pulse.target = undefined;
-  }
-
   #fail(failure: StepFailure): StepOutcome {
     return this.#end('failed', failure);
   }
 
-  /** ended: the step's outcome, with every failure of every attempt in provenance (built by step.ts's buildOutcome). */
+  /** ended: the step's outcome, with every failure of every attempt in provenance (built by step.ts's buildOutcome; its StepEnd has every field). */
   #end(status: StepOutcome['status'], failure?: StepFailure, observables?: Record<string, unknown>): StepOutcome {
     const { rt, planCtx, capability, key, args, startedAt } = this.o;
     // A bug caught after the step ended still ends it once (run()'s last resort).
     if (this.#phase !== Phase.ended) this.#to(Phase.ended);
     if (failure) (this.#failures ??= []).push(failure);
-    // Assigned, not spread: this runs once per step on the hot path.
-    const end: Mutable<StepEnd> = { planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, attempts: this.attempt, startedAt, key, args, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes };
-    if (failure) end.failure = failure;
-    if (observables) end.observables = observables;
-    if (this.#ttfaMs !== undefined) end.ttfaMs = this.#ttfaMs;
-    if (this.#scope.entries.length > 0 || this.#scope.dropped > 0) {
-      end.trace = this.#scope.entries;
-      end.traceDropped = this.#scope.dropped;
-    }
-    if (this.#acceptance) end.acceptance = this.#acceptance;
-    const outcome = rt.report.end(end);
+    const { entries, dropped } = this.#scope;
+    const traced = entries.length > 0 || dropped > 0;
+    const outcome = rt.report.end({ planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, failure, attempts: this.attempt, startedAt, ttfaMs: this.#ttfaMs, observables, key, args, trace: traced ? entries : undefined, traceDropped: traced ? dropped : undefined, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes, acceptance: this.#acceptance, duplicate: undefined });
     this.flight?.end(outcome);
     return outcome;
   }

@@ -75,7 +75,10 @@ export function shownPhase(phase: StepPhase, attempts: number): ActiveStepState[
   }
 }
 
-/** Everything known about a step when it ends; `buildOutcome` turns it into the outcome, the reporter records it. */
+/**
+ * Everything known about a step when it ends; `buildOutcome` turns it into the outcome, the reporter records it. A step
+ * run writes every field in one literal (unset ones undefined): no property store grown per step, one shape for the reporter.
+ */
 export interface StepEnd {
   readonly planCtx: PlanContext;
   readonly stepId: string;

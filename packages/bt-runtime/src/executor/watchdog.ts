@@ -2,19 +2,26 @@ import type { Clock, TimerHandle } from '../clock/clock.js';
 
 /**
  * The executor's watchdog timer, shared by its attempts (one runs at a time, I1). An attempt sets its
- * next deadline; a timer already armed for that same instant is kept instead of cleared and made again
- * (steps in a row within one clock tick cost no timer work), any other deadline re-arms it. A timer
- * whose attempt cleared it fires into nothing; the executor releases it when a plan ends.
+ * next deadline; a timer already armed for that instant or earlier is kept (steps in a row, each with a
+ * deadline a little later than the last, cost no timer work): when it fires before the deadline it re-arms
+ * for it, so `onDue` is never called early. Only an earlier deadline clears it and arms anew. A timer whose
+ * attempt cleared it fires into nothing; the executor releases it when a plan ends.
  */
 export class WatchdogTimer {
   #handle: TimerHandle | undefined;
-  #due = 0;
+  /** When the armed timer fires. */
+  #armedAt = 0;
   #owner: (() => void) | undefined;
+  /** When the owner's deadline is (at or after `#armedAt` while armed). */
+  #due = 0;
   readonly #fire = () => {
     this.#handle = undefined;
     const owner = this.#owner;
+    if (owner === undefined) return;
+    const now = this.clock.now();
+    if (now < this.#due) return this.#arm(this.#due, now);
     this.#owner = undefined;
-    owner?.();
+    owner();
   };
 
   constructor(private readonly clock: Clock) {}
@@ -23,10 +30,10 @@ export class WatchdogTimer {
   set(onDue: () => void, due: number, now: number): void {
     this.#owner = onDue;
     const at = Math.max(due, now);
-    if (this.#handle !== undefined && this.#due === at) return;
-    this.#cancel();
     this.#due = at;
-    this.#handle = this.clock.setTimeout(this.#fire, at - now);
+    if (this.#handle !== undefined && this.#armedAt <= at) return;
+    this.#cancel();
+    this.#arm(at, now);
   }
 
   /** Drops `onDue`'s deadline (the timer itself stays armed until released or due). */
@@ -37,6 +44,11 @@ export class WatchdogTimer {
   /** Clears the timer when no attempt holds a deadline (at the end of a plan, so nothing is left pending). */
   releaseIfIdle(): void {
     if (this.#owner === undefined) this.#cancel();
+  }
+
+  #arm(at: number, now: number): void {
+    this.#armedAt = at;
+    this.#handle = this.clock.setTimeout(this.#fire, at - now);
   }
 
   #cancel(): void {
