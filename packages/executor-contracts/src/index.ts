@@ -20,6 +20,7 @@ export {
   type RunnerResult,
   type SafetyLevel,
   type StepFailure,
+  type StepFailureOf,
   type StepOutcome,
   type StepStatus,
   type Vec3,
@@ -52,7 +53,17 @@ export {
 } from './predicates.js';
 export { pred } from './pred.js';
 export type { Declaration, SymbolicArgs } from './declarations.js';
-export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
+export {
+  describeError,
+  describeValue,
+  fail,
+  runnerStepFailure,
+  stepFailure,
+  summarizeIssues,
+  type FailureFields,
+  type RunnerFailure,
+  type RunnerFailureCode,
+} from './failure.js';
 export { ConfigError, parseConfig } from './config-error.js';
 export {
   PLANNER_ERROR_CODES,
