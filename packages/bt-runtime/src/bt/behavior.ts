@@ -1,4 +1,4 @@
-import { describeError, fail, type BehaviorRunner, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
+import { describeError, type BehaviorRunner, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
 import { BehaviourTree, convertMDSLToJSON, State, validateDefinition, type NodeDetails } from 'mistreevous';
 import { sleepOn, systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
 
@@ -519,7 +519,7 @@ export function defineBehavior<Body, Args>(options: BehaviorOptions<Body, Args>)
         if (state.error) {
           for (let slot = 0; slot < instance.invocations.length; slot += 1) instance.invocations[slot]?.leaf.abort(new Error('behavior tree failed'));
           const { nodePath, cause } = state.error;
-          return fail.runnerError(`behavior tree node ${nodePath} failed: ${describeError(cause)}`, { nodePath });
+          return { ok: false, code: 'runner_error', reason: `behavior tree node ${nodePath} failed: ${describeError(cause)}`, nodePath };
         }
         const treeState = instance.tree.getState();
         if (treeState === State.SUCCEEDED || treeState === State.FAILED) {
@@ -530,7 +530,7 @@ export function defineBehavior<Body, Args>(options: BehaviorOptions<Body, Args>)
           }
           if (treeState === State.SUCCEEDED) return undefined;
           const nodePath = state.lastFailedLeaf ?? 'root';
-          return fail.runnerError(`behavior tree failed at ${nodePath}`, { nodePath });
+          return { ok: false, code: 'runner_error', reason: `behavior tree failed at ${nodePath}`, nodePath };
         }
         if (!onAbort) {
           onAbort = stopOnAbort.bind(undefined, state);
