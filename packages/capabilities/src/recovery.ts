@@ -1,5 +1,6 @@
 import pathfinderPackage from 'mineflayer-pathfinder';
-import { fail, SCAFFOLD_BLOCKS, type Vec3 } from '@sinew/executor-contracts';
+import { fail, type Vec3 } from '@sinew/executor-contracts';
+import { SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import { z } from 'zod';
 import type { BotRunContext } from './body.js';
 import type { Failure } from './body/failures.js';

@@ -141,5 +141,4 @@ export {
 } from './gate/check.js';
 export { formatVerbReport, VerbReportFormatSchema, type VerbReportFormat } from './gate/format.js';
 export { locateVerb, scanVerbLiterals } from './gate/scan.js';
-export { EYE_HEIGHT, NEAR_BLOCK_DISTANCE, SCAFFOLD_BLOCKS } from './minecraft.js';
 export { fnv1a, fnv1a64, mulberry32 } from './random.js';

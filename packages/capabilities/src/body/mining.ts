@@ -1,6 +1,7 @@
 // The moves of a mine: one stair down or one block along a tunnel (hazards read before any dig), an ore in the
 // tunnel walls taken, a torch left behind in the dark.
-import { blockKey, EYE_HEIGHT, fail } from '@sinew/executor-contracts';
+import { blockKey, fail } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import { Vec3 } from 'vec3';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';

@@ -1,4 +1,5 @@
-import { EYE_HEIGHT, fail, type Vec3 } from '@sinew/executor-contracts';
+import { fail, type Vec3 } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { BotRunContext } from '../body.js';

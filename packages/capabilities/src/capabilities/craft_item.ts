@@ -1,4 +1,5 @@
-import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';

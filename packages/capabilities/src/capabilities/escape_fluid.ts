@@ -1,4 +1,5 @@
-import { accepted, blockKey, effectsUnmet, EYE_HEIGHT, fail, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';

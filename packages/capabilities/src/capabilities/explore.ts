@@ -1,4 +1,5 @@
-import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
