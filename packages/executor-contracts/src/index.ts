@@ -60,9 +60,7 @@ export {
   runnerStepFailure,
   stepFailure,
   summarizeIssues,
-  type FailureFields,
   type RunnerFailure,
-  type RunnerFailureCode,
 } from './failure.js';
 export { ConfigError, parseConfig } from './config-error.js';
 export {
