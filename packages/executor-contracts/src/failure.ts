@@ -31,13 +31,21 @@ function runnerFailure<const Code extends RunnerFailureCode>(code: Code) {
  * return fail.precondMissing('no planks', { missing: ['has_item:oak_planks:4'] });
  */
 export const fail = {
+  /** The step cannot be done as asked (`missing` may name what would make it possible); not retried by default. */
   guardFailed: runnerFailure('guard_failed'),
+  /** A precondition does not hold: `missing` names it as wire predicates, for a planner to subgoal. */
   precondMissing: runnerFailure('precond_missing'),
+  /** No progress (no path, boxed in, flapping); retried by default. */
   stuck: runnerFailure('stuck'),
+  /** The runner's own budget ran out; retried by default. */
   timeout: runnerFailure('timeout'),
+  /** The runner acted but the world did not change as it should (`unmet` names the effects); retried by default. */
   effectsUnmet: runnerFailure('effects_unmet'),
+  /** The attempt stopped because its signal aborted. */
   aborted: runnerFailure('aborted'),
+  /** The body went away mid-step. */
   bodyDisconnected: runnerFailure('body_disconnected'),
+  /** Anything else that went wrong in the runner; retried by default. */
   runnerError: runnerFailure('runner_error'),
 } as const;
 
