@@ -69,7 +69,7 @@ async function settle(ctx: { readonly signal: AbortSignal }, call: () => Promise
     return await call();
   } catch (error) {
     if (ctx.signal.aborted) throw error;
-    return { ok: false, code: 'runner_error', reason: describeError(error) };
+    return fail.runnerError(describeError(error));
   }
 }`;
 
@@ -104,7 +104,7 @@ async function settle(ctx, call) {
     return await call();
   } catch (error) {
     if (ctx.signal.aborted) throw error;
-    return { ok: false, code: 'runner_error', reason: describeError(error) };
+    return fail.runnerError(describeError(error));
   }
 }`,
     perBody: `/**
@@ -141,7 +141,7 @@ function commandNamed(table, name) {
 }`;
 
 const GENERATED_NAMES = new Set([
-  'defineCapability', 'describeError', 'guardOk', 'unverified', 'RunContext', 'RunnerResult', 'z', 'Vec3',
+  'defineCapability', 'describeError', 'fail', 'guardOk', 'unverified', 'RunContext', 'RunnerResult', 'z', 'Vec3',
   'settle', 'fromSuccess', 'fromBoolean', 'fromLeaf', 'fromWrapped', 'unmet', 'watchAttempt', 'propertyLog', 'callLog', 'joinedLines',
   'Attempt', 'LogReader', 'WrapperFailure', 'perBody', 'commandNamed', 'scriptFunction', 'readFileSync',
 ]);
@@ -178,7 +178,7 @@ export function renderCapabilitiesFile(input: CapabilitiesFileInput): string {
   const caps = input.capabilities;
   const contracts = input.contractsModule;
   if (caps.length > 0) {
-    for (const name of ['defineCapability', 'describeError', 'guardOk', 'unverified']) add(contracts, name, false);
+    for (const name of ['defineCapability', 'describeError', 'fail', 'guardOk', 'unverified']) add(contracts, name, false);
     add(contracts, 'RunContext', true);
     add(contracts, 'RunnerResult', true);
     add('zod', 'z', false);

@@ -163,7 +163,8 @@ const UNMET: Helper = {
     { name: 'logged', ts: 'string | undefined', js: 'string | undefined', initial: 'attempt.logged()' },
   ],
   returns: RESULT,
-  body: "  return { ok: false, code: attempt.acted() ? 'effects_unmet' : 'runner_error', reason: logged === undefined ? what : `${logged} (${what})` };",
+  body: `  const reason = logged === undefined ? what : \`\${logged} (\${what})\`;
+  return attempt.acted() ? fail.effectsUnmet(reason) : fail.runnerError(reason);`,
 };
 
 const FROM_BOOLEAN: Helper = {
@@ -188,7 +189,7 @@ const FROM_SUCCESS: Helper = {
   ],
   returns: RESULT,
   body: `  if (result.success) return { ok: true };
-  if (result.error !== undefined) return { ok: false, code: 'runner_error', reason: describeError(result.error) };
+  if (result.error !== undefined) return fail.runnerError(describeError(result.error));
   return unmet(attempt, \`\${runner} reported failure\`);`,
 };
 
@@ -210,7 +211,7 @@ const FROM_WRAPPED: Helper = {
   const failure = failures.find((f) => text.startsWith(f.prefix));
   if (failure === undefined) return result === undefined ? { ok: true } : { ok: true, observables: { result } };
   const reason = joinedLines(text) ?? text;
-  return failure.when === 'returned_false' ? unmet(attempt, runner, reason) : { ok: false, code: 'runner_error', reason };`,
+  return failure.when === 'returned_false' ? unmet(attempt, runner, reason) : fail.runnerError(reason);`,
 };
 
 const FROM_LEAF: Helper = {
@@ -223,7 +224,7 @@ const FROM_LEAF: Helper = {
   returns: RESULT,
   body: `  if (result.status === 'success') return { ok: true };
   const detail = result.error === undefined ? \`\${runner} ended with status \${result.status}\` : describeError(result.error);
-  return { ok: false, code: 'runner_error', reason: detail };`,
+  return fail.runnerError(detail);`,
 };
 
 /** Which helpers the generated file needs for these capabilities, in its language. */

@@ -136,7 +136,7 @@ describe('JavaScript CommonJS modules', () => {
   });
 
   it('writes CommonJS: require, module.exports, JSDoc types on the helpers', () => {
-    expect(text).toContain("const { defineCapability, describeError, guardOk, unverified } = require('@sinew/executor-contracts');");
+    expect(text).toContain("const { defineCapability, describeError, fail, guardOk, unverified } = require('@sinew/executor-contracts');");
     expect(text).toContain("const { equipItem, say, walk } = require('./actions.cjs');");
     expect(text).toMatch(/^module\.exports = \{ (equipItemCapability|sayCapability|walkCapability)(, (equipItemCapability|sayCapability|walkCapability)){2} \};$/m);
     expect(text).toContain("destination: z.enum(['hand', 'off-hand']).default('hand'),");

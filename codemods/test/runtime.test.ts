@@ -81,6 +81,7 @@ describe('generated capabilities at run time, on a fake body', () => {
       ok: false,
       code: 'runner_error',
       reason: 'cannot craft diamond',
+      retryable: true,
     });
   });
 
@@ -88,7 +89,7 @@ describe('generated capabilities at run time, on a fake body', () => {
     const goTo = modules.function!.goToCapability!;
     const bot = Object.assign(new FakeBot(), { reachable: false });
     const args = goTo.inputSchema.parse({ target: { x: 1, y: 2, z: 3 } });
-    await expect(goTo.run(context(bot), args)).resolves.toEqual({ ok: false, code: 'runner_error', reason: 'goTo returned false' });
+    await expect(goTo.run(context(bot), args)).resolves.toEqual({ ok: false, code: 'runner_error', reason: 'goTo returned false', retryable: true });
   });
 
   it('turns a throw into runner_error, but rethrows when the step was aborted', async () => {
@@ -98,6 +99,7 @@ describe('generated capabilities at run time, on a fake body', () => {
       ok: false,
       code: 'runner_error',
       reason: 'kicked for spam',
+      retryable: true,
     });
     const aborted = new AbortController();
     aborted.abort();

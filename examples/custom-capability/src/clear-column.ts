@@ -1,4 +1,4 @@
-import { accepted, blockKey, effectsUnmet, guardOk, precondMissing, Vec3Schema } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardOk, precondMissing, Vec3Schema } from '@sinew/executor-contracts';
 import { defineBotCapability, observeWorld, REACH, type SinewBot } from '@sinew/capabilities';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -48,7 +48,7 @@ export const clearColumn = defineBotCapability({
     try {
       // Top-down, so nothing above a dug block falls into it.
       for (const position of column(args).reverse()) {
-        if (ctx.signal.aborted) return { ok: false, code: 'aborted', reason: 'attempt aborted' };
+        if (ctx.signal.aborted) return fail.aborted('attempt aborted');
         const block = bot.blockAt(position);
         if (block && !AIR.has(block.name)) await bot.dig(block, true);
       }

@@ -1,5 +1,6 @@
 import type { PredicateEvaluator } from '@sinew/bt-runtime';
-import { NEAR_BLOCK_DISTANCE, type ItemRef, type Predicate, type PredicateKind } from '@sinew/executor-contracts';
+import { type ItemRef, type Predicate, type PredicateKind } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { outOfFluid } from './body/fluids.js';
 import { blockMatcher, eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from './body/geometry.js';

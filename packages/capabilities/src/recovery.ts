@@ -1,5 +1,6 @@
 import pathfinderPackage from 'mineflayer-pathfinder';
-import { SCAFFOLD_BLOCKS, type Vec3 } from '@sinew/executor-contracts';
+import { fail, type Vec3 } from '@sinew/executor-contracts';
+import { SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import { z } from 'zod';
 import type { BotRunContext } from './body.js';
 import type { Failure } from './body/failures.js';
@@ -173,7 +174,7 @@ function rung(ctx: BotRunContext, name: RecoveryRung, input: LadderInput): strin
 export async function climbLadder(ctx: BotRunContext, input: LadderInput, first: Failure): Promise<{ failure?: Failure; ladder: RungRecord[] }> {
   const ladder: RungRecord[] = [];
   for (const name of RECOVERY_RUNGS) {
-    if (ctx.signal.aborted) return { failure: { ok: false, code: 'aborted', reason: 'recovery aborted', retryable: false }, ladder };
+    if (ctx.signal.aborted) return { failure: fail.aborted('recovery aborted'), ladder };
     const attempt = rung(ctx, name, input);
     if (typeof attempt === 'string') {
       ladder.push({ rung: name, result: 'skipped', reason: attempt });
@@ -185,5 +186,5 @@ export async function climbLadder(ctx: BotRunContext, input: LadderInput, first:
     if (!failed) return { ladder };
   }
   const record = ladder.map((r) => `${r.rung} ${r.result} (${r.reason})`).join('; ');
-  return { failure: { ok: false, code: 'stuck', reason: `${first.reason}; recovery ladder exhausted: ${record}`, retryable: false }, ladder };
+  return { failure: fail.stuck(`${first.reason}; recovery ladder exhausted: ${record}`, { retryable: false }), ladder };
 }

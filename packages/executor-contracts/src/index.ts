@@ -20,6 +20,7 @@ export {
   type RunnerResult,
   type SafetyLevel,
   type StepFailure,
+  type StepFailureOf,
   type StepOutcome,
   type StepStatus,
   type Vec3,
@@ -52,7 +53,15 @@ export {
 } from './predicates.js';
 export { pred } from './pred.js';
 export type { Declaration, SymbolicArgs } from './declarations.js';
-export { describeError, describeValue, stepFailure, summarizeIssues } from './failure.js';
+export {
+  describeError,
+  describeValue,
+  fail,
+  runnerStepFailure,
+  stepFailure,
+  summarizeIssues,
+  type RunnerFailure,
+} from './failure.js';
 export { ConfigError, parseConfig } from './config-error.js';
 export {
   PLANNER_ERROR_CODES,
@@ -130,5 +139,4 @@ export {
 } from './gate/check.js';
 export { formatVerbReport, VerbReportFormatSchema, type VerbReportFormat } from './gate/format.js';
 export { locateVerb, scanVerbLiterals } from './gate/scan.js';
-export { EYE_HEIGHT, NEAR_BLOCK_DISTANCE, SCAFFOLD_BLOCKS } from './minecraft.js';
 export { fnv1a, fnv1a64, mulberry32 } from './random.js';

@@ -1,5 +1,6 @@
 // Minecraft facts that more than one package reads: one constant per fact, so a body, a planner and the
-// belief layer cannot disagree on what "near", "eye level" or "a block to pillar with" means.
+// belief layer cannot disagree on what "near", "eye level" or "a block to pillar with" means. Published as
+// `@sinew/executor-contracts/minecraft`, apart from the body-neutral root.
 
 /** How close (blocks) a block must be for `near_block:<block>` to hold: bodies check it, planners plan with it. */
 export const NEAR_BLOCK_DISTANCE = 4;

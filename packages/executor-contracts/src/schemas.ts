@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCodeSchema } from './codes.js';
+import { ErrorCodeSchema, type ErrorCode } from './codes.js';
 import { PredicateStringSchema } from './predicates.js';
 
 const id = z.string().min(1).max(256);
@@ -99,25 +99,51 @@ export const ZodIssueSummarySchema = z.object({
 });
 export type ZodIssueSummary = z.infer<typeof ZodIssueSummarySchema>;
 
-/** A coded failure: what went wrong, whether it may be retried, and what a planner needs to repair it. */
-export const StepFailureSchema = z.object({
-  code: ErrorCodeSchema,
-  reason: z.string(),
-  retryable: z.boolean(),
-  /** Missing preconditions, e.g. `has_item:stick` (precond_missing). */
-  missing: z.array(z.string()).optional(),
-  /** Declared effects acceptance did not observe (effects_unmet). */
-  unmet: z.array(z.string()).optional(),
-  /** Schema issues (invalid_args). */
-  issues: z.array(ZodIssueSummarySchema).optional(),
-  /** Path of the behavior-tree node that failed, when known. */
-  nodePath: z.string().optional(),
-  /** Registered verbs close to an unknown one. */
-  suggestions: z.array(z.string()).optional(),
-});
-export type StepFailure = z.infer<typeof StepFailureSchema>;
+const failureBase = { reason: z.string(), retryable: z.boolean() };
+/** Missing preconditions as wire predicates, e.g. `has_item:stick` (a planner subgoals them). */
+const missing = z.array(z.string()).optional();
+/** Path of the behavior-tree node that failed, when known (failures a runner reports). */
+const nodePath = z.string().optional();
 
-/** What a runner returns: nothing (success), `{ ok: true }` with observables, or a failure (code defaults to runner_error). */
+/** One variant of the failure union: its code, reason, retryable and the fields that code carries, nothing else. */
+function failureOf<const Code extends ErrorCode, Shape extends z.ZodRawShape>(code: Code, shape: Shape) {
+  return z.strictObject({ code: z.literal(code), ...failureBase, ...shape });
+}
+
+/**
+ * A coded failure, one variant per code of `ERROR_CODES`: what went wrong, whether it may be retried, and
+ * the fields a planner needs to repair it — `missing` on a precondition, `unmet` on effects, `issues` on
+ * args, `suggestions` on an unknown verb, `nodePath` where a runner can report one. A field another code
+ * carries is refused. Build one with `stepFailure` (executor) or `fail.*` (runners).
+ */
+export const StepFailureSchema = z.discriminatedUnion('code', [
+  /** Registered verbs close to the unknown one. */
+  failureOf('unknown_verb', { suggestions: z.array(z.string()).optional() }),
+  /** The schema issues of the step or its args. */
+  failureOf('invalid_args', { issues: z.array(ZodIssueSummarySchema).optional() }),
+  failureOf('guard_failed', { missing, nodePath }),
+  failureOf('precond_missing', { missing, nodePath }),
+  failureOf('ttfa_exceeded', {}),
+  failureOf('stuck', { nodePath }),
+  failureOf('timeout', { nodePath }),
+  /** Declared effects acceptance did not observe. */
+  failureOf('effects_unmet', { unmet: z.array(z.string()).optional(), nodePath }),
+  failureOf('preempted', {}),
+  failureOf('aborted', { nodePath }),
+  failureOf('duplicate', {}),
+  failureOf('body_disconnected', { nodePath }),
+  failureOf('runner_error', { nodePath }),
+  failureOf('journal_unavailable', {}),
+]);
+/** Every field name any failure variant carries. */
+type FailureKey = z.infer<typeof StepFailureSchema> extends infer Variant ? (Variant extends unknown ? keyof Variant : never) : never;
+/** A variant whose absent fields read as `undefined`: `failure.missing` type-checks on any failure, narrowing by code gives the exact variant. */
+type WithAbsentFields<Variant> = Variant extends unknown ? Variant & { readonly [Key in Exclude<FailureKey, keyof Variant>]?: never } : never;
+export type StepFailure = WithAbsentFields<z.infer<typeof StepFailureSchema>>;
+/** The failure variant of one code, e.g. `StepFailureOf<'precond_missing'>` has `missing`. */
+export type StepFailureOf<Code extends ErrorCode> = Extract<StepFailure, { code: Code }>;
+
+/** What a runner returns: nothing (success), `{ ok: true }` with observables, or a failure (code defaults to runner_error; `fail.*` builds one). */
 export const RunnerResultSchema = z.union([
   z.void(),
   z.object({ ok: z.literal(true), observables: z.record(z.string(), z.unknown()).optional() }),
@@ -126,7 +152,10 @@ export const RunnerResultSchema = z.union([
     code: ErrorCodeSchema.optional(),
     reason: z.string(),
     retryable: z.boolean().optional(),
+    /** Kept on precond_missing and guard_failed. */
     missing: z.array(z.string()).readonly().optional(),
+    /** Kept on effects_unmet. */
+    unmet: z.array(z.string()).readonly().optional(),
     nodePath: z.string().optional(),
   }),
 ]);
@@ -151,4 +180,5 @@ export const StepOutcomeSchema = z.object({
   ttfaMs: z.number().nonnegative().optional(),
   observables: z.record(z.string(), z.unknown()).optional(),
 });
-export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
+/** A step outcome; its failure reads as `StepFailure` (absent fields of other codes read as undefined). */
+export type StepOutcome = Omit<z.infer<typeof StepOutcomeSchema>, 'failure'> & { failure?: StepFailure };

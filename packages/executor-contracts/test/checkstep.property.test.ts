@@ -13,6 +13,7 @@ import {
   StepFailureSchema,
   summarizeIssues,
   type GuardContext,
+  type StepFailure,
 } from '@sinew/executor-contracts';
 
 // Capabilities whose schemas and guards poke at their input in different ways (deep recursion included).
@@ -148,7 +149,7 @@ describe('checkStep on arbitrary input (property)', () => {
           return;
         }
         expect(Object.keys(result).sort()).toEqual(['failure', 'ok']);
-        const failure = StepFailureSchema.parse(result.failure);
+        const failure: StepFailure = StepFailureSchema.parse(result.failure);
         expect(['invalid_args', 'unknown_verb', 'guard_failed', 'precond_missing']).toContain(failure.code);
         expect(failure.retryable).toBe(ERROR_CODES[failure.code].retryable);
         expect(failure.reason.length).toBeGreaterThan(0);

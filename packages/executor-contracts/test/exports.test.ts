@@ -56,7 +56,14 @@ async function exportersByName(): Promise<Map<string, { pkg: string; spec: strin
 describe('public exports', () => {
   it('finds the entry points of every published package (the check cannot pass by loading nothing)', () => {
     const specs = entryPoints().map(({ spec }) => spec);
-    expect(specs).toEqual(expect.arrayContaining(['@sinew/executor-contracts', '@sinew/bt-runtime', '@sinew/capabilities', '@sinew/planners', '@sinew/planners/minecraft', '@sinew/belief']));
+    expect(specs).toEqual(expect.arrayContaining(['@sinew/executor-contracts', '@sinew/bt-runtime', '@sinew/capabilities', '@sinew/planners', '@sinew/planners/minecraft', '@sinew/belief', '@sinew/executor-contracts/minecraft']));
+  });
+
+  it('keeps Minecraft facts off the contracts root: they live on @sinew/executor-contracts/minecraft', async () => {
+    const root = (await import('@sinew/executor-contracts')) as Record<string, unknown>;
+    const minecraft = (await import('@sinew/executor-contracts/minecraft')) as Record<string, unknown>;
+    expect(Object.keys(minecraft).sort()).toEqual(['EYE_HEIGHT', 'NEAR_BLOCK_DISTANCE', 'SCAFFOLD_BLOCKS']);
+    expect(Object.keys(root).filter((name) => name in minecraft)).toEqual([]);
   });
 
   it('exports no value name from two packages (one home per name)', async () => {

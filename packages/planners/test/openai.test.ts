@@ -78,9 +78,9 @@ describe('OpenAI-compatible complete() over fetch', () => {
 
   it('a bad timeoutMs is rejected when the adapter is built, with the field named', () => {
     for (const timeoutMs of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs })).toThrow(/timeoutMs: expected a positive integer/);
+      expect(() => openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs })).toThrow(/openAiCompatibleComplete: invalid config:.*\n.*\n.*timeoutMs/);
     }
-    expect(() => openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'bad_options' }));
+    expect(() => openAiCompatibleComplete({ baseUrl, model: 'm', timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'invalid_config', where: 'openAiCompatibleComplete', path: ['timeoutMs'] }));
   });
 
   it('drives the LLM planner end to end: a bad reply, then a good one, over HTTP', async () => {

@@ -1,3 +1,4 @@
+import { ConfigError } from '@sinew/executor-contracts';
 import { createBot, type Bot } from 'mineflayer';
 import { TestkitError } from './errors.js';
 import { loginSettled } from './extensions/login.js';
@@ -29,7 +30,7 @@ export function serverOfBot(bot: Bot): { server: TestServer; state: ServerState 
 /** Connects a mineflayer bot and resolves once it has spawned and loaded the chunks around it. */
 export async function connectBot(server: TestServer, input: ConnectBotOptions = {}): Promise<Bot> {
   const state = stateOf(server);
-  const options = parseOptions(connectBotOptionsSchema, input, 'connectBot options');
+  const options = parseOptions(connectBotOptionsSchema, input, 'connectBot');
   const username = options.username ?? `bot${++state.botCounter}`;
 
   const bot = createBot({
@@ -59,10 +60,10 @@ export type AdoptBotOptions = z.input<typeof adoptBotOptionsSchema>;
  */
 export async function adoptBot(server: TestServer, bot: Bot, input: AdoptBotOptions = {}): Promise<Bot> {
   stateOf(server);
-  const options = parseOptions(adoptBotOptionsSchema, input, 'adoptBot options');
+  const options = parseOptions(adoptBotOptionsSchema, input, 'adoptBot');
   const owner = botServers.get(bot);
   if (owner === server) return bot;
-  if (owner) throw new TestkitError('invalid_options', `${bot.username} already belongs to the server on port ${owner.port}`);
+  if (owner) throw ConfigError.field('adoptBot', ['bot'], `${bot.username} already belongs to the server on port ${owner.port}`);
   return settle(server, bot, options.timeoutMs ?? 20_000);
 }
 
@@ -110,5 +111,5 @@ async function settle(server: TestServer, bot: Bot, timeoutMs: number): Promise<
 function assertConnectedTo(server: TestServer, bot: Bot): void {
   const remotePort = (bot._client as { socket?: { remotePort?: number } }).socket?.remotePort;
   if (remotePort !== server.port)
-    throw new TestkitError('invalid_options', `${bot.username} is connected to port ${String(remotePort)}, not to this server (port ${server.port})`);
+    throw ConfigError.field('adoptBot', ['bot'], `${bot.username} is connected to port ${String(remotePort)}, not to this server (port ${server.port})`);
 }

@@ -1,6 +1,6 @@
 /** Codes of the errors the testkit raises; each names one way a helper can fail. */
 export type TestkitErrorCode =
-  | 'invalid_options'
+  | 'inventory_full'
   | 'unknown_block'
   | 'unknown_item'
   | 'unknown_mob'

@@ -1,7 +1,6 @@
-import { mulberry32 } from '@sinew/executor-contracts';
+import { ConfigError, mulberry32 } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
-import { TestkitError } from './errors.js';
 import { ALREADY_SO } from './external.js';
 import { embedded, parseOptions, stateOf, type TestServer } from './server.js';
 import { syncAll } from './sync.js';
@@ -71,7 +70,7 @@ function shuffled<T>(items: T[], random: () => number): T[] {
  * on faces a bot can see and reach from outside. Same seed, same blocks.
  */
 export async function placeOutcrop(server: TestServer, input: OutcropOptions): Promise<PlacedOutcrop> {
-  const options = parseOptions(outcropOptionsSchema, input, 'placeOutcrop options');
+  const options = parseOptions(outcropOptionsSchema, input, 'placeOutcrop');
   const random = mulberry32(options.seed);
   const origin = new Vec3(Math.floor(options.at.x), Math.floor(options.at.y), Math.floor(options.at.z));
   const blocks = moundShape(origin, options.size ?? 5, random);
@@ -79,7 +78,7 @@ export async function placeOutcrop(server: TestServer, input: OutcropOptions): P
   const ironCount = options.iron ?? 4;
   const faces = shuffled(exposed(blocks), random);
   if (coalCount + ironCount > faces.length)
-    throw new TestkitError('invalid_options', `placeOutcrop options: ${coalCount} coal + ${ironCount} iron do not fit on ${faces.length} exposed blocks`);
+    throw ConfigError.field('placeOutcrop', [], `${coalCount} coal + ${ironCount} iron do not fit on ${faces.length} exposed blocks`);
   const coal = faces.slice(0, coalCount);
   const iron = faces.slice(coalCount, coalCount + ironCount);
   const ores = new Set([...coal, ...iron].map((b) => b.toString()));
@@ -117,7 +116,7 @@ export interface TechTreeWorld {
  * superflat ground. Same seed, same world.
  */
 export async function techTreeWorld(server: TestServer, input: TechTreeOptions): Promise<TechTreeWorld> {
-  const { seed } = parseOptions(techTreeOptionsSchema, input, 'techTreeWorld options');
+  const { seed } = parseOptions(techTreeOptionsSchema, input, 'techTreeWorld');
   const random = mulberry32(seed);
   const base = server.spawn.floored();
   const outcropAngle = random() * 2 * Math.PI;

@@ -1,3 +1,4 @@
+import { ConfigError } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { serverOfBot } from './bot.js';
@@ -19,7 +20,7 @@ function control(bot: Bot) {
 /** Adds `count` of an item to the bot's inventory (stacking, hotbar first) and waits until the bot sees it. */
 export async function give(bot: Bot, item: string, count = 1): Promise<void> {
   if (!Number.isInteger(count) || count < 1 || count > 64 * 36)
-    throw new TestkitError('invalid_options', `count: expected an integer 1..2304, received ${JSON.stringify(count)}`);
+    throw ConfigError.field('give', ['count'], `expected an integer 1..2304, received ${JSON.stringify(count)}`);
   const name = item.replace(/^minecraft:/, '');
   const { state, serv } = control(bot);
   if (!serv) {
@@ -29,14 +30,14 @@ export async function give(bot: Bot, item: string, count = 1): Promise<void> {
   const def = serv.registry.itemsByName[name];
   if (!def) throw new TestkitError('unknown_item', `no item named ${JSON.stringify(item)}`);
   const left = addToInventory(serv, playerOf(serv, bot.username).inventory, def.id, count);
-  if (left > 0) throw new TestkitError('invalid_options', `inventory of ${bot.username} is full (${left} ${name} not given)`);
+  if (left > 0) throw new TestkitError('inventory_full', `inventory of ${bot.username} is full (${left} ${name} not given)`);
   await syncBot(serv, bot);
 }
 
 /** Hurts the bot by `amount` half-hearts as a hit would (death at 0) and waits until the bot sees it. */
 export async function damage(bot: Bot, amount: number): Promise<void> {
   if (!(Number.isFinite(amount) && amount > 0))
-    throw new TestkitError('invalid_options', `amount: expected a positive number, received ${JSON.stringify(amount)}`);
+    throw ConfigError.field('damage', ['amount'], `expected a positive number, received ${JSON.stringify(amount)}`);
   const { state, serv } = control(bot);
   if (!serv) {
     await state.external!.command(`damage ${bot.username} ${amount}`);
@@ -50,7 +51,7 @@ export async function damage(bot: Bot, amount: number): Promise<void> {
 /** Sets the bot's food level (0..20) and waits until the bot sees it. */
 export async function setFood(bot: Bot, level: number): Promise<void> {
   if (!(Number.isInteger(level) && level >= 0 && level <= 20))
-    throw new TestkitError('invalid_options', `level: expected an integer 0..20, received ${JSON.stringify(level)}`);
+    throw ConfigError.field('setFood', ['level'], `expected an integer 0..20, received ${JSON.stringify(level)}`);
   const { serv } = control(bot);
   if (!serv) throw new TestkitError('unsupported_external', 'setFood has no vanilla command; use effects on an external server');
   const player = playerOf(serv, bot.username);
@@ -62,7 +63,7 @@ export async function setFood(bot: Bot, level: number): Promise<void> {
 /** Changes the bot's game mode (server and bot agree afterwards: `bot.game.gameMode`). */
 export async function setGameMode(bot: Bot, mode: GameMode): Promise<void> {
   const index = GAME_MODES.indexOf(mode);
-  if (index < 0) throw new TestkitError('invalid_options', `mode: expected one of ${GAME_MODES.join(', ')}, received ${JSON.stringify(mode)}`);
+  if (index < 0) throw ConfigError.field('setGameMode', ['mode'], `expected one of ${GAME_MODES.join(', ')}, received ${JSON.stringify(mode)}`);
   const { state, serv } = control(bot);
   if (!serv) {
     await state.external!.command(`gamemode ${mode} ${bot.username}`);

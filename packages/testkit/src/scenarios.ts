@@ -315,13 +315,13 @@ export type ScenarioResult<N extends ScenarioName> = Awaited<ReturnType<(typeof 
 
 /**
  * Builds a named world for a test in one call (on top of the current world: call `reset` first
- * for a clean slate). An unknown name throws `unknown_scenario` listing the known ones; bad options `invalid_options`.
+ * for a clean slate). An unknown name throws `unknown_scenario` listing the known ones; bad options a `ConfigError` (`invalid_config`).
  */
 export async function applyScenario<N extends ScenarioName>(server: TestServer, name: N, ...rest: ScenarioArgs<N>): Promise<ScenarioResult<N>> {
   if (!Object.hasOwn(SCENARIOS, name))
     throw new TestkitError('unknown_scenario', `no scenario named ${JSON.stringify(name)}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   const preset = SCENARIOS[name] as unknown as Scenario<z.ZodType, ScenarioResult<N>>;
-  const options = parseOptions(preset.options, rest[0], `${name} options`);
+  const options = parseOptions(preset.options, rest[0], `applyScenario.${name}`);
   return preset.build(server, options);
 }
 

@@ -1,3 +1,4 @@
+import { ConfigError, parseConfig } from '@sinew/executor-contracts';
 import { once } from 'node:events';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { Bot } from 'mineflayer';
@@ -84,7 +85,7 @@ const states = new WeakMap<TestServer, ServerState>();
 /** The bookkeeping of a handle returned by startServer. */
 export function stateOf(server: TestServer): ServerState {
   const state = states.get(server);
-  if (!state) throw new TestkitError('invalid_options', 'not a server returned by startServer()');
+  if (!state) throw ConfigError.field('testkit', ['server'], 'not a server returned by startServer()');
   if (state.stopped) throw new TestkitError('server_stopped', 'the server was stopped');
   return state;
 }
@@ -103,11 +104,9 @@ export function playerOf(serv: SquidServer, username: string): SquidPlayer {
   return player;
 }
 
-/** Parses options with zod; a bad field becomes an invalid_options error naming it. */
-export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw new TestkitError('invalid_options', `${what}: ${z.prettifyError(result.error)}`);
-  return result.data;
+/** Parses options with zod (absent options are `{}`); a bad field becomes a ConfigError (`invalid_config`) naming it. */
+export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, where: string): z.output<T> {
+  return parseConfig(where, schema, input ?? {});
 }
 
 /**
@@ -116,7 +115,7 @@ export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, wha
  * With SINEW_MC_HOST/SINEW_MC_PORT set, returns a handle to that external server instead.
  */
 export async function startServer(input: StartServerOptions = {}): Promise<TestServer> {
-  const options = parseOptions(startServerOptionsSchema, input, 'startServer options');
+  const options = parseOptions(startServerOptionsSchema, input, 'startServer');
   const version = options.version ?? DEFAULT_VERSION;
   const terrainSeed = options.world?.generator === 'terrain' ? (options.world.seed ?? options.seed ?? 0) : null;
   const spawn = terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed, version);
@@ -232,7 +231,7 @@ async function ensurePortFree(port: number): Promise<void> {
   const probe = createNetServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new TestkitError('invalid_options', `port: ${port} on 127.0.0.1 is not available (${err.code ?? err.message})`)),
+      reject(ConfigError.field('startServer', ['port'], `${port} on 127.0.0.1 is not available (${err.code ?? err.message})`)),
     );
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
@@ -337,7 +336,7 @@ async function startExternal(host: string, version: string, spawn: Vec3): Promis
   const portText = process.env.SINEW_MC_PORT ?? '25565';
   const port = Number(portText);
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
-    throw new TestkitError('invalid_options', `SINEW_MC_PORT: expected a port number, received ${JSON.stringify(portText)}`);
+    throw ConfigError.field('startServer', ['SINEW_MC_PORT'], `expected a port number, received ${JSON.stringify(portText)}`);
   const state: ServerState = {
     handle: undefined as unknown as TestServer,
     serv: null,

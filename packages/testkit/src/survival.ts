@@ -1,3 +1,4 @@
+import { ConfigError } from '@sinew/executor-contracts';
 import type { Bot } from 'mineflayer';
 import { z } from 'zod';
 import { serverOfBot } from './bot.js';
@@ -25,8 +26,8 @@ type DayCycleServer = SquidServer & { setTime(time: number): void; doDaylightCyc
 /** Sets the time of day in ticks (0 sunrise, 6 000 noon, 13 000 night, 18 000 midnight) and waits until bots see it. */
 export async function setTime(server: TestServer, ticks: number, input: SetTimeOptions = {}): Promise<void> {
   if (!(Number.isInteger(ticks) && ticks >= 0))
-    throw new TestkitError('invalid_options', `ticks: expected an integer ≥ 0, received ${JSON.stringify(ticks)}`);
-  const options = parseOptions(setTimeOptionsSchema, input, 'setTime options');
+    throw ConfigError.field('setTime', ['ticks'], `expected an integer ≥ 0, received ${JSON.stringify(ticks)}`);
+  const options = parseOptions(setTimeOptionsSchema, input, 'setTime');
   const state = stateOf(server);
   if (state.external) {
     await state.external.command(`time set ${ticks}`);
@@ -51,7 +52,7 @@ export function setHostileSpawning(server: TestServer, input: boolean | HostileS
 /** Sets the bot's air supply in ticks (0..300; 300 full, mineflayer shows ticks / 15 as `bot.oxygenLevel`). */
 export async function setAir(bot: Bot, ticks: number): Promise<void> {
   if (!(Number.isInteger(ticks) && ticks >= 0 && ticks <= HAZARD_RULES.maxAir))
-    throw new TestkitError('invalid_options', `ticks: expected an integer 0..300, received ${JSON.stringify(ticks)}`);
+    throw ConfigError.field('setAir', ['ticks'], `expected an integer 0..300, received ${JSON.stringify(ticks)}`);
   const { state } = serverOfBot(bot);
   if (!state.serv) throw new TestkitError('unsupported_external', 'setAir needs the embedded server');
   const player = playerOf(state.serv, bot.username);

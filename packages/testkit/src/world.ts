@@ -1,3 +1,4 @@
+import { ConfigError } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { TestkitError } from './errors.js';
 import { embedded, stateOf, GROUND_Y, type TestServer } from './server.js';
@@ -94,7 +95,7 @@ export async function placeTree(server: TestServer, base: Position, options: Tre
   const kind = options.kind ?? 'oak';
   const height = options.height ?? 5;
   if (!Number.isInteger(height) || height < 1 || height > 16)
-    throw new TestkitError('invalid_options', `height: expected an integer 1..16, received ${JSON.stringify(height)}`);
+    throw ConfigError.field('placeTree', ['height'], `expected an integer 1..16, received ${JSON.stringify(height)}`);
   const origin = floorOf(base);
   const logs: Vec3[] = [];
   const leaves: Vec3[] = [];

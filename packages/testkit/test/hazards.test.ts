@@ -120,7 +120,7 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
     expect(await waitFor(() => bot.health < 20, 5_000)).toBe(true);
   });
 
-  it('setAir rejects a value outside 0..300 with invalid_options', async () => {
-    await expect(setAir(bot, 301)).rejects.toMatchObject({ code: 'invalid_options' });
+  it('setAir rejects a value outside 0..300 with invalid_config', async () => {
+    await expect(setAir(bot, 301)).rejects.toMatchObject({ code: 'invalid_config' });
   });
 });

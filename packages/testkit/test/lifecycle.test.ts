@@ -88,7 +88,7 @@ describe('server lifecycle', () => {
     const probe = createServer().listen(0, '127.0.0.1');
     await once(probe, 'listening');
     const port = (probe.address() as AddressInfo).port;
-    await expect(startServer({ port })).rejects.toMatchObject({ code: 'invalid_options' });
+    await expect(startServer({ port })).rejects.toMatchObject({ code: 'invalid_config' });
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const server = await startServer({ port });
     started.push(server);

@@ -60,10 +60,10 @@ describe('world presets: seeded outcrop and the tech_tree world', () => {
     expect(key(again.trees.flatMap((t) => t.logs)) + key(again.outcrop.iron)).toBe(key(logs) + key(world.outcrop.iron));
   });
 
-  it('rejects bad preset options with invalid_options', async () => {
-    await expect(placeOutcrop(server, { at: { x: 0, y: 5, z: 0 }, seed: 1, size: 2 })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(placeOutcrop(server, { at: { x: 0, y: 5, z: 0 }, seed: 1, size: 3, coal: 20, iron: 20 })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(techTreeWorld(server, { seed: -1 })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(techTreeWorld(server, { seed: 1, extra: true } as never)).rejects.toMatchObject({ code: 'invalid_options' });
+  it('rejects bad preset options with invalid_config', async () => {
+    await expect(placeOutcrop(server, { at: { x: 0, y: 5, z: 0 }, seed: 1, size: 2 })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(placeOutcrop(server, { at: { x: 0, y: 5, z: 0 }, seed: 1, size: 3, coal: 20, iron: 20 })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(techTreeWorld(server, { seed: -1 })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(techTreeWorld(server, { seed: 1, extra: true } as never)).rejects.toMatchObject({ code: 'invalid_config' });
   });
 });

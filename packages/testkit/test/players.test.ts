@@ -64,7 +64,7 @@ describe('players, death, respawn and game modes', () => {
     expect(alice.game.gameMode).toBe('adventure');
     await setGameMode(alice, 'survival');
     expect(alice.game.gameMode).toBe('survival');
-    await expect(setGameMode(alice, 'hardcore' as never)).rejects.toMatchObject({ code: 'invalid_options' });
+    await expect(setGameMode(alice, 'hardcore' as never)).rejects.toMatchObject({ code: 'invalid_config' });
   });
 
   it('falling more than 3 blocks hurts, a short drop does not', async () => {

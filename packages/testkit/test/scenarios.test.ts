@@ -43,11 +43,11 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     await reset(server);
   });
 
-  it('an unknown name is an unknown_scenario error listing the known ones; bad options are invalid_options naming the field', async () => {
+  it('an unknown name is an unknown_scenario error listing the known ones; bad options are a ConfigError naming the field', async () => {
     await expect(applyScenario(server, 'volcano' as never, {} as never)).rejects.toThrow(/unknown_scenario.*volcano.*known: no_crafting_table, hostile_swarm_at_nightfall, lava_pit, deep_water, flapping_corridor, kick_mid_step/s);
-    await expect(applyScenario(server, 'lava_pit', { depth: 9 })).rejects.toThrow(/invalid_options.*depth/s);
-    await expect(applyScenario(server, 'deep_water', { colour: 'blue' } as never)).rejects.toThrow(/invalid_options.*colour/s);
-    await expect(applyScenario(server, 'kick_mid_step', { username: 'subject' })).rejects.toThrow(/invalid_options.*afterMs/s);
+    await expect(applyScenario(server, 'lava_pit', { depth: 9 })).rejects.toThrow(/invalid config.*depth/s);
+    await expect(applyScenario(server, 'deep_water', { colour: 'blue' } as never)).rejects.toThrow(/invalid config.*colour/s);
+    await expect(applyScenario(server, 'kick_mid_step', { username: 'subject' })).rejects.toThrow(/invalid config.*afterMs/s);
   });
 
   it('no_crafting_table: the table near the spawn and the one in the inventory are gone; a tree stands 5 blocks away', async () => {

@@ -68,10 +68,10 @@ describe('night-time hostile spawning', () => {
     }
   });
 
-  it('bad spawning options are an invalid_options error naming the field', async () => {
-    expect(() => setHostileSpawning(server, { minDistance: 10, maxDistance: 5 })).toThrow(/invalid_options.*maxDistance/s);
-    expect(() => setHostileSpawning(server, { radius: 5 } as never)).toThrow(/invalid_options.*radius/s);
-    await expect(startServer({ hostileSpawning: { cap: 0 } })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(setTime(server, -1)).rejects.toMatchObject({ code: 'invalid_options' });
+  it('bad spawning options are a ConfigError (invalid_config) naming the field', async () => {
+    expect(() => setHostileSpawning(server, { minDistance: 10, maxDistance: 5 })).toThrow(/invalid config.*maxDistance/s);
+    expect(() => setHostileSpawning(server, { radius: 5 } as never)).toThrow(/invalid config.*radius/s);
+    await expect(startServer({ hostileSpawning: { cap: 0 } })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(setTime(server, -1)).rejects.toMatchObject({ code: 'invalid_config' });
   });
 });

@@ -86,7 +86,7 @@ describe('a generated terrain world on the embedded server', () => {
   });
 
   it('rejects an unknown generator with a structured error', async () => {
-    await expect(startServer({ world: { generator: 'amplified' as 'terrain', seed: 1 } })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(startServer({ version: '1.16.5', world: { generator: 'terrain', seed: 1 } })).rejects.toMatchObject({ code: 'invalid_options', message: expect.stringContaining('1.18') });
+    await expect(startServer({ world: { generator: 'amplified' as 'terrain', seed: 1 } })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(startServer({ version: '1.16.5', world: { generator: 'terrain', seed: 1 } })).rejects.toMatchObject({ code: 'invalid_config', message: expect.stringContaining('1.18') });
   });
 });

@@ -69,7 +69,7 @@ describe('embedded server and world helpers', () => {
   });
 
   it('rejects bad options with a structured error', async () => {
-    await expect(startServer({ port: -1 })).rejects.toMatchObject({ code: 'invalid_options' });
-    await expect(connectBot(server, { username: 'bad name!' })).rejects.toMatchObject({ code: 'invalid_options' });
+    await expect(startServer({ port: -1 })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(connectBot(server, { username: 'bad name!' })).rejects.toMatchObject({ code: 'invalid_config' });
   });
 });

@@ -1,4 +1,4 @@
-import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts';
+import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { createModes, type BodySignals, type Modes, type ModesOptions } from '../modes/modes.js';

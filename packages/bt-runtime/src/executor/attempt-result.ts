@@ -1,4 +1,4 @@
-import { describeError, isRetryable, MAX_TIMER_MS, RunnerResultSchema, stepFailure, type Blackboard, type Capability, type ErrorCode, type PlanStep, type Predicate, type StepFailure, type StepInfo } from '@sinew/executor-contracts';
+import { describeError, MAX_TIMER_MS, RunnerResultSchema, runnerStepFailure, stepFailure, type Blackboard, type Capability, type PlanStep, type Predicate, type StepFailure, type StepInfo } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import { z } from 'zod';
 import type { ProvenanceRecord, TraceEntry } from '../provenance/provenance.js';
@@ -131,13 +131,5 @@ function interpretParsed(capability: string, value: unknown): Interpreted {
   const result = parsed.data;
   if (result === undefined) return { ok: true };
   if (result.ok) return result.observables ? { ok: true, observables: result.observables } : { ok: true };
-  const code: ErrorCode = result.code ?? 'runner_error';
-  return {
-    ok: false,
-    failure: stepFailure(code, result.reason, {
-      retryable: result.retryable ?? isRetryable(code),
-      ...(result.missing ? { missing: [...result.missing] } : {}),
-      ...(result.nodePath ? { nodePath: result.nodePath } : {}),
-    }),
-  };
+  return { ok: false, failure: runnerStepFailure(result) };
 }

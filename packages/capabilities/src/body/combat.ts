@@ -1,3 +1,4 @@
+import { fail } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
@@ -44,11 +45,11 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
     while (hits < limits.hits && alive(bot, target)) {
       if (ctx.signal.aborted) return ABORTED;
       if (ctx.now() - startedAt > limits.budgetMs)
-        return { ok: false, code: 'timeout', reason: `${target.name} still alive after ${limits.budgetMs / 1000} s (${hits} hits)`, retryable: true };
+        return fail.timeout(`${target.name} still alive after ${limits.budgetMs / 1000} s (${hits} hits)`);
       // Every hit that lands is answered with a hurt animation; a target that never flinches is not really there.
       const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
       if (hits - answered >= MAX_UNANSWERED_HITS)
-        return { ok: false, code: 'effects_unmet', reason: `${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`, retryable: true };
+        return fail.effectsUnmet(`${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`);
       if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
         await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
         bot.attack(target);
@@ -56,7 +57,7 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         lastHitAt = ctx.now();
         await ctx.sleep(HIT_COOLDOWN_MS);
       } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
-        return { ok: false, code: 'stuck', reason: `could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`, retryable: true };
+        return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {

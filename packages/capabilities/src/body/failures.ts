@@ -1,11 +1,11 @@
-import type { RunnerResult } from '@sinew/executor-contracts';
+import { fail, type RunnerResult } from '@sinew/executor-contracts';
 
 export type Failure = Extract<RunnerResult, { ok: false }>;
 
 /** A runner failure for an aborted attempt. */
-export const ABORTED: Failure = { ok: false, code: 'aborted', reason: 'attempt aborted', retryable: false };
+export const ABORTED: Failure = fail.aborted('attempt aborted');
 
-/** A runner failure from anything thrown by mineflayer. */
-export function thrown(code: Failure['code'], what: string, error: unknown): Failure {
-  return { ok: false, code: code ?? 'runner_error', reason: `${what}: ${error instanceof Error ? error.message : String(error)}` };
+/** A runner failure from anything thrown by mineflayer (the code is always runner_error; call sites name it). */
+export function thrown(_code: 'runner_error', what: string, error: unknown): Failure {
+  return fail.runnerError(`${what}: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -1,4 +1,5 @@
-import { blockKey, EYE_HEIGHT, type Vec3 as Position } from '@sinew/executor-contracts';
+import { blockKey, type Vec3 as Position } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import type { SinewBot } from '../bot.js';
 import { observeWorld, type ObservedWorld } from '../world.js';
 

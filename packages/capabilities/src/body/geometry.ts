@@ -1,4 +1,5 @@
-import { EYE_HEIGHT, type Vec3 as Position } from '@sinew/executor-contracts';
+import { type Vec3 as Position } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import type { Block } from '../mc-types.js';

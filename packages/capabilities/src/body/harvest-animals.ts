@@ -1,3 +1,4 @@
+import { fail } from '@sinew/executor-contracts';
 import type { BotRunContext } from '../body.js';
 import type { Entity } from '../mc-types.js';
 import { dropsNear, pickUpDrops } from './drops.js';
@@ -26,7 +27,7 @@ export async function harvestAnimals(
   let collected = 0;
   while (done < options.count) {
     const target = options.next();
-    if (!target) return { ok: false, code: 'effects_unmet', reason: `no ${options.what} left in range after ${done} of ${options.count}`, retryable: false };
+    if (!target) return fail.effectsUnmet(`no ${options.what} left in range after ${done} of ${options.count}`, { retryable: false });
     const failure = await options.act(target);
     if (failure) return failure;
     done += 1;

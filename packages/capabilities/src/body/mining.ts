@@ -1,6 +1,7 @@
 // The moves of a mine: one stair down or one block along a tunnel (hazards read before any dig), an ore in the
 // tunnel walls taken, a torch left behind in the dark.
-import { blockKey, EYE_HEIGHT } from '@sinew/executor-contracts';
+import { blockKey, fail } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import { Vec3 } from 'vec3';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
@@ -35,7 +36,7 @@ async function openCells(ctx: BotRunContext, cells: readonly Vec3[]): Promise<Fa
     const block = bot.blockAt(cell);
     if (!block || block.boundingBox === 'empty') continue;
     if (!(await digWithBestTool(ctx, block))) return ABORTED;
-    if (bot.blockAt(cell)?.boundingBox !== 'empty') return { ok: false, code: 'effects_unmet', reason: `${block.name} at ${blockKey(cell)} did not break`, retryable: true };
+    if (bot.blockAt(cell)?.boundingBox !== 'empty') return fail.effectsUnmet(`${block.name} at ${blockKey(cell)} did not break`);
   }
   return undefined;
 }
@@ -83,12 +84,12 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
       if (ctx.signal.aborted) return ABORTED;
       if (attempt === 1) {
         const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
-        return { ok: false, code: 'stuck', reason: `could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`, retryable: true };
+        return fail.stuck(`could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`);
       }
     }
     return { facing: index };
   }
-  return { ok: false, code: 'stuck', reason: `hazards on every side of ${blockKey(feet)}: ${hazards.join('; ')}`, retryable: false };
+  return fail.stuck(`hazards on every side of ${blockKey(feet)}: ${hazards.join('; ')}`, { retryable: false });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { blockKey, formatPredicate, pred, type Vec3 as Position } from '@sinew/executor-contracts';
+import { blockKey, fail, formatPredicate, pred, type Vec3 as Position } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
@@ -46,9 +46,9 @@ export function freeSpotNextTo(bot: SinewBot): Vec3 | undefined {
 export async function placeAt(ctx: BotRunContext, item: string, position: Position): Promise<Failure | undefined> {
   const bot = ctx.body;
   const placement = placementReference(bot, position);
-  if (!placement) return { ok: false, code: 'guard_failed', reason: `nothing solid next to ${blockKey(position)} to place against`, retryable: false };
+  if (!placement) return fail.guardFailed(`nothing solid next to ${blockKey(position)} to place against`);
   const stack = bot.inventory.items().find((candidate) => candidate.name === item);
-  if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${item} in inventory`, missing: [formatPredicate(pred.hasItem(item))], retryable: false };
+  if (!stack) return fail.precondMissing(`no ${item} in inventory`, { missing: [formatPredicate(pred.hasItem(item))] });
   try {
     if (bot.heldItem?.name !== item) await bot.equip(stack, 'hand');
     if (ctx.signal.aborted) return ABORTED;

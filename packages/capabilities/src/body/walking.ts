@@ -1,4 +1,5 @@
-import { EYE_HEIGHT, type Vec3 } from '@sinew/executor-contracts';
+import { fail, type Vec3 } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { BotRunContext } from '../body.js';
@@ -65,7 +66,7 @@ export interface WalkOptions {
   readonly sampleMs?: number;
 }
 
-const NAVIGATION_ABORTED: Failure = { ok: false, code: 'aborted', reason: 'navigation aborted', retryable: false };
+const NAVIGATION_ABORTED: Failure = fail.aborted('navigation aborted');
 
 /**
  * Walks to a pathfinder goal: abortable, FM-04 flap detection, progress on every path update. Resolves
@@ -94,9 +95,9 @@ export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOption
 function pathfinderFailure(error: unknown): Failure {
   const name = error instanceof Error ? error.name : '';
   const message = error instanceof Error ? error.message : String(error);
-  if (name === 'NoPath') return { ok: false, code: 'stuck', reason: `no path: ${message}`, retryable: false };
-  if (name === 'Timeout') return { ok: false, code: 'stuck', reason: `pathfinder gave up: ${message}`, retryable: true };
-  return { ok: false, code: 'stuck', reason: `navigation failed: ${message}`, retryable: true };
+  if (name === 'NoPath') return fail.stuck(`no path: ${message}`, { retryable: false });
+  if (name === 'Timeout') return fail.stuck(`pathfinder gave up: ${message}`);
+  return fail.stuck(`navigation failed: ${message}`);
 }
 
 /**
@@ -121,9 +122,9 @@ async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { reado
       anchorAt = now;
     }
     if (flap.sample(bot.entity.position, now)) {
-      return { ok: false, code: 'stuck', reason: `navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`, retryable: true };
+      return fail.stuck(`navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`);
     }
-    if (now - anchorAt > NO_PROGRESS_MS) return { ok: false, code: 'stuck', reason: `no progress toward the goal for ${NO_PROGRESS_MS / 1000} s`, retryable: true };
-    if (now - startedAt > budgetMs) return { ok: false, code: 'timeout', reason: `navigation did not finish within ${budgetMs} ms`, retryable: true };
+    if (now - anchorAt > NO_PROGRESS_MS) return fail.stuck(`no progress toward the goal for ${NO_PROGRESS_MS / 1000} s`);
+    if (now - startedAt > budgetMs) return fail.timeout(`navigation did not finish within ${budgetMs} ms`);
   }
 }

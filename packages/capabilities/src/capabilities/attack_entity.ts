@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -49,7 +49,7 @@ export const attackEntity = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const target = resolveTarget(bot, args);
-    if (!target || !alive(bot, target)) return { ok: false, code: 'guard_failed', reason: 'the target is gone', retryable: false };
+    if (!target || !alive(bot, target)) return fail.guardFailed('the target is gone');
     const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS });
     if ('ok' in result) return result;
     const { hits } = result;

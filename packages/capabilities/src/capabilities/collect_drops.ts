@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { defineBotCapability } from '../body.js';
 import { dropsNear, pickUpDrops } from '../body/drops.js';
@@ -30,7 +30,7 @@ export const collectDrops = defineBotCapability({
     if (!result.ok) return result;
     if (result.collected === 0 && result.unreachable.length > 0) {
       const reason = `unreachable: ${result.unreachable.join('; ')} (walked onto it, approached from the side and jumped, stepped up)`;
-      return { ok: false, code: 'effects_unmet', reason, retryable: false };
+      return fail.effectsUnmet(reason, { retryable: false });
     }
     return { ok: true, observables: { collected: result.collected } };
   },

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import type { Item } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -48,7 +48,7 @@ export const consumeFood = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const food = pickFood(bot, args.item);
-    if (!food) return { ok: false, code: 'precond_missing', reason: 'no food', missing: [formatPredicate(pred.hasItem(args.item ?? { class: 'food' }))], retryable: false };
+    if (!food) return fail.precondMissing('no food', { missing: [formatPredicate(pred.hasItem(args.item ?? { class: 'food' }))] });
     let stopped: () => void = () => undefined;
     const aborted = new Promise<void>((resolve) => (stopped = resolve));
     // Stop raising the food to the mouth at once: mineflayer's consume only settles when eating finishes.

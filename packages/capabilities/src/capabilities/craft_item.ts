@@ -1,4 +1,5 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { Block, Recipe } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -82,9 +83,9 @@ export const craftItem = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const plan = planCraft(bot, args.item, args.count);
-    if (!plan) return { ok: false, code: 'guard_failed', reason: `${args.item} has no crafting recipe`, retryable: false };
+    if (!plan) return fail.guardFailed(`${args.item} has no crafting recipe`);
     if (plan.missing.length) {
-      return { ok: false, code: 'precond_missing', reason: `missing ${plan.missing.join(', ')}`, missing: plan.missing, retryable: false };
+      return fail.precondMissing(`missing ${plan.missing.join(', ')}`, { missing: plan.missing });
     }
     if (ctx.signal.aborted) return ABORTED;
     try {

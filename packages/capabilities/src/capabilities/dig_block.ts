@@ -1,4 +1,4 @@
-import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import type { Block } from '../mc-types.js';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -64,7 +64,7 @@ export const digBlock = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const block = resolveTarget(bot, args);
-    if (!block || isAir(block.name)) return { ok: false, code: 'guard_failed', reason: 'the block to dig is gone', retryable: false };
+    if (!block || isAir(block.name)) return fail.guardFailed('the block to dig is gone');
     try {
       if (!(await digWithBestTool(ctx, block))) return ABORTED;
       return { ok: true, observables: { block: block.name, position: blockKey(block.position) } };

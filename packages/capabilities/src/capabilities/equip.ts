@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, formatPredicate, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { defineBotCapability } from '../body.js';
 import { ABORTED, thrown } from '../body/failures.js';
@@ -26,7 +26,7 @@ export const equip = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const stack = bot.inventory.items().find((item) => item.name === args.item);
-    if (!stack) return { ok: false, code: 'precond_missing', reason: `no ${args.item}`, missing: [formatPredicate(pred.hasItem(args.item))], retryable: false };
+    if (!stack) return fail.precondMissing(`no ${args.item}`, { missing: [formatPredicate(pred.hasItem(args.item))] });
     try {
       await bot.equip(stack, args.destination);
       return ctx.signal.aborted ? ABORTED : { ok: true };

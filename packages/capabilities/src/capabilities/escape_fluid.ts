@@ -1,4 +1,5 @@
-import { accepted, blockKey, effectsUnmet, EYE_HEIGHT, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, pred, type Vec3 as Position } from '@sinew/executor-contracts';
+import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -90,7 +91,7 @@ export const escapeFluid = defineBotCapability({
       if (out && args.fluid !== 'water') await ctx.sleep(300);
       return out
         ? { ok: true, observables: { y: bot.entity.position.y, refuge: target ? blockKey(target) : 'up' } }
-        : { ok: false, code: 'stuck', reason: `still in ${args.fluid} after ${RUN_MS / 1000} s`, retryable: true };
+        : fail.stuck(`still in ${args.fluid} after ${RUN_MS / 1000} s`);
     } finally {
       bot.clearControlStates();
     }

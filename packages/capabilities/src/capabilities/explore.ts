@@ -1,4 +1,5 @@
-import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -126,7 +127,7 @@ async function search(ctx: BotRunContext, args: ExploreArgs): Promise<Failure | 
     const waypoint = waypoints.slice(next).find((p) => !memory.isSearched(key, p.x, p.z));
     if (!waypoint || ctx.now() - startedAt > SEARCH_BUDGET_MS) {
       const why = waypoint ? `the ${SEARCH_BUDGET_MS / 1000} s search budget ran out` : `searched every waypoint within ${args.maxRadius} blocks`;
-      return { ok: false, code: 'effects_unmet', reason: `not_found: no ${key} in sight; ${why} (${visited} visited)`, retryable: false };
+      return fail.effectsUnmet(`not_found: no ${key} in sight; ${why} (${visited} visited)`, { retryable: false });
     }
     next = waypoints.indexOf(waypoint) + 1;
     const failure = await walkTo(ctx, new goals.GoalNearXZ(waypoint.x, waypoint.z, 3), { budgetMs: WALK_BUDGET_MS });

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -59,7 +59,7 @@ export const flee = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const threat = resolveThreat(bot, args);
-    if (!threat) return { ok: false, code: 'guard_failed', reason: 'nothing to flee from', retryable: false };
+    if (!threat) return fail.guardFailed('nothing to flee from');
     const where = () => (threat.kind === 'entity' ? threat.entity.position : threat.position);
     for (let leg = 0; leg < MAX_LEGS; leg += 1) {
       const from = where();

@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, pred } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import { defineBotCapability } from '../body.js';
 import { dropOf, HUNTED_ANIMALS, MEAT_OF, nearestAnimal } from '../body/animals.js';
@@ -41,7 +41,7 @@ export const hunt = defineBotCapability({
       act: async (target) => {
         const fought = await fight(ctx, target, { hits: HITS_PER_ANIMAL, budgetMs: FIGHT_BUDGET_MS });
         if ('ok' in fought) return fought;
-        return alive(bot, target) ? { ok: false, code: 'effects_unmet', reason: `${args.animal} still alive after ${fought.hits} hits`, retryable: true } : undefined;
+        return alive(bot, target) ? fail.effectsUnmet(`${args.animal} still alive after ${fought.hits} hits`) : undefined;
       },
     });
     if ('ok' in result) return result;

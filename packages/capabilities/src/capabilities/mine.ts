@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -83,7 +83,7 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
     } else if (bot.entity.position.y <= level) return { moves, found: false };
     if (moves >= args.maxMoves || ctx.now() - startedAt > MINE_BUDGET_MS) {
       const what = kind ? `no ${kind} ore seen` : `still at y ${Math.floor(bot.entity.position.y)}`;
-      return { ok: false, code: 'effects_unmet', reason: `not_found: ${what} after ${moves} moves`, retryable: false };
+      return fail.effectsUnmet(`not_found: ${what} after ${moves} moves`, { retryable: false });
     }
     const from = bot.entity.position.floored();
     // An ore seen nearby sets the way (down toward it or level); else down to the level, then straight on.

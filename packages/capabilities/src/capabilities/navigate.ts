@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, guardFailed, guardOk, parseBlockKey, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, parseBlockKey, pred, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import type { Entity } from '../mc-types.js';
 import { z } from 'zod';
@@ -87,7 +87,7 @@ export const navigate = defineBotCapability({
   run: async (ctx, args) => {
     const bot = ctx.body;
     const target = resolveTarget(bot, args);
-    if (!target) return { ok: false, code: 'guard_failed', reason: 'navigation target vanished', retryable: false };
+    if (!target) return fail.guardFailed('navigation target vanished');
     const goal =
       target.kind === 'entity'
         ? new goals.GoalFollow(target.entity, args.range)
@@ -99,7 +99,7 @@ export const navigate = defineBotCapability({
     // pathfinder's goto resolves on an empty computed path without having arrived: read the position.
     const short = walked.result ? 0 : distance(bot.entity.position, goalAt());
     const failure: Failure | undefined =
-      walked.result ?? (short > allowed(args) ? { ok: false, code: 'stuck', reason: `pathfinder stopped ${short.toFixed(1)} blocks from the goal`, retryable: true } : undefined);
+      walked.result ?? (short > allowed(args) ? fail.stuck(`pathfinder stopped ${short.toFixed(1)} blocks from the goal`) : undefined);
     let ladder: unknown[] | undefined;
     if (failure?.code === 'stuck') {
       const climbed = await climbLadder(ctx, { goal: targetPosition(target), range: args.range, recovery: args.recovery, visited: walked.visited }, failure);
@@ -108,7 +108,7 @@ export const navigate = defineBotCapability({
     } else if (failure) return failure;
     const left = distance(bot.entity.position, goalAt());
     if (left > allowed(args)) {
-      return { ok: false, code: 'stuck', reason: `recovery reached the goal's side but stopped ${left.toFixed(1)} blocks from it`, retryable: false };
+      return fail.stuck(`recovery reached the goal's side but stopped ${left.toFixed(1)} blocks from it`, { retryable: false });
     }
     return { ok: true, observables: { distance: Number(left.toFixed(2)), ...(ladder ? { ladder } : {}) } };
   },

@@ -1,4 +1,5 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -50,7 +51,7 @@ export const pillarUp = defineBotCapability({
     const bot = ctx.body;
     const item = scaffoldItem(bot, args.height, args.item);
     const stack = item ? bot.inventory.items().find((candidate) => candidate.name === item) : undefined;
-    if (!item || !stack) return { ok: false, code: 'precond_missing', reason: 'no scaffold blocks', missing: [formatPredicate(pred.hasItem(item ?? 'dirt', args.height))] };
+    if (!item || !stack) return fail.precondMissing('no scaffold blocks', { missing: [formatPredicate(pred.hasItem(item ?? 'dirt', args.height))] });
     try {
       await bot.equip(stack, 'hand');
       // Centre on the block so the new block never clips the body.
@@ -60,11 +61,11 @@ export const pillarUp = defineBotCapability({
         if (ctx.signal.aborted) return ABORTED;
         const standY = Math.floor(bot.entity.position.y);
         const support = bot.blockAt(new Vec3(Math.floor(bot.entity.position.x), standY - 1, Math.floor(bot.entity.position.z)));
-        if (!support) return { ok: false, code: 'runner_error', reason: 'standing on an unloaded block' };
+        if (!support) return fail.runnerError('standing on an unloaded block');
         bot.setControlState('jump', true);
         const rose = await waitFor(ctx, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS, 25);
         bot.setControlState('jump', false);
-        if (!rose) return { ok: false, code: 'stuck', reason: `could not jump above y=${standY}`, retryable: true };
+        if (!rose) return fail.stuck(`could not jump above y=${standY}`);
         await bot.placeBlock(support, new Vec3(0, 1, 0)).catch(async (error: unknown) => {
           // The server confirms placement with a block update that may arrive after mineflayer's wait.
           const placed = bot.blockAt(support.position.offset(0, 1, 0));

@@ -1,4 +1,4 @@
-import { accepted, blockKey, effectsUnmet, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, parseBlockKey, precondMissing, pred, type Predicate, type Vec3, Vec3Schema } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
@@ -56,7 +56,7 @@ export const placeBlock = defineBotCapability({
   },
   run: async (ctx, args) => {
     const position = resolveTarget(ctx.body, args);
-    if (!position) return { ok: false, code: 'guard_failed', reason: 'no free spot to place on', retryable: false };
+    if (!position) return fail.guardFailed('no free spot to place on');
     if (ctx.body.blockAt(toBlockVec(position))?.name === args.item) return { ok: true, observables: { position: blockKey(position), already: true } };
     const failure = await placeAt(ctx, args.item, position);
     return failure ?? { ok: true, observables: { position: blockKey(position) } };

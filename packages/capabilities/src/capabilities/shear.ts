@@ -1,4 +1,4 @@
-import { accepted, effectsUnmet, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { z } from 'zod';
 import type { BotRunContext } from '../body.js';
@@ -37,17 +37,17 @@ async function shearOne(ctx: BotRunContext, sheep: Entity): Promise<Failure | un
     const failure = await walkTo(ctx, new goals.GoalNear(x, y, z, 1.5), { budgetMs: 15_000 });
     if (failure?.code === 'aborted') return ABORTED;
   }
-  if (sheep.position.distanceTo(bot.entity.position) > SHEAR_RANGE + 1) return { ok: false, code: 'stuck', reason: `could not get within reach of the sheep #${sheep.id}`, retryable: true };
+  if (sheep.position.distanceTo(bot.entity.position) > SHEAR_RANGE + 1) return fail.stuck(`could not get within reach of the sheep #${sheep.id}`);
   try {
     const shears = bot.inventory.items().find((item) => item.name === 'shears');
-    if (!shears) return { ok: false, code: 'precond_missing', reason: 'the shears are gone', missing: [formatPredicate(pred.hasItem('shears', 1))], retryable: false };
+    if (!shears) return fail.precondMissing('the shears are gone', { missing: [formatPredicate(pred.hasItem('shears', 1))] });
     if (bot.heldItem?.name !== 'shears') await bot.equip(shears, 'hand');
     await bot.activateEntity(sheep);
   } catch (error) {
     return ctx.signal.aborted ? ABORTED : thrown('runner_error', `shear sheep #${sheep.id}`, error);
   }
   if (await waitFor(ctx, () => isSheared(sheep), SHEARED_WAIT_MS)) return undefined;
-  return ctx.signal.aborted ? ABORTED : { ok: false, code: 'effects_unmet', reason: `the server did not shear sheep #${sheep.id}`, retryable: true };
+  return ctx.signal.aborted ? ABORTED : fail.effectsUnmet(`the server did not shear sheep #${sheep.id}`);
 }
 
 /** Shears `count` sheep (needs shears) and picks up their wool. */

@@ -1,4 +1,5 @@
-import { accepted, blockKey, effectsUnmet, formatPredicate, guardFailed, guardOk, NEAR_BLOCK_DISTANCE, precondMissing, pred } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, formatPredicate, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { Furnace } from 'mineflayer';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -89,11 +90,11 @@ async function findOrPlaceFurnace(ctx: BotRunContext): Promise<Block | Failure> 
   const near = nearestBlock(bot, 'furnace', NEAR_BLOCK_DISTANCE);
   if (near) return near;
   const spot = freeSpotNextTo(bot);
-  if (!spot) return { ok: false, code: 'guard_failed', reason: 'no free spot next to the bot to place a furnace', retryable: false };
+  if (!spot) return fail.guardFailed('no free spot next to the bot to place a furnace');
   const failure = await placeAt(ctx, 'furnace', spot);
   if (failure) return failure;
   ctx.progress(`placed a furnace at ${blockKey(spot)}`);
-  return bot.blockAt(spot) ?? { ok: false, code: 'runner_error', reason: `the furnace placed at ${blockKey(spot)} is not loaded` };
+  return bot.blockAt(spot) ?? fail.runnerError(`the furnace placed at ${blockKey(spot)} is not loaded`);
 }
 
 /** Opens a furnace within reach (walking up to it), bounded: a window that never opens is a failure, not a hang. */
@@ -106,7 +107,7 @@ async function openFurnace(ctx: BotRunContext, block: Block): Promise<Furnace | 
   try {
     const opened = await settleWithin(ctx, bot.openFurnace(block), OPEN_TIMEOUT_MS);
     if (ctx.signal.aborted) return ABORTED;
-    return opened ?? { ok: false, code: 'runner_error', reason: `the furnace at ${blockKey(block.position)} opened no window within ${OPEN_TIMEOUT_MS} ms`, retryable: true };
+    return opened ?? fail.runnerError(`the furnace at ${blockKey(block.position)} opened no window within ${OPEN_TIMEOUT_MS} ms`);
   } catch (error) {
     return ctx.signal.aborted ? ABORTED : thrown('runner_error', 'open furnace', error);
   }
@@ -129,7 +130,7 @@ async function load(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs): 
   const bot = ctx.body;
   const input = furnace.inputItem();
   if (input && input.name !== args.input) {
-    return { ok: false, code: 'guard_failed', reason: `the furnace is busy smelting ${input.count} ${input.name}`, retryable: false };
+    return fail.guardFailed(`the furnace is busy smelting ${input.count} ${input.name}`);
   }
   const output = furnace.outputItem();
   // Someone else's result blocks ours: take it out first (it lands in the inventory, never lost).
@@ -141,7 +142,7 @@ async function load(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs): 
   // The guard trusted what the furnace held when last seen; the window is the truth.
   if (countItem(bot, args.input) < toPut) {
     const missing = [formatPredicate(pred.hasItem(args.input, toPut))];
-    return { ok: false, code: 'precond_missing', reason: `the furnace holds ${inside}, ${toPut} more ${args.input} needed`, missing, retryable: false };
+    return fail.precondMissing(`the furnace holds ${inside}, ${toPut} more ${args.input} needed`, { missing });
   }
   if (toPut > 0) await furnace.putInput(registry[args.input]!.id, null, toPut);
   const toCook = furnace.inputItem()?.count ?? 0;
@@ -151,7 +152,7 @@ async function load(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs): 
   const fuelled = burning + (fuelSlot ? (FUELS.find((f) => f.matches(fuelSlot.name))?.smelts ?? 1) * fuelSlot.count : 0);
   if (toCook > fuelled) {
     const fuel = chooseFuel(bot, toCook - fuelled);
-    if (!fuel) return { ok: false, code: 'precond_missing', reason: 'no coal or planks to burn', missing: [formatPredicate(pred.hasItem('coal', Math.ceil(toCook / 8)))], retryable: false };
+    if (!fuel) return fail.precondMissing('no coal or planks to burn', { missing: [formatPredicate(pred.hasItem('coal', Math.ceil(toCook / 8)))] });
     if (fuelSlot && fuelSlot.name !== fuel.name) await furnace.takeFuel();
     await furnace.putFuel(registry[fuel.name]!.id, null, fuel.count);
   }
@@ -168,7 +169,7 @@ async function cook(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs, f
     rememberFurnace(ctx.body, furnaceBlock.position, contents);
     const ready = contents.output?.name === args.item ? contents.output.count : 0;
     if (ready >= args.count || (!contents.input && ready > 0)) return undefined;
-    if (!contents.input && ready === 0) return { ok: false, code: 'runner_error', reason: `the furnace holds no ${args.input} and no ${args.item}` };
+    if (!contents.input && ready === 0) return fail.runnerError(`the furnace holds no ${args.input} and no ${args.item}`);
     // Only a change is progress: a furnace gone cold stays silent and the stuck watchdog ends the step.
     const state = `${ready}/${args.count} ${args.item}, cooking ${Math.round(furnace.progress * 100)}%`;
     if (state !== last) ctx.progress(state);
@@ -179,7 +180,7 @@ async function cook(ctx: BotRunContext, furnace: Furnace, args: SmeltItemArgs, f
 
 async function smelt(ctx: BotRunContext, args: SmeltItemArgs): Promise<Failure | { ok: true; observables: Record<string, unknown> }> {
   const missing = missingFor(ctx.body, args);
-  if (missing.length) return { ok: false, code: 'precond_missing', reason: `missing ${missing.join(', ')}`, missing, retryable: false };
+  if (missing.length) return fail.precondMissing(`missing ${missing.join(', ')}`, { missing });
   const block = await findOrPlaceFurnace(ctx);
   if ('ok' in block) return block;
   const furnace = await openFurnace(ctx, block);

@@ -1,3 +1,4 @@
+import { parseConfig } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { CompleteFn } from './planner.js';
 
@@ -24,19 +25,18 @@ const ChatResponseSchema = z.object({
 export class CompletionError extends Error {
   override readonly name = 'CompletionError';
   constructor(
-    readonly code: 'http_error' | 'bad_response' | 'timeout' | 'network' | 'bad_options',
+    readonly code: 'http_error' | 'bad_response' | 'timeout' | 'network',
     message: string,
   ) {
     super(message);
   }
 }
 
-const TimeoutMsSchema = z.number().int().positive().max(600_000);
+const OptionsTimeoutSchema = z.object({ timeoutMs: z.number().int().positive().max(600_000) });
 
-/** A `complete` function over an OpenAI-compatible `/chat/completions` endpoint, using fetch; throws `CompletionError` 'bad_options' on a bad `timeoutMs`. */
+/** A `complete` function over an OpenAI-compatible `/chat/completions` endpoint, using fetch; throws a `ConfigError` (`invalid_config`, path `['timeoutMs']`) on a bad `timeoutMs`. */
 export function openAiCompatibleComplete(options: OpenAiCompatibleOptions): CompleteFn {
-  const timeout = TimeoutMsSchema.safeParse(options.timeoutMs);
-  if (!timeout.success) throw new CompletionError('bad_options', `timeoutMs: expected a positive integer ≤ 600000 ms, received ${String(options.timeoutMs)}: ${z.prettifyError(timeout.error)}`);
+  const { timeoutMs } = parseConfig('openAiCompatibleComplete', OptionsTimeoutSchema, { timeoutMs: options.timeoutMs });
   const doFetch = options.fetch ?? fetch;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   return async ({ system, user }) => {
@@ -61,7 +61,7 @@ export function openAiCompatibleComplete(options: OpenAiCompatibleOptions): Comp
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeout.data),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {

@@ -1,4 +1,5 @@
-import { blockKey, NEAR_BLOCK_DISTANCE, parseBlockKey, type Vec3 } from '@sinew/executor-contracts';
+import { blockKey, parseBlockKey, type Vec3 } from '@sinew/executor-contracts';
+import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { PlannerWorld } from '../contract.js';
 import type { GatherSource, RecipeBook, RecipeOption } from './recipes.js';
 

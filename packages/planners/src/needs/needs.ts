@@ -1,4 +1,5 @@
-import { ConfigError, fnv1a, IntentSchema, mulberry32, parseConfig, SCAFFOLD_BLOCKS, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { ConfigError, fnv1a, IntentSchema, mulberry32, parseConfig, type Intent, type PlanStep } from '@sinew/executor-contracts';
+import { SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { PICKAXES_BY_TIER } from '../minecraft/tools.js';

@@ -1,6 +1,6 @@
+import { ConfigError } from '@sinew/executor-contracts';
 // A generated world for the testkit: `startServer({ world: { generator: 'terrain', seed } })`.
 import { Vec3 } from 'vec3';
-import { TestkitError } from '../errors.js';
 import type { SquidEntity, SquidServer } from '../squid/types.js';
 import { spawnMobEntity } from '../extensions/mobs.js';
 import { animalsOfChunk } from './animals.js';
@@ -15,11 +15,11 @@ export { MIN_Y, SEA_LEVEL, LAVA_LEVEL, WORLD_HEIGHT } from './shape.js';
 
 /**
  * The first column (spiralling out from 0, 0) of level grass land above water with no tree trunk: where players
- * spawn. Throws invalid_options for a version before 1.18 (no deepslate, no −64…320 world).
+ * spawn. Throws a ConfigError (`invalid_config`) for a version before 1.18 (no deepslate, no −64…320 world).
  */
 export function terrainSpawn(seed: number, version: string): Vec3 {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  if (major === 1 && minor < 18) throw new TestkitError('invalid_options', `world.generator 'terrain' needs Minecraft 1.18 or later, not ${version}`);
+  if (major === 1 && minor < 18) throw ConfigError.field('startServer', ['world', 'generator'], `'terrain' needs Minecraft 1.18 or later, not ${version}`);
   for (let radius = 0; radius <= 512; radius++) {
     for (let dx = -radius; dx <= radius; dx++) {
       for (let dz = -radius; dz <= radius; dz++) {
@@ -33,7 +33,7 @@ export function terrainSpawn(seed: number, version: string): Vec3 {
       }
     }
   }
-  throw new TestkitError('invalid_options', `world.seed: no land within 512 blocks of 0, 0 for seed ${seed}`);
+  throw ConfigError.field('startServer', ['world', 'seed'], `no land within 512 blocks of 0, 0 for seed ${seed}`);
 }
 
 /**
