@@ -1,4 +1,4 @@
-import { accepted, defineCapability, ManualClock } from '@sinew/executor-contracts';
+import { accepted, ConfigError, defineCapability, ManualClock } from '@sinew/executor-contracts';
 import { BehaviourTree, State } from 'mistreevous';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -41,6 +41,19 @@ describe('defineBehavior(): building', () => {
     }
     expect(() => defineBehavior({ tree: 'root { sequence {', actions: {} })).toThrow(/does not parse|invalid/);
     expect(() => defineBehavior({ tree: 'root { action [A] }', actions: { A: () => true }, maxNodeDurationMs: 0 })).toThrow(/maxNodeDurationMs/);
+  });
+
+  it('refuses a bad timing option with the one ConfigError (invalid_config, where defineBehavior, the field path)', () => {
+    for (const [options, field] of [[{ tickMs: 0 }, 'tickMs'], [{ maxNodeDurationMs: -1 }, 'maxNodeDurationMs']] as const) {
+      let thrown: unknown;
+      try {
+        defineBehavior({ tree: 'root { action [A] }', actions: { A: () => true }, ...options });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigError);
+      expect(thrown).toMatchObject({ code: 'invalid_config', where: 'defineBehavior', path: [field] });
+    }
   });
 
   it('refuses at build a node that passes fewer arguments than its function takes, naming the node; extra ones are allowed', () => {

@@ -1,10 +1,10 @@
-import type { RunContext } from '@sinew/executor-contracts';
+import { ConfigError, type RunContext } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import { TreeInstance, TreePool } from './adapter.js';
 import { checkArguments, compile, type Kind } from './compile.js';
 import type { LeafFunction } from './leaves.js';
 import { runTree, type RunSettings } from './run.js';
-import { BehaviorDefinitionError, type BehaviorOptions, type BehaviorTreeRunner } from './types.js';
+import type { BehaviorOptions, BehaviorTreeRunner } from './types.js';
 
 // `defineBehavior`: compile (compile.ts), leaves (leaves.ts, leaf-context.ts), the mistreevous adapter
 // (adapter.ts) and the run loop (run.ts) put together.
@@ -45,9 +45,9 @@ export function defineBehavior<Body, Args>(options: BehaviorOptions<Body, Args>)
 
 function runSettings(options: Pick<BehaviorOptions<never, never>, 'tickMs' | 'maxNodeDurationMs' | 'clock'>): RunSettings {
   const { tickMs = 50, maxNodeDurationMs, clock } = options;
-  if (!(tickMs > 0)) throw new BehaviorDefinitionError('bad_option', `tickMs must be > 0, got ${tickMs}`);
+  if (!(tickMs > 0)) throw ConfigError.field('defineBehavior', ['tickMs'], `tickMs must be > 0, got ${tickMs}`);
   if (maxNodeDurationMs !== undefined && !(maxNodeDurationMs > 0)) {
-    throw new BehaviorDefinitionError('bad_option', `maxNodeDurationMs must be > 0, got ${maxNodeDurationMs}`);
+    throw ConfigError.field('defineBehavior', ['maxNodeDurationMs'], `maxNodeDurationMs must be > 0, got ${maxNodeDurationMs}`);
   }
   return { tickMs, maxNodeDurationMs, clock };
 }

@@ -1,4 +1,4 @@
-import { describeError, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
+import { describeError, fail, type RunContext, type RunnerResult } from '@sinew/executor-contracts';
 import { State } from 'mistreevous';
 import { systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
 import type { TreeInstance, TreePool } from './adapter.js';
@@ -79,17 +79,17 @@ function findStuck(state: RunState, now: number, maxNodeDurationMs: number): voi
 function failed(instance: TreeInstance, error: NonNullable<RunState['error']>): RunnerResult {
   instance.abortInvocations(new Error('behavior tree failed'));
   const { nodePath, cause } = error;
-  return { ok: false, code: 'runner_error', reason: `behavior tree node ${nodePath} failed: ${describeError(cause)}`, nodePath };
+  return fail.runnerError(`behavior tree node ${nodePath} failed: ${describeError(cause)}`, { nodePath });
 }
 
 function ended(state: RunState, treeState: State.SUCCEEDED | State.FAILED): RunnerResult {
   if (state.stop) {
     const { code, reason, nodePath } = state.stop;
-    return { ok: false, code, reason, ...(nodePath ? { nodePath } : {}) };
+    return fail[code](reason, nodePath ? { nodePath } : {});
   }
   if (treeState === State.SUCCEEDED) return undefined;
   const nodePath = state.lastFailedLeaf ?? 'root';
-  return { ok: false, code: 'runner_error', reason: `behavior tree failed at ${nodePath}`, nodePath };
+  return fail.runnerError(`behavior tree failed at ${nodePath}`, { nodePath });
 }
 
 /** Starts listening for the step's abort (the tree has to wait); the listener, to remove when the run ends. */

@@ -54,7 +54,7 @@ export interface BehaviorTreeRunner<Body, Args> extends BehaviorRunner<Body, Arg
 export class BehaviorDefinitionError extends Error {
   override readonly name = 'BehaviorDefinitionError';
   constructor(
-    readonly code: 'invalid_tree' | 'unknown_leaf' | 'bad_arguments' | 'bad_option',
+    readonly code: 'invalid_tree' | 'unknown_leaf' | 'bad_arguments',
     message: string,
     readonly unknown: readonly { readonly name: string; readonly kind: string; readonly nodePath: string }[] = [],
   ) {
