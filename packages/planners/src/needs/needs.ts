@@ -2,6 +2,7 @@ import { ConfigError, fnv1a, IntentSchema, mulberry32, parseConfig, SCAFFOLD_BLO
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { PICKAXES_BY_TIER } from '../minecraft/tools.js';
+import { bestCraftableSword, sheltered, weaponHeld } from './body.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** Homeostasis thresholds; a bad value is rejected when the planner is built. Defaults documented per field. */
@@ -23,7 +24,7 @@ export const NeedsThresholdsSchema = z.strictObject({
 export type NeedsThresholds = z.output<typeof NeedsThresholdsSchema>;
 
 /** The kinds of need. */
-export type NeedKind = 'safety' | 'health' | 'food' | 'shelter' | 'tools' | 'explore';
+export type NeedKind = 'safety' | 'health' | 'food' | 'shelter' | 'tools' | 'weapon' | 'explore';
 
 /** One need the needs planner weighs, with its urgency. */
 export interface Need {
@@ -68,7 +69,7 @@ const FOODS = ['cooked_beef', 'cooked_porkchop', 'cooked_chicken', 'bread', 'bak
 const PREY = ['cow', 'pig', 'sheep', 'chicken'];
 
 /**
- * The deterministic needs planner (seeds/000): homeostasis (health, food, threats, time of day,
+ * The deterministic needs planner (seeds/000): homeostasis (health, food, threats, time of day and shelter, weapon,
  * inventory) → an Intent with urgency → a plan, with no LLM. Its randomness is a PRNG seeded from
  * the seed and the perception, so the same seed and perception give the same intent and plan.
  * It is also the router's fast path for safety-critical intents.
@@ -117,8 +118,13 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     }
     const time = world.time;
     const night = time !== undefined && (t.nightStart <= t.nightEnd ? time >= t.nightStart && time < t.nightEnd : time >= t.nightStart || time < t.nightEnd);
-    if (night) {
-      needs.push({ need: 'shelter', urgency: 0.6, goal: 'shelter', traits: ['building'], because: `it is night (tick ${time})` });
+    if (night && !sheltered(world)) {
+      needs.push({ need: 'shelter', urgency: 0.6, goal: 'shelter', traits: ['building'], because: `it is night (tick ${time}) and nothing shelters me` });
+    }
+    if (!weaponHeld(world.inventory)) {
+      const sword = bestCraftableSword(world.inventory);
+      // Unarmed matters more at night (still below shelter), and by day it waits for the pickaxe (below the tools need's band).
+      needs.push({ need: 'weapon', urgency: night ? 0.5 : 0.25, goal: `craft ${sword}`, traits: ['multi_step', 'crafting'], because: `no weapon; the best sword I can make is ${sword}` });
     }
     const logs = Object.entries(world.inventory).filter(([item]) => /_log$/.test(item)).reduce((sum, [, n]) => sum + n, 0);
     if (!PICKAXES_BY_TIER.some((p) => (world.inventory[p] ?? 0) > 0)) {
