@@ -169,9 +169,13 @@ describe('Minecraft method library', () => {
     expect(cells.filter((cell) => blocks[cell] !== undefined && blocks[cell] !== 'short_grass')).toEqual([]);
     expect(origin.y).toBe(64);
     expect(Math.abs(origin.x) + Math.abs(origin.z + 1)).toBeGreaterThan(0);
+    // A hut begun and left (the flee that preempted it took the bot five blocks away): that one is finished, not a new one begun.
+    const begun: Record<string, string> = { ...blocks, '6,64,-1': 'dirt', '6,65,-1': 'dirt', '5,64,-2': 'dirt', '5,64,0': 'dirt' };
+    const resumed = planOf('shelter', { ...world({ dirt: 30 }, begun), position: { x: 0.3, y: 64, z: -0.8 } });
+    expect(resumed.plan.steps.at(-1)!.args.origin).toEqual({ x: 5, y: 64, z: -1 });
     // Walled in on every side within reach: no room for a hut, so the bot pillars up instead.
     const walled: Record<string, string> = {};
-    for (let x = -6; x <= 6; x += 1) for (let z = -7; z <= 5; z += 1) if (x !== 0 || z !== -1) walled[`${x},64,${z}`] = 'stone';
+    for (let x = -10; x <= 10; x += 1) for (let z = -11; z <= 9; z += 1) if (x !== 0 || z !== -1) walled[`${x},64,${z}`] = 'stone';
     const pillar = planOf('shelter', { ...world({ dirt: 30 }, walled), position: { x: 0.3, y: 64, z: -0.8 } });
     expect(pillar.methods?.[0]).toBe('shelter.pillar');
     expect(pillar.plan.steps.map((s) => s.type)).toEqual(['pillar_up']);

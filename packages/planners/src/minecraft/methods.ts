@@ -195,7 +195,7 @@ export function minecraftMethods(book: RecipeBook, context: SourceContext = sour
       description: 'build a 3×3 hut from the best held material (else planks) on the nearest free spot, from inside it (the bot ends under its roof)',
       expand(state) {
         const material = HUT_MATERIALS.find((m) => count(state, m) >= 25) ?? `${preferredWood(state)}_planks`;
-        const origin = hutSite(state);
+        const origin = hutSite(state, material);
         if (!origin) return undefined;
         return [
           { task: 'obtain', args: { item: material, count: 25 } },
