@@ -150,7 +150,7 @@ describe('deterministic needs planner (seeds/000)', () => {
     // Feet at (10, 64, -4) from a position inside the block (odd fractions, negative z).
     const at = { x: 10.7, y: 64, z: -3.2 };
     const hut: Record<string, string> = { '10,66,-4': 'dirt' };
-    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) for (const dy of [0, 1]) hut[`${10 + dx},${64 + dy},${-4 + dz}`] = dy ? 'oak_planks' : 'cobblestone';
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) for (const dy of [0, 1]) hut[`${10 + dx},${64 + dy},${-4 + dz}`] = dy ? 'oak_planks' : 'cobblestone';
     const needs = (blocks: Record<string, string>) => planner.assess(perceive({ position: at, blocks, time: 14_000 })).map((n) => n.need);
     expect(needs(hut)).not.toContain('shelter');
     // A doorway (air at head height on one side), a torch for a roof, or a wall the snapshot never loaded is open.
@@ -162,6 +162,12 @@ describe('deterministic needs planner (seeds/000)', () => {
     // On a pillar: two solid blocks under the feet, nothing beside them.
     expect(needs({ '10,63,-4': 'dirt', '10,62,-4': 'dirt', '11,63,-4': 'cave_air', '9,62,-4': 'short_grass' })).not.toContain('shelter');
     expect(needs({ '10,63,-4': 'dirt', '10,62,-4': 'dirt', '11,62,-4': 'stone' })).toContain('shelter');
+    // Inside, a zombie at the wall is no emergency (a flee would break out), and hurt with no food the hut is the plan already;
+    // hurt with bread, eating still comes first.
+    const inside = (over: Partial<PlannerWorld>) => planner.assess(perceive({ position: at, blocks: hut, time: 14_000, threats: [{ entity: 'zombie', distance: 1.5 }], ...over })).map((n) => n.need);
+    expect(inside({ health: 3, inventory: { golden_sword: 1, stone_pickaxe: 1 } })).toEqual(['explore']);
+    expect(inside({ health: 3, inventory: { bread: 1 } })).toEqual(['health', 'weapon', 'tools', 'explore']);
+    expect(planner.assess(perceive({ position: at, blocks: {}, time: 14_000, threats: [{ entity: 'zombie', distance: 1.5 }], health: 3 })).map((n) => n.need)).toEqual(['safety', 'health', 'shelter', 'explore']);
     // By day nobody needs a roof.
     expect(planner.assess(perceive({ position: at, blocks: {}, time: 6000 })).map((n) => n.need)).not.toContain('shelter');
   });

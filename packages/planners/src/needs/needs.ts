@@ -87,8 +87,10 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
   function assess(world: PlannerWorld): Need[] {
     const needs: Need[] = [];
     const t = thresholds;
+    // Under a roof between walls (or up a pillar) a mob close by is no emergency, and fleeing would break out of the hut.
+    const covered = sheltered(world);
     const threat = [...(world.threats ?? [])].sort((a, b) => a.distance - b.distance || a.entity.localeCompare(b.entity))[0];
-    if (threat && threat.distance < t.threatDistance) {
+    if (threat && threat.distance < t.threatDistance && !covered) {
       needs.push({
         need: 'safety',
         urgency: round(0.9 + 0.1 * (1 - threat.distance / t.threatDistance)),
@@ -98,7 +100,8 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
       });
     }
     const food = FOODS.find((f) => (world.inventory[f] ?? 0) > 0);
-    if (world.health < t.lowHealth) {
+    // Hurt with nothing to eat, the plan is to hide: once hidden, there is nothing more to do for it.
+    if (world.health < t.lowHealth && (food || !covered)) {
       needs.push({
         need: 'health',
         urgency: round(0.7 + 0.2 * (1 - world.health / t.lowHealth)),
@@ -118,7 +121,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     }
     const time = world.time;
     const night = time !== undefined && (t.nightStart <= t.nightEnd ? time >= t.nightStart && time < t.nightEnd : time >= t.nightStart || time < t.nightEnd);
-    if (night && !sheltered(world)) {
+    if (night && !covered) {
       needs.push({ need: 'shelter', urgency: 0.6, goal: 'shelter', traits: ['building'], because: `it is night (tick ${time}) and nothing shelters me` });
     }
     if (!weaponHeld(world.inventory)) {
