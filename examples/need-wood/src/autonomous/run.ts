@@ -122,8 +122,8 @@ async function wire(body: SinewBot, model: ScriptedModel, port: number, onEvent:
     router,
     needs,
     config: loopConfig(),
-    // The huts the plans build, for the world check at the end.
-    executor: { run: (plan, run) => (huts.push(...plannedHuts(plan)), executor.run(plan, run)) },
+    // The huts the plans build (each site once: a resumed hut is the same hut), for the world check at the end.
+    executor: { run: (plan, run) => (huts.push(...plannedHuts(plan).filter((hut) => !huts.some((seen) => blockKey(seen.origin) === blockKey(hut.origin)))), executor.run(plan, run)) },
     observe,
     clock: systemClock,
     belief,
