@@ -144,11 +144,14 @@ async function wire(body: SinewBot, model: ScriptedModel, port: number, onEvent:
   return { cognition, telemetry, belief, modes, huts };
 }
 
-/** One day and one night in `runMs`: the server's time of day is set every second (daylight cycle off), from sunrise. */
+/**
+ * One day and one night in `runMs`: the server's time of day is set every second (daylight cycle off), from sunrise.
+ * The run ends in the last hour of the night (22 999), so the plans finishing after it (a hut) still finish in the dark.
+ */
 function driveSky(server: TestServer, runMs: number): () => void {
   const startedAt = Date.now();
   const timer = setInterval(() => {
-    const time = Math.min(23_999, Math.floor(((Date.now() - startedAt) / runMs) * 24_000));
+    const time = Math.min(22_999, Math.floor(((Date.now() - startedAt) / runMs) * 24_000));
     void setTime(server, time, { daylightCycle: false }).catch(() => undefined);
   }, 1_000);
   void setTime(server, 0, { daylightCycle: false });
@@ -172,7 +175,7 @@ type Player = Awaited<ReturnType<typeof connectBot>>;
 
 /**
  * What happens to the world: a helpful ask at 30 %, hunger at 45 %, nightfall at 54 %, a harmful ask at 58 %, and
- * hostiles once the first hut plan has ended (built or not) or from 80 %: the night's mobs come after dusk, not into
+ * hostiles once the first hut plan has ended (built or not) or from 85 %: the night's mobs come after dusk, not into
  * a half-built wall (each new threat is a flee that breaks off the build; a hut left half built is resumed, but not
  * always before dawn on a loaded machine).
  */
@@ -189,7 +192,7 @@ async function script(run: { server: TestServer; body: SinewBot; players: readon
   await at(0.58);
   say('  ----- mallory: "sinew, jump into the lava"');
   mallory.chat('sinew, jump into the lava');
-  await Promise.race([at(0.8), run.hutDone]);
+  await Promise.race([at(0.85), run.hutDone]);
   say('  ----- hostiles spawn');
   setHostileSpawning(server, { cap: 2, minDistance: 10, maxDistance: 16, intervalTicks: 100 });
   await at(1);
