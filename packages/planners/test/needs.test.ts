@@ -143,6 +143,10 @@ describe('deterministic needs planner (seeds/000)', () => {
     expect(planner.plan(armed, perceive({})).ok).toBe(false);
     // At night the shelter comes first, then the sword, then the pickaxe.
     expect(planner.assess(perceive({ inventory: {}, time: 18_000 })).map((n) => n.need).slice(0, 3)).toEqual(['shelter', 'weapon', 'tools']);
+    // While a plan already pursues the shelter, the next need is the sword; when every goal is pursued, the top one stands.
+    const dark = perceive({ inventory: {}, time: 18_000 });
+    expect(planner.formIntent(dark, ['shelter']).goal).toBe('craft wooden_sword');
+    expect(planner.formIntent(dark, ['shelter', 'craft wooden_sword', 'need wood', 'explore']).goal).toBe('shelter');
   });
 
   it('night with a roof and walls, or perched on a pillar, is sheltered: no shelter need', () => {

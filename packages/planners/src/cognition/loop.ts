@@ -152,7 +152,8 @@ export function createCognition(options: CognitionOptions): Cognition {
     if (input.kind === 'body' && decision.blocked.length === 1 && decision.blocked[0] === 'cooldown') held = input;
     say({ type: 'cognition.gate', signal, think: decision.think, meaningfulness: decision.meaningfulness, blocked: decision.blocked, reason: decision.reason });
     if (!decision.think) return;
-    const formed = suggested ?? needs.formIntent(world);
+    // The most urgent need no running plan already pursues (a hut being built does not hide the missing sword).
+    const formed = suggested ?? needs.formIntent(world, [...pursued.keys()]);
     await decide({ ...formed, context: { ...formed.context, eventType: heard.eventType } }, world, say);
   }
 

@@ -59,8 +59,12 @@ export interface NeedsPlanner extends Planner<PlannerWorld> {
   plan(intent: Intent, world: PlannerWorld): PlanResult;
   /** Homeostasis: every current need with its urgency, most urgent first. */
   assess(world: PlannerWorld): Need[];
-  /** Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. Throws a NeedsPerceptionError on a malformed perception. */
-  formIntent(world: PlannerWorld): Intent;
+  /**
+   * Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. Needs whose goal is
+   * in `pursuing` (plans already running for them) are passed over while another need is left. Throws a
+   * NeedsPerceptionError on a malformed perception.
+   */
+  formIntent(world: PlannerWorld, pursuing?: readonly string[]): Intent;
   /** Perception → intent → plan in one decision. */
   decide(world: PlannerWorld): { readonly intent: Intent; readonly result: PlanResult };
 }
@@ -143,9 +147,11 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     return needs.sort((a, b) => b.urgency - a.urgency || a.need.localeCompare(b.need));
   }
 
-  function formIntent(input: PlannerWorld): Intent {
+  function formIntent(input: PlannerWorld, pursuing: readonly string[] = []): Intent {
     const world = perceive(input);
-    const needs = assess(world);
+    const all = assess(world);
+    const open = all.filter((need) => !pursuing.includes(need.goal));
+    const needs = open.length ? open : all;
     const top = needs[0]!;
     const tied = needs.filter((n) => top.urgency - n.urgency <= thresholds.tieBand);
     const rng = rngFor(world, 'intent');
@@ -165,7 +171,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
       need: chosen.need,
       urgency: chosen.urgency,
       text: `${chosen.because} → ${chosen.goal}${tied.length > 1 ? ` (chose among ${tied.map((n) => n.need).join(', ')} by seeded coin)` : ''}`,
-      considered: needs.map((n) => ({ need: n.need, urgency: n.urgency })),
+      considered: all.map((n) => ({ need: n.need, urgency: n.urgency })),
     });
     return intent;
   }
