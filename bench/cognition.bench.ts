@@ -13,6 +13,7 @@ import { ManualClock, mulberry32 } from '@sinew/executor-contracts';
 import { createCognition, createLlmPlanner, createNeedsPlanner, createRouter, DEFAULT_ROUTING_RULES, planOutputSchema, withBeliefThreats, type CognitionEvent } from '@sinew/planners';
 import { LoopBody, loopConfig, loopRegistry } from '../packages/planners/test/support/cognition.js';
 import { config as llmConfig } from '../packages/planners/test/support/llm.js';
+import { realScene } from './cognition-real.js';
 import { quantile, record, runMain } from './harness.js';
 
 const TICK_MS = 200;
@@ -174,8 +175,20 @@ async function reactions(trials: number): Promise<void> {
   record({ figure: 'cognition: new close threat → reflex first command, p95, model slow', unit: 'ms', values: [quantile(samples, 0.95)], target: { value: 250 }, digits: 1 });
 }
 
+/** `--real` also runs the scene on the embedded server (`--minutes N`, default 10), its figures beside the simulated ones. */
+function realOptions(argv: readonly string[]): { minutes: number } | undefined {
+  if (!argv.includes('--real')) return undefined;
+  const at = argv.indexOf('--minutes');
+  const minutes = at === -1 ? 10 : Number(argv[at + 1]);
+  if (!(minutes > 0 && minutes <= 60)) throw new Error(`--minutes needs a number of minutes in (0, 60], got ${argv[at + 1]}`);
+  return { minutes };
+}
+
 runMain(async () => {
+  const real = realOptions(process.argv.slice(2));
+  const trials = Number(process.env.SINEW_BENCH_COGNITION_TRIALS ?? 30);
   await busyScene();
   await stableScene();
-  await reactions(Number(process.env.SINEW_BENCH_COGNITION_TRIALS ?? 30));
+  await reactions(trials);
+  if (real) await realScene(real.minutes, Math.min(trials, 12));
 });

@@ -108,6 +108,7 @@ export {
   type NeedsThresholds,
   type ThoughtEvent,
 } from './needs/needs.js';
+export { sheltered, weaponHeld } from './needs/body.js';
 export { threatsFromBelief, withBeliefThreats, type BeliefThreatView } from './needs/threats.js';
 export { type ActionVariant, type GoapDomain } from './goap/actions.js';
 export { checkProposal, createCollaborativePlanner, type CollaborativePlannerOptions } from './goap/collaborate.js';

@@ -158,6 +158,34 @@ describe('cognition loop', () => {
     expect(later.filter((e) => e.type === 'cognition.plan').map((e) => e.intentId)).toEqual([busy.intentId]);
   });
 
+  it('a goal a running plan already pursues is not planned twice, even when urgent: the needs planner passes over it, an ask for it waits; once that plan ends it may be', async () => {
+    const rig = loopRig({ config: { gate: { ...loopConfigInput().gate, cooldownMs: 0 }, urgentAt: 0.5, energy: { windowMs: 60_000, perThought: 0.02 } } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const run = rig.executor.run.bind(rig.executor);
+    Object.assign(rig.executor, { run: async (...args: Parameters<typeof run>) => (await held, run(...args)) });
+    rig.body.food = 7;
+    rig.body.inventory = { bread: 3, stone_pickaxe: 1, stone_sword: 1 };
+    const first = await rig.cognition.ingest({ kind: 'body', tick: 4, edge: 'food_low' });
+    expect(first.at(-1), JSON.stringify(first)).toMatchObject({ type: 'cognition.plan', verbs: ['consume_food'] });
+    // A player asks for the same thing: urgent enough to take over, but a running plan already pursues that goal.
+    const asked = await rig.cognition.ingest({ kind: 'suggestion', tick: 6, via: 'chat', by: 'alice', text: 'eat' });
+    expect(asked.filter((e) => e.type === 'cognition.plan')).toEqual([]);
+    expect(asked.at(-1)).toMatchObject({ type: 'cognition.busy', goal: 'eat', reason: expect.stringMatching(/"eat" is already being pursued by plan needs-.+: not planned twice/) });
+    // Hunger again (an edge detector that re-reports): the needs planner passes over the pursued goal for the next need.
+    const again = await rig.cognition.ingest({ kind: 'body', tick: 9, edge: 'food_low' });
+    expect(again.filter((e) => e.type === 'cognition.plan')).toEqual([]);
+    expect(again.at(-1)).toMatchObject({ type: 'cognition.busy', goal: 'explore', reason: expect.stringMatching(/deferred until a plan ends/) });
+    release();
+    await rig.cognition.idle();
+    expect(rig.body.calls.filter((c) => c.startsWith('eat'))).toEqual(['eat:bread']);
+    expect(rig.cognition.plansInFlight()).toBe(0);
+    // One bread later the body is still hungry (12 of 20): with that plan ended, the same goal is planned again.
+    const third = await rig.cognition.ingest({ kind: 'body', tick: 12, edge: 'food_low' });
+    expect(third.some((e) => e.type === 'cognition.plan'), JSON.stringify(third)).toBe(true);
+    await rig.cognition.idle();
+  });
+
   it('raw entity lists are not an input: a type error, and refused as invalid_input at run time', async () => {
     const rig = loopRig();
     const entities = { 12: { name: 'zombie', position: { x: 1, y: 64, z: 2 } } };

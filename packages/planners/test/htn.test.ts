@@ -156,6 +156,31 @@ describe('Minecraft method library', () => {
     expect(shelter.plan.steps.at(-1)!.type).toBe('build_structure');
   });
 
+  it('shelter: the hut goes on the nearest free spot (not over the table the pickaxe left beside the bot), built from inside', () => {
+    // Feet at (0, 64, -1); the table placed east of them, a trunk two blocks west, and a pit where the hut would go south.
+    const blocks: Record<string, string> = { '1,64,-1': 'crafting_table', '-2,64,-1': 'oak_log', '-2,65,-1': 'oak_log', '0,63,-3': 'air', '0,64,-2': 'short_grass' };
+    const result = planOf('shelter', { ...world({ dirt: 30 }, blocks), position: { x: 0.3, y: 64, z: -0.8 } });
+    expect(result.methods?.[0]).toBe('shelter.hut');
+    const [walk, build] = result.plan.steps;
+    expect(result.plan.steps.map((s) => s.type)).toEqual(['navigate', 'build_structure']);
+    const origin = build!.args.origin as { x: number; y: number; z: number };
+    expect(walk!.args).toEqual({ position: { x: origin.x + 0.5, y: 64, z: origin.z + 0.5 }, range: 0.5 });
+    const cells = (build!.args.blueprint as { dx: number; dy: number; dz: number }[]).map((c) => `${origin.x + c.dx},${origin.y + c.dy},${origin.z + c.dz}`);
+    expect(cells.filter((cell) => blocks[cell] !== undefined && blocks[cell] !== 'short_grass')).toEqual([]);
+    expect(origin.y).toBe(64);
+    expect(Math.abs(origin.x) + Math.abs(origin.z + 1)).toBeGreaterThan(0);
+    // A hut begun and left (the flee that preempted it took the bot five blocks away): that one is finished, not a new one begun.
+    const begun: Record<string, string> = { ...blocks, '6,64,-1': 'dirt', '6,65,-1': 'dirt', '5,64,-2': 'dirt', '5,64,0': 'dirt' };
+    const resumed = planOf('shelter', { ...world({ dirt: 30 }, begun), position: { x: 0.3, y: 64, z: -0.8 } });
+    expect(resumed.plan.steps.at(-1)!.args.origin).toEqual({ x: 5, y: 64, z: -1 });
+    // Walled in on every side within reach: no room for a hut, so the bot pillars up instead.
+    const walled: Record<string, string> = {};
+    for (let x = -10; x <= 10; x += 1) for (let z = -11; z <= 9; z += 1) if (x !== 0 || z !== -1) walled[`${x},64,${z}`] = 'stone';
+    const pillar = planOf('shelter', { ...world({ dirt: 30 }, walled), position: { x: 0.3, y: 64, z: -0.8 } });
+    expect(pillar.methods?.[0]).toBe('shelter.pillar');
+    expect(pillar.plan.steps.map((s) => s.type)).toEqual(['pillar_up']);
+  });
+
   it('uses a crafting table already in reach instead of placing one', () => {
     const result = planOf('craft wooden_pickaxe', world({ oak_planks: 3, stick: 2 }, { '1,64,1': 'crafting_table' }));
     expect(result.plan.steps.map((s) => s.type)).toEqual(['craft_item']);

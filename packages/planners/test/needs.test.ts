@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNeedsPlanner, NeedsPerceptionError, type ThoughtEvent, type PlannerWorld } from '../src/index.js';
 
-const base: PlannerWorld = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1 }, blocks: {}, time: 6000 };
+const base: PlannerWorld = { position: { x: 10, y: 64, z: -4 }, health: 20, food: 20, heldItem: null, inventory: { stone_pickaxe: 1, golden_sword: 1 }, blocks: {}, time: 6000 };
 const perceive = (overrides: Partial<PlannerWorld>): PlannerWorld => ({ ...base, ...overrides });
 
 describe('deterministic needs planner (seeds/000)', () => {
@@ -92,7 +92,7 @@ describe('deterministic needs planner (seeds/000)', () => {
     planner.decide(base);
     expect(thoughts).toHaveLength(2);
     expect(thoughts[0]!.text).toContain('health 5/20 is low and I carry apple → eat');
-    expect(thoughts[0]!.considered.map((c) => c.need)).toEqual(['health', 'food', 'explore']);
+    expect(thoughts[0]!.considered.map((c) => c.need)).toEqual(['health', 'food', 'weapon', 'explore']);
     expect(thoughts[1]!.need).toBe('explore');
   });
 
@@ -123,4 +123,57 @@ describe('deterministic needs planner (seeds/000)', () => {
     expect(() => planner.formIntent({ ...base, health: Number.NaN })).toThrow(NeedsPerceptionError);
     expect(() => planner.formIntent({ ...base, health: Number.NaN })).toThrow(/health/);
   });
+
+  it('unarmed → the best sword the held materials make, after the pickaxe by day and after the shelter by night', () => {
+    const planner = createNeedsPlanner({ seed: 3 });
+    const weapon = (inventory: Record<string, number>, time = 6000) => planner.assess(perceive({ inventory, time })).find((n) => n.need === 'weapon');
+    // Armed with any sword (even a golden one) is armed; an axe is a tool, not a weapon.
+    expect(weapon({ golden_sword: 1, iron_axe: 1 })).toBeUndefined();
+    expect(weapon({ wooden_pickaxe: 1, iron_axe: 1 })?.goal).toBe('craft wooden_sword');
+    // One cobblestone is not a blade; two are. Iron beats stone, diamond beats iron, whatever else is held.
+    expect(weapon({ cobblestone: 1, oak_planks: 40 })?.goal).toBe('craft wooden_sword');
+    expect(weapon({ cobbled_deepslate: 2 })?.goal).toBe('craft stone_sword');
+    expect(weapon({ cobblestone: 64, iron_ingot: 2, diamond: 1 })?.goal).toBe('craft iron_sword');
+    expect(weapon({ diamond: 3, iron_ingot: 9 })?.goal).toBe('craft diamond_sword');
+    // By day the pickaxe comes first (outside the tie band); the weapon intent is a crafting plan for the HTN.
+    const day = planner.formIntent(perceive({ inventory: { oak_log: 1 } }));
+    expect(day.goal).toBe('need wood');
+    const armed = planner.formIntent(perceive({ inventory: { stone_pickaxe: 1, cobblestone: 3 } }));
+    expect(armed).toMatchObject({ goal: 'craft stone_sword', traits: ['multi_step', 'crafting'], context: { need: 'weapon' } });
+    expect(planner.plan(armed, perceive({})).ok).toBe(false);
+    // At night the shelter comes first, then the sword, then the pickaxe.
+    expect(planner.assess(perceive({ inventory: {}, time: 18_000 })).map((n) => n.need).slice(0, 3)).toEqual(['shelter', 'weapon', 'tools']);
+    // While a plan already pursues the shelter, the next need is the sword; when every goal is pursued, the top one stands.
+    const dark = perceive({ inventory: {}, time: 18_000 });
+    expect(planner.formIntent(dark, ['shelter']).goal).toBe('craft wooden_sword');
+    expect(planner.formIntent(dark, ['shelter', 'craft wooden_sword', 'need wood', 'explore']).goal).toBe('shelter');
+  });
+
+  it('night with a roof and walls, or perched on a pillar, is sheltered: no shelter need', () => {
+    const planner = createNeedsPlanner({ seed: 3 });
+    // Feet at (10, 64, -4) from a position inside the block (odd fractions, negative z).
+    const at = { x: 10.7, y: 64, z: -3.2 };
+    const hut: Record<string, string> = { '10,66,-4': 'dirt' };
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) for (const dy of [0, 1]) hut[`${10 + dx},${64 + dy},${-4 + dz}`] = dy ? 'oak_planks' : 'cobblestone';
+    const needs = (blocks: Record<string, string>) => planner.assess(perceive({ position: at, blocks, time: 14_000 })).map((n) => n.need);
+    expect(needs(hut)).not.toContain('shelter');
+    // A doorway (air at head height on one side), a torch for a roof, or a wall the snapshot never loaded is open.
+    expect(needs({ ...hut, '11,65,-4': 'air' })).toContain('shelter');
+    expect(needs({ ...hut, '10,66,-4': 'wall_torch' })).toContain('shelter');
+    expect(needs({ ...hut, '9,64,-4': 'unloaded' })).toContain('shelter');
+    const { '10,64,-5': _gone, ...holed } = hut;
+    expect(needs(holed)).toContain('shelter');
+    // On a pillar: two solid blocks under the feet, nothing beside them.
+    expect(needs({ '10,63,-4': 'dirt', '10,62,-4': 'dirt', '11,63,-4': 'cave_air', '9,62,-4': 'short_grass' })).not.toContain('shelter');
+    expect(needs({ '10,63,-4': 'dirt', '10,62,-4': 'dirt', '11,62,-4': 'stone' })).toContain('shelter');
+    // Inside, a zombie at the wall is no emergency (a flee would break out), and hurt with no food the hut is the plan already;
+    // hurt with bread, eating still comes first.
+    const inside = (over: Partial<PlannerWorld>) => planner.assess(perceive({ position: at, blocks: hut, time: 14_000, threats: [{ entity: 'zombie', distance: 1.5 }], ...over })).map((n) => n.need);
+    expect(inside({ health: 3, inventory: { golden_sword: 1, stone_pickaxe: 1 } })).toEqual(['explore']);
+    expect(inside({ health: 3, inventory: { bread: 1 } })).toEqual(['health', 'weapon', 'tools', 'explore']);
+    expect(planner.assess(perceive({ position: at, blocks: {}, time: 14_000, threats: [{ entity: 'zombie', distance: 1.5 }], health: 3 })).map((n) => n.need)).toEqual(['safety', 'health', 'shelter', 'explore']);
+    // By day nobody needs a roof.
+    expect(planner.assess(perceive({ position: at, blocks: {}, time: 6000 })).map((n) => n.need)).not.toContain('shelter');
+  });
 });
+

@@ -31,7 +31,7 @@ describe('against the standard registry (@sinew/capabilities)', () => {
 
   it('every HTN and needs plan step passes V1/V2 (verb + input schema) of the real capabilities', () => {
     const htn = createMinecraftHtn();
-    for (const goal of ['craft wooden_pickaxe', 'stone_tools', 'wooden_tools', 'iron_tools', 'craft iron_pickaxe', 'shelter', 'acquire wood', 'craft crafting_table']) {
+    for (const goal of ['craft wooden_pickaxe', 'stone_tools', 'wooden_tools', 'iron_tools', 'craft iron_pickaxe', 'shelter', 'acquire wood', 'craft crafting_table', 'craft wooden_sword', 'craft stone_sword']) {
       const result = htn.plan(IntentSchema.parse({ id: 'i', source: 'user', goal, urgency: 0.5 }), world);
       expect(result.ok, goal).toBe(true);
       if (result.ok) for (const step of result.plan.steps) expect(checkStep(registry, step).ok, `${goal}: ${JSON.stringify(step)}`).toBe(true);
@@ -44,7 +44,7 @@ describe('against the standard registry (@sinew/capabilities)', () => {
       { ...world, food: 2, inventory: { bread: 1 } },
       { ...world, food: 2 },
       { ...world, time: 15000, inventory: { dirt: 9, wooden_pickaxe: 1 } },
-      { ...world, inventory: { wooden_pickaxe: 1 } },
+      { ...world, inventory: { wooden_pickaxe: 1, wooden_sword: 1 } },
     ]) {
       const { intent, result } = needs.decide(perception);
       expect(result.ok, intent.goal).toBe(true);

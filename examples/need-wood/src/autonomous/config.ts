@@ -2,13 +2,15 @@ import type { CapabilityRegistry } from '@sinew/executor-contracts';
 import { COGNITION_LOOP_EXAMPLE, loadCognitionConfig, loadCognitionLoopConfig, planOutputSchema, type CognitionConfig, type CognitionEvent, type CognitionLoopConfig } from '@sinew/planners';
 import type { ScriptedAnswer } from './scripted-model.js';
 
-/** The loop's signal weights for the demo: a new day and nightfall are worth a thought, a snapshot never is; a person's ask, hunger and nightfall are urgent enough to take over a running plan at its next safe point. */
+/** The loop's signal weights for the demo: a new day, nightfall and a finished plan are worth a thought, a snapshot never is; a person's ask, hunger and nightfall are urgent enough to take over a running plan at its next safe point. */
 export function loopConfig(): CognitionLoopConfig {
   return orThrow(
     loadCognitionLoopConfig({
       ...COGNITION_LOOP_EXAMPLE,
       gate: { ...COGNITION_LOOP_EXAMPLE.gate, cooldownMs: 1_000 },
-      salience: { ...COGNITION_LOOP_EXAMPLE.salience, body: { ...COGNITION_LOOP_EXAMPLE.salience.body, food_low: 0.8, food_critical: 1, day: 0.9, night: 0.8 } },
+      // A finished or failed plan is a moment to choose again (pickaxe → sword → …, a preempted hut resumed); when no real
+      // choice is left the gate stays shut.
+      salience: { ...COGNITION_LOOP_EXAMPLE.salience, body: { ...COGNITION_LOOP_EXAMPLE.salience.body, food_low: 0.8, food_critical: 1, day: 0.9, night: 0.8 }, outcome: { completed: 1, failed: 0.9 } },
       energy: { windowMs: 60_000, perThought: 0.05 },
       urgentAt: 0.6,
       suggestionUrgency: 0.7,

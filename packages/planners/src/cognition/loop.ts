@@ -82,6 +82,8 @@ export function createCognition(options: CognitionOptions): Cognition {
   let seq = 0;
   let lastTick = 0;
   let inFlight = 0;
+  // The goals of the plans running now (goal → planId): a decision for one of them is not planned twice.
+  const pursued = new Map<string, string>();
   // Decisions that found every plan slot taken, most urgent first: one is taken up when a plan ends (each already passed the gate).
   const deferred: Intent[] = [];
   // A body edge the gate turned away only for its cooldown: the body is still in that state, so it is judged again
@@ -150,7 +152,8 @@ export function createCognition(options: CognitionOptions): Cognition {
     if (input.kind === 'body' && decision.blocked.length === 1 && decision.blocked[0] === 'cooldown') held = input;
     say({ type: 'cognition.gate', signal, think: decision.think, meaningfulness: decision.meaningfulness, blocked: decision.blocked, reason: decision.reason });
     if (!decision.think) return;
-    const formed = suggested ?? needs.formIntent(world);
+    // The most urgent need no running plan already pursues (a hut being built does not hide the missing sword).
+    const formed = suggested ?? needs.formIntent(world, [...pursued.keys()]);
     await decide({ ...formed, context: { ...formed.context, eventType: heard.eventType } }, world, say);
   }
 
@@ -169,6 +172,11 @@ export function createCognition(options: CognitionOptions): Cognition {
   }
 
   async function decide(intent: Intent, world: PlannerWorld, say: Say): Promise<void> {
+    const running = pursued.get(intent.goal);
+    if (running !== undefined) {
+      say({ type: 'cognition.busy', intentId: intent.id, goal: intent.goal, plansInFlight: inFlight, reason: `"${intent.goal}" is already being pursued by plan ${running}: not planned twice` });
+      return;
+    }
     if (inFlight >= config.maxPlansInFlight && intent.urgency < config.urgentAt) {
       const dropped = defer(intent);
       const why = `${inFlight} plan(s) running and urgency ${intent.urgency} < urgentAt ${config.urgentAt}: deferred until a plan ends`;
@@ -197,9 +205,11 @@ export function createCognition(options: CognitionOptions): Cognition {
 
   function start(plan: Plan, intent: Intent): void {
     inFlight += 1;
+    pursued.set(intent.goal, plan.planId);
     const run = (async () => {
       const outcome = await options.executor.run(plan, { intent }).catch((error: unknown) => ({ status: 'failed', failure: { code: 'runner_error', reason: `executor.run threw: ${describeError(error)}` } }));
       inFlight -= 1;
+      pursued.delete(intent.goal);
       await ingest({ kind: 'outcome', tick: lastTick, planId: plan.planId, status: outcome.status, ...(outcome.failure ? { failure: { code: outcome.failure.code, reason: outcome.failure.reason } } : {}) });
     })();
     running.add(run);

@@ -6,6 +6,7 @@ import { fuelHeld } from './operators.js';
 import { SMELT_FUEL } from './smelting.js';
 import { exploreFirst, item, missing, sourceFor, toolFirst, want, wildMethods } from './obtain.js';
 import { sourceContext, type SourceContext } from './sources.js';
+import { hutSite } from './shelter.js';
 import { blockNear, count, ingredientOrder } from './state.js';
 
 
@@ -191,12 +192,14 @@ export function minecraftMethods(book: RecipeBook, context: SourceContext = sour
     {
       name: 'shelter.hut',
       task: 'shelter',
-      description: 'build a 3×3 hut around the bot from the best held material (else planks)',
+      description: 'build a 3×3 hut from the best held material (else planks) on the nearest free spot, from inside it (the bot ends under its roof)',
       expand(state) {
         const material = HUT_MATERIALS.find((m) => count(state, m) >= 25) ?? `${preferredWood(state)}_planks`;
-        const origin = { x: Math.floor(state.position.x), y: Math.floor(state.position.y), z: Math.floor(state.position.z) };
+        const origin = hutSite(state, material);
+        if (!origin) return undefined;
         return [
           { task: 'obtain', args: { item: material, count: 25 } },
+          { task: 'navigate', args: { position: { x: origin.x + 0.5, y: origin.y, z: origin.z + 0.5 }, range: 0.5 } },
           { task: 'build_structure', args: { origin, blueprint: hutBlueprint(material) } },
         ];
       },

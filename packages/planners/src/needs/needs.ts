@@ -3,6 +3,7 @@ import { SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import { z } from 'zod';
 import { planFailure, PlannerWorldSchema, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { PICKAXES_BY_TIER } from '../minecraft/tools.js';
+import { bestCraftableSword, sheltered, weaponHeld } from './body.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** Homeostasis thresholds; a bad value is rejected when the planner is built. Defaults documented per field. */
@@ -24,7 +25,7 @@ export const NeedsThresholdsSchema = z.strictObject({
 export type NeedsThresholds = z.output<typeof NeedsThresholdsSchema>;
 
 /** The kinds of need. */
-export type NeedKind = 'safety' | 'health' | 'food' | 'shelter' | 'tools' | 'explore';
+export type NeedKind = 'safety' | 'health' | 'food' | 'shelter' | 'tools' | 'weapon' | 'explore';
 
 /** One need the needs planner weighs, with its urgency. */
 export interface Need {
@@ -59,8 +60,12 @@ export interface NeedsPlanner extends Planner<PlannerWorld> {
   plan(intent: Intent, world: PlannerWorld): PlanResult;
   /** Homeostasis: every current need with its urgency, most urgent first. */
   assess(world: PlannerWorld): Need[];
-  /** Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. Throws a NeedsPerceptionError on a malformed perception. */
-  formIntent(world: PlannerWorld): Intent;
+  /**
+   * Perception → the most urgent need as an Intent (ties broken by the seeded PRNG); emits a thought. Needs whose goal is
+   * in `pursuing` (plans already running for them) are passed over while another need is left. Throws a
+   * NeedsPerceptionError on a malformed perception.
+   */
+  formIntent(world: PlannerWorld, pursuing?: readonly string[]): Intent;
   /** Perception → intent → plan in one decision. */
   decide(world: PlannerWorld): { readonly intent: Intent; readonly result: PlanResult };
 }
@@ -69,7 +74,7 @@ const FOODS = ['cooked_beef', 'cooked_porkchop', 'cooked_chicken', 'bread', 'bak
 const PREY = ['cow', 'pig', 'sheep', 'chicken'];
 
 /**
- * The deterministic needs planner (seeds/000): homeostasis (health, food, threats, time of day,
+ * The deterministic needs planner (seeds/000): homeostasis (health, food, threats, time of day and shelter, weapon,
  * inventory) → an Intent with urgency → a plan, with no LLM. Its randomness is a PRNG seeded from
  * the seed and the perception, so the same seed and perception give the same intent and plan.
  * It is also the router's fast path for safety-critical intents.
@@ -87,8 +92,10 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
   function assess(world: PlannerWorld): Need[] {
     const needs: Need[] = [];
     const t = thresholds;
+    // Under a roof between walls (or up a pillar) a mob close by is no emergency, and fleeing would break out of the hut.
+    const covered = sheltered(world);
     const threat = [...(world.threats ?? [])].sort((a, b) => a.distance - b.distance || a.entity.localeCompare(b.entity))[0];
-    if (threat && threat.distance < t.threatDistance) {
+    if (threat && threat.distance < t.threatDistance && !covered) {
       needs.push({
         need: 'safety',
         urgency: round(0.9 + 0.1 * (1 - threat.distance / t.threatDistance)),
@@ -98,7 +105,8 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
       });
     }
     const food = FOODS.find((f) => (world.inventory[f] ?? 0) > 0);
-    if (world.health < t.lowHealth) {
+    // Hurt with nothing to eat, the plan is to hide: once hidden, there is nothing more to do for it.
+    if (world.health < t.lowHealth && (food || !covered)) {
       needs.push({
         need: 'health',
         urgency: round(0.7 + 0.2 * (1 - world.health / t.lowHealth)),
@@ -118,8 +126,13 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     }
     const time = world.time;
     const night = time !== undefined && (t.nightStart <= t.nightEnd ? time >= t.nightStart && time < t.nightEnd : time >= t.nightStart || time < t.nightEnd);
-    if (night) {
-      needs.push({ need: 'shelter', urgency: 0.6, goal: 'shelter', traits: ['building'], because: `it is night (tick ${time})` });
+    if (night && !covered) {
+      needs.push({ need: 'shelter', urgency: 0.6, goal: 'shelter', traits: ['building'], because: `it is night (tick ${time}) and nothing shelters me` });
+    }
+    if (!weaponHeld(world.inventory)) {
+      const sword = bestCraftableSword(world.inventory);
+      // Unarmed matters more at night (still below shelter), and by day it waits for the pickaxe (below the tools need's band).
+      needs.push({ need: 'weapon', urgency: night ? 0.5 : 0.25, goal: `craft ${sword}`, traits: ['multi_step', 'crafting'], because: `no weapon; the best sword I can make is ${sword}` });
     }
     const logs = Object.entries(world.inventory).filter(([item]) => /_log$/.test(item)).reduce((sum, [, n]) => sum + n, 0);
     if (!PICKAXES_BY_TIER.some((p) => (world.inventory[p] ?? 0) > 0)) {
@@ -135,9 +148,11 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
     return needs.sort((a, b) => b.urgency - a.urgency || a.need.localeCompare(b.need));
   }
 
-  function formIntent(input: PlannerWorld): Intent {
+  function formIntent(input: PlannerWorld, pursuing: readonly string[] = []): Intent {
     const world = perceive(input);
-    const needs = assess(world);
+    const all = assess(world);
+    const open = all.filter((need) => !pursuing.includes(need.goal));
+    const needs = open.length ? open : all;
     const top = needs[0]!;
     const tied = needs.filter((n) => top.urgency - n.urgency <= thresholds.tieBand);
     const rng = rngFor(world, 'intent');
@@ -157,7 +172,7 @@ export function createNeedsPlanner(options: NeedsPlannerOptions): NeedsPlanner {
       need: chosen.need,
       urgency: chosen.urgency,
       text: `${chosen.because} → ${chosen.goal}${tied.length > 1 ? ` (chose among ${tied.map((n) => n.need).join(', ')} by seeded coin)` : ''}`,
-      considered: needs.map((n) => ({ need: n.need, urgency: n.urgency })),
+      considered: all.map((n) => ({ need: n.need, urgency: n.urgency })),
     });
     return intent;
   }
