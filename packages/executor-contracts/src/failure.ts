@@ -27,8 +27,8 @@ function runnerFailure<const Code extends RunnerFailureCode>(code: Code) {
 /**
  * The failures a runner returns, one builder per code, typed by the fields that code carries.
  * @example
- * return fail.stuck('no path to the tree', { retryable: false });
- * return fail.precondMissing('no planks', { missing: ['has_item:oak_planks:4'] });
+ * const noPath = fail.stuck('no path to the tree', { retryable: false });
+ * const noPlanks = fail.precondMissing('no planks', { missing: ['has_item:oak_planks:4'] });
  */
 export const fail = {
   /** The step cannot be done as asked (`missing` may name what would make it possible); not retried by default. */
