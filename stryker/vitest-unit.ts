@@ -14,6 +14,8 @@ export function unitProjectOf(pkg: string, skip: readonly string[]): ViteUserCon
   const include = unit.test.include.filter((file) => !skip.includes(file));
   return defineConfig({
     resolve: workspace.resolve,
-    test: { passWithNoTests: false, projects: [{ ...unit, test: { ...unit.test, include } }] },
+    // Instrumented code under `nice` on a shared machine runs several times slower than in `npm test`: Stryker's
+    // own per-mutant timeout (from the dry run's times) is the one that matters, not vitest's.
+    test: { passWithNoTests: false, projects: [{ ...unit, test: { ...unit.test, include, testTimeout: 60_000, hookTimeout: 60_000 } }] },
   });
 }
