@@ -25,7 +25,9 @@ export function strykerTarget({ name, mutate, vitestConfig }) {
     clearTextReporter: { reportMutants: true, reportTests: false, reportScoreTable: true, skipFull: false },
     htmlReporter: { fileName: `reports/mutation/${name}.html` },
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    // One sandbox folder per target, so the two can run side by side; neither copies the other's.
     tempDirName: `.stryker-tmp-${name}`,
+    ignorePatterns: ['/.stryker-tmp-*', '/reports', '/.sinew'],
     thresholds: { high: 90, low: 80, break: null },
     timeoutMS: 10_000,
   };
