@@ -29,6 +29,12 @@ describe('ActuatorPulse', () => {
     ]);
   });
 
+  it('counts a missing command as `unknown` when no attempt runs', async () => {
+    const metrics = createExecutorMetrics();
+    new ActuatorPulse(metrics).onCommand(undefined as never);
+    expect(await metric(metrics.registry, 'sinew_actuator_commands_total', { command: 'unknown' })).toBe(1);
+  });
+
   it('counts every command by name, with or without a running attempt', async () => {
     const metrics = createExecutorMetrics();
     const pulse = new ActuatorPulse(metrics);
