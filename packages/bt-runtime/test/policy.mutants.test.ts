@@ -76,6 +76,7 @@ describe('safety levels and ranks', () => {
     expect(stepRank(step({ priority: -2 }), intent({ urgency: 1 }))).toBe(-2);
     expect(stepRank(step({ priority: 0 }), intent({ urgency: 0.95 }))).toBe(0);
     expect(stepRank(step(), undefined)).toBe(0);
+    expect(stepRank(step(), intent({ urgency: -0.5 }))).toBe(0);
     expect([0, 0.39, 0.4, 0.69, 0.7, 0.89, 0.9, 1].map((urgency) => stepRank(step(), intent({ urgency })))).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
   });
 
