@@ -18,7 +18,7 @@ describe('checkStep: V1 suggestions', () => {
 
   it('suggests nothing when the verb is known but no version satisfies the range', () => {
     const failure = failureOf(checkStep(registry, { stepId: 's', type: 'dig_block', capabilityVersion: '^2.0.0' }));
-    expect(failure?.code).toBeDefined();
+    expect(failure).toMatchObject({ code: 'unknown_verb' });
     expect(failure?.reason).not.toContain('did you mean');
     expect(failure).not.toHaveProperty('suggestions');
   });
