@@ -23,6 +23,9 @@ describe('executor policy', () => {
     expect(thrown).toMatchObject({ where: 'executor.policy', path: ['backoff', 'maxMs'], issues: [{ code: 'custom', message: 'backoff.maxMs must be >= backoff.initialMs' }] });
     expect((thrown as Error).message).toMatch(/^invalid executor policy:\n/);
     expect(defineExecutorPolicy({ backoff: { initialMs: 300, maxMs: 300 } }).backoff).toEqual({ initialMs: 300, factor: 2, maxMs: 300 });
+    // Only one field given: the order is checked once the defaults fill the other (default maxMs 5000).
+    expect(() => defineExecutorPolicy({ backoff: { initialMs: 6000 } })).toThrow(/backoff\.maxMs must be >= backoff\.initialMs/);
+    expect(defineExecutorPolicy({ backoff: { initialMs: 5000 } }).backoff.maxMs).toBe(5000);
   });
 
   it('grows the backoff by factor^(retry-1) up to the cap; a capability overrides field by field', () => {
@@ -87,8 +90,11 @@ describe('safety levels and ranks', () => {
     expect(rt.cautionHeldUntil).toBe(1500);
     holdCaution(rt, 100);
     expect(rt.cautionHeldUntil).toBe(1500);
-    for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, '900']) holdCaution(rt, bad);
-    expect(rt.cautionHeldUntil).toBe(1500);
+    for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, '900']) {
+      const untouched = { clock, cautionHeldUntil: 0 };
+      holdCaution(untouched, bad);
+      expect(untouched.cautionHeldUntil).toBe(0);
+    }
     holdCaution(rt, 2 ** 40);
     expect(rt.cautionHeldUntil).toBe(1000 + 2_147_483_647);
     const fresh = { clock, cautionHeldUntil: 1500 };
