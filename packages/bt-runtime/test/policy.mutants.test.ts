@@ -25,6 +25,9 @@ describe('executor policy', () => {
     expect(defineExecutorPolicy({ backoff: { initialMs: 300, maxMs: 300 } }).backoff).toEqual({ initialMs: 300, factor: 2, maxMs: 300 });
     // Only one field given: the order is checked once the defaults fill the other (default maxMs 5000).
     expect(() => defineExecutorPolicy({ backoff: { initialMs: 6000 } })).toThrow(/backoff\.maxMs must be >= backoff\.initialMs/);
+    expect(() => defineExecutorPolicy({ backoff: { initialMs: 6000 } })).toThrow(
+      expect.objectContaining({ name: 'PolicyError', path: ['backoff', 'maxMs'], issues: [{ path: ['backoff', 'maxMs'], code: 'custom', message: 'backoff.maxMs must be >= backoff.initialMs' }] }),
+    );
     expect(defineExecutorPolicy({ backoff: { initialMs: 5000 } }).backoff.maxMs).toBe(5000);
   });
 
