@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     for (let seed = 1; seed <= SEEDS; seed += 1) {
       const started = Date.now();
       const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: 'iron_pickaxe', seed, out: quietOut() });
-      const row = { seed, ok: result.exitCode === 0 && result.pickaxes > 0, result, seconds: (Date.now() - started) / 1000 };
+      const row = { seed, ok: result.exitCode === 0 && result.held > 0, result, seconds: (Date.now() - started) / 1000 };
       rows.push(row);
       console.log(line(row));
     }
