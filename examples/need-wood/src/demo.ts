@@ -36,6 +36,8 @@ export interface DemoOptions {
   readonly seed?: number;
   /** Night-time hostile spawning (default off; the CLI turns it on in a generated world). */
   readonly hostiles?: boolean;
+  /** The plan's deadline (the intent's `timeBudgetMs`): past it the plan ends `timeout`. Default: none. */
+  readonly timeLimitMs?: number;
   readonly out?: NodeJS.WriteStream;
 }
 
@@ -47,6 +49,9 @@ export interface DemoResult {
   readonly held: number;
   /** Times the bot died during the plan (it respawns and the plan goes on). */
   readonly deaths: number;
+  /** Wall milliseconds and server ticks from the plan's start to its end (0 when nothing ran). */
+  readonly planMs: number;
+  readonly planTicks: number;
   /** When each pickaxe first reached the inventory after the plan started. */
   readonly milestones: readonly Milestone[];
   /** Every router decision of the run (route, planned, fallback, outcome). */
@@ -161,7 +166,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const planned = await router.plan(intent, observe());
     if (!planned.ok) {
       say(`  result     ✘ no plan: ${planned.failure.code} — ${planned.failure.reason} (exit ${EXIT_NO_PLAN})`);
-      return { rows: [], held: 0, deaths: 0, milestones: [], routeEvents, exitCode: EXIT_NO_PLAN };
+      return { rows: [], held: 0, deaths: 0, planMs: 0, planTicks: 0, milestones: [], routeEvents, exitCode: EXIT_NO_PLAN };
     }
     const plan = planned.plan;
     const decision = routeEvents.find((e) => e.type === 'route' && e.intentId === intent.id);
@@ -175,8 +180,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     let deaths = 0;
     const onDeath = () => void (deaths += 1);
     body.on('death', onDeath);
-    const outcome = await executor.run(plan);
+    const [planStart, tickStart] = [Date.now(), server.serv?.tickCount ?? 0];
+    const outcome = await executor.run(plan, options.timeLimitMs === undefined ? {} : { intent: { ...intent, timeBudgetMs: options.timeLimitMs } });
     body.removeListener('death', onDeath);
+    const [planMs, planTicks] = [Date.now() - planStart, (server.serv?.tickCount ?? 0) - tickStart];
     tracker.stop();
     timeline.detach();
     print = say;
@@ -208,7 +215,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         process.once('SIGTERM', () => resolve());
       });
     }
-    return { outcome, rows: timeline.rows, held, deaths, milestones: tracker.milestones, routeEvents, exitCode };
+    return { outcome, rows: timeline.rows, held, deaths, planMs, planTicks, milestones: tracker.milestones, routeEvents, exitCode };
   } finally {
     modes?.detach();
     belief?.stop();

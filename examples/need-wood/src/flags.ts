@@ -40,6 +40,8 @@ export const FlagsSchema = z.object({
   world: WorldKindSchema.default('placed'),
   /** Seed of the world (the tech_tree world's, or the generated terrain's). */
   seed: z.coerce.number().int().min(0).max(0xffffffff).default(1),
+  /** The plan's time limit in seconds (past it the plan ends `timeout`); default none. */
+  'time-limit': z.coerce.number().int().min(1).max(2_000_000).optional(),
   /** No hostile spawning at night (on by default in a generated world). */
   peaceful: z.boolean().default(false),
   /** Run the cognition loop through a day and a night instead of the one plan. */
@@ -49,7 +51,7 @@ export const FlagsSchema = z.object({
 });
 
 /** Flags of the one-plan demo that the autonomous run does not read: refused with --autonomous, never ignored. */
-export const ONE_PLAN_FLAGS = ['keep-alive', 'provenance', 'memory', 'no-repair', 'goal', 'count', 'inventory', 'world', 'seed', 'peaceful'] as const;
+export const ONE_PLAN_FLAGS = ['keep-alive', 'provenance', 'memory', 'no-repair', 'goal', 'count', 'inventory', 'world', 'seed', 'peaceful', 'time-limit'] as const;
 
 /** Which given flags do not fit the mode (raw: the flags as parsed, before defaults). */
 export function misplacedFlags(raw: Record<string, unknown>): string[] {
@@ -61,12 +63,12 @@ export function misplacedFlags(raw: Record<string, unknown>): string[] {
 
 /** How to call the demo: printed with every refused flag. */
 export const USAGE = [
-  'usage: npm run demo -- [--goal <item>] [--count <n>] [--inventory <item=n,…>] [--world placed|terrain] [--seed <n>] [--peaceful]',
+  'usage: npm run demo -- [--goal <item>] [--count <n>] [--inventory <item=n,…>] [--world placed|terrain] [--seed <n>] [--peaceful] [--time-limit <s>]',
   '                       [--port <0-65535>] [--keep-alive] [--provenance <file.jsonl>] [--memory <file.json>] [--no-repair]',
   '       npm run demo -- --autonomous [--minutes <n>] [--port <0-65535>]',
 ].join('\n');
 
-const STRING_FLAGS = ['port', 'provenance', 'memory', 'goal', 'count', 'inventory', 'world', 'seed', 'minutes'] as const;
+const STRING_FLAGS = ['port', 'provenance', 'memory', 'goal', 'count', 'inventory', 'world', 'seed', 'time-limit', 'minutes'] as const;
 const BOOLEAN_FLAGS = ['keep-alive', 'no-repair', 'peaceful', 'autonomous'] as const;
 const OPTIONS = Object.fromEntries([
   ...STRING_FLAGS.map((flag) => [flag, { type: 'string' as const }]),

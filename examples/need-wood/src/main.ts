@@ -22,6 +22,7 @@ async function main(): Promise<number> {
     world: flags.world,
     seed: flags.seed,
     hostiles: flags.world === 'terrain' && !flags.peaceful,
+    ...(flags['time-limit'] ? { timeLimitMs: flags['time-limit'] * 1000 } : {}),
   });
   return result.exitCode;
 }

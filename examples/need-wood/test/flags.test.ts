@@ -19,7 +19,7 @@ describe('demo flags', () => {
     const parsed = parseFlags(['--goal', 'cooked_beef', '--count', '3', '--inventory', 'iron_sword=1, oak_log=12,oak_log=4', '--world', 'terrain', '--seed', '42']);
     expect(parsed).toEqual({ ok: true, flags: expect.objectContaining({ goal: 'cooked_beef', count: 3, inventory: { iron_sword: 1, oak_log: 16 }, world: 'terrain', seed: 42, peaceful: false }) });
     expect(parseFlags([])).toEqual({ ok: true, flags: expect.objectContaining({ goal: 'wooden_pickaxe', count: 1, world: 'placed', seed: 1 }) });
-    expect(parseFlags(['--goal', 'diamond_pickaxe', '--world', 'terrain', '--peaceful'])).toMatchObject({ ok: true, flags: { goal: 'diamond_pickaxe', peaceful: true } });
+    expect(parseFlags(['--goal', 'diamond_pickaxe', '--world', 'terrain', '--peaceful', '--time-limit', '900'])).toMatchObject({ ok: true, flags: { goal: 'diamond_pickaxe', peaceful: true, 'time-limit': 900 } });
   });
 
   it('refuses what is not an item, a bad count or inventory entry, an unknown world, and says which', () => {
