@@ -59,7 +59,7 @@ function quietOut(): NodeJS.WriteStream {
 
 const inventoryText = (inventory: Goal['inventory']) => (inventory ? Object.entries(inventory).map(([name, n]) => `${name}=${n}`).join(',') : 'empty');
 
-/** One row; the time is the whole run's (server start, world, bot, plan). */
+/** One row: run = the whole run (server start, world generation, bot, planning, plan); plan and ticks = the plan's. */
 function line(goal: Goal, result: DemoResult, seconds: number, ticks: number): string {
   const ok = result.exitCode === 0 && result.held >= goal.count;
   const failure = ok ? '' : `  ${result.outcome?.failedStepId ?? 'plan'}: ${result.outcome?.failure?.code ?? (result.outcome ? 'short' : 'no plan')} ${result.outcome?.failure?.reason ?? ''}`.slice(0, 160);
@@ -69,6 +69,7 @@ function line(goal: Goal, result: DemoResult, seconds: number, ticks: number): s
     String(goal.seed).padStart(4),
     (ok ? 'yes' : 'NO').padEnd(4),
     `${seconds.toFixed(1)} s`.padStart(8),
+    `${(result.planMs / 1000).toFixed(1)} s`.padStart(8),
     String(ticks).padStart(7),
     String(result.rows.length).padStart(5),
     String(result.outcome?.repairs ?? 0).padStart(7),
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   const goals = GOALS.filter((goal) => !ONLY || ONLY.includes(goal.item));
   const scratch = await mkdtemp(join(tmpdir(), 'sinew-goals-bench-'));
   console.log(`goals in generated worlds: ${goals.length} goals, HTN with live repair, hostiles at night, 0 model calls, limit ${LIMIT_S} s a plan`);
-  console.log(`${'goal'.padEnd(20)} ${'starting inventory'.padEnd(44)} seed ok   ${'time'.padStart(8)} ${'ticks'.padStart(7)} steps repairs deaths`);
+  console.log(`${'goal'.padEnd(20)} ${'starting inventory'.padEnd(44)} seed ok   ${'run'.padStart(8)} ${'plan'.padStart(8)} ${'ticks'.padStart(7)} steps repairs deaths`);
   let wins = 0;
   const seconds: number[] = [];
   try {

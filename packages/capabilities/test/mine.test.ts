@@ -32,6 +32,7 @@ describe('mine in a generated world', () => {
   it('asks for the pickaxe its target needs (stone: wooden; iron ore: stone) before digging', async () => {
     expect((await world.step('mine', { target: { depth: 50 } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
     expect((await world.step('mine', { target: { ore: 'iron' } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:stone_pickaxe:1'] });
+    expect((await world.step('mine', { target: { ore: 'stone' }, count: 3 })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
     expect((await world.step('mine', { target: { ore: 'unobtainium' } })).failure?.code).toBe('invalid_args');
     expect((await world.step('mine', { target: {} })).failure?.code).toBe('invalid_args');
   });
@@ -61,6 +62,18 @@ describe('mine in a generated world', () => {
     const { outcome, underfoot, wet } = await watched({ target: { ore: 'coal_ore' }, returnToSurface: true });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(countItem(bot, 'coal')).toBeGreaterThanOrEqual(1);
+    expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
+    expect(underfoot).toEqual([]);
+    expect(wet()).toBe(false);
+  });
+
+  it('takes cobblestone from stone its stairs bare (target stone, count 6) and walks back up (has_item:cobblestone:+6)', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.clone();
+    const before = countItem(bot, 'cobblestone');
+    const { outcome, underfoot, wet } = await watched({ target: { ore: 'stone' }, count: 6, returnToSurface: true });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(bot, 'cobblestone') - before).toBeGreaterThanOrEqual(6);
     expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
     expect(underfoot).toEqual([]);
     expect(wet()).toBe(false);

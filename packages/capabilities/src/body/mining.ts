@@ -94,12 +94,15 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
 /**
  * Takes an ore within reach that the tunnel exposes (air touches it, no fluid next to it, not the floor underfoot):
  * digs it and picks up its drop. True when the inventory gained `drop`; false when there was none to take.
+ * `floors: false` leaves every block with air above it: the stairs stay whole (taking stone by the dozen, the
+ * bot would otherwise dig the steps it must walk back up).
  */
-export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], drop: string, skip: Set<string>): Promise<Failure | boolean> {
+export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], drop: string, skip: Set<string>, options: { floors?: boolean } = {}): Promise<Failure | boolean> {
   const bot = ctx.body;
   const read = readerOf(bot);
   const candidates = findBlockPositions(bot, { matching: oreIds, maxDistance: 6, count: 8 });
-  const ore = candidates.find((p) => !skip.has(blockKey(p)) && eyeDistance(bot, p) <= REACH - 0.2 && touchesAir(bot, p) && !standsOn(bot, p) && !blockHazard(read, p));
+  const floor = (p: Vec3) => options.floors === false && bot.blockAt(p.offset(0, 1, 0))?.boundingBox === 'empty';
+  const ore = candidates.find((p) => !skip.has(blockKey(p)) && eyeDistance(bot, p) <= REACH - 0.2 && touchesAir(bot, p) && !standsOn(bot, p) && !floor(p) && !blockHazard(read, p));
   if (!ore) return false;
   skip.add(blockKey(ore));
   const before = countItem(bot, drop);

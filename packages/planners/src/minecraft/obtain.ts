@@ -50,7 +50,9 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
       description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
       expand(state, args) {
         const source = sourceFor(book, context, 'mine', state, args);
-        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args) } }];
+        // Stone is taken a few stairs down, for crafting at the table up there: back up the stairs after.
+        const back = source?.block === 'stone' ? { returnToSurface: true } : {};
+        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), ...back } }];
       },
     });
   }
