@@ -55,11 +55,7 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
   } finally {
     bot.setControlState('forward', false);
   }
-  if (!(await waitFor(ctx, () => bot.entity.onGround && bot.entity.position.floored().equals(next), MOVE_BUDGET_MS / 2))) return false;
-  // Come to rest before the next dig: still sliding, the body would walk into the cell ahead as it opens and stand on
-  // the floor the next stair digs out.
-  await waitFor(ctx, () => Math.hypot(bot.entity.velocity.x, bot.entity.velocity.z) < 0.01, MOVE_BUDGET_MS / 2);
-  return bot.entity.position.floored().equals(next);
+  return waitFor(ctx, () => bot.entity.onGround && bot.entity.position.floored().equals(next), MOVE_BUDGET_MS / 2);
 }
 
 /**
