@@ -123,7 +123,9 @@ export const mine = defineBotCapability({
     const result = await dig(ctx, args);
     if ('ok' in result) return result;
     if (args.returnToSurface) {
-      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: 90_000 });
+      // A stair a second and a half, at least 90 s: from the diamond level that is ~3 minutes of climbing.
+      const climb = Math.max(90_000, 1_500 * (start.y - Math.floor(ctx.body.entity.position.y)));
+      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: climb });
       if (failure) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
     }
     return { ok: true, observables: { moves: result.moves, lowestY: Math.floor(lowest.get(args)?.y ?? start.y) } };

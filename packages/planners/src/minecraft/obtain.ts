@@ -50,9 +50,9 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
       description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
       expand(state, args) {
         const source = sourceFor(book, context, 'mine', state, args);
-        // Stone is taken a few stairs down, for crafting at the table up there: back up the stairs after.
-        const back = source?.block === 'stone' ? { returnToSurface: true } : {};
-        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), ...back } }];
+        // What is mined is crafted or smelted at the table and furnace up there (the plan placed them where it stood,
+        // and there are no logs below to make new ones): back up the stairs after.
+        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), returnToSurface: true } }];
       },
     });
   }

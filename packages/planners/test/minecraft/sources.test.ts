@@ -96,6 +96,17 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
     }
   });
 
+  it('a diamond pickaxe from nothing: cobblestone is mined (no bare stone to walk to), and every mine climbs back to the table and furnace it left', () => {
+    const plan = htn()('diamond_pickaxe', 1);
+    const list = steps(plan);
+    expect(inOrder(list, ['craft_item:wooden_pickaxe', 'mine:stone', 'craft_item:stone_pickaxe', 'mine:iron_ore', 'craft_item:iron_pickaxe', 'mine:diamond_ore', 'craft_item:diamond_pickaxe']), list.join(' ')).toBe(true);
+    expect(list.filter((step) => step.startsWith('gather:stone'))).toEqual([]);
+    const mines = plan.ok ? plan.plan.steps.filter((step) => step.type === 'mine') : [];
+    expect(mines.length).toBeGreaterThanOrEqual(3);
+    for (const step of mines) expect(step.args).toMatchObject({ returnToSurface: true });
+    expect(parses(plan)).toBe(true);
+  });
+
   it('wool: shears from smelted iron, then find a sheep and shear it', () => {
     for (const plan of [htn()('white_wool', 3), goap()('white_wool', 3)]) {
       expect(inOrder(steps(plan), ['mine:iron_ore', 'craft_item:shears', 'shear:sheep']), steps(plan).join(' ')).toBe(true);
