@@ -91,7 +91,12 @@ async function main(): Promise<void> {
         port: 0, keepAlive: false, provenancePath: join(scratch, `${goal.item}.jsonl`), goal: goal.item, count: goal.count,
         ...(goal.inventory ? { inventory: goal.inventory } : {}), world: 'terrain', seed: goal.seed, hostiles: true,
         timeLimitMs: LIMIT_S * 1000, out: quietOut(),
-      });
+      }).catch((error: unknown) => error as Error);
+      // A run that could not start (the server, the bot's spawn) is a row that says so, not the end of the table.
+      if (result instanceof Error) {
+        console.log(`${`${goal.item}×${goal.count}`.padEnd(20)} ${inventoryText(goal.inventory).padEnd(44)} ${String(goal.seed).padStart(4)} ERROR ${result.message}`);
+        continue;
+      }
       const elapsed = (Date.now() - started) / 1000;
       if (result.exitCode === 0 && result.held >= goal.count) (wins += 1), seconds.push(elapsed);
       console.log(line(goal, result, elapsed, result.planTicks));

@@ -72,7 +72,13 @@ async function main(): Promise<void> {
     for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed += 1) {
       const started = Date.now();
       const world = TERRAIN ? { world: 'terrain' as const, hostiles: true, timeLimitMs: LIMIT_S * 1000 } : {};
-      const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: quietOut(), ...world });
+      const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: quietOut(), ...world }).catch((error: unknown) => error as Error);
+      // A seed that could not start (the server, the bot's spawn) is a row that says so, not the end of the table.
+      if (result instanceof Error) {
+        console.log(`${String(seed).padStart(4)} ERROR  ${result.message}`);
+        rows.push({ seed, ok: false, result: { rows: [], held: 0, deaths: 0, planMs: 0, planTicks: 0, milestones: [], routeEvents: [], exitCode: 1 }, seconds: (Date.now() - started) / 1000 });
+        continue;
+      }
       const row = { seed, ok: result.exitCode === 0 && result.held > 0, result, seconds: (Date.now() - started) / 1000 };
       rows.push(row);
       console.log(line(row));

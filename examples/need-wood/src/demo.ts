@@ -98,7 +98,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   try {
     const placed = terrain ? `generated terrain, seed ${seed}` : await buildWorld(server, goal, seed);
     say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${placed}${options.hostiles ? ', hostiles at night' : ''}`);
-    const body = (bot = await connectBot(server, { username: 'sinew' }));
+    // A generated world's first spawn generates every column in view (~80): on a loaded machine that outlasts the 20 s default.
+    const body = (bot = await connectBot(server, { username: 'sinew', ...(terrain ? { timeoutMs: 120_000 } : {}) }));
     for (const [name, n] of Object.entries(options.inventory ?? {})) await give(body, name, n);
     // Sinew's plugin: actuator commands for the executor's watchdogs, chat, hurts and deaths, all at bot.sinew.
     body.loadPlugin(sinew);
