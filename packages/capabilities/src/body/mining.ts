@@ -117,6 +117,8 @@ export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], dro
 
 /** How far the bot looks for the ore to head for (it knows the blocks of its loaded chunks, as `gather` does). */
 const ORE_SCAN = 12;
+/** How many of the nearest ores are read: enough that those above the head (coal is densest higher up) hide none below. */
+const ORE_CANDIDATES = 256;
 
 /**
  * The nearest ore within `ORE_SCAN` blocks to tunnel toward: not above head height (the mine only goes down or
@@ -125,7 +127,7 @@ const ORE_SCAN = 12;
 export function oreToward(bot: SinewBot, oreIds: readonly number[], skip: Set<string>): Vec3 | undefined {
   const feet = bot.entity.position.floored();
   const read = readerOf(bot);
-  const found = findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: 16 });
+  const found = findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: ORE_CANDIDATES });
   return found.find((p) => p.y <= feet.y + 1 && !skip.has(blockKey(p)) && !blockHazard(read, p));
 }
 
