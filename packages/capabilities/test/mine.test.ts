@@ -1,5 +1,6 @@
-import { give } from '@sinew/testkit';
+import { give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
+import { Vec3 } from 'vec3';
 import type { Block } from '../src/mc-types.js';
 import { countItem, useWorld } from './world.js';
 
@@ -77,5 +78,30 @@ describe('mine in a generated world', () => {
     expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
     expect(underfoot).toEqual([]);
     expect(wet()).toBe(false);
+  });
+
+  it('climbs back up stairs that lost a step on the way (digging and towering where walking has no path)', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.floored();
+    const cells: Vec3[] = [];
+    let broken: Vec3 | undefined;
+    // Once 6 stairs down, the floor of the third stair is taken away: going up, that step is a 2-block wall.
+    const onMove = () => {
+      const feet = bot.entity.position.floored();
+      if (!cells.some((c) => c.equals(feet))) cells.push(feet);
+      const third = cells.find((c) => c.y === start.y - 3);
+      if (broken || !third || feet.y > start.y - 6) return;
+      broken = third.offset(0, -1, 0);
+      void setBlock(world.server, broken, 'air');
+    };
+    bot.on('move', onMove);
+    try {
+      const outcome = await world.step('mine', { target: { depth: start.y - 8 }, returnToSurface: true });
+      expect(broken, 'a step was taken away').toBeDefined();
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(bot.entity.position.distanceTo(start.offset(0.5, 0, 0.5))).toBeLessThan(1.5);
+    } finally {
+      bot.off('move', onMove);
+    }
   });
 });

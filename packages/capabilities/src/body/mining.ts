@@ -1,6 +1,7 @@
 // The moves of a mine: one stair down or one block along a tunnel (hazards read before any dig), an ore in the
 // tunnel walls taken, a torch left behind in the dark.
 import { blockKey, EYE_HEIGHT } from '@sinew/executor-contracts';
+import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
@@ -14,6 +15,7 @@ import { placeAt } from './placing.js';
 import { blockHazard, cellsToOpen, DIRECTIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
 import { waitFor } from './waiting.js';
 
+const { Movements } = pathfinderPackage;
 const MOVE_BUDGET_MS = 1_500;
 const DROP_APPEAR_MS = 1_500;
 /** How high above the head a roof makes it dark enough for a torch (no sky light read: the server may send none). */
@@ -113,6 +115,27 @@ export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], dro
   if (!picked.ok) return picked;
   ctx.progress(`took ${block.name} at ${blockKey(ore)}`);
   return countItem(bot, drop) > before;
+}
+
+const climbByClient = new WeakMap<object, InstanceType<typeof Movements>>();
+
+/**
+ * Pathfinder movements for the climb out of a mine: digging and towering on the cobblestone it carries are allowed
+ * (the mine changes the world anyway): an ore taken from a step, or a tunnel turned back across the stairs, leaves
+ * the way up with a gap that walking alone cannot cross. Pathfinder does not break blocks next to fluid.
+ */
+export function climbMovementsFor(bot: SinewBot): InstanceType<typeof Movements> {
+  const key = (bot._client as object | undefined) ?? bot;
+  let movements = climbByClient.get(key);
+  if (!movements) {
+    movements = new Movements(bot);
+    movements.canDig = true;
+    movements.allow1by1towers = true;
+    movements.allowParkour = false;
+    movements.scafoldingBlocks = ['cobblestone', 'cobbled_deepslate', 'dirt'].map((name) => bot.registry.itemsByName[name]?.id).filter((id): id is number => id !== undefined);
+    climbByClient.set(key, movements);
+  }
+  return movements;
 }
 
 /** How far the bot looks for the ore to head for (it knows the blocks of its loaded chunks, as `gather` does). */

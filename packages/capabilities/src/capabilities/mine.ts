@@ -6,7 +6,7 @@ import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js'
 import { ABORTED, type Failure } from '../body/failures.js';
 import { blockIds } from '../body/geometry.js';
 import { countItem, missingHarvestTool } from '../body/inventory.js';
-import { directionToward, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
+import { climbMovementsFor, directionToward, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
 import { oreBlocks, oreKind, ORES } from '../body/ores.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
@@ -125,7 +125,7 @@ export const mine = defineBotCapability({
     if (args.returnToSurface) {
       // A stair a second and a half, at least 90 s: from the diamond level that is ~3 minutes of climbing.
       const climb = Math.max(90_000, 1_500 * (start.y - Math.floor(ctx.body.entity.position.y)));
-      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: climb });
+      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: climb, movements: climbMovementsFor(ctx.body) });
       if (failure) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
     }
     return { ok: true, observables: { moves: result.moves, lowestY: Math.floor(lowest.get(args)?.y ?? start.y) } };
