@@ -31,11 +31,15 @@ function describe(hazard: Hazard): string {
 }
 
 /** Breaks the cells a move opens, top first (plants and air left alone); a failure when one did not break. */
-async function openCells(ctx: BotRunContext, cells: readonly Vec3[]): Promise<Failure | undefined> {
+async function openCells(ctx: BotRunContext, cells: readonly Vec3[], home: Vec3): Promise<Failure | undefined> {
   const bot = ctx.body;
   for (const cell of cells) {
     const block = bot.blockAt(cell);
     if (!block || block.boundingBox === 'empty') continue;
+    // Slid into the cell ahead as it opened (the slide outlasts a quick dig): back home before digging its floor.
+    if (standsOn(bot, cell) && !(await stepInto(ctx, home))) {
+      return { ok: false, code: 'stuck', reason: `standing on ${blockKey(cell)}, the next block to dig, and could not step back to ${blockKey(home)}`, retryable: true };
+    }
     if (!(await digWithBestTool(ctx, block))) return ABORTED;
     if (bot.blockAt(cell)?.boundingBox !== 'empty') return { ok: false, code: 'effects_unmet', reason: `${block.name} at ${blockKey(cell)} did not break`, retryable: true };
   }
@@ -79,7 +83,7 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
     }
     // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
     for (let attempt = 0; ; attempt++) {
-      const failure = await openCells(ctx, plan.cells);
+      const failure = await openCells(ctx, plan.cells, feet);
       if (failure) return failure;
       if (await stepInto(ctx, plan.next)) break;
       if (ctx.signal.aborted) return ABORTED;
