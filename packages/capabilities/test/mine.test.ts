@@ -104,4 +104,14 @@ describe('mine in a generated world', () => {
       bot.off('move', onMove);
     }
   });
+
+  it('with a cave under the next stair on every side, it tunnels level first and then goes on down', async () => {
+    const { bot } = world;
+    const feet = bot.entity.position.floored();
+    // What each stair down would stand on is air (a cave below); the level floor around is left.
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) await setBlock(world.server, feet.offset(dx, -2, dz), 'air');
+    const outcome = await world.step('mine', { target: { depth: feet.y - 3 } });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(feet.y - 3 + 0.01);
+  });
 });

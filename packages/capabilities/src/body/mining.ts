@@ -66,16 +66,16 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
 
 /**
  * One move down a stair (`down`) or along a level tunnel, in the first of the four directions (starting with
- * `facing`, then right, left, back) whose cells are free of hazards: the direction taken, or a failure naming
- * the hazard of every side.
+ * `facing`, then right, left, back) whose cells are free of hazards — when no stair down is safe (a cave under every
+ * side), a level move first — : the direction taken, or a failure naming the hazard of every side.
  */
 export async function mineStep(ctx: BotRunContext, facing: number, down: boolean): Promise<Failure | { facing: number }> {
   const bot = ctx.body;
   const feet = bot.entity.position.floored();
   const hazards: string[] = [];
-  for (const turn of [0, 1, 3, 2]) {
+  for (const [downward, turn] of (down ? [true, false] : [false]).flatMap((d) => [0, 1, 3, 2].map((t) => [d, t] as const))) {
     const index = (facing + turn) % DIRECTIONS.length;
-    const plan = cellsToOpen(feet, DIRECTIONS[index]!, down);
+    const plan = cellsToOpen(feet, DIRECTIONS[index]!, downward);
     const hazard = stepHazard(readerOf(bot), plan.cells, plan.standOn);
     if (hazard) {
       hazards.push(describe(hazard));
