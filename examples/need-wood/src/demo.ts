@@ -5,10 +5,10 @@ import { createStandardRegistry, GATHER_TREE, observeWorld, sinew, type SinewBot
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, withBeliefThreats, type RouteEvent } from '@sinew/planners';
-import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
+import { createMinecraftHtn, focusAround, OVERWORLD } from '@sinew/planners/minecraft';
 import { createToken, serveSinew, type SinewServer } from '@sinew/server';
-import { connectBot, spawnMob, startServer } from '@sinew/testkit';
-import { buildWorld, intentFor, trackMilestones, type DemoGoal, type Milestone } from './story.js';
+import { connectBot, give, spawnMob, startServer } from '@sinew/testkit';
+import { buildWorld, intentFor, trackMilestones, type Milestone, type WorldKind } from './story.js';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
 
 export interface DemoOptions {
@@ -24,10 +24,20 @@ export interface DemoOptions {
   readonly repair?: boolean;
   /** Spawn a zombie beside the bot once the first step succeeds: the modes flee from it and the plan resumes. */
   readonly zombie?: boolean;
-  /** The pickaxe to make (default wooden_pickaxe); a stone or iron one plays in the seeded tech_tree world. */
-  readonly goal?: DemoGoal;
-  /** Seed of the tech_tree world (default 1). */
+  /** The item to obtain (default wooden_pickaxe); beyond the wooden pickaxe the placed world is the seeded tech_tree world. */
+  readonly goal?: string;
+  /** How many of the goal item (default 1). */
+  readonly count?: number;
+  /** What the bot holds before the plan starts. */
+  readonly inventory?: Readonly<Record<string, number>>;
+  /** `placed` (default: trees, the tech_tree world) or `terrain` (the testkit's generated world of `seed`). */
+  readonly world?: WorldKind;
+  /** Seed of the tech_tree world or of the generated terrain (default 1). */
   readonly seed?: number;
+  /** Night-time hostile spawning (default off; the CLI turns it on in a generated world). */
+  readonly hostiles?: boolean;
+  /** The plan's deadline (the intent's `timeBudgetMs`): past it the plan ends `timeout`. Default: none. */
+  readonly timeLimitMs?: number;
   readonly out?: NodeJS.WriteStream;
 }
 
@@ -35,7 +45,13 @@ export interface DemoResult {
   /** How the plan ended; undefined when no planner could plan. */
   readonly outcome?: PlanOutcome;
   readonly rows: readonly TimelineRow[];
-  readonly pickaxes: number;
+  /** How many of the goal item the bot held at the end. */
+  readonly held: number;
+  /** Times the bot died during the plan (it respawns and the plan goes on). */
+  readonly deaths: number;
+  /** Wall milliseconds and server ticks from the plan's start to its end (0 when nothing ran). */
+  readonly planMs: number;
+  readonly planTicks: number;
   /** When each pickaxe first reached the inventory after the plan started. */
   readonly milestones: readonly Milestone[];
   /** Every router decision of the run (route, planned, fallback, outcome). */
@@ -63,23 +79,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const started = Date.now();
   const memory = openMemory(options.memoryPath);
   const goal = options.goal ?? 'wooden_pickaxe';
+  const count = options.count ?? 1;
+  const terrain = options.world === 'terrain';
+  const seed = options.seed ?? 1;
+  const woodStory = goal === 'wooden_pickaxe' && !terrain && !options.inventory;
+  const start = options.inventory ? Object.entries(options.inventory).map(([name, n]) => `${name} ×${n}`).join(', ') : 'empty inventory';
 
-  say(`Sinew demo — ${goal === 'wooden_pickaxe' ? 'need wood → wooden pickaxe' : `empty inventory → ${goal}`} (needs → router → HTN → executor, live repair)`);
-  const server = await startServer();
+  say(`Sinew demo — ${woodStory ? 'need wood → wooden pickaxe' : `${start} → ${goal} ×${count}`} (needs → router → HTN → executor, live repair)`);
+  const server = await startServer({
+    ...(terrain ? { world: { generator: 'terrain' as const, seed } } : {}),
+    ...(options.hostiles ? { hostileSpawning: true } : {}),
+  });
   let telemetry: SinewServer | undefined;
   let bot: Awaited<ReturnType<typeof connectBot>> | undefined;
   let executor: ReturnType<typeof createExecutor<SinewBot>> | undefined;
   let belief: BeliefAdapter | undefined;
   let modes: AttachedModes | undefined;
   try {
-    const placed = await buildWorld(server, goal, options.seed ?? 1);
-    say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${placed}`);
-    const body = (bot = await connectBot(server, { username: 'sinew' }));
+    const placed = terrain ? `generated terrain, seed ${seed}` : await buildWorld(server, goal, seed);
+    say(`  server   flying-squid ${server.version} on ${server.host}:${server.port}, ${placed}${options.hostiles ? ', hostiles at night' : ''}`);
+    // A generated world's first spawn generates every column in view (~80): on a loaded machine that outlasts the 20 s default.
+    const body = (bot = await connectBot(server, { username: 'sinew', ...(terrain ? { timeoutMs: 120_000 } : {}) }));
+    for (const [name, n] of Object.entries(options.inventory ?? {})) await give(body, name, n);
     // Sinew's plugin: actuator commands for the executor's watchdogs, chat, hurts and deaths, all at bot.sinew.
     body.loadPlugin(sinew);
     // Perception: the snapshot plus the blocks around the bot (trees, the crafting table) and the hostiles belief tracks.
     // Up the tech tree the bot walks between trees and ore: repair must see the crafting table it left behind.
-    const focus = goal === 'wooden_pickaxe' ? 6 : 20;
+    const focus = woodStory ? 6 : 20;
+    const registry = createStandardRegistry();
+    // A generated world has ores at depth and animals: the HTN plans with its sources and the body's explore/mine/hunt/shear.
+    const sources = terrain ? { world: OVERWORLD, verbs: registry.verbs() } : {};
     // One registry for the executor, the belief layer and the router: all of it on /metrics.
     const metrics = createExecutorMetrics();
     const beliefAdapter = attachBelief(body, { registry: metrics.registry });
@@ -90,7 +119,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     createHtnMetrics(metrics.registry, { memory });
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
-      planners: [createMinecraftHtn({ memory }), needs],
+      planners: [createMinecraftHtn({ memory, ...sources }), needs],
       rules: DEFAULT_ROUTING_RULES,
       memory,
       onEvent: (event) => {
@@ -111,7 +140,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
             (line) => print(line),
           );
     executor = createExecutor({
-      registry: createStandardRegistry(),
+      registry,
       body,
       metrics,
       provenance: [createJsonlProvenance({ path: options.provenancePath }), recent],
@@ -133,23 +162,29 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     say(`  trace    ${options.provenancePath}`);
     say(`  memory   ${options.memoryPath ?? 'fresh, in process (--memory <file> keeps outcomes across runs)'}${repair ? '' : '   (repair off: --no-repair)'}`);
 
-    const intent = intentFor(needs.formIntent(observe()), goal);
+    const intent = intentFor(needs.formIntent(observe()), goal, count);
     say(`  intent   "${intent.goal}" urgency ${intent.urgency} traits [${intent.traits.join(', ')}]`);
     const planned = await router.plan(intent, observe());
     if (!planned.ok) {
       say(`  result     ✘ no plan: ${planned.failure.code} — ${planned.failure.reason} (exit ${EXIT_NO_PLAN})`);
-      return { rows: [], pickaxes: 0, milestones: [], routeEvents, exitCode: EXIT_NO_PLAN };
+      return { rows: [], held: 0, deaths: 0, planMs: 0, planTicks: 0, milestones: [], routeEvents, exitCode: EXIT_NO_PLAN };
     }
     const plan = planned.plan;
     const decision = routeEvents.find((e) => e.type === 'route' && e.intentId === intent.id);
     telemetry.planGenerated({ intentId: intent.id, planner: plan.planner ?? 'router', reason: decision?.reason ?? '', plan });
-    say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps${goal === 'wooden_pickaxe' ? ', sticks left to repair' : ''}):`);
+    say(`  plan     ${plan.planner ?? 'planner'} (${plan.steps.length} steps${woodStory ? ', sticks left to repair' : ''}):`);
     for (const step of plan.steps) say(`             ${step.stepId.padEnd(4)} ${describeStep(step)}`);
     say();
     const timeline = attachTimeline(executor, { out, live: out.isTTY === true });
     print = timeline.print;
     const tracker = trackMilestones(body, server);
-    const outcome = await executor.run(plan);
+    let deaths = 0;
+    const onDeath = () => void (deaths += 1);
+    body.on('death', onDeath);
+    const [planStart, tickStart] = [Date.now(), server.serv?.tickCount ?? 0];
+    const outcome = await executor.run(plan, options.timeLimitMs === undefined ? {} : { intent: { ...intent, timeBudgetMs: options.timeLimitMs } });
+    body.removeListener('death', onDeath);
+    const [planMs, planTicks] = [Date.now() - planStart, (server.serv?.tickCount ?? 0) - tickStart];
     tracker.stop();
     timeline.detach();
     print = say;
@@ -157,7 +192,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const recorded = routeEvents.find((e) => e.type === 'outcome' && e.planId === plan.planId);
     if (recorded) say(`  router   ${recorded.reason}`);
 
-    const pickaxes = body.inventory.items().filter((i) => i.name === goal).reduce((n, i) => n + i.count, 0);
+    const held = body.inventory.items().filter((i) => i.name === goal).reduce((n, i) => n + i.count, 0);
     say();
     say(summaryTable(timeline.rows));
     const inventory = Object.entries(observeWorld(body).inventory)
@@ -166,11 +201,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     say(`  inventory  ${inventory || '(empty)'}`);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     let exitCode = 0;
-    if (outcome.status === 'completed' && pickaxes > 0) {
-      say(`  result     ✔ ${goal} ×${pickaxes} in ${seconds} s (${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'})`);
+    const tally = `${timeline.rows.length} steps, ${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'}, ${deaths} death${deaths === 1 ? '' : 's'}`;
+    if (outcome.status === 'completed' && held >= count) {
+      say(`  result     ✔ ${goal} ×${held} in ${seconds} s (${tally})`);
     } else {
-      exitCode = exitCodeFor(outcome.failure?.code);
-      say(`  result     ✘ ${outcome.failedStepId ?? 'plan'} failed: ${outcome.failure?.code ?? outcome.status} — ${outcome.failure?.reason ?? 'no pickaxe'} (exit ${exitCode})`);
+      exitCode = outcome.status === 'completed' ? 1 : exitCodeFor(outcome.failure?.code);
+      say(`  result     ✘ ${outcome.failedStepId ?? 'plan'} failed: ${outcome.failure?.code ?? outcome.status} — ${outcome.failure?.reason ?? `holds ${goal} ×${held} of ${count}`} after ${seconds} s (${tally}; exit ${exitCode})`);
     }
     if (options.keepAlive) {
       say(`  keep-alive: inspector ${telemetry.url}/#token=${token} — Ctrl-C to stop`);
@@ -180,7 +216,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         process.once('SIGTERM', () => resolve());
       });
     }
-    return { outcome, rows: timeline.rows, pickaxes, milestones: tracker.milestones, routeEvents, exitCode };
+    return { outcome, rows: timeline.rows, held, deaths, planMs, planTicks, milestones: tracker.milestones, routeEvents, exitCode };
   } finally {
     modes?.detach();
     belief?.stop();

@@ -3,13 +3,16 @@ import { placeTree, techTreeWorld, type TestServer } from '@sinew/testkit';
 import type { SinewBot } from '@sinew/capabilities';
 import { z } from 'zod';
 
-/** The pickaxes the demo can be asked for (`--goal`), in tech-tree order. */
-export const DemoGoalSchema = z.enum(['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe']);
-export type DemoGoal = z.infer<typeof DemoGoalSchema>;
+/** The pickaxes of the tech tree, in order: the milestones every run records. */
+export const PICKAXES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe'] as const;
+
+/** Where the demo plays: `placed` (three trees, or the seeded tech_tree world beyond wood) or `terrain` (a generated world). */
+export const WorldKindSchema = z.enum(['placed', 'terrain']);
+export type WorldKind = z.infer<typeof WorldKindSchema>;
 
 /** When a pickaxe first showed up in the inventory: wall time and server ticks since the plan started. */
 export interface Milestone {
-  readonly item: DemoGoal;
+  readonly item: (typeof PICKAXES)[number];
   readonly ms: number;
   readonly ticks: number;
 }
@@ -22,7 +25,7 @@ const TREES = [
 ] as const;
 
 /** Builds the goal's world: three oak trees for the wooden pickaxe, the seeded `techTreeWorld` (trees + ore outcrop) beyond it. */
-export async function buildWorld(server: TestServer, goal: DemoGoal, seed: number): Promise<string> {
+export async function buildWorld(server: TestServer, goal: string, seed: number): Promise<string> {
   if (goal === 'wooden_pickaxe') {
     for (const { x, z } of TREES) await placeTree(server, server.spawn.offset(x, 0, z).floored(), { kind: 'oak', height: 5 });
     return `${TREES.length} oak trees`;
@@ -31,10 +34,13 @@ export async function buildWorld(server: TestServer, goal: DemoGoal, seed: numbe
   return `tech_tree seed ${seed}: ${world.trees.length} oak trees, an outcrop with ${world.outcrop.coal.length} coal and ${world.outcrop.iron.length} iron ore`;
 }
 
-/** The needs planner names the need (tools); the goal says which pickaxe: `craft <goal>` beyond the wooden one. */
-export function intentFor(needed: Intent, goal: DemoGoal): Intent {
-  if (goal === 'wooden_pickaxe') return needed;
-  return IntentSchema.parse({ ...needed, goal: `craft ${goal}`, context: { ...needed.context, tool: goal } });
+/**
+ * The needs planner names the need; the goal says what to make: its own "need wood" story for one wooden pickaxe from
+ * nothing, else `obtain <goal>` with the count.
+ */
+export function intentFor(needed: Intent, goal: string, count = 1): Intent {
+  if (goal === 'wooden_pickaxe' && count === 1 && needed.goal === 'need wood') return needed;
+  return IntentSchema.parse({ ...needed, goal: `obtain ${goal}`, context: { ...needed.context, tool: goal, count } });
 }
 
 /** Records when each pickaxe first appears in the bot's inventory; `stop()` detaches. */
@@ -43,7 +49,7 @@ export function trackMilestones(bot: SinewBot, server: TestServer): { milestones
   const startedAt = Date.now();
   const startTick = server.serv?.tickCount ?? 0;
   const check = () => {
-    for (const item of DemoGoalSchema.options) {
+    for (const item of PICKAXES) {
       if (milestones.some((m) => m.item === item) || !bot.inventory.items().some((stack) => stack.name === item)) continue;
       milestones.push({ item, ms: Date.now() - startedAt, ticks: (server.serv?.tickCount ?? 0) - startTick });
     }

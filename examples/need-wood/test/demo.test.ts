@@ -79,7 +79,7 @@ describe('npm run demo', () => {
     expect(sticks).toBeGreaterThan(repaired);
     expect(retried).toBeGreaterThan(sticks);
     expect(stdout).toContain('router   htn succeeded in need:tools');
-    expect(stdout).toMatch(/result\s+✔ wooden_pickaxe ×1 in [\d.]+ s \(1 repair\)/);
+    expect(stdout).toMatch(/result\s+✔ wooden_pickaxe ×1 in [\d.]+ s \(\d+ steps, 1 repair, 0 deaths\)/);
     expect(stdout).toContain('wooden_pickaxe ×1');
     // Not a terminal: no spinner escape codes in the log.
     expect(stdout).not.toContain('\x1b[2K');

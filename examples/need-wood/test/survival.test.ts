@@ -16,5 +16,5 @@ it('a zombie appearing mid-story is handled by the modes (defense preempts) and 
   const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(dir, 'trace.jsonl'), zombie: true, out });
   expect(text).toMatch(/⚡ defense: (flee|attack_entity)/);
   expect(result.outcome?.status, text).toBe('completed');
-  expect(result.pickaxes).toBeGreaterThanOrEqual(1);
+  expect(result.held).toBeGreaterThanOrEqual(1);
 }, 180_000);

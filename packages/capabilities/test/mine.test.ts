@@ -1,5 +1,6 @@
-import { give } from '@sinew/testkit';
+import { give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
+import { Vec3 } from 'vec3';
 import type { Block } from '../src/mc-types.js';
 import { countItem, useWorld } from './world.js';
 
@@ -32,6 +33,7 @@ describe('mine in a generated world', () => {
   it('asks for the pickaxe its target needs (stone: wooden; iron ore: stone) before digging', async () => {
     expect((await world.step('mine', { target: { depth: 50 } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
     expect((await world.step('mine', { target: { ore: 'iron' } })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:stone_pickaxe:1'] });
+    expect((await world.step('mine', { target: { ore: 'stone' }, count: 3 })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
     expect((await world.step('mine', { target: { ore: 'unobtainium' } })).failure?.code).toBe('invalid_args');
     expect((await world.step('mine', { target: {} })).failure?.code).toBe('invalid_args');
   });
@@ -64,5 +66,52 @@ describe('mine in a generated world', () => {
     expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
     expect(underfoot).toEqual([]);
     expect(wet()).toBe(false);
+  });
+
+  it('takes cobblestone from stone its stairs bare (target stone, count 6) and walks back up (has_item:cobblestone:+6)', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.clone();
+    const before = countItem(bot, 'cobblestone');
+    const { outcome, underfoot, wet } = await watched({ target: { ore: 'stone' }, count: 6, returnToSurface: true });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(bot, 'cobblestone') - before).toBeGreaterThanOrEqual(6);
+    expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
+    expect(underfoot).toEqual([]);
+    expect(wet()).toBe(false);
+  });
+
+  it('climbs back up stairs that lost a step on the way (digging and towering where walking has no path)', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.floored();
+    const cells: Vec3[] = [];
+    let broken: Vec3 | undefined;
+    // Once 6 stairs down, the floor of the third stair is taken away: going up, that step is a 2-block wall.
+    const onMove = () => {
+      const feet = bot.entity.position.floored();
+      if (!cells.some((c) => c.equals(feet))) cells.push(feet);
+      const third = cells.find((c) => c.y === start.y - 3);
+      if (broken || !third || feet.y > start.y - 6) return;
+      broken = third.offset(0, -1, 0);
+      void setBlock(world.server, broken, 'air');
+    };
+    bot.on('move', onMove);
+    try {
+      const outcome = await world.step('mine', { target: { depth: start.y - 8 }, returnToSurface: true });
+      expect(broken, 'a step was taken away').toBeDefined();
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(bot.entity.position.distanceTo(start.offset(0.5, 0, 0.5))).toBeLessThan(1.5);
+    } finally {
+      bot.off('move', onMove);
+    }
+  });
+
+  it('with a cave under the next stair on every side, it tunnels level first and then goes on down', async () => {
+    const { bot } = world;
+    const feet = bot.entity.position.floored();
+    // What each stair down would stand on is air (a cave below); the level floor around is left.
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) await setBlock(world.server, feet.offset(dx, -2, dz), 'air');
+    const outcome = await world.step('mine', { target: { depth: feet.y - 3 } });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(feet.y - 3 + 0.01);
   });
 });

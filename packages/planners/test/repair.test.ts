@@ -157,6 +157,25 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
     expect(repair(unmet(['not a predicate']), world())).toBeUndefined();
   });
 
+  it('a gather that found none it could reach: a body with explore searches for the block first, then gathers again', () => {
+    const gather = { stepId: 'g2', type: 'gather', args: { block: 'oak_log', count: 1 } };
+    const failed = (code: 'runner_error' | 'effects_unmet' | 'stuck', step: { stepId: string; type: string; args: Record<string, unknown> } = gather) => ({
+      plan: { ...plan, steps: [step] },
+      step,
+      failure: { code, reason: 'behavior tree failed at …/action:Explore[1]', retryable: false, unmet: ['has_item:oak_log:+1'] },
+      repairsSoFar: 1,
+    });
+    const wild = minecraftRepair({ verbs: ['gather', 'craft_item', 'explore'] });
+    for (const code of ['runner_error', 'effects_unmet', 'stuck'] as const) {
+      const response = wild(failed(code), world());
+      expect(response?.replace, code).toBeFalsy();
+      expect(response?.steps, code).toEqual([{ stepId: 'g2.r2.1', type: 'explore', args: { target: { block: 'oak_log' } } }]);
+    }
+    // A body without explore, or a step that is no gather: no answer (the plan fails with the step's code).
+    expect(minecraftRepair()(failed('runner_error'), world())).toBeUndefined();
+    expect(wild(failed('runner_error', { stepId: 'c1', type: 'craft_item', args: { item: 'stick', count: 4 } }), world())).toBeUndefined();
+  });
+
   it('the hook refuses a third repair of the same failure and a plan past its repair budget', async () => {
     const events: string[] = [];
     const hook = createPlannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });

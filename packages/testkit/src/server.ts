@@ -109,6 +109,12 @@ export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, whe
   return parseConfig(where, schema, input ?? {});
 }
 
+/** Where a server's players spawn and which generator it runs: the terrain seed, or null for superflat. */
+function worldOf(options: ParsedOptions, version: string): { terrainSeed: number | null; spawn: Vec3 } {
+  const terrainSeed = options.world?.generator === 'terrain' ? (options.world.seed ?? options.seed ?? 0) : null;
+  return { terrainSeed, spawn: terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed, version) };
+}
+
 /**
  * Starts flying-squid in this process on 127.0.0.1 (offline mode, superflat, survival), with
  * the testkit's extensions (crafting, eating, mob AI, respawn, player list, game-mode sync).
@@ -117,8 +123,7 @@ export function parseOptions<T extends z.ZodType>(schema: T, input: unknown, whe
 export async function startServer(input: StartServerOptions = {}): Promise<TestServer> {
   const options = parseOptions(startServerOptionsSchema, input, 'startServer');
   const version = options.version ?? DEFAULT_VERSION;
-  const terrainSeed = options.world?.generator === 'terrain' ? (options.world.seed ?? options.seed ?? 0) : null;
-  const spawn = terrainSeed === null ? new Vec3(0.5, GROUND_Y + 1, 0.5) : terrainSpawn(terrainSeed, version);
+  const { terrainSeed, spawn } = worldOf(options, version);
 
   const externalHost = process.env.SINEW_MC_HOST;
   if (externalHost && terrainSeed !== null) throw new TestkitError('unsupported_external', "world.generator 'terrain' needs the embedded server");
@@ -126,7 +131,45 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   // flying-squid crashes the process 5 s after a failed listen; find a taken port before.
   if (options.port) await ensurePortFree(options.port);
 
-  const serv = createQuietSquid({
+  const serv = createQuietSquid(squidSettings(options, version));
+  serv.getSpawnPoint = async () => spawn.clone();
+  const { ctx, cleanups, resetHandlers } = extensionContext(serv);
+  const pendingSaves = awaitablePlayerSaves(serv);
+  installExtensions(ctx);
+  if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning, true);
+  if (options.animals) configureAnimals(serv, options.animals);
+
+  const state: ServerState = {
+    handle: undefined as unknown as TestServer,
+    serv,
+    external: null,
+    bots: new Set(),
+    ctx,
+    stopped: false,
+    botCounter: 0,
+    dirtyChunks: new Set(),
+    resetHandlers,
+  };
+  const stop = stopper(state, cleanups, pendingSaves);
+  try {
+    await untilReady(serv);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  prepareWorld(serv, state, options, { version, terrainSeed });
+  const address = serv._server.socketServer?.address() as { port: number } | null;
+  const handle: TestServer = { host: '127.0.0.1', port: address?.port ?? options.port ?? 0, version, serv, external: false, spawn, stop };
+  state.handle = handle;
+  states.set(handle, state);
+  return handle;
+}
+
+type ParsedOptions = z.output<typeof startServerOptionsSchema>;
+
+/** flying-squid's settings for a testkit server: 127.0.0.1, offline, quiet, survival, superflat (terrain replaces it once ready). */
+function squidSettings(options: ParsedOptions, version: string): Parameters<typeof createQuietSquid>[0] {
+  return {
     motd: 'sinew testkit',
     port: options.port ?? 0,
     host: '127.0.0.1',
@@ -148,18 +191,24 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     version,
     generation: { name: 'superflat', options: { seed: options.seed } },
     worldFolder: options.world?.dir,
-  });
+  };
+}
 
+/** The context the extensions install into, with the cleanups stop() runs and the handlers reset() runs. */
+function extensionContext(serv: SquidServer): { ctx: ExtensionContext; cleanups: (() => void)[]; resetHandlers: (() => void)[] } {
+  const cleanups: (() => void)[] = [];
+  const resetHandlers: (() => void)[] = [];
   const ctx: ExtensionContext = {
     serv,
     timers: new Set(),
     onStop: (cleanup) => cleanups.push(cleanup),
     onReset: (handler) => resetHandlers.push(handler),
   };
-  const cleanups: (() => void)[] = [];
-  const resetHandlers: (() => void)[] = [];
-  serv.getSpawnPoint = async () => spawn.clone();
-  // Player data is saved (world dir mode) without being awaited; stop() waits for these writes.
+  return { ctx, cleanups, resetHandlers };
+}
+
+/** Player data is saved (world dir mode) without being awaited; the returned set holds the writes stop() waits for. */
+function awaitablePlayerSaves(serv: SquidServer): Set<Promise<unknown>> {
   const pendingSaves = new Set<Promise<unknown>>();
   serv.on('newPlayer', (player: SquidPlayer & { save(): Promise<unknown> }) => {
     const save = player.save;
@@ -170,61 +219,30 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
       return writing;
     };
   });
-  installExtensions(ctx);
-  if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning, true);
-  if (options.animals) configureAnimals(serv, options.animals);
+  return pendingSaves;
+}
 
-  const state: ServerState = {
-    handle: undefined as unknown as TestServer,
-    serv,
-    external: null,
-    bots: new Set(),
-    ctx,
-    stopped: false,
-    botCounter: 0,
-    dirtyChunks: new Set(),
-    resetHandlers,
-  };
-
-  const stop = async (): Promise<void> => {
+/** stop(): kicks the bots, runs the extensions' cleanups, shuts flying-squid down, waits for the saves; safe twice. */
+function stopper(state: ServerState, cleanups: readonly (() => void)[], pendingSaves: Set<Promise<unknown>>): () => Promise<void> {
+  return async () => {
     if (state.stopped) return;
     state.stopped = true;
     const bots = [...state.bots];
     state.bots.clear();
     await Promise.all(bots.map(quitAndWait));
     for (const cleanup of cleanups) cleanup();
-    await shutdownSquid(serv, ctx);
+    await shutdownSquid(state.serv!, state.ctx!);
     await Promise.allSettled([...pendingSaves]);
   };
+}
 
-  try {
-    await untilReady(serv);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-
-  // The overworld exists once plugins are ready (after an await when a world dir is used).
+/** The overworld exists once plugins are ready (after an await when a world dir is used): track changes, then flat columns or terrain. */
+function prepareWorld(serv: SquidServer, state: ServerState, options: ParsedOptions, world: { version: string; terrainSeed: number | null }): void {
   trackDirtyChunks(serv, state.dirtyChunks);
-  if (terrainSeed === null) reuseFlatColumns(serv, version);
-  else {
-    installTerrain(serv, terrainSeed);
-    // In memory, a generated world would grow with every chunk a bot walks past; a world dir keeps its own.
-    if (!options.world?.dir) boundColumns(serv, state.dirtyChunks, (options.viewDistance ?? 4) + 1);
-  }
-  const address = serv._server.socketServer?.address() as { port: number } | null;
-  const handle: TestServer = {
-    host: '127.0.0.1',
-    port: address?.port ?? options.port ?? 0,
-    version,
-    serv,
-    external: false,
-    spawn,
-    stop,
-  };
-  state.handle = handle;
-  states.set(handle, state);
-  return handle;
+  if (world.terrainSeed === null) return reuseFlatColumns(serv, world.version);
+  installTerrain(serv, world.terrainSeed);
+  // In memory, a generated world would grow with every chunk a bot walks past; a world dir keeps its own.
+  if (!options.world?.dir) boundColumns(serv, state.dirtyChunks, (options.viewDistance ?? 4) + 1);
 }
 
 async function ensurePortFree(port: number): Promise<void> {

@@ -14,7 +14,8 @@ describe('passive animals of a generated world', () => {
   let bot: Bot;
 
   beforeAll(async () => {
-    server = await startServer({ world: { generator: 'terrain', seed: SEED }, animals: { eggIntervalTicks: 20 } });
+    // No grazing: a sheared sheep here must stay sheared for the drops test (regrowth has its own test below).
+    server = await startServer({ world: { generator: 'terrain', seed: SEED }, animals: { eggIntervalTicks: 20, grazeChance: 0 } });
     bot = await connectBot(server, { username: 'shepherd' });
   });
   afterAll(async () => {
@@ -116,5 +117,33 @@ describe('passive animals of a generated world', () => {
     const at = bot.entities[chicken.id]!.position.clone();
     await untilTick(45);
     expect(await waitFor(() => (dropsAround(at, 3).egg ?? 0) >= 1, 2_000)).toBe(true);
+  });
+});
+
+describe('a sheared sheep grazes its wool back', () => {
+  it('on grass: 40 ticks after it starts grazing the grass under it is dirt and its wool is back (shears work again)', async () => {
+    // grazeChance 1: it starts grazing on the first tick it is sheared on grass (vanilla: one tick in 1000).
+    const server = await startServer({ animals: { grazeChance: 1 } });
+    try {
+      const bot = await connectBot(server, { username: 'grazer' });
+      const sheep = await spawnMob(server, 'sheep', server.spawn.offset(2, 0, 1));
+      const below = server.spawn.offset(2, -1, 1).floored();
+      await give(bot, 'shears', 1);
+      await bot.equip(bot.registry.itemsByName.shears!.id, 'hand');
+      await waitFor(() => bot.entities[sheep.id] !== undefined, 3_000);
+      const woolByte = () => bot.entities[sheep.id]?.metadata[17] as unknown as number;
+      await bot.activateEntity(bot.entities[sheep.id]!);
+      expect(await waitFor(() => (woolByte() & 0x10) !== 0, 3_000), 'sheared').toBe(true);
+      expect(bot.blockAt(below)?.name).toBe('grass_block');
+      const shornAt = server.serv!.tickCount;
+      expect(await waitFor(() => (woolByte() & 0x10) === 0, 20_000), 'wool back').toBe(true);
+      expect(server.serv!.tickCount - shornAt).toBeGreaterThanOrEqual(40);
+      expect(await waitFor(() => bot.blockAt(below)?.name === 'dirt', 3_000), 'the grass eaten').toBe(true);
+      // Woolly again: the shears take wool a second time.
+      await bot.activateEntity(bot.entities[sheep.id]!);
+      expect(await waitFor(() => (woolByte() & 0x10) !== 0, 3_000), 'sheared twice').toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // tunnel walls taken, a torch left behind in the dark.
 import { blockKey, fail } from '@sinew/executor-contracts';
 import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
+import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
@@ -15,6 +16,7 @@ import { placeAt } from './placing.js';
 import { blockHazard, cellsToOpen, DIRECTIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
 import { waitFor } from './waiting.js';
 
+const { Movements } = pathfinderPackage;
 const MOVE_BUDGET_MS = 1_500;
 const DROP_APPEAR_MS = 1_500;
 /** How high above the head a roof makes it dark enough for a torch (no sky light read: the server may send none). */
@@ -30,11 +32,15 @@ function describe(hazard: Hazard): string {
 }
 
 /** Breaks the cells a move opens, top first (plants and air left alone); a failure when one did not break. */
-async function openCells(ctx: BotRunContext, cells: readonly Vec3[]): Promise<Failure | undefined> {
+async function openCells(ctx: BotRunContext, cells: readonly Vec3[], home: Vec3): Promise<Failure | undefined> {
   const bot = ctx.body;
   for (const cell of cells) {
     const block = bot.blockAt(cell);
     if (!block || block.boundingBox === 'empty') continue;
+    // Slid into the cell ahead as it opened (the slide outlasts a quick dig): back home before digging its floor.
+    if (standsOn(bot, cell) && !(await stepInto(ctx, home))) {
+      return fail.stuck(`standing on ${blockKey(cell)}, the next block to dig, and could not step back to ${blockKey(home)}`);
+    }
     if (!(await digWithBestTool(ctx, block))) return ABORTED;
     if (bot.blockAt(cell)?.boundingBox !== 'empty') return fail.effectsUnmet(`${block.name} at ${blockKey(cell)} did not break`);
   }
@@ -61,16 +67,16 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
 
 /**
  * One move down a stair (`down`) or along a level tunnel, in the first of the four directions (starting with
- * `facing`, then right, left, back) whose cells are free of hazards: the direction taken, or a failure naming
- * the hazard of every side.
+ * `facing`, then right, left, back) whose cells are free of hazards — when no stair down is safe (a cave under every
+ * side), a level move first — : the direction taken, or a failure naming the hazard of every side.
  */
 export async function mineStep(ctx: BotRunContext, facing: number, down: boolean): Promise<Failure | { facing: number }> {
   const bot = ctx.body;
   const feet = bot.entity.position.floored();
   const hazards: string[] = [];
-  for (const turn of [0, 1, 3, 2]) {
+  for (const [downward, turn] of (down ? [true, false] : [false]).flatMap((d) => [0, 1, 3, 2].map((t) => [d, t] as const))) {
     const index = (facing + turn) % DIRECTIONS.length;
-    const plan = cellsToOpen(feet, DIRECTIONS[index]!, down);
+    const plan = cellsToOpen(feet, DIRECTIONS[index]!, downward);
     const hazard = stepHazard(readerOf(bot), plan.cells, plan.standOn);
     if (hazard) {
       hazards.push(describe(hazard));
@@ -78,7 +84,7 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
     }
     // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
     for (let attempt = 0; ; attempt++) {
-      const failure = await openCells(ctx, plan.cells);
+      const failure = await openCells(ctx, plan.cells, feet);
       if (failure) return failure;
       if (await stepInto(ctx, plan.next)) break;
       if (ctx.signal.aborted) return ABORTED;
@@ -95,12 +101,15 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
 /**
  * Takes an ore within reach that the tunnel exposes (air touches it, no fluid next to it, not the floor underfoot):
  * digs it and picks up its drop. True when the inventory gained `drop`; false when there was none to take.
+ * `floors: false` leaves every block with air above it: the stairs stay whole (taking stone by the dozen, the
+ * bot would otherwise dig the steps it must walk back up).
  */
-export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], drop: string, skip: Set<string>): Promise<Failure | boolean> {
+export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], drop: string, skip: Set<string>, options: { floors?: boolean } = {}): Promise<Failure | boolean> {
   const bot = ctx.body;
   const read = readerOf(bot);
   const candidates = findBlockPositions(bot, { matching: oreIds, maxDistance: 6, count: 8 });
-  const ore = candidates.find((p) => !skip.has(blockKey(p)) && eyeDistance(bot, p) <= REACH - 0.2 && touchesAir(bot, p) && !standsOn(bot, p) && !blockHazard(read, p));
+  const floor = (p: Vec3) => options.floors === false && bot.blockAt(p.offset(0, 1, 0))?.boundingBox === 'empty';
+  const ore = candidates.find((p) => !skip.has(blockKey(p)) && eyeDistance(bot, p) <= REACH - 0.2 && touchesAir(bot, p) && !standsOn(bot, p) && !floor(p) && !blockHazard(read, p));
   if (!ore) return false;
   skip.add(blockKey(ore));
   const before = countItem(bot, drop);
@@ -113,8 +122,31 @@ export async function takeOre(ctx: BotRunContext, oreIds: readonly number[], dro
   return countItem(bot, drop) > before;
 }
 
+const climbByClient = new WeakMap<object, InstanceType<typeof Movements>>();
+
+/**
+ * Pathfinder movements for the climb out of a mine: digging and towering on the cobblestone it carries are allowed
+ * (the mine changes the world anyway): an ore taken from a step, or a tunnel turned back across the stairs, leaves
+ * the way up with a gap that walking alone cannot cross. Pathfinder does not break blocks next to fluid.
+ */
+export function climbMovementsFor(bot: SinewBot): InstanceType<typeof Movements> {
+  const key = (bot._client as object | undefined) ?? bot;
+  let movements = climbByClient.get(key);
+  if (!movements) {
+    movements = new Movements(bot);
+    movements.canDig = true;
+    movements.allow1by1towers = true;
+    movements.allowParkour = false;
+    movements.scafoldingBlocks = ['cobblestone', 'cobbled_deepslate', 'dirt'].map((name) => bot.registry.itemsByName[name]?.id).filter((id): id is number => id !== undefined);
+    climbByClient.set(key, movements);
+  }
+  return movements;
+}
+
 /** How far the bot looks for the ore to head for (it knows the blocks of its loaded chunks, as `gather` does). */
 const ORE_SCAN = 12;
+/** How many of the nearest ores are read: enough that those above the head (coal is densest higher up) hide none below. */
+const ORE_CANDIDATES = 256;
 
 /**
  * The nearest ore within `ORE_SCAN` blocks to tunnel toward: not above head height (the mine only goes down or
@@ -123,7 +155,7 @@ const ORE_SCAN = 12;
 export function oreToward(bot: SinewBot, oreIds: readonly number[], skip: Set<string>): Vec3 | undefined {
   const feet = bot.entity.position.floored();
   const read = readerOf(bot);
-  const found = findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: 16 });
+  const found = findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: ORE_CANDIDATES });
   return found.find((p) => p.y <= feet.y + 1 && !skip.has(blockKey(p)) && !blockHazard(read, p));
 }
 

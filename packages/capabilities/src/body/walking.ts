@@ -64,6 +64,8 @@ export interface WalkOptions {
   readonly flap?: FlapPolicyInput;
   /** Position sampling interval for flap detection. */
   readonly sampleMs?: number;
+  /** Movements other than walking's own (which never dig or tower), for a capability that changes the world anyway. */
+  readonly movements?: InstanceType<typeof Movements>;
 }
 
 const NAVIGATION_ABORTED: Failure = fail.aborted('navigation aborted');
@@ -75,7 +77,7 @@ const NAVIGATION_ABORTED: Failure = fail.aborted('navigation aborted');
  */
 export async function walkTo(ctx: BotRunContext, goal: Goal, options: WalkOptions = {}): Promise<Failure | undefined> {
   const bot = ctx.body;
-  bot.pathfinder.setMovements(movementsFor(bot));
+  bot.pathfinder.setMovements(options.movements ?? movementsFor(bot));
   if (ctx.signal.aborted) return NAVIGATION_ABORTED;
   const walk = { over: false };
   const walking = bot.pathfinder.goto(goal).then(() => undefined, pathfinderFailure);

@@ -6,7 +6,7 @@ import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js'
 import { ABORTED, type Failure } from '../body/failures.js';
 import { blockIds } from '../body/geometry.js';
 import { countItem, missingHarvestTool } from '../body/inventory.js';
-import { directionToward, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
+import { climbMovementsFor, directionToward, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
 import { oreBlocks, oreKind, ORES } from '../body/ores.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
@@ -75,7 +75,7 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
   for (let moves = 0; ; moves++) {
     if (ctx.signal.aborted) return ABORTED;
     if (kind) {
-      const took = await takeOre(ctx, oreIds, ORES[kind].drop, tried);
+      const took = await takeOre(ctx, oreIds, ORES[kind].drop, tried, { floors: kind !== 'stone' });
       if (typeof took !== 'boolean') return took;
       // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
       const gained = countItem(bot, ORES[kind].drop) - dropsBefore;
@@ -87,7 +87,8 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
     }
     const from = bot.entity.position.floored();
     // An ore seen nearby sets the way (down toward it or level); else down to the level, then straight on.
-    const aim = kind ? oreToward(bot, oreIds, tried) : undefined;
+    // Stone is in every wall: heading for the nearest one would turn the stairs back into their own steps.
+    const aim = kind && kind !== 'stone' ? oreToward(bot, oreIds, tried) : undefined;
     if (aim) facing = directionToward(from, aim);
     const step = await mineStep(ctx, facing, aim ? aim.y < from.y : from.y > level);
     if ('ok' in step) return step;
@@ -110,7 +111,7 @@ export const mine = defineBotCapability({
   effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1),
   guard: ({ body }, { target }) => {
     const kind = target.ore === undefined ? undefined : oreKind(target.ore);
-    const block = body.registry.blocksByName[kind ? `${kind}_ore` : 'stone'];
+    const block = body.registry.blocksByName[kind ? oreBlocks(kind)[0]! : 'stone'];
     const tool = block ? missingHarvestTool(body, block) : undefined;
     if (tool) return precondMissing([tool]);
     if (target.depth !== undefined && !kind && body.entity.position.y <= target.depth) return guardFailed(`already at y ${Math.floor(body.entity.position.y)}, at or below ${target.depth}`);
@@ -122,7 +123,9 @@ export const mine = defineBotCapability({
     const result = await dig(ctx, args);
     if ('ok' in result) return result;
     if (args.returnToSurface) {
-      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: 90_000 });
+      // A stair a second and a half, at least 90 s: from the diamond level that is ~3 minutes of climbing.
+      const climb = Math.max(90_000, 1_500 * (start.y - Math.floor(ctx.body.entity.position.y)));
+      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: climb, movements: climbMovementsFor(ctx.body) });
       if (failure) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
     }
     return { ok: true, observables: { moves: result.moves, lowestY: Math.floor(lowest.get(args)?.y ?? start.y) } };

@@ -50,7 +50,9 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
       description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
       expand(state, args) {
         const source = sourceFor(book, context, 'mine', state, args);
-        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args) } }];
+        // What is mined is crafted or smelted at the table and furnace up there (the plan placed them where it stood,
+        // and there are no logs below to make new ones): back up the stairs after.
+        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), returnToSurface: true } }];
       },
     });
   }

@@ -231,11 +231,13 @@ export function minecraftRepair(options: MinecraftRepairOptions = {}): (request:
   return (request, world) => {
     const { failure, step } = request;
     const number = (drafts: readonly Draft[]) => drafts.map((draft, index) => ({ ...draft, stepId: `${step.stepId}.r${request.repairsSoFar + 1}.${index + 1}` }));
-    if (failure.code === 'effects_unmet') {
-      const walk = walkBack(failure.unmet ?? []);
-      return walk && { steps: number(walk), replace: true, reason: `${step.type} done but ${failure.unmet!.join(', ')} not observed → ${walk.map(describe).join(', ')} instead of redoing it` };
+    const walk = failure.code === 'effects_unmet' ? walkBack(failure.unmet ?? []) : undefined;
+    if (walk) return { steps: number(walk), replace: true, reason: `${step.type} done but ${failure.unmet!.join(', ')} not observed → ${walk.map(describe).join(', ')} instead of redoing it` };
+    if (failure.code !== 'precond_missing') {
+      const search = searchFirst(step, options.verbs);
+      return search && { steps: number(search), reason: `${step.type} ended ${failure.code} (none it could reach) → ${search.map(describe).join(', ')}, then gather again` };
     }
-    if (failure.code !== 'precond_missing' || !failure.missing?.length) return undefined;
+    if (!failure.missing?.length) return undefined;
     const result = subgoalsFor(failure.missing, world, options);
     if (!result.ok || !result.steps.length) return undefined;
     return {
@@ -243,6 +245,16 @@ export function minecraftRepair(options: MinecraftRepairOptions = {}): (request:
       reason: `${step.type} missing ${failure.missing.join(', ')} → ${result.steps.map(describe).join(', ')}`,
     };
   };
+}
+
+/**
+ * A gather that found none of its block it could reach (its own search is four short walks): a body with `explore`
+ * searches further for the block first (a spiral that remembers the ground it saw), then the gather runs again.
+ */
+function searchFirst(step: PlanStep, verbs: readonly string[] | undefined): Draft[] | undefined {
+  const block = (step.args as { block?: unknown }).block;
+  if (step.type !== 'gather' || typeof block !== 'string' || !verbs?.includes('explore')) return undefined;
+  return [{ type: 'explore', args: { target: { block } } }];
 }
 
 /**

@@ -28,9 +28,10 @@ export const PLACED_WORLD: WorldSources = {
 
 /** A generated overworld (the testkit's `terrain` generator): three woods, stone over deepslate, ores at depth, animals. */
 export const OVERWORLD: WorldSources = {
-  blocks: ['oak_log', 'birch_log', 'spruce_log', 'stone', 'dirt', 'grass_block', 'sand', 'gravel', 'clay', 'sugar_cane'],
+  blocks: ['oak_log', 'birch_log', 'spruce_log', 'dirt', 'grass_block', 'sand', 'gravel', 'clay', 'sugar_cane'],
+  // Stone lies under every spot but seldom bare (walking does not dig): a body with `mine` stairs down to it.
   underground: [
-    'deepslate', 'coal_ore', 'iron_ore', 'copper_ore', 'gold_ore', 'redstone_ore', 'lapis_ore', 'diamond_ore', 'emerald_ore',
+    'stone', 'deepslate', 'coal_ore', 'iron_ore', 'copper_ore', 'gold_ore', 'redstone_ore', 'lapis_ore', 'diamond_ore', 'emerald_ore',
     'deepslate_coal_ore', 'deepslate_iron_ore', 'deepslate_copper_ore', 'deepslate_gold_ore', 'deepslate_redstone_ore', 'deepslate_lapis_ore', 'deepslate_diamond_ore',
   ],
   mobs: ['sheep', 'cow', 'pig', 'chicken'],

@@ -49,7 +49,9 @@ describe('item sources come from minecraft-data loot and the world list', () => 
     expect(itemSources(book, 'leather', wild).map((s) => s.verb)).toEqual(['hunt', 'craft_item']);
     expect(itemSources(book, 'white_wool', wild)[0]).toEqual({ verb: 'shear', mob: 'sheep' });
     expect(itemSources(book, 'cooked_beef', wild)).toEqual([{ verb: 'smelt_item', input: 'beef' }]);
-    expect(itemSources(book, 'cobblestone', wild)[0]).toMatchObject({ verb: 'gather', block: 'stone' });
+    // Stone is under every spot but seldom bare: a body with `mine` stairs down to it; one without gathers it.
+    expect(itemSources(book, 'cobblestone', wild)[0]).toMatchObject({ verb: 'mine', block: 'stone' });
+    expect(itemSources(book, 'cobblestone', { ...wild, verbs: new Set(ITEM_VERBS) })[0]).toMatchObject({ verb: 'gather', block: 'stone' });
     expect(itemSources(book, 'bedrock', wild)).toEqual([]);
   });
 
@@ -92,6 +94,17 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
       expect(inOrder(list, ['craft_item:wooden_pickaxe', 'craft_item:stone_pickaxe', 'mine:iron_ore', 'smelt_item:iron_ingot', 'craft_item:iron_pickaxe', 'mine:diamond_ore']), list.join(' ')).toBe(true);
       expect(parses(plan)).toBe(true);
     }
+  });
+
+  it('a diamond pickaxe from nothing: cobblestone is mined (no bare stone to walk to), and every mine climbs back to the table and furnace it left', () => {
+    const plan = htn()('diamond_pickaxe', 1);
+    const list = steps(plan);
+    expect(inOrder(list, ['craft_item:wooden_pickaxe', 'mine:stone', 'craft_item:stone_pickaxe', 'mine:iron_ore', 'craft_item:iron_pickaxe', 'mine:diamond_ore', 'craft_item:diamond_pickaxe']), list.join(' ')).toBe(true);
+    expect(list.filter((step) => step.startsWith('gather:stone'))).toEqual([]);
+    const mines = plan.ok ? plan.plan.steps.filter((step) => step.type === 'mine') : [];
+    expect(mines.length).toBeGreaterThanOrEqual(3);
+    for (const step of mines) expect(step.args).toMatchObject({ returnToSurface: true });
+    expect(parses(plan)).toBe(true);
   });
 
   it('wool: shears from smelted iron, then find a sheep and shear it', () => {

@@ -1,5 +1,5 @@
 // Passive animals as vanilla keeps them: they stroll at random on the ground, drop their loot when killed,
-// give wool to shears and (chickens) lay eggs. The random draws come from each animal's own seeded stream.
+// give wool to shears, graze (a sheared sheep's wool grows back) and (chickens) lay eggs. The random draws come from each animal's own seeded stream.
 import { mulberry32 } from '@sinew/executor-contracts';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -30,11 +30,16 @@ const STROLL_SPEED = 0.05;
 
 /** Vanilla's egg timer: 6000 to 12000 ticks (5 to 10 minutes). */
 const EGG_INTERVAL_TICKS = 6000;
+/** Vanilla's EatBlockGoal: an adult sheep starts grazing one tick in 1000, and eats for 40 ticks. */
+const GRAZE_CHANCE = 1 / 1000;
+const GRAZE_TICKS = 40;
 
 /** Options of the animals on a server. */
 export const AnimalsSchema = z.strictObject({
   /** A chicken lays an egg every `eggIntervalTicks` to twice that (vanilla 6000: 5 to 10 minutes). */
   eggIntervalTicks: z.number().int().positive().default(EGG_INTERVAL_TICKS),
+  /** The chance per tick that a sheared sheep on grass starts grazing (vanilla 1/1000); its wool is back 40 ticks later. */
+  grazeChance: z.number().min(0).max(1).default(GRAZE_CHANCE),
 });
 type AnimalSettings = z.output<typeof AnimalsSchema>;
 
@@ -45,6 +50,8 @@ export interface AnimalState {
   random: () => number;
   stroll: { target: Vec3; untilTick: number } | null;
   nextEggTick: number | null;
+  /** When a grazing sheep has eaten the grass under it (null: not grazing). */
+  grazedAtTick: number | null;
 }
 
 /** True for the kinds this file gives a life: the ones with a loot table. */
@@ -56,7 +63,7 @@ export function isAnimal(kind: string): boolean {
 export function animalState(serv: SquidServer, kind: string, seed: number, tick: number): AnimalState {
   const random = mulberry32(seed);
   const interval = settingsByServer.get(serv)?.eggIntervalTicks ?? EGG_INTERVAL_TICKS;
-  return { random, stroll: null, nextEggTick: kind === 'chicken' ? tick + interval + Math.floor(random() * interval) : null };
+  return { random, stroll: null, nextEggTick: kind === 'chicken' ? tick + interval + Math.floor(random() * interval) : null, grazedAtTick: null };
 }
 
 /** Sets the animals' options of a running server. */
@@ -89,6 +96,28 @@ export function layEggIfDue(serv: SquidServer, entity: SquidEntity, state: Anima
   const interval = settingsByServer.get(serv)?.eggIntervalTicks ?? EGG_INTERVAL_TICKS;
   state.nextEggTick = tick + interval + Math.floor(state.random() * interval);
   dropItem(serv, entity.world, entity.position, 'egg', 1, state.random);
+}
+
+/**
+ * A sheared sheep standing on grass now and then grazes (drawn only while sheared, so a woolly sheep's strolls are
+ * the same draws as before): 40 ticks later the grass under it is dirt and its wool is back. Vanilla sheep also graze
+ * with their wool on; here that would only turn grass to dirt.
+ */
+export async function grazeIfSheared(serv: SquidServer, entity: SquidEntity & { woolColor?: number; sendMetadata?(m: unknown[]): void }, state: AnimalState, tick: number): Promise<void> {
+  if (entity.woolColor === undefined || (entity.woolColor & SHEARED) === 0) return;
+  const below = entity.position.floored().offset(0, -1, 0);
+  const grass = serv.registry.blocksByName.grass_block!.id;
+  if (state.grazedAtTick === null) {
+    if (state.random() < (settingsByServer.get(serv)?.grazeChance ?? GRAZE_CHANCE) && (await entity.world.getBlockType(below)) === grass) state.grazedAtTick = tick + GRAZE_TICKS;
+    return;
+  }
+  if (tick < state.grazedAtTick) return;
+  state.grazedAtTick = null;
+  // It walked off the grass while eating (or someone dug it): nothing eaten, the wool stays off.
+  if ((await entity.world.getBlockType(below)) !== grass) return;
+  await serv.setBlock(entity.world, below, serv.registry.blocksByName.dirt!.defaultState!);
+  entity.woolColor &= ~SHEARED;
+  entity.sendMetadata?.([]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Vec3 } from 'vec3';
 import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../squid/types.js';
-import { animalState, dropLoot, isAnimal, layEggIfDue, strollStep, type AnimalState } from './animals.js';
+import { animalState, dropLoot, grazeIfSheared, isAnimal, layEggIfDue, strollStep, type AnimalState } from './animals.js';
 import type { ExtensionContext } from './context.js';
 
 /** How a spawned mob behaves; defaults come from the mob kind. */
@@ -140,6 +140,7 @@ export function installMobs(ctx: ExtensionContext): void {
       }
     } else if (brain.animal) {
       layEggIfDue(serv, entity, brain.animal, tick);
+      await grazeIfSheared(serv, entity, brain.animal, tick);
       if (behavior.wander) move = await strollStep(entity, brain.animal, tick, (p) => dryGround(entity.world, p));
       if (move.x !== 0 || move.z !== 0) entity.yaw = toByteAngle(Math.atan2(-move.x, move.z));
     }

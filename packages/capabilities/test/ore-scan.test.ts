@@ -1,0 +1,38 @@
+import { Vec3 } from 'vec3';
+import { describe, expect, it } from 'vitest';
+import type { SinewBot } from '../src/bot.js';
+import { oreToward } from '../src/body/mining.js';
+
+const COAL = 7;
+
+/**
+ * A body that knows its blocks the way mineflayer's `findBlocks` answers (nearest first, at most `count`) and has no
+ * chunk columns, so the search falls back to it: a vein of coal in the roof close by and one coal block lower down.
+ */
+function body(ores: readonly Vec3[]): SinewBot {
+  const feet = new Vec3(0, 56, 0);
+  const at = (p: Vec3) => ores.find((o) => o.equals(p.floored()));
+  return {
+    entity: { position: feet.offset(0.5, 0, 0.5) },
+    registry: { blocks: {} },
+    world: {},
+    blockAt: (p: Vec3) => ({ name: at(p) ? 'coal_ore' : 'stone', boundingBox: 'block', position: p.floored() }),
+    findBlocks: ({ count, point }: { count: number; point: Vec3 }) => [...ores].sort((a, b) => a.distanceTo(point) - b.distanceTo(point)).slice(0, count),
+  } as unknown as SinewBot;
+}
+
+describe('oreToward: the ore a mine heads for', () => {
+  it('finds coal below the head even when more than 16 nearer coal blocks are above it (coal is densest higher up)', () => {
+    const roof: Vec3[] = [];
+    for (let x = -2; x <= 2; x++) for (let z = -2; z <= 2; z++) roof.push(new Vec3(x, 60, z));
+    const below = new Vec3(6, 50, 3);
+    expect(roof.length).toBeGreaterThan(16);
+    const aim = oreToward(body([...roof, below]), [COAL], new Set());
+    expect(aim?.toString()).toBe(below.toString());
+  });
+
+  it('heads for nothing when every ore is above the head, and skips ores tried before', () => {
+    expect(oreToward(body([new Vec3(1, 60, 1)]), [COAL], new Set())).toBeUndefined();
+    expect(oreToward(body([new Vec3(2, 55, 0)]), [COAL], new Set(['2,55,0']))).toBeUndefined();
+  });
+});
