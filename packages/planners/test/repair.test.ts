@@ -1,4 +1,4 @@
-import { IntentSchema, type Plan } from '@sinew/executor-contracts';
+import { IntentSchema, stepFailure, type Plan } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { createPlannerRepairHook, type PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, minecraftOperators, minecraftRepair, planNeedWood, recipeBook, subgoalsFor } from '../src/minecraft/index.js';
@@ -158,11 +158,12 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
   });
 
   it('a gather that found none it could reach: a body with explore searches for the block first, then gathers again', () => {
+    const GATHER_FAILED = 'behavior tree failed at …/action:Explore[1]';
     const gather = { stepId: 'g2', type: 'gather', args: { block: 'oak_log', count: 1 } };
     const failed = (code: 'runner_error' | 'effects_unmet' | 'stuck', step: { stepId: string; type: string; args: Record<string, unknown> } = gather) => ({
       plan: { ...plan, steps: [step] },
       step,
-      failure: { code, reason: 'behavior tree failed at …/action:Explore[1]', retryable: false, unmet: ['has_item:oak_log:+1'] },
+      failure: code === 'effects_unmet' ? stepFailure(code, GATHER_FAILED, { retryable: false, unmet: ['has_item:oak_log:+1'] }) : stepFailure(code, GATHER_FAILED, { retryable: false }),
       repairsSoFar: 1,
     });
     const wild = minecraftRepair({ verbs: ['gather', 'craft_item', 'explore'] });
