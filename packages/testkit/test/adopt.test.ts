@@ -52,8 +52,8 @@ describe('adoptBot', () => {
     const bot = userBot(other, 'Taken');
     await adoptBot(other, bot);
     await expect(adoptBot(server, bot)).rejects.toThrow(`Taken already belongs to the server on port ${other.port}`);
-    await expect(adoptBot(other, bot, { timeoutMs: 0 })).rejects.toThrow('adoptBot options: ✖ Too small');
-    await expect(adoptBot(other, bot, { username: 'x' } as never)).rejects.toThrow('Unrecognized key: "username"');
+    await expect(adoptBot(other, bot, { timeoutMs: 0 })).rejects.toMatchObject({ code: 'invalid_config', where: 'adoptBot', path: ['timeoutMs'], message: expect.stringContaining('Too small') });
+    await expect(adoptBot(other, bot, { username: 'x' } as never)).rejects.toMatchObject({ code: 'invalid_config', where: 'adoptBot', message: expect.stringContaining('Unrecognized key: "username"') });
   });
 
   it('server.stop() quits the bots it adopted', async () => {
