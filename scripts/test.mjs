@@ -1,0 +1,50 @@
+// `npm test`: the typecheck, then vitest and the consumer test side by side, then the export check.
+// Neither of the middle two fills the two cores alone: vitest's real-server files wait on the server's ticks and the
+// consumer test on npm, the registry and its own bots, so running them together takes ~70 s off the wall time.
+// The consumer test's output is kept and printed whole after vitest's (never interleaved); each part's exit status
+// is reported, and any failure makes the whole run fail. The export check needs the builds the consumer test packs.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const started = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
+/** Runs an npm script with the terminal's output; its exit code. */
+function inline(script) {
+  const t0 = Date.now();
+  const { status, signal } = spawnSync(npm, ['run', script], { stdio: 'inherit' });
+  console.log(`npm test: ${script} ${status === 0 ? 'passed' : `FAILED (exit ${status ?? signal})`} in ${seconds(t0)}`);
+  return status ?? 1;
+}
+
+/** Starts an npm script with its output kept in a file; resolves to its exit code and the file. */
+function kept(script) {
+  mkdirSync('.sinew', { recursive: true });
+  const file = join('.sinew', `${script.replace(/[^a-z0-9]+/gi, '-')}.log`);
+  const chunks = [];
+  const child = spawn(npm, ['run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk) => chunks.push(chunk));
+  child.stderr.on('data', (chunk) => chunks.push(chunk));
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      writeFileSync(file, Buffer.concat(chunks));
+      resolve({ script, status: code ?? (signal ? 1 : 0), file, took: seconds(t0) });
+    });
+  });
+}
+
+if (inline('typecheck') !== 0) process.exit(1);
+const consumer = kept('test:consumer');
+const unit = inline('test:unit');
+const packed = await consumer;
+console.log(`\n── ${packed.script} (run beside vitest; its output, kept in ${packed.file}):`);
+process.stdout.write(readFileSync(packed.file));
+console.log(`npm test: ${packed.script} ${packed.status === 0 ? 'passed' : `FAILED (exit ${packed.status})`} in ${packed.took}`);
+// Without the consumer test's builds there is nothing to check: the export check runs only after it passed.
+const exports = packed.status === 0 ? inline('test:exports') : undefined;
+const failed = [unit !== 0 && 'test:unit', packed.status !== 0 && packed.script, exports !== undefined && exports !== 0 && 'test:exports'].filter(Boolean);
+console.log(`npm test: ${failed.length ? `FAILED (${failed.join(', ')})` : 'passed'} in ${seconds(started)}`);
+process.exit(failed.length ? 1 : 0);
