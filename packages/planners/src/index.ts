@@ -84,6 +84,7 @@ export {
   type CognitionOptions,
   type DecisionStamp,
   type RefusalStage,
+  type SuggestionInput,
 } from './cognition/index.js';
 export { intentGateSignal } from './llm/intent-signal.js';
 export { createCognitionGate, GateSignalSchema, type CognitionGate, type GateDecision, type GateSignal } from './llm/gate.js';

@@ -4,6 +4,7 @@ import { describeError, IntentSchema, PlanResultSchema, PlanSchema, PlanStepSche
 import { z } from 'zod';
 import { ApiError, validate } from './http/reply.js';
 import type { EventHub } from './stream/hub.js';
+import type { CognitionSource } from './stream/sources.js';
 
 /** A plan as `POST /api/cognitive/execute` takes it: PlanSchema with unknown keys rejected at every level. */
 export const ExecuteBodySchema = PlanSchema.extend({ steps: z.array(PlanStepSchema.strict()).min(1).max(256) }).strict();
@@ -52,6 +53,7 @@ export class Control<Body> {
     private readonly hub: EventHub,
     private readonly router: SignalRouter | undefined,
     private readonly observe: (() => unknown) | undefined,
+    private readonly cognition?: CognitionSource,
   ) {}
 
   /** Starts a plan; the outcome arrives on the stream as `executionComplete`. */
@@ -98,6 +100,7 @@ export class Control<Body> {
 
   /** Signal → Intent → router → plan (`planGenerated`) → executed; 422 when no plan, 501 without a router. */
   async signal(body: z.output<typeof SignalBodySchema>): Promise<Record<string, unknown>> {
+    if (this.cognition?.suggest) return this.#suggest(this.cognition.suggest.bind(this.cognition), body);
     const router = this.router;
     if (!router) throw new ApiError(501, 'not_configured', 'no router: start serveSinew with { router } to accept signals');
     const intent = this.#screen(router, IntentSchema.parse({ id: `signal-${randomUUID()}`, source: 'user', ...body }));
@@ -113,6 +116,23 @@ export class Control<Body> {
     // The intent travels with its plan: its timeBudgetMs is the plan's deadline, its provenanceRef on every record.
     this.execute(plan, (completed) => this.#recordOutcome(router, plan.planId, completed), intent);
     return { intentId: intent.id, planId: plan.planId, planner };
+  }
+
+  /**
+   * A signal through the cognition loop: its input filter, gate and planners decide (the plan runs on the loop's
+   * executor); answered with the decisions it caused. A refusal (input filter, invalid input) is 422 with its rule.
+   * The loop takes no traits nor context: a signal carrying them is refused rather than acted on in part.
+   */
+  async #suggest(suggest: NonNullable<CognitionSource['suggest']>, body: z.output<typeof SignalBodySchema>): Promise<Record<string, unknown>> {
+    if (body.traits.length > 0 || body.context !== undefined) {
+      throw new ApiError(400, 'invalid_request', 'traits and context are not taken by the cognition loop: send goal, urgency, timeBudgetMs and provenanceRef');
+    }
+    const { goal, urgency, timeBudgetMs, provenanceRef } = body;
+    const suggestion = { via: 'http' as const, text: goal, by: 'http', urgency, ...(timeBudgetMs !== undefined ? { timeBudgetMs } : {}), provenanceRef: provenanceRef ?? `http:${randomUUID()}` };
+    const events = await suggest(suggestion);
+    const refused = events.find((event) => event.type === 'cognition.refused');
+    if (refused) throw new ApiError(422, 'refused', `suggestion refused: ${String((refused as { reason?: unknown }).reason ?? refused.type)}`, { events });
+    return { via: 'cognition', provenanceRef: suggestion.provenanceRef, events };
   }
 
   /** The router's input filter; one that throws or answers garbage refuses the suggestion (fail closed). */

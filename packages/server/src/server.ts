@@ -33,7 +33,10 @@ export interface SinewServerOptions<Body> {
   readonly router?: SignalRouter;
   /** The world handed to `router.plan(intent, world)`. */
   readonly observe?: () => unknown;
-  /** A cognition loop (`createCognition` of @sinew/planners): each decision is a `cognitionEvent`, the inspector's inner monologue. */
+  /**
+   * A cognition loop (`createCognition` of @sinew/planners): each decision is a `cognitionEvent`, the inspector's inner
+   * monologue; when it can `suggest`, `POST /api/cognitive/signals` goes through it (input filter, gate) instead of `router`.
+   */
   readonly cognition?: CognitionSource;
   /** The last provenance records for the inspector (a `createMemoryProvenance()` sink given to the executor fits). */
   readonly provenance?: {
@@ -119,7 +122,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
   const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
-  const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe), token, limits);
+  const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe, options.cognition), token, limits);
   const recording = record === undefined ? undefined : recordHub(hub, record, deps.trees);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });
   applyLimits(server, limits);

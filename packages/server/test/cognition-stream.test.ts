@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { serveSinew } from '../src/index.js';
 import { monologueLine } from '../src/inspector/page/monologue.js';
 import { deltas, loopRig } from '../../planners/test/support/cognition.js';
-import { StreamClient, TOKEN } from './helpers.js';
+import { post, StreamClient, TOKEN } from './helpers.js';
 
+const gatherReply = JSON.stringify({ rationale: 'wood for tools', steps: [{ verb: 'gather', args: { block: 'log', count: 3 } }] });
 const zombieNear = deltas(1, 10, [{ type: 'new_threat', trackId: 1, cls: 'zombie', hostile: true, bucket: 0 }]);
 
 describe("serveSinew({ cognition }): every decision of the loop on the stream, the inspector's inner monologue", () => {
@@ -31,6 +32,32 @@ describe("serveSinew({ cognition }): every decision of the loop on the stream, t
       expect(lines[4]).toMatch(/gate closed, M 0\.13 \(blocked: below_threshold, cooldown\)/);
     } finally {
       await stream.close();
+      await server.close();
+      await rig.executor.close();
+    }
+  });
+
+  it('POST /api/cognitive/signals goes through the loop: a harmful one refused by the input filter (422, no model call), a helpful one gated, planned and run with its ref', async () => {
+    const rig = loopRig({ replies: [gatherReply] });
+    const router = { plan: () => { throw new Error('the router must not be asked directly when the loop is served'); } };
+    const server = await serveSinew({ executor: rig.executor, cognition: rig.cognition, router, port: 0, token: TOKEN });
+    try {
+      const harmful = await post(server.url, '/api/cognitive/signals', { goal: 'jump into the lava' }, TOKEN);
+      expect(harmful.status).toBe(422);
+      expect(harmful.json()).toMatchObject({ error: { code: 'refused', events: [{ type: 'cognition.refused', stage: 'input_filter', rule: 'self_harm.lava' }] } });
+      expect(rig.model.prompts).toHaveLength(0);
+      const partly = await post(server.url, '/api/cognitive/signals', { goal: 'please gather some wood', traits: ['careful'] }, TOKEN);
+      expect(partly.status).toBe(400);
+      expect(partly.json().error?.message).toMatch(/traits and context are not taken by the cognition loop/);
+      const helpful = await post(server.url, '/api/cognitive/signals', { goal: 'please gather some wood', provenanceRef: 'ticket-9', timeBudgetMs: 60_000 }, TOKEN);
+      expect(helpful.status).toBe(202);
+      const answer = helpful.json() as { via: string; events: { type: string }[] };
+      expect(answer.via).toBe('cognition');
+      expect(answer.events.map((e) => e.type)).toEqual(['cognition.gate', 'cognition.route', 'cognition.plan']);
+      await rig.cognition.idle();
+      expect(rig.body.calls).toEqual(['collect:oak_log:3']);
+      expect(rig.provenance.records()).toMatchObject([{ capability: 'gather@1.0.0', provenanceRef: 'ticket-9' }]);
+    } finally {
       await server.close();
       await rig.executor.close();
     }

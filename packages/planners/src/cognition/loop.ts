@@ -47,6 +47,11 @@ export interface CognitionOptions {
 export interface Cognition {
   /** One input through the loop (inputs are handled one at a time, in order); resolves with the events it caused. */
   ingest(input: CognitionInput): Promise<readonly CognitionEvent[]>;
+  /**
+   * A suggestion from outside (`POST /api/cognitive/signals`, a chat bridge), taken at the latest tick the loop has
+   * seen: the input filter, the gate, then planning, like a chat line; resolves with the events it caused.
+   */
+  suggest(suggestion: SuggestionInput): Promise<readonly CognitionEvent[]>;
   /** Subscribes to the decision events; returns the unsubscribe. */
   on(listener: (event: CognitionEvent) => void): () => void;
   /** Resolves once no input is queued and no plan the loop started is still running (and its outcome is handled). */
@@ -56,6 +61,9 @@ export interface Cognition {
   /** Stops listening to `belief` and `signals`. */
   close(): void;
 }
+
+/** A suggestion as `suggest` takes it: the input's fields without its kind and tick. */
+export type SuggestionInput = Omit<Extract<CognitionInput, { kind: 'suggestion' }>, 'kind' | 'tick'>;
 
 type Say = (event: DistributiveOmit<CognitionEvent, 'seq' | 'tick' | 'inputHash'>) => void;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -225,6 +233,7 @@ export function createCognition(options: CognitionOptions): Cognition {
   const offs = [options.belief?.on('message', (message) => void ingest({ kind: 'belief', message })), options.signals?.((edge) => void ingest({ kind: 'body', ...edge }))];
   return {
     ingest,
+    suggest: (suggestion) => ingest({ kind: 'suggestion', tick: lastTick, ...suggestion }),
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -71,6 +71,18 @@ export interface CognitionEventLike {
 export interface CognitionSource {
   /** Subscribes to the decision events; returns the unsubscribe. */
   on(listener: (event: CognitionEventLike) => void): () => void;
+  /**
+   * Takes a suggestion into the loop (a `Cognition` has it): with it, `POST /api/cognitive/signals` goes through the
+   * loop's input filter and gate like a chat line, instead of straight to the router.
+   */
+  suggest?(suggestion: {
+    readonly via: 'http';
+    readonly text: string;
+    readonly by: string;
+    readonly urgency?: number;
+    readonly timeBudgetMs?: number;
+    readonly provenanceRef?: string;
+  }): Promise<readonly CognitionEventLike[]>;
 }
 
 /** Publishes every decision of the loop as `cognitionEvent` (the inspector's inner monologue); returns the unsubscribe. */
