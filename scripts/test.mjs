@@ -13,44 +13,42 @@ const started = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 
 /**
- * Runs an npm script with the terminal's output; resolves to its exit code. Asynchronous on purpose: a blocking
- * spawn would stop this process reading the consumer test's pipe, and a full pipe would stall that test.
+ * Runs an npm script; resolves to its exit code (a signal counts as 1) and its time. With `keep` its output goes to a
+ * file under .sinew/ instead of the terminal. Asynchronous on purpose: a blocking spawn would stop this process
+ * reading the kept script's pipe, and a full pipe would stall it.
  */
-function inline(script) {
+function npmRun(script, { keep = false } = {}) {
   const t0 = Date.now();
-  const child = spawn(npm, ['run', script], { stdio: 'inherit' });
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      console.log(`npm test: ${script} ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds(t0)}`);
-      resolve(code ?? 1);
-    });
-  });
-}
-
-/** Starts an npm script with its output kept in a file; resolves to its exit code and the file. */
-function kept(script) {
-  mkdirSync('.sinew', { recursive: true });
-  const file = join('.sinew', `${script.replace(/[^a-z0-9]+/gi, '-')}.log`);
+  const child = spawn(npm, ['run', script], { stdio: keep ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
   const chunks = [];
-  const child = spawn(npm, ['run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (chunk) => chunks.push(chunk));
-  child.stderr.on('data', (chunk) => chunks.push(chunk));
-  const t0 = Date.now();
+  child.stdout?.on('data', (chunk) => chunks.push(chunk));
+  child.stderr?.on('data', (chunk) => chunks.push(chunk));
   return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      writeFileSync(file, Buffer.concat(chunks));
-      resolve({ script, status: code ?? (signal ? 1 : 0), file, took: seconds(t0) });
+    child.on('close', (code) => {
+      const file = keep ? join('.sinew', `${script.replace(/[^a-z0-9]+/gi, '-')}.log`) : undefined;
+      if (file) writeFileSync(file, Buffer.concat(chunks));
+      resolve({ script, status: code ?? 1, file, took: seconds(t0) });
     });
   });
 }
 
+/** Says how a part ended; its exit code. */
+function report({ script, status, took }) {
+  console.log(`npm test: ${script} ${status === 0 ? 'passed' : `FAILED (exit ${status})`} in ${took}`);
+  return status;
+}
+
+/** Runs an npm script with the terminal's output and reports how it ended; resolves to its exit code. */
+const inline = async (script) => report(await npmRun(script));
+
+mkdirSync('.sinew', { recursive: true });
 if ((await inline('typecheck')) !== 0) process.exit(1);
-const consumer = kept('test:consumer');
+const consumer = npmRun('test:consumer', { keep: true });
 const unit = await inline('test:unit');
 const packed = await consumer;
 console.log(`\n── ${packed.script} (run beside vitest; its output, kept in ${packed.file}):`);
 process.stdout.write(readFileSync(packed.file));
-console.log(`npm test: ${packed.script} ${packed.status === 0 ? 'passed' : `FAILED (exit ${packed.status})`} in ${packed.took}`);
+report(packed);
 // Without the consumer test's builds there is nothing to check: the export check runs only after it passed.
 const exports = packed.status === 0 ? await inline('test:exports') : undefined;
 const failed = [unit !== 0 && 'test:unit', packed.status !== 0 && packed.script, exports !== undefined && exports !== 0 && 'test:exports'].filter(Boolean);
