@@ -4,6 +4,7 @@ import { describeError, IntentSchema, PlanResultSchema, PlanSchema, PlanStepSche
 import { z } from 'zod';
 import { ApiError, validate } from './http/reply.js';
 import type { EventHub } from './stream/hub.js';
+import type { PlanOutcomes } from './stream/outcomes.js';
 import type { CognitionSource } from './stream/sources.js';
 
 /** A plan as `POST /api/cognitive/execute` takes it: PlanSchema with unknown keys rejected at every level. */
@@ -50,7 +51,7 @@ export class Control<Body> {
 
   constructor(
     private readonly executor: Executor<Body>,
-    private readonly hub: EventHub,
+    private readonly stream: { readonly hub: EventHub; readonly outcomes: PlanOutcomes },
     private readonly router: SignalRouter | undefined,
     private readonly observe: (() => unknown) | undefined,
     private readonly cognition?: CognitionSource,
@@ -60,13 +61,15 @@ export class Control<Body> {
   execute(plan: Plan, onEnd?: (completed: boolean) => void, intent?: Intent): { planId: string; intentId: string } {
     if (this.#running.has(plan.planId)) throw new ApiError(409, 'plan_running', `plan ${plan.planId} is already running`);
     const controller = new AbortController();
+    const startedAt = Date.now();
     this.#running.set(plan.planId, controller);
     this.executor
       .run(plan, { signal: controller.signal, ...(intent ? { intent } : {}) })
       .then(
         (outcome) => onEnd?.(outcome.status === 'completed'),
         (error: unknown) => {
-          this.hub.publish('executionComplete', { planId: plan.planId, intentId: plan.intentId, status: 'failed', steps: [], failure: { code: 'runner_error', reason: describeError(error), retryable: false } });
+          const failure = { code: 'runner_error', reason: describeError(error), retryable: false } as const;
+          this.stream.outcomes.ended({ planId: plan.planId, intentId: plan.intentId, status: 'failed', steps: [], failure, repairs: 0, startedAt, endedAt: Date.now() });
           onEnd?.(false);
         },
       )
@@ -84,7 +87,7 @@ export class Control<Body> {
   /** Safety preemption; the outcomes arrive as `preemptComplete`. */
   preempt(body: z.output<typeof PreemptBodySchema>): { preemptId: string } {
     const preemptId = randomUUID();
-    const publish = (data: Record<string, unknown>) => this.hub.publish('preemptComplete', { preemptId, reason: body.reason, ...data });
+    const publish = (data: Record<string, unknown>) => this.stream.hub.publish('preemptComplete', { preemptId, reason: body.reason, ...data });
     let call: Promise<unknown>;
     try {
       call = Promise.resolve(this.executor.preempt(body.steps, { reason: body.reason }));
@@ -112,7 +115,7 @@ export class Control<Body> {
     }
     const plan = result.plan;
     const planner = result.planner ?? plan.planner ?? decision?.chosen ?? 'router';
-    this.hub.publish('planGenerated', { intent, planner, reason: decision?.reason ?? null, plan });
+    this.stream.hub.publish('planGenerated', { intent, planner, reason: decision?.reason ?? null, plan });
     // The intent travels with its plan: its timeBudgetMs is the plan's deadline, its provenanceRef on every record.
     this.execute(plan, (completed) => this.#recordOutcome(router, plan.planId, completed), intent);
     return { intentId: intent.id, planId: plan.planId, planner };

@@ -2,6 +2,7 @@ export { serveSinew, type SinewServer, type SinewServerOptions } from './server.
 export { createToken } from './auth.js';
 export { ServerLimitsSchema, ServerOptionsError, type ServerLimits, type ServerLimitsInput } from './options.js';
 export { EVENT_STREAM_VERSION, type EventEnvelope, type StreamClientStats } from './stream/hub.js';
+export type { ExecutionComplete } from './stream/outcomes.js';
 export { SubscribeMessageSchema, type SubscribeMessage } from './stream/subscription.js';
 export { EVENT_TYPES, type CognitionEventLike, type CognitionSource, type ReflexEventLike, type SinewEventType } from './stream/sources.js';
 export { ExecuteBodySchema, PreemptBodySchema, SignalBodySchema, type SignalBody, type SignalRouter } from './control.js';

@@ -35,6 +35,8 @@ export const ServerLimitsSchema = z
     clientQueue: z.number().int().positive().max(100_000).default(1024),
     /** Bytes handed to a client's socket and not yet flushed before further events wait in its queue. */
     clientHighWaterBytes: z.number().int().positive().max(64 * 1024 * 1024).default(256 * 1024),
+    /** Ended plans whose whole outcome `GET /api/plans/:planId/outcome` serves (`executionComplete` carries a summary); the oldest leaves first. */
+    outcomesKept: z.number().int().positive().max(10_000).default(32),
     /** `botEvent` and `beliefEvent` are sampled at most this often. */
     botEventIntervalMs: z.number().int().min(50).max(60_000).default(500),
     /** Ping period; a client that missed a pong by the next ping is dropped. */

@@ -16,6 +16,7 @@ import { serverMetrics, type ServerMetrics } from './metrics.js';
 import { botStatus, type BotLike } from './status.js';
 import { heartbeat, upgrade } from './stream/endpoint.js';
 import { EventHub, type StreamClientStats } from './stream/hub.js';
+import { PlanOutcomes } from './stream/outcomes.js';
 import { recordHub } from './stream/record.js';
 import { sampleBelief } from './stream/belief-source.js';
 import { ViewerState } from './viewer/control.js';
@@ -122,7 +123,8 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
   const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
-  const deps = routeDeps(options, new Control(executor, hub, options.router, options.observe, options.cognition), token, limits);
+  const outcomes = new PlanOutcomes(hub, limits.outcomesKept);
+  const deps = routeDeps(options, { control: new Control(executor, { hub, outcomes }, options.router, options.observe, options.cognition), outcomes }, token, limits);
   const recording = record === undefined ? undefined : recordHub(hub, record, deps.trees);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });
   applyLimits(server, limits);
@@ -137,7 +139,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const door: Door = { hosts: new HostCheck(host, address.port, allowedHosts), gate, token };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => void handleRequest(deps, door, request, response));
   const stream = attachStream(server, { hub, limits, metrics, door, view3d: deps.view3d });
-  const stops = [forwardExecutor(executor, hub), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, options.belief ? sampleBelief(options.belief, hub, limits.botEventIntervalMs) : () => {}, options.cognition ? forwardCognition(options.cognition, hub) : () => {}, stream.close, () => deps.view3d.close()];
+  const stops = [forwardExecutor(executor, hub, outcomes), options.bot ? sampleBot(options.bot, hub, limits.botEventIntervalMs) : () => {}, options.belief ? sampleBelief(options.belief, hub, limits.botEventIntervalMs) : () => {}, options.cognition ? forwardCognition(options.cognition, hub) : () => {}, stream.close, () => deps.view3d.close()];
   const classOf = (trackId: number) => options.belief?.tracks().find((t) => t.trackId === trackId)?.cls;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
@@ -164,11 +166,11 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   };
 }
 
-function routeDeps<Body>(options: SinewServerOptions<Body>, control: Control<Body>, token: string | undefined, limits: ServerLimits): RouteDeps<Body> {
+function routeDeps<Body>(options: SinewServerOptions<Body>, plans: Pick<RouteDeps<Body>, 'control' | 'outcomes'>, token: string | undefined, limits: ServerLimits): RouteDeps<Body> {
   const viewer = new ViewerState();
   return {
     executor: options.executor,
-    control,
+    ...plans,
     token,
     maxBodyBytes: limits.maxBodyBytes,
     ...(options.bot ? { bot: options.bot } : {}),

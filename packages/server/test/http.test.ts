@@ -139,7 +139,9 @@ describe('serveSinew: control routes with a token', () => {
     expect(ok.status).toBe(202);
     expect(ok.json()).toEqual({ planId: 'p-http', intentId: 'i1' });
     const done = await stream.waitFor((e) => e.type === 'executionComplete' && (e.data as { planId: string }).planId === 'p-http');
-    expect(done.data).toMatchObject({ status: 'completed', steps: [expect.objectContaining({ stepId: 's1', status: 'succeeded' })] });
+    expect(done.data).toMatchObject({ status: 'completed', stepCount: 1, stepStatuses: { succeeded: 1 }, outcomePath: '/api/plans/p-http/outcome' });
+    const outcome = await http(server.url, '/api/plans/p-http/outcome');
+    expect(outcome.json()).toMatchObject({ status: 'completed', steps: [expect.objectContaining({ stepId: 's1', status: 'succeeded' })] });
   });
 
   it('415 for another content type, 413 over the cap, 400 for bad JSON, 400 with zod issues for a bad plan', async () => {

@@ -10,6 +10,7 @@ import { botStatus, type BotLike } from '../status.js';
 import { ViewerControlSchema, type ViewerState } from '../viewer/control.js';
 import { sampleMap, type ViewerBot } from '../viewer/map.js';
 import type { View3d } from '../viewer/view3d.js';
+import type { PlanOutcomes } from '../stream/outcomes.js';
 import { FLEET_PLANS_ROUTE, type FleetProducer } from './fleet.js';
 import { ApiError, hasBody, readJson, sendJson, validate } from './reply.js';
 
@@ -25,6 +26,7 @@ export interface BeliefSource {
 export interface RouteDeps<Body> {
   readonly executor: Executor<Body>;
   readonly control: Control<Body>;
+  readonly outcomes: PlanOutcomes;
   readonly token: string | undefined;
   readonly maxBodyBytes: number;
   readonly bot?: BotLike;
@@ -190,6 +192,18 @@ const ROUTES: readonly Route<unknown>[] = [
       const planId = validate(PlanIdSchema, request.params[0], (m) => new ApiError(400, 'invalid_plan_id', m));
       deps.control.cancel(planId);
       sendJson(request.response, 202, { planId, cancelling: true });
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/plans\/([^/]+)\/outcome$/,
+    label: '/api/plans/:planId/outcome',
+    mutating: false,
+    handle(deps, { response, params, head }) {
+      const planId = validate(PlanIdSchema, params[0], (m) => new ApiError(400, 'invalid_plan_id', m));
+      const outcome = deps.outcomes.get(planId);
+      if (!outcome) throw new ApiError(404, 'unknown_plan', `no ended plan ${planId} among the last ${deps.outcomes.capacity} (limits.outcomesKept); a running plan has no outcome yet`);
+      sendJson(response, 200, outcome, head);
     },
   },
   FLEET_PLANS_ROUTE,

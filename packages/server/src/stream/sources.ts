@@ -1,8 +1,9 @@
 import type { Executor, ExecutorEventName, ExecutorEvents } from '@sinew/bt-runtime';
 import { readBot, type BotLike } from '../status.js';
 import type { EventHub } from './hub.js';
+import type { PlanOutcomes } from './outcomes.js';
 
-/** Executor events forwarded as they are (plan ends become `executionComplete`; `bt.transition` gains `from`). */
+/** Executor events forwarded as they are (plan ends become `executionComplete`, see `outcomes.ts`; `bt.transition` gains `from`). */
 const FORWARDED = [
   'plan.started',
   'step.dispatched',
@@ -32,11 +33,11 @@ export const EVENT_TYPES = [
 /** The type of a stream event. */
 export type SinewEventType = (typeof EVENT_TYPES)[number];
 
-/** Subscribes the hub to the executor; returns the unsubscribe. */
-export function forwardExecutor<Body>(executor: Executor<Body>, hub: EventHub): () => void {
+/** Subscribes the hub to the executor (plan endings through `outcomes`); returns the unsubscribe. */
+export function forwardExecutor<Body>(executor: Executor<Body>, hub: EventHub, outcomes: PlanOutcomes): () => void {
   const offs = FORWARDED.map((name) => executor.on(name, (payload) => hub.publish(name, payload)));
-  offs.push(executor.on('plan.completed', (outcome) => hub.publish('executionComplete', outcome)));
-  offs.push(executor.on('plan.failed', (outcome) => hub.publish('executionComplete', outcome)));
+  const ended = (outcome: ExecutorEvents['plan.completed']) => outcomes.ended(outcome);
+  offs.push(executor.on('plan.completed', ended), executor.on('plan.failed', ended));
   offs.push(forwardTransitions(executor, hub));
   return () => offs.forEach((off) => off());
 }
