@@ -9,8 +9,9 @@
 // run (median of the per-round ratios). `listened` is the executor with no-op listeners on the events the
 // server subscribes to, no server: the cost of being observed at all. Targets (issue 24), on the median of per-round
 // CPU ratios: 0 clients ≤ 1.1×; 10 clients ≤ 1.5× on the no-op step, ≤ 2× on the one-turn step at either flush setting
-// (on the subscribed clients: events are serialized only for what someone subscribed to; every event to every
-// client is printed and recorded beside them without a target).
+// (on the subscribed clients: events are serialized only for what someone subscribed to, and `executionComplete` says
+// how the plan ended — its step outcomes, ~1 MB for 5,000 steps, are fetched from `outcomePath`, not pushed; every
+// event to every client is printed and recorded beside them without a target).
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -27,7 +28,7 @@ const LATENCY_STEPS = 400;
 const WARMUP = 2;
 const ROUNDS = 9;
 const CLIENTS = 10;
-// Big enough that no bench client drops: a 5,000-step plan's outcome alone is ~1 MB.
+// Big enough that no bench client drops: a client of every event gets ~15,000 envelopes (~2.5 MB) per 5,000-step plan.
 const ROOMY = { clientQueue: 100_000, clientHighWaterBytes: 64 * 1024 * 1024 } satisfies ServerLimitsInput;
 
 const body = createNoopBody();
