@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { serveSinew, type EventEnvelope, type ExecutionComplete, type SinewServer } from '../src/index.js';
 import { executionComplete } from '../src/stream/outcomes.js';
 import { defineFake, type Body } from '../../bt-runtime/test/fake-body.js';
-import { fakeExecutor, http, StreamClient, TOKEN } from './helpers.js';
+import { fakeExecutor, http, post, StreamClient, TOKEN } from './helpers.js';
 
 /** shuffle: moves the body once per step (a cheap step, so a plan can have thousands). */
 const shuffle = defineFake({
@@ -71,9 +71,9 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
     it('the event stays small however many steps ran, and the outcome route serves what run() returned', async () => {
       await serve();
       const small = await executor.run(shuffles('small', 2));
-      const large = await executor.run(shuffles('large', 3_000));
+      const large = await executor.run(shuffles('large', 1_000));
       const [smallEnd, largeEnd] = [await stream.waitFor(endOf('small')), await stream.waitFor(endOf('large'))];
-      expect(largeEnd.data).toMatchObject({ status: 'completed', stepCount: 3_000, stepStatuses: { succeeded: 3_000 }, outcomePath: '/api/plans/large/outcome' });
+      expect(largeEnd.data).toMatchObject({ status: 'completed', stepCount: 1_000, stepStatuses: { succeeded: 1_000 }, outcomePath: '/api/plans/large/outcome' });
       // Only the counts' digits differ: the event does not grow with the plan.
       expect(JSON.stringify(largeEnd.data).length - JSON.stringify(smallEnd.data).length).toBeLessThan(16);
       const fetched = await http(server.url, (largeEnd.data as ExecutionComplete).outcomePath);
@@ -95,6 +95,28 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
       expect(gone.json().error).toMatchObject({ code: 'unknown_plan', message: expect.stringContaining('last 2 (limits.outcomesKept)') });
       expect((await http(server.url, '/api/plans/second/outcome')).json()).toMatchObject({ failedStepId: 'bad', steps: [{ stepId: 'ok' }, { stepId: 'bad', status: 'failed' }] });
       expect((await http(server.url, '/api/plans/third/outcome', { method: 'POST' })).status).toBe(405);
+    });
+
+    it('a plan whose run() rejects (a journal that cannot write) still ends on the stream and at the outcome route', async () => {
+      ({ executor } = fakeExecutor([shuffle]));
+      const real = executor;
+      // The real executor, but its run() rejects as one whose journal's disk is full would.
+      const failing = new Proxy(real, {
+        get(target, key) {
+          if (key === 'run') return () => Promise.reject(new Error('ENOSPC: journal'));
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      server = await serveSinew({ executor: failing, port: 0, token: TOKEN, limits: { flushIntervalMs: 0 } });
+      stream = new StreamClient(server.url, { token: TOKEN });
+      await stream.opened;
+      expect((await post(server.url, '/api/cognitive/execute', shuffles('doomed', 2), TOKEN)).status).toBe(202);
+      const ended = await stream.waitFor(endOf('doomed'));
+      expect(ended.data).toMatchObject({ status: 'failed', failure: { code: 'runner_error', reason: expect.stringContaining('ENOSPC') }, stepCount: 0, stepStatuses: {}, repairs: 0 });
+      const { startedAt, endedAt } = ended.data as ExecutionComplete;
+      expect(endedAt).toBeGreaterThanOrEqual(startedAt);
+      expect((await http(server.url, '/api/plans/doomed/outcome')).json()).toMatchObject({ status: 'failed', steps: [], failure: { code: 'runner_error' } });
     });
 
     it('a plan id run again serves its latest outcome, and outcomesKept is validated', async () => {
