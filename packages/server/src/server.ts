@@ -49,7 +49,7 @@ export interface SinewServerOptions<Body> {
   readonly port: number;
   /** Default 127.0.0.1; any other non-loopback host needs a token. */
   readonly host?: string;
-  /** Bearer token for the mutating routes and the event stream; without one they answer 403. */
+  /** Bearer token for the mutating routes, a plan's whole outcome and the event stream; without one they answer 403. */
   readonly token?: string;
   /**
    * Names a request's Host (and a WebSocket's Origin) may carry besides the bound address and the loopback

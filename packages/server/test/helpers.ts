@@ -154,3 +154,5 @@ export function fakeExecutor(extra: Parameters<CapabilityRegistry<Body>['registe
 }
 
 export const TOKEN = 'test-token-0123456789abcdef';
+/** The bearer header of `TOKEN`, for reads that need it. */
+export const AUTH = { authorization: `Bearer ${TOKEN}` };

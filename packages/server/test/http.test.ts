@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSinew, ServerOptionsError, type SinewServer } from '../src/index.js';
 import type { Executor } from '@sinew/bt-runtime';
 import type { Body } from '../../bt-runtime/test/fake-body.js';
-import { fakeExecutor, http, post, rawSocket, StreamClient, TOKEN } from './helpers.js';
+import { AUTH, fakeExecutor, http, post, rawSocket, StreamClient, TOKEN } from './helpers.js';
 
 const PLAN = { planId: 'p-http', intentId: 'i1', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_3' } }] };
 
@@ -140,7 +140,7 @@ describe('serveSinew: control routes with a token', () => {
     expect(ok.json()).toEqual({ planId: 'p-http', intentId: 'i1' });
     const done = await stream.waitFor((e) => e.type === 'executionComplete' && (e.data as { planId: string }).planId === 'p-http');
     expect(done.data).toMatchObject({ status: 'completed', stepCount: 1, stepStatuses: { succeeded: 1 }, outcomePath: '/api/plans/p-http/outcome' });
-    const outcome = await http(server.url, '/api/plans/p-http/outcome');
+    const outcome = await http(server.url, '/api/plans/p-http/outcome', { headers: AUTH });
     expect(outcome.json()).toMatchObject({ status: 'completed', steps: [expect.objectContaining({ stepId: 's1', status: 'succeeded' })] });
   });
 

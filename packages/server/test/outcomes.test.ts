@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { serveSinew, type EventEnvelope, type ExecutionComplete, type SinewServer } from '../src/index.js';
 import { executionComplete } from '../src/stream/outcomes.js';
 import { defineFake, type Body } from '../../bt-runtime/test/fake-body.js';
-import { fakeExecutor, http, post, StreamClient, TOKEN } from './helpers.js';
+import { AUTH, fakeExecutor, http, post, StreamClient, TOKEN } from './helpers.js';
 
 /** shuffle: moves the body once per step (a cheap step, so a plan can have thousands). */
 const shuffle = defineFake({
@@ -76,10 +76,10 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
       expect(largeEnd.data).toMatchObject({ status: 'completed', stepCount: 1_000, stepStatuses: { succeeded: 1_000 }, outcomePath: '/api/plans/large/outcome' });
       // Only the counts' digits differ: the event does not grow with the plan.
       expect(JSON.stringify(largeEnd.data).length - JSON.stringify(smallEnd.data).length).toBeLessThan(16);
-      const fetched = await http(server.url, (largeEnd.data as ExecutionComplete).outcomePath);
+      const fetched = await http(server.url, (largeEnd.data as ExecutionComplete).outcomePath, { headers: AUTH });
       expect(fetched.status).toBe(200);
       expect(fetched.json()).toEqual(JSON.parse(JSON.stringify(large)));
-      expect((await http(server.url, '/api/plans/small/outcome')).json()).toEqual(JSON.parse(JSON.stringify(small)));
+      expect((await http(server.url, '/api/plans/small/outcome', { headers: AUTH })).json()).toEqual(JSON.parse(JSON.stringify(small)));
     });
 
     it('a failed plan names its failure and step in the event; the oldest outcome leaves past outcomesKept', async () => {
@@ -88,13 +88,16 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
       await executor.run({ planId: 'second', intentId: 'i', steps: [{ stepId: 'ok', type: 'shuffle', args: { by: 1 } }, { stepId: 'bad', type: 'dig_block', args: { block: 'log_404' } }] });
       const failed = await stream.waitFor(endOf('second'));
       expect(failed.data).toMatchObject({ status: 'failed', failedStepId: 'bad', failure: { code: 'guard_failed', reason: 'no block log_404' }, stepCount: 2, stepStatuses: { succeeded: 1, failed: 1 } });
-      expect((await http(server.url, '/api/plans/first/outcome')).status).toBe(200);
+      expect((await http(server.url, '/api/plans/first/outcome', { headers: AUTH })).status).toBe(200);
+      // Every step's args and results: as private as the stream that used to carry them.
+      expect((await http(server.url, '/api/plans/first/outcome')).status).toBe(401);
+      expect((await http(server.url, '/api/plans/first/outcome', { headers: { authorization: 'Bearer wrong-token-0123456789abcdef' } })).status).toBe(401);
       await executor.run(shuffles('third', 1));
-      const gone = await http(server.url, '/api/plans/first/outcome');
+      const gone = await http(server.url, '/api/plans/first/outcome', { headers: AUTH });
       expect(gone.status).toBe(404);
       expect(gone.json().error).toMatchObject({ code: 'unknown_plan', message: expect.stringContaining('last 2 (limits.outcomesKept)') });
-      expect((await http(server.url, '/api/plans/second/outcome')).json()).toMatchObject({ failedStepId: 'bad', steps: [{ stepId: 'ok' }, { stepId: 'bad', status: 'failed' }] });
-      expect((await http(server.url, '/api/plans/third/outcome', { method: 'POST' })).status).toBe(405);
+      expect((await http(server.url, '/api/plans/second/outcome', { headers: AUTH })).json()).toMatchObject({ failedStepId: 'bad', steps: [{ stepId: 'ok' }, { stepId: 'bad', status: 'failed' }] });
+      expect((await http(server.url, '/api/plans/third/outcome', { method: 'POST', headers: AUTH })).status).toBe(405);
     });
 
     it('a plan whose run() rejects (a journal that cannot write) still ends on the stream and at the outcome route', async () => {
@@ -116,14 +119,14 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
       expect(ended.data).toMatchObject({ status: 'failed', failure: { code: 'runner_error', reason: expect.stringContaining('ENOSPC') }, stepCount: 0, stepStatuses: {}, repairs: 0 });
       const { startedAt, endedAt } = ended.data as ExecutionComplete;
       expect(endedAt).toBeGreaterThanOrEqual(startedAt);
-      expect((await http(server.url, '/api/plans/doomed/outcome')).json()).toMatchObject({ status: 'failed', steps: [], failure: { code: 'runner_error' } });
+      expect((await http(server.url, '/api/plans/doomed/outcome', { headers: AUTH })).json()).toMatchObject({ status: 'failed', steps: [], failure: { code: 'runner_error' } });
     });
 
     it('a plan id run again serves its latest outcome, and outcomesKept is validated', async () => {
       await serve(1);
       await executor.run(shuffles('again', 1));
       await executor.run(shuffles('again', 3));
-      expect((await http(server.url, '/api/plans/again/outcome')).json()).toMatchObject({ steps: [{}, {}, {}] });
+      expect((await http(server.url, '/api/plans/again/outcome', { headers: AUTH })).json()).toMatchObject({ steps: [{}, {}, {}] });
       await expect(serveSinew({ executor, port: 0, limits: { outcomesKept: 0 } })).rejects.toMatchObject({ code: 'invalid_config', path: ['outcomesKept'] });
     });
   });

@@ -12,7 +12,7 @@ export interface FleetProducer {
 export const FLEET_PLANS_ROUTE: Route<unknown> = {
   method: 'POST',
   path: '/api/fleet/plans',
-  mutating: true,
+  needsToken: true,
   async handle(deps, request) {
     if (!deps.fleet) throw new ApiError(501, 'no_fleet', 'serveSinew was given no fleet (a createFleetQueue() of @sinew/fleet): there is no queue to hand plans to');
     const plan = validate(ExecuteBodySchema, await readJson(request.raw, deps.maxBodyBytes));

@@ -54,8 +54,8 @@ export interface Route<Body> {
   readonly path: string | RegExp;
   /** How a pattern route is listed in the 404 hint. */
   readonly label?: string;
-  /** Mutating routes need the bearer token. */
-  readonly mutating: boolean;
+  /** Routes that change something, and reads of what only the token's holder may see (a plan's whole outcome, like the event stream), need the bearer token. */
+  readonly needsToken: boolean;
   handle(deps: RouteDeps<Body>, request: Request): Promise<void> | void;
 }
 
@@ -74,25 +74,25 @@ function asset(deps: RouteDeps<unknown>, request: Request): void {
 }
 
 const ROUTES: readonly Route<unknown>[] = [
-  { method: 'GET', path: '/', mutating: false, handle: asset },
-  { method: 'GET', path: '/inspector/app.js', mutating: false, handle: asset },
-  { method: 'GET', path: '/inspector/style.css', mutating: false, handle: asset },
-  { method: 'GET', path: '/inspector/viewer-hooks.js', mutating: false, handle: asset },
-  { method: 'GET', path: '/inspector/viewer.css', mutating: false, handle: asset },
+  { method: 'GET', path: '/', needsToken: false, handle: asset },
+  { method: 'GET', path: '/inspector/app.js', needsToken: false, handle: asset },
+  { method: 'GET', path: '/inspector/style.css', needsToken: false, handle: asset },
+  { method: 'GET', path: '/inspector/viewer-hooks.js', needsToken: false, handle: asset },
+  { method: 'GET', path: '/inspector/viewer.css', needsToken: false, handle: asset },
   {
     method: 'GET',
     path: '/viewer/',
-    mutating: false,
+    needsToken: false,
     handle(deps, request) {
       deps.view3d.assertReady();
       asset(deps, request);
     },
   },
-  { method: 'GET', path: /^\/viewer\/(.+)$/, label: '/viewer/:asset', mutating: false, handle: (deps, { url, response, head }) => deps.view3d.sendPeerFile(url.pathname, response, head) },
+  { method: 'GET', path: /^\/viewer\/(.+)$/, label: '/viewer/:asset', needsToken: false, handle: (deps, { url, response, head }) => deps.view3d.sendPeerFile(url.pathname, response, head) },
   {
     method: 'POST',
     path: '/api/viewer/session',
-    mutating: true,
+    needsToken: true,
     async handle(deps, request) {
       await body(deps, request, EmptySchema);
       request.response.setHeader('set-cookie', deps.view3d.session());
@@ -102,7 +102,7 @@ const ROUTES: readonly Route<unknown>[] = [
   {
     method: 'GET',
     path: '/metrics',
-    mutating: false,
+    needsToken: false,
     async handle(deps, { response, head }) {
       const registry = deps.executor.metrics.registry;
       const text = await registry.metrics();
@@ -110,34 +110,34 @@ const ROUTES: readonly Route<unknown>[] = [
       response.end(head ? undefined : text);
     },
   },
-  { method: 'GET', path: '/api/cognitive/health', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.executor.health(), head) },
-  { method: 'GET', path: '/api/bot/status', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, botStatus(deps.bot, deps.executor.state()), head) },
+  { method: 'GET', path: '/api/cognitive/health', needsToken: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.executor.health(), head) },
+  { method: 'GET', path: '/api/bot/status', needsToken: false, handle: (deps, { response, head }) => sendJson(response, 200, botStatus(deps.bot, deps.executor.state()), head) },
   {
     method: 'GET',
     path: '/api/capabilities',
-    mutating: false,
+    needsToken: false,
     handle: (deps, { response, head }) => sendJson(response, 200, { capabilities: deps.executor.registry.manifest().capabilities, trees: deps.trees }, head),
   },
   {
     method: 'GET',
     path: '/api/belief',
-    mutating: false,
+    needsToken: false,
     handle: (deps, { response, head }) => sendJson(response, 200, deps.belief ? { tracks: deps.belief.tracks(), hazards: deps.belief.hazards() } : { tracks: null, hazards: null }, head),
   },
   {
     method: 'GET',
     path: '/api/provenance',
-    mutating: false,
+    needsToken: false,
     handle(deps, { response, url, head }) {
       const limit = validate(LimitSchema, url.searchParams.get('limit') ?? undefined, (m) => new ApiError(400, 'invalid_query', `limit: ${m}`));
       sendJson(response, 200, { records: deps.provenance ? deps.provenance.records().slice(-limit) : null }, head);
     },
   },
-  { method: 'GET', path: '/api/viewer/control', mutating: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.viewer.control, head) },
+  { method: 'GET', path: '/api/viewer/control', needsToken: false, handle: (deps, { response, head }) => sendJson(response, 200, deps.viewer.control, head) },
   {
     method: 'POST',
     path: '/api/viewer/control',
-    mutating: true,
+    needsToken: true,
     async handle(deps, request) {
       const applied = deps.viewer.apply(await body(deps, request, ViewerControlSchema));
       if (!applied.ok) throw new ApiError(400, 'invalid_body', applied.message);
@@ -147,7 +147,7 @@ const ROUTES: readonly Route<unknown>[] = [
   {
     method: 'GET',
     path: '/api/viewer/map',
-    mutating: false,
+    needsToken: false,
     handle(deps, { response, head }) {
       const bot = viewerBot(deps.bot);
       if (!bot) throw new ApiError(501, 'no_world', 'serveSinew was given no bot with blockAt (a mineflayer Bot): there is no world to draw');
@@ -159,7 +159,7 @@ const ROUTES: readonly Route<unknown>[] = [
   {
     method: 'POST',
     path: '/api/cognitive/execute',
-    mutating: true,
+    needsToken: true,
     async handle(deps, request) {
       const plan = await body(deps, request, ExecuteBodySchema);
       sendJson(request.response, 202, deps.control.execute(plan));
@@ -168,7 +168,7 @@ const ROUTES: readonly Route<unknown>[] = [
   {
     method: 'POST',
     path: '/api/cognitive/signals',
-    mutating: true,
+    needsToken: true,
     async handle(deps, request) {
       const signal = await body(deps, request, SignalBodySchema);
       sendJson(request.response, 202, await deps.control.signal(signal));
@@ -177,7 +177,7 @@ const ROUTES: readonly Route<unknown>[] = [
   {
     method: 'POST',
     path: '/api/executor/preempt',
-    mutating: true,
+    needsToken: true,
     async handle(deps, request) {
       sendJson(request.response, 202, deps.control.preempt(await body(deps, request, PreemptBodySchema)));
     },
@@ -186,7 +186,7 @@ const ROUTES: readonly Route<unknown>[] = [
     method: 'POST',
     path: /^\/api\/plans\/([^/]+)\/cancel$/,
     label: '/api/plans/:planId/cancel',
-    mutating: true,
+    needsToken: true,
     async handle(deps, request) {
       await body(deps, request, EmptySchema);
       const planId = validate(PlanIdSchema, request.params[0], (m) => new ApiError(400, 'invalid_plan_id', m));
@@ -198,7 +198,8 @@ const ROUTES: readonly Route<unknown>[] = [
     method: 'GET',
     path: /^\/api\/plans\/([^/]+)\/outcome$/,
     label: '/api/plans/:planId/outcome',
-    mutating: false,
+    // Every step's args and results: what the token-gated event stream carried before it sent a summary.
+    needsToken: true,
     handle(deps, { response, params, head }) {
       const planId = validate(PlanIdSchema, params[0], (m) => new ApiError(400, 'invalid_plan_id', m));
       const outcome = deps.outcomes.get(planId);
@@ -247,10 +248,11 @@ export async function route<Body>(deps: RouteDeps<Body>, raw: IncomingMessage, r
     const allow = [...new Set(routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])))].join(', ');
     throw new ApiError(405, 'method_not_allowed', `${raw.method} is not allowed on ${url.pathname}; use ${allow}`, { allow });
   }
-  if (chosen.mutating) {
+  if (chosen.needsToken) {
     const verdict = authorize(deps.token, presentedToken(raw.headers));
     if (!verdict.ok) throw new ApiError(verdict.status, verdict.code, verdict.message);
-  } else if (hasBody(raw)) {
+  }
+  if (chosen.method === 'GET' && hasBody(raw)) {
     throw new ApiError(413, 'body_not_accepted', `${raw.method} ${url.pathname} takes no body`);
   }
   await chosen.handle(deps as RouteDeps<unknown>, { raw, response, url, params, head: raw.method === 'HEAD' });
