@@ -41,19 +41,20 @@ describe.skipIf(!HAS_CHROMIUM)('the inspector page in headless Chromium, on a bo
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'inspector-gather.png'), fullPage: true });
 
-    // Usable at 20 events/s: with a 20/s flood on top of the gather's own events, the page answers promptly.
-    let flooded = 0;
-    const flood = setInterval(() => sinew.planGenerated({ intentId: `flood-${flooded++}`, planner: 'flood', plan: { steps: [] } }), 50);
-    const answers: number[] = [];
-    for (let i = 0; i < 20; i += 1) {
-      const asked = Date.now();
-      await page.evaluate(() => document.querySelectorAll('#events li').length);
-      answers.push(Date.now() - asked);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    clearInterval(flood);
-    await expect.poll(() => page.locator('#events li', { hasText: `flood-${flooded - 1}` }).count(), { timeout: 5_000 }).toBe(1);
-    expect(Math.max(...answers), answers.join(',')).toBeLessThan(500);
+    // Usable under a flood, measured by the work the page does, not by the wall clock (which a loaded machine
+    // stretches): 500 events at once are coalesced into a few renders, and the event list stays bounded.
+    await page.evaluate(() => {
+      const counter = window as unknown as { eventListRenders: number };
+      counter.eventListRenders = 0;
+      new MutationObserver((records) => (counter.eventListRenders += records.length)).observe(document.querySelector('#events')!, { childList: true });
+    });
+    const FLOOD = 500;
+    for (let i = 0; i < FLOOD; i += 1) sinew.planGenerated({ intentId: `flood-${i}`, planner: 'flood', plan: { steps: [] } });
+    await expect.poll(() => page.locator('#events li', { hasText: `flood-${FLOOD - 1}` }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.locator('#events li').count()).toBe(100);
+    const renders = await page.evaluate(() => (window as unknown as { eventListRenders: number }).eventListRenders);
+    expect(renders).toBeGreaterThan(0);
+    expect(renders).toBeLessThan(FLOOD / 10);
 
     const plan = { planId: 'from-form', intentId: 'inspector', steps: [{ stepId: 'say', type: 'chat', args: { message: 'hello from the inspector' } }] };
     await page.locator('#plan-json').fill(JSON.stringify(plan));
