@@ -4,13 +4,24 @@
 import { formatPredicate, pred, type Predicate } from '@sinew/executor-contracts';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from '../minecraft/recipes.js';
-import { itemSources, missingSource, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
+import { itemSources, missingSource, mustExplore, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
 import type { ActionVariant, GoapDomain } from './actions.js';
 
 /** How many recipe variants per item the search considers (best ranked first). */
 const RECIPE_VARIANTS = 2;
-/** What `explore` makes hold and `hunt`/`shear` need: the mob in view (no contracts predicate names a mob in view). */
-const inView = (mob: string): Predicate => pred.custom(`in_view:${mob}`);
+/** What `hunt`/`shear` need and `explore { target: { mob } }` declares it makes hold: the mob in sight. */
+const seesMob = (mob: string): Predicate => pred.custom(`sees_mob:${mob}`);
+/** How far one `explore` step may search (blocks from where it starts; the capability's own default). */
+const EXPLORE_RADIUS = 64;
+
+/** Options of `minecraftGoapDomain`: the world's sources, the body's verbs, how far an explore may go. */
+export interface MinecraftGoapDomainOptions {
+  readonly world?: WorldSources;
+  /** The body's verbs (`registry.verbs()`); explore, mine, hunt and shear are planned only when listed. */
+  readonly verbs?: readonly string[];
+  /** The bound of each `explore` step: its `maxRadius` (default 64). */
+  readonly exploreRadius?: number;
+}
 
 /**
  * The goal-oriented planner's Minecraft domain, from a recipe book and the world's sources. Verbs it does not know
@@ -19,13 +30,15 @@ const inView = (mob: string): Predicate => pred.custom(`in_view:${mob}`);
  * @example
  * createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook(), { verbs: registry.verbs() }), limits: {} });
  */
-export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?: WorldSources; readonly verbs?: readonly string[] } = {}): GoapDomain {
+export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDomainOptions = {}): GoapDomain {
   const context = sourceContext(options);
+  const maxRadius = options.exploreRadius ?? EXPLORE_RADIUS;
   return {
     refine(verb, bound, world) {
       const item = typeof bound.item === 'string' ? bound.item : typeof bound.block === 'string' ? bound.block : undefined;
       const count = typeof bound.count === 'number' ? bound.count : 1;
-      if (['mine', 'hunt', 'shear', 'explore'].includes(verb)) return []; // produce() binds them
+      if (verb === 'explore') return exploreVariants(context, bound, world, maxRadius);
+      if (['mine', 'hunt', 'shear'].includes(verb)) return []; // produce() binds them
       if (item === undefined) return undefined;
       switch (verb) {
         case 'craft_item':
@@ -44,9 +57,9 @@ export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?
       }
     },
     produce(wanted, world) {
-      if (wanted.kind === 'custom' && wanted.text.startsWith('in_view:')) {
-        const mob = wanted.text.slice('in_view:'.length);
-        return [{ verb: 'explore', variant: { args: { target: { mob } }, preconds: [], effects: [wanted] } }];
+      // A custom predicate carries no placeholder to unify with: the mob is read back and explore's own declared effects checked by the search.
+      if (wanted.kind === 'custom' && wanted.text.startsWith('sees_mob:')) {
+        return [{ verb: 'explore', variant: { args: { target: { mob: wanted.text.slice('sees_mob:'.length) }, maxRadius } } }];
       }
       return wanted.kind === 'has_item' && typeof wanted.item === 'string' ? wildVariants(book, context, { ...wanted, item: wanted.item }, world) : [];
     },
@@ -79,10 +92,12 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
   const source = itemSources(book, item, context).find((s): s is Extract<ItemSource, { verb: 'gather' | 'mine' }> => s.verb === verb);
   if (!source) return [];
   const tool = source.tools.find((t) => (world.inventory[t] ?? 0) > 0) ?? source.tools[0];
+  // A surface block nowhere in the known world is looked for first (`explore` declares `near_block:<block>`); `mine` searches below ground itself.
+  const scout = verb === 'gather' && mustExplore(world, source.block, context) ? [pred.nearBlock(source.block)] : [];
   return [
     {
       args: verb === 'mine' ? { target: { ore: source.block }, count } : { block: source.block, count },
-      preconds: tool ? [pred.hasItem(tool)] : [],
+      preconds: [...(tool ? [pred.hasItem(tool)] : []), ...scout],
       effects: [pred.gained(item, count)],
       ...(tool ? { keeps: [tool] } : {}),
     },
@@ -93,7 +108,7 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
 function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<Predicate, { kind: 'has_item' }> & { item: string }, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
   const { item, count } = wanted;
   const found: { verb: string; variant: ActionVariant }[] = [];
-  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [inView(mob)] : []);
+  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [seesMob(mob)] : []);
   for (const source of itemSources(book, item, context)) {
     if (source.verb === 'mine') for (const variant of digVariants(book, context, item, count, world, 'mine')) found.push({ verb: 'mine', variant });
     if (source.verb === 'hunt') found.push({ verb: 'hunt', variant: { args: { animal: source.mob, count }, preconds: seen(source.mob), effects: [wanted] } });
@@ -102,4 +117,15 @@ function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<
     }
   }
   return found;
+}
+
+/**
+ * `explore` bound from its declared `near_block:<block>`: only for a block the world's sources hold and the known
+ * world lacks (never for a table or furnace the body makes), bounded by `maxRadius`.
+ */
+function exploreVariants(context: SourceContext, bound: Readonly<Record<string, unknown>>, world: PlannerWorld, maxRadius: number): ActionVariant[] {
+  const block = (bound.target as { block?: unknown } | undefined)?.block;
+  if (typeof block !== 'string' || !mustExplore(world, block, context)) return [];
+  const natural = [...context.world.blocks, ...(context.world.underground ?? [])].some((name) => name === block || (name.startsWith('*') && block.endsWith(name.slice(1))));
+  return natural ? [{ args: { target: { block }, maxRadius } }] : [];
 }

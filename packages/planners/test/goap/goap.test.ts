@@ -3,7 +3,7 @@ import { CapabilityRegistry, checkStep, defineCapability, IntentSchema, parsePre
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGoapPlanner, type PlannerWorld } from '../../src/index.js';
-import { minecraftGoapDomain, recipeBook, subgoalsFor } from '../../src/minecraft/index.js';
+import { minecraftGoapDomain, OVERWORLD, recipeBook, subgoalsFor } from '../../src/minecraft/index.js';
 
 // A small kitchen: odd shapes on purpose (camelCase fields, a fixed-count effect, a capability with no effects).
 const bakeBread = defineCapability({
@@ -190,5 +190,58 @@ describe('createGoapPlanner over createStandardRegistry() declarations', () => {
     const shape = (steps: readonly { type: string; args: Record<string, unknown> }[]) => steps.map((s) => [s.type, s.args.item ?? s.args.block, s.args.count]);
     expect(handWritten.ok && derived.ok).toBe(true);
     if (handWritten.ok && derived.ok) expect(shape(derived.plan.steps)).toEqual(shape(handWritten.steps));
+  });
+});
+
+// Issue 31 item 2: explore comes from its declared effects (`near_block:<block>` for `target.block`, `sees_mob:<mob>`),
+// only where the known world lacks the source, one per block, each bounded by its maxRadius.
+describe('goap decides when to explore (generated-world sources, the standard verbs)', () => {
+  const registry = createStandardRegistry();
+  const wild = (exploreRadius?: number) =>
+    createGoapPlanner({
+      registry,
+      domain: minecraftGoapDomain(recipeBook(), { world: OVERWORLD, verbs: registry.verbs(), ...(exploreRadius ? { exploreRadius } : {}) }),
+      limits: { maxNodes: 20_000, maxMs: 5_000 },
+    });
+  // A spawn on grass by water: no log in the focus, sand and dirt about.
+  const bare = world({}, { '0,63,0': 'grass_block', '1,63,0': 'sand', '-2,62,4': 'water', '3,63,-1': 'dirt' });
+  const plan = (goal: string, at: PlannerWorld, exploreRadius?: number) => {
+    const result = wild(exploreRadius).planGoal([(parsePredicate(goal) as { predicate: Predicate }).predicate], at);
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    return result.ok ? result.plan.steps : [];
+  };
+
+  it('no log in the known world: explore for one first, bound by maxRadius, its declared effect as the gather’s precondition', () => {
+    const steps = plan('has_item:stick:4', bare);
+    expect(summary(steps).slice(0, 2)).toEqual(['explore {"target":{"block":"oak_log"},"maxRadius":64}', 'gather {"block":"oak_log","count":1,"maxDistance":48}']);
+    expect(steps[0]).toMatchObject({ effects: ['near_block:oak_log'] });
+    expect(steps[1]!.preconds).toContain('near_block:oak_log');
+    expect(steps.filter((s) => s.type === 'explore')).toHaveLength(1);
+    for (const step of steps) expect(checkStep(registry, step).ok, JSON.stringify(step)).toBe(true);
+    expect(summary(plan('has_item:stick:4', bare, 24)).slice(0, 1)).toEqual(['explore {"target":{"block":"oak_log"},"maxRadius":24}']);
+  });
+
+  it('a log in view (any wood) needs no explore, and the wood in view is the one gathered', () => {
+    const steps = summary(plan('has_item:stick:4', { ...bare, blocks: { ...bare.blocks, '6,64,-5': 'spruce_log' } }));
+    expect(steps.some((s) => s.startsWith('explore'))).toBe(false);
+    expect(steps[0]).toMatch(/^gather {"block":"spruce_log"/);
+  });
+
+  it('never explores for what the body makes (a table) nor for what lies everywhere (dirt)', () => {
+    const table = summary(plan('near_block:crafting_table', bare));
+    expect(table.filter((s) => s.startsWith('explore'))).toEqual(['explore {"target":{"block":"oak_log"},"maxRadius":64}']);
+    expect(table.at(-1)).toBe('place_block {"item":"crafting_table"}');
+    expect(summary(plan('has_item:dirt:3', world({}, {})))).toEqual(['gather {"block":"dirt","count":3,"maxDistance":48}']);
+  });
+
+  it('an animal is never in the snapshot: explore for the mob (its declared sees_mob effect) before the hunt', () => {
+    const steps = plan('has_item:beef:2', bare);
+    expect(summary(steps)).toEqual(['explore {"target":{"mob":"cow"},"maxRadius":64}', 'hunt {"animal":"cow","count":2,"maxDistance":32}']);
+    expect(steps[1]!.preconds).toEqual([steps[0]!.effects![0]]);
+  });
+
+  it('a body without explore (the placed world’s verbs) plans the gather alone', () => {
+    const placed = createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } }).planGoal([pred.hasItem('stick', 4)], bare);
+    expect(placed.ok && summary(placed.plan.steps)[0]).toMatch(/^gather {"block":"oak_log"/);
   });
 });
