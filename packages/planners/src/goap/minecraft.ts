@@ -2,6 +2,8 @@
 // where a raw item comes from (the world's sources: a block and its tool, an ore below ground, an animal), which
 // input a furnace smelts.
 import { formatPredicate, pred, type Predicate } from '@sinew/executor-contracts';
+import { fuelHeld } from '../minecraft/operators.js';
+import { nearestSeen } from '../minecraft/state.js';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from '../minecraft/recipes.js';
 import { itemSources, missingSource, mustExplore, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
@@ -41,13 +43,15 @@ export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDoma
       if (['mine', 'hunt', 'shear'].includes(verb)) return []; // produce() binds them
       if (item === undefined) return undefined;
       switch (verb) {
+        case 'place_block':
+          return walkBackFirst(world, item) ? [] : undefined;
         case 'craft_item':
           return craftVariants(book, item, count, world, (name) => context.sourced(book, name));
         case 'gather':
           return digVariants(book, context, item, count, world, 'gather');
         case 'smelt_item': {
           const input = book.smeltSource(item);
-          return input ? [{ args: { item, input, count } }] : [];
+          return input ? [smeltVariant(item, input, count, world)] : [];
         }
         case 'collect_drops':
           // Picks up what lies around: never a source of an item the plan needs.
@@ -61,6 +65,7 @@ export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDoma
       if (wanted.kind === 'custom' && wanted.text.startsWith('sees_mob:')) {
         return [{ verb: 'explore', variant: { args: { target: { mob: wanted.text.slice('sees_mob:'.length) }, maxRadius } } }];
       }
+      if (wanted.kind === 'near_block' || wanted.kind === 'within_reach') return walks(wanted, world);
       return wanted.kind === 'has_item' && typeof wanted.item === 'string' ? wildVariants(book, context, { ...wanted, item: wanted.item }, world) : [];
     },
     noSource(goal, world) {
@@ -128,4 +133,37 @@ function exploreVariants(context: SourceContext, bound: Readonly<Record<string, 
   if (typeof block !== 'string' || !mustExplore(world, block, context)) return [];
   const natural = [...context.world.blocks, ...(context.world.underground ?? [])].some((name) => name === block || (name.startsWith('*') && block.endsWith(name.slice(1))));
   return natural ? [{ args: { target: { block }, maxRadius } }] : [];
+}
+
+/**
+ * How far (blocks) a table or furnace in view may stand for the plan to walk back to it rather than place another
+ * (a second table spends the planks the pickaxe needs; a bot pushed off by a fight comes back to its table).
+ * A method preference a cost search would not find: costs count seconds, not the planks a new table eats.
+ */
+const WALK_BACK_DISTANCE = 24;
+
+/** A station of this name stands in view within walking distance and none is held: walk back, place none. */
+function walkBackFirst(world: PlannerWorld, block: string | undefined): boolean {
+  const seen = block === undefined ? undefined : nearestSeen(world, block);
+  if (!seen || (world.inventory[block!] ?? 0) > 0) return false;
+  return Math.hypot(seen.x - world.position.x, seen.y - world.position.y, seen.z - world.position.z) <= WALK_BACK_DISTANCE;
+}
+
+/**
+ * `navigate` for where the body must stand: to a block in view by name, to a position within reach. Its declared
+ * effect (`at:<target>`) names the spot it picks, not the block, so the walk's effect is stated here.
+ */
+function walks(wanted: Extract<Predicate, { kind: 'near_block' | 'within_reach' }>, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
+  if (wanted.kind === 'within_reach') {
+    return 'placeholder' in wanted.position ? [] : [{ verb: 'navigate', variant: { args: { position: wanted.position, range: 3 }, preconds: [], effects: [wanted] } }];
+  }
+  if (typeof wanted.block !== 'string' || !nearestSeen(world, wanted.block)) return [];
+  return [{ verb: 'navigate', variant: { args: { block: wanted.block, range: 2 }, preconds: [], effects: [wanted] } }];
+}
+
+/** smelt_item as declared (coal), or burning the fuel already held when it covers the smelts (planks), as the capability does. */
+function smeltVariant(item: string, input: string, count: number, world: PlannerWorld): ActionVariant {
+  const fuel = fuelHeld(world, count);
+  if (!fuel) return { args: { item, input, count } };
+  return { args: { item, input, count }, preconds: [pred.nearBlock('furnace'), pred.hasItem(input, count), pred.hasItem(fuel.name, fuel.count)] };
 }
