@@ -153,6 +153,16 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
     expect(response!.reason).toContain('has_item:stick:2');
   });
 
+  it('given a registry, plans the missing predicates from its declarations (the goal-oriented planner), numbered the same way', () => {
+    const response = minecraftRepair({ registry })(request(['has_item:stick:2', 'near_block:crafting_table']), world({ oak_planks: 2 }, { '9,64,0': 'crafting_table' }));
+    expect(response?.steps.map((s) => [s.stepId, s.type, s.args.item ?? s.args.block])).toEqual([
+      ['s1.r1.1', 'navigate', 'crafting_table'],
+      ['s1.r1.2', 'craft_item', 'stick'],
+    ]);
+    // The declarations' own wire predicates ride along, for the executor to check.
+    expect(response?.steps[1]).toMatchObject({ preconds: ['has_item:oak_planks:2'], effects: ['has_item:stick:+4'] });
+  });
+
   it('ignores failures it cannot subgoal', () => {
     const repair = minecraftRepair();
     expect(repair({ ...request([]), failure: { code: 'stuck', reason: 'stuck', retryable: true } }, world())).toBeUndefined();
