@@ -140,7 +140,7 @@ function exploreVariants(context: SourceContext, bound: Readonly<Record<string, 
  * (a second table spends the planks the pickaxe needs; a bot pushed off by a fight comes back to its table).
  * A method preference a cost search would not find: costs count seconds, not the planks a new table eats.
  */
-const WALK_BACK_DISTANCE = 24;
+export const WALK_BACK_DISTANCE = 24;
 
 /** A station of this name stands in view within walking distance and none is held: walk back, place none. */
 function walkBackFirst(world: PlannerWorld, block: string | undefined): boolean {

@@ -1,4 +1,5 @@
 import { formatPredicate, parsePredicate, pred, type CapabilityRegistry, type Predicate, type PlanStep, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
+import { WALK_BACK_DISTANCE } from '../goap/minecraft.js';
 import { goapSubgoals } from '../goap/subgoals.js';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
@@ -35,8 +36,6 @@ export type SubgoalResult = { readonly ok: true; readonly steps: readonly Omit<P
 type Draft = Omit<PlanStep, 'stepId'>;
 /** Blocks the repair builds and places when one is missing, the way a player would. */
 type Station = 'crafting_table' | 'furnace';
-/** How far (blocks) a station in view may stand for the repair to walk back to it rather than spend materials on another. */
-const WALK_BACK_DISTANCE = 24;
 const distance = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 
 /**
