@@ -16,6 +16,22 @@ const seesMob = (mob: string): Predicate => pred.custom(`sees_mob:${mob}`);
 /** How far one `explore` step may search (blocks from where it starts; the capability's own default). */
 const EXPLORE_RADIUS = 64;
 
+const views = new WeakMap<PlannerWorld, { readonly wood: string; readonly names: Pick<PlannerWorld, 'blocks'> }>();
+
+/**
+ * What the domain reads of a world at every node, read once per world: the wood family to craft with and the distinct
+ * block names in view (a terrain snapshot holds ~1,700 blocks; a search asks hundreds of times). One search plans
+ * against one world object, so the memo lives as long as it.
+ */
+function viewOf(world: PlannerWorld): { readonly wood: string; readonly names: Pick<PlannerWorld, 'blocks'> } {
+  const known = views.get(world);
+  if (known) return known;
+  const distinct = [...new Set(Object.values(world.blocks))];
+  const view = { wood: preferredWood(world), names: { blocks: Object.fromEntries(distinct.map((name, index) => [String(index), name])) } };
+  views.set(world, view);
+  return view;
+}
+
 /** Options of `minecraftGoapDomain`: the world's sources, the body's verbs, how far an explore may go. */
 export interface MinecraftGoapDomainOptions {
   readonly world?: WorldSources;
@@ -82,7 +98,7 @@ export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDoma
 }
 
 function craftVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld, sourced: (item: string) => boolean): ActionVariant[] {
-  return rankRecipes(book, item, world.inventory, preferredWood(world), sourced)
+  return rankRecipes(book, item, world.inventory, viewOf(world).wood, sourced)
     .slice(0, RECIPE_VARIANTS)
     .map((recipe) => {
       const times = Math.ceil(count / recipe.resultCount);
@@ -98,7 +114,7 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
   if (!source) return [];
   const tool = source.tools.find((t) => (world.inventory[t] ?? 0) > 0) ?? source.tools[0];
   // A surface block nowhere in the known world is looked for first (`explore` declares `near_block:<block>`); `mine` searches below ground itself.
-  const scout = verb === 'gather' && mustExplore(world, source.block, context) ? [pred.nearBlock(source.block)] : [];
+  const scout = verb === 'gather' && mustExplore(viewOf(world).names, source.block, context) ? [pred.nearBlock(source.block)] : [];
   return [
     {
       args: verb === 'mine' ? { target: { ore: source.block }, count } : { block: source.block, count },
@@ -130,7 +146,7 @@ function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<
  */
 function exploreVariants(context: SourceContext, bound: Readonly<Record<string, unknown>>, world: PlannerWorld, maxRadius: number): ActionVariant[] {
   const block = (bound.target as { block?: unknown } | undefined)?.block;
-  if (typeof block !== 'string' || !mustExplore(world, block, context)) return [];
+  if (typeof block !== 'string' || !mustExplore(viewOf(world).names, block, context)) return [];
   const natural = [...context.world.blocks, ...(context.world.underground ?? [])].some((name) => name === block || (name.startsWith('*') && block.endsWith(name.slice(1))));
   return natural ? [{ args: { target: { block }, maxRadius } }] : [];
 }

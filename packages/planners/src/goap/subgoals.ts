@@ -7,9 +7,9 @@ import type { MinecraftRepairOptions, RepairGap, SubgoalResult } from '../minecr
 import { minecraftGoapDomain } from './minecraft.js';
 import { createGoapPlanner, type GoapPlanner } from './planner.js';
 
-/** Nodes of one repair search: the largest tech-tree goal of the bench expands under 2,000. */
+/** Nodes of one repair search (the bench's largest goal expands 54); the node bound decides, the time bound only stops a runaway. */
 const MAX_NODES = 20_000;
-const MAX_MS = 2_000;
+const MAX_MS = 10_000;
 
 const planners = new WeakMap<CapabilityRegistry<unknown>, Map<string, GoapPlanner>>();
 
