@@ -3,7 +3,9 @@
 // generated terrain world (issue 27: a real bot's snapshot at the spawn of a seeded `terrain` server, the
 // overworld's sources — ores at depth, animals — and the explore/mine/hunt/shear verbs). The goap plans
 // `has_item:<item>:<n>` from the registry's declarations (+ the recipe domain); the HTN plans `obtain <item>` from
-// its methods. Ratio = goap ÷ HTN (time, and steps).
+// its methods. Ratio = goap ÷ HTN (time, and steps). Then the first empty-inventory goals of each world run on a real
+// server (placed: one server, reset and a fresh tree per run; terrain: a fresh server of the seed per run), each
+// planner planning from its bot's own snapshot, no repair hook. `--world placed|terrain` runs one of the two.
 import { createExecutor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
@@ -17,7 +19,7 @@ const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 7);
 /** How many of the empty-world goals also run on the embedded server, each planner on a fresh tree (~15 s a run). */
 const SERVER_GOALS = Number(process.env.SINEW_BENCH_SERVER_GOALS ?? 4);
 /** How many of the generated world's empty-inventory goals run on a real terrain server, each planner on a fresh one (~30 s a run). */
-const TERRAIN_SERVER_GOALS = Number(process.env.SINEW_BENCH_TERRAIN_SERVER_GOALS ?? 3);
+const TERRAIN_SERVER_GOALS = Number(process.env.SINEW_BENCH_TERRAIN_SERVER_GOALS ?? 4);
 /** `--world placed` or `--world terrain` runs one world's table (and server runs); both by default. */
 const worldAt = process.argv.indexOf('--world');
 const ONLY = worldAt >= 0 ? process.argv[worldAt + 1] : undefined;
