@@ -5,13 +5,13 @@
 // `has_item:<item>:<n>` from the registry's declarations (+ the recipe domain); the HTN plans `obtain <item>` from
 // its methods. Ratio = goap ÷ HTN (time, and steps). Then the first empty-inventory goals of each world run on a real
 // server (placed: one server, reset and a fresh tree per run; terrain: a fresh server of the seed per run), each
-// planner planning from its bot's own snapshot, no repair hook. `--world placed|terrain` runs one of the two.
+// planner planning from its bot's own snapshot, its own repair live. `--world placed|terrain` runs one of the two.
 import { createExecutor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
 import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
 import { wildRegistry } from '../packages/planners/test/minecraft/wild-verbs.js';
 import { pred, type CapabilityRegistry } from '@sinew/executor-contracts';
-import { createGoapPlanner, type PlannerWorld, type PlanResult } from '@sinew/planners';
+import { createGoapPlanner, createPlannerRepairHook, type PlannerWorld, type PlanResult } from '@sinew/planners';
 import { createMinecraftHtn, focusAround, minecraftGoapDomain, OVERWORLD, recipeBook, type WorldSources } from '@sinew/planners/minecraft';
 import { record, runMain } from './harness.js';
 
@@ -198,32 +198,40 @@ function serverWorld(kind: 'placed' | 'terrain', registry: CapabilityRegistry<un
   };
 }
 
-/** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it (no repair hook). */
+/** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it with the planner's repair. */
 async function onServer(goals: readonly (readonly [string, number, string])[], kind: 'placed' | 'terrain'): Promise<void> {
   if (goals.length === 0) return;
   const registry = createStandardRegistry();
   const world = serverWorld(kind, registry as unknown as CapabilityRegistry<unknown>);
   const book = recipeBook();
+  // Each planner with its own live repair (the HTN's recipe repair, goap's from declarations), as a bot would run it.
   const planners = {
-    goap: (w: PlannerWorld, item: string, count: number) =>
-      createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(book, world.sources), limits: { maxNodes: 20_000, maxMs: 5_000 } }).planGoal([pred.hasItem(item, count)], w, `srv-${item}`),
-    htn: (w: PlannerWorld, item: string, count: number) =>
-      createMinecraftHtn({ book, ...world.sources }).plan({ id: `srv-${item}`, source: 'user', goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] }, w) as PlanResult,
+    goap: () => {
+      const goap = createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(book, world.sources), limits: { maxNodes: 20_000, maxMs: 5_000 } });
+      return { planner: goap, plan: (w: PlannerWorld, item: string, count: number) => goap.planGoal([pred.hasItem(item, count)], w, `srv-${item}`) };
+    },
+    htn: () => {
+      const htn = createMinecraftHtn({ book, ...world.sources });
+      const intent = (item: string, count: number) => ({ id: `srv-${item}`, source: 'user' as const, goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] });
+      return { planner: htn, plan: (w: PlannerWorld, item: string, count: number) => htn.plan(intent(item, count), w) as PlanResult };
+    },
   };
   let last: TestServer | undefined;
   try {
     for (const [item, count] of goals) {
       const cells: string[] = [];
-      for (const [name, plan] of Object.entries(planners)) {
+      for (const [name, make] of Object.entries(planners)) {
         const server = (last = await world.open());
         const bot = instrumentBot(await connectBot(server, { username: `${name}${item.slice(0, 8)}` }));
         await bot.waitForChunksToLoad();
-        const executor = createExecutor({ registry, body: bot });
+        const { planner, plan } = make();
+        const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, world.radius) });
+        const executor = createExecutor({ registry, body: bot, repair: createPlannerRepairHook(planner, snapshot) });
         const t0 = performance.now();
-        const planned = plan(observeWorld(bot, { positions: focusAround(bot.entity.position, world.radius) }), item, count);
+        const planned = plan(snapshot(), item, count);
         const outcome = planned.ok ? await executor.run(planned.plan) : undefined;
         const held = bot.inventory.items().filter((i) => i.name === item).reduce((n, i) => n + i.count, 0);
-        const steps = planned.ok ? `${planned.plan.steps.length} steps` : '';
+        const steps = planned.ok ? `${planned.plan.steps.length} steps, ${outcome?.repairs ?? 0} repairs` : '';
         cells.push(`${name} ${outcome?.status === 'completed' && held >= count ? 'ok' : `✗ ${outcome?.failure?.code ?? (planned.ok ? '' : planned.failure.code)}`} ${((performance.now() - t0) / 1000).toFixed(1)} s ${steps}`);
         await executor.close();
         bot.quit();
