@@ -3,19 +3,27 @@
 // generated terrain world (issue 27: a real bot's snapshot at the spawn of a seeded `terrain` server, the
 // overworld's sources — ores at depth, animals — and the explore/mine/hunt/shear verbs). The goap plans
 // `has_item:<item>:<n>` from the registry's declarations (+ the recipe domain); the HTN plans `obtain <item>` from
-// its methods. Ratio = goap ÷ HTN (time, and steps).
+// its methods. Ratio = goap ÷ HTN (time, and steps). Then the first empty-inventory goals of each world run on a real
+// server (placed: one server, reset and a fresh tree per run; terrain: a fresh server of the seed per run), each
+// planner planning from its bot's own snapshot, its own repair live. `--world placed|terrain` runs one of the two.
 import { createExecutor } from '@sinew/bt-runtime';
 import { createStandardRegistry, instrumentBot, observeWorld } from '@sinew/capabilities';
-import { connectBot, placeTree, reset, startServer } from '@sinew/testkit';
+import { connectBot, placeTree, reset, startServer, type TestServer } from '@sinew/testkit';
 import { wildRegistry } from '../packages/planners/test/minecraft/wild-verbs.js';
 import { pred, type CapabilityRegistry } from '@sinew/executor-contracts';
-import { createGoapPlanner, type PlannerWorld, type PlanResult } from '@sinew/planners';
-import { createMinecraftHtn, focusAround, minecraftGoapDomain, OVERWORLD, recipeBook } from '@sinew/planners/minecraft';
+import { createGoapPlanner, createPlannerRepairHook, type PlannerWorld, type PlanResult } from '@sinew/planners';
+import { createMinecraftHtn, focusAround, minecraftGoapDomain, OVERWORLD, recipeBook, type WorldSources } from '@sinew/planners/minecraft';
 import { record, runMain } from './harness.js';
 
 const ROUNDS = Number(process.env.SINEW_BENCH_ROUNDS ?? 7);
 /** How many of the empty-world goals also run on the embedded server, each planner on a fresh tree (~15 s a run). */
 const SERVER_GOALS = Number(process.env.SINEW_BENCH_SERVER_GOALS ?? 4);
+/** How many of the generated world's empty-inventory goals run on a real terrain server, each planner on a fresh one (~30 s a run). */
+const TERRAIN_SERVER_GOALS = Number(process.env.SINEW_BENCH_TERRAIN_SERVER_GOALS ?? 4);
+/** `--world placed` or `--world terrain` runs one world's table (and server runs); both by default. */
+const worldAt = process.argv.indexOf('--world');
+const ONLY = worldAt >= 0 ? process.argv[worldAt + 1] : undefined;
+if (ONLY !== undefined && ONLY !== 'placed' && ONLY !== 'terrain') throw new Error(`--world: expected placed or terrain, received ${ONLY}`);
 
 const tree = { '4,64,2': 'oak_log', '4,65,2': 'oak_log', '4,66,2': 'oak_log', '5,66,2': 'oak_leaves' };
 const world = (inventory: Record<string, number>, blocks: Record<string, string> = tree): PlannerWorld => ({
@@ -131,61 +139,108 @@ async function terrainSnapshot(seed: number): Promise<PlannerWorld> {
 async function main(): Promise<void> {
   const book = recipeBook();
   const limits = { maxNodes: 20_000, maxMs: 5_000 };
-  const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
-  const placed = compare({
-    title: 'placed tech-tree world (a tree in view; PLACED_WORLD sources, the standard verbs)',
-    goals: GOALS,
-    worlds: WORLDS,
-    goap: createGoapPlanner({ registry, domain: minecraftGoapDomain(book), limits }),
-    htn: createMinecraftHtn({ book }),
-  });
-  const snapshot = await terrainSnapshot(SEED);
-  const wild = wildRegistry();
-  const options = { world: OVERWORLD, verbs: wild.verbs() };
-  const terrain = compare({
-    title: `generated terrain world, seed ${SEED} (a bot's snapshot at spawn, ${Object.keys(snapshot.blocks).length} blocks; OVERWORLD sources, + explore/mine/hunt/shear)`,
-    goals: TERRAIN_GOALS,
-    worlds: { empty: snapshot, iron: { ...snapshot, inventory: { iron_pickaxe: 1, oak_planks: 8 } } },
-    goap: createGoapPlanner({ registry: wild, domain: minecraftGoapDomain(book, options), limits }),
-    htn: createMinecraftHtn({ book, ...options }),
-  });
-  await onServer(GOALS.filter(([, , w]) => w === 'empty').slice(0, SERVER_GOALS));
-  record({ figure: `goap plan time over ${GOALS.length} goals, placed world (median of per-goal medians) vs HTN`, unit: 'ms', values: placed.goapMs, baselines: placed.htnMs, digits: 3 });
-  record({ figure: `goap plan time over ${TERRAIN_GOALS.length} goals, generated world seed ${SEED} vs HTN`, unit: 'ms', values: terrain.goapMs, baselines: terrain.htnMs, digits: 3 });
+  if (ONLY !== 'terrain') {
+    const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
+    const placed = compare({
+      title: 'placed tech-tree world (a tree in view; PLACED_WORLD sources, the standard verbs)',
+      goals: GOALS,
+      worlds: WORLDS,
+      goap: createGoapPlanner({ registry, domain: minecraftGoapDomain(book), limits }),
+      htn: createMinecraftHtn({ book }),
+    });
+    await onServer(GOALS.filter(([, , w]) => w === 'empty').slice(0, SERVER_GOALS), 'placed');
+    record({ figure: `goap plan time over ${GOALS.length} goals, placed world (median of per-goal medians) vs HTN`, unit: 'ms', values: placed.goapMs, baselines: placed.htnMs, digits: 3 });
+  }
+  if (ONLY !== 'placed') {
+    const snapshot = await terrainSnapshot(SEED);
+    const wild = wildRegistry();
+    const options = { world: OVERWORLD, verbs: wild.verbs() };
+    const terrain = compare({
+      title: `generated terrain world, seed ${SEED} (a bot's snapshot at spawn, ${Object.keys(snapshot.blocks).length} blocks; OVERWORLD sources, + explore/mine/hunt/shear)`,
+      goals: TERRAIN_GOALS,
+      worlds: { empty: snapshot, iron: { ...snapshot, inventory: { iron_pickaxe: 1, oak_planks: 8 } } },
+      goap: createGoapPlanner({ registry: wild, domain: minecraftGoapDomain(book, options), limits }),
+      htn: createMinecraftHtn({ book, ...options }),
+    });
+    await onServer(TERRAIN_GOALS.filter(([, , w]) => w === 'empty').slice(0, TERRAIN_SERVER_GOALS), 'terrain');
+    record({ figure: `goap plan time over ${TERRAIN_GOALS.length} goals, generated world seed ${SEED} vs HTN`, unit: 'ms', values: terrain.goapMs, baselines: terrain.htnMs, digits: 3 });
+  }
 }
 
-/** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it (no repair hook). */
-async function onServer(goals: readonly (readonly [string, number, string])[]): Promise<void> {
-  if (goals.length === 0) return;
-  const server = await startServer();
-  const registry = createStandardRegistry();
-  const book = recipeBook();
-  const planners = {
-    goap: (w: PlannerWorld, item: string, count: number) =>
-      createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(book), limits: { maxNodes: 20_000, maxMs: 5_000 } }).planGoal([pred.hasItem(item, count)], w, `srv-${item}`),
-    htn: (w: PlannerWorld, item: string, count: number) =>
-      createMinecraftHtn({ book }).plan({ id: `srv-${item}`, source: 'user', goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] }, w) as PlanResult,
+/** Where a server run happens: the placed world (one server, reset, a fresh tree per run) or a fresh terrain server per run. */
+interface ServerWorld {
+  readonly sources: { readonly world?: WorldSources; readonly verbs?: readonly string[] };
+  readonly radius: number;
+  open(): Promise<TestServer>;
+  close(server: TestServer): Promise<void>;
+}
+
+function serverWorld(kind: 'placed' | 'terrain', registry: CapabilityRegistry<unknown>): ServerWorld {
+  if (kind === 'terrain') {
+    return {
+      sources: { world: OVERWORLD, verbs: registry.verbs() },
+      radius: 8,
+      open: () => startServer({ world: { generator: 'terrain', seed: SEED } }),
+      close: (server) => server.stop(),
+    };
+  }
+  let shared: TestServer | undefined;
+  return {
+    sources: {},
+    radius: 6,
+    async open() {
+      shared ??= await startServer();
+      await reset(shared);
+      await placeTree(shared, shared.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
+      return shared;
+    },
+    close: async () => {},
   };
+}
+
+/** Success on the real server: each planner plans from the bot's own snapshot, the executor runs it with the planner's repair. */
+async function onServer(goals: readonly (readonly [string, number, string])[], kind: 'placed' | 'terrain'): Promise<void> {
+  if (goals.length === 0) return;
+  const registry = createStandardRegistry();
+  const world = serverWorld(kind, registry as unknown as CapabilityRegistry<unknown>);
+  const book = recipeBook();
+  // Each planner with its own live repair (the HTN's recipe repair, goap's from declarations), as a bot would run it.
+  const planners = {
+    goap: () => {
+      const goap = createGoapPlanner({ registry: registry as unknown as CapabilityRegistry<unknown>, domain: minecraftGoapDomain(book, world.sources), limits: { maxNodes: 20_000, maxMs: 5_000 } });
+      return { planner: goap, plan: (w: PlannerWorld, item: string, count: number) => goap.planGoal([pred.hasItem(item, count)], w, `srv-${item}`) };
+    },
+    htn: () => {
+      const htn = createMinecraftHtn({ book, ...world.sources });
+      const intent = (item: string, count: number) => ({ id: `srv-${item}`, source: 'user' as const, goal: `obtain ${item}`, context: { count }, urgency: 0.5, safety: { allowed: true }, traits: [] });
+      return { planner: htn, plan: (w: PlannerWorld, item: string, count: number) => htn.plan(intent(item, count), w) as PlanResult };
+    },
+  };
+  let last: TestServer | undefined;
   try {
     for (const [item, count] of goals) {
       const cells: string[] = [];
-      for (const [name, plan] of Object.entries(planners)) {
-        await reset(server);
-        await placeTree(server, server.spawn.offset(3, 0, 2).floored(), { kind: 'oak', height: 5 });
+      for (const [name, make] of Object.entries(planners)) {
+        const server = (last = await world.open());
         const bot = instrumentBot(await connectBot(server, { username: `${name}${item.slice(0, 8)}` }));
-        const executor = createExecutor({ registry, body: bot });
+        await bot.waitForChunksToLoad();
+        const { planner, plan } = make();
+        const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, world.radius) });
+        const executor = createExecutor({ registry, body: bot, repair: createPlannerRepairHook(planner, snapshot) });
         const t0 = performance.now();
-        const planned = plan(observeWorld(bot, { positions: focusAround(bot.entity.position, 6) }), item, count);
+        const planned = plan(snapshot(), item, count);
         const outcome = planned.ok ? await executor.run(planned.plan) : undefined;
         const held = bot.inventory.items().filter((i) => i.name === item).reduce((n, i) => n + i.count, 0);
-        cells.push(`${name} ${outcome?.status === 'completed' && held >= count ? 'ok' : `✗ ${outcome?.failure?.code ?? (planned.ok ? '' : planned.failure.code)}`} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        const steps = planned.ok ? `${planned.plan.steps.length} steps, ${outcome?.repairs ?? 0} repairs` : '';
+        cells.push(`${name} ${outcome?.status === 'completed' && held >= count ? 'ok' : `✗ ${outcome?.failure?.code ?? (planned.ok ? '' : planned.failure.code)}`} ${((performance.now() - t0) / 1000).toFixed(1)} s ${steps}`);
         await executor.close();
         bot.quit();
+        await world.close(server);
       }
-      console.log(`server: ${item}×${count}: ${cells.join(' | ')}`);
+      console.log(`server (${kind}): ${item}×${count}: ${cells.join(' | ')}`);
     }
   } finally {
-    await server.stop();
+    if (kind === 'placed') await last?.stop();
   }
 }
 

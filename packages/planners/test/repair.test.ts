@@ -1,4 +1,5 @@
-import { IntentSchema, stepFailure, type Plan } from '@sinew/executor-contracts';
+import { createStandardRegistry } from '@sinew/capabilities';
+import { IntentSchema, stepFailure, type CapabilityRegistry, type Plan } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { createPlannerRepairHook, type PlannerWorld } from '../src/index.js';
 import { createMinecraftHtn, minecraftOperators, minecraftRepair, planNeedWood, recipeBook, subgoalsFor } from '../src/minecraft/index.js';
@@ -15,13 +16,29 @@ const world = (inventory: Record<string, number> = {}, blocks: Record<string, st
 const verbs = (steps: readonly { type: string; args: Record<string, unknown> }[]) =>
   steps.map((s) => `${s.type}:${String(s.args.item ?? s.args.block ?? '')}:${String(s.args.count ?? '')}`);
 
-describe('predicates (read with the contracts parser)', () => {
+// Issue 31 item 3: every case runs on both ways of planning a repair — the goal-oriented planner over the standard
+// registry's declarations and the recipe regression written by hand (callers with no registry) — with one
+// expectation where they agree and one per way where the declarations plan differently (said why, beside it).
+const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
+const ways = [['declarations (goap)', { registry }, 'goap'], ['recipe regression', {}, 'hand']] as const;
+
+describe.each(ways)('predicates (read with the contracts parser), %s', (_name, way) => {
   it('reads has_item:<item>:+n as a gain over the current inventory, not an absolute count', () => {
-    const result = subgoalsFor(['has_item:oak_log:+3'], world({ oak_log: 5 }));
+    const result = subgoalsFor(['has_item:oak_log:+3'], world({ oak_log: 5 }), way);
     expect(result.ok && verbs(result.steps)).toEqual(['gather:oak_log:3']);
   });
 
-  it('HTN operators declare effects as predicates: a gain of the dropped or crafted item, none for a block pattern', () => {
+  it('reports predicates it cannot subgoal or read instead of throwing', () => {
+    expect(subgoalsFor(['has_item:food:1'], world(), way)).toMatchObject({ ok: false, gap: { code: 'unobtainable', reason: expect.stringContaining('item class') } });
+    expect(subgoalsFor(['air:<target>'], world(), way)).toMatchObject({ ok: false, gap: { code: 'unobtainable', reason: 'no subgoal for air:<target>' } });
+    for (const bad of ['has_item:stick:0', 'has_item::2', 'near_block:', 'within_reach:1,2', 'hungry:yes', '']) {
+      expect(subgoalsFor([bad], world(), way), bad).toMatchObject({ ok: false, gap: { code: 'unknown_predicate' } });
+    }
+  });
+});
+
+describe('HTN operators', () => {
+  it('declare effects as predicates: a gain of the dropped or crafted item, none for a block pattern', () => {
     const effects = (verb: string, args: Record<string, unknown>) => minecraftOperators(recipeBook()).find((o) => o.verb === verb)?.effects?.(args);
     expect(effects('gather', { block: 'oak_log', count: 3 })).toEqual(['has_item:oak_log:+3']);
     expect(effects('gather', { block: 'stone', count: 2 })).toEqual(['has_item:cobblestone:+2']);
@@ -29,91 +46,91 @@ describe('predicates (read with the contracts parser)', () => {
     expect(effects('craft_item', { item: 'stick', count: 4 })).toEqual(['has_item:stick:+4']);
     expect(effects('place_block', { item: 'crafting_table' })).toEqual(['near_block:crafting_table']);
   });
-
-  it('reports predicates it cannot subgoal or read instead of throwing', () => {
-    expect(subgoalsFor(['has_item:food:1'], world())).toMatchObject({ ok: false, gap: { code: 'unobtainable', reason: expect.stringContaining('item class') } });
-    expect(subgoalsFor(['air:<target>'], world())).toMatchObject({ ok: false, gap: { code: 'unobtainable', reason: 'no subgoal for air:<target>' } });
-    for (const bad of ['has_item:stick:0', 'has_item::2', 'near_block:', 'within_reach:1,2', 'hungry:yes', '']) {
-      expect(subgoalsFor([bad], world()), bad).toMatchObject({ ok: false, gap: { code: 'unknown_predicate' } });
-    }
-  });
 });
 
-describe('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 recipes)', () => {
+describe.each(ways)('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 recipes), %s', (_name, way, kind) => {
   it('no sticks → craft sticks ← planks ← logs → gather', () => {
-    const result = subgoalsFor(['has_item:stick:2'], world());
+    const result = subgoalsFor(['has_item:stick:2'], world(), way);
     expect(result.ok).toBe(true);
     if (result.ok) expect(verbs(result.steps)).toEqual(['gather:oak_log:1', 'craft_item:oak_planks:2', 'craft_item:stick:2']);
   });
 
   it('uses what is held: planks in the inventory make the sticks directly', () => {
-    const result = subgoalsFor(['has_item:stick:2'], world({ birch_planks: 5 }));
+    const result = subgoalsFor(['has_item:stick:2'], world({ birch_planks: 5 }), way);
     expect(result.ok && verbs(result.steps)).toEqual(['craft_item:stick:2']);
   });
 
   it('follows the wood of the tree in view (birch tree → birch logs and planks)', () => {
-    const result = subgoalsFor(['has_item:stick:1'], world({}, { '3,64,1': 'birch_log' }));
+    const result = subgoalsFor(['has_item:stick:1'], world({}, { '3,64,1': 'birch_log' }), way);
     expect(result.ok && verbs(result.steps)).toEqual(['gather:birch_log:1', 'craft_item:birch_planks:2', 'craft_item:stick:1']);
   });
 
-  it('empty inventory → wooden_pickaxe: one trip for all logs, table placed before the 3×3 recipe', () => {
-    const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world());
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(verbs(result.steps)).toEqual([
-      'gather:oak_log:3',
-      'craft_item:oak_planks:4',
-      'craft_item:crafting_table:1',
-      'place_block:crafting_table:',
-      'craft_item:oak_planks:2',
-      'craft_item:stick:2',
-      'craft_item:oak_planks:1',
-      'craft_item:wooden_pickaxe:1',
-    ]);
+  it('no wood in view nor held (a world with no oak about): any log, then the next repair follows the log in hand', () => {
+    const spruceWorld = world({}, { '0,63,0': 'podzol', '2,64,1': 'fern' });
+    for (const missing of [['near_block:crafting_table'], ['has_item:stick:2']]) {
+      const first = subgoalsFor(missing, spruceWorld, way);
+      expect(first.ok && first.steps).toEqual([expect.objectContaining({ type: 'gather', args: expect.objectContaining({ block: 'log', count: 1 }) })]);
+      expect(first.ok && first.steps[0]!.effects).toBeUndefined();
+      const next = subgoalsFor(missing, { ...spruceWorld, inventory: { spruce_log: 1 } }, way);
+      expect(next.ok && verbs(next.steps).filter((s) => /planks|_log/.test(s))).toEqual(['craft_item:spruce_planks:' + (missing[0] === 'has_item:stick:2' ? 2 : 4)]);
+    }
+    // A body with explore looks for any log, not for oak.
+    const explore = subgoalsFor(['has_item:stick:2'], spruceWorld, { ...way, verbs: ['gather', 'craft_item', 'explore'] });
+    const expected = kind === 'goap' ? { type: 'explore', args: { target: { block: 'log' }, maxRadius: 64 } } : { type: 'gather', args: { block: 'log', count: 1 } };
+    expect(explore.ok && explore.steps).toEqual([expect.objectContaining(expected)]);
   });
 
-  it('cobblestone needs a pickaxe: the chain makes and equips one before mining stone', () => {
-    const result = subgoalsFor(['has_item:cobblestone:3'], world({ oak_planks: 4, stick: 2, crafting_table: 1 }));
-    expect(result.ok && verbs(result.steps)).toEqual([
-      'place_block:crafting_table:',
-      'craft_item:wooden_pickaxe:1',
-      'equip:wooden_pickaxe:',
-      'gather:stone:3',
-    ]);
+  it('empty inventory → wooden_pickaxe: one trip for all logs, table placed before the 3×3 recipe', () => {
+    const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world(), way);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    // The search crafts every plank in one step (a cheaper plan); the regression crafts them as each recipe asks.
+    const expected = {
+      goap: ['gather:oak_log:3', 'craft_item:oak_planks:9', 'craft_item:stick:2', 'craft_item:crafting_table:1', 'place_block:crafting_table:', 'craft_item:wooden_pickaxe:1'],
+      hand: ['gather:oak_log:3', 'craft_item:oak_planks:4', 'craft_item:crafting_table:1', 'place_block:crafting_table:', 'craft_item:oak_planks:2', 'craft_item:stick:2', 'craft_item:oak_planks:1', 'craft_item:wooden_pickaxe:1'],
+    };
+    expect(verbs(result.steps)).toEqual(expected[kind]);
+  });
+
+  it('cobblestone needs a pickaxe: the chain makes one before mining stone', () => {
+    const result = subgoalsFor(['has_item:cobblestone:3'], world({ oak_planks: 4, stick: 2, crafting_table: 1 }), way);
+    // No equip step from the declarations: digging equips the best tool it holds (the regression still writes one).
+    const equip = kind === 'hand' ? ['equip:wooden_pickaxe:'] : [];
+    expect(result.ok && verbs(result.steps)).toEqual(['place_block:crafting_table:', 'craft_item:wooden_pickaxe:1', ...equip, 'gather:stone:3']);
   });
 
   it('satisfies near_block and within_reach predicates', () => {
-    const table = subgoalsFor(['near_block:crafting_table'], world({ crafting_table: 1 }));
+    const table = subgoalsFor(['near_block:crafting_table'], world({ crafting_table: 1 }), way);
     expect(table.ok && verbs(table.steps)).toEqual(['place_block:crafting_table:']);
-    const already = subgoalsFor(['near_block:crafting_table'], world({}, { '1,64,1': 'crafting_table' }));
+    const already = subgoalsFor(['near_block:crafting_table'], world({}, { '1,64,1': 'crafting_table' }), way);
     expect(already.ok && already.steps).toEqual([]);
     // A table left behind within walking distance is walked back to even when planks could make another:
     // a second table would spend the planks the pickaxe needs (a bot pushed off its table by a fight).
-    const left = subgoalsFor(['near_block:crafting_table'], world({ oak_planks: 4 }, { '12,64,3': 'crafting_table' }));
-    expect(left.ok && left.steps).toEqual([{ type: 'navigate', args: { block: 'crafting_table', range: 2 }, effects: ['near_block:crafting_table'] }]);
+    const left = subgoalsFor(['near_block:crafting_table'], world({ oak_planks: 4 }, { '12,64,3': 'crafting_table' }), way);
+    expect(left.ok && left.steps).toEqual([expect.objectContaining({ type: 'navigate', args: expect.objectContaining({ block: 'crafting_table', range: 2 }), effects: ['near_block:crafting_table'] })]);
     // One far off is not worth the walk when one can be made here.
-    const far = subgoalsFor(['near_block:crafting_table'], world({ oak_planks: 4 }, { '60,64,3': 'crafting_table' }));
+    const far = subgoalsFor(['near_block:crafting_table'], world({ oak_planks: 4 }, { '60,64,3': 'crafting_table' }), way);
     expect(far.ok && verbs(far.steps)).toEqual(['craft_item:crafting_table:1', 'place_block:crafting_table:']);
-    const reach = subgoalsFor(['within_reach:10,64,0'], world());
-    expect(reach.ok && reach.steps).toEqual([{ type: 'navigate', args: { position: { x: 10, y: 64, z: 0 }, range: 3 } }]);
+    const reach = subgoalsFor(['within_reach:10,64,0'], world(), way);
+    expect(reach.ok && reach.steps).toEqual([expect.objectContaining({ type: 'navigate', args: expect.objectContaining({ position: { x: 10, y: 64, z: 0 }, range: 3 }) })]);
   });
 
   it('is bounded: a chain deeper than maxDepth is depth_exceeded', () => {
-    const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world(), { maxDepth: 1 });
+    const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world(), { ...way, maxDepth: 1 });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.gap.code).toBe('depth_exceeded');
   });
 
   it('reports unobtainable items and unknown predicates as coded gaps', () => {
-    const bedrock = subgoalsFor(['has_item:bedrock:1'], world());
+    const bedrock = subgoalsFor(['has_item:bedrock:1'], world(), way);
     expect(!bedrock.ok && bedrock.gap.code).toBe('unobtainable');
-    const unknown = subgoalsFor(['is_sunny'], world());
+    const unknown = subgoalsFor(['is_sunny'], world(), way);
     expect(!unknown.ok && unknown.gap.code).toBe('unknown_predicate');
   });
 
   it('never revisits an item already on the chain (no cycles), even for recipes that loop back', () => {
     // emerald_block ↔ emerald form a cycle in minecraft-data, and emeralds have no gather or smelting source here.
-    const result = subgoalsFor(['has_item:emerald:1'], world());
+    const result = subgoalsFor(['has_item:emerald:1'], world(), way);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(['cycle', 'unobtainable']).toContain(result.gap.code);
   });
@@ -134,6 +151,16 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
     expect(response!.replace).toBeUndefined();
     expect(response!.steps.map((s) => s.stepId)).toEqual(['s1.r1.1']);
     expect(response!.reason).toContain('has_item:stick:2');
+  });
+
+  it('given a registry, plans the missing predicates from its declarations (the goal-oriented planner), numbered the same way', () => {
+    const response = minecraftRepair({ registry })(request(['has_item:stick:2', 'near_block:crafting_table']), world({ oak_planks: 2 }, { '9,64,0': 'crafting_table' }));
+    expect(response?.steps.map((s) => [s.stepId, s.type, s.args.item ?? s.args.block])).toEqual([
+      ['s1.r1.1', 'navigate', 'crafting_table'],
+      ['s1.r1.2', 'craft_item', 'stick'],
+    ]);
+    // The declarations' own wire predicates ride along, for the executor to check.
+    expect(response?.steps[1]).toMatchObject({ preconds: ['has_item:oak_planks:2'], effects: ['has_item:stick:+4'] });
   });
 
   it('ignores failures it cannot subgoal', () => {

@@ -50,8 +50,36 @@ export const durationCost = (capability: Capability): number => (capability.expe
 export interface ActionSchema {
   readonly capability: Capability;
   readonly effects: readonly PredicateTemplate[];
-  /** Placeholder name → input field. */
-  readonly fields: ReadonlyMap<string, string>;
+  /** Placeholder name → input field path (`item`; `target.block` for a field of an object field no top-level field shadows). */
+  readonly fields: ReadonlyMap<string, readonly string[]>;
+}
+
+type JsonObject = { properties?: Record<string, JsonObject> };
+const placeholderName = (field: string) => field.replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`).replace(/[^a-z0-9_]/g, '_');
+
+/** Placeholder names of an input schema's fields, top-level first: a declaration may name a nested field (`explore`'s `<block>` is `target.block`). */
+function fieldPaths(json: JsonObject): Map<string, readonly string[]> {
+  const top = Object.keys(json.properties ?? {});
+  const fields = new Map<string, readonly string[]>(top.map((name) => [placeholderName(name), [name]]));
+  for (const name of top) {
+    for (const sub of Object.keys(json.properties?.[name]?.properties ?? {})) {
+      if (!fields.has(placeholderName(sub))) fields.set(placeholderName(sub), [name, sub]);
+    }
+  }
+  return fields;
+}
+
+/** Args from bindings: each bound placeholder's value at its field's path. */
+function argsOf(bindings: Bindings, fields: ReadonlyMap<string, readonly string[]>): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of bindings) {
+    const path = fields.get(name);
+    if (!path) continue;
+    const [head, sub] = path as [string, string?];
+    if (sub === undefined) args[head] = value;
+    else args[head] = { ...(args[head] as object | undefined), [sub]: value };
+  }
+  return args;
 }
 
 /** Every verb's default version, prepared once, in verb order (the search's tie-break). */
@@ -59,10 +87,9 @@ export function actionSchemas(registry: CapabilityRegistry<unknown>): ActionSche
   return registry.verbs().flatMap((verb) => {
     const capability = registry.get(verb);
     if (!capability) return [];
-    const json = z.toJSONSchema(capability.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
-    const names = Object.keys(json.properties ?? {});
-    const fields = new Map(names.map((name) => [name.replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`).replace(/[^a-z0-9_]/g, '_'), name]));
-    const symbolic = Object.fromEntries([...fields].map(([placeholder, field]) => [field, pred.placeholder(placeholder)]));
+    const json = z.toJSONSchema(capability.inputSchema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+    const fields = fieldPaths(json);
+    const symbolic = Object.fromEntries([...fields].filter(([, path]) => path.length === 1).map(([placeholder, [field]]) => [field, pred.placeholder(placeholder)]));
     return [{ capability, effects: capability.effects(symbolic as never), fields }];
   });
 }
@@ -118,7 +145,7 @@ export function producers(
     for (const template of schema.effects) {
       const bindings = unify(template, wanted);
       if (!bindings) continue;
-      const bound = Object.fromEntries([...bindings].filter(([name]) => schema.fields.has(name)).map(([name, value]) => [schema.fields.get(name)!, value]));
+      const bound = argsOf(bindings, schema.fields);
       const variants = options.domain?.refine(schema.capability.name, bound, world) ?? [{ args: bound }];
       for (const variant of variants) {
         const ground = groundAction(schema.capability, variant, options.cost);

@@ -2,15 +2,44 @@
 // where a raw item comes from (the world's sources: a block and its tool, an ore below ground, an animal), which
 // input a furnace smelts.
 import { formatPredicate, pred, type Predicate } from '@sinew/executor-contracts';
+import { fuelHeld } from '../minecraft/operators.js';
+import { nearestSeen } from '../minecraft/state.js';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from '../minecraft/recipes.js';
-import { itemSources, missingSource, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
+import { itemSources, missingSource, mustExplore, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
 import type { ActionVariant, GoapDomain } from './actions.js';
 
 /** How many recipe variants per item the search considers (best ranked first). */
 const RECIPE_VARIANTS = 2;
-/** What `explore` makes hold and `hunt`/`shear` need: the mob in view (no contracts predicate names a mob in view). */
-const inView = (mob: string): Predicate => pred.custom(`in_view:${mob}`);
+/** What `hunt`/`shear` need and `explore { target: { mob } }` declares it makes hold: the mob in sight. */
+const seesMob = (mob: string): Predicate => pred.custom(`sees_mob:${mob}`);
+/** How far one `explore` step may search (blocks from where it starts; the capability's own default). */
+const EXPLORE_RADIUS = 64;
+
+const views = new WeakMap<PlannerWorld, { readonly wood: string; readonly names: Pick<PlannerWorld, 'blocks'> }>();
+
+/**
+ * What the domain reads of a world at every node, read once per world: the wood family to craft with and the distinct
+ * block names in view (a terrain snapshot holds ~1,700 blocks; a search asks hundreds of times). One search plans
+ * against one world object, so the memo lives as long as it.
+ */
+function viewOf(world: PlannerWorld): { readonly wood: string; readonly names: Pick<PlannerWorld, 'blocks'> } {
+  const known = views.get(world);
+  if (known) return known;
+  const distinct = [...new Set(Object.values(world.blocks))];
+  const view = { wood: preferredWood(world), names: { blocks: Object.fromEntries(distinct.map((name, index) => [String(index), name])) } };
+  views.set(world, view);
+  return view;
+}
+
+/** Options of `minecraftGoapDomain`: the world's sources, the body's verbs, how far an explore may go. */
+export interface MinecraftGoapDomainOptions {
+  readonly world?: WorldSources;
+  /** The body's verbs (`registry.verbs()`); explore, mine, hunt and shear are planned only when listed. */
+  readonly verbs?: readonly string[];
+  /** The bound of each `explore` step: its `maxRadius` (default 64). */
+  readonly exploreRadius?: number;
+}
 
 /**
  * The goal-oriented planner's Minecraft domain, from a recipe book and the world's sources. Verbs it does not know
@@ -19,22 +48,26 @@ const inView = (mob: string): Predicate => pred.custom(`in_view:${mob}`);
  * @example
  * createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook(), { verbs: registry.verbs() }), limits: {} });
  */
-export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?: WorldSources; readonly verbs?: readonly string[] } = {}): GoapDomain {
+export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDomainOptions = {}): GoapDomain {
   const context = sourceContext(options);
+  const maxRadius = options.exploreRadius ?? EXPLORE_RADIUS;
   return {
     refine(verb, bound, world) {
       const item = typeof bound.item === 'string' ? bound.item : typeof bound.block === 'string' ? bound.block : undefined;
       const count = typeof bound.count === 'number' ? bound.count : 1;
-      if (['mine', 'hunt', 'shear', 'explore'].includes(verb)) return []; // produce() binds them
+      if (verb === 'explore') return exploreVariants(context, bound, world, maxRadius);
+      if (['mine', 'hunt', 'shear'].includes(verb)) return []; // produce() binds them
       if (item === undefined) return undefined;
       switch (verb) {
+        case 'place_block':
+          return walkBackFirst(world, item) ? [] : undefined;
         case 'craft_item':
           return craftVariants(book, item, count, world, (name) => context.sourced(book, name));
         case 'gather':
           return digVariants(book, context, item, count, world, 'gather');
         case 'smelt_item': {
           const input = book.smeltSource(item);
-          return input ? [{ args: { item, input, count } }] : [];
+          return input ? [smeltVariant(item, input, count, world)] : [];
         }
         case 'collect_drops':
           // Picks up what lies around: never a source of an item the plan needs.
@@ -44,10 +77,11 @@ export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?
       }
     },
     produce(wanted, world) {
-      if (wanted.kind === 'custom' && wanted.text.startsWith('in_view:')) {
-        const mob = wanted.text.slice('in_view:'.length);
-        return [{ verb: 'explore', variant: { args: { target: { mob } }, preconds: [], effects: [wanted] } }];
+      // A custom predicate carries no placeholder to unify with: the mob is read back and explore's own declared effects checked by the search.
+      if (wanted.kind === 'custom' && wanted.text.startsWith('sees_mob:')) {
+        return [{ verb: 'explore', variant: { args: { target: { mob: wanted.text.slice('sees_mob:'.length) }, maxRadius } } }];
       }
+      if (wanted.kind === 'near_block' || wanted.kind === 'within_reach') return walks(wanted, world);
       return wanted.kind === 'has_item' && typeof wanted.item === 'string' ? wildVariants(book, context, { ...wanted, item: wanted.item }, world) : [];
     },
     noSource(goal, world) {
@@ -64,7 +98,7 @@ export function minecraftGoapDomain(book: RecipeBook, options: { readonly world?
 }
 
 function craftVariants(book: RecipeBook, item: string, count: number, world: PlannerWorld, sourced: (item: string) => boolean): ActionVariant[] {
-  return rankRecipes(book, item, world.inventory, preferredWood(world), sourced)
+  return rankRecipes(book, item, world.inventory, viewOf(world).wood, sourced)
     .slice(0, RECIPE_VARIANTS)
     .map((recipe) => {
       const times = Math.ceil(count / recipe.resultCount);
@@ -79,10 +113,12 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
   const source = itemSources(book, item, context).find((s): s is Extract<ItemSource, { verb: 'gather' | 'mine' }> => s.verb === verb);
   if (!source) return [];
   const tool = source.tools.find((t) => (world.inventory[t] ?? 0) > 0) ?? source.tools[0];
+  // A surface block nowhere in the known world is looked for first (`explore` declares `near_block:<block>`); `mine` searches below ground itself.
+  const scout = verb === 'gather' && mustExplore(viewOf(world).names, source.block, context) ? [pred.nearBlock(source.block)] : [];
   return [
     {
       args: verb === 'mine' ? { target: { ore: source.block }, count } : { block: source.block, count },
-      preconds: tool ? [pred.hasItem(tool)] : [],
+      preconds: [...(tool ? [pred.hasItem(tool)] : []), ...scout],
       effects: [pred.gained(item, count)],
       ...(tool ? { keeps: [tool] } : {}),
     },
@@ -93,7 +129,7 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
 function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<Predicate, { kind: 'has_item' }> & { item: string }, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
   const { item, count } = wanted;
   const found: { verb: string; variant: ActionVariant }[] = [];
-  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [inView(mob)] : []);
+  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [seesMob(mob)] : []);
   for (const source of itemSources(book, item, context)) {
     if (source.verb === 'mine') for (const variant of digVariants(book, context, item, count, world, 'mine')) found.push({ verb: 'mine', variant });
     if (source.verb === 'hunt') found.push({ verb: 'hunt', variant: { args: { animal: source.mob, count }, preconds: seen(source.mob), effects: [wanted] } });
@@ -102,4 +138,48 @@ function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<
     }
   }
   return found;
+}
+
+/**
+ * `explore` bound from its declared `near_block:<block>`: only for a block the world's sources hold and the known
+ * world lacks (never for a table or furnace the body makes), bounded by `maxRadius`.
+ */
+function exploreVariants(context: SourceContext, bound: Readonly<Record<string, unknown>>, world: PlannerWorld, maxRadius: number): ActionVariant[] {
+  const block = (bound.target as { block?: unknown } | undefined)?.block;
+  if (typeof block !== 'string' || !mustExplore(viewOf(world).names, block, context)) return [];
+  const natural = [...context.world.blocks, ...(context.world.underground ?? [])].some((name) => name === block || (name.startsWith('*') && block.endsWith(name.slice(1))));
+  return natural ? [{ args: { target: { block }, maxRadius } }] : [];
+}
+
+/**
+ * How far (blocks) a table or furnace in view may stand for the plan to walk back to it rather than place another
+ * (a second table spends the planks the pickaxe needs; a bot pushed off by a fight comes back to its table).
+ * A method preference a cost search would not find: costs count seconds, not the planks a new table eats.
+ */
+export const WALK_BACK_DISTANCE = 24;
+
+/** A station of this name stands in view within walking distance and none is held: walk back, place none. */
+function walkBackFirst(world: PlannerWorld, block: string | undefined): boolean {
+  const seen = block === undefined ? undefined : nearestSeen(world, block);
+  if (!seen || (world.inventory[block!] ?? 0) > 0) return false;
+  return Math.hypot(seen.x - world.position.x, seen.y - world.position.y, seen.z - world.position.z) <= WALK_BACK_DISTANCE;
+}
+
+/**
+ * `navigate` for where the body must stand: to a block in view by name, to a position within reach. Its declared
+ * effect (`at:<target>`) names the spot it picks, not the block, so the walk's effect is stated here.
+ */
+function walks(wanted: Extract<Predicate, { kind: 'near_block' | 'within_reach' }>, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
+  if (wanted.kind === 'within_reach') {
+    return 'placeholder' in wanted.position ? [] : [{ verb: 'navigate', variant: { args: { position: wanted.position, range: 3 }, preconds: [], effects: [wanted] } }];
+  }
+  if (typeof wanted.block !== 'string' || !nearestSeen(world, wanted.block)) return [];
+  return [{ verb: 'navigate', variant: { args: { block: wanted.block, range: 2 }, preconds: [], effects: [wanted] } }];
+}
+
+/** smelt_item as declared (coal), or burning the fuel already held when it covers the smelts (planks), as the capability does. */
+function smeltVariant(item: string, input: string, count: number, world: PlannerWorld): ActionVariant {
+  const fuel = fuelHeld(world, count);
+  if (!fuel) return { args: { item, input, count } };
+  return { args: { item, input, count }, preconds: [pred.nearBlock('furnace'), pred.hasItem(input, count), pred.hasItem(fuel.name, fuel.count)] };
 }

@@ -25,7 +25,7 @@ export interface SearchOptions {
 /** What the search found: the steps in execution order, or why not, with its size either way. */
 export type SearchResult =
   | { readonly ok: true; readonly steps: readonly GroundAction[]; readonly cost: number; readonly nodes: number; readonly ms: number }
-  | { readonly ok: false; readonly bound: 'nodes' | 'time' | undefined; readonly unproducible: readonly string[]; readonly details: readonly string[]; readonly nodes: number; readonly ms: number };
+  | { readonly ok: false; readonly bound: 'nodes' | 'time' | 'steps' | undefined; readonly unproducible: readonly string[]; readonly details: readonly string[]; readonly nodes: number; readonly ms: number };
 
 interface Node {
   readonly conditions: Conditions;
@@ -73,7 +73,9 @@ class Frontier {
 const before = (a: Node, b: Node) => a.cost < b.cost || (a.cost === b.cost && a.seq < b.seq);
 
 /** The cheapest step sequence from `world` to `goal`'s conditions, bounded in nodes, time and plan length. */
-export function search(goal: Conditions, world: PlannerWorld, options: SearchOptions): SearchResult {
+export function search(goal: Conditions, world: PlannerWorld, given: SearchOptions): SearchResult {
+  // The world does not change during a search: each predicate is evaluated on it once (a terrain snapshot has ~1,700 blocks).
+  const options = { ...given, holds: evaluatedOnce(given.holds) };
   const started = options.now();
   const elapsed = () => options.now() - started;
   const frontier = new Frontier();
@@ -83,6 +85,8 @@ export function search(goal: Conditions, world: PlannerWorld, options: SearchOpt
   const levels = new Map<string, number>();
   let seq = 0;
   let nodes = 0;
+  // A plan cut at maxSteps: when nothing else is found, the bound (not the declarations) is why.
+  let cut = false;
   frontier.push({ conditions: goal, steps: [], cost: 0, seq: seq++ });
   while (frontier.size > 0) {
     if (nodes >= options.limits.maxNodes) return { ok: false, bound: 'nodes', unproducible: [...unproducible], details, nodes, ms: elapsed() };
@@ -94,7 +98,10 @@ export function search(goal: Conditions, world: PlannerWorld, options: SearchOpt
     nodes += 1;
     const unmet = deepest(unmetConditions(node.conditions, world, options.holds), (p) => level(p, world, options, levels));
     if (!unmet) return { ok: true, steps: node.steps, cost: node.cost, nodes, ms: elapsed() };
-    if (node.steps.length >= options.limits.maxSteps) continue;
+    if (node.steps.length >= options.limits.maxSteps) {
+      cut = true;
+      continue;
+    }
     const found = producers(options.schemas, unmet, world, options);
     const wire = formatPredicate(unmet);
     const note = (why: string) => {
@@ -112,7 +119,16 @@ export function search(goal: Conditions, world: PlannerWorld, options: SearchOpt
     }
     if (pushed === 0 && found.actions.length > 0) note(`every producer needs it first (${[...new Set(found.actions.map((a) => a.verb))].join(', ')})`);
   }
-  return { ok: false, bound: undefined, unproducible: [...unproducible], details, nodes, ms: elapsed() };
+  return { ok: false, bound: cut ? 'steps' : undefined, unproducible: [...unproducible], details, nodes, ms: elapsed() };
+}
+
+function evaluatedOnce(holds: SearchOptions['holds']): SearchOptions['holds'] {
+  const known = new Map<string, boolean>();
+  return (predicate, world) => {
+    const key = formatPredicate(predicate);
+    if (!known.has(key)) known.set(key, holds(predicate, world));
+    return known.get(key)!;
+  };
 }
 
 /** The condition to regress first: the one furthest from raw materials, so a raw item's demand is whole when it is planned. */

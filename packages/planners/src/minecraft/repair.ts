@@ -1,4 +1,6 @@
-import { formatPredicate, parsePredicate, pred, type Predicate, type PlanStep, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
+import { formatPredicate, parsePredicate, pred, type CapabilityRegistry, type Predicate, type PlanStep, type RepairRequest, type RepairResponse, type Vec3 } from '@sinew/executor-contracts';
+import { WALK_BACK_DISTANCE } from '../goap/minecraft.js';
+import { goapSubgoals } from '../goap/subgoals.js';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, recipeBook, type RecipeBook } from './recipes.js';
 import { applySmelt, fuelHeld } from './operators.js';
@@ -15,6 +17,11 @@ export interface MinecraftRepairOptions {
   readonly world?: WorldSources;
   /** The body's verbs: mine, hunt and shear are used only when listed (default `ITEM_VERBS`). */
   readonly verbs?: readonly string[];
+  /**
+   * The capabilities whose declared preconditions and effects the repair plans over (the goal-oriented planner:
+   * `createStandardRegistry()` plus your own). Without one, the recipe regression written here plans instead.
+   */
+  readonly registry?: CapabilityRegistry<unknown>;
 }
 
 /** A repair that could not be built, with the chain that failed. */
@@ -29,22 +36,42 @@ export type SubgoalResult = { readonly ok: true; readonly steps: readonly Omit<P
 type Draft = Omit<PlanStep, 'stepId'>;
 /** Blocks the repair builds and places when one is missing, the way a player would. */
 type Station = 'crafting_table' | 'furnace';
-/** How far (blocks) a station in view may stand for the repair to walk back to it rather than spend materials on another. */
-const WALK_BACK_DISTANCE = 24;
 const distance = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 
 /**
- * GOAP-style precondition regression (FM-02): the subgoal steps that make every predicate true,
- * from minecraft-data recipes, the world's item sources (`itemSources`) and the declared predicates, on a simulated copy of
- * the world. Bounded depth; an item that is already being achieved higher up the chain is a cycle.
- * It stays beside `createGoapPlanner().repair` (which plans the same gaps from a registry's declarations) because
- * the HTN's live repair has no registry (this subpath never imports the body) and it keeps what a search would not
- * find quickly: walking back to a station in view, the wood family of the tree in view, one trip per raw block.
+ * Precondition repair (FM-02): the subgoal steps that make every missing predicate hold. Given `options.registry`,
+ * the goal-oriented planner plans them from the capabilities' declared preconditions and effects (with the recipe
+ * book and the world's sources as its domain); without one, the recipe regression below (bounded depth, cycles
+ * refused) plans them. Either way, with no wood in view nor held, the first log step takes any log.
  *
  * @example
- * subgoalsFor(['has_item:stick:2'], world) // → gather oak_log, craft oak_planks, craft stick
+ * subgoalsFor(['has_item:stick:2'], world, { registry }) // → gather oak_log, craft oak_planks, craft stick
  */
 export function subgoalsFor(missing: readonly string[], world: PlannerWorld, options: MinecraftRepairOptions = {}): SubgoalResult {
+  const result = options.registry ? goapSubgoals(missing, world, options.registry, options) : recipeRegression(missing, world, options);
+  return result.ok ? { ok: true, steps: anyLogFirst(result.steps, world) } : result;
+}
+
+/**
+ * With no wood in view nor held, the family that grows here is unknown until a log is in hand: the first log step
+ * (explore, gather) takes any log (`log`, a block group both accept) and the repair ends there; the failed step's
+ * retry asks again, and the next repair plans planks of the log now held.
+ */
+function anyLogFirst(steps: readonly Draft[], world: PlannerWorld): readonly Draft[] {
+  if (Object.entries(world.inventory).some(([name, n]) => n > 0 && /_(log|planks)$/.test(name)) || Object.values(world.blocks).some(isLog)) return steps;
+  const at = steps.findIndex((step) => isLog(logTarget(step)));
+  if (at < 0) return steps;
+  const step = steps[at]!;
+  const args = step.type === 'explore' ? { ...step.args, target: { block: 'log' } } : { ...step.args, block: 'log' };
+  // No effects: `has_item:log` names no item the executor could count; the capability's acceptance reads the group.
+  return [...steps.slice(0, at), { type: step.type, args, ...(step.expectedDurationMs !== undefined ? { expectedDurationMs: step.expectedDurationMs } : {}) }];
+}
+
+const isLog = (block: unknown): boolean => typeof block === 'string' && block.endsWith('_log') && !block.startsWith('stripped_');
+const logTarget = (step: Draft): unknown => (step.type === 'explore' ? (step.args.target as { block?: unknown } | undefined)?.block : step.type === 'gather' ? step.args.block : undefined);
+
+/** The recipe regression written by hand: the repair of a caller with no registry (the HTN until it is given one). */
+function recipeRegression(missing: readonly string[], world: PlannerWorld, options: MinecraftRepairOptions): SubgoalResult {
   const first = regress(missing, world, options, new Map());
   if (!first.ok) return first;
   // Second pass: gather each raw item's total demand in one trip instead of one trip per recipe.

@@ -3,7 +3,10 @@ import { CapabilityRegistry, checkStep, defineCapability, IntentSchema, parsePre
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGoapPlanner, type PlannerWorld } from '../../src/index.js';
-import { minecraftGoapDomain, recipeBook, subgoalsFor } from '../../src/minecraft/index.js';
+import { minecraftGoapDomain, OVERWORLD, recipeBook, subgoalsFor } from '../../src/minecraft/index.js';
+
+/** Search bounds in tests are nodes, not the machine's speed: the injected clock never moves. */
+const frozen = { now: () => 0 };
 
 // A small kitchen: odd shapes on purpose (camelCase fields, a fixed-count effect, a capability with no effects).
 const bakeBread = defineCapability({
@@ -66,8 +69,8 @@ const limits = { maxNodes: 500, maxMs: 1_000 };
 
 describe('createGoapPlanner over fake declarations', () => {
   it('binds args from the goal and chains the cheapest producers (mill over buy)', () => {
-    const goap = createGoapPlanner({ registry: kitchen(), limits });
-    expect(() => createGoapPlanner({ registry: kitchen(), limits: { maxNodes: 0, maxMs: 10 } })).toThrow(
+    const goap = createGoapPlanner({ clock: frozen, registry: kitchen(), limits });
+    expect(() => createGoapPlanner({ clock: frozen, registry: kitchen(), limits: { maxNodes: 0, maxMs: 10 } })).toThrow(
       expect.objectContaining({ code: 'invalid_config', where: 'createGoapPlanner.limits', path: ['maxNodes'] }),
     );
     const result = goap.planGoal([pred.hasItem('bread', 4)], world({ wheat: 7, oven: 1 }));
@@ -80,14 +83,14 @@ describe('createGoapPlanner over fake declarations', () => {
   });
 
   it('takes the expensive producer only when the cheap one cannot be fed, and then the cheapest use of it', () => {
-    const goap = createGoapPlanner({ registry: kitchen(), limits });
+    const goap = createGoapPlanner({ clock: frozen, registry: kitchen(), limits });
     // Buying the bread (60 s) beats buying flour and baking it (64 s).
     const result = goap.planGoal([pred.hasItem('bread', 2)], world({ emerald: 5 }, { '0,64,-4': 'oven' }));
     expect(result.ok && summary(result.plan.steps)).toEqual(['buy {"item":"bread","count":2}']);
   });
 
   it('plans nothing when the world already meets the goal, and counts what is held', () => {
-    const goap = createGoapPlanner({ registry: kitchen(), limits });
+    const goap = createGoapPlanner({ clock: frozen, registry: kitchen(), limits });
     const done = goap.planGoal([pred.hasItem('bread', 2)], world({ bread: 2 }));
     expect(done.ok && done.plan.steps).toEqual([]);
     const gained = goap.planGoal([pred.gained('flour', 2)], world({ flour: 5, wheat: 3 }));
@@ -100,7 +103,7 @@ describe('createGoapPlanner over fake declarations', () => {
   });
 
   it('fails with no_method naming the predicate no capability produces', () => {
-    const goap = createGoapPlanner({ registry: kitchen(), limits });
+    const goap = createGoapPlanner({ clock: frozen, registry: kitchen(), limits });
     const result = goap.planGoal([pred.hasItem('bread', 1)], world({}));
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -112,7 +115,7 @@ describe('createGoapPlanner over fake declarations', () => {
   });
 
   it('stops at the node bound and at the time bound of the injected clock', () => {
-    const nodes = createGoapPlanner({ registry: kitchen(), limits: { maxNodes: 2, maxMs: 1_000 } }).planGoal([pred.hasItem('bread', 4)], world({ wheat: 12 }));
+    const nodes = createGoapPlanner({ clock: frozen, registry: kitchen(), limits: { maxNodes: 2, maxMs: 1_000 } }).planGoal([pred.hasItem('bread', 4)], world({ wheat: 12 }));
     expect(!nodes.ok && [nodes.failure.code, nodes.failure.reason]).toEqual(['depth_exceeded', expect.stringMatching(/bound \(nodes\) reached after 2 nodes/)]);
     let now = 0;
     const clock = { now: () => (now += 40) };
@@ -123,9 +126,9 @@ describe('createGoapPlanner over fake declarations', () => {
   });
 
   it('refuses bad limits when built, and reads goals from intent text', async () => {
-    expect(() => createGoapPlanner({ registry: kitchen(), limits: { maxNodes: 0 } })).toThrow(/maxNodes/);
-    expect(() => createGoapPlanner({ registry: kitchen(), limits: { maxNode: 5 } as never })).toThrow(/maxNode/);
-    const goap = createGoapPlanner({ registry: kitchen(), limits });
+    expect(() => createGoapPlanner({ clock: frozen, registry: kitchen(), limits: { maxNodes: 0 } })).toThrow(/maxNodes/);
+    expect(() => createGoapPlanner({ clock: frozen, registry: kitchen(), limits: { maxNode: 5 } as never })).toThrow(/maxNode/);
+    const goap = createGoapPlanner({ clock: frozen, registry: kitchen(), limits });
     const intent = (goal: string) => IntentSchema.parse({ id: 'i1', source: 'user', goal, urgency: 0.2 });
     const ok = await goap.plan(intent('has_item:bread:1, near_block:oven'), world({ flour: 1, oven: 1 }));
     expect(ok.ok && summary(ok.plan.steps)).toEqual(['place_block {"item":"oven"}', 'bake_bread {"loafCount":1}']);
@@ -138,7 +141,7 @@ describe('createGoapPlanner over fake declarations', () => {
   it('is deterministic: the same registry, goal and world give the same plan', () => {
     const goal = [pred.hasItem('bread', 5), pred.nearBlock('oven')];
     const plans = [0, 1, 2].map(() => {
-      const result = createGoapPlanner({ registry: kitchen(), limits }).planGoal(goal, world({ wheat: 9, emerald: 3, oven: 1 }));
+      const result = createGoapPlanner({ clock: frozen, registry: kitchen(), limits }).planGoal(goal, world({ wheat: 9, emerald: 3, oven: 1 }));
       return result.ok ? result.plan : undefined;
     });
     expect(plans[0]).toBeDefined();
@@ -149,7 +152,7 @@ describe('createGoapPlanner over fake declarations', () => {
 
 describe('createGoapPlanner over createStandardRegistry() declarations', () => {
   const registry = createStandardRegistry();
-  const planner = () => createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } });
+  const planner = () => createGoapPlanner({ clock: frozen, registry, domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } });
   const empty = world({}, { '3,64,-3': 'oak_log' });
 
   it('has_item:torch:4 becomes craft_item { item: torch, count: 4 } after the chain that feeds it', () => {
@@ -190,5 +193,59 @@ describe('createGoapPlanner over createStandardRegistry() declarations', () => {
     const shape = (steps: readonly { type: string; args: Record<string, unknown> }[]) => steps.map((s) => [s.type, s.args.item ?? s.args.block, s.args.count]);
     expect(handWritten.ok && derived.ok).toBe(true);
     if (handWritten.ok && derived.ok) expect(shape(derived.plan.steps)).toEqual(shape(handWritten.steps));
+  });
+});
+
+// Issue 31 item 2: explore comes from its declared effects (`near_block:<block>` for `target.block`, `sees_mob:<mob>`),
+// only where the known world lacks the source, one per block, each bounded by its maxRadius.
+describe('goap decides when to explore (generated-world sources, the standard verbs)', () => {
+  const registry = createStandardRegistry();
+  const wild = (exploreRadius?: number) =>
+    createGoapPlanner({
+      clock: frozen,
+      registry,
+      domain: minecraftGoapDomain(recipeBook(), { world: OVERWORLD, verbs: registry.verbs(), ...(exploreRadius ? { exploreRadius } : {}) }),
+      limits: { maxNodes: 20_000, maxMs: 5_000 },
+    });
+  // A spawn on grass by water: no log in the focus, sand and dirt about.
+  const bare = world({}, { '0,63,0': 'grass_block', '1,63,0': 'sand', '-2,62,4': 'water', '3,63,-1': 'dirt' });
+  const plan = (goal: string, at: PlannerWorld, exploreRadius?: number) => {
+    const result = wild(exploreRadius).planGoal([(parsePredicate(goal) as { predicate: Predicate }).predicate], at);
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    return result.ok ? result.plan.steps : [];
+  };
+
+  it('no log in the known world: explore for one first, bound by maxRadius, its declared effect as the gather’s precondition', () => {
+    const steps = plan('has_item:stick:4', bare);
+    expect(summary(steps).slice(0, 2)).toEqual(['explore {"target":{"block":"oak_log"},"maxRadius":64}', 'gather {"block":"oak_log","count":1,"maxDistance":48}']);
+    expect(steps[0]).toMatchObject({ effects: ['near_block:oak_log'] });
+    expect(steps[1]!.preconds).toContain('near_block:oak_log');
+    expect(steps.filter((s) => s.type === 'explore')).toHaveLength(1);
+    for (const step of steps) expect(checkStep(registry, step).ok, JSON.stringify(step)).toBe(true);
+    expect(summary(plan('has_item:stick:4', bare, 24)).slice(0, 1)).toEqual(['explore {"target":{"block":"oak_log"},"maxRadius":24}']);
+  });
+
+  it('a log in view (any wood) needs no explore, and the wood in view is the one gathered', () => {
+    const steps = summary(plan('has_item:stick:4', { ...bare, blocks: { ...bare.blocks, '6,64,-5': 'spruce_log' } }));
+    expect(steps.some((s) => s.startsWith('explore'))).toBe(false);
+    expect(steps[0]).toMatch(/^gather {"block":"spruce_log"/);
+  });
+
+  it('never explores for what the body makes (a table) nor for what lies everywhere (dirt)', () => {
+    const table = summary(plan('near_block:crafting_table', bare));
+    expect(table.filter((s) => s.startsWith('explore'))).toEqual(['explore {"target":{"block":"oak_log"},"maxRadius":64}']);
+    expect(table.at(-1)).toBe('place_block {"item":"crafting_table"}');
+    expect(summary(plan('has_item:dirt:3', world({}, {})))).toEqual(['gather {"block":"dirt","count":3,"maxDistance":48}']);
+  });
+
+  it('an animal is never in the snapshot: explore for the mob (its declared sees_mob effect) before the hunt', () => {
+    const steps = plan('has_item:beef:2', bare);
+    expect(summary(steps)).toEqual(['explore {"target":{"mob":"cow"},"maxRadius":64}', 'hunt {"animal":"cow","count":2,"maxDistance":32}']);
+    expect(steps[1]!.preconds).toEqual([steps[0]!.effects![0]]);
+  });
+
+  it('a body without explore (the placed world’s verbs) plans the gather alone', () => {
+    const placed = createGoapPlanner({ clock: frozen, registry, domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } }).planGoal([pred.hasItem('stick', 4)], bare);
+    expect(placed.ok && summary(placed.plan.steps)[0]).toMatch(/^gather {"block":"oak_log"/);
   });
 });

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { createGoapPlanner, createHtnPlanner, type PlannerWorld } from '../../src/index.js';
 import { minecraftGoapDomain, recipeBook } from '../../src/minecraft/index.js';
 
+/** Search bounds in tests are nodes, not the machine's speed: the injected clock never moves. */
+const frozen = { now: () => 0 };
+
 // A user's own capabilities, the way the codemod wraps them: no HTN method is written for either.
 const lightTorch = defineCapability({
   name: 'light_torch',
@@ -46,7 +49,7 @@ const registry = () => {
   return r.registerAll([lightTorch, plantSapling, shakeLeaves]);
 };
 const world: PlannerWorld = { position: { x: -7.5, y: 70, z: 12.25 }, health: 17, food: 9, heldItem: 'dirt', inventory: { dirt: 3 }, blocks: { '-6,70,12': 'oak_log' } };
-const planner = () => createGoapPlanner({ registry: registry(), domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } });
+const planner = () => createGoapPlanner({ clock: frozen, registry: registry(), domain: minecraftGoapDomain(recipeBook()), limits: { maxNodes: 5_000, maxMs: 2_000 } });
 const plan: Plan = { planId: 'user-plan-1', intentId: 'decorate', steps: [{ stepId: 'light', type: 'light_torch', args: { wallSide: 'east' } }] };
 const request = (step: Plan['steps'][number], missing?: string[]): RepairRequest => ({
   plan: { ...plan, steps: [step] },
@@ -74,6 +77,7 @@ describe('goap repair from declarations', () => {
     // standing_on_grass: nothing declares it, and the failure names it.
     expect(!result.ok && result.failure.reason).toMatch(/^no capability produces custom:standing_on_grass/);
     const grassy = createGoapPlanner({
+      clock: frozen,
       registry: registry(),
       domain: minecraftGoapDomain(recipeBook()),
       evaluator: (p, w) => (p.kind === 'custom' && p.text === 'standing_on_grass') || (p.kind === 'has_item' && typeof p.item === 'string' && (w.inventory[p.item] ?? 0) >= p.count),
@@ -92,6 +96,7 @@ describe('goap repair from declarations', () => {
     // standing_on_grass cannot be planned: no repair, the step fails with its own code.
     expect(response).toBeUndefined();
     const onGrass = await createGoapPlanner({
+      clock: frozen,
       registry: registry(),
       evaluator: (p) => p.kind === 'custom',
       limits: { maxNodes: 100, maxMs: 100 },

@@ -4,9 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { createCollaborativePlanner, createGoapPlanner, createRouter, DEFAULT_ROUTING_RULES, PREDICATE_GOAL, type Planner, type PlannerWorld, type RouteEvent } from '../../src/index.js';
 import { createMinecraftHtn, minecraftGoapDomain, recipeBook } from '../../src/minecraft/index.js';
 
+/** Search bounds in tests are nodes, not the machine's speed: the injected clock never moves. */
+const frozen = { now: () => 0 };
+
 const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
 const domain = minecraftGoapDomain(recipeBook());
-const goap = () => createGoapPlanner({ registry, domain, limits: { maxNodes: 5_000, maxMs: 2_000 } });
+const goap = () => createGoapPlanner({ clock: frozen, registry, domain, limits: { maxNodes: 5_000, maxMs: 2_000 } });
 const world: PlannerWorld = { position: { x: 10.5, y: 63, z: -2.5 }, health: 20, food: 18, heldItem: null, inventory: { oak_log: 1, oak_planks: 1 }, blocks: { '12,63,-2': 'oak_log' } };
 const intent = (goal: string, traits: string[] = []): Intent => IntentSchema.parse({ id: `i-${traits.join('-') || 'plain'}`, source: 'user', goal, urgency: 0.3, traits });
 
