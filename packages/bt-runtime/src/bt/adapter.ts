@@ -108,6 +108,29 @@ export class TreeInstance implements LeafHost {
   }
 }
 
+/** What a hooked node carries: its compiled info and the instance it reports to. */
+interface NodeHook {
+  readonly info: NodeInfo;
+  readonly onChange: (info: NodeInfo, state: State) => void;
+}
+
+/** A hooked mistreevous node (the hook is one own property, the same on every node). */
+interface HookedNode extends MistreevousNode {
+  _sinewHook: NodeHook;
+}
+
+/**
+ * mistreevous' own setState minus its onStateChanged (which only feeds the unused onNodeStateChange option), plus the
+ * report of a transition. One function shared by every hooked node (not a closure per node): mistreevous' calls of
+ * `this.setState` keep a single target, which the JIT can inline.
+ */
+function hookedSetState(this: HookedNode, state: State): void {
+  const previous = this._state;
+  this._state = state;
+  // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
+  if (previous !== state && (state !== State.READY || previous === State.RUNNING)) this._sinewHook.onChange(this._sinewHook.info, state);
+}
+
 /**
  * Reports state changes straight from each node's `setState`: mistreevous' `onNodeStateChange` option builds a
  * details object per change, and a replaced `onStateChanged` would give the hooked nodes another shape than
@@ -124,14 +147,9 @@ function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], onChange: 
   const unexpected = all.length !== nodes.length || all.some((node, i) => node.type !== nodes[i]!.type || !Object.hasOwn(node, 'setState') || typeof node.abort !== 'function');
   if (unexpected) throw new Error('@sinew/bt-runtime: mistreevous is not shaped as 4.3.1 (the version it pins): its nodes cannot be hooked');
   all.forEach((node, i) => {
-    const info = nodes[i]!;
-    // mistreevous' own setState, minus its onStateChanged (which only feeds the unused onNodeStateChange option).
-    node.setState = (state: State) => {
-      const previous = node._state;
-      node._state = state;
-      // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
-      if (previous !== state && (state !== State.READY || previous === State.RUNNING)) onChange(info, state);
-    };
+    const hooked = node as HookedNode;
+    hooked._sinewHook = { info: nodes[i]!, onChange };
+    hooked.setState = hookedSetState;
   });
 }
 

@@ -28,6 +28,15 @@ export type AttemptResult =
   | { readonly kind: 'preempted' }
   | { readonly kind: 'aborted'; readonly failure: StepFailure };
 
+/**
+ * Who is told how an attempt ended. `ownJob`: it ended in a job of the attempt's own (its runner or an observe
+ * settled), so the receiver may go on at once; otherwise it ended inside someone else's call (a watchdog, a trip,
+ * the start), and the receiver goes on a microtask later, as a promise's reaction would.
+ */
+export interface AttemptReceiver {
+  attemptEnded(result: AttemptResult, ownJob: boolean): void;
+}
+
 export interface AttemptLimits {
   readonly ttfaMs: number;
   readonly stuckMs: number;

@@ -4,7 +4,7 @@ import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptResult, type TripCode } from './attempt-result.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptReceiver, type AttemptResult, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
@@ -13,8 +13,8 @@ import { Phase, transition, type AttemptPhase } from './step.js';
 /**
  * One attempt at a step with its watchdogs, in the step's phases observing → running → (grace |
  * accepting) → ended. A single timer serves TTFA, stuck and timeout (re-armed lazily), so an actuator
- * command costs no timer work. Resolves exactly once; never waits forever; is the lease of its own body
- * view (`ctx.body`), which refuses commands once the attempt is over.
+ * command costs no timer work. Tells its receiver its end exactly once; never waits forever; is the lease of
+ * its own body view (`ctx.body`), which refuses commands once the attempt is over.
  */
 export class Attempt<Body extends ActuatorSource> implements AttemptHandle, PulseReceiver {
   #phase: AttemptPhase = Phase.observing;
@@ -24,8 +24,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   // Created when the runner first reads `ctx.signal`: most short runners never do.
   #controller: AbortController | undefined;
   #abortReason: StepAbortError | undefined;
-  readonly result: Promise<AttemptResult>;
-  #resolve!: (result: AttemptResult) => void;
+  /** True while a job of the attempt's own runs (its runner or an observe settled): its end is told at once, not inside a caller's call. */
+  #inOwnJob = false;
   // Set when the runner starts; nothing reads them before (one clock read less per attempt).
   #dispatchAt = 0;
   #firstActionAt: number | undefined;
@@ -41,9 +41,10 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   #onTimer: (() => void) | undefined;
   #onPlanAbort: (() => void) | undefined;
 
-  constructor(private readonly o: AttemptOptions<Body>) {
-    this.result = new Promise((resolve) => (this.#resolve = resolve));
-  }
+  constructor(
+    private readonly o: AttemptOptions<Body>,
+    private readonly receiver: AttemptReceiver,
+  ) {}
 
   get phase(): AttemptPhase {
     return this.#phase;
@@ -68,8 +69,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     return this.#firstActionAt === undefined ? undefined : this.#firstActionAt - this.#dispatchAt;
   }
 
-  /** Runs observe → runner → observe → acceptance under the watchdogs; resolves once, whatever user code does. */
-  start(): Promise<AttemptResult> {
+  /** Runs observe → runner → observe → acceptance under the watchdogs; tells the receiver its end once, whatever user code does. */
+  start(): void {
     try {
       const signal = this.o.planCtx.signal;
       if (signal) {
@@ -80,7 +81,6 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     } catch (error) {
       this.#settleError(error);
     }
-    return this.result;
   }
 
   /** The pulse: a command from the raw body or from this attempt's own view counts; a stale view's does not. */
@@ -112,10 +112,13 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
 
   /** Runs a step of the attempt; an executor bug in it still ends the attempt with a code (A2), never a dropped rejection. */
   #guarded<A extends unknown[]>(step: (this: Attempt<Body>, ...args: A) => void, ...args: A): void {
+    this.#inOwnJob = true;
     try {
       step.apply(this, args);
     } catch (error) {
       this.#settleError(error);
+    } finally {
+      this.#inOwnJob = false;
     }
   }
 
@@ -261,7 +264,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     this.#clearTimer();
     if (this.#graceTimer !== undefined) this.o.rt.clock.clearTimeout(this.#graceTimer);
     if (this.#onPlanAbort) this.o.planCtx.signal?.removeEventListener('abort', this.#onPlanAbort);
-    this.#resolve(verdict);
+    this.receiver.attemptEnded(verdict, this.#inOwnJob);
   }
 
   #runnerSettled(value: unknown, error: unknown, threw: boolean): void {

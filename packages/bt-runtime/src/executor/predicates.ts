@@ -58,6 +58,12 @@ export function precondsFailure<Body>(evaluator: PredicateEvaluator<Body>, preco
   return result.unmet.length > 0 ? stepFailure('precond_missing', `preconds do not hold: ${result.unmet.join(', ')}`, { missing: result.unmet }) : undefined;
 }
 
+/** A step's declared preconds before an attempt; the evaluator's baseline is taken before its first and kept on the step (gains are measured from it). */
+export function declaredPrecondsFailure<Body>(evaluator: PredicateEvaluator<Body> | undefined, declared: StepPredicates, body: Body, step: { baseline: ReturnType<typeof takeBaseline> | undefined }): StepFailure | undefined {
+  if (!evaluator || (declared.preconds.length === 0 && declared.effects.length === 0)) return undefined;
+  return precondsFailure(evaluator, declared.preconds, body, (step.baseline ??= takeBaseline(evaluator, body)));
+}
+
 /** The evaluator's baseline (what gains are measured against), taken before the step's first attempt. */
 export function takeBaseline<Body>(evaluator: PredicateEvaluator<Body>, body: Body): { ok: true; value: unknown } | { ok: false; error: string } {
   try {

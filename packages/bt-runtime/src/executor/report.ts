@@ -87,26 +87,7 @@ export class StepReporter {
   }
 
   #provenance(end: StepEnd, outcome: StepOutcome): void {
-    // The trace and failure lists belong to the finished step and are not touched again: no copies.
-    const record: Mutable<ProvenanceRecord> = {
-      intentId: end.planCtx.plan.intentId,
-      planId: outcome.planId,
-      stepId: outcome.stepId,
-      verb: end.verb,
-      attempts: outcome.attempts,
-      preemptions: end.preemptions ?? 0,
-      trace: end.trace ?? [],
-      traceDropped: end.traceDropped ?? 0,
-      failures: end.failures ?? (end.failure ? [end.failure] : []),
-      outcome,
-    };
-    if (end.capability) record.capability = capLabel(end.capability);
-    if (end.args !== undefined) record.args = end.args;
-    if (end.key) record.idempotencyKey = end.key;
-    if (end.acceptance) record.acceptance = end.acceptance;
-    if (end.planCtx.preemptReason !== undefined) record.preemptReason = end.planCtx.preemptReason;
-    if (end.planCtx.intent?.provenanceRef !== undefined) record.provenanceRef = end.planCtx.intent.provenanceRef;
-    if (end.planCtx.plan.configHash !== undefined) record.configHash = end.planCtx.plan.configHash;
+    const record = provenanceRecord(end, outcome);
     for (const sink of this.deps.sinks) {
       try {
         sink.write(record);
@@ -133,4 +114,30 @@ export class StepReporter {
       this.deps.log.error(`provenance sink ${what} failed`, { error: describeError(error) });
     }
   }
+}
+
+/** A finished step's provenance record. The trace and failure lists belong to the finished step and are not touched again: no copies. */
+function provenanceRecord(end: StepEnd, outcome: StepOutcome): ProvenanceRecord {
+  const { planCtx, verb, capability, args, key, acceptance } = end;
+  const { attempts, planId, stepId } = outcome;
+  const intentId = planCtx.plan.intentId;
+  const preemptions = end.preemptions ?? 0;
+  const trace = end.trace ?? [];
+  const traceDropped = end.traceDropped ?? 0;
+  const failures = end.failures ?? (end.failure ? [end.failure] : []);
+  const { preemptReason, intent } = planCtx;
+  const { configHash } = planCtx.plan;
+  // A run step's common record in one literal, in the general path's key order (fields added later would go to a separate property store).
+  if (capability && args !== undefined && key && acceptance && preemptReason === undefined && intent?.provenanceRef === undefined && configHash === undefined) {
+    return { intentId, planId, stepId, verb, attempts, preemptions, trace, traceDropped, failures, outcome, capability: capLabel(capability), args, idempotencyKey: key, acceptance };
+  }
+  const record: Mutable<ProvenanceRecord> = { intentId, planId, stepId, verb, attempts, preemptions, trace, traceDropped, failures, outcome };
+  if (capability) record.capability = capLabel(capability);
+  if (args !== undefined) record.args = args;
+  if (key) record.idempotencyKey = key;
+  if (acceptance) record.acceptance = acceptance;
+  if (preemptReason !== undefined) record.preemptReason = preemptReason;
+  if (intent?.provenanceRef !== undefined) record.provenanceRef = intent.provenanceRef;
+  if (configHash !== undefined) record.configHash = configHash;
+  return record;
 }

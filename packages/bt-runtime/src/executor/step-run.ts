@@ -1,12 +1,13 @@
 import { describeError, runGuard, stepFailure, type Capability, type SafetyLevel, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
-import { Attempt } from './attempt.js';
+import type { Attempt } from './attempt.js';
+import { handedOver, handOver, newAttempt, type AttemptOf, type SettleOutcome } from './attempt-start.js';
 import type { InFlight } from './idempotency.js';
-import { attemptLimits, NO_TRACE, type AttemptResult, type StepScope } from './attempt-result.js';
-import { capLabel, stopFailure } from './plan-context.js';
+import { NO_TRACE, type AttemptResult, type StepScope } from './attempt-result.js';
+import { stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
-import { precondsFailure, takeBaseline } from './predicates.js';
+import { declaredPrecondsFailure, type takeBaseline } from './predicates.js';
 import { activate, deactivate, releasePulse, type ActiveStep, type StepRunOptions } from './runtime.js';
 import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from './safety-level.js';
 import { Phase, shownPhase, transition, NO_FAILURES, type StepPhase } from './step.js';
@@ -19,7 +20,7 @@ type Next = StepOutcome | undefined;
  * One step's machine after its checks (phases and their edges: step.ts): take the slot, then guard →
  * attempt → retry after backoff, yielding to preemptions at safe points and resuming after, until it ends.
  */
-export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
+export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, AttemptOf {
   readonly ref: StepRef;
   readonly fastPath: boolean;
   readonly rank: number;
@@ -29,7 +30,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #phase: StepPhase = Phase.queued;
   /** The running attempt, when there is one (its own phase is the step's then). */
   #running: Attempt<Body> | undefined;
-  readonly #scope: StepScope;
+  /** The trace and blackboard its attempts share. */
+  readonly scope: StepScope;
   /** Every failure of every attempt (made at the first one: most steps have none). */
   #failures: StepFailure[] | undefined;
   readonly #maxRetries: number;
@@ -39,9 +41,12 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #ttfaMs: number | undefined;
   #acceptance: ProvenanceRecord['acceptance'];
   /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
-  #baseline: ReturnType<typeof takeBaseline> | undefined;
+  baseline: ReturnType<typeof takeBaseline> | undefined;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
+  /** Where the running attempt's end goes: run()'s promise (its first attempt), or the loop that awaits it. */
+  #settleRun: SettleOutcome | undefined;
+  #attemptDone: ((result: AttemptResult) => void) | undefined;
 
   /** `flight`: the step's idempotency key, settled as the step ends (a canary trial settles it after its verdict instead). */
   constructor(private readonly o: StepRunOptions<Body>, private readonly flight?: InFlight) {
@@ -50,7 +55,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     this.rank = stepRank(o.step, o.planCtx.intent);
     this.#level = effectiveSafetyLevel(o.step, o.capability as Capability<never>);
     this.sinceMs = o.startedAt;
-    this.#scope = { entries: NO_TRACE, dropped: 0, startedAt: o.startedAt };
+    this.scope = { entries: NO_TRACE, dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
   }
 
@@ -67,10 +72,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return shownPhase(this.phase, this.attempt);
   }
 
-  /**
-   * Runs the step to its end; never throws. Its awaits are where concurrent plans interleave: one more or less changes which step gets the body
-   * (the fuzz pins them). The common case (a free slot, nothing to stop, yield to or hold for) has no async frame: `then` resumes at the tick `await` would.
-   */
+  /** Runs the step to its end; never throws. The common case (a free slot, nothing to stop, yield to or hold for) has no async frame (attemptEnded). */
   run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
     if (this.fastPath || planCtx.signal?.aborted || stopFailure(rt, planCtx) || cautionWaitMs(this.#level, rt) > 0 || !rt.slot.tryAcquire()) return this.#loop();
@@ -79,10 +81,24 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     activate(rt, this);
     try {
       const guard = this.#guard();
-      return guard ? Promise.resolve(this.#done(this.#fail(guard))) : this.#attemptOnce().then((result) => this.#afterFirst(result));
+      if (guard) return Promise.resolve(this.#done(this.#fail(guard)));
+      const ran = new Promise<StepOutcome>(handOver);
+      this.#settleRun = handedOver;
+      this.#attemptOnce();
+      return ran;
     } catch (error) {
+      this.#settleRun = undefined;
       return Promise.resolve(this.#done(this.#bug(error)));
     }
+  }
+
+  /** The attempt ended: the loop awaiting it goes on, or run() after its first attempt: at once in the attempt's own job (no promise hop), else a microtask later as a promise's reaction would (concurrent plans interleave at hops). */
+  attemptEnded(result: AttemptResult, ownJob: boolean): void {
+    const settleRun = this.#settleRun;
+    if (settleRun === undefined) return this.#attemptDone?.(result);
+    this.#settleRun = undefined;
+    if (ownJob) settleRun(this.#afterFirst(result));
+    else queueMicrotask(() => settleRun(this.#afterFirst(result)));
   }
 
   /** The first attempt's end outside the loop: the step's end, or the loop takes over (a retry's backoff, a resume). */
@@ -123,7 +139,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
         if (held > 0) continue;
         const guard = this.#guard();
         if (guard) return this.#fail(guard);
-        const next = this.#afterAttempt(await this.#attemptOnce());
+        const next = this.#afterAttempt(await new Promise<AttemptResult>((resolve) => ((this.#attemptDone = resolve), this.#attemptOnce())));
         const ended = next instanceof Promise ? await next : next;
         if (ended) return ended;
       }
@@ -161,10 +177,11 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     return this.#phase === Phase.interrupted;
   }
 
-  /** V3: the guard, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
+  /** V3: the guard, then the step's declared preconds, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
   #guard(): StepFailure | undefined {
+    const { rt, planCtx, capability, args, predicates } = this.o;
     this.#to(Phase.guarding);
-    return restrictedRefusal(this.#level, this.o.rt.policy, this.o.planCtx.intent) ?? runGuard(this.o.capability, { body: this.o.rt.body }, this.o.args) ?? this.#preconds();
+    return restrictedRefusal(this.#level, rt.policy, planCtx.intent) ?? runGuard(capability, { body: rt.body }, args) ?? declaredPrecondsFailure(rt.predicates, predicates, rt.body, this);
   }
 
   /** The one place the step's own phase changes (an attempt moves through its phases itself, by the same edges). */
@@ -184,27 +201,12 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     else this.#wake?.(code === 'preempted' ? 'preempted' : 'aborted');
   }
 
-  /** The step's declared preconds, checked before each attempt (the evaluator's baseline is taken before the first). */
-  #preconds(): StepFailure | undefined {
-    const { rt, predicates } = this.o;
-    if (!rt.predicates || (predicates.preconds.length === 0 && predicates.effects.length === 0)) return undefined;
-    return precondsFailure(rt.predicates, predicates.preconds, rt.body, (this.#baseline ??= takeBaseline(rt.predicates, rt.body)));
-  }
-
-  /** guarding → observing: one attempt with its watchdogs (see Attempt), the target of the actuator pulse while it runs. */
-  #attemptOnce(): Promise<AttemptResult> {
-    const { rt, planCtx, capability, args, step } = this.o;
+  /** guarding → observing: one attempt with its watchdogs (see Attempt), the target of the actuator pulse while it runs; it is the running one before it starts. */
+  #attemptOnce(): void {
     this.attempt += 1;
     this.#to(Phase.observing);
-    this.sinceMs = rt.clock.now();
-    if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { planId: this.ref.planId, stepId: this.ref.stepId, verb: this.ref.verb, capability: capLabel(capability), attempt: this.attempt });
-    const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
-    const limits = attemptLimits(rt.policy, capability, step);
-    const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.ok ? this.#baseline.value : undefined } : undefined;
-    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, effects });
-    this.#running = attempt;
-    rt.pulse.target = attempt;
-    return attempt.start();
+    this.sinceMs = this.o.rt.clock.now();
+    (this.#running = newAttempt(this.o, this)).start();
   }
 
   /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
@@ -245,10 +247,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     });
   }
 
-  /**
-   * interrupted → admitted: gives the body to the waiting preemption (bounded by maxResumes) or
-   * higher-priority step (not counted: it is ordinary scheduling) and takes it back after.
-   */
+  /** interrupted → admitted: gives the body to the waiting preemption (bounded by maxResumes) or higher-priority step (not counted) and takes it back after. */
   async #yieldAndResume(): Promise<Next> {
     const { rt, planCtx } = this.o;
     const byPriority = rt.slot.takeover(this.rank) === 'priority';
@@ -291,7 +290,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     // A bug caught after the step ended still ends it once (run()'s last resort).
     if (this.#phase !== Phase.ended) this.#to(Phase.ended);
     if (failure) (this.#failures ??= []).push(failure);
-    const { entries, dropped } = this.#scope;
+    const { entries, dropped } = this.scope;
     const traced = entries.length > 0 || dropped > 0;
     const outcome = rt.report.end({ planCtx, stepId: this.ref.stepId, verb: this.ref.verb, capability, status, failure, attempts: this.attempt, startedAt, ttfaMs: this.#ttfaMs, observables, key, args, trace: traced ? entries : undefined, traceDropped: traced ? dropped : undefined, failures: this.#failures ?? NO_FAILURES, preemptions: this.#resumes, acceptance: this.#acceptance, duplicate: undefined });
     this.flight?.end(outcome);

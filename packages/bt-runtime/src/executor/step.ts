@@ -110,11 +110,20 @@ export const NO_FAILURES: readonly StepFailure[] = Object.freeze([]);
 
 /** The one outcome builder: every step, refused, answered from the store or run, ends through here. */
 export function buildOutcome(end: StepEnd, endedAt: number): StepOutcome {
-  // Assigned, not spread: this runs once per step on the hot path.
-  const outcome: Mutable<StepOutcome> = { planId: end.planCtx.plan.planId, stepId: end.stepId, verb: end.verb, status: end.status, attempts: end.attempts, startedAt: end.startedAt, endedAt };
-  if (end.capability) outcome.capability = capRef(end.capability);
-  if (end.failure) outcome.failure = end.failure;
-  if (end.ttfaMs !== undefined) outcome.ttfaMs = end.ttfaMs;
-  if (end.observables) outcome.observables = end.observables;
+  const { planCtx, stepId, verb, status, attempts, startedAt, capability, failure, ttfaMs, observables } = end;
+  const planId = planCtx.plan.planId;
+  // A run step's common endings in one literal each, in the general path's key order: every field in the object itself
+  // (fields added to a literal later go to a separate property store, kept as long as the outcome: the plan's whole run).
+  if (capability !== undefined && observables === undefined) {
+    const cap = capRef(capability);
+    if (failure === undefined) return ttfaMs === undefined ? { planId, stepId, verb, status, attempts, startedAt, endedAt, capability: cap } : { planId, stepId, verb, status, attempts, startedAt, endedAt, capability: cap, ttfaMs };
+    if (ttfaMs === undefined) return { planId, stepId, verb, status, attempts, startedAt, endedAt, capability: cap, failure };
+  }
+  // Assigned, not spread: this runs once per step.
+  const outcome: Mutable<StepOutcome> = { planId, stepId, verb, status, attempts, startedAt, endedAt };
+  if (capability) outcome.capability = capRef(capability);
+  if (failure) outcome.failure = failure;
+  if (ttfaMs !== undefined) outcome.ttfaMs = ttfaMs;
+  if (observables) outcome.observables = observables;
   return outcome;
 }
