@@ -3,7 +3,7 @@ import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import { Attempt } from './attempt.js';
 import type { InFlight } from './idempotency.js';
-import { attemptLimits, NO_TRACE, type AttemptResult, type StepScope } from './attempt-result.js';
+import { attemptLimits, NO_TRACE, type AttemptResult, type ObservedPre, type StepScope } from './attempt-result.js';
 import { capLabel, stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { precondsFailure, takeBaseline } from './predicates.js';
@@ -40,6 +40,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
   #acceptance: ProvenanceRecord['acceptance'];
   /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
   #baseline: ReturnType<typeof takeBaseline> | undefined;
+  /** The `pre` of an attempt a preemption interrupted: the resumed attempt continues from it (what it did counts). */
+  #resumedPre: ObservedPre | undefined;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
 
@@ -201,7 +203,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     const info = { planId: this.ref.planId, stepId: this.ref.stepId, verb: capability.name, version: capability.version, attempt: this.attempt };
     const limits = attemptLimits(rt.policy, capability, step);
     const effects = rt.predicates && this.o.predicates.effects.length > 0 ? { evaluator: rt.predicates, list: this.o.predicates.effects, baseline: this.#baseline?.ok ? this.#baseline.value : undefined } : undefined;
-    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, effects });
+    const attempt = new Attempt<Body>({ rt, planCtx, ref: this.ref, capability, args, info, scope: this.#scope, limits, effects, resumedPre: this.#resumedPre });
     this.#running = attempt;
     rt.pulse.target = attempt;
     return attempt.start();
@@ -218,8 +220,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body> {
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
     if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
     if (result.kind === 'aborted') return this.#fail(result.failure);
+    // An interrupted attempt is not a failed one: it does not use up a retry, and its resume keeps its `pre`.
+    this.#resumedPre = result.kind === 'preempted' ? (attempt.pre ?? this.#resumedPre) : undefined;
     if (result.kind === 'preempted') {
-      // An interrupted attempt is not a failed one: it does not use up a retry.
       this.attempt -= 1;
       this.#to(Phase.interrupted);
       return undefined;
