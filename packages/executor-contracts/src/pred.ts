@@ -50,7 +50,7 @@ export const pred = {
   /** The bot stands in a biome of this name (`desert`). */
   inBiome: <B extends string | Placeholder>(biome: B) => ({ kind: 'in_biome', biome }) as Built<B>,
   /** The bot's feet at block y `y` or lower (`y:<=16`): a depth reached. */
-  belowY: <Y extends number | Placeholder>(y: Y) => ({ kind: 'below_y', y }) as Built<Y>,
+  belowY: <Y extends number | Placeholder>(y: Y) => ({ kind: 'below_y', y: typeof y === 'number' ? y + 0 : y }) as Built<Y>,
   /** Free text for what no other kind says; planners cannot subgoal on it. */
   custom: (text: string): Predicate => ({ kind: 'custom', text }),
   /** An unobserved target (`<target>` on the wire). */
