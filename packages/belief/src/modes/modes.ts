@@ -254,7 +254,8 @@ export function createModes(options: ModesOptions): Modes {
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
       reflex.tick(tickId, seen);
     },
-    inControl: () => inFlight !== undefined || reflex.inControl() || BODY_MODES.some((m) => state[m].active && !state[m].gaveUp),
+    // a stalled mode holds the reflex back but does not drive the body
+    inControl: () => inFlight !== undefined || reflex.inControl() || BODY_MODES.some((m) => state[m].active && !state[m].gaveUp && !state[m].stalled),
     status: () => ({
       active: BODY_MODES.filter((m) => state[m].active),
       controller,
