@@ -65,7 +65,9 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
       { stepId: 'sticks', type: 'craft_item', args: { item: 'stick', count: 4 } },
     ],
   });
-  const outcome = await Promise.race([plan, pause(GAME_SECONDS * 1000).then(() => undefined)]);
+  let bound: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([plan, new Promise<undefined>((resolve) => (bound = setTimeout(resolve, GAME_SECONDS * 1000)))]);
+  clearTimeout(bound); // a plan that ended early leaves no timer behind
   const planSeconds = outcome ? (Date.now() - startedAt) / 1000 : undefined;
   clearInterval(sampler);
   bot.removeListener('death', onDeath);
