@@ -65,7 +65,7 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
       { stepId: 'sticks', type: 'craft_item', args: { item: 'stick', count: 4 } },
     ],
   });
-  let bound: NodeJS.Timeout | undefined;
+  let bound: ReturnType<typeof setTimeout> | undefined;
   const outcome = await Promise.race([plan, new Promise<undefined>((resolve) => (bound = setTimeout(resolve, GAME_SECONDS * 1000)))]);
   clearTimeout(bound); // a plan that ended early leaves no timer behind
   const planSeconds = outcome ? (Date.now() - startedAt) / 1000 : undefined;
