@@ -66,7 +66,7 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
     ],
   });
   let bound: ReturnType<typeof setTimeout> | undefined;
-  const outcome = await Promise.race([plan, new Promise<undefined>((resolve) => (bound = setTimeout(resolve, GAME_SECONDS * 1000)))]);
+  const outcome = await Promise.race([plan, new Promise<undefined>((resolve) => (bound = setTimeout(() => resolve(undefined), GAME_SECONDS * 1000)))]);
   clearTimeout(bound); // a plan that ended early leaves no timer behind
   const planSeconds = outcome ? (Date.now() - startedAt) / 1000 : undefined;
   clearInterval(sampler);
