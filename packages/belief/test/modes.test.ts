@@ -158,6 +158,18 @@ describe('self-preservation modes', () => {
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 
+  it('low health with nothing to do (full food bar, nothing near) stalls: defense never fights a hurt bot, and the mode flees once a hostile is near', () => {
+    const { preemptor, events, modes, body } = setup({ profile: 'brave' });
+    modes.body(body.set({ health: 4, food: 20 }));
+    expect(events.filter((e) => e.type === 'no_fast_path')).toMatchObject([{ mode: 'low_health', reason: 'no hostile near and nothing to eat' }]);
+    // brave would fight a zombie at 3 blocks; hurt, the reflex waits instead
+    modes.threats(1, [zombieAt(3)]);
+    expect(preemptor.calls).toHaveLength(0);
+    modes.body(body.signals);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee']);
+    expect(events.filter((e) => e.type === 'no_fast_path')).toHaveLength(1);
+  });
+
   it('health falling fast engages within the window even above the band', async () => {
     const { clock, preemptor, events, modes, body } = setup();
     modes.body(body.set({ health: 20, hasFood: true, food: 18 }));

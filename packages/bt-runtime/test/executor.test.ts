@@ -665,18 +665,19 @@ describe('executor: preemption', () => {
     executor.on('step.preempted', (e) => events.push(`preempted:${e.stepId}:${e.reason}`));
     executor.on('step.resumed', (e) => events.push(`resumed:${e.stepId}`));
     executor.on('step.succeeded', (e) => events.push(`succeeded:${e.stepId}`));
-    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 4 } }]));
+    // 8 moves: the resumed attempt is judged from the interrupted one's pre (x 0), so the flee's -5 counts against it.
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 8 } }]));
     await clock.advance(300);
     const preempted = executor.preempt([{ stepId: 'flee', type: 'flee', args: {} }], { reason: 'hostile close' });
     await clock.flush();
     const fast = await preempted;
     expect(fast.map((o) => [o.stepId, o.status])).toEqual([['flee', 'succeeded']]);
-    await clock.advance(2000);
+    await clock.advance(3000);
     const outcome = await done;
     expect(outcome.status).toBe('completed');
     expect(outcome.steps[0]).toMatchObject({ stepId: 'walk', status: 'succeeded', attempts: 1 });
     // Two moves before the flee, the rest after it (blackboard kept across the resume).
-    expect(body.calls).toEqual(['move:1', 'move:1', 'move:-5', 'move:1', 'move:1']);
+    expect(body.calls).toEqual(['move:1', 'move:1', 'move:-5', ...Array<string>(6).fill('move:1')]);
     expect(events).toEqual(['preempted:walk:hostile close', 'succeeded:flee', 'resumed:walk', 'succeeded:walk']);
     expect(await metric(registry, 'sinew_preemptions_total', { reason: 'hostile_close' })).toBe(1);
   });

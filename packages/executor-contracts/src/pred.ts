@@ -45,6 +45,12 @@ export const pred = {
   structure: (state: 'built' | 'observed'): Predicate => ({ kind: 'structure', state }),
   /** The body is out of a fluid (`lava`, `fire`: feet and head clear; `water`: eyes in air). */
   outOf: <F extends Fluid | Placeholder>(fluid: F) => ({ kind: 'out_of', fluid }) as Built<F>,
+  /** A mob of this kind (an entity name: `sheep`) in sight of the bot. */
+  seenMob: <M extends string | Placeholder>(mob: M) => ({ kind: 'seen_mob', mob }) as Built<M>,
+  /** The bot stands in a biome of this name (`desert`). */
+  inBiome: <B extends string | Placeholder>(biome: B) => ({ kind: 'in_biome', biome }) as Built<B>,
+  /** The bot's feet at block y `y` or lower (`y:<=16`): a depth reached. */
+  belowY: <Y extends number | Placeholder>(y: Y) => ({ kind: 'below_y', y: typeof y === 'number' ? y + 0 : y }) as Built<Y>,
   /** Free text for what no other kind says; planners cannot subgoal on it. */
   custom: (text: string): Predicate => ({ kind: 'custom', text }),
   /** An unobserved target (`<target>` on the wire). */

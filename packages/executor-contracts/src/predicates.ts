@@ -38,6 +38,8 @@ export type Placeholder = z.infer<typeof PlaceholderSchema>;
 const slot = <T extends z.ZodType>(schema: T) => z.union([schema, PlaceholderSchema]);
 const TargetSchema = slot(BlockPosSchema);
 const CountSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** A block y (feet level): any safe integer, negative below sea level's zero (-64 is the 1.18+ bedrock floor). */
+const LevelSchema = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 /** What `out_of` gets the body out of. */
 const FluidSchema = z.enum(['lava', 'fire', 'water']);
@@ -51,16 +53,18 @@ const CLOSED_SLOTS = {
   destination: z.string().regex(SLOT),
   distance: z.number().finite().nonnegative(),
   fluid: FluidSchema,
+  level: LevelSchema,
 };
 
 /** The predicate kinds over one choice of slot schemas. */
-function predicateKinds<I extends z.ZodType, N extends z.ZodType, C extends z.ZodType, D extends z.ZodType, T extends z.ZodType, F extends z.ZodType>(slots: {
+function predicateKinds<I extends z.ZodType, N extends z.ZodType, C extends z.ZodType, D extends z.ZodType, T extends z.ZodType, F extends z.ZodType, L extends z.ZodType>(slots: {
   readonly item: I;
   readonly name: N;
   readonly count: C;
   readonly destination: D;
   readonly distance: T;
   readonly fluid: F;
+  readonly level: L;
 }) {
   return z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('has_item'), item: slots.item, count: slots.count, mode: z.enum(['at_least', 'gain']) }).strict(),
@@ -77,6 +81,9 @@ function predicateKinds<I extends z.ZodType, N extends z.ZodType, C extends z.Zo
     z.object({ kind: z.literal('chat_echoed') }).strict(),
     z.object({ kind: z.literal('structure'), state: z.enum(['built', 'observed']) }).strict(),
     z.object({ kind: z.literal('out_of'), fluid: slots.fluid }).strict(),
+    z.object({ kind: z.literal('seen_mob'), mob: slots.name }).strict(),
+    z.object({ kind: z.literal('in_biome'), biome: slots.name }).strict(),
+    z.object({ kind: z.literal('below_y'), y: slots.level }).strict(),
     z.object({ kind: z.literal('custom'), text: z.string().min(1).max(MAX_PREDICATE_LENGTH).regex(/^[^\n\r]*$/) }).strict(),
   ]);
 }
@@ -98,6 +105,7 @@ export const PredicateTemplateSchema = predicateKinds({
   destination: slot(CLOSED_SLOTS.destination),
   distance: slot(CLOSED_SLOTS.distance),
   fluid: slot(CLOSED_SLOTS.fluid),
+  level: slot(CLOSED_SLOTS.level),
 });
 export type PredicateTemplate = z.infer<typeof PredicateTemplateSchema>;
 
@@ -175,6 +183,12 @@ export function formatPredicate(predicate: PredicateTemplate): string {
       return `structure:${predicate.state}`;
     case 'out_of':
       return `out_of:${formatSlot(predicate.fluid)}`;
+    case 'seen_mob':
+      return `seen_mob:${formatSlot(predicate.mob)}`;
+    case 'in_biome':
+      return `in_biome:${formatSlot(predicate.biome)}`;
+    case 'below_y':
+      return `y:<=${formatSlot(predicate.y)}`;
     case 'custom':
       return `custom:${predicate.text}`;
   }
@@ -213,6 +227,13 @@ function readThreat(rest: string | undefined): unknown {
   return match ? { kind: 'distance_from_threat', atLeast: readSlot(match[1], Number) } : undefined;
 }
 
+/** `y:+<n>` (rose) or `y:<=<y>` (below_y). */
+function readLevel(rest: string | undefined): unknown {
+  if (rest?.startsWith('+')) return { kind: 'rose', blocks: readSlot(rest.slice(1), (n) => (/^\d+$/.test(n) ? Number(n) : undefined)) };
+  if (rest?.startsWith('<=')) return { kind: 'below_y', y: readSlot(rest.slice(2), (n) => (/^-?\d+$/.test(n) ? Number(n) : undefined)) };
+  return undefined;
+}
+
 const fixed = (text: string, value: object): Reader => (rest) => (rest === text ? value : undefined);
 const target = (kind: PredicateKind): Reader => (rest) => ({ kind, position: parseTarget(rest ?? '') });
 
@@ -238,12 +259,14 @@ const READERS: Record<string, { readonly read: Reader; readonly expected: string
     expected: 'equipped:<destination>=<item>',
   },
   hurt: { read: readHurt, expected: 'hurt:<entity>#<id> or hurt:<placeholder>' },
-  y: { read: (rest) => (rest?.startsWith('+') ? { kind: 'rose', blocks: readSlot(rest.slice(1), (n) => (/^\d+$/.test(n) ? Number(n) : undefined)) } : undefined), expected: 'y:+<n> with n ≥ 1' },
+  y: { read: readLevel, expected: 'y:+<n> with n ≥ 1, or y:<=<y> with y an integer' },
   distance_from_threat: { read: readThreat, expected: 'distance_from_threat[:>=<distance>]' },
   food: { read: fixed('rose', { kind: 'food_rose' }), expected: 'food:rose' },
   chat: { read: fixed('echoed', { kind: 'chat_echoed' }), expected: 'chat:echoed' },
   structure: { read: (rest) => ({ kind: 'structure', state: rest }), expected: 'structure:built or structure:observed' },
   out_of: { read: (rest) => ({ kind: 'out_of', fluid: readSlot(rest) }), expected: 'out_of:lava, out_of:fire or out_of:water' },
+  seen_mob: { read: (rest) => ({ kind: 'seen_mob', mob: readSlot(rest) }), expected: 'seen_mob:<mob> (an entity name like sheep)' },
+  in_biome: { read: (rest) => ({ kind: 'in_biome', biome: readSlot(rest) }), expected: 'in_biome:<biome> (a biome name like desert)' },
   custom: { read: (rest) => ({ kind: 'custom', text: rest }), expected: 'custom:<text> (one line, ≤ 512 characters)' },
 };
 

@@ -36,6 +36,9 @@ const predicate: fc.Arbitrary<Predicate> = fc.oneof(
   fc.constant(pred.chatEchoed()),
   fc.constantFrom('built' as const, 'observed' as const).map(pred.structure),
   fc.stringMatching(/^[^\n\r]{1,60}$/).map(pred.custom),
+  name.map(pred.seenMob),
+  name.map(pred.inBiome),
+  int.map(pred.belowY),
 );
 
 // Every predicate string the repository produces today (capabilities' guards and acceptance, planners' effects).
@@ -46,6 +49,7 @@ const PRODUCED = [
   'air:3,64,1', 'air:<target>', 'block:1,64,2=dirt', 'block:<position>=oak_planks', 'equipped:hand=wooden_pickaxe',
   'equipped:off-hand=shield', 'hurt:zombie#12', 'hurt:<entity>', 'y:+3', 'distance_from_threat', 'distance_from_threat:>=8',
   'distance_from_threat:>=2.5', 'food:rose', 'chat:echoed', 'structure:built', 'structure:observed',
+  'seen_mob:sheep', 'in_biome:desert', 'y:<=16', 'y:<=-54',
 ];
 
 describe('predicates', () => {
@@ -87,6 +91,14 @@ describe('predicates', () => {
       ['within_reach:1,2', 'expected within_reach:<x>,<y>,<z>'],
       ['within_reach:1.5,2,3', 'expected within_reach:<x>,<y>,<z>'],
       ['y:3', 'expected y:+<n>'],
+      ['y:<=', 'y:<=<y> with y an integer'],
+      ['y:<=1.5', 'y:<=<y> with y an integer'],
+      ['y:<=+3', 'y:<=<y> with y an integer'],
+      ['y:>=3', 'y:<=<y> with y an integer'],
+      ['seen_mob:', 'expected seen_mob:<mob>'],
+      ['seen_mob:Sheep', 'expected seen_mob:<mob>'],
+      ['in_biome:snowy plains', 'expected in_biome:<biome>'],
+      ['in_biome', 'expected in_biome:<biome>'],
       ['hungry:yes', 'unknown predicate kind "hungry"'],
       ['', 'unknown predicate kind ""'],
       ['custom:', 'expected custom:<text>'],
@@ -119,6 +131,24 @@ describe('predicates', () => {
     expect(parseBlockKey('1,64,-1')).toEqual({ x: 1, y: 64, z: -1 });
     for (const bad of ['1,2', '1,2,3,4', '1.5,2,3', 'a,b,c', '', '99999999999999999999,0,0']) expect(parseBlockKey(bad), bad).toBeUndefined();
     fc.assert(fc.property(int, int, int, (x, y, z) => void expect(parseBlockKey(blockKey({ x, y, z }))).toEqual({ x, y, z })));
+  });
+
+  it('mobs, biomes and depth: seen_mob, in_biome and below_y (y:<=n), typed, with templates for declarations', () => {
+    expect(parsePredicate('seen_mob:sheep')).toEqual({ ok: true, predicate: { kind: 'seen_mob', mob: 'sheep' } });
+    expect(parsePredicate('in_biome:dark_forest')).toEqual({ ok: true, predicate: { kind: 'in_biome', biome: 'dark_forest' } });
+    expect(parsePredicate('y:<=-54')).toEqual({ ok: true, predicate: { kind: 'below_y', y: -54 } });
+    // y:+n is still `rose`: the two share the prefix, told apart by the sign
+    expect(parsePredicate('y:+3')).toEqual({ ok: true, predicate: { kind: 'rose', blocks: 3 } });
+    expect([pred.seenMob('cow'), pred.inBiome('desert'), pred.belowY(16), pred.belowY(-0)].map(formatPredicate)).toEqual(['seen_mob:cow', 'in_biome:desert', 'y:<=16', 'y:<=0']);
+    expect(parsePredicate(formatPredicate(pred.belowY(-0)))).toEqual({ ok: true, predicate: pred.belowY(-0) });
+    // a declaration over symbolic args: refused on a step, read as a template
+    for (const text of ['seen_mob:<mob>', 'in_biome:<biome>', 'y:<=<depth>']) {
+      expect(parsePredicate(text)).toMatchObject({ ok: false, reason: expect.stringContaining('a step must give the value') });
+      const template = parsePredicate(text, { templates: true });
+      expect(template.ok && formatPredicate(template.predicate)).toBe(text);
+    }
+    expect(PredicateSchema.safeParse({ kind: 'below_y', y: 2.5 }).success).toBe(false);
+    expect(PredicateSchema.safeParse({ kind: 'seen_mob', mob: 'sheep', extra: 1 }).success).toBe(false);
   });
 
   it('builders floor positions and feed precondMissing / effectsUnmet with wire strings', () => {

@@ -92,6 +92,8 @@ interface ModeState {
   attempts: number;
   holdUntil: number;
   gaveUp: boolean;
+  /** Engaged with no fast path now (low health, nothing near, a full food bar): re-checked every tick, and defense still waits. */
+  stalled: boolean;
   deferredFor: string | undefined;
 }
 
@@ -107,7 +109,7 @@ function fastStep(mode: ModeName, type: string, args: Record<string, unknown>): 
 export function createModes(options: ModesOptions): Modes {
   const config = resolveModesConfig(options.profile, options.config);
   const now = options.now ?? Date.now;
-  const state = Object.fromEntries(BODY_MODES.map((m) => [m, { active: false, attempts: 0, holdUntil: 0, gaveUp: false, deferredFor: undefined }])) as Record<BodyMode, ModeState>;
+  const state = Object.fromEntries(BODY_MODES.map((m) => [m, { active: false, attempts: 0, holdUntil: 0, gaveUp: false, stalled: false, deferredFor: undefined }])) as Record<BodyMode, ModeState>;
   const preempts: Record<ModeName, number> = { hazard_block: 0, drowning: 0, low_health: 0, defense: 0, hunger: 0 };
   const healthLog: { at: number; health: number }[] = [];
   let controller: ModeName | undefined;
@@ -207,10 +209,12 @@ export function createModes(options: ModesOptions): Modes {
       }
       const step = fastPath(mode, s);
       if (typeof step === 'string') {
-        st.gaveUp = true; // nothing to do until the mode releases and rises again
-        emit({ type: 'no_fast_path', mode, atMs: at, reason: step });
+        // Nothing to do now; a hostile coming near (flee) or room in the food bar (eat) gives one on a later tick.
+        if (!st.stalled) emit({ type: 'no_fast_path', mode, atMs: at, reason: step });
+        st.stalled = true;
         continue;
       }
+      st.stalled = false;
       st.attempts += 1;
       st.holdUntil = at + config.holdMs;
       st.deferredFor = undefined;
@@ -231,7 +235,7 @@ export function createModes(options: ModesOptions): Modes {
         const st = state[mode];
         const engaged = reasons[mode] !== undefined;
         if (engaged === st.active) continue;
-        Object.assign(st, { active: engaged, attempts: 0, gaveUp: false, holdUntil: 0, deferredFor: undefined });
+        Object.assign(st, { active: engaged, attempts: 0, gaveUp: false, stalled: false, holdUntil: 0, deferredFor: undefined });
         emit({ type: 'signal', mode, edge: engaged ? 'rise' : 'fall', atMs: at, reason: reasons[mode] ?? 'released' });
         if (isEmergency(mode)) (engaged ? emergencies.onset : emergencies.released)(mode, at);
       }
@@ -244,12 +248,14 @@ export function createModes(options: ModesOptions): Modes {
       const near = nearest !== undefined && nearest.distance <= config.dangerWithinBlocks;
       if (near !== dangerNear) (near ? emergencies.onset : emergencies.released)('defense', now());
       dangerNear = near;
-      // self-preservation outranks defense: while a body mode is engaged (and not given up) the reflex waits
+      // self-preservation outranks defense: while a body mode is engaged (and not given up) the reflex waits; a stalled
+      // low_health too, so a hurt bot never picks a fight: it flees (low_health's fast path) once the hostile is near
       const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && !state[m].gaveUp);
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
       reflex.tick(tickId, seen);
     },
-    inControl: () => inFlight !== undefined || reflex.inControl() || BODY_MODES.some((m) => state[m].active && !state[m].gaveUp),
+    // a stalled mode holds the reflex back but does not drive the body
+    inControl: () => inFlight !== undefined || reflex.inControl() || BODY_MODES.some((m) => state[m].active && !state[m].gaveUp && !state[m].stalled),
     status: () => ({
       active: BODY_MODES.filter((m) => state[m].active),
       controller,

@@ -78,6 +78,13 @@ export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Bo
   readonly limits: AttemptLimits;
   /** The step's declared effects, checked after acceptance. */
   readonly effects: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown } | undefined;
+  /** A resume after a preemption: the interrupted attempt's `pre`, kept (no new observe) so what it did before counts. */
+  readonly resumedPre?: ObservedPre | undefined;
+}
+
+/** An attempt's `pre` observation, boxed (observe may return undefined). */
+export interface ObservedPre {
+  readonly value: unknown;
 }
 
 /** The verdict of a trip: preempted, the plan's stop reason (cancelled, closed, disconnected), or the watchdog's failure. */

@@ -4,7 +4,7 @@ import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptReceiver, type AttemptResult, type TripCode } from './attempt-result.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptReceiver, type AttemptResult, type ObservedPre, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
@@ -35,7 +35,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** Whether this attempt holds a deadline on the executor's watchdog timer. */
   #armed = false;
   #graceTimer: TimerHandle | undefined;
-  #pre: unknown;
+  /** The `pre` the runner started from (unset until it started): a resume after a preemption continues from it. */
+  pre: ObservedPre | undefined;
   #observables: Record<string, unknown> | undefined;
   // Bound on first use, not as per-instance arrow fields (one closure fewer per attempt when unused).
   #onTimer: (() => void) | undefined;
@@ -77,7 +78,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
         if (signal.aborted) this.trip('aborted');
         else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       }
-      if (this.#phase !== Phase.ended) this.#observe(this.#startRunner);
+      if (this.o.resumedPre && this.#phase !== Phase.ended) this.#startRunner(this.o.resumedPre.value);
+      else if (this.#phase !== Phase.ended) this.#observe(this.#startRunner);
     } catch (error) {
       this.#settleError(error);
     }
@@ -90,7 +92,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
 
   /** Arms the watchdogs and starts the runner; its settlement is read by #runnerSettled. */
   #startRunner(pre: unknown): void {
-    this.#pre = pre;
+    this.pre = this.o.resumedPre ?? { value: pre };
     const now = this.o.rt.clock.now();
     this.#dispatchAt = this.#lastActivity = now;
     this.#ttfaAt = now + this.o.limits.ttfaMs;
@@ -288,7 +290,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** V4: the capability's acceptance, then the step's declared effects. */
   #accept(post: unknown): void {
     // checkAcceptance never throws, whatever acceptance returns (contracts).
-    const unmet = checkAcceptance(this.o.capability, this.#pre, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body);
+    const unmet = checkAcceptance(this.o.capability, this.pre?.value, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body);
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] } });
     const observables = this.#observables;
     this.#settle(observables ? { kind: 'ok', acceptance: ACCEPTED, observables } : { kind: 'ok', acceptance: ACCEPTED });

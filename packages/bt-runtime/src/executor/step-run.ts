@@ -4,7 +4,7 @@ import type { ProvenanceRecord } from '../provenance/provenance.js';
 import type { Attempt } from './attempt.js';
 import { handedOver, handOver, newAttempt, type AttemptOf, type SettleOutcome } from './attempt-start.js';
 import type { InFlight } from './idempotency.js';
-import { NO_TRACE, type AttemptResult, type StepScope } from './attempt-result.js';
+import { NO_TRACE, type AttemptResult, type ObservedPre, type StepScope } from './attempt-result.js';
 import { stopFailure } from './plan-context.js';
 import { backoffMs, backoffWait, type Wake } from './policy.js';
 import { declaredPrecondsFailure, type takeBaseline } from './predicates.js';
@@ -16,10 +16,7 @@ import type { ActiveStepState, StepRef } from './types.js';
 /** What an attempt's result means for the loop: the step's outcome, or go round again. */
 type Next = StepOutcome | undefined;
 
-/**
- * One step's machine after its checks (phases and their edges: step.ts): take the slot, then guard →
- * attempt → retry after backoff, yielding to preemptions at safe points and resuming after, until it ends.
- */
+/** One step's machine after its checks (phases, edges: step.ts): slot, guard → attempt → retry after backoff, yielding to preemptions and resuming, until it ends. */
 export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, AttemptOf {
   readonly ref: StepRef;
   readonly fastPath: boolean;
@@ -40,8 +37,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   #holding = false;
   #ttfaMs: number | undefined;
   #acceptance: ProvenanceRecord['acceptance'];
-  /** The predicate evaluator's baseline, taken before the first attempt (gains are measured from it). */
+  /** The evaluator's baseline, taken before the first attempt (gains count from it), and a preempted attempt's `pre`, which its resume continues from. */
   baseline: ReturnType<typeof takeBaseline> | undefined;
+  resumedPre: ObservedPre | undefined;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
   /** Where the running attempt's end goes: run()'s promise (its first attempt), or the loop that awaits it. */
@@ -220,8 +218,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
     if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
     if (result.kind === 'aborted') return this.#fail(result.failure);
+    // An interrupted attempt is not a failed one: it does not use up a retry, and its resume keeps its `pre`.
+    this.resumedPre = result.kind === 'preempted' ? (attempt.pre ?? this.resumedPre) : undefined;
     if (result.kind === 'preempted') {
-      // An interrupted attempt is not a failed one: it does not use up a retry.
       this.attempt -= 1;
       this.#to(Phase.interrupted);
       return undefined;

@@ -139,11 +139,11 @@ async function search(ctx: BotRunContext, args: ExploreArgs): Promise<Failure | 
   }
 }
 
-/** The effect a target declares: the block near (`near_block:<block>`), else a documented custom predicate. */
+/** The effect a target declares: the block near (`near_block:<block>`), the mob in sight (`seen_mob:<mob>`) or the biome (`in_biome:<biome>`). */
 function exploreEffects(target: ExploreArgs['target'] | { placeholder: string }): PredicateTemplate[] {
   if ('placeholder' in target) return [pred.nearBlock(pred.placeholder('block'))];
   if (target.block) return [pred.nearBlock(target.block)];
-  return [pred.custom(target.mob ? `sees_mob:${target.mob}` : `in_biome:${target.biome}`)];
+  return [target.mob ? pred.seenMob(target.mob) : pred.inBiome(target.biome ?? '')];
 }
 
 /** Finds a block, biome or mob not in view: a bounded spiral search that remembers the ground it searched. */

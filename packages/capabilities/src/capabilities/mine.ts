@@ -51,13 +51,16 @@ function toolFor(target: MineArgs['target']): string {
   return kind ? ORES[kind].tool : 'wooden_pickaxe';
 }
 
-/** The declared effects: the ore's drop gained, and/or the feet at or below the depth (custom `y<=<depth>`). */
-function mineEffects(target: MineArgs['target'] | { placeholder: string }, count: number): PredicateTemplate[] {
+/**
+ * The declared effects: the ore's drop gained, and/or the feet at or below the depth (`y:<=<depth>`) — not
+ * declared when the step climbs back to the surface (`surfaced`): then the feet end above it.
+ */
+function mineEffects(target: MineArgs['target'] | { placeholder: string }, count: number, surfaced = false): PredicateTemplate[] {
   if ('placeholder' in target) return [pred.gained(pred.placeholder('ore_drop'), 1)];
   const kind = target.ore === undefined ? undefined : oreKind(target.ore);
   const effects: PredicateTemplate[] = [];
   if (kind) effects.push(pred.gained(ORES[kind].drop, count));
-  if (target.depth !== undefined) effects.push(pred.custom(`y<=${target.depth}`));
+  if (target.depth !== undefined && !surfaced) effects.push(pred.belowY(target.depth));
   return effects;
 }
 
@@ -108,7 +111,7 @@ export const mine = defineBotCapability({
   inputSchema: MineArgsSchema,
   expectedDurationMs: 120_000,
   preconds: (args) => [pred.hasItem('placeholder' in args.target ? pred.placeholder('pickaxe') : toolFor(args.target), 1)],
-  effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1),
+  effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1, args.returnToSurface === true),
   guard: ({ body }, { target }) => {
     const kind = target.ore === undefined ? undefined : oreKind(target.ore);
     const block = body.registry.blocksByName[kind ? oreBlocks(kind)[0]! : 'stone'];
