@@ -2,6 +2,9 @@ import type { PredicateEvaluator } from '@sinew/bt-runtime';
 import { type ItemRef, type Predicate, type PredicateKind } from '@sinew/executor-contracts';
 import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
+import { biomeAt } from './body/biomes.js';
+import { alive } from './body/combat.js';
+import { nearestEntityNamed } from './body/entities.js';
 import { outOfFluid } from './body/fluids.js';
 import { blockMatcher, eyeDistance, isAir, nearestBlock, REACH, toBlockVec } from './body/geometry.js';
 import type { SinewBot } from './bot.js';
@@ -13,11 +16,15 @@ interface Baseline {
   readonly food: number;
 }
 
-const KINDS: readonly PredicateKind[] = ['has_item', 'near_block', 'within_reach', 'at', 'air_at', 'block_at', 'equipped', 'rose', 'food_rose', 'out_of'];
+const KINDS: readonly PredicateKind[] = ['has_item', 'near_block', 'within_reach', 'at', 'air_at', 'block_at', 'equipped', 'rose', 'food_rose', 'out_of', 'seen_mob', 'in_biome', 'below_y'];
+
+/** How far a mob counts as seen (`seen_mob`): the distance `explore` looks for one. */
+const MOB_SIGHT = 32;
 
 /**
  * The predicate evaluator for a mineflayer bot: checks step `preconds`/`effects` on the live bot
- * (inventory, blocks around, position, held items, food, fluids around the body). Pass it as `createExecutor({ predicates })`.
+ * (inventory, blocks around, position, held items, food, fluids around the body, mobs in sight, the biome and
+ * height of its feet). Pass it as `createExecutor({ predicates })`.
  *
  * @example
  * const executor = createExecutor({ registry: createStandardRegistry(), body: bot, predicates: minecraftPredicates });
@@ -56,6 +63,14 @@ function holds(predicate: Predicate, bot: Bot, baseline: Baseline | undefined): 
       return baseline !== undefined && bot.food > baseline.food;
     case 'out_of':
       return outOfFluid(bot, predicate.fluid);
+    case 'seen_mob': {
+      const mob = nearestEntityNamed(bot as SinewBot, predicate.mob, MOB_SIGHT);
+      return mob !== undefined && alive(bot as SinewBot, mob);
+    }
+    case 'in_biome':
+      return biomeAt(bot, bot.entity.position.floored()) === predicate.biome;
+    case 'below_y':
+      return Math.floor(bot.entity.position.y) <= predicate.y;
     default:
       return false;
   }

@@ -1,6 +1,6 @@
 import { createExecutor } from '@sinew/bt-runtime';
-import { give, setBlock } from '@sinew/testkit';
-import { describe, expect, it } from 'vitest';
+import { give, setBlock, spawnMob } from '@sinew/testkit';
+import { describe, expect, it, vi } from 'vitest';
 import { createStandardRegistry, minecraftPredicates } from '../src/index.js';
 import { useWorld } from './world.js';
 
@@ -77,5 +77,18 @@ describe('minecraftPredicates: step preconds/effects checked on the live bot', (
   it('a kind the evaluator cannot check (or an unobserved target) is refused with invalid_args, never dispatched', async () => {
     expect(await step('chat', { message: 'hi' }, { effects: ['chat:echoed'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });
     expect(await step('chat', { message: 'hi' }, { preconds: ['air:<target>'] })).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_args' } });
+  });
+
+  it('reads mobs in sight, the biome and the height of the feet: seen_mob, in_biome, below_y (what explore and mine declare)', async () => {
+    const { server, bot } = world;
+    const feet = Math.floor(bot.entity.position.y);
+    expect(await step('chat', { message: 'here' }, { preconds: [`y:<=${feet}`, 'in_biome:plains'] })).toMatchObject({ status: 'succeeded' });
+    expect(await step('chat', { message: 'high' }, { preconds: [`y:<=${feet - 1}`] })).toMatchObject({ status: 'failed', failure: { code: 'precond_missing', missing: [`y:<=${feet - 1}`] } });
+    expect(await step('chat', { message: 'dry' }, { preconds: ['in_biome:desert'] })).toMatchObject({ status: 'failed', failure: { code: 'precond_missing', missing: ['in_biome:desert'] } });
+    expect(await step('chat', { message: 'alone' }, { preconds: ['seen_mob:cow'] })).toMatchObject({ status: 'failed', failure: { code: 'precond_missing', missing: ['seen_mob:cow'] } });
+    const cow = await spawnMob(server, 'cow', server.spawn.offset(5, 0, 3));
+    await vi.waitFor(() => expect(Object.values(bot.entities).some((e) => e.id === cow.id)).toBe(true), { timeout: 10_000 });
+    expect(await step('chat', { message: 'moo' }, { preconds: ['seen_mob:cow'] })).toMatchObject({ status: 'succeeded' });
+    expect(minecraftPredicates.holds({ kind: 'seen_mob', mob: 'sheep' }, bot, undefined)).toBe(false);
   });
 });

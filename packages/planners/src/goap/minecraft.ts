@@ -11,8 +11,6 @@ import type { ActionVariant, GoapDomain } from './actions.js';
 
 /** How many recipe variants per item the search considers (best ranked first). */
 const RECIPE_VARIANTS = 2;
-/** What `hunt`/`shear` need and `explore { target: { mob } }` declares it makes hold: the mob in sight. */
-const seesMob = (mob: string): Predicate => pred.custom(`sees_mob:${mob}`);
 /** How far one `explore` step may search (blocks from where it starts; the capability's own default). */
 const EXPLORE_RADIUS = 64;
 
@@ -77,10 +75,8 @@ export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDoma
       }
     },
     produce(wanted, world) {
-      // A custom predicate carries no placeholder to unify with: the mob is read back and explore's own declared effects checked by the search.
-      if (wanted.kind === 'custom' && wanted.text.startsWith('sees_mob:')) {
-        return [{ verb: 'explore', variant: { args: { target: { mob: wanted.text.slice('sees_mob:'.length) }, maxRadius } } }];
-      }
+      // What `hunt`/`shear` need, and `explore { target: { mob } }` declares (`seen_mob:<mob>`); the search checks explore's own declared effects.
+      if (wanted.kind === 'seen_mob') return [{ verb: 'explore', variant: { args: { target: { mob: wanted.mob }, maxRadius } } }];
       if (wanted.kind === 'near_block' || wanted.kind === 'within_reach') return walks(wanted, world);
       return wanted.kind === 'has_item' && typeof wanted.item === 'string' ? wildVariants(book, context, { ...wanted, item: wanted.item }, world) : [];
     },
@@ -129,7 +125,7 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
 function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<Predicate, { kind: 'has_item' }> & { item: string }, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
   const { item, count } = wanted;
   const found: { verb: string; variant: ActionVariant }[] = [];
-  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [seesMob(mob)] : []);
+  const seen = (mob: string): Predicate[] => (context.verbs.has('explore') ? [pred.seenMob(mob)] : []);
   for (const source of itemSources(book, item, context)) {
     if (source.verb === 'mine') for (const variant of digVariants(book, context, item, count, world, 'mine')) found.push({ verb: 'mine', variant });
     if (source.verb === 'hunt') found.push({ verb: 'hunt', variant: { args: { animal: source.mob, count }, preconds: seen(source.mob), effects: [wanted] } });

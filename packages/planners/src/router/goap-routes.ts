@@ -2,7 +2,7 @@
 // (`goap`) and to the collaborative planner (a model's proposal checked against the declarations).
 import type { RouteRule } from './router.js';
 
-const KIND = '(?:has_item|near_block|within_reach|at|air|block|equipped|out_of|structure|custom|y)';
+const KIND = '(?:has_item|near_block|within_reach|at|air|block|equipped|out_of|structure|seen_mob|in_biome|custom|y)';
 /** A goal written as predicates (`has_item:torch:4 near_block:crafting_table`): every word `<kind>:<rest>`. */
 // Words and separators never overlap, so a long goal that is not predicates fails in linear time.
 export const PREDICATE_GOAL = new RegExp(`^${KIND}:[^\\s,]+(?:[\\s,]+${KIND}:[^\\s,]+)*[\\s,]*$`);

@@ -196,7 +196,7 @@ describe('createGoapPlanner over createStandardRegistry() declarations', () => {
   });
 });
 
-// Issue 31 item 2: explore comes from its declared effects (`near_block:<block>` for `target.block`, `sees_mob:<mob>`),
+// Issue 31 item 2: explore comes from its declared effects (`near_block:<block>` for `target.block`, `seen_mob:<mob>`),
 // only where the known world lacks the source, one per block, each bounded by its maxRadius.
 describe('goap decides when to explore (generated-world sources, the standard verbs)', () => {
   const registry = createStandardRegistry();
@@ -238,7 +238,7 @@ describe('goap decides when to explore (generated-world sources, the standard ve
     expect(summary(plan('has_item:dirt:3', world({}, {})))).toEqual(['gather {"block":"dirt","count":3,"maxDistance":48}']);
   });
 
-  it('an animal is never in the snapshot: explore for the mob (its declared sees_mob effect) before the hunt', () => {
+  it('an animal is never in the snapshot: explore for the mob (its declared seen_mob effect) before the hunt', () => {
     const steps = plan('has_item:beef:2', bare);
     expect(summary(steps)).toEqual(['explore {"target":{"mob":"cow"},"maxRadius":64}', 'hunt {"animal":"cow","count":2,"maxDistance":32}']);
     expect(steps[1]!.preconds).toEqual([steps[0]!.effects![0]]);
