@@ -155,6 +155,7 @@ describe('event listeners', () => {
     offOther();
     await s.executor.run(plan('slip', 'third'));
     expect(calls).toEqual(['a:first', 'b:first', 'b:second']);
+    expect(s.log.lines).toEqual([]);
   });
 
   it('one that throws is logged with the event, and the listeners after it still run', async () => {
