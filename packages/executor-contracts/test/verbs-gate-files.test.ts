@@ -100,6 +100,13 @@ describe('sinew-verbs manifest and check on .mjs modules', () => {
     expect(ManifestSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).capabilities.map((cap) => cap.name)).toEqual(['fish']);
   });
 
+  it('a manifest that cannot be written is an unexpected error (exit 2), with the cause', async () => {
+    const run = await gate('manifest', '--registry', oneRegistry, '--out', join(root, 'no-such-folder/manifest.json'));
+    expect([run.code, run.out]).toEqual([2, '']);
+    expect(run.err).toMatch(/^sinew-verbs: unexpected error: Error: ENOENT/);
+    expect(run.err).not.toContain('--help');
+  });
+
   it('prints the manifest of the export named by --export', async () => {
     const run = await gate('manifest', '--registry', twoRegistries, '--export', 'land', '--timeout', '20000');
     expect(run.code).toBe(0);
@@ -117,26 +124,28 @@ describe('sinew-verbs manifest and check on .mjs modules', () => {
 
 describe('sinew-verbs refuses with exit 2 and the reason', () => {
   it.each([
-    [['manifest', '--registry', twoRegistries], 'exports several registries (land, sea); pick one with --export <name>'],
-    [['manifest', '--registry', twoRegistries, '--export', 'river'], 'has no export "river" (exports: land, sea)'],
-    [['manifest', '--registry', noRegistry], 'exports no CapabilityRegistry (exports: nothing)'],
-    [['manifest', '--registry', throwingManifest], 'throws.mjs: manifest() failed: half-built'],
-    [['manifest', '--registry', badManifest], 'bad.mjs: the registry produced a bad manifest:'],
-    [['manifest', '--registry', `${root}/reg/registry.yaml`], 'registry.yaml: expected a .ts/.js module or a manifest .json'],
-    [['manifest', '--registry', `${root}/reg`], 'expected a .ts/.js module or a manifest .json'],
-    [['manifest', '--registry', `${root}/reg/missing.mjs`], 'missing.mjs does not exist'],
-    [['check', '--registry', registryJson, '--planner', throwingPlanner], 'throws.mjs#grumpy: verbs() threw: no verbs today'],
-    [['check', '--registry', registryJson, '--planner', badPlanner], 'bad.mjs#sloppy: verbs() must return verb strings:'],
-    [['check', '--registry', registryJson, '--planner', noRegistry], 'exports no Planner (an object with verbs()) and no array of verb strings (exports: nothing)'],
-    [['check', '--registry', registryJson, '--planner', registryJson.replace('.json', '.txt')], 'cannot read'],
-    [['check', '--registry', registryJson, '--planner', file('plan/notes.md', '- fish\n')], 'notes.md: expected a verbs .json or a .ts/.js module'],
-    [['check', '--registry', registryJson, '--planner', verbsJson, '--timeout', '0'], 'must be > 0\n  → at --timeout'],
-    [['check', '--registry', registryJson, '--planner', verbsJson, '--timeout', '1.5'], 'must be a whole number of milliseconds'],
-    [['check', '--registry', '', '--planner', verbsJson], 'must not be empty\n  → at --registry'],
-    [['manifest', '--registry', registryJson, '--planner', verbsJson], 'Unrecognized key: "planner"'],
-    [['check', 'extra', 'words'], 'unexpected argument(s): extra words'],
-    [['check', '--registry'], "Option '--registry <value>' argument missing"],
-  ])('%j', async (args, message) => {
+    ['several registries, no --export', ['manifest', '--registry', twoRegistries], 'exports several registries (land, sea); pick one with --export <name>'],
+    ['--export names no export', ['manifest', '--registry', twoRegistries, '--export', 'river'], 'has no export "river" (exports: land, sea)'],
+    ['no registry export', ['manifest', '--registry', noRegistry], 'exports no CapabilityRegistry (exports: nothing)'],
+    ['manifest() throws', ['manifest', '--registry', throwingManifest], 'throws.mjs: manifest() failed: half-built'],
+    ['manifest() answers a bad manifest', ['manifest', '--registry', badManifest], 'bad.mjs: the registry produced a bad manifest:'],
+    ['registry of another extension', ['manifest', '--registry', `${root}/reg/registry.yaml`], 'registry.yaml: expected a .ts/.js module or a manifest .json'],
+    ['registry that is a folder', ['manifest', '--registry', `${root}/reg`], 'expected a .ts/.js module or a manifest .json'],
+    ['registry that does not exist', ['manifest', '--registry', `${root}/reg/missing.mjs`], 'missing.mjs does not exist'],
+    ['verbs() throws', ['check', '--registry', registryJson, '--planner', throwingPlanner], 'throws.mjs#grumpy: verbs() threw: no verbs today'],
+    ['verbs() answers an empty verb', ['check', '--registry', registryJson, '--planner', badPlanner], 'bad.mjs#sloppy: verbs() must return verb strings:'],
+    ['planner module with no planner', ['check', '--registry', registryJson, '--planner', noRegistry], 'exports no Planner (an object with verbs()) and no array of verb strings (exports: nothing)'],
+    ['planner file that does not exist', ['check', '--registry', registryJson, '--planner', registryJson.replace('.json', '.txt')], 'cannot read'],
+    ['planner of another extension', ['check', '--registry', registryJson, '--planner', file('plan/notes.md', '- fish\n')], 'notes.md: expected a verbs .json or a .ts/.js module'],
+    ['--timeout 0', ['check', '--registry', registryJson, '--planner', verbsJson, '--timeout', '0'], 'must be > 0\n  → at --timeout'],
+    ['--timeout not whole', ['check', '--registry', registryJson, '--planner', verbsJson, '--timeout', '1.5'], 'must be a whole number of milliseconds'],
+    ['empty --registry', ['check', '--registry', '', '--planner', verbsJson], 'must not be empty\n  → at --registry'],
+    ['manifest given --planner', ['manifest', '--registry', registryJson, '--planner', verbsJson], 'Unrecognized key: "planner"'],
+    ['extra positionals', ['check', 'extra', 'words'], 'unexpected argument(s): extra words'],
+    ['no command', [], 'missing command (manifest or check)'],
+    ['an unknown command', ['deploy', '--registry', registryJson], 'unknown command "deploy" (expected manifest or check)'],
+    ['a flag without its value', ['check', '--registry'], "Option '--registry <value>' argument missing"],
+  ])('%s', async (_label, args, message) => {
     const run = await gate(...args);
     expect(run.err).toContain(message);
     expect(run.err).toMatch(/^sinew-verbs: [^]*\nRun `sinew-verbs --help` for usage\.\n$/);
@@ -145,7 +154,7 @@ describe('sinew-verbs refuses with exit 2 and the reason', () => {
 });
 
 describe('sinew-verbs help', () => {
-  it.each([['--help'], ['-h'], ['help'], ['check', '-h']])('%j prints the usage and exits 0', async (...args) => {
+  it.each([['--help'], ['-h'], ['help'], ['check', '-h']])('%s prints the usage and exits 0', async (...args) => {
     const run = await gate(...args);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^sinew-verbs — compare the verbs planners emit/);
