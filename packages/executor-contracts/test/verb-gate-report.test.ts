@@ -34,7 +34,8 @@ const manifest = {
 };
 const place = { source: 'scan', file: 'plans/a,b.ts', line: 3, column: 5 };
 const scanned = { verb: 'fsh', ...place };
-const report: VerbReport = checkVerbs({
+// Built inside each test (not at import): Stryker picks the tests to rerun from what each test reached.
+const gateReport = (): VerbReport => checkVerbs({
   manifest,
   plannerVerbs: ['angle', scanned, scanned, { verb: 'fsh', source: 'scan', file: 'x.ts', line: 9 }, { verb: 'fsh', source: 'scan', file: 'y.ts' }, 'fish', 'zzz_top', { verb: 'zzz_top', source: 'llm.json' }, 'angle'],
 });
@@ -43,6 +44,7 @@ const unknownZzz = 'planner verb "zzz_top" has no capability (FM-01: the bot wou
 
 describe('checkVerbs', () => {
   it('counts, lists and orders the findings: by kind, then verb, then version', () => {
+    const report = gateReport();
     expect({ ...report, findings: report.findings.map((f) => [f.kind, f.severity, f.verb, f.version ?? '-']) }).toEqual({
       ok: false,
       errors: 5,
@@ -63,6 +65,7 @@ describe('checkVerbs', () => {
   });
 
   it('keeps where each verb came from, a bare string as the planner', () => {
+    const report = gateReport();
     expect(report.findings[1]).toEqual({ kind: 'unknown_verb', severity: 'error', verb: 'zzz_top', message: unknownZzz, locations: [{ source: 'planner' }, { source: 'llm.json' }] });
     expect(report.findings[0]).toMatchObject({ suggestions: ['fish'], locations: [place, place, { file: 'x.ts' }, { file: 'y.ts' }] });
     expect(report.findings[5]).toEqual({
@@ -92,6 +95,7 @@ describe('checkVerbs', () => {
 
 describe('formatVerbReport', () => {
   it('text: one line per finding, each distinct place once, the summary last', () => {
+    const report = gateReport();
     expect(formatVerbReport(report, 'text')).toBe(
       [
         `  error   [unknown_verb] ${unknownFsh}`,
@@ -115,6 +119,7 @@ describe('formatVerbReport', () => {
   });
 
   it('github: one annotation per location with a file (escaped), else one without, the summary last', () => {
+    const report = gateReport();
     const lines = formatVerbReport(report, 'github').split('\n');
     expect(lines.slice(0, 6)).toEqual([
       `::error file=plans/a%2Cb.ts,line=3,col=5,title=sinew-verbs unknown_verb::${unknownFsh}`,
