@@ -61,12 +61,19 @@ describe('defineCapability names the field and shows what arrived', () => {
     expect(patched({ version: 'v2' })).toBe('capability chop_tree: version: "v2" is not semver (major.minor.patch)');
     expect(patched({ version: ['1', '0', '0'] })).toBe('capability chop_tree: version: an array is not semver (major.minor.patch)');
     expect(patched({ version: 1 })).toBe('capability chop_tree: version: 1 is not semver (major.minor.patch)');
+    // An array whose text reads as semver is still not a version string.
+    expect(patched({ version: ['1.0.0'] })).toBe('capability chop_tree: version: an array is not semver (major.minor.patch)');
+  });
+
+  it('a name that is an array reading as a verb is still not a name', () => {
+    expect(refusalOf({ ...chop, name: ['chop_tree'] })).toMatchObject({ capability: '?', message: 'capability ?: name: expected a snake_case verb like `dig_block`, received an array' });
   });
 
   it('an inputSchema that is null, or has safeParse but is not a zod schema', () => {
     const expected = (shown: string) => `capability chop_tree: inputSchema: expected a zod schema (zod 4), received ${shown}`;
     expect(patched({ inputSchema: null })).toBe(expected('null'));
     expect(patched({ inputSchema: { safeParse: () => ({ success: true }) } })).toBe(expected('object'));
+    expect(patched({ inputSchema: { _zod: { def: { type: 'object' } } } })).toBe(expected('object'));
   });
 
   it('a behavior that is a function, or lacks its kind', () => {
@@ -95,6 +102,11 @@ describe('defineCapability keeps the options it was given and only those', () =>
   it('no expectedDurationMs key when none was given', () => {
     expect(Object.keys(defineCapability(chop))).not.toContain('expectedDurationMs');
     expect(defineCapability({ ...chop, expectedDurationMs: 900 }).expectedDurationMs).toBe(900);
+  });
+
+  it('an input schema that is not an object is kept as given (only objects are made strict)', () => {
+    const list = defineCapability({ ...chop, inputSchema: z.array(z.string()) });
+    expect(list.inputSchema.safeParse(['oak', 'birch'])).toEqual({ success: true, data: ['oak', 'birch'] });
   });
 
   it('strictArgs: false keeps an object schema in strip mode (unknown keys dropped, not refused)', () => {
