@@ -112,7 +112,7 @@ describe('a provenance sink that fails', () => {
     expect(lines).toEqual(['provenance sink write failed {"error":"disk full"}']);
   });
 
-  it('a sink without flush or close is fine; a throwing flush (at the plan's end) and a rejecting close are logged', async () => {
+  it('a sink without flush or close is fine; a throwing flush (when the plan ends) and a rejecting close are logged', async () => {
     const s = setup([
       { write: () => {} },
       {
