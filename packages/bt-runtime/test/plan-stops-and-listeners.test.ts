@@ -119,7 +119,7 @@ describe('a repair hook that does not help', () => {
   });
 
   it('one that answers an empty list of steps is no repair', async () => {
-    const s = setup({ repair: { repair: () => ({ steps: [], replace: true }) } });
+    const s = setup({ repair: { repair: () => ({ steps: [], replace: true, reason: 'nothing comes to mind' }) } });
     expect(await s.executor.run(plan('slip'))).toMatchObject({ status: 'failed', repairs: 0 });
     expect(await metric(s.metrics.registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'none' })).toBe(1);
     expect(await metric(s.metrics.registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'steps' })).toBe(0);

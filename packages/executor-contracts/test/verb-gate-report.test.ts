@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkVerbs, formatVerbReport, type VerbReport } from '../src/index.js';
+import { checkVerbs, formatVerbReport, type Manifest, type VerbReport } from '../src/index.js';
+
+type ManifestVersion = Manifest['capabilities'][number]['versions'][number];
 
 // One gate report over a registry with every kind of finding, pinned whole: which findings, in which order,
 // with which words, and how each output format prints them.
 
-const version = (number: string, extra: Record<string, unknown> = {}) => ({
+const version = (number: string, extra: Partial<ManifestVersion> = {}): ManifestVersion => ({
   version: number,
   description: 'd',
   inputSchema: {},
@@ -16,7 +18,7 @@ const version = (number: string, extra: Record<string, unknown> = {}) => ({
   runner: 'function',
   ...extra,
 });
-const manifest = {
+const manifest: Manifest = {
   manifestVersion: 1,
   capabilities: [
     { name: 'till_soil', aliases: [], versions: [version('0.1.0', { acceptance: 'unverified' })] },
