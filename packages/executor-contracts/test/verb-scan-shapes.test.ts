@@ -19,6 +19,10 @@ describe('a JSON Schema type is told apart from a verb by the object around it',
     expect(verbs("const s = { type: 'string', inner: { a: [1] }, enum: ['x'] };")).toEqual([]);
   });
 
+  it('reads the own level only up to the object’s closing brace, not into the next sibling object', () => {
+    expect(verbs("const pair = { a: { type: 'string' }, b: { enum: ['x'] } };")).toEqual(['string@1']);
+  });
+
   it('an object starting the text is still found', () => {
     expect(verbs("{ type: 'string', enum: ['a'] }")).toEqual([]);
   });

@@ -142,6 +142,7 @@ describe('sinew-verbs refuses with exit 2 and the reason', () => {
     ['empty --registry', ['check', '--registry', '', '--planner', verbsJson], 'must not be empty\n  → at --registry'],
     ['manifest given --planner', ['manifest', '--registry', registryJson, '--planner', verbsJson], 'Unrecognized key: "planner"'],
     ['extra positionals', ['check', 'extra', 'words'], 'unexpected argument(s): extra words'],
+    ['check with nothing to check', ['check', '--registry', registryJson], 'give at least one --planner or --scan'],
     ['no command', [], 'missing command (manifest or check)'],
     ['an unknown command', ['deploy', '--registry', registryJson], 'unknown command "deploy" (expected manifest or check)'],
     ['a flag without its value', ['check', '--registry'], "Option '--registry <value>' argument missing"],
