@@ -129,7 +129,7 @@ describe('a repair hook that does not help', () => {
 describe('failures the repair hook is never asked about', () => {
   it('an unknown verb, bad args and a cancelled plan end the plan without asking', async () => {
     let asked = 0;
-    const s = setup({ repair: { repair: () => ((asked += 1), { steps: [{ stepId: 'x', type: 'trudge' }], reason: 'try walking' }) } });
+    const s = setup({ repair: { repair: () => ((asked += 1), { steps: [{ stepId: 'x', type: 'trudge', args: {} }], reason: 'try walking' }) } });
     expect(await s.executor.run(plan('teleport'))).toMatchObject({ status: 'failed', failure: { code: 'unknown_verb' } });
     expect(await s.executor.run({ planId: 'p-args', intentId: 'i-7', steps: [{ stepId: 'a', type: 'slip', args: { speed: 3 } }] })).toMatchObject({ failure: { code: 'invalid_args' } });
     const cancel = new AbortController();
