@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkVerbs, formatVerbReport, type Manifest, type VerbReport } from '../src/index.js';
-
-type ManifestVersion = Manifest['capabilities'][number]['versions'][number];
+import { manifestVersion as version } from './manifest-version.js';
 
 // One gate report over a registry with every kind of finding, pinned whole: which findings, in which order,
 // with which words, and how each output format prints them.
 
-const version = (number: string, extra: Partial<ManifestVersion> = {}): ManifestVersion => ({
-  version: number,
-  description: 'd',
-  inputSchema: {},
-  safetyLevel: 'safe',
-  atomic: false,
-  preconds: [],
-  effects: [],
-  acceptance: 'verified',
-  runner: 'function',
-  ...extra,
-});
 const manifest: Manifest = {
   manifestVersion: 1,
   capabilities: [

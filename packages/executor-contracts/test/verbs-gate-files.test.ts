@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManifestSchema, VerbReportSchema } from '../src/index.js';
 import { runCli } from '../src/gate/cli.js';
+import { manifestVersion } from './manifest-version.js';
 
 // `sinew-verbs` in-process on a project written to a temp folder: manifest.json registries, verbs.json lists
 // and plain .mjs modules (no TypeScript, no workspace imports) so each load is quick. A registry module here
@@ -12,18 +13,7 @@ import { runCli } from '../src/gate/cli.js';
 const root = mkdtempSync(join(tmpdir(), 'sinew-gate-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const version = (extra: Record<string, unknown> = {}) => ({
-  version: '1.4.0',
-  description: 'x',
-  inputSchema: { type: 'object' },
-  safetyLevel: 'safe',
-  atomic: false,
-  preconds: [],
-  effects: [],
-  acceptance: 'verified',
-  runner: 'function',
-  ...extra,
-});
+const version = (extra: Parameters<typeof manifestVersion>[1] = {}) => manifestVersion('1.4.0', extra);
 const manifest = {
   manifestVersion: 1,
   capabilities: [
