@@ -36,9 +36,20 @@ export interface PlanLease {
   readonly history: JournalRead;
 }
 
-/** What claiming a step answered: run it, it already completed (its outcome), or another live plan holds its key. */
+/**
+ * A claim of the step's key left by an earlier owner that never recorded the step (its process died, or it gave the
+ * plan up): the step may have taken effect. `evidence` is what that owner's worker read from the world before it
+ * dispatched the step (see `StepRecovery.evidence`), as JSON came back: unknown until its verifier checks it.
+ */
+export interface PreviousDispatch {
+  /** The worker id that claimed it (`createFleetWorker({ id })`). */
+  readonly worker: string;
+  readonly evidence?: unknown;
+}
+
+/** What claiming a step answered: run it (`previous`: an earlier owner may have run it), it already completed (its outcome), or another live plan holds its key. */
 export type StepClaim =
-  | { readonly state: 'acquired'; readonly redispatch: boolean }
+  | { readonly state: 'acquired'; readonly previous?: PreviousDispatch }
   | { readonly state: 'duplicate'; readonly outcome: StepOutcome }
   | { readonly state: 'busy' }
   | { readonly state: 'fenced' };
@@ -54,8 +65,11 @@ export interface FleetJournal {
   release(lease: PlanLease): Promise<void>;
   /** The plan's history, oldest first. */
   history(planId: string): Promise<JournalRead>;
-  /** Marks a step's key in flight under the lease, or answers `duplicate` with the outcome any process recorded. */
-  claimStep(lease: PlanLease, key: string): Promise<StepClaim>;
+  /**
+   * Marks a step's key in flight under the lease (with the `evidence` its worker read from the world, JSON), or
+   * answers `duplicate` with the outcome any process recorded.
+   */
+  claimStep(lease: PlanLease, key: string, evidence?: unknown): Promise<StepClaim>;
   /** Appends under the lease; returns once Redis acknowledged it (fsync'd with appendfsync always); throws FleetWriteError when refused. */
   append(lease: PlanLease, record: JournalRecord): Promise<void>;
   /** The outcome of a completed key, from any process. */
@@ -66,6 +80,15 @@ export interface FleetJournal {
 
 /** One record per list entry, read exactly as the JSONL journal reads its lines (invalid ones skipped and counted). */
 const parseLines = (lines: readonly string[]): JournalRead => parseJournal(lines.join('\n'));
+
+/** An in-flight entry as BEGIN_STEP wrote it: `{ plan, holder: "token worker", evidence?: JSON text }`. */
+const InFlightEntrySchema = z.object({ plan: z.string(), holder: z.string(), evidence: z.string().optional() });
+
+function parsePrevious(text: string): PreviousDispatch {
+  const entry = InFlightEntrySchema.parse(JSON.parse(text));
+  const worker = entry.holder.slice(entry.holder.indexOf(' ') + 1);
+  return entry.evidence === undefined ? { worker } : { worker, evidence: JSON.parse(entry.evidence) as unknown };
+}
 
 /** A journal on the Redis at `connection` (ioredis options or a redis:// URL). */
 export function createRedisJournal(connection: RedisOptions | string, options: RedisJournalOptions = {}): FleetJournal {
@@ -93,11 +116,11 @@ export function createRedisJournal(connection: RedisOptions | string, options: R
     renew: async (lease) => (await redis.eval(RENEW, 1, key.lease(lease.planId), holderOf(lease), leaseMs)) === 1,
     release: async (lease) => void (await redis.eval(RELEASE, 1, key.lease(lease.planId), holderOf(lease))),
     history: async (planId) => parseLines(await redis.lrange(key.history(planId), 0, -1)),
-    async claimStep(lease, stepKey) {
-      const args = [key.lease(lease.planId), key.done(stepKey), key.inflight(stepKey), holderOf(lease), lease.planId, `${prefix}:lease:`];
+    async claimStep(lease, stepKey, evidence) {
+      const args = [key.lease(lease.planId), key.done(stepKey), key.inflight(stepKey), holderOf(lease), lease.planId, `${prefix}:lease:`, evidence === undefined ? '' : JSON.stringify(evidence)];
       const [state, detail] = (await redis.eval(BEGIN_STEP, 3, ...args)) as [string, string];
       if (state === 'duplicate') return { state, outcome: parseOutcome(detail) };
-      if (state === 'acquired') return { state, redispatch: detail !== '' };
+      if (state === 'acquired') return detail === '' ? { state } : { state, previous: parsePrevious(detail) };
       return { state: state === 'busy' ? 'busy' : 'fenced' };
     },
     async append(lease, input) {

@@ -1,9 +1,11 @@
-import type { JournalRecord, JournalStore } from '@sinew/bt-runtime';
-import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
+import type { ClaimedStep, JournalRecord, JournalStore } from '@sinew/bt-runtime';
+import type { StepOutcome } from '@sinew/executor-contracts';
+import { FleetWriteError, type FleetJournal, type PlanLease, type PreviousDispatch } from './journal.js';
+import { evidenceFor, recover, type StepRecovery } from './recovery.js';
 import type { FleetEvent } from './worker.js';
 
 /** What the store tells the worker as the executor runs the plan it holds. */
-type PlanStoreEvent = Extract<FleetEvent, { type: 'step.recorded' | 'step.duplicate' | 'step.redispatched' }>;
+type PlanStoreEvent = Extract<FleetEvent, { type: 'step.recorded' | 'step.duplicate' | 'step.redispatched' | 'step.recovered' | 'step.refused' }>;
 
 /** The plan a worker holds while the executor runs it. */
 interface Held {
@@ -43,13 +45,26 @@ const planOf = (record: JournalRecord) => (record.kind === 'plan_start' ? record
  * to another owner runs nothing more here. A record of any other plan is refused: this executor journals fleet
  * plans only.
  */
-export function createPlanStore(journal: FleetJournal): PlanStore {
+export function createPlanStore(journal: FleetJournal, recoveries: ReadonlyMap<string, StepRecovery>): PlanStore {
   let held: Held | undefined;
   const holding = (what: string, planId?: string): Held => {
     if (!held) throw new Error(`fleet journal: a ${what} arrived while no fleet plan is held (this executor runs fleet plans only)`);
     if (planId !== undefined && planId !== held.lease.planId) throw new Error(`fleet journal: a ${what} of plan ${planId} arrived while plan ${held.lease.planId} is held (this executor runs fleet plans only)`);
     return held;
   };
+
+  /** A step an earlier owner claimed and never recorded: the world decides whether it runs again (see recovery.ts). */
+  async function takeOver(plan: Held, key: string, step: ClaimedStep, previous: PreviousDispatch): Promise<StepOutcome | undefined> {
+    const recovered = await recover(recoveries.get(step.verb), step, previous, Date.now());
+    const planId = plan.lease.planId;
+    if (recovered.state === 'absent') return void plan.emit({ type: 'step.redispatched', planId, key });
+    // Done is recorded (the key completes for every process); a refusal is not: the key stays claimed, so any later
+    // owner is refused too rather than running it on a guess.
+    if (recovered.state === 'done') await journal.append(plan.lease, { kind: 'step', at: Date.now(), key, outcome: recovered.outcome });
+    plan.emit({ type: recovered.state === 'done' ? 'step.recovered' : 'step.refused', planId, key, reason: recoveredReason(recovered.outcome) });
+    return recovered.outcome;
+  }
+
   return {
     hold: (next) => void (held = next && { ...next, started: false }),
     get started() {
@@ -75,22 +90,22 @@ export function createPlanStore(journal: FleetJournal): PlanStore {
       await journal.append(plan.lease, record);
       if (record.kind === 'step') plan.emit({ type: 'step.recorded', planId: plan.lease.planId, key: record.key, status: record.outcome.status });
     },
-    async claim(key) {
+    async claim(key, step) {
       const plan = holding('step');
+      const evidence = evidenceFor(recoveries.get(step.verb), step);
       for (;;) {
-        const [claim] = await Promise.all([journal.claimStep(plan.lease, key), settled(plan)]);
+        const [claim] = await Promise.all([journal.claimStep(plan.lease, key, evidence), settled(plan)]);
         if (claim.state === 'fenced') throw new FleetWriteError('fenced', plan.lease.planId, 'step');
         if (claim.state === 'duplicate') {
           plan.emit({ type: 'step.duplicate', planId: plan.lease.planId, key });
           return claim.outcome;
         }
-        if (claim.state === 'acquired') {
-          if (claim.redispatch) plan.emit({ type: 'step.redispatched', planId: plan.lease.planId, key });
-          return undefined;
-        }
+        if (claim.state === 'acquired') return claim.previous ? takeOver(plan, key, step, claim.previous) : undefined;
         // Another live plan has the same key in flight: its outcome decides (duplicate, or ours to run if it failed).
         await sleep(plan.pollMs);
       }
     },
   };
 }
+
+const recoveredReason = (outcome: StepOutcome) => (outcome.failure?.reason ?? String(outcome.observables?.['recoveredFromWorld']));

@@ -41,10 +41,12 @@ if ARGV[5] == '1' then redis.call('DEL', KEYS[4]) end
 return 'ok'`;
 
 /**
- * KEYS: lease, done, inflight. ARGV: holder, planId, leasePrefix.
- * → {'duplicate', outcome} | {'fenced', ''} | {'busy', holder} | {'acquired', previous holder or ''}.
- * The in-flight key (JSON) names the plan and holder that dispatched the step; it is someone else's only while that
- * plan's lease still holds it (the lease expires when its process dies).
+ * KEYS: lease, done, inflight. ARGV: holder, planId, leasePrefix, evidence (JSON, '' for none).
+ * → {'duplicate', outcome} | {'fenced', ''} | {'busy', holder} | {'acquired', previous in-flight entry or ''}.
+ * The in-flight entry (JSON) names the plan and holder that claimed the step, and the evidence its worker read from
+ * the world before dispatching it; it is someone else's only while that plan's lease still holds it (the lease
+ * expires when its process dies). A previous entry left by a holder that is gone means the step may have taken
+ * effect: the claimer checks the world before it runs the step again.
  */
 export const BEGIN_STEP = `
 local done = redis.call('GET', KEYS[2])
@@ -55,5 +57,7 @@ if previous then
   local owner = cjson.decode(previous)
   if owner.plan ~= ARGV[2] and redis.call('GET', ARGV[3] .. owner.plan) == owner.holder then return {'busy', previous} end
 end
-redis.call('SET', KEYS[3], cjson.encode({plan = ARGV[2], holder = ARGV[1]}))
+local entry = {plan = ARGV[2], holder = ARGV[1]}
+if ARGV[4] ~= '' then entry.evidence = ARGV[4] end
+redis.call('SET', KEYS[3], cjson.encode(entry))
 return {'acquired', previous or ''}`;

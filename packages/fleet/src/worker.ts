@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
 import { createPlanStore, type PlanStore } from './plan-store.js';
 import { FleetJobSchema, verbsOf, type FleetQueue } from './queue.js';
+import type { StepRecovery } from './recovery.js';
 
 /** What a worker did, for logs and tests; `step.recorded` is sent only after the outcome is durable. */
 export type FleetEvent =
@@ -13,6 +14,10 @@ export type FleetEvent =
   | { readonly type: 'step.recorded'; readonly planId: string; readonly key: string; readonly status: StepOutcome['status'] }
   | { readonly type: 'step.duplicate'; readonly planId: string; readonly key: string }
   | { readonly type: 'step.redispatched'; readonly planId: string; readonly key: string }
+  /** An earlier owner claimed the step and died unrecorded; the world showed its effect: recorded, not run again. */
+  | { readonly type: 'step.recovered'; readonly planId: string; readonly key: string; readonly reason: string }
+  /** As above, but the world could not show whether it took effect: refused (`duplicate`, failed), not run again. */
+  | { readonly type: 'step.refused'; readonly planId: string; readonly key: string; readonly reason: string }
   | { readonly type: 'plan.ended'; readonly planId: string; readonly status: PlanOutcome['status'] }
   | { readonly type: 'plan.abandoned'; readonly planId: string; readonly reason: string }
   | { readonly type: 'error'; readonly message: string };
@@ -28,6 +33,12 @@ export interface FleetWorkerOptions<Body extends ActuatorSource> {
    * worker that runs part of it, then share one trace.
    */
   readonly executor: (journal: JournalStore, fleet: FleetExecutorContext) => Executor<Body>;
+  /**
+   * How to check the world before running again a step whose earlier owner died between its act and its record,
+   * one per verb (`recoverStep(capability, { evidence?, verify })`, `rerunSafe(verb)`). A verb without one is refused
+   * in that case (`duplicate`, failed), never run twice on a guess.
+   */
+  readonly recover?: readonly StepRecovery[];
   /** Whether the bot can take a plan now (connected, spawned); the executor must also be idle. Default: always. */
   readonly isReady?: () => boolean;
   /** The longest an idle worker waits for a submit before it looks again (ms, default 200): plans put back after a worker died publish nothing. */
@@ -65,8 +76,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createFleetWorker<Body extends ActuatorSource>(options: FleetWorkerOptions<Body>): FleetWorker<Body> {
   const id = options.id ?? randomUUID();
   const emit = (event: FleetEvent) => options.onEvent?.(event);
-  const store = createPlanStore(options.journal);
+  const recoveries = new Map((options.recover ?? []).map((recovery) => [recovery.verb, recovery]));
+  const store = createPlanStore(options.journal, recoveries);
   const executor = options.executor(store, { traceParent: ({ planId }) => store.traceParent(planId) });
+  checkRecoveries(options.recover ?? [], executor);
   const ctx: RunContext<Body> = { ...options, id, emit, store, executor, pollMs: options.pollMs ?? 200 };
   const workers = new Map<string, Worker>();
   let closed = false;
@@ -120,6 +133,15 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
       await executor.close();
     },
   };
+}
+
+/** A recovery given twice for one verb, or for a verb the bot does not have, is a mistake: refused when the worker is built. */
+function checkRecoveries(recover: readonly StepRecovery[], executor: Executor<never>): void {
+  const verbs = recover.map((recovery) => recovery.verb);
+  const twice = verbs.find((verb, n) => verbs.indexOf(verb) !== n);
+  if (twice !== undefined) throw new Error(`createFleetWorker: recover has two recoveries for ${twice}`);
+  const unknown = verbs.find((verb) => !executor.registry.has(verb));
+  if (unknown !== undefined) throw new Error(`createFleetWorker: recover names ${unknown}, which this bot's registry does not have`);
 }
 
 interface RunContext<Body extends ActuatorSource> extends Omit<FleetWorkerOptions<Body>, 'executor'> {
