@@ -38,9 +38,11 @@ export interface KillTrialRow {
   readonly lost: number;
   /** Steps of completed plans with no effect in the world. */
   readonly missingEffects: number;
-  /** Steps whose effect shows twice: allowed only when the first worker died between its effect and its record. */
+  /** Steps whose effect shows twice in the world (none allowed: a takeover checks the world before running a step again). */
   readonly doubleEffects: number;
-  readonly doublesOutsideWindow: number;
+  /** Steps an earlier owner left claimed and unrecorded: recorded from the world (its effect there), or run again (absent). */
+  readonly recovered: number;
+  readonly rerunAbsent: number;
   /** Step outcomes a worker reported (after Redis acknowledged them) that the journal no longer has. */
   readonly acknowledgedLost: number;
   /** Longest time from a kill to another worker taking the plan the killed one held (ms; 0 when none held one). */
@@ -193,7 +195,9 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
   const world = readLines(join(ctx.dir, 'world.log')).map((line) => line.split(' ') as [string, string, string]);
   const events = readLines(join(ctx.dir, 'events.log')).map((line) => JSON.parse(line) as { type: string; key?: string; planId?: string; pid: number; at: number });
   const recordedBy = (pid: number, key: string) => events.some((e) => e.type === 'step.recorded' && e.pid === pid && e.key === key);
-  let lost = 0, missingEffects = 0, doubleEffects = 0, doublesOutsideWindow = 0, acknowledgedLost = 0;
+  const keys = new Set(plans.flatMap((plan) => plan.steps.map((step) => `${plan.planId}:${step.stepId}`)));
+  const counted = (type: string) => events.filter((e) => e.type === type && keys.has(e.key ?? '')).length;
+  let lost = 0, missingEffects = 0, doubleEffects = 0, acknowledgedLost = 0;
   for (const plan of plans) {
     const history = await ctx.journal.history(plan.planId);
     const ends = history.records.filter((r) => r.kind === 'plan_end');
@@ -204,8 +208,6 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
       const by = world.filter(([kind, mark]) => kind === 'effect' && mark === key).map(([, , pid]) => Number(pid));
       if (by.length === 0) missingEffects += 1;
       if (by.length > 1) doubleEffects += 1;
-      // Inside the window only if every earlier effect's worker was killed before it recorded the outcome.
-      if (by.slice(0, -1).some((pid) => !killed.includes(pid) || recordedBy(pid, key))) doublesOutsideWindow += 1;
       if (events.some((e) => e.type === 'step.recorded' && e.key === key) && !recordedKeys.has(key)) acknowledgedLost += 1;
     }
   }
@@ -216,7 +218,7 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
     const next = events.find((e) => e.type === 'plan.taken' && e.planId === held && e.at > killedAt);
     return next ? next.at - killedAt : 0;
   });
-  return { takeoverMs: Math.max(0, ...takeovers), plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, doublesOutsideWindow, acknowledgedLost };
+  return { takeoverMs: Math.max(0, ...takeovers), plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, recovered: counted('step.recovered'), rerunAbsent: counted('step.redispatched'), acknowledgedLost };
 }
 
 /** What a paused owner did once it woke: its writes refused, the plan finished by another worker. */
