@@ -1,6 +1,6 @@
 import type { ActuatorSource, Executor, JournalStore, PlanOutcome } from '@sinew/bt-runtime';
 import type { Plan, StepOutcome } from '@sinew/executor-contracts';
-import type { Job, Worker } from 'bullmq';
+import { Job, type Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { FleetWriteError, type FleetJournal, type PlanLease } from './journal.js';
@@ -11,6 +11,8 @@ import type { StepRecovery } from './recovery.js';
 /** What a worker did, for logs and tests; `step.recorded` is sent only after the outcome is durable. */
 export type FleetEvent =
   | { readonly type: 'plan.taken'; readonly planId: string; readonly token: number }
+  /** This process found a taken plan whose worker stopped renewing its lock (it died) and put it back in the queue. */
+  | { readonly type: 'plan.requeued'; readonly jobId: string; readonly queue: string }
   | { readonly type: 'step.recorded'; readonly planId: string; readonly key: string; readonly status: StepOutcome['status'] }
   | { readonly type: 'step.duplicate'; readonly planId: string; readonly key: string }
   | { readonly type: 'step.redispatched'; readonly planId: string; readonly key: string }
@@ -80,19 +82,20 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
   const store = createPlanStore(options.journal, recoveries);
   const executor = options.executor(store, { traceParent: ({ planId }) => store.traceParent(planId) });
   checkRecoveries(options.recover ?? [], executor);
-  const ctx: RunContext<Body> = { ...options, id, emit, store, executor, pollMs: options.pollMs ?? 200 };
   const workers = new Map<string, Worker>();
   let closed = false;
   let jobs = 0;
 
-  const ready = () => executor.state().status === 'idle' && (options.isReady?.() ?? true);
+  const ready = () => !closed && executor.state().status === 'idle' && (options.isReady?.() ?? true);
   const canRun = (queueName: string) => verbsOf(queueName).every((verb) => executor.registry.has(verb));
+  const ctx: RunContext<Body> = { ...options, id, emit, store, executor, pollMs: options.pollMs ?? 200, ready, runnable: async () => (await options.queue.queueNames()).filter(canRun), workers };
 
-  async function next(): Promise<{ job: Job; token: string } | undefined> {
-    for (const name of (await options.queue.queueNames()).filter(canRun)) {
+  async function next(): Promise<Taken | undefined> {
+    for (const name of await ctx.runnable()) {
       const worker = workers.get(name) ?? openWorker(name);
       const token = `${id}:${(jobs += 1)}`;
       const job = await worker.getNextJob(token, { block: false });
+      options.queue.served(name);
       if (job) return { job, token };
     }
     return undefined;
@@ -101,6 +104,10 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
   function openWorker(name: string): Worker {
     const worker = options.queue.openWorker(name);
     worker.on('error', (error) => emit({ type: 'error', message: error.message }));
+    worker.on('stalled', (jobId) => {
+      emit({ type: 'plan.requeued', jobId, queue: name });
+      options.queue.requeued(name).catch((error: Error) => emit({ type: 'error', message: error.message }));
+    });
     void worker.startStalledCheckTimer().catch((error: Error) => emit({ type: 'error', message: error.message }));
     workers.set(name, worker);
     return worker;
@@ -110,8 +117,9 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
     while (!closed) {
       try {
         const seen = options.queue.submissions();
-        const taken = ready() ? await next() : undefined;
-        if (taken) await runJob(ctx, taken.job, taken.token);
+        let taken = ready() ? await next() : undefined;
+        // The next plan may come with the completion of this one (one fsync'd round trip less per plan).
+        if (taken) while (taken) taken = await runJob(ctx, taken.job, taken.token);
         // Woken by a submit (also one made during the sweep just done); pollMs bounds the wait for plans put back
         // after a worker died, and for a bot that was not ready.
         else await options.queue.waitForWork(seen, ctx.pollMs);
@@ -146,14 +154,22 @@ function checkRecoveries(recover: readonly StepRecovery[], executor: Executor<ne
 
 interface RunContext<Body extends ActuatorSource> extends Omit<FleetWorkerOptions<Body>, 'executor'> {
   readonly id: string;
+  /** Whether the worker may take another plan now (not closed, executor idle, bot ready). */
+  readonly ready: () => boolean;
+  /** The queues this worker reads, requeued ones first. */
+  readonly runnable: () => Promise<string[]>;
+  readonly workers: ReadonlyMap<string, Worker>;
   readonly emit: (event: FleetEvent) => void;
   readonly store: PlanStore;
   readonly executor: Executor<Body>;
   readonly pollMs: number;
 }
 
-/** Owns one plan: its lease and job lock renewed together; a lost lease aborts the plan, and its late writes are fenced. */
-async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: Job, token: string): Promise<void> {
+/**
+ * Owns one plan: its lease and job lock renewed together; a lost lease aborts the plan, and its late writes are fenced.
+ * Returns the next plan when it came with this one's completion.
+ */
+async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: Job, token: string): Promise<Taken | undefined> {
   const data = FleetJobSchema.safeParse(job.data);
   // A job this version cannot read would come back forever after each lock expiry: it fails once, loudly.
   if (!data.success) return void (await job.moveToFailed(new Error(`not a fleet job: ${z.prettifyError(data.error)}`), token, false));
@@ -179,9 +195,22 @@ async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: J
     ctx.store.hold(undefined);
   }
   ctx.emit({ type: 'plan.ended', planId: plan.planId, status });
+  // The next plan comes with the completion only while this is the one queue the worker reads (else it takes turns,
+  // and a plan put back elsewhere is looked for first).
+  const runnable = await ctx.runnable();
+  const fetchNext = ctx.ready() && runnable.length === 1 && runnable[0] === job.queueName;
   // The plan's end is durable: the job's completion and the lease's release go together (one fsync'd round trip,
   // not two). A worker that takes the lease first finds the end in the history and only completes the job.
-  await Promise.all([job.moveToCompleted({ planId: plan.planId, status }, token, false), ctx.journal.release(lease).catch(() => undefined)]);
+  const [next] = await Promise.all([job.moveToCompleted({ planId: plan.planId, status }, token, fetchNext), ctx.journal.release(lease).catch(() => undefined)]);
+  const worker = ctx.workers.get(job.queueName);
+  if (!fetchNext || !worker || !Array.isArray(next) || !next[0]) return undefined;
+  return { job: Job.fromJSON(worker, next[0] as Parameters<typeof Job.fromJSON>[1], next[1] as string), token };
+}
+
+/** A job this worker holds, and the lock token it holds it with. */
+interface Taken {
+  readonly job: Job;
+  readonly token: string;
 }
 
 async function waitForLease<Body extends ActuatorSource>(ctx: RunContext<Body>, planId: string, keepJob: () => Promise<unknown>): Promise<PlanLease> {

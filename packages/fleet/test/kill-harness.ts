@@ -119,6 +119,7 @@ export async function runKillTrials(server: RedisServer, options: KillTrialOptio
     for (let trial = 0; trial < options.trials; trial += 1) rows.push(await runTrial({ trial, options, pool, server, dir, queue, journal }));
     return rows;
   } finally {
+    if (process.env['SINEW_FLEET_DIAG']) (await import('node:fs')).cpSync(dir, process.env['SINEW_FLEET_DIAG'], { recursive: true });
     await pool.stop();
     await Promise.all([queue.close(), journal.close()]);
     rmSync(dir, { recursive: true, force: true });
