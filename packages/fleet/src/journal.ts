@@ -2,7 +2,7 @@ import { JournalRecordSchema, parseJournal, type JournalRead, type JournalRecord
 import { StepOutcomeSchema, type StepOutcome } from '@sinew/executor-contracts';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
-import { ACQUIRE, APPEND, BEGIN_STEP, RELEASE, RENEW } from './scripts.js';
+import { ACQUIRE, APPEND, APPEND_THEN_BEGIN, BEGIN_STEP, RELEASE, RENEW, UNCLAIM } from './scripts.js';
 
 /** Options of the Redis journal; a bad value is refused when the journal is built. */
 export const RedisJournalOptionsSchema = z.strictObject({
@@ -72,6 +72,10 @@ export interface FleetJournal {
   claimStep(lease: PlanLease, key: string, evidence?: unknown): Promise<StepClaim>;
   /** Appends under the lease; returns once Redis acknowledged it (fsync'd with appendfsync always); throws FleetWriteError when refused. */
   append(lease: PlanLease, record: JournalRecord): Promise<void>;
+  /** `append`, then `claimStep` of `next` in the same atomic script: one round trip for a step's record and the next claim. */
+  appendThenClaim(lease: PlanLease, record: JournalRecord, next: { readonly key: string; readonly evidence?: unknown }): Promise<StepClaim>;
+  /** Drops this lease's claim of a step it will not run (a claim made ahead, for a step the plan did not go on to). */
+  unclaim(lease: PlanLease, key: string): Promise<void>;
   /** The outcome of a completed key, from any process. */
   completed(key: string): Promise<StepOutcome | undefined>;
   /** Closes the Redis connection. */
@@ -105,6 +109,28 @@ export function createRedisJournal(connection: RedisOptions | string, options: R
   };
   const holderOf = (lease: PlanLease) => `${lease.token} ${lease.holder}`;
   const parseOutcome = (text: string) => StepOutcomeSchema.parse(JSON.parse(text));
+  /** BEGIN_STEP's keys after the lease (done, inflight), and its ARGV after the holder (planId, lease prefix, evidence). */
+  const claimArgs = (lease: PlanLease, stepKey: string, evidence: unknown) => ({
+    keys: [key.done(stepKey), key.inflight(stepKey)],
+    argv: [lease.planId, `${prefix}:lease:`, evidence === undefined ? '' : JSON.stringify(evidence)],
+  });
+  const claimOf = ([state, detail]: readonly string[]): StepClaim => {
+    if (state === 'duplicate') return { state, outcome: parseOutcome(detail!) };
+    if (state === 'acquired') return detail === '' ? { state } : { state, previous: parsePrevious(detail!) };
+    return { state: state === 'busy' ? 'busy' : 'fenced' };
+  };
+  /** APPEND's four keys and five ARGV. */
+  const appendArgs = (lease: PlanLease, input: JournalRecord) => {
+    const record = JournalRecordSchema.parse(input);
+    const stepKey = record.kind === 'step' ? record.key : '';
+    const outcome = record.kind === 'step' && record.outcome.status === 'succeeded' ? JSON.stringify(record.outcome) : '';
+    const keys = [key.lease(lease.planId), key.history(lease.planId), key.done(stepKey), key.inflight(stepKey)];
+    return { keys, argv: [holderOf(lease), String(lease.length), JSON.stringify(record), outcome, record.kind === 'step' ? '1' : '0'] };
+  };
+  const appended = (lease: PlanLease, record: JournalRecord, answer: string) => {
+    if (answer !== 'ok') throw new FleetWriteError(answer === 'fenced' ? 'fenced' : 'conflict', lease.planId, record.kind);
+    lease.length += 1;
+  };
 
   return {
     leaseMs,
@@ -117,21 +143,22 @@ export function createRedisJournal(connection: RedisOptions | string, options: R
     release: async (lease) => void (await redis.eval(RELEASE, 1, key.lease(lease.planId), holderOf(lease))),
     history: async (planId) => parseLines(await redis.lrange(key.history(planId), 0, -1)),
     async claimStep(lease, stepKey, evidence) {
-      const args = [key.lease(lease.planId), key.done(stepKey), key.inflight(stepKey), holderOf(lease), lease.planId, `${prefix}:lease:`, evidence === undefined ? '' : JSON.stringify(evidence)];
-      const [state, detail] = (await redis.eval(BEGIN_STEP, 3, ...args)) as [string, string];
-      if (state === 'duplicate') return { state, outcome: parseOutcome(detail) };
-      if (state === 'acquired') return detail === '' ? { state } : { state, previous: parsePrevious(detail) };
-      return { state: state === 'busy' ? 'busy' : 'fenced' };
+      const claim = claimArgs(lease, stepKey, evidence);
+      const answer = (await redis.eval(BEGIN_STEP, 3, key.lease(lease.planId), ...claim.keys, holderOf(lease), ...claim.argv)) as [string, string];
+      return claimOf(answer);
     },
     async append(lease, input) {
-      const record = JournalRecordSchema.parse(input);
-      const stepKey = record.kind === 'step' ? record.key : '';
-      const outcome = record.kind === 'step' && record.outcome.status === 'succeeded' ? JSON.stringify(record.outcome) : '';
-      const keys = [key.lease(lease.planId), key.history(lease.planId), key.done(stepKey), key.inflight(stepKey)];
-      const answer = await redis.eval(APPEND, 4, ...keys, holderOf(lease), lease.length, JSON.stringify(record), outcome, record.kind === 'step' ? '1' : '0');
-      if (answer !== 'ok') throw new FleetWriteError(answer === 'fenced' ? 'fenced' : 'conflict', lease.planId, record.kind);
-      lease.length += 1;
+      const { keys, argv } = appendArgs(lease, input);
+      const answer = (await redis.eval(APPEND, 4, ...keys, ...argv)) as string;
+      appended(lease, input, answer);
     },
+    async appendThenClaim(lease, input, next) {
+      const [write, claim] = [appendArgs(lease, input), claimArgs(lease, next.key, next.evidence)];
+      const answer = (await redis.eval(APPEND_THEN_BEGIN, 6, ...write.keys, ...claim.keys, ...write.argv, ...claim.argv)) as string[];
+      appended(lease, input, answer[0]!);
+      return claimOf(answer.slice(1));
+    },
+    unclaim: async (lease, stepKey) => void (await redis.eval(UNCLAIM, 1, key.inflight(stepKey), holderOf(lease))),
     async completed(stepKey) {
       const text = await redis.get(key.done(stepKey));
       return text === null ? undefined : parseOutcome(text);

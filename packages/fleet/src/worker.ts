@@ -230,7 +230,7 @@ async function runPlan<Body extends ActuatorSource>(ctx: RunContext<Body>, plan:
   const { records } = held.lease.history;
   const ended = records.find((record) => record.kind === 'plan_end');
   if (ended?.kind === 'plan_end') return ended.status;
-  ctx.store.hold({ ...held, emit: ctx.emit, pollMs: ctx.pollMs });
+  ctx.store.hold({ ...held, plan, emit: ctx.emit, pollMs: ctx.pollMs });
   const outcome = await ctx.executor.run(plan, { signal: lost });
   if (!ctx.store.started) throw new Error('fleet worker: the executor did not journal the plan (build it with the journal createFleetWorker passes)');
   if (lost.aborted) throw new FleetWriteError('fenced', plan.planId, 'plan_end');
