@@ -56,16 +56,42 @@ class Pool {
   readonly slots: ChildProcess[] = [];
   readonly killed = new Set<number>();
   readonly killedAt = new Map<number, number>();
+  /** Warm spares per verb set, loaded and waiting to join: a killed worker's replacement joins at once. */
+  readonly #spares = new Map<string, Promise<ChildProcess>[]>();
   constructor(private readonly config: Record<string, unknown>) {}
 
-  start(slot: number): Promise<void> {
+  #spawn(verbs: string[], warm: boolean): ChildProcess {
+    return spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify({ ...this.config, verbs, warm })], { cwd: root, stdio: [warm ? 'pipe' : 'ignore', 'pipe', 'inherit'] });
+  }
+
+  #spare(verbs: string[]): Promise<ChildProcess> {
+    const child = this.#spawn(verbs, true);
+    const loaded = new Promise<ChildProcess>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve(child));
+      child.once('exit', (code, signal) => reject(new Error(`spare exited before it was loaded (${code ?? signal})`)));
+    });
+    loaded.catch(() => undefined);
+    return loaded;
+  }
+
+  /** Starts slot's worker: a warm spare of its verb set when one is loaded (and another spare behind it), else a new process. */
+  async start(slot: number, spare = false): Promise<void> {
     const verbs = slot % 3 === 0 ? ['dig'] : ['dig', 'craft'];
-    const child = spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify({ ...this.config, verbs })], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const spares = this.#spares.get(verbs.join()) ?? this.#spares.set(verbs.join(), []).get(verbs.join())!;
+    const warm = spare ? spares.shift() : undefined;
+    if (spare) spares.push(this.#spare(verbs));
+    const child = warm ? await warm : this.#spawn(verbs, false);
     this.slots[slot] = child;
-    return new Promise((resolve, reject) => {
+    if (warm) child.stdin!.write('go\n');
+    await new Promise<void>((resolve, reject) => {
       child.stdout!.once('data', () => resolve());
       child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
     });
+  }
+
+  /** Loads one warm spare per verb set. */
+  warmUp(): Promise<unknown> {
+    return Promise.all([['dig'], ['dig', 'craft']].map((verbs) => (this.#spares.set(verbs.join(), [this.#spare(verbs)]), this.#spares.get(verbs.join())![0])));
   }
 
   kill(slot: number): void {
@@ -75,10 +101,12 @@ class Pool {
       this.killed.add(child.pid);
       this.killedAt.set(child.pid, Date.now());
     }
-    void this.start(slot).catch(() => undefined);
+    void this.start(slot, true).catch(() => undefined);
   }
 
   async stop(): Promise<void> {
+    const spares = await Promise.all([...this.#spares.values()].flat().map((spare) => spare.catch(() => undefined)));
+    for (const spare of spares) if (spare?.pid !== undefined && spare.exitCode === null) spare.kill('SIGKILL');
     await Promise.all(
       this.slots.map(
         (child) =>
@@ -114,7 +142,7 @@ export async function runKillTrials(server: RedisServer, options: KillTrialOptio
   const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
   const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
   try {
-    await Promise.all(Array.from({ length: options.workers }, (_, slot) => pool.start(slot)));
+    await Promise.all([...Array.from({ length: options.workers }, (_, slot) => pool.start(slot)), pool.warmUp()]);
     const rows: KillTrialRow[] = [];
     for (let trial = 0; trial < options.trials; trial += 1) rows.push(await runTrial({ trial, options, pool, server, dir, queue, journal }));
     return rows;
