@@ -57,41 +57,42 @@ class Pool {
   readonly killed = new Set<number>();
   readonly killedAt = new Map<number, number>();
   /** Warm spares per verb set, loaded and waiting to join: a killed worker's replacement joins at once. */
-  readonly #spares = new Map<string, Promise<ChildProcess>[]>();
+  readonly #spares = new Map<string, ChildProcess[]>();
+  readonly #loading: Promise<unknown>[] = [];
   constructor(private readonly config: Record<string, unknown>) {}
 
   #spawn(verbs: string[], warm: boolean): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify({ ...this.config, verbs, warm })], { cwd: root, stdio: [warm ? 'pipe' : 'ignore', 'pipe', 'inherit'] });
   }
 
-  #spare(verbs: string[]): Promise<ChildProcess> {
+  /** Loads a spare of `verbs`; it joins the list once loaded. */
+  #spare(verbs: string[]): Promise<void> {
     const child = this.#spawn(verbs, true);
-    const loaded = new Promise<ChildProcess>((resolve, reject) => {
-      child.stdout!.once('data', () => resolve(child));
+    const loaded = new Promise<void>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve(void (this.#spares.get(verbs.join()) ?? this.#spares.set(verbs.join(), []).get(verbs.join())!).push(child)));
       child.once('exit', (code, signal) => reject(new Error(`spare exited before it was loaded (${code ?? signal})`)));
     });
-    loaded.catch(() => undefined);
+    this.#loading.push(loaded.catch(() => child.kill('SIGKILL')));
     return loaded;
   }
 
-  /** Starts slot's worker: a warm spare of its verb set when one is loaded (and another spare behind it), else a new process. */
-  async start(slot: number, spare = false): Promise<void> {
+  /** Starts slot's worker (its slot is taken at once): a loaded spare of its verb set when `spare` and one is loaded (another loads behind it), else a new process. */
+  start(slot: number, spare = false): Promise<void> {
     const verbs = slot % 3 === 0 ? ['dig'] : ['dig', 'craft'];
-    const spares = this.#spares.get(verbs.join()) ?? this.#spares.set(verbs.join(), []).get(verbs.join())!;
-    const warm = spare ? spares.shift() : undefined;
-    if (spare) spares.push(this.#spare(verbs));
-    const child = warm ? await warm : this.#spawn(verbs, false);
+    const warm = spare ? this.#spares.get(verbs.join())?.shift() : undefined;
+    if (spare) void this.#spare(verbs).catch(() => undefined);
+    const child = warm ?? this.#spawn(verbs, false);
     this.slots[slot] = child;
-    if (warm) child.stdin!.write('go\n');
-    await new Promise<void>((resolve, reject) => {
+    warm?.stdin!.write('go\n');
+    return new Promise<void>((resolve, reject) => {
       child.stdout!.once('data', () => resolve());
       child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
     });
   }
 
-  /** Loads one warm spare per verb set. */
+  /** Loads one spare per verb set. */
   warmUp(): Promise<unknown> {
-    return Promise.all([['dig'], ['dig', 'craft']].map((verbs) => (this.#spares.set(verbs.join(), [this.#spare(verbs)]), this.#spares.get(verbs.join())![0])));
+    return Promise.all([['dig'], ['dig', 'craft']].map((verbs) => this.#spare(verbs)));
   }
 
   kill(slot: number): void {
@@ -105,8 +106,8 @@ class Pool {
   }
 
   async stop(): Promise<void> {
-    const spares = await Promise.all([...this.#spares.values()].flat().map((spare) => spare.catch(() => undefined)));
-    for (const spare of spares) if (spare?.pid !== undefined && spare.exitCode === null) spare.kill('SIGKILL');
+    await Promise.all(this.#loading);
+    for (const spare of [...this.#spares.values()].flat()) if (spare.exitCode === null) spare.kill('SIGKILL');
     await Promise.all(
       this.slots.map(
         (child) =>
