@@ -81,7 +81,12 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
   const recoveries = new Map((options.recover ?? []).map((recovery) => [recovery.verb, recovery]));
   const store = createPlanStore(options.journal, recoveries);
   const executor = options.executor(store, { traceParent: ({ planId }) => store.traceParent(planId) });
-  checkRecoveries(options.recover ?? [], executor);
+  try {
+    checkRecoveries(options.recover ?? [], executor);
+  } catch (error) {
+    void executor.close();
+    throw error;
+  }
   const workers = new Map<string, Worker>();
   let closed = false;
   let jobs = 0;

@@ -81,6 +81,7 @@ describe('fleet workers', () => {
     bot('heir', world, ['dig'], parts, events);
     await parts.queue.submit(plan);
     await until('the plan to end', async () => (await ended(parts.journal, 'half-done')).length === 1);
+    await until('the worker to report the end', async () => events.some((e) => e.type === 'plan.ended'));
     expect(effects(world).map((line) => line.split(' ')[1])).toEqual(['second']);
     expect(events.map((e) => e.type)).toEqual(['plan.taken', 'step.duplicate', 'step.redispatched', 'step.recorded', 'plan.ended']);
   });
@@ -105,6 +106,7 @@ describe('fleet workers', () => {
     bot('heir', world, ['dig'], parts, events);
     await parts.queue.submit(plan);
     await until('the plan to end', async () => (await ended(parts.journal, plan.planId)).length === 1);
+    await until('the worker to report the end', async () => events.some((e) => e.type === 'plan.ended')); // it follows the durable end
     expect(effects(world)).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual(['plan.taken', 'step.duplicate', 'step.recovered', 'plan.ended']);
     const records = (await parts.journal.history(plan.planId)).records;
