@@ -27,6 +27,7 @@ export {
   JournalRecordSchema,
   JournalWriteError,
   parseJournal,
+  type ClaimedStep,
   type JournalRead,
   type JournalRecord,
   type JournalStore,

@@ -109,13 +109,15 @@ describe('plan journal', () => {
     const completedElsewhere = new Map(other.records.flatMap((r) => (r.kind === 'step' ? [[r.key, r.outcome] as const] : [])));
     const landed: string[] = [];
     const refuse = new Set<string>();
+    const claimed: unknown[] = [];
     const shared: JournalStore = {
       append: async (record) => {
         await new Promise((resolve) => setImmediate(resolve));
         landed.push(record.kind === 'step' ? record.key : record.kind);
       },
       readAll: () => ({ records: [], skipped: 0 }),
-      claim: async (key) => {
+      claim: async (key, step) => {
+        claimed.push(step);
         if (refuse.has(key)) throw new Error('fenced: the plan passed to another owner');
         return completedElsewhere.get(key);
       },
@@ -129,6 +131,8 @@ describe('plan journal', () => {
     ]);
     expect(body.calls).toEqual(['dig:log_2', 'craft:planks']);
     expect(landed).toEqual(['plan_start', 'p1:s2', 'p1:s3', 'plan_end']);
+    // The store is told which step it is asked about (its canonical verb and parsed args): enough to check the world.
+    expect(claimed[1]).toEqual({ planId: 'p1', stepId: 's2', verb: plan.steps[1]!.type, args: plan.steps[1]!.args });
     refuse.add('p2:s1');
     const refused = await executor.run({ ...plan, planId: 'p2', steps: [{ stepId: 's1', type: 'dig_block', args: { block: 'log_3' } }] });
     expect([refused.status, refused.failure?.code]).toEqual(['failed', 'journal_unavailable']);

@@ -60,8 +60,15 @@ export interface FleetQueue {
   submissions(): number;
   /** Resolves at the next submit anywhere in the fleet after `seen` (at once if one came already), or after `ms`. @internal */
   waitForWork(seen: number, ms: number): Promise<void>;
-  /** The queue names plans were ever submitted to (read again after `NAMES_FRESH_MS`, or when a submit names a new one). @internal */
+  /**
+   * The queue names plans were ever submitted to (read again after `NAMES_FRESH_MS`, or when a submit names a new one),
+   * the ones a plan was put back in first (see `requeued`). @internal
+   */
   queueNames(): Promise<string[]>;
+  /** Tells every process that a plan whose worker died was put back in `queueName`: their next look starts there. @internal */
+  requeued(queueName: string): Promise<void>;
+  /** A worker of this process looked in `queueName` after it was named requeued (it took the plan, or found none). @internal */
+  served(queueName: string): void;
   /** A manual BullMQ worker on one queue name. @internal */
   openWorker(queueName: string): Worker;
   readonly options: z.output<typeof FleetQueueOptionsSchema>;
@@ -83,7 +90,7 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
   const queueOf = (name: string) => queues.get(name) ?? queues.set(name, new Queue(name, { connection: redis, prefix: bullPrefix })).get(name)!;
   const wakeChannel = `${parsed.prefix}:submitted`;
   const names = new QueueNames(() => redis.smembers(namesKey));
-  const wake = new SubmitWake(redis, wakeChannel, (name) => names.add(name));
+  const wake = new SubmitWake(redis, wakeChannel, (message) => (message.startsWith(REQUEUED) ? names.requeue(message.slice(REQUEUED.length)) : names.add(message)));
 
   /** The name set, the jobs and the wake-ups, each one round trip; the set and the jobs share a connection, so in order. */
   async function enqueue(jobs: readonly FleetJob[]): Promise<FleetSubmission[]> {
@@ -110,6 +117,8 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
     submissions: () => wake.seen,
     waitForWork: (seen, ms) => wake.wait(seen, ms),
     queueNames: () => names.read(),
+    requeued: async (name) => void (await redis.publish(wakeChannel, `${REQUEUED}${name}`)),
+    served: (name) => names.served(name),
     openWorker: (name) =>
       new Worker(name, null, {
         // Options, not a client: the worker then owns its connections and closes them with itself.
@@ -131,16 +140,25 @@ export function createFleetQueue(connection: RedisOptions | string, options: Fle
 
 type FleetJob = z.output<typeof FleetJobSchema>;
 
+/** A wake-up message naming a queue a plan was put back in (a queue name starts with `plans.`, never with this). */
+const REQUEUED = '!';
+
 /** How long a process trusts its list of queue names before reading it again (a new name also arrives with its submit). */
 const NAMES_FRESH_MS = 1_000;
 
 /**
  * The queue names, read from Redis at most every `NAMES_FRESH_MS`: an idle worker looks for work after every plan
- * and every wake-up, and a read per look is a round trip that waits behind the writes' fsync.
+ * and every wake-up, and a read per look is a round trip that waits behind the writes' fsync. Queues a plan was put
+ * back in come first (a plan whose worker died is at the head of its queue, but a worker that always looked in the
+ * same order would drain every queue before it first: 2-17 s of takeover in a busy fleet); the rest rotate, so no
+ * verb set waits for another to drain.
  */
 class QueueNames {
   #names: Set<string> | undefined;
   #readAt = 0;
+  #turn = 0;
+  /** Queue name → plans put back in it that no worker of this process has looked for yet. */
+  readonly #requeued = new Map<string, number>();
   constructor(private readonly load: () => Promise<string[]>) {}
 
   async read(): Promise<string[]> {
@@ -148,7 +166,21 @@ class QueueNames {
       const names = new Set(await this.load());
       [this.#names, this.#readAt] = [names, Date.now()];
     }
-    return [...this.#names];
+    const all = [...this.#names];
+    const start = (this.#turn += 1) % Math.max(1, all.length);
+    const rotated = [...all.slice(start), ...all.slice(0, start)];
+    return [...this.#requeued.keys(), ...rotated.filter((name) => !this.#requeued.has(name))];
+  }
+
+  requeue(name: string): void {
+    this.#requeued.set(name, (this.#requeued.get(name) ?? 0) + 1);
+    this.add(name);
+  }
+
+  served(name: string): void {
+    const left = (this.#requeued.get(name) ?? 0) - 1;
+    if (left > 0) this.#requeued.set(name, left);
+    else this.#requeued.delete(name);
   }
 
   add(name: string): void {

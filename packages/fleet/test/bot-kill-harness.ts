@@ -3,8 +3,9 @@
 // planks from the logs each was given; one that has a step dispatched is SIGKILLed at a seeded moment and replaced,
 // and in chosen trials redis-server is SIGKILLed and restarted (same port and data dir; append-only, fsync always).
 // The world is watched from outside the workers: an observer bot sees every block go dirt → air exactly once, the
-// server counts the planks in every player's inventory (a killed one's as it left); every plan must end completed
-// once, no step may be dispatched twice outside the effect→record window, no acknowledged record may be lost.
+// server counts the planks in every player's inventory (a killed one's as it left); every plan must end once
+// (completed, or a craft refused `duplicate` when the world cannot show whether the killed bot crafted it), no block
+// may be dug twice and no craft made twice, no acknowledged record may be lost.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,28 +34,32 @@ export interface BotKillRow {
   readonly plans: number;
   readonly steps: number;
   readonly kills: number;
-  /** Plans without exactly one `plan_end: completed`. */
+  /** Plans without exactly one `plan_end`, or ended otherwise than completed or refused. */
   readonly lost: number;
+  /** Plans ended failed because a step the killed worker claimed could not be confirmed from here (`step.refused`). */
+  readonly refused: number;
   /** Blocks the observer saw go dirt → air more than once. */
   readonly blocksDugTwice: number;
   /** Blocks still not air at the end (as the observer sees them). */
   readonly blocksLeft: number;
   /** Blocks that are air at the end but whose dirt → air the observer did not see (a missed update, not a dig). */
   readonly blocksUnseen: number;
-  /** Crafts the server saw this trial (planks taken from a crafting grid, as inventories show them) and crafts planned. */
+  /** Crafts the server saw this trial (planks taken from a crafting grid, as inventories show them), crafts planned, craft plans completed. */
   readonly crafts: number;
   readonly craftPlans: number;
-  /** Crafts beyond one per craft plan that no kill explains (a re-dispatch after a kill may craft again). */
+  readonly craftsCompleted: number;
+  /** Crafts beyond one per craft plan (the world shows a craft made twice). */
   readonly craftedTwice: number;
   readonly redisRestarted: boolean;
   /** Step outcomes a worker reported (after Redis acknowledged them) that the journal no longer has. */
   readonly acknowledgedLost: number;
-  /** Steps dispatched by more than one process (a worker killed with the step dispatched and unrecorded, then the next one). */
+  /** Steps dispatched by more than one process: each must be a takeover that found the effect absent (`rerunAbsent`). */
   readonly redispatches: number;
+  /** Takeovers of a step claimed and unrecorded: recorded from the world (`step.recovered`), run again because absent. */
+  readonly recovered: number;
+  readonly rerunAbsent: number;
   /** Steps one process dispatched more than once: the executor's retry of an attempt that failed (a dig the server refused). */
   readonly retried: number;
-  /** Of the re-dispatches, ones where an earlier dispatcher was not killed before it recorded the step. */
-  readonly doublesOutsideWindow: number;
 }
 
 /** Options of `runBotKillTrials`. */
@@ -166,16 +171,17 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
       while ((await ends()).some((e) => e.length === 0) && Date.now() < endBy) await sleep(100);
       await until(() => targets.every((t) => observer.blockAt(t)?.name === 'air'));
       observer.off('blockUpdate', watch);
-      const lost = (await ends()).filter((e) => e.length !== 1 || e[0]!.kind !== 'plan_end' || e[0]!.status !== 'completed').length;
-      const recorded = readLines(join(dir, 'events.log')).map((l) => JSON.parse(l) as { type: string; key?: string; pid: number }).filter((e) => e.type === 'step.recorded');
+      const events = readLines(join(dir, 'events.log')).map((l) => JSON.parse(l) as { type: string; key?: string; planId?: string; pid: number });
+      const recorded = events.filter((e) => e.type === 'step.recorded');
+      const refusedPlans = new Set(events.filter((e) => e.type === 'step.refused').map((e) => e.planId));
+      const endOf = (await ends()).map((e, n) => (e.length === 1 && e[0]!.kind === 'plan_end' ? (e[0]!.status === 'completed' ? 'completed' : refusedPlans.has(plans[n]!.planId) ? 'refused' : 'other') : 'lost'));
+      const ofKind = (kind: string) => events.filter((e) => e.type === kind && e.planId?.startsWith(`b${trial}/`)).length;
       const lines = dispatched().map((l) => l.split(' '));
       const keys = plans.flatMap((plan) => plan.steps.map((step) => `${plan.planId}:${step.stepId}`));
       // The processes that dispatched a key, in order: an executor's own retry of a failed attempt is one process.
       const by = (key: string) => [...new Set(lines.filter(([, k]) => k === key).map(([, , pid]) => Number(pid)))];
       const doubles = keys.filter((key) => by(key).length > 1);
-      const outside = doubles.filter((key) => by(key).slice(0, -1).some((pid) => !killed.has(pid) || recorded.some((e) => e.pid === pid && e.key === key)));
       const crafted = (counter.planks() - planksBefore) / 4;
-      const craftKeys = new Set(crafts.map((plan) => `${plan.planId}:planks`));
       const histories = await Promise.all(plans.map((plan) => journal.history(plan.planId)));
       const inJournal = new Set(histories.flatMap((h) => h.records.flatMap((r) => (r.kind === 'step' ? [r.key] : []))));
       rows.push({
@@ -185,16 +191,19 @@ export async function runBotKillTrials(mc: TestServer, redis: RedisServer, optio
         kills: slot >= 0 ? 1 : 0,
         crafts: crafted,
         craftPlans: crafts.length,
-        craftedTwice: Math.max(0, crafted - crafts.length - doubles.filter((key) => craftKeys.has(key)).length),
+        craftsCompleted: crafts.filter((plan) => endOf[plans.indexOf(plan)] === 'completed').length,
+        craftedTwice: Math.max(0, crafted - crafts.length),
         redisRestarted: restart,
         acknowledgedLost: new Set(recorded.filter((e) => e.key !== undefined && keys.includes(e.key) && !inJournal.has(e.key)).map((e) => e.key)).size,
-        lost,
+        lost: endOf.filter((end) => end === 'lost' || end === 'other').length,
+        refused: endOf.filter((end) => end === 'refused').length,
         blocksDugTwice: targets.filter((t) => (transitions.get(t.toString()) ?? 0) > 1).length,
         blocksLeft: targets.filter((t) => observer.blockAt(t)?.name !== 'air').length,
         blocksUnseen: targets.filter((t) => !transitions.has(t.toString()) && observer.blockAt(t)?.name === 'air').length,
         redispatches: doubles.length,
+        recovered: ofKind('step.recovered'),
+        rerunAbsent: ofKind('step.redispatched'),
         retried: keys.filter((key) => lines.filter(([, k]) => k === key).length > by(key).length).length,
-        doublesOutsideWindow: outside.length,
       });
     }
     return rows;

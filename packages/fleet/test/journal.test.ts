@@ -37,7 +37,7 @@ describe('the Redis fleet journal', () => {
   it('answers a completed key duplicate from another connection, with the recorded outcome', async () => {
     const [first, second] = [open('d'), open('d')];
     const lease = (await first.acquire('dig-7', 'bot-a'))!;
-    expect(await first.claimStep(lease, 'dig-7:a')).toEqual({ state: 'acquired', redispatch: false });
+    expect(await first.claimStep(lease, 'dig-7:a')).toEqual({ state: 'acquired' });
     await first.append(lease, stepRecord('dig-7', 'a'));
     await first.release(lease);
     const other = (await second.acquire('dig-7', 'bot-b'))!;
@@ -51,7 +51,7 @@ describe('the Redis fleet journal', () => {
     await journal.claimStep(lease, 'q:a');
     await journal.append(lease, stepRecord('q', 'a', 'failed'));
     expect(await journal.completed('q:a')).toBeUndefined();
-    expect(await journal.claimStep(lease, 'q:a')).toEqual({ state: 'acquired', redispatch: false });
+    expect(await journal.claimStep(lease, 'q:a')).toEqual({ state: 'acquired' });
   });
 
   it('refuses the late write of an owner whose lease expired and passed on, and reports the re-dispatch', async () => {
@@ -66,7 +66,7 @@ describe('the Redis fleet journal', () => {
     await expect(old.append(stale, stepRecord('x1', 'a'))).rejects.toMatchObject({ code: 'fenced', planId: 'x1', what: 'step' });
     expect(await old.renew(stale)).toBe(false);
     expect(await old.claimStep(stale, 'x1:b')).toEqual({ state: 'fenced' });
-    expect(await next.claimStep(taken, 'x1:a')).toEqual({ state: 'acquired', redispatch: true });
+    expect(await next.claimStep(taken, 'x1:a')).toEqual({ state: 'acquired', previous: { worker: 'bot-old' } });
     expect((await next.history('x1')).records).toHaveLength(1);
   });
 
@@ -77,7 +77,11 @@ describe('the Redis fleet journal', () => {
     expect((await journal.claimStep(one, 'shared-key')).state).toBe('acquired');
     expect(await journal.claimStep(two, 'shared-key')).toEqual({ state: 'busy' });
     await journal.release(one);
-    expect(await journal.claimStep(two, 'shared-key')).toEqual({ state: 'acquired', redispatch: true });
+    expect(await journal.claimStep(two, 'shared-key', { seen: ['dirt', 3] })).toEqual({ state: 'acquired', previous: { worker: 'bot-a' } });
+    // The evidence goes with the claim: the next claimer of the key gets it back.
+    await journal.release(two);
+    const three = (await journal.acquire('plan-three', 'bot-c'))!;
+    expect(await journal.claimStep(three, 'shared-key')).toEqual({ state: 'acquired', previous: { worker: 'bot-b', evidence: { seen: ['dirt', 3] } } });
   });
 
   it('takes a resent record once and refuses a writer whose view of the history is behind', async () => {

@@ -38,9 +38,11 @@ export interface KillTrialRow {
   readonly lost: number;
   /** Steps of completed plans with no effect in the world. */
   readonly missingEffects: number;
-  /** Steps whose effect shows twice: allowed only when the first worker died between its effect and its record. */
+  /** Steps whose effect shows twice in the world (none allowed: a takeover checks the world before running a step again). */
   readonly doubleEffects: number;
-  readonly doublesOutsideWindow: number;
+  /** Steps an earlier owner left claimed and unrecorded: recorded from the world (its effect there), or run again (absent). */
+  readonly recovered: number;
+  readonly rerunAbsent: number;
   /** Step outcomes a worker reported (after Redis acknowledged them) that the journal no longer has. */
   readonly acknowledgedLost: number;
   /** Longest time from a kill to another worker taking the plan the killed one held (ms; 0 when none held one). */
@@ -54,16 +56,43 @@ class Pool {
   readonly slots: ChildProcess[] = [];
   readonly killed = new Set<number>();
   readonly killedAt = new Map<number, number>();
+  /** Warm spares per verb set, loaded and waiting to join: a killed worker's replacement joins at once. */
+  readonly #spares = new Map<string, ChildProcess[]>();
+  readonly #loading: Promise<unknown>[] = [];
   constructor(private readonly config: Record<string, unknown>) {}
 
-  start(slot: number): Promise<void> {
+  #spawn(verbs: string[], warm: boolean): ChildProcess {
+    return spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify({ ...this.config, verbs, warm })], { cwd: root, stdio: [warm ? 'pipe' : 'ignore', 'pipe', 'inherit'] });
+  }
+
+  /** Loads a spare of `verbs`; it joins the list once loaded. */
+  #spare(verbs: string[]): Promise<void> {
+    const child = this.#spawn(verbs, true);
+    const loaded = new Promise<void>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve(void (this.#spares.get(verbs.join()) ?? this.#spares.set(verbs.join(), []).get(verbs.join())!).push(child)));
+      child.once('exit', (code, signal) => reject(new Error(`spare exited before it was loaded (${code ?? signal})`)));
+    });
+    this.#loading.push(loaded.catch(() => child.kill('SIGKILL')));
+    return loaded;
+  }
+
+  /** Starts slot's worker (its slot is taken at once): a loaded spare of its verb set when `spare` and one is loaded (another loads behind it), else a new process. */
+  start(slot: number, spare = false): Promise<void> {
     const verbs = slot % 3 === 0 ? ['dig'] : ['dig', 'craft'];
-    const child = spawn(process.execPath, ['--import', 'tsx', childFile, JSON.stringify({ ...this.config, verbs })], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const warm = spare ? this.#spares.get(verbs.join())?.shift() : undefined;
+    if (spare) void this.#spare(verbs).catch(() => undefined);
+    const child = warm ?? this.#spawn(verbs, false);
     this.slots[slot] = child;
-    return new Promise((resolve, reject) => {
+    warm?.stdin!.write('go\n');
+    return new Promise<void>((resolve, reject) => {
       child.stdout!.once('data', () => resolve());
       child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
     });
+  }
+
+  /** Loads one spare per verb set. */
+  warmUp(): Promise<unknown> {
+    return Promise.all([['dig'], ['dig', 'craft']].map((verbs) => this.#spare(verbs)));
   }
 
   kill(slot: number): void {
@@ -73,10 +102,12 @@ class Pool {
       this.killed.add(child.pid);
       this.killedAt.set(child.pid, Date.now());
     }
-    void this.start(slot).catch(() => undefined);
+    void this.start(slot, true).catch(() => undefined);
   }
 
   async stop(): Promise<void> {
+    await Promise.all(this.#loading);
+    for (const spare of [...this.#spares.values()].flat()) if (spare.exitCode === null) spare.kill('SIGKILL');
     await Promise.all(
       this.slots.map(
         (child) =>
@@ -112,11 +143,12 @@ export async function runKillTrials(server: RedisServer, options: KillTrialOptio
   const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
   const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
   try {
-    await Promise.all(Array.from({ length: options.workers }, (_, slot) => pool.start(slot)));
+    await Promise.all([...Array.from({ length: options.workers }, (_, slot) => pool.start(slot)), pool.warmUp()]);
     const rows: KillTrialRow[] = [];
     for (let trial = 0; trial < options.trials; trial += 1) rows.push(await runTrial({ trial, options, pool, server, dir, queue, journal }));
     return rows;
   } finally {
+    if (process.env['SINEW_FLEET_DIAG']) (await import('node:fs')).cpSync(dir, process.env['SINEW_FLEET_DIAG'], { recursive: true });
     await pool.stop();
     await Promise.all([queue.close(), journal.close()]);
     rmSync(dir, { recursive: true, force: true });
@@ -193,7 +225,9 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
   const world = readLines(join(ctx.dir, 'world.log')).map((line) => line.split(' ') as [string, string, string]);
   const events = readLines(join(ctx.dir, 'events.log')).map((line) => JSON.parse(line) as { type: string; key?: string; planId?: string; pid: number; at: number });
   const recordedBy = (pid: number, key: string) => events.some((e) => e.type === 'step.recorded' && e.pid === pid && e.key === key);
-  let lost = 0, missingEffects = 0, doubleEffects = 0, doublesOutsideWindow = 0, acknowledgedLost = 0;
+  const keys = new Set(plans.flatMap((plan) => plan.steps.map((step) => `${plan.planId}:${step.stepId}`)));
+  const counted = (type: string) => events.filter((e) => e.type === type && keys.has(e.key ?? '')).length;
+  let lost = 0, missingEffects = 0, doubleEffects = 0, acknowledgedLost = 0;
   for (const plan of plans) {
     const history = await ctx.journal.history(plan.planId);
     const ends = history.records.filter((r) => r.kind === 'plan_end');
@@ -204,8 +238,6 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
       const by = world.filter(([kind, mark]) => kind === 'effect' && mark === key).map(([, , pid]) => Number(pid));
       if (by.length === 0) missingEffects += 1;
       if (by.length > 1) doubleEffects += 1;
-      // Inside the window only if every earlier effect's worker was killed before it recorded the outcome.
-      if (by.slice(0, -1).some((pid) => !killed.includes(pid) || recordedBy(pid, key))) doublesOutsideWindow += 1;
       if (events.some((e) => e.type === 'step.recorded' && e.key === key) && !recordedKeys.has(key)) acknowledgedLost += 1;
     }
   }
@@ -216,7 +248,7 @@ async function judge(ctx: TrialContext, plans: ReturnType<typeof plansFor>, kill
     const next = events.find((e) => e.type === 'plan.taken' && e.planId === held && e.at > killedAt);
     return next ? next.at - killedAt : 0;
   });
-  return { takeoverMs: Math.max(0, ...takeovers), plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, doublesOutsideWindow, acknowledgedLost };
+  return { takeoverMs: Math.max(0, ...takeovers), plans: plans.length, steps: plans.reduce((n, p) => n + p.steps.length, 0), midStepKills, lost, missingEffects, doubleEffects, recovered: counted('step.recovered'), rerunAbsent: counted('step.redispatched'), acknowledgedLost };
 }
 
 /** What a paused owner did once it woke: its writes refused, the plan finished by another worker. */

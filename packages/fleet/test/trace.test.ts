@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetQueue, createFleetWorker, createRedisJournal, type FleetEvent, type FleetWorker } from '../src/index.js';
-import { fileWorldExecutor } from './fixtures/world.js';
+import { fileWorldExecutor, fileWorldRecovery } from './fixtures/world.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 let server: RedisServer;
@@ -47,6 +47,8 @@ describe('fleet tracing', () => {
           id: bot,
           pollMs: 50,
           executor: (store, fleet) => fileWorldExecutor(world, ['dig'], 400, store, undefined, createOtelProvenance({ provider: tracing(bot), traceParent: fleet.traceParent })),
+          // The first worker acts on b and loses its lease before b's record: the second finds b's effect in the world.
+          recover: fileWorldRecovery(world, ['dig']),
           onEvent: (event) => events.push({ ...event, bot }),
         }),
       );

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { RepairHook } from '@sinew/executor-contracts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetQueue, createFleetWorker, createRedisJournal, type FleetEvent, type FleetJournal, type FleetQueue, type FleetWorker } from '../src/index.js';
-import { fileWorldExecutor } from './fixtures/world.js';
+import { fileWorldExecutor, fileWorldRecovery } from './fixtures/world.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 let server: RedisServer;
@@ -21,7 +21,7 @@ function fleet(prefix: string) {
 }
 
 function bot(name: string, world: string, verbs: string[], parts: { queue: FleetQueue; journal: FleetJournal }, events: (FleetEvent & { bot: string })[]): FleetWorker {
-  const worker = createFleetWorker({ ...parts, executor: (journal) => fileWorldExecutor(world, verbs, 5, journal), id: name, pollMs: 30, onEvent: (event) => events.push({ ...event, bot: name }) });
+  const worker = createFleetWorker({ ...parts, executor: (journal) => fileWorldExecutor(world, verbs, 5, journal), recover: fileWorldRecovery(world, verbs), id: name, pollMs: 30, onEvent: (event) => events.push({ ...event, bot: name }) });
   closers.unshift(() => worker.close());
   return worker;
 }
@@ -81,8 +81,74 @@ describe('fleet workers', () => {
     bot('heir', world, ['dig'], parts, events);
     await parts.queue.submit(plan);
     await until('the plan to end', async () => (await ended(parts.journal, 'half-done')).length === 1);
+    await until('the worker to report the end', async () => events.some((e) => e.type === 'plan.ended'));
     expect(effects(world).map((line) => line.split(' ')[1])).toEqual(['second']);
     expect(events.map((e) => e.type)).toEqual(['plan.taken', 'step.duplicate', 'step.redispatched', 'step.recorded', 'plan.ended']);
+  });
+
+  /** A plan whose first step `dead-bot` recorded and whose second it claimed (with `evidence`), then died. */
+  async function diedMidStep(parts: { journal: FleetJournal }, planId: string, evidence?: unknown, verb = 'dig') {
+    const plan = { planId, intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: `${planId}#a` } }, { stepId: 'b', type: verb, args: { mark: `${planId}#b` } }] };
+    const dead = (await parts.journal.acquire(planId, 'dead-bot'))!;
+    await parts.journal.append(dead, { kind: 'plan_start', at: 1, plan });
+    await parts.journal.claimStep(dead, `${planId}:a`);
+    await parts.journal.append(dead, { kind: 'step', at: 2, key: `${planId}:a`, outcome: { planId, stepId: 'a', verb: 'dig', status: 'succeeded', attempts: 1, startedAt: 1, endedAt: 2 } });
+    await parts.journal.claimStep(dead, `${planId}:b`, evidence);
+    return plan;
+  }
+
+  it('records from the world, and does not run again, a step whose earlier owner died after its act and before its record', async () => {
+    const parts = fleet('recovered');
+    const world = join(dir, 'recovered.log');
+    const plan = await diedMidStep(parts, 'acted/then died');
+    writeFileSync(world, `effect acted/then died#b ${process.pid}\n`); // the dead owner's act, in the world
+    const events: (FleetEvent & { bot: string })[] = [];
+    bot('heir', world, ['dig'], parts, events);
+    await parts.queue.submit(plan);
+    await until('the plan to end', async () => (await ended(parts.journal, plan.planId)).length === 1);
+    await until('the worker to report the end', async () => events.some((e) => e.type === 'plan.ended')); // it follows the durable end
+    expect(effects(world)).toHaveLength(1);
+    expect(events.map((e) => e.type)).toEqual(['plan.taken', 'step.duplicate', 'step.recovered', 'plan.ended']);
+    const records = (await parts.journal.history(plan.planId)).records;
+    expect(records.at(-1)).toMatchObject({ kind: 'plan_end', status: 'completed' });
+    expect(records.find((r) => r.kind === 'step' && r.key.endsWith(':b'))).toMatchObject({ outcome: { status: 'succeeded', attempts: 0, observables: { recoveredFromWorld: 'the world has acted/then died#b', previousWorker: 'dead-bot' } } });
+    // Completed for every process now: a later claim of the key is answered from the record.
+    expect(await parts.journal.completed(`${plan.planId}:b`)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('refuses (duplicate, failed), and does not run, such a step when the world cannot tell: no recovery for its verb, or a verifier that answers nonsense', async () => {
+    const parts = fleet('refused');
+    const world = join(dir, 'refused.log');
+    const blind = await diedMidStep(parts, 'blind', undefined, 'craft');
+    const confused = await diedMidStep(parts, 'confused', { body: 'w1', planks: 3 });
+    const seen: unknown[] = [];
+    const events: FleetEvent[] = [];
+    const worker = createFleetWorker({
+      ...parts,
+      executor: (journal) => fileWorldExecutor(world, ['dig', 'craft'], 1, journal),
+      recover: [{ verb: 'dig', verify: (_args, previous) => (seen.push(previous), { state: 'maybe' } as never) }],
+      pollMs: 30,
+      onEvent: (event) => events.push(event),
+    });
+    closers.unshift(() => worker.close());
+    await parts.queue.submitAll([blind, confused]);
+    await until('both plans to end', async () => (await Promise.all([ended(parts.journal, 'blind'), ended(parts.journal, 'confused')])).every((e) => e.length === 1));
+    expect(existsSync(world) ? effects(world) : []).toEqual([]);
+    expect(seen).toEqual([{ worker: 'dead-bot', evidence: { body: 'w1', planks: 3 } }]);
+    expect([...(await ended(parts.journal, 'blind')), ...(await ended(parts.journal, 'confused'))]).toMatchObject([{ status: 'failed' }, { status: 'failed' }]);
+    const refused = events.flatMap((e) => (e.type === 'step.refused' ? [e.reason] : [])).sort();
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toMatch(/blind:b \(craft\) .*: no recovery is declared for craft/);
+    expect(refused[1]).toMatch(/^step confused:b \(dig\) was claimed by worker dead-bot, which stopped before recording it, and may have taken effect: its recovery answered \{"state":"maybe"\}, not a verdict; not dispatched again$/);
+    // Not recorded: the key stays claimed, so a later owner is refused too rather than running it on a guess.
+    expect(await parts.journal.completed('confused:b')).toBeUndefined();
+  });
+
+  it('refuses a recover list that names a verb twice, or a verb the bot does not have, when the worker is built', () => {
+    const parts = fleet('bad-recover');
+    const build = (recover: { verb: string; verify: () => { state: 'absent' } }[]) => createFleetWorker({ ...parts, executor: (journal) => fileWorldExecutor(join(dir, 'x.log'), ['dig'], 1, journal), recover });
+    expect(() => build([{ verb: 'dig', verify: () => ({ state: 'absent' }) }, { verb: 'dig', verify: () => ({ state: 'absent' }) }])).toThrow(/two recoveries for dig/);
+    expect(() => build([{ verb: 'smelt', verify: () => ({ state: 'absent' }) }])).toThrow(/smelt, which this bot's registry does not have/);
   });
 
   it('ends a plan failed at the step that failed, without running the rest', async () => {

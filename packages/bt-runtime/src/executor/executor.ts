@@ -257,7 +257,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const run: StepRunOptions<Body> = { rt, planCtx, step, capability, args, key, startedAt, predicates: predicates.value };
     const known = this.#idempotency.get(key);
     // A shared journal (a fleet) is asked too: another process may have completed the key, or own the plan now.
-    if (known === undefined && planCtx.preemptReason === undefined && this.#idempotency.shared) return this.#idempotency.claim(key).then((claimed) => holdKey(this.#keys, run, claimed));
+    if (known === undefined && planCtx.preemptReason === undefined && this.#idempotency.shared) return this.#idempotency.claim(key, { planId: planCtx.plan.planId, stepId: step.stepId, verb: capability.name, args }).then((claimed) => holdKey(this.#keys, run, claimed));
     return holdKey(this.#keys, run, known);
   }
 

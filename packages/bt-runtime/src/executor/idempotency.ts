@@ -1,5 +1,6 @@
 import { stepFailure, type Capability, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { PlanJournal } from '../journal/journal.js';
+import type { ClaimedStep } from '../journal/records.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { PlanContext } from './plan-context.js';
 import type { StepReporter } from './report.js';
@@ -79,8 +80,8 @@ export class IdempotencyStore {
   }
 
   /** A key no local entry knows, asked of a shared journal (a fleet): completed elsewhere, refused here, or undefined (run it). */
-  async claim(key: string): Promise<IdempotencyEntry | StepFailure | undefined> {
-    const answer = await this.journal?.claim(key);
+  async claim(key: string, step: ClaimedStep): Promise<IdempotencyEntry | StepFailure | undefined> {
+    const answer = await this.journal?.claim(key, step);
     return answer === undefined || !('status' in answer) ? answer : { state: 'completed', outcome: answer };
   }
 

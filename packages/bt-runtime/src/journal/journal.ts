@@ -1,7 +1,7 @@
 import { describeError, stepFailure, type Intent, type Logger, type Plan, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { Clock } from '../clock/clock.js';
 import type { PlanOutcome } from '../executor/types.js';
-import { JournalWriteError, type JournalRecord, type JournalStore } from './records.js';
+import { JournalWriteError, type ClaimedStep, type JournalRecord, type JournalStore } from './records.js';
 
 /** A plan the journal saw start and never end: what `resume()` runs again. */
 export interface UnfinishedPlan {
@@ -94,9 +94,9 @@ export class PlanJournal {
   }
 
   /** Asks a shared store about `key` before dispatch: its recorded outcome, undefined (run it), or a failure (must not run here). */
-  async claim(key: string): Promise<StepOutcome | StepFailure | undefined> {
+  async claim(key: string, step: ClaimedStep): Promise<StepOutcome | StepFailure | undefined> {
     try {
-      return await this.store.claim?.(key);
+      return await this.store.claim?.(key, step);
     } catch (error) {
       this.#failed(error, 'step');
       return this.unavailable();

@@ -15,6 +15,16 @@ export interface JournalRead {
   readonly skipped: number;
 }
 
+/** The step a shared store is asked about before dispatch (`claim`): enough for it to check the world first. */
+export interface ClaimedStep {
+  readonly planId: string;
+  readonly stepId: string;
+  /** The canonical verb (the capability's name, an alias resolved). */
+  readonly verb: string;
+  /** The args as the capability's input schema parsed them. */
+  readonly args: unknown;
+}
+
 /**
  * Where journal records go. `append` returns (or its promise resolves) once the record is durable — the executor
  * awaits it before it answers the step — and throws (rejects) when it is not: the executor then ends the plan
@@ -28,9 +38,11 @@ export interface JournalStore {
   /**
    * Shared stores: asked before a step is dispatched. Resolves the outcome another process recorded for `key`
    * (the step is answered `duplicate`, not dispatched) or undefined (run it); rejects when the step must not run
-   * here (the plan passed to another owner): the plan then ends `journal_unavailable`.
+   * here (the plan passed to another owner): the plan then ends `journal_unavailable`. `step` lets a store whose
+   * key was left in flight by a process that died check the world before the step runs again (a failed outcome
+   * answered here ends the step with that failure, not dispatched).
    */
-  claim?(key: string): Promise<StepOutcome | undefined>;
+  claim?(key: string, step: ClaimedStep): Promise<StepOutcome | undefined>;
   /** Reads every valid record back, counting the lines it skipped. */
   readAll(): JournalRead;
   /** Replaces the whole history with these records, atomically. */
