@@ -7,7 +7,7 @@ const COAL = 7;
 
 /**
  * A body that knows its blocks the way mineflayer's `findBlocks` answers (nearest first, at most `count`) and has no
- * chunk columns, so the search falls back to it: a vein of coal in the roof close by and one coal block lower down.
+ * chunk columns, so the search falls back to it (within its radius): a vein of coal in the roof close by and one coal block lower down.
  */
 function body(ores: readonly Vec3[]): SinewBot {
   const feet = new Vec3(0, 56, 0);
@@ -17,7 +17,8 @@ function body(ores: readonly Vec3[]): SinewBot {
     registry: { blocks: {} },
     world: {},
     blockAt: (p: Vec3) => ({ name: at(p) ? 'coal_ore' : 'stone', boundingBox: 'block', position: p.floored() }),
-    findBlocks: ({ count, point }: { count: number; point: Vec3 }) => [...ores].sort((a, b) => a.distanceTo(point) - b.distanceTo(point)).slice(0, count),
+    findBlocks: ({ count, point, maxDistance }: { count: number; point: Vec3; maxDistance: number }) =>
+      ores.filter((o) => o.distanceTo(point) <= maxDistance).sort((a, b) => a.distanceTo(point) - b.distanceTo(point)).slice(0, count),
   } as unknown as SinewBot;
 }
 
@@ -29,6 +30,15 @@ describe('oreToward: the ore a mine heads for', () => {
     expect(roof.length).toBeGreaterThan(16);
     const aim = oreToward(body([...roof, below]), [COAL], new Set());
     expect(aim?.toString()).toBe(below.toString());
+  });
+
+  it('finds the ore the chunk data holds 28 blocks off, beyond the 12 blocks the tunnel walls show, behind 300 coal above', () => {
+    const roof: Vec3[] = [];
+    for (let x = -10; x < 10; x++) for (let z = -7; z < 8; z++) roof.push(new Vec3(x, 58, z));
+    const far = new Vec3(-20, 40, 14);
+    expect(roof.length).toBe(300);
+    expect(oreToward(body([...roof, far]), [COAL], new Set())?.toString()).toBe(far.toString());
+    expect(oreToward(body([...roof, new Vec3(-30, 40, 14)]), [COAL], new Set())).toBeUndefined();
   });
 
   it('heads for nothing when every ore is above the head, and skips ores tried before', () => {

@@ -1,5 +1,6 @@
-import { accepted, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
 import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js';
@@ -61,6 +62,28 @@ function mineEffects(target: MineArgs['target'] | { placeholder: string }, count
   return effects;
 }
 
+/** The ore a mine heads for, and how many more moves it may spend reaching it. */
+interface Aim {
+  readonly at: Vec3;
+  movesLeft: number;
+}
+
+/**
+ * Keeps heading for the same ore until it is taken or its moves run out (then it counts as tried: a hazard on the
+ * way turned the tunnel aside), else picks the nearest one: one chunk scan per ore, not per move.
+ */
+function nextAim(bot: SinewBot, aim: Aim | undefined, oreIds: readonly number[], tried: Set<string>): Aim | undefined {
+  if (aim && !tried.has(blockKey(aim.at)) && oreIds.includes(bot.blockAt(aim.at)?.type ?? -1)) {
+    if (aim.movesLeft-- > 0) return aim;
+    tried.add(blockKey(aim.at));
+  }
+  const at = oreToward(bot, oreIds, tried);
+  if (!at) return undefined;
+  const feet = bot.entity.position.floored();
+  // Twice the way there and a margin: a stair moves one block across and one down at once.
+  return { at, movesLeft: 2 * (Math.abs(at.x - feet.x) + Math.abs(at.y - feet.y) + Math.abs(at.z - feet.z)) + 8 };
+}
+
 /** Stairs down to the target level, then tunnels along it, taking the ore when the walls show one. */
 async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { moves: number; found: boolean }> {
   const bot = ctx.body;
@@ -72,6 +95,7 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
   const reached = lowest.set(args, { y: bot.entity.position.y });
   const dropsBefore = kind ? countItem(bot, ORES[kind].drop) : 0;
   let facing = 0;
+  let aim: Aim | undefined;
   for (let moves = 0; ; moves++) {
     if (ctx.signal.aborted) return ABORTED;
     if (kind) {
@@ -88,9 +112,9 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
     const from = bot.entity.position.floored();
     // An ore seen nearby sets the way (down toward it or level); else down to the level, then straight on.
     // Stone is in every wall: heading for the nearest one would turn the stairs back into their own steps.
-    const aim = kind && kind !== 'stone' ? oreToward(bot, oreIds, tried) : undefined;
-    if (aim) facing = directionToward(from, aim);
-    const step = await mineStep(ctx, facing, aim ? aim.y < from.y : from.y > level);
+    aim = kind && kind !== 'stone' ? nextAim(bot, aim, oreIds, tried) : undefined;
+    if (aim) facing = directionToward(from, aim.at);
+    const step = await mineStep(ctx, facing, aim ? aim.at.y < from.y : from.y > level);
     if ('ok' in step) return step;
     facing = step.facing;
     reached.y = Math.min(reached.y, bot.entity.position.y);
