@@ -13,10 +13,11 @@ import { ABORTED, type Failure } from './failures.js';
 import { eyeDistance, isAir, REACH, standsOn, touchesAir } from './geometry.js';
 import { countItem } from './inventory.js';
 import { placeAt } from './placing.js';
-import { blockHazard, cellsToOpen, DIRECTIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
+import { blockHazard, cellsToOpen, DIRECTIONS, STATIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
 import { waitFor } from './waiting.js';
+import { walkTo } from './walking.js';
 
-const { Movements } = pathfinderPackage;
+const { goals, Movements } = pathfinderPackage;
 const MOVE_BUDGET_MS = 1_500;
 const DROP_APPEAR_MS = 1_500;
 /** How high above the head a roof makes it dark enough for a torch (no sky light read: the server may send none). */
@@ -138,9 +139,35 @@ export function climbMovementsFor(bot: SinewBot): InstanceType<typeof Movements>
     movements.allow1by1towers = true;
     movements.allowParkour = false;
     movements.scafoldingBlocks = ['cobblestone', 'cobbled_deepslate', 'dirt'].map((name) => bot.registry.itemsByName[name]?.id).filter((id): id is number => id !== undefined);
+    // The table and furnace the plan works at stay where they stand, however short the way through them.
+    for (const name of STATIONS) {
+      const id = bot.registry.blocksByName[name]?.id;
+      if (id !== undefined) movements.blocksCantBreak.add(id);
+    }
     climbByClient.set(key, movements);
   }
   return movements;
+}
+
+/** Cells of the trail between two waypoints of the climb: a short path pathfinder decides at once, however loaded the machine. */
+const CLIMB_LEG = 6;
+const CLIMB_LEG_BUDGET_MS = 20_000;
+
+/**
+ * Back up a mine the way it came: the cells its moves passed (`trail`, oldest first), in reverse, a short walk at a
+ * time, then onto `start`. One path up ~120 stairs at once was more than pathfinder could decide in its think time
+ * ("Took to long to decide path to goal"). A leg that fails is left for the next one up; only `start` must be reached.
+ */
+export async function climbBack(ctx: BotRunContext, trail: readonly Vec3[], start: Vec3): Promise<Failure | undefined> {
+  const movements = climbMovementsFor(ctx.body);
+  const legs = trail.filter((_, index) => index > 0 && (trail.length - 1 - index) % CLIMB_LEG === 0).reverse();
+  for (const cell of [...legs.slice(1), start]) {
+    const failure = await walkTo(ctx, new goals.GoalBlock(cell.x, cell.y, cell.z), { budgetMs: CLIMB_LEG_BUDGET_MS, movements });
+    if (failure?.code === 'aborted') return ABORTED;
+    if (failure && cell === start) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
+    ctx.progress(`climbing: at ${blockKey(ctx.body.entity.position)}${failure ? ` (leg to ${blockKey(cell)}: ${failure.code})` : ''}`);
+  }
+  return undefined;
 }
 
 /**
