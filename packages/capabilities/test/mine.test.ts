@@ -80,6 +80,20 @@ describe('mine in a generated world', () => {
     expect(wet()).toBe(false);
   });
 
+  it('leaves the crafting table beside its first stair standing: the stairs turn aside and the climb ends beside it', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.floored();
+    // East is the first way the stairs try; the table fills the head cell of that first stair.
+    const table = start.offset(1, 1, 0);
+    await give(bot, 'stone_pickaxe', 1);
+    await setBlock(world.server, table, 'crafting_table');
+    const outcome = await world.step('mine', { target: { depth: start.y - 4 }, returnToSurface: true });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.blockAt(table)?.name).toBe('crafting_table');
+    expect(countItem(bot, 'crafting_table')).toBe(0);
+    expect(bot.entity.position.floored().equals(start)).toBe(true);
+  });
+
   it('climbs back up stairs that lost a step on the way (digging and towering where walking has no path)', async () => {
     const { bot } = world;
     const start = bot.entity.position.floored();
