@@ -128,4 +128,19 @@ describe('mine in a generated world', () => {
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(bot.entity.position.y).toBeLessThanOrEqual(feet.y - 3 + 0.01);
   });
+  it('with a cave under every stair and every level move, it floors one with cobblestone it holds and goes on down', async () => {
+    const { bot } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    const feet = bot.entity.position.floored();
+    // Two deep holes on every side: a level move would land on air, a stair too.
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+      for (const dy of [-1, -2]) await setBlock(world.server, feet.offset(dx, dy, dz), 'air');
+    }
+    await give(bot, 'cobblestone', 4);
+    const outcome = await world.step('mine', { target: { depth: feet.y - 3 } });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(feet.y - 3 + 0.01);
+    const floors = [[1, 0], [-1, 0], [0, 1], [0, -1]].flatMap(([dx, dz]) => [-1, -2].map((dy) => bot.blockAt(feet.offset(dx!, dy, dz!))?.name));
+    expect(floors).toContain('cobblestone');
+  });
 });

@@ -12,7 +12,7 @@ import { dropsNear, pickUpDrops } from './drops.js';
 import { ABORTED, type Failure } from './failures.js';
 import { eyeDistance, isAir, REACH, standsOn, touchesAir } from './geometry.js';
 import { countItem } from './inventory.js';
-import { placeAt } from './placing.js';
+import { isReplaceable, placeAt } from './placing.js';
 import { blockHazard, cellsToOpen, DIRECTIONS, STATIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
 import { waitFor } from './waiting.js';
 import { walkTo } from './walking.js';
@@ -67,6 +67,16 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
 }
 
 /**
+ * Whether the body slid past the cell it stepped into and came to rest lower down, dry (a stair cut into a hillside
+ * opens onto the slope, and nothing stops the walk there): the mine goes on from where it stands.
+ */
+function slidOn(bot: SinewBot, feet: Vec3): boolean {
+  const body = bot.entity as { isInWater?: boolean; isInLava?: boolean };
+  const at = bot.entity.position.floored();
+  return bot.entity.onGround && !at.equals(feet) && at.y <= feet.y && body.isInWater !== true && body.isInLava !== true;
+}
+
+/**
  * One move down a stair (`down`) or along a level tunnel, in the first of the four directions (starting with
  * `facing`, then right, left, back) whose cells are free of hazards — when no stair down is safe (a cave under every
  * side), a level move first — : the direction taken, or a failure naming the hazard of every side.
@@ -75,28 +85,52 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
   const bot = ctx.body;
   const feet = bot.entity.position.floored();
   const hazards: string[] = [];
+  let bridge: { index: number; plan: StepPlan } | undefined;
   for (const [downward, turn] of (down ? [true, false] : [false]).flatMap((d) => [0, 1, 3, 2].map((t) => [d, t] as const))) {
     const index = (facing + turn) % DIRECTIONS.length;
     const plan = cellsToOpen(feet, DIRECTIONS[index]!, downward);
     const hazard = stepHazard(readerOf(bot), plan.cells, plan.standOn);
-    if (hazard) {
-      hazards.push(describe(hazard));
-      continue;
-    }
-    // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
-    for (let attempt = 0; ; attempt++) {
-      const failure = await openCells(ctx, plan.cells, feet);
-      if (failure) return failure;
-      if (await stepInto(ctx, plan.next)) break;
-      if (ctx.signal.aborted) return ABORTED;
-      if (attempt === 1) {
-        const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
-        return fail.stuck(`could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`);
-      }
-    }
-    return { facing: index };
+    if (!hazard) return takeStep(ctx, feet, { index, plan });
+    hazards.push(describe(hazard));
+    if (!bridge && bridgeable(bot, plan, hazard)) bridge = { index, plan };
   }
+  // A cave under every stair and beside every level move: floor the first one with a block the mine dug.
+  const filler = FILLERS.find((name) => countItem(bot, name) > 0);
+  if (bridge && filler) return takeStep(ctx, feet, bridge, filler);
   return fail.stuck(`hazards on every side of ${blockKey(feet)}: ${hazards.join('; ')}`, { retryable: false });
+}
+
+type StepPlan = ReturnType<typeof cellsToOpen>;
+/** Blocks a mine carries from its own digging, placed as a floor over a cave. */
+const FILLERS = ['cobblestone', 'cobbled_deepslate', 'dirt'];
+
+/** Whether the only hazard of a move is the hole it would land on, and a block placed there makes it safe. */
+function bridgeable(bot: SinewBot, plan: StepPlan, hazard: Hazard): boolean {
+  if (hazard.kind !== 'fall' || !hazard.at.equals(plan.standOn) || !isReplaceable(bot.blockAt(plan.standOn))) return false;
+  const floored: BlockReader = (at) => (at.equals(plan.standOn) ? { name: 'stone', boundingBox: 'block' } : bot.blockAt(at));
+  return stepHazard(floored, plan.cells, plan.standOn) === undefined;
+}
+
+/** Opens the move's cells (a floor of `filler` placed under the landing first when given) and steps into it. */
+async function takeStep(ctx: BotRunContext, feet: Vec3, { index, plan }: { index: number; plan: StepPlan }, filler?: string): Promise<Failure | { facing: number }> {
+  const bot = ctx.body;
+  // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
+  for (let attempt = 0; ; attempt++) {
+    const failure = await openCells(ctx, plan.cells, feet);
+    if (failure) return failure;
+    if (filler && bot.blockAt(plan.standOn)?.boundingBox !== 'block') {
+      const placed = await placeAt(ctx, filler, plan.standOn);
+      if (placed) return placed.code === 'aborted' ? placed : fail.stuck(`no floor over the cave at ${blockKey(plan.standOn)}: ${placed.reason}`, { retryable: false });
+      ctx.progress(`floored the cave at ${blockKey(plan.standOn)} with ${filler}`);
+    }
+    if (await stepInto(ctx, plan.next)) return { facing: index };
+    if (ctx.signal.aborted) return ABORTED;
+    if (slidOn(bot, feet)) return { facing: index };
+    if (attempt === 1) {
+      const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
+      return fail.stuck(`could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`);
+    }
+  }
 }
 
 /**
