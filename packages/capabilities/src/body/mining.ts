@@ -222,6 +222,11 @@ export function oreToward(bot: SinewBot, oreIds: readonly number[], skip: Set<st
   return findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: 1, accept })[0];
 }
 
+/** The ore blocks of the vein around `at` (itself included): within 3 blocks, as far as a vein spreads from one block. */
+export function veinAround(bot: SinewBot, oreIds: readonly number[], at: Vec3): Vec3[] {
+  return [at, ...findBlockPositions(bot, { matching: oreIds, maxDistance: 3, count: 64, point: at })];
+}
+
 /** The direction index (of `DIRECTIONS`) that brings `from` closest to `to` along the longer horizontal axis. */
 export function directionToward(from: Vec3, to: Vec3): number {
   const [dx, dz] = [to.x - from.x, to.z - from.z];
