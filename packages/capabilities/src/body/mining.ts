@@ -227,6 +227,34 @@ export function veinAround(bot: SinewBot, oreIds: readonly number[], at: Vec3): 
   return [at, ...findBlockPositions(bot, { matching: oreIds, maxDistance: 3, count: 64, point: at })];
 }
 
+/** The ore a mine heads for, and how many more moves it may spend reaching it. */
+export interface Aim {
+  readonly at: Vec3;
+  movesLeft: number;
+  /** The cells the feet passed while heading for it: a cell passed twice is a loop around a hazard. */
+  readonly passed: Set<string>;
+}
+
+/**
+ * Keeps heading for the same ore until it is taken, its moves run out or the feet come back to a cell they passed
+ * (a cave or water between the tunnel and the ore turned it aside, back and forth: seed 5 spent 160 moves so), then
+ * gives up its whole vein (the same hazard hides the rest) and picks the nearest other: one chunk scan per ore.
+ */
+export function nextAim(bot: SinewBot, aim: Aim | undefined, oreIds: readonly number[], tried: Set<string>): Aim | undefined {
+  const feet = bot.entity.position.floored();
+  if (aim && !tried.has(blockKey(aim.at)) && oreIds.includes(bot.blockAt(aim.at)?.type ?? -1)) {
+    const looped = aim.passed.has(blockKey(feet));
+    aim.passed.add(blockKey(feet));
+    if (aim.movesLeft-- > 0 && !looped) return aim;
+    for (const ore of veinAround(bot, oreIds, aim.at)) tried.add(blockKey(ore));
+  }
+  const at = oreToward(bot, oreIds, tried);
+  if (!at) return undefined;
+  // Twice the way there and a margin: a stair moves one block across and one down at once.
+  const movesLeft = 2 * (Math.abs(at.x - feet.x) + Math.abs(at.y - feet.y) + Math.abs(at.z - feet.z)) + 8;
+  return { at, movesLeft, passed: new Set([blockKey(feet)]) };
+}
+
 /** The direction index (of `DIRECTIONS`) that brings `from` closest to `to` along the longer horizontal axis. */
 export function directionToward(from: Vec3, to: Vec3): number {
   const [dx, dz] = [to.x - from.x, to.z - from.z];

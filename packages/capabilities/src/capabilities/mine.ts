@@ -1,4 +1,4 @@
-import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
+import { accepted, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
 import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
@@ -6,7 +6,7 @@ import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js'
 import { ABORTED, type Failure } from '../body/failures.js';
 import { blockIds } from '../body/geometry.js';
 import { countItem, missingHarvestTool } from '../body/inventory.js';
-import { climbBack, directionToward, veinAround, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
+import { climbBack, directionToward, nextAim, type Aim, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
 import { oreBlocks, oreKind, ORES } from '../body/ores.js';
 import { observeWorld } from '../world.js';
 
@@ -66,34 +66,6 @@ function mineEffects(target: MineArgs['target'] | { placeholder: string }, count
   if (kind) effects.push(pred.gained(ORES[kind].drop, count));
   if (target.depth !== undefined) effects.push(pred.custom(`y<=${target.depth}`));
   return effects;
-}
-
-/** The ore a mine heads for, and how many more moves it may spend reaching it. */
-interface Aim {
-  readonly at: Vec3;
-  movesLeft: number;
-  /** The cells the feet passed while heading for it: a cell passed twice is a loop around a hazard. */
-  readonly passed: Set<string>;
-}
-
-/**
- * Keeps heading for the same ore until it is taken, its moves run out or the feet come back to a cell they passed
- * (a cave or water between the tunnel and the ore turned it aside, back and forth: seed 5 spent 160 moves so), then
- * gives up its whole vein (the same hazard hides the rest) and picks the nearest other: one chunk scan per ore.
- */
-function nextAim(bot: SinewBot, aim: Aim | undefined, oreIds: readonly number[], tried: Set<string>): Aim | undefined {
-  const feet = bot.entity.position.floored();
-  if (aim && !tried.has(blockKey(aim.at)) && oreIds.includes(bot.blockAt(aim.at)?.type ?? -1)) {
-    const looped = aim.passed.has(blockKey(feet));
-    aim.passed.add(blockKey(feet));
-    if (aim.movesLeft-- > 0 && !looped) return aim;
-    for (const ore of veinAround(bot, oreIds, aim.at)) tried.add(blockKey(ore));
-  }
-  const at = oreToward(bot, oreIds, tried);
-  if (!at) return undefined;
-  // Twice the way there and a margin: a stair moves one block across and one down at once.
-  const movesLeft = 2 * (Math.abs(at.x - feet.x) + Math.abs(at.y - feet.y) + Math.abs(at.z - feet.z)) + 8;
-  return { at, movesLeft, passed: new Set([blockKey(feet)]) };
 }
 
 /** Stairs down to the target level, then tunnels along it, taking the ore when the walls show one. */
