@@ -67,13 +67,13 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
 }
 
 /**
- * Whether the body slid past the cell it stepped into and came to rest lower down, dry (a stair cut into a hillside
- * opens onto the slope, and nothing stops the walk there): the mine goes on from where it stands.
+ * Whether the body left its cell for another and came to rest there, dry: it slid on down a hillside (a stair cut
+ * into a slope opens onto it, and nothing stops the walk) or a hit knocked it aside (seed 5, at night). The mine
+ * goes on from where it stands rather than fail the step.
  */
-function slidOn(bot: SinewBot, feet: Vec3): boolean {
+function movedOn(bot: SinewBot, feet: Vec3): boolean {
   const body = bot.entity as { isInWater?: boolean; isInLava?: boolean };
-  const at = bot.entity.position.floored();
-  return bot.entity.onGround && !at.equals(feet) && at.y <= feet.y && body.isInWater !== true && body.isInLava !== true;
+  return bot.entity.onGround && !bot.entity.position.floored().equals(feet) && body.isInWater !== true && body.isInLava !== true;
 }
 
 /**
@@ -125,7 +125,7 @@ async function takeStep(ctx: BotRunContext, feet: Vec3, { index, plan }: { index
     }
     if (await stepInto(ctx, plan.next)) return { facing: index };
     if (ctx.signal.aborted) return ABORTED;
-    if (slidOn(bot, feet)) return { facing: index };
+    if (movedOn(bot, feet)) return { facing: index };
     if (attempt === 1) {
       const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
       return fail.stuck(`could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`);
@@ -195,10 +195,13 @@ const CLIMB_LEG_BUDGET_MS = 20_000;
 export async function climbBack(ctx: BotRunContext, trail: readonly Vec3[], start: Vec3): Promise<Failure | undefined> {
   const movements = climbMovementsFor(ctx.body);
   const legs = trail.filter((_, index) => index > 0 && (trail.length - 1 - index) % CLIMB_LEG === 0).reverse();
-  for (const cell of [...legs.slice(1), start]) {
+  // The start twice: a last leg that stalled (seed 1: no progress for 6 s) gets a fresh path from where it stopped.
+  const way = [...legs.slice(1), start, start];
+  for (const [index, cell] of way.entries()) {
     const failure = await walkTo(ctx, new goals.GoalBlock(cell.x, cell.y, cell.z), { budgetMs: CLIMB_LEG_BUDGET_MS, movements });
     if (failure?.code === 'aborted') return ABORTED;
-    if (failure && cell === start) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
+    if (!failure && cell === start) return undefined;
+    if (failure && index === way.length - 1) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
     ctx.progress(`climbing: at ${blockKey(ctx.body.entity.position)}${failure ? ` (leg to ${blockKey(cell)}: ${failure.code})` : ''}`);
   }
   return undefined;
