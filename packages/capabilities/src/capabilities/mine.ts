@@ -6,10 +6,9 @@ import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js'
 import { ABORTED, type Failure } from '../body/failures.js';
 import { blockIds } from '../body/geometry.js';
 import { countItem, missingHarvestTool } from '../body/inventory.js';
-import { climbBack, directionToward, nextAim, type Aim, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
+import { climbBack, directionToward, lightBehind, mineStep, nextAim, takeOre, type Aim } from '../body/mining.js';
 import { oreBlocks, oreKind, ORES } from '../body/ores.js';
 import { observeWorld } from '../world.js';
-
 
 /** Where `mine` goes: down to a depth (feet y), to an ore (`iron`, `iron_ore`, `deepslate_iron_ore`), or both. */
 export const MineTargetSchema = z
