@@ -1,6 +1,6 @@
 // The tech tree, end to end: `runDemo({ goal: 'iron_pickaxe' })` — needs → router → HTN → executor with live
 // repairs, no hand-written plan, no LLM — from an empty inventory in the seeded tech_tree world, one fresh
-// server per seed. Prints per seed: success, wall time and server ticks to the wooden, stone and iron pickaxe,
+// server per seed (`--seeds 1,4,7` or `--seeds 3-5` picks them). Prints per seed: success, wall time and server ticks to the wooden, stone and iron pickaxe,
 // steps, repairs, retries and LLM calls (always 0: no LLM planner is routed). The same-run baseline is each
 // seed's own wooden-pickaxe milestone (iron ÷ wooden). Seeds: SINEW_BENCH_SEEDS (default 1 — a seed takes ~1.5 min — seeds 1..N: the whole
 // `npm run bench` stays under ~10 minutes; SINEW_BENCH_SEEDS=10 for the full table).
@@ -19,9 +19,21 @@ const TERRAIN = worldAt >= 0 && process.argv[worldAt + 1] === 'terrain';
 if (worldAt >= 0 && !TERRAIN) throw new Error(`--world: expected terrain (the placed tech_tree world is the default), received ${process.argv[worldAt + 1]}`);
 const SEEDS = Number(process.env.SINEW_BENCH_SEEDS ?? (TERRAIN ? 10 : 1));
 const FIRST_SEED = Number(process.env.SINEW_BENCH_FIRST_SEED ?? 1);
+const seedsAt = process.argv.indexOf('--seeds');
+/** `--seeds 6`, `--seeds 1,4,7` or `--seeds 3-5`: the seeds to run (else FIRST_SEED and the SEEDS after it). */
+const SEED_LIST = seedsAt >= 0 ? parseSeeds(process.argv[seedsAt + 1]) : Array.from({ length: SEEDS }, (_, i) => FIRST_SEED + i);
 const LIMIT_S = Number(process.env.SINEW_BENCH_SEED_LIMIT_S ?? 1800);
 const GOAL = TERRAIN ? 'diamond_pickaxe' : 'iron_pickaxe';
 const TIERS = TERRAIN ? ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe'] : ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe'];
+
+function parseSeeds(text: string | undefined): number[] {
+  const seeds = (text ?? '').split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number);
+    return Number.isInteger(from) && Number.isInteger(to) && from! <= to! ? Array.from({ length: to! - from! + 1 }, (_, i) => from! + i) : [NaN];
+  });
+  if (seeds.length === 0 || seeds.some((seed) => !Number.isInteger(seed) || seed < 0)) throw new Error(`--seeds: expected seeds like 6, 1,4,7 or 3-5, received ${text}`);
+  return seeds;
+}
 
 function quietOut(): NodeJS.WriteStream {
   return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
@@ -64,12 +76,12 @@ function line(row: Row): string {
 async function main(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'sinew-techtree-bench-'));
   const where = TERRAIN ? 'generated terrain, night and hostiles on' : 'the placed tech_tree world';
-  console.log(`tech tree: empty inventory → ${GOAL}, ${SEEDS} seeds from ${FIRST_SEED}, ${where} (wall time / server ticks since the plan started)`);
+  console.log(`tech tree: empty inventory → ${GOAL}, seeds ${SEED_LIST.join(', ')}, ${where}, ${LIMIT_S} s limit (wall time / server ticks since the plan started)`);
   const heads = TIERS.map((tier) => tier.replace('_pickaxe', '').padEnd(17)).join(' ');
   console.log(`seed success ${heads} ${`${GOAL.split('_')[0]!.slice(0, 4)}/wd`.padStart(6)} steps repairs retries deaths llm     wall`);
   const rows: Row[] = [];
   try {
-    for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed += 1) {
+    for (const seed of SEED_LIST) {
       const started = Date.now();
       const world = TERRAIN ? { world: 'terrain' as const, hostiles: true, timeLimitMs: LIMIT_S * 1000 } : {};
       const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: quietOut(), ...world }).catch((error: unknown) => error as Error);

@@ -30,6 +30,13 @@ describe('findBlockPositions', () => {
       }
     }
     expect(findBlockPositions(bot, { matching, maxDistance: 48, count: 10 })).toHaveLength(7);
+    // `accept` filters before counting: only the level logs, in mineflayer's order; count 1 past five nearer logs it
+    // refuses still finds the one 20 up.
+    const low = (p: { y: number }) => p.y <= placed[0]!.y;
+    const accepted = findBlockPositions(bot, { matching, maxDistance: 48, count: 10, accept: low });
+    expect(accepted).toEqual(bot.findBlocks({ matching, maxDistance: 48, count: 10 }).filter(low));
+    expect(accepted.map((p) => p.y)).not.toContain(placed[4]!.y);
+    expect(findBlockPositions(bot, { matching, maxDistance: 48, count: 1, accept: (p) => p.y > placed[4]!.y })).toEqual([placed[5]]);
   });
 
   it('reads single-valued sections: a block kind filling a whole section is found there (air)', () => {

@@ -80,6 +80,20 @@ describe('mine in a generated world', () => {
     expect(wet()).toBe(false);
   });
 
+  it('leaves the crafting table beside its first stair standing: the stairs turn aside and the climb ends beside it', async () => {
+    const { bot } = world;
+    const start = bot.entity.position.floored();
+    // East is the first way the stairs try; the table fills the head cell of that first stair.
+    const table = start.offset(1, 1, 0);
+    await give(bot, 'stone_pickaxe', 1);
+    await setBlock(world.server, table, 'crafting_table');
+    const outcome = await world.step('mine', { target: { depth: start.y - 4 }, returnToSurface: true });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.blockAt(table)?.name).toBe('crafting_table');
+    expect(countItem(bot, 'crafting_table')).toBe(0);
+    expect(bot.entity.position.floored().equals(start)).toBe(true);
+  });
+
   it('climbs back up stairs that lost a step on the way (digging and towering where walking has no path)', async () => {
     const { bot } = world;
     const start = bot.entity.position.floored();
@@ -113,5 +127,20 @@ describe('mine in a generated world', () => {
     const outcome = await world.step('mine', { target: { depth: feet.y - 3 } });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(bot.entity.position.y).toBeLessThanOrEqual(feet.y - 3 + 0.01);
+  });
+  it('with a cave under every stair and every level move, it floors one with cobblestone it holds and goes on down', async () => {
+    const { bot } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    const feet = bot.entity.position.floored();
+    // Two deep holes on every side: a level move would land on air, a stair too.
+    for (const [dx, dz] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+      for (const dy of [-1, -2]) await setBlock(world.server, feet.offset(dx, dy, dz), 'air');
+    }
+    await give(bot, 'cobblestone', 4);
+    const outcome = await world.step('mine', { target: { depth: feet.y - 3 } });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(feet.y - 3 + 0.01);
+    const floors = [[1, 0], [-1, 0], [0, 1], [0, -1]].flatMap(([dx, dz]) => [-1, -2].map((dy) => bot.blockAt(feet.offset(dx!, dy, dz!))?.name));
+    expect(floors).toContain('cobblestone');
   });
 });

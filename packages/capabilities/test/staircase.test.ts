@@ -24,6 +24,13 @@ describe('the hazards a mining step reads before it digs', () => {
     expect([level.cells.map(String), level.next.toString()]).toEqual([['(1, 11, 0)', '(1, 10, 0)'], '(1, 10, 0)']);
   });
 
+  it('a crafting table or furnace in a cell is kept (the plan placed it to work at): a station hazard, not a dig', () => {
+    expect(stepHazard(world({ '1,10,0': 'crafting_table' }), stairEast.cells, stairEast.standOn)).toMatchObject({ kind: 'station', block: 'crafting_table', at: new Vec3(1, 10, 0) });
+    expect(stepHazard(world({ '1,11,0': 'furnace' }), stairEast.cells, stairEast.standOn)).toMatchObject({ kind: 'station', block: 'furnace' });
+    // Beside the cells it stays where it is and the step is safe.
+    expect(stepHazard(world({ '1,10,1': 'crafting_table' }), stairEast.cells, stairEast.standOn)).toBeUndefined();
+  });
+
   it('solid rock all round is safe', () => {
     expect(stepHazard(world({}), stairEast.cells, stairEast.standOn)).toBeUndefined();
   });

@@ -11,6 +11,8 @@ export interface BlockSearch {
   readonly count?: number;
   /** Where distance is measured from (default: the bot's position). */
   readonly point?: Vec3;
+  /** Only positions it accepts count toward `count` (an ore below the head, not one tried before). */
+  readonly accept?: (position: Vec3) => boolean;
 }
 
 /** The parts of a prismarine-chunk section this search reads (1.18+: a palette container in `data`). */
@@ -37,8 +39,11 @@ export function findBlockPositions(bot: Bot, search: BlockSearch): Vec3[] {
   const point = (search.point ?? bot.entity.position).floored();
   const count = search.count ?? 1;
   // A body without mineflayer's world (a custom or test body) answers through its own findBlocks.
-  if (!states || typeof (bot.world as Partial<Bot['world']> | undefined)?.getColumn !== 'function') return bot.findBlocks({ matching: [...search.matching], maxDistance: search.maxDistance, count, point });
-  const { maxDistance } = search;
+  if (!states || typeof (bot.world as Partial<Bot['world']> | undefined)?.getColumn !== 'function') {
+    if (!search.accept) return bot.findBlocks({ matching: [...search.matching], maxDistance: search.maxDistance, count, point });
+    return bot.findBlocks({ matching: [...search.matching], maxDistance: search.maxDistance, count: Number.MAX_SAFE_INTEGER, point }).filter(search.accept).slice(0, count);
+  }
+  const { maxDistance, accept } = search;
   const found: Vec3[] = [];
   const start = new Vec3(Math.floor(point.x / 16), Math.floor(point.y / 16), Math.floor(point.z / 16));
   const sectionIterator = new iterators.OctahedronIterator(start, Math.ceil((maxDistance + 8) / 16));
@@ -55,7 +60,7 @@ export function findBlockPositions(bot: Bot, search: BlockSearch): Vec3[] {
     const key = `${next.x},${next.y},${next.z}`;
     if (column && sectionY >= 0 && sectionY < sectionCount && !visited.has(key)) {
       const section = column.sections[sectionY];
-      if (section && mayHold(section, states)) scanSection(column, new Vec3(next.x * 16, sectionY * 16 + minY, next.z * 16), { states, point, maxDistance, found });
+      if (section && mayHold(section, states)) scanSection(column, new Vec3(next.x * 16, sectionY * 16 + minY, next.z * 16), { states, point, maxDistance, found, accept });
       visited.add(key);
     }
     if (startedLayer !== layer && found.length >= count) break;
@@ -92,10 +97,11 @@ interface ScanTarget {
   readonly point: Vec3;
   readonly maxDistance: number;
   readonly found: Vec3[];
+  readonly accept?: (position: Vec3) => boolean;
 }
 
 /** Adds the matching positions of one 16³ section within `maxDistance`, in mineflayer's x, y, z order. */
-function scanSection(column: ColumnShape, begin: Vec3, { states, point, maxDistance, found }: ScanTarget): void {
+function scanSection(column: ColumnShape, begin: Vec3, { states, point, maxDistance, found, accept }: ScanTarget): void {
   const local = { x: 0, y: 0, z: 0 };
   for (let x = 0; x < 16; x += 1) {
     for (let y = begin.y; y < begin.y + 16; y += 1) {
@@ -105,7 +111,7 @@ function scanSection(column: ColumnShape, begin: Vec3, { states, point, maxDista
         local.z = z;
         if (!states.has(column.getBlockStateId(local))) continue;
         const position = new Vec3(begin.x + x, y, begin.z + z);
-        if (position.distanceTo(point) <= maxDistance) found.push(position);
+        if (position.distanceTo(point) <= maxDistance && (!accept || accept(position))) found.push(position);
       }
     }
   }

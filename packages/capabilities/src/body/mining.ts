@@ -12,11 +12,12 @@ import { dropsNear, pickUpDrops } from './drops.js';
 import { ABORTED, type Failure } from './failures.js';
 import { eyeDistance, isAir, REACH, standsOn, touchesAir } from './geometry.js';
 import { countItem } from './inventory.js';
-import { placeAt } from './placing.js';
-import { blockHazard, cellsToOpen, DIRECTIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
+import { isReplaceable, placeAt } from './placing.js';
+import { blockHazard, cellsToOpen, DIRECTIONS, STATIONS, stepHazard, type BlockReader, type Hazard } from './staircase.js';
 import { waitFor } from './waiting.js';
+import { walkTo } from './walking.js';
 
-const { Movements } = pathfinderPackage;
+const { goals, Movements } = pathfinderPackage;
 const MOVE_BUDGET_MS = 1_500;
 const DROP_APPEAR_MS = 1_500;
 /** How high above the head a roof makes it dark enough for a torch (no sky light read: the server may send none). */
@@ -66,6 +67,16 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
 }
 
 /**
+ * Whether the body left its cell for another and came to rest there, dry: it slid on down a hillside (a stair cut
+ * into a slope opens onto it, and nothing stops the walk) or a hit knocked it aside (seed 5, at night). The mine
+ * goes on from where it stands rather than fail the step.
+ */
+function movedOn(bot: SinewBot, feet: Vec3): boolean {
+  const body = bot.entity as { isInWater?: boolean; isInLava?: boolean };
+  return bot.entity.onGround && !bot.entity.position.floored().equals(feet) && body.isInWater !== true && body.isInLava !== true;
+}
+
+/**
  * One move down a stair (`down`) or along a level tunnel, in the first of the four directions (starting with
  * `facing`, then right, left, back) whose cells are free of hazards — when no stair down is safe (a cave under every
  * side), a level move first — : the direction taken, or a failure naming the hazard of every side.
@@ -74,28 +85,52 @@ export async function mineStep(ctx: BotRunContext, facing: number, down: boolean
   const bot = ctx.body;
   const feet = bot.entity.position.floored();
   const hazards: string[] = [];
+  let bridge: { index: number; plan: StepPlan } | undefined;
   for (const [downward, turn] of (down ? [true, false] : [false]).flatMap((d) => [0, 1, 3, 2].map((t) => [d, t] as const))) {
     const index = (facing + turn) % DIRECTIONS.length;
     const plan = cellsToOpen(feet, DIRECTIONS[index]!, downward);
     const hazard = stepHazard(readerOf(bot), plan.cells, plan.standOn);
-    if (hazard) {
-      hazards.push(describe(hazard));
-      continue;
-    }
-    // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
-    for (let attempt = 0; ; attempt++) {
-      const failure = await openCells(ctx, plan.cells, feet);
-      if (failure) return failure;
-      if (await stepInto(ctx, plan.next)) break;
-      if (ctx.signal.aborted) return ABORTED;
-      if (attempt === 1) {
-        const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
-        return fail.stuck(`could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`);
-      }
-    }
-    return { facing: index };
+    if (!hazard) return takeStep(ctx, feet, { index, plan });
+    hazards.push(describe(hazard));
+    if (!bridge && bridgeable(bot, plan, hazard)) bridge = { index, plan };
   }
+  // A cave under every stair and beside every level move: floor the first one with a block the mine dug.
+  const filler = FILLERS.find((name) => countItem(bot, name) > 0);
+  if (bridge && filler) return takeStep(ctx, feet, bridge, filler);
   return fail.stuck(`hazards on every side of ${blockKey(feet)}: ${hazards.join('; ')}`, { retryable: false });
+}
+
+type StepPlan = ReturnType<typeof cellsToOpen>;
+/** Blocks a mine carries from its own digging, placed as a floor over a cave. */
+const FILLERS = ['cobblestone', 'cobbled_deepslate', 'dirt'];
+
+/** Whether the only hazard of a move is the hole it would land on, and a block placed there makes it safe. */
+function bridgeable(bot: SinewBot, plan: StepPlan, hazard: Hazard): boolean {
+  if (hazard.kind !== 'fall' || !hazard.at.equals(plan.standOn) || !isReplaceable(bot.blockAt(plan.standOn))) return false;
+  const floored: BlockReader = (at) => (at.equals(plan.standOn) ? { name: 'stone', boundingBox: 'block' } : bot.blockAt(at));
+  return stepHazard(floored, plan.cells, plan.standOn) === undefined;
+}
+
+/** Opens the move's cells (a floor of `filler` placed under the landing first when given) and steps into it. */
+async function takeStep(ctx: BotRunContext, feet: Vec3, { index, plan }: { index: number; plan: StepPlan }, filler?: string): Promise<Failure | { facing: number }> {
+  const bot = ctx.body;
+  // A dig the server refused (it thought it too quick) comes back as the block: open again, then step again.
+  for (let attempt = 0; ; attempt++) {
+    const failure = await openCells(ctx, plan.cells, feet);
+    if (failure) return failure;
+    if (filler && bot.blockAt(plan.standOn)?.boundingBox !== 'block') {
+      const placed = await placeAt(ctx, filler, plan.standOn);
+      if (placed) return placed.code === 'aborted' ? placed : fail.stuck(`no floor over the cave at ${blockKey(plan.standOn)}: ${placed.reason}`, { retryable: false });
+      ctx.progress(`floored the cave at ${blockKey(plan.standOn)} with ${filler}`);
+    }
+    if (await stepInto(ctx, plan.next)) return { facing: index };
+    if (ctx.signal.aborted) return ABORTED;
+    if (movedOn(bot, feet)) return { facing: index };
+    if (attempt === 1) {
+      const cells = plan.cells.map((c) => bot.blockAt(c)?.name ?? 'unloaded').join(', ');
+      return fail.stuck(`could not step from ${blockKey(feet)} into ${blockKey(plan.next)} (at ${blockKey(bot.entity.position)}; cells ${cells})`);
+    }
+  }
 }
 
 /**
@@ -138,15 +173,46 @@ export function climbMovementsFor(bot: SinewBot): InstanceType<typeof Movements>
     movements.allow1by1towers = true;
     movements.allowParkour = false;
     movements.scafoldingBlocks = ['cobblestone', 'cobbled_deepslate', 'dirt'].map((name) => bot.registry.itemsByName[name]?.id).filter((id): id is number => id !== undefined);
+    // The table and furnace the plan works at stay where they stand, however short the way through them.
+    for (const name of STATIONS) {
+      const id = bot.registry.blocksByName[name]?.id;
+      if (id !== undefined) movements.blocksCantBreak.add(id);
+    }
     climbByClient.set(key, movements);
   }
   return movements;
 }
 
-/** How far the bot looks for the ore to head for (it knows the blocks of its loaded chunks, as `gather` does). */
-const ORE_SCAN = 12;
-/** How many of the nearest ores are read: enough that those above the head (coal is densest higher up) hide none below. */
-const ORE_CANDIDATES = 256;
+/** Cells of the trail between two waypoints of the climb: a short path pathfinder decides at once, however loaded the machine. */
+const CLIMB_LEG = 6;
+const CLIMB_LEG_BUDGET_MS = 20_000;
+
+/**
+ * Back up a mine the way it came: the cells its moves passed (`trail`, oldest first), in reverse, a short walk at a
+ * time, then onto `start`. One path up ~120 stairs at once was more than pathfinder could decide in its think time
+ * ("Took to long to decide path to goal"). A leg that fails is left for the next one up; only `start` must be reached.
+ */
+export async function climbBack(ctx: BotRunContext, trail: readonly Vec3[], start: Vec3): Promise<Failure | undefined> {
+  const movements = climbMovementsFor(ctx.body);
+  const legs = trail.filter((_, index) => index > 0 && (trail.length - 1 - index) % CLIMB_LEG === 0).reverse();
+  // The start twice: a last leg that stalled (seed 1: no progress for 6 s) gets a fresh path from where it stopped.
+  const way = [...legs.slice(1), start, start];
+  for (const [index, cell] of way.entries()) {
+    const failure = await walkTo(ctx, new goals.GoalBlock(cell.x, cell.y, cell.z), { budgetMs: CLIMB_LEG_BUDGET_MS, movements });
+    if (failure?.code === 'aborted') return ABORTED;
+    if (!failure && cell === start) return undefined;
+    if (failure && index === way.length - 1) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
+    ctx.progress(`climbing: at ${blockKey(ctx.body.entity.position)}${failure ? ` (leg to ${blockKey(cell)}: ${failure.code})` : ''}`);
+  }
+  return undefined;
+}
+
+/**
+ * How far the bot looks for the ore to head for: it reads the blocks of the chunks it has loaded (the server sends
+ * every block within its view distance, 4 chunks in the testkit), as a player's x-ray would. The tunnel's walls alone
+ * (12 blocks) missed the iron and coal of whole seeds in 160 moves; 32 blocks covers ~19 times the rock.
+ */
+export const ORE_SCAN = 32;
 
 /**
  * The nearest ore within `ORE_SCAN` blocks to tunnel toward: not above head height (the mine only goes down or
@@ -155,8 +221,41 @@ const ORE_CANDIDATES = 256;
 export function oreToward(bot: SinewBot, oreIds: readonly number[], skip: Set<string>): Vec3 | undefined {
   const feet = bot.entity.position.floored();
   const read = readerOf(bot);
-  const found = findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: ORE_CANDIDATES });
-  return found.find((p) => p.y <= feet.y + 1 && !skip.has(blockKey(p)) && !blockHazard(read, p));
+  const accept = (p: Vec3) => p.y <= feet.y + 1 && !skip.has(blockKey(p)) && !blockHazard(read, p);
+  return findBlockPositions(bot, { matching: oreIds, maxDistance: ORE_SCAN, count: 1, accept })[0];
+}
+
+/** The ore blocks of the vein around `at` (itself included): within 3 blocks, as far as a vein spreads from one block. */
+export function veinAround(bot: SinewBot, oreIds: readonly number[], at: Vec3): Vec3[] {
+  return [at, ...findBlockPositions(bot, { matching: oreIds, maxDistance: 3, count: 64, point: at })];
+}
+
+/** The ore a mine heads for, and how many more moves it may spend reaching it. */
+export interface Aim {
+  readonly at: Vec3;
+  movesLeft: number;
+  /** The cells the feet passed while heading for it: a cell passed twice is a loop around a hazard. */
+  readonly passed: Set<string>;
+}
+
+/**
+ * Keeps heading for the same ore until it is taken, its moves run out or the feet come back to a cell they passed
+ * (a cave or water between the tunnel and the ore turned it aside, back and forth: seed 5 spent 160 moves so), then
+ * gives up its whole vein (the same hazard hides the rest) and picks the nearest other: one chunk scan per ore.
+ */
+export function nextAim(bot: SinewBot, aim: Aim | undefined, oreIds: readonly number[], tried: Set<string>): Aim | undefined {
+  const feet = bot.entity.position.floored();
+  if (aim && !tried.has(blockKey(aim.at)) && oreIds.includes(bot.blockAt(aim.at)?.type ?? -1)) {
+    const looped = aim.passed.has(blockKey(feet));
+    aim.passed.add(blockKey(feet));
+    if (aim.movesLeft-- > 0 && !looped) return aim;
+    for (const ore of veinAround(bot, oreIds, aim.at)) tried.add(blockKey(ore));
+  }
+  const at = oreToward(bot, oreIds, tried);
+  if (!at) return undefined;
+  // Twice the way there and a margin: a stair moves one block across and one down at once.
+  const movesLeft = 2 * (Math.abs(at.x - feet.x) + Math.abs(at.y - feet.y) + Math.abs(at.z - feet.z)) + 8;
+  return { at, movesLeft, passed: new Set([blockKey(feet)]) };
 }
 
 /** The direction index (of `DIRECTIONS`) that brings `from` closest to `to` along the longer horizontal axis. */

@@ -7,7 +7,7 @@ export type BlockReader = (position: Vec3) => { readonly name: string; readonly 
 
 /** Why a step was refused, and where. */
 export interface Hazard {
-  readonly kind: 'fluid' | 'falling_block' | 'fall' | 'unbreakable' | 'unloaded';
+  readonly kind: 'fluid' | 'falling_block' | 'fall' | 'unbreakable' | 'station' | 'unloaded';
   readonly block: string;
   readonly at: Vec3;
 }
@@ -18,6 +18,11 @@ export const DIRECTIONS: readonly Vec3[] = [new Vec3(1, 0, 0), new Vec3(0, 0, 1)
 const FLUIDS = new Set(['water', 'lava', 'bubble_column']);
 const FALLING = (name: string) => name === 'gravel' || name === 'sand' || name === 'red_sand' || name.endsWith('_concrete_powder') || name.startsWith('suspicious_');
 const UNBREAKABLE = new Set(['bedrock', 'barrier', 'end_portal_frame', 'reinforced_deepslate']);
+/**
+ * Blocks a plan placed to work at: a staircase started beside its crafting table used to dig through it (the table
+ * dropped, often left behind, and the craft after the climb found none).
+ */
+export const STATIONS: ReadonlySet<string> = new Set(['crafting_table', 'furnace', 'blast_furnace', 'smoker', 'chest', 'barrel']);
 const NEIGHBOURS = [new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 1, 0), new Vec3(0, -1, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 
 /** Whether a block is fluid (water or lava, a waterlogged block counted as dry). */
@@ -34,7 +39,7 @@ export function cellsToOpen(feet: Vec3, direction: Vec3, down: boolean): { cells
 
 /**
  * The first hazard of opening `cells` (top first) and standing on `standOn`: a cell or any neighbour of one
- * that is fluid, a falling block resting on the top cell, a block that cannot be broken, a floor that is not
+ * that is fluid, a falling block resting on the top cell, a block that cannot or must not be broken (a station), a floor that is not
  * solid (a cave or a shaft below), or an unloaded block. Undefined when the step is safe.
  */
 export function stepHazard(read: BlockReader, cells: readonly Vec3[], standOn: Vec3): Hazard | undefined {
@@ -43,6 +48,7 @@ export function stepHazard(read: BlockReader, cells: readonly Vec3[], standOn: V
     const block = read(cell);
     if (!block) return { kind: 'unloaded', block: 'unloaded', at: cell };
     if (UNBREAKABLE.has(block.name)) return { kind: 'unbreakable', block: block.name, at: cell };
+    if (STATIONS.has(block.name)) return { kind: 'station', block: block.name, at: cell };
     const around = [cell, ...NEIGHBOURS.map((offset) => cell.plus(offset)).filter((at) => !opened.has(at.toString()))];
     const fluid = around.find((at) => isFluid(read(at)?.name ?? ''));
     if (fluid) return { kind: 'fluid', block: read(fluid)!.name, at: fluid };

@@ -127,7 +127,8 @@ async function search(ctx: BotRunContext, args: ExploreArgs): Promise<Failure | 
     const waypoint = waypoints.slice(next).find((p) => !memory.isSearched(key, p.x, p.z));
     if (!waypoint || ctx.now() - startedAt > SEARCH_BUDGET_MS) {
       const why = waypoint ? `the ${SEARCH_BUDGET_MS / 1000} s search budget ran out` : `searched every waypoint within ${args.maxRadius} blocks`;
-      return fail.effectsUnmet(`not_found: no ${key} in sight; ${why} (${visited} visited)`, { retryable: false });
+      // Out of time with ground left: a retry goes on outward from here (the memory skips what was searched).
+      return fail.effectsUnmet(`not_found: no ${key} in sight; ${why} (${visited} visited)`, { retryable: waypoint !== undefined });
     }
     next = waypoints.indexOf(waypoint) + 1;
     const failure = await walkTo(ctx, new goals.GoalNearXZ(waypoint.x, waypoint.z, 3), { budgetMs: WALK_BUDGET_MS });

@@ -1,17 +1,14 @@
 import { accepted, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred, type PredicateTemplate } from '@sinew/executor-contracts';
-import pathfinderPackage from 'mineflayer-pathfinder';
+import type { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js';
 import { ABORTED, type Failure } from '../body/failures.js';
 import { blockIds } from '../body/geometry.js';
 import { countItem, missingHarvestTool } from '../body/inventory.js';
-import { climbMovementsFor, directionToward, lightBehind, mineStep, oreToward, takeOre } from '../body/mining.js';
+import { climbBack, directionToward, lightBehind, mineStep, nextAim, takeOre, type Aim } from '../body/mining.js';
 import { oreBlocks, oreKind, ORES } from '../body/ores.js';
-import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
-
-const { goals } = pathfinderPackage;
 
 /** Where `mine` goes: down to a depth (feet y), to an ore (`iron`, `iron_ore`, `deepslate_iron_ore`), or both. */
 export const MineTargetSchema = z
@@ -43,7 +40,16 @@ export type MineArgs = z.output<typeof MineArgsSchema>;
 const MINE_BUDGET_MS = 300_000;
 const TORCH_EVERY = 8;
 
-const lowest = targetMemo<{ y: number }>();
+/**
+ * Where the step started, the cells its moves passed and the lowest feet y, kept across the step's attempts: a retry
+ * that begins at depth (the last climb failed) still climbs back to the surface the step left, not to its own start.
+ */
+interface Descent {
+  readonly start: Vec3;
+  readonly trail: Vec3[];
+  lowestY: number;
+}
+const descents = targetMemo<Descent>();
 
 /** The pickaxe the target needs at least (the ore's tier; any pickaxe for stone). */
 function toolFor(target: MineArgs['target']): string {
@@ -72,9 +78,11 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
   const oreIds = kind ? oreBlocks(kind).flatMap((name) => blockIds(bot, name)) : [];
   const tried = new Set<string>();
   const startedAt = ctx.now();
-  const reached = lowest.set(args, { y: bot.entity.position.y });
+  const feet = bot.entity.position.floored();
+  const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y });
   const dropsBefore = kind ? countItem(bot, ORES[kind].drop) : 0;
   let facing = 0;
+  let aim: Aim | undefined;
   for (let moves = 0; ; moves++) {
     if (ctx.signal.aborted) return ABORTED;
     if (kind) {
@@ -91,12 +99,14 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
     const from = bot.entity.position.floored();
     // An ore seen nearby sets the way (down toward it or level); else down to the level, then straight on.
     // Stone is in every wall: heading for the nearest one would turn the stairs back into their own steps.
-    const aim = kind && kind !== 'stone' ? oreToward(bot, oreIds, tried) : undefined;
-    if (aim) facing = directionToward(from, aim);
-    const step = await mineStep(ctx, facing, aim ? aim.y < from.y : from.y > level);
+    aim = kind && kind !== 'stone' ? nextAim(bot, aim, oreIds, tried) : undefined;
+    if (aim) facing = directionToward(from, aim.at);
+    const step = await mineStep(ctx, facing, aim ? aim.at.y < from.y : from.y > level);
     if ('ok' in step) return step;
     facing = step.facing;
-    reached.y = Math.min(reached.y, bot.entity.position.y);
+    const at = bot.entity.position.floored();
+    if (!descent.trail.at(-1)!.equals(at)) descent.trail.push(at);
+    descent.lowestY = Math.min(descent.lowestY, at.y);
     ctx.progress(`mine: y ${Math.floor(bot.entity.position.y)}, ${moves + 1} moves`);
     if ((moves + 1) % TORCH_EVERY === 0) await lightBehind(ctx, from);
   }
@@ -122,16 +132,14 @@ export const mine = defineBotCapability({
   },
   observe: ({ body }) => observeWorld(body),
   run: async (ctx, args) => {
-    const start = ctx.body.entity.position.floored();
     const result = await dig(ctx, args);
     if ('ok' in result) return result;
+    const descent = descents.get(args)!;
     if (args.returnToSurface) {
-      // A stair a second and a half, at least 90 s: from the diamond level that is ~3 minutes of climbing.
-      const climb = Math.max(90_000, 1_500 * (start.y - Math.floor(ctx.body.entity.position.y)));
-      const failure = await walkTo(ctx, new goals.GoalBlock(start.x, start.y, start.z), { budgetMs: climb, movements: climbMovementsFor(ctx.body) });
-      if (failure) return { ...failure, reason: `back up the stairs: ${failure.reason}` };
+      const failure = await climbBack(ctx, descent.trail, descent.start);
+      if (failure) return failure;
     }
-    return { ok: true, observables: { moves: result.moves, lowestY: Math.floor(lowest.get(args)?.y ?? start.y) } };
+    return { ok: true, observables: { moves: result.moves, lowestY: descent.lowestY } };
   },
   acceptance: (pre, post, args) => {
     const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
@@ -143,8 +151,9 @@ export const mine = defineBotCapability({
     }
     const depth = args.target.depth!;
     // Back at the surface, the depth reached is what the step recorded on the way; else where the feet are.
-    const y = args.returnToSurface ? (lowest.get(args)?.y ?? post.position.y) : post.position.y;
-    const back = !args.returnToSurface || post.position.y >= pre.position.y - 1;
+    const descent = descents.get(args);
+    const y = args.returnToSurface ? (descent?.lowestY ?? post.position.y) : post.position.y;
+    const back = !args.returnToSurface || post.position.y >= (descent?.start.y ?? pre.position.y) - 1;
     return Math.floor(y) <= depth && back ? accepted : effectsUnmet(effects, `feet at y ${Math.floor(y)}, wanted ≤ ${depth}${back ? '' : ', and not back up'}`);
   },
 });

@@ -31,10 +31,16 @@ export function toolFirst(state: PlannerWorld, tools: readonly string[]): HtnTas
   return [{ task: 'obtain', args: { item: tool, count: 1 } }, ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }])];
 }
 
+/**
+ * How far a planned search may go. The spiral searches nearest ground first, so a wide bound only matters when the
+ * near ground has none (sugar cane grows by water only; 64 blocks held none on seed 26); its time budget bounds it.
+ */
+export const EXPLORE_RADIUS = 256;
+
 /** `explore` towards a target first when the body can and it is not in view (a mob never is: the snapshot has none). */
 export function exploreFirst(state: PlannerWorld, context: SourceContext, target: { block: string } | { mob: string }): HtnTask[] {
   const needed = 'mob' in target ? context.verbs.has('explore') : mustExplore(state, target.block, context);
-  return needed ? [{ task: 'explore', args: { target } }] : [];
+  return needed ? [{ task: 'explore', args: { target, maxRadius: EXPLORE_RADIUS } }] : [];
 }
 
 /**

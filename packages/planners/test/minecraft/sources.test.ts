@@ -128,6 +128,15 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
     expect(steps(htn()('oak_log', 2))).toEqual(['gather:oak_log']);
   });
 
+  it('the HTN searches for sugar cane as far as the explore verb accepts (nearest ground first), not only 64 blocks', () => {
+    const result = htn()('paper', 3);
+    const explore = result.ok ? result.plan.steps.find((step) => step.type === 'explore') : undefined;
+    expect(explore?.args).toEqual({ target: { block: 'sugar_cane' }, maxRadius: 256 });
+    const parsed = registry.get('explore')!.inputSchema.safeParse(explore!.args);
+    expect(parsed.success).toBe(true);
+    expect(registry.get('explore')!.inputSchema.safeParse({ ...explore!.args, maxRadius: 257 }).success).toBe(false);
+  });
+
   it('a body without the wild verbs never gets them: ores are gathered, animals are no source', () => {
     const plain = htn({ world: OVERWORLD });
     expect(steps(plain('raw_iron', 1, { stone_pickaxe: 1 }))).toEqual(['equip:stone_pickaxe', 'gather:iron_ore']);
