@@ -3,6 +3,7 @@ import type { ActuatorSource } from '../body/instrument.js';
 import type { TimerHandle } from '../clock/clock.js';
 import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
+import { guardedController } from './abort-listeners.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
 import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptReceiver, type AttemptResult, type ObservedPre, type TripCode } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
@@ -21,8 +22,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   #endedIn: Exclude<AttemptPhase, typeof Phase.ended> = Phase.observing;
   /** The watchdog verdict, a cancellation or a preemption that aborted the runner (read in `grace`). */
   #tripCode: TripCode | undefined;
-  // Created when the runner first reads `ctx.signal`: most short runners never do.
-  #controller: AbortController | undefined;
+  #controller: AbortController | undefined; // made when the runner first reads `ctx.signal` (most never do); its listeners guarded
   #abortReason: StepAbortError | undefined;
   /** True while a job of the attempt's own runs (its runner or an observe settled): its end is told at once, not inside a caller's call. */
   #inOwnJob = false;
@@ -185,7 +185,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** The attempt's AbortSignal (aborted with a StepAbortError carrying the code). */
   signal(): AbortSignal {
     if (!this.#controller) {
-      this.#controller = new AbortController();
+      this.#controller = guardedController(this.o);
       if (this.#abortReason) this.#controller.abort(this.#abortReason);
     }
     return this.#controller.signal;
