@@ -24,8 +24,11 @@ export type RecoveryVerdict =
  * with the claim in Redis; the next owner's `verify` gets it back as `previous.evidence` (JSON, unknown: check it).
  */
 export interface StepRecovery<Args = unknown> {
+  /** The canonical verb this recovery answers for. */
   readonly verb: string;
+  /** Read from the body just before the act and stored with the claim (a craft: which body, its count of the item); JSON. */
   readonly evidence?: (args: Args) => unknown;
+  /** What the world shows of an earlier owner's act: `done` (record it from the world), `absent` (run it), `unknown` (refuse). */
   readonly verify: (args: Args, previous: PreviousDispatch) => RecoveryVerdict | Promise<RecoveryVerdict>;
 }
 
