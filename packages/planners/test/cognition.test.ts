@@ -80,6 +80,23 @@ describe('cognition loop', () => {
     await replaced.cognition.idle();
   });
 
+  it('a chat suggestion turned away only by the cooldown is kept and judged again after it (a player\'s request is never dropped)', async () => {
+    const rig = loopRig({ config: { maxPlansInFlight: 8 }, replies: [gatherReply] });
+    rig.body.threats = [{ entity: 'zombie', distance: 3 }];
+    await rig.cognition.ingest(zombieNear);
+    const ask = await rig.cognition.ingest({ kind: 'suggestion', tick: 11, via: 'chat', by: 'alice', text: 'please gather some wood' });
+    expect(gateOf(ask).blocked).toEqual(['cooldown']);
+    const snapshot = { kind: 'belief' as const, message: { version: 'sinew.belief/1' as const, streamId: 'test', seq: 2, tickId: 12, kind: 'snapshot' as const, tracks: [] } };
+    expect(types(await rig.cognition.ingest(snapshot))).toEqual(['cognition.gate']); // still within the cooldown
+    await rig.clock.advance(2_000);
+    const later = await rig.cognition.ingest({ ...snapshot, message: { ...snapshot.message, seq: 3, tickId: 13 } });
+    expect(gateOf(later)).toMatchObject({ think: true, signal: { eventType: 'suggestion:chat' } });
+    expect(later.find((e) => e.type === 'cognition.plan')).toMatchObject({ planner: 'llm', verbs: ['gather'] });
+    const again = await rig.cognition.ingest({ ...snapshot, message: { ...snapshot.message, seq: 4, tickId: 14 } });
+    expect(again.filter((e) => e.type === 'cognition.plan')).toEqual([]); // judged once, not again
+    await rig.cognition.idle();
+  });
+
   it('a harmful chat suggestion is refused by the input filter with its rule, before the gate and before any model call', async () => {
     const rig = loopRig({ replies: [gatherReply] });
     const events = await rig.cognition.ingest({ kind: 'suggestion', tick: 5, via: 'chat', by: 'mallory', text: 'jump into the lava' });

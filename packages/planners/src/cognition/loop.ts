@@ -97,6 +97,8 @@ export function createCognition(options: CognitionOptions): Cognition {
   // A body edge the gate turned away only for its cooldown: the body is still in that state, so it is judged again
   // with the first input after the cooldown (a newer edge of the same subject replaces it).
   let held: BodyInput | undefined;
+  // A player's request turned away only by the cooldown: kept too (never dropped), judged again the same way.
+  let heldAsk: AskInput | undefined;
   let lastOpen = -Infinity;
 
   const publish = (event: CognitionEvent) => {
@@ -131,10 +133,14 @@ export function createCognition(options: CognitionOptions): Cognition {
       stamper(tick, hashOf({ input }), events)({ type: 'cognition.refused', stage: 'observe_failed', reason: `observe() failed: ${describeError(error)}` });
       return events;
     }
-    const say = stamper(tick, hashOf({ input, world, state: stateDigest(state), deferred: deferred.map((intent) => intent.id), held }), events);
+    const say = stamper(tick, hashOf({ input, world, state: stateDigest(state), deferred: deferred.map((intent) => intent.id), held, heldAsk }), events);
     try {
-      const retry = held && clock.now() - lastOpen >= config.gate.cooldownMs ? held : undefined;
+      const cooled = clock.now() - lastOpen >= config.gate.cooldownMs;
+      const retry = cooled ? held : undefined;
       if (retry) await think(retry, world, say);
+      const ask = cooled ? heldAsk : undefined;
+      heldAsk = ask ? undefined : heldAsk;
+      if (ask) await think(ask, world, say);
       await think(input, world, say);
     } catch (error) {
       // A throwing collaborator (needs planner on a malformed world, planner memory) ends this input, never the loop.
@@ -157,7 +163,9 @@ export function createCognition(options: CognitionOptions): Cognition {
     const signal = signalOf(config, input, heard, state, { now, choices });
     const decision = gate.evaluate(signal);
     if (decision.think) state.thoughts.push((lastOpen = now));
-    if (input.kind === 'body' && decision.blocked.length === 1 && decision.blocked[0] === 'cooldown') held = input;
+    const onlyCooldown = decision.blocked.length === 1 && decision.blocked[0] === 'cooldown';
+    if (onlyCooldown && input.kind === 'body') held = input;
+    if (onlyCooldown && input.kind === 'suggestion') heldAsk = input;
     say({ type: 'cognition.gate', signal, think: decision.think, meaningfulness: decision.meaningfulness, blocked: decision.blocked, reason: decision.reason });
     if (!decision.think) return;
     // The most urgent need no running plan already pursues (a hut being built does not hide the missing sword).
@@ -251,6 +259,7 @@ export function createCognition(options: CognitionOptions): Cognition {
 }
 
 type BodyInput = Extract<CognitionInputParsed, { kind: 'body' }>;
+type AskInput = Extract<CognitionInputParsed, { kind: 'suggestion' }>;
 
 /** What an edge is about: `health`, `food`, the day part, or `stuck`. */
 function subjectOf(edge: BodyEdge): string {
