@@ -193,7 +193,9 @@ describe.skipIf(!present)('the dashboard on a real Prometheus', () => {
     // Only the by-reason preemption breakdown may be empty: a reason is free text, unknown until it happens.
     expect(empty).toEqual(['Preemptions and repairs']);
     // The recording rule agrees with the panel (Prometheus evaluated it on its own, 1 s cadence).
-    await until(`timestamp(sinew:step_success_ratio:rate5m) > ${at}`, 'the recording rule evaluated after the run');
+    // Evaluated two scrape intervals after the run's last scrape: an evaluation just after `at` can run before that
+    // scrape's samples are committed (they carry the scrape's start time), and then reads the run without its end.
+    await until(`timestamp(sinew:step_success_ratio:rate5m) > ${at + 2}`, 'the recording rule evaluated after the run');
     const [ratio] = await query('sinew:step_success_ratio:rate5m');
     expect(ratio!.value).toBeCloseTo(3 / 4, 9);
   }, 90_000);

@@ -62,10 +62,15 @@ async function recordFailingRun(dir: string): Promise<{ outcome: PlanOutcome; fi
   }
 }
 
-/** Waits until the player has played every event. */
+/**
+ * Waits until the player has played every event and the views have drawn the last of them: the views coalesce
+ * renders into the next animation frame, so the position can read "at the end" a frame before the step table does
+ * (a loaded machine showed the step's earlier `failed`). A frame requested now runs after the render queued before it.
+ */
 async function playedToEnd(page: Page): Promise<void> {
   const position = page.locator('#replay-position');
   await expect.poll(async () => (await position.getAttribute('data-position')) === (await position.getAttribute('data-total')) && (await position.getAttribute('data-playing')) === 'false', { timeout: 30_000 }).toBe(true);
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
 }
 
 describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', () => {
