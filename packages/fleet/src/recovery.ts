@@ -4,8 +4,8 @@
 // dispatch (its body's plank count, and which body it was), and answers done, absent or unknown. Done is recorded and
 // answered `duplicate`; absent runs the step again (the act never happened); unknown refuses it, coded, not run.
 import type { ClaimedStep } from '@sinew/bt-runtime';
-import { stepFailure, type StepOutcome } from '@sinew/executor-contracts';
-import type { z } from 'zod';
+import { describeError, describeValue, stepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { z } from 'zod';
 import type { PreviousDispatch } from './journal.js';
 
 /** What a verifier read from the world about a step an earlier owner claimed and never recorded. */
@@ -60,16 +60,19 @@ async function verdictOf(recovery: StepRecovery | undefined, step: ClaimedStep, 
   if (!recovery) return { state: 'unknown', reason: `no recovery is declared for ${step.verb} (createFleetWorker({ recover }))` };
   try {
     const verdict: unknown = await recovery.verify(step.args, previous);
-    return isVerdict(verdict) ? verdict : { state: 'unknown', reason: `its recovery answered ${JSON.stringify(verdict)?.slice(0, 200)}, not a verdict` };
+    const parsed = VERDICT.safeParse(verdict);
+    return parsed.success ? parsed.data : { state: 'unknown', reason: `its recovery answered ${describeValue(verdict)}, not a verdict (${z.prettifyError(parsed.error).replace(/\n/g, '; ')})` };
   } catch (error) {
-    return { state: 'unknown', reason: `its recovery threw: ${error instanceof Error ? error.message : String(error)}` };
+    return { state: 'unknown', reason: `its recovery threw: ${describeError(error)}` };
   }
 }
 
-function isVerdict(value: unknown): value is RecoveryVerdict {
-  const { state, reason } = (value ?? {}) as { state?: unknown; reason?: unknown };
-  return state === 'absent' || ((state === 'done' || state === 'unknown') && typeof reason === 'string');
-}
+/** A verdict, strictly: an unknown key (a misspelled `reason`) is no verdict, so the step is refused rather than guessed. */
+const VERDICT: z.ZodType<RecoveryVerdict> = z.discriminatedUnion('state', [
+  z.strictObject({ state: z.literal('done'), reason: z.string() }),
+  z.strictObject({ state: z.literal('absent') }),
+  z.strictObject({ state: z.literal('unknown'), reason: z.string() }),
+]);
 
 /** The evidence a verb's recovery reads before a claim (undefined without one; a throw is evidence of nothing). */
 export function evidenceFor(recovery: StepRecovery | undefined, step: ClaimedStep): unknown {

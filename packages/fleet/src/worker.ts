@@ -1,5 +1,5 @@
 import type { ActuatorSource, Executor, JournalStore, PlanOutcome } from '@sinew/bt-runtime';
-import type { Plan, StepOutcome } from '@sinew/executor-contracts';
+import { describeError, type Plan, type StepOutcome } from '@sinew/executor-contracts';
 import { Job, type Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -129,7 +129,7 @@ export function createFleetWorker<Body extends ActuatorSource>(options: FleetWor
         // after a worker died, and for a bot that was not ready.
         else await options.queue.waitForWork(seen, ctx.pollMs);
       } catch (error) {
-        emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+        emit({ type: 'error', message: describeError(error) });
         await sleep(ctx.pollMs);
       }
     }
@@ -193,7 +193,7 @@ async function runJob<Body extends ActuatorSource>(ctx: RunContext<Body>, job: J
     status = await runPlan(ctx, plan, { lease, traceParent }, lost.signal);
   } catch (error) {
     // Abandoned, not failed: the lock expires and the plan goes to the next free worker, which resumes it.
-    ctx.emit({ type: 'plan.abandoned', planId: plan.planId, reason: error instanceof Error ? error.message : String(error) });
+    ctx.emit({ type: 'plan.abandoned', planId: plan.planId, reason: describeError(error) });
     return void (await ctx.journal.release(lease).catch(() => undefined));
   } finally {
     clearInterval(heartbeat);
