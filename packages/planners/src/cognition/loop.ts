@@ -139,8 +139,10 @@ export function createCognition(options: CognitionOptions): Cognition {
       const retry = cooled ? held : undefined;
       if (retry) await think(retry, world, say);
       const ask = cooled ? heldAsk : undefined;
-      heldAsk = ask ? undefined : heldAsk;
-      if (ask) await think(ask, world, say);
+      if (ask) {
+        heldAsk = undefined; // judged now; held again only if the gate's cooldown alone turns it away again
+        await think(ask, world, say);
+      }
       await think(input, world, say);
     } catch (error) {
       // A throwing collaborator (needs planner on a malformed world, planner memory) ends this input, never the loop.
