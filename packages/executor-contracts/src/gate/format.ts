@@ -38,8 +38,9 @@ function formatText(report: VerbReport): string {
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
+/** One annotation per distinct place of a finding (the same verb found twice at one place is one annotation, as in the text form). */
 function formatGithub(report: VerbReport): string {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const finding of report.findings) {
     const title = `sinew-verbs ${finding.kind}`;
     const located = finding.locations.filter((l) => l.file !== undefined);
@@ -51,9 +52,8 @@ function formatGithub(report: VerbReport): string {
         ...(location?.column ? [`col=${location.column}`] : []),
         `title=${escapeProperty(title)}`,
       ];
-      out.push(`::${finding.severity} ${props.join(',')}::${escapeData(finding.message)}`);
+      out.add(`::${finding.severity} ${props.join(',')}::${escapeData(finding.message)}`);
     }
   }
-  out.push(summary(report));
-  return `${out.join('\n')}\n`;
+  return `${[...out, summary(report)].join('\n')}\n`;
 }
