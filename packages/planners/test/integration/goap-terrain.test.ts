@@ -11,17 +11,23 @@ const SEED = 7;
 
 const count = (bot: SinewBot, name: string) => bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0);
 
-describe('the goal-oriented planner on a generated terrain world', () => {
-  let server: TestServer;
+/** A terrain server of the seed for the enclosing describe's tests; the getter reads it once started. */
+function terrainServer(seed: number): () => TestServer {
+  let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startServer({ world: { generator: 'terrain', seed: SEED } });
+    server = await startServer({ world: { generator: 'terrain', seed } });
   });
   afterAll(async () => {
     await server?.stop();
   });
+  return () => server!;
+}
+
+describe('the goal-oriented planner on a generated terrain world', () => {
+  const server = terrainServer(SEED);
 
   it('has_item:stick:4 from the spawn snapshot: logs of the wood in view (or explored for), planks, sticks — the plan completes', async () => {
-    const bot = instrumentBot(await connectBot(server, { username: 'goapwild' }));
+    const bot = instrumentBot(await connectBot(server(), { username: 'goapwild' }));
     const registry = createStandardRegistry();
     const goap = createGoapPlanner({
       registry: registry as unknown as CapabilityRegistry<unknown>,
@@ -56,16 +62,10 @@ describe('the goal-oriented planner on a generated terrain world', () => {
 const NO_WOOD_SEED = 4;
 
 describe('the goal-oriented planner explores for a block not in view (terrain seed 4)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer({ world: { generator: 'terrain', seed: NO_WOOD_SEED } });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = terrainServer(NO_WOOD_SEED);
 
   it('has_item:stick:4 with no log in view: explore for any log, gather it, end there; planned again with the log held, planks and sticks', async () => {
-    const bot = instrumentBot(await connectBot(server, { username: 'goapscout' }));
+    const bot = instrumentBot(await connectBot(server(), { username: 'goapscout' }));
     const registry = createStandardRegistry();
     const goap = createGoapPlanner({ registry, domain: minecraftGoapDomain(recipeBook(), { world: OVERWORLD, verbs: registry.verbs() }), limits: { maxNodes: 20_000, maxMs: 5_000 } });
     const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 8) });
