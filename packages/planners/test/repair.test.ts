@@ -138,7 +138,7 @@ describe('the registry is required (no hand-written fallback)', () => {
     const untyped = {} as unknown as { registry: CapabilityRegistry<unknown> };
     for (const call of [() => minecraftRepair(untyped), () => subgoalsFor(['has_item:stick:2'], world(), untyped), () => createMinecraftHtn(untyped)]) {
       expect(call).toThrow(TypeError);
-      expect(call).toThrow(/options\.registry is required .* received undefined/);
+      expect(call).toThrow(/^(minecraftRepair|subgoalsFor|createMinecraftHtn): options\.registry is required .* received undefined/);
     }
     expect(() => minecraftRepair({ registry: 'standard' } as never)).toThrow(/received string/);
   });

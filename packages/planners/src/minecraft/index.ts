@@ -6,7 +6,7 @@ import type { OutcomeMemory } from '../memory/outcomes.js';
 import { minecraftMethods, minecraftTasks } from './methods.js';
 import { minecraftOperators } from './operators.js';
 import { recipeBook, type RecipeBook } from './recipes.js';
-import { minecraftRepair } from './repair.js';
+import { minecraftRepair, requireRegistry } from './repair.js';
 import { missingSource, sourceContext, type WorldSources } from './sources.js';
 
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
@@ -48,7 +48,7 @@ export function createMinecraftHtn(options: MinecraftHtnOptions): HtnPlanner<Pla
     methods: minecraftMethods(book, context),
     operators: minecraftOperators(book, context),
     tasksFor: minecraftTasks,
-    repairer: minecraftRepair({ book, registry: options.registry, ...(options.world ? { world: options.world } : {}), ...(options.verbs ? { verbs: options.verbs } : {}) }),
+    repairer: minecraftRepair({ book, registry: requireRegistry('createMinecraftHtn', options), ...(options.world ? { world: options.world } : {}), ...(options.verbs ? { verbs: options.verbs } : {}) }),
     ...(options.memory ? { memory: options.memory } : {}),
     ...(options.contextKeys ? { contextKeys: options.contextKeys } : {}),
   });

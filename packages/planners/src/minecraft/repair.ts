@@ -45,7 +45,7 @@ export function subgoalsFor(missing: readonly string[], world: PlannerWorld, opt
 }
 
 /** The registry, or a thrown error naming the caller: a JavaScript caller that left it out learns at once, not at the first repair. */
-function requireRegistry(caller: string, options: MinecraftRepairOptions | undefined): CapabilityRegistry<unknown> {
+export function requireRegistry(caller: string, options: MinecraftRepairOptions | undefined): CapabilityRegistry<unknown> {
   const registry = options?.registry;
   if (registry && typeof registry.verbs === 'function' && typeof registry.get === 'function') return registry;
   throw new TypeError(`${caller}: options.registry is required (a CapabilityRegistry, e.g. createStandardRegistry() from @sinew/capabilities), received ${registry === undefined ? 'undefined' : typeof registry}`);
