@@ -1,7 +1,7 @@
 // Consumer test: follows docs/first-bot.md literally from `npm init -y` in a fresh project outside the
 // workspace (its commands, its files, the packed packages in place of the registry's), then checks every
 // Sinew .d.ts with skipLibCheck: false, and runs an ESM TypeScript bot, a CommonJS bot, sinew-verbs and
-// sinew-codemod there.
+// sinew-codemod there; the user's own light_torch is repaired by the goal-oriented planner from its declarations.
 // `node scripts/consumer/run.mjs [--mineflayer <range>] [--packs <dir> [--reuse]] [--keep]`: --packs is where the
 // tarballs go (default a temp dir); --reuse takes the ones a previous run left there instead of packing again.
 import { execFileSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { checkSinewTypes } from './types.mjs';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixture');
 // The fixture's own files, type-checked with the guide's with skipLibCheck: false.
-const FIXTURE_TYPED = ['custom-bot.ts', 'registry.ts', 'telemetry.mjs'];
+const FIXTURE_TYPED = ['custom-bot.ts', 'repaired-bot.ts', 'registry.ts', 'telemetry.mjs'];
 
 const { values } = parseArgs({
   options: { mineflayer: { type: 'string', default: '~4.25.0' }, packs: { type: 'string' }, reuse: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } },
@@ -124,6 +124,7 @@ try {
   console.log(`    ${step('dashboards at @sinew/server/dashboards/*', () => checkDashboards(project))}`);
   const bin = (name) => join(project, 'node_modules', '.bin', name);
   console.log(`    ${step('ESM TypeScript bot, own capability (tsx custom-bot.ts)', () => run(project, bin('tsx'), ['custom-bot.ts'])).trim()}`);
+  console.log(`    ${step('own capability repaired from declarations (tsx repaired-bot.ts)', () => run(project, bin('tsx'), ['repaired-bot.ts'])).trim()}`);
   console.log(`    ${step('CommonJS bot (node bot.cjs)', () => run(project, 'node', ['bot.cjs'])).trim()}`);
   step('sinew-verbs check', () => run(project, bin('sinew-verbs'), ['check', '--registry', 'registry.ts', '--scan', 'custom-bot.ts']));
   const diff = step('sinew-codemod wrap-runners --dry-run', () => run(project, bin('sinew-codemod'), ['wrap-runners', 'actions', '--dry-run']));

@@ -119,7 +119,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     createHtnMetrics(metrics.registry, { memory });
     const needs = createNeedsPlanner({ seed: 42, onThought: (t) => say(`  thought  ${t.text}`) });
     const router = createRouter({
-      planners: [createMinecraftHtn({ memory, ...sources }), needs],
+      planners: [createMinecraftHtn({ memory, registry, ...sources }), needs],
       rules: DEFAULT_ROUTING_RULES,
       memory,
       onEvent: (event) => {

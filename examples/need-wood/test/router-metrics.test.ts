@@ -1,4 +1,5 @@
 import { createExecutorMetrics, createRouterMetrics } from '@sinew/bt-runtime';
+import { createStandardRegistry } from '@sinew/capabilities';
 import { IntentSchema, type Intent } from '@sinew/executor-contracts';
 import { createRouter, DEFAULT_ROUTING_RULES, OutcomeMemory, type Planner, type PlannerWorld } from '@sinew/planners';
 import { createMinecraftHtn } from '@sinew/planners/minecraft';
@@ -19,7 +20,7 @@ describe('createRouterMetrics', () => {
     const metrics = createExecutorMetrics();
     const routing = createRouterMetrics(metrics.registry, { planners: ['htn', 'llm'] });
     const memory = new OutcomeMemory();
-    const router = createRouter({ planners: [createMinecraftHtn({ memory }), llm], rules: DEFAULT_ROUTING_RULES, memory, onEvent: routing.record });
+    const router = createRouter({ planners: [createMinecraftHtn({ memory, registry: createStandardRegistry() }), llm], rules: DEFAULT_ROUTING_RULES, memory, onEvent: routing.record });
     const before = await metrics.registry.metrics();
     expect(before).toContain('sinew_router_disagreements_total{chosen="llm"} 0');
     expect(before).toContain('sinew_router_routes_total{chosen="htn"} 0');

@@ -63,7 +63,7 @@ const WOOD = ['wood.visible_tree', 'wood.any_log'];
 describe('HTN method memory: reordered methods still give a valid, sensible plan', () => {
   it('after a recorded failure of the need-wood plan, replanning in that context is valid (the demo defect)', () => {
     const memory = new OutcomeMemory();
-    const htn = createMinecraftHtn({ memory });
+    const htn = createMinecraftHtn({ memory, registry });
     const first = htn.plan(intent, world('oak_log'));
     expect(first.ok).toBe(true);
     if (!first.ok) return;
@@ -81,7 +81,7 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
   it('the demo memory file (one failure of every method the first plan used) plans oak, no count 0', () => {
     const memory = new OutcomeMemory();
     for (const method of ['need_wood.fell_then_craft', 'obtain.craft', 'obtain.held', 'table.craft_and_place', 'wood.visible_tree']) memory.record(method, key, false);
-    const result = createMinecraftHtn({ memory }).plan(intent, world('oak_log'));
+    const result = createMinecraftHtn({ memory, registry }).plan(intent, world('oak_log'));
     expect(result.ok && complaints(result.plan.steps, 'oak')).toEqual([]);
   });
 
@@ -90,7 +90,7 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
     for (const obtain of permutations(OBTAIN)) {
       for (const table of permutations(TABLE)) {
         for (const wood of permutations(WOOD)) {
-          const htn = createMinecraftHtn({ memory: memoryFor([obtain, table, wood]) });
+          const htn = createMinecraftHtn({ registry, memory: memoryFor([obtain, table, wood]) });
           // The records really produce this order, so every ordering is exercised.
           expect([htn.methodOrder('obtain', key), htn.methodOrder('ensure_table', key), htn.methodOrder('acquire_wood', key)]).toEqual([obtain, table, wood]);
           const result = htn.plan(intent, world('oak_log'));
@@ -115,7 +115,7 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
     for (const [goal, inventory] of goals) {
       const goalIntent: Intent = { ...intent, id: `i-${goal.replace(/\s+/g, '-')}`, goal };
       for (const obtain of permutations(OBTAIN)) {
-        const result = createMinecraftHtn({ memory: memoryFor([obtain]) }).plan(goalIntent, world('oak_log', inventory));
+        const result = createMinecraftHtn({ registry, memory: memoryFor([obtain]) }).plan(goalIntent, world('oak_log', inventory));
         expect(result.ok, `${goal} ${JSON.stringify(inventory)} | ${obtain}`).toBe(true);
         if (result.ok) expect(complaints(result.plan.steps, 'oak'), `${goal} ${JSON.stringify(inventory)} | ${obtain}`).toEqual([]);
       }
@@ -126,7 +126,7 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
     for (const family of ['spruce', 'birch', 'dark_oak']) {
       for (const obtain of permutations(OBTAIN)) {
         for (const table of permutations(TABLE)) {
-          const result = createMinecraftHtn({ memory: memoryFor([obtain, table, ['wood.visible_tree', 'wood.any_log']]) }).plan(intent, world(`${family}_log`));
+          const result = createMinecraftHtn({ registry, memory: memoryFor([obtain, table, ['wood.visible_tree', 'wood.any_log']]) }).plan(intent, world(`${family}_log`));
           expect(result.ok).toBe(true);
           if (!result.ok) continue;
           expect(complaints(result.plan.steps, family), `${family} | ${obtain} | ${table}`).toEqual([]);
@@ -139,7 +139,7 @@ describe('HTN method memory: reordered methods still give a valid, sensible plan
 
   it('held wood counts as evidence: spruce planks in hand, oak in view — no third kind', () => {
     for (const obtain of permutations(OBTAIN)) {
-      const result = createMinecraftHtn({ memory: memoryFor([obtain]) }).plan({ ...intent, goal: 'craft crafting_table' }, world('oak_log', { spruce_planks: 4 }));
+      const result = createMinecraftHtn({ registry, memory: memoryFor([obtain]) }).plan({ ...intent, goal: 'craft crafting_table' }, world('oak_log', { spruce_planks: 4 }));
       expect(result.ok && result.plan.steps).toEqual([{ stepId: 's1', type: 'craft_item', args: { item: 'crafting_table', count: 1 }, effects: ['has_item:crafting_table:+1'] }]);
     }
   });

@@ -121,7 +121,7 @@ describe('Minecraft method library', () => {
   });
   const registry = fakeRegistry();
   const planOf = (goal: string, w = world(), context: Record<string, unknown> = {}) => {
-    const result = createMinecraftHtn().plan(intent(goal, context), w);
+    const result = createMinecraftHtn({ registry }).plan(intent(goal, context), w);
     if (!result.ok) throw new Error(`${goal}: ${result.failure.code} ${result.failure.reason}`);
     return result;
   };
@@ -199,7 +199,7 @@ describe('Minecraft method library', () => {
   });
 
   it('lists only registry verbs', () => {
-    const planner = createMinecraftHtn();
+    const planner = createMinecraftHtn({ registry });
     expect(planner.verbs().every((v) => registry.has(v))).toBe(true);
   });
 });

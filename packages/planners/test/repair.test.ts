@@ -16,13 +16,12 @@ const world = (inventory: Record<string, number> = {}, blocks: Record<string, st
 const verbs = (steps: readonly { type: string; args: Record<string, unknown> }[]) =>
   steps.map((s) => `${s.type}:${String(s.args.item ?? s.args.block ?? '')}:${String(s.args.count ?? '')}`);
 
-// Issue 31 item 3: every case runs on both ways of planning a repair — the goal-oriented planner over the standard
-// registry's declarations and the recipe regression written by hand (callers with no registry) — with one
-// expectation where they agree and one per way where the declarations plan differently (said why, beside it).
+// Issue 31: a repair is planned from the standard registry's declarations (the goal-oriented planner); the recipe
+// regression once written by hand is gone, and every caller passes the registry.
 const registry = createStandardRegistry() as unknown as CapabilityRegistry<unknown>;
-const ways = [['declarations (goap)', { registry }, 'goap'], ['recipe regression', {}, 'hand']] as const;
+const way = { registry };
 
-describe.each(ways)('predicates (read with the contracts parser), %s', (_name, way) => {
+describe('predicates (read with the contracts parser)', () => {
   it('reads has_item:<item>:+n as a gain over the current inventory, not an absolute count', () => {
     const result = subgoalsFor(['has_item:oak_log:+3'], world({ oak_log: 5 }), way);
     expect(result.ok && verbs(result.steps)).toEqual(['gather:oak_log:3']);
@@ -48,7 +47,7 @@ describe('HTN operators', () => {
   });
 });
 
-describe.each(ways)('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 recipes), %s', (_name, way, kind) => {
+describe('subgoalsFor (FM-02, planned from the declarations with minecraft-data 1.20.4 recipes)', () => {
   it('no sticks → craft sticks ← planks ← logs → gather', () => {
     const result = subgoalsFor(['has_item:stick:2'], world(), way);
     expect(result.ok).toBe(true);
@@ -70,33 +69,31 @@ describe.each(ways)('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 re
     for (const missing of [['near_block:crafting_table'], ['has_item:stick:2']]) {
       const first = subgoalsFor(missing, spruceWorld, way);
       expect(first.ok && first.steps).toEqual([expect.objectContaining({ type: 'gather', args: expect.objectContaining({ block: 'log', count: 1 }) })]);
-      expect(first.ok && first.steps[0]!.effects).toBeUndefined();
+      // No effects: `has_item:log` names no item the executor could count; the gather's acceptance reads the group.
+    expect(first.ok && first.steps[0]!.effects).toEqual([]);
       const next = subgoalsFor(missing, { ...spruceWorld, inventory: { spruce_log: 1 } }, way);
       expect(next.ok && verbs(next.steps).filter((s) => /planks|_log/.test(s))).toEqual(['craft_item:spruce_planks:' + (missing[0] === 'has_item:stick:2' ? 2 : 4)]);
     }
     // A body with explore looks for any log, not for oak.
     const explore = subgoalsFor(['has_item:stick:2'], spruceWorld, { ...way, verbs: ['gather', 'craft_item', 'explore'] });
-    const expected = kind === 'goap' ? { type: 'explore', args: { target: { block: 'log' }, maxRadius: 64 } } : { type: 'gather', args: { block: 'log', count: 1 } };
-    expect(explore.ok && explore.steps).toEqual([expect.objectContaining(expected)]);
+    expect(explore.ok && explore.steps).toEqual([
+      expect.objectContaining({ type: 'explore', args: { target: { block: 'log' }, maxRadius: 64 }, effects: [] }),
+      expect.objectContaining({ type: 'gather', args: expect.objectContaining({ block: 'log', count: 1 }), effects: [] }),
+    ]);
   });
 
   it('empty inventory → wooden_pickaxe: one trip for all logs, table placed before the 3×3 recipe', () => {
     const result = subgoalsFor(['has_item:wooden_pickaxe:1'], world(), way);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    // The search crafts every plank in one step (a cheaper plan); the regression crafts them as each recipe asks.
-    const expected = {
-      goap: ['gather:oak_log:3', 'craft_item:oak_planks:9', 'craft_item:stick:2', 'craft_item:crafting_table:1', 'place_block:crafting_table:', 'craft_item:wooden_pickaxe:1'],
-      hand: ['gather:oak_log:3', 'craft_item:oak_planks:4', 'craft_item:crafting_table:1', 'place_block:crafting_table:', 'craft_item:oak_planks:2', 'craft_item:stick:2', 'craft_item:oak_planks:1', 'craft_item:wooden_pickaxe:1'],
-    };
-    expect(verbs(result.steps)).toEqual(expected[kind]);
+    // The search crafts every plank in one step (the regression once written by hand crafted them as each recipe asked: 8 steps).
+    expect(verbs(result.steps)).toEqual(['gather:oak_log:3', 'craft_item:oak_planks:9', 'craft_item:stick:2', 'craft_item:crafting_table:1', 'place_block:crafting_table:', 'craft_item:wooden_pickaxe:1']);
   });
 
   it('cobblestone needs a pickaxe: the chain makes one before mining stone', () => {
     const result = subgoalsFor(['has_item:cobblestone:3'], world({ oak_planks: 4, stick: 2, crafting_table: 1 }), way);
-    // No equip step from the declarations: digging equips the best tool it holds (the regression still writes one).
-    const equip = kind === 'hand' ? ['equip:wooden_pickaxe:'] : [];
-    expect(result.ok && verbs(result.steps)).toEqual(['place_block:crafting_table:', 'craft_item:wooden_pickaxe:1', ...equip, 'gather:stone:3']);
+    // No equip step from the declarations: digging equips the best tool it holds.
+    expect(result.ok && verbs(result.steps)).toEqual(['place_block:crafting_table:', 'craft_item:wooden_pickaxe:1', 'gather:stone:3']);
   });
 
   it('satisfies near_block and within_reach predicates', () => {
@@ -136,6 +133,17 @@ describe.each(ways)('subgoalsFor (FM-02 regression from minecraft-data 1.20.4 re
   });
 });
 
+describe('the registry is required (no hand-written fallback)', () => {
+  it('minecraftRepair, subgoalsFor and createMinecraftHtn called without one throw a TypeError naming the option, at once', () => {
+    const untyped = {} as unknown as { registry: CapabilityRegistry<unknown> };
+    for (const call of [() => minecraftRepair(untyped), () => subgoalsFor(['has_item:stick:2'], world(), untyped), () => createMinecraftHtn(untyped)]) {
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(/^(minecraftRepair|subgoalsFor|createMinecraftHtn): options\.registry is required .* received undefined/);
+    }
+    expect(() => minecraftRepair({ registry: 'standard' } as never)).toThrow(/received string/);
+  });
+});
+
 describe('minecraftRepair and createPlannerRepairHook', () => {
   const plan: Plan = { planId: 'p1', intentId: 'i1', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'wooden_pickaxe' } }] };
   const request = (missing: string[], repairsSoFar = 0) => ({
@@ -146,15 +154,15 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
   });
 
   it('answers precond_missing with uniquely numbered subgoal steps run before the retried parent', () => {
-    const response = minecraftRepair()(request(['has_item:stick:2']), world({ oak_planks: 5 }));
+    const response = minecraftRepair(way)(request(['has_item:stick:2']), world({ oak_planks: 5 }));
     expect(response).toBeDefined();
     expect(response!.replace).toBeUndefined();
     expect(response!.steps.map((s) => s.stepId)).toEqual(['s1.r1.1']);
     expect(response!.reason).toContain('has_item:stick:2');
   });
 
-  it('given a registry, plans the missing predicates from its declarations (the goal-oriented planner), numbered the same way', () => {
-    const response = minecraftRepair({ registry })(request(['has_item:stick:2', 'near_block:crafting_table']), world({ oak_planks: 2 }, { '9,64,0': 'crafting_table' }));
+  it('plans the missing predicates from the registry’s declarations (the goal-oriented planner), numbered the same way', () => {
+    const response = minecraftRepair(way)(request(['has_item:stick:2', 'near_block:crafting_table']), world({ oak_planks: 2 }, { '9,64,0': 'crafting_table' }));
     expect(response?.steps.map((s) => [s.stepId, s.type, s.args.item ?? s.args.block])).toEqual([
       ['s1.r1.1', 'navigate', 'crafting_table'],
       ['s1.r1.2', 'craft_item', 'stick'],
@@ -164,13 +172,13 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
   });
 
   it('ignores failures it cannot subgoal', () => {
-    const repair = minecraftRepair();
+    const repair = minecraftRepair(way);
     expect(repair({ ...request([]), failure: { code: 'stuck', reason: 'stuck', retryable: true } }, world())).toBeUndefined();
     expect(repair(request(['has_item:bedrock:1']), world())).toBeUndefined();
   });
 
   it('answers effects_unmet on where the bot stands with a walk back that replaces the step; other unmet effects get none', () => {
-    const repair = minecraftRepair();
+    const repair = minecraftRepair(way);
     const unmet = (list: string[]) => ({ ...request([]), failure: { code: 'effects_unmet' as const, reason: 'not observed', retryable: true, unmet: list } });
     const response = repair(unmet(['near_block:crafting_table', 'within_reach:3,64,1']), world({ oak_planks: 8 }));
     expect(response?.replace).toBe(true);
@@ -193,30 +201,30 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
       failure: code === 'effects_unmet' ? stepFailure(code, GATHER_FAILED, { retryable: false, unmet: ['has_item:oak_log:+1'] }) : stepFailure(code, GATHER_FAILED, { retryable: false }),
       repairsSoFar: 1,
     });
-    const wild = minecraftRepair({ verbs: ['gather', 'craft_item', 'explore'] });
+    const wild = minecraftRepair({ ...way, verbs: ['gather', 'craft_item', 'explore'] });
     for (const code of ['runner_error', 'effects_unmet', 'stuck'] as const) {
       const response = wild(failed(code), world());
       expect(response?.replace, code).toBeFalsy();
       expect(response?.steps, code).toEqual([{ stepId: 'g2.r2.1', type: 'explore', args: { target: { block: 'oak_log' } } }]);
     }
     // A body without explore, or a step that is no gather: no answer (the plan fails with the step's code).
-    expect(minecraftRepair()(failed('runner_error'), world())).toBeUndefined();
+    expect(minecraftRepair(way)(failed('runner_error'), world())).toBeUndefined();
     expect(wild(failed('runner_error', { stepId: 'c1', type: 'craft_item', args: { item: 'stick', count: 4 } }), world())).toBeUndefined();
   });
 
   it('the hook refuses a third repair of the same failure and a plan past its repair budget', async () => {
     const events: string[] = [];
-    const hook = createPlannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });
+    const hook = createPlannerRepairHook(createMinecraftHtn(way), () => world({ oak_planks: 5 }), { onRepair: (e) => events.push(e.reason) });
     expect(await hook.repair(request(['has_item:stick:2']))).toBeDefined();
     expect(await hook.repair(request(['has_item:stick:2']))).toBeDefined();
     expect(await hook.repair(request(['has_item:stick:2']))).toBeUndefined();
     expect(events.at(-1)).toContain('not looping');
-    const budgeted = createPlannerRepairHook(createMinecraftHtn(), () => world(), { maxRepairs: 1 });
+    const budgeted = createPlannerRepairHook(createMinecraftHtn(way), () => world(), { maxRepairs: 1 });
     expect(await budgeted.repair(request(['has_item:stick:2'], 1))).toBeUndefined();
   });
 
   it('the hook keeps loop guards for recent plans only: old plans are forgotten, so its memory stays bounded', async () => {
-    const hook = createPlannerRepairHook(createMinecraftHtn(), () => world({ oak_planks: 5 }), { maxSameFailure: 1 });
+    const hook = createPlannerRepairHook(createMinecraftHtn(way), () => world({ oak_planks: 5 }), { maxSameFailure: 1 });
     const forPlan = (planId: string) => ({ ...request(['has_item:stick:2']), plan: { ...plan, planId } });
     expect(await hook.repair(forPlan('old'))).toBeDefined();
     expect(await hook.repair(forPlan('recent'))).toBeDefined();
@@ -228,9 +236,9 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
 
   it('empty inventory beside a tree → wooden_pickaxe through repairs alone (fake body with hand-written recipes)', async () => {
     const body = new FakeBody(5);
-    const registry = fakeRegistry();
-    const htn = createMinecraftHtn();
-    const result = await runWithRepair(registry, plan, body, createPlannerRepairHook(htn, () => body.snapshot()));
+    // The repair plans from the standard declarations; the fake body runs the steps with its own recipes.
+    const htn = createMinecraftHtn(way);
+    const result = await runWithRepair(fakeRegistry(), plan, body, createPlannerRepairHook(htn, () => body.snapshot()));
     expect(result.ok).toBe(true);
     expect(body.inventory.wooden_pickaxe).toBe(1);
     expect(result.repairs.length).toBeGreaterThanOrEqual(1);
@@ -240,11 +248,11 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
 
   it('need-wood demo: the pickaxe step fails with precond_missing has_item:stick:2 and the repair crafts the sticks', async () => {
     const body = new FakeBody(5);
-    const planned = planNeedWood(body.snapshot());
+    const planned = planNeedWood(body.snapshot(), way);
     expect(planned.ok).toBe(true);
     if (!planned.ok) return;
     const failures: string[][] = [];
-    const hook = createPlannerRepairHook(createMinecraftHtn(), () => body.snapshot());
+    const hook = createPlannerRepairHook(createMinecraftHtn(way), () => body.snapshot());
     const spy = { repair: (r: Parameters<typeof hook.repair>[0]) => (failures.push([...(r.failure.missing ?? [])]), hook.repair(r)) };
     const result = await runWithRepair(fakeRegistry(), planned.plan, body, spy);
     expect(result.ok).toBe(true);
@@ -255,7 +263,7 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
 
   it('HTN plans for craft wooden_pickaxe run on the fake body without any repair', async () => {
     const body = new FakeBody(5);
-    const result = createMinecraftHtn().plan(IntentSchema.parse({ id: 'i', source: 'user', goal: 'craft wooden_pickaxe', urgency: 0.5 }), body.snapshot());
+    const result = createMinecraftHtn(way).plan(IntentSchema.parse({ id: 'i', source: 'user', goal: 'craft wooden_pickaxe', urgency: 0.5 }), body.snapshot());
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const run = await runWithRepair(fakeRegistry(), result.plan, body, { repair: () => undefined });

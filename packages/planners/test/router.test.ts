@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStandardRegistry } from '@sinew/capabilities';
 import { IntentSchema, ManualClock, type Intent, type IntentInput } from '@sinew/executor-contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,6 +17,7 @@ import {
 } from '../src/index.js';
 import { createMinecraftHtn } from '../src/minecraft/index.js';
 
+const registry = createStandardRegistry();
 const world: PlannerWorld = { position: { x: 0, y: 64, z: 0 }, health: 20, food: 20, heldItem: null, inventory: {}, blocks: { '2,64,0': 'oak_log' } };
 const intent = (input: Partial<IntentInput> & { goal: string }): Intent => IntentSchema.parse({ id: `i-${input.goal.replace(/\W+/g, '-')}`, source: 'user', urgency: 0.4, ...input });
 
@@ -32,7 +34,7 @@ const chatPlanner = (fail = false): Planner => ({
 function setup(options: { llmFails?: boolean; memory?: OutcomeMemory } = {}) {
   const events: RouteEvent[] = [];
   const router = createRouter({
-    planners: [createMinecraftHtn(), chatPlanner(options.llmFails), createNeedsPlanner({ seed: 7 })],
+    planners: [createMinecraftHtn({ registry }), chatPlanner(options.llmFails), createNeedsPlanner({ seed: 7 })],
     rules: DEFAULT_ROUTING_RULES,
     ...(options.memory ? { memory: options.memory } : {}),
     onEvent: (e) => events.push(e),
@@ -167,7 +169,7 @@ describe('router: robustness and learning', () => {
 
   it('recordOutcome reaches the HTN method memory through the router', async () => {
     const memory = new OutcomeMemory();
-    const htn = createMinecraftHtn({ memory });
+    const htn = createMinecraftHtn({ memory, registry });
     const router = createRouter({ planners: [htn], rules: DEFAULT_ROUTING_RULES, memory });
     const acquire = intent({ goal: 'acquire wood', context: { time: 'night' } });
     const result = await router.plan(acquire, world);
@@ -181,7 +183,7 @@ describe('router: robustness and learning', () => {
 
   it('the repair hook reports a throwing world observer with the reason and rethrows it for the executor', async () => {
     const reasons: string[] = [];
-    const hook = createPlannerRepairHook(createMinecraftHtn(), () => { throw new Error('bot disconnected'); }, { onRepair: (e) => reasons.push(e.reason) });
+    const hook = createPlannerRepairHook(createMinecraftHtn({ registry }), () => { throw new Error('bot disconnected'); }, { onRepair: (e) => reasons.push(e.reason) });
     const plan = { planId: 'p', intentId: 'i', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'stick' } }] };
     await expect(hook.repair({ plan, step: plan.steps[0]!, failure: { code: 'precond_missing', reason: 'x', retryable: false, missing: ['has_item:oak_planks:2'] }, repairsSoFar: 0 })).rejects.toThrow('bot disconnected');
     expect(reasons).toEqual(['repair threw: bot disconnected']);

@@ -19,7 +19,7 @@ function router() {
   });
   if (!loaded.ok) throw new Error(loaded.error.message);
   const llm = createLlmPlanner({ complete: async () => '{"steps":[{"verb":"chat","args":{"message":"hi"}}]}', config: loaded.config, registry });
-  return createRouter({ planners: [createMinecraftHtn(), llm, createNeedsPlanner({ seed: 1 })], rules: DEFAULT_ROUTING_RULES });
+  return createRouter({ planners: [createMinecraftHtn({ registry }), llm, createNeedsPlanner({ seed: 1 })], rules: DEFAULT_ROUTING_RULES });
 }
 
 describe('against the standard registry (@sinew/capabilities)', () => {
@@ -30,13 +30,13 @@ describe('against the standard registry (@sinew/capabilities)', () => {
   });
 
   it('every HTN and needs plan step passes V1/V2 (verb + input schema) of the real capabilities', () => {
-    const htn = createMinecraftHtn();
+    const htn = createMinecraftHtn({ registry });
     for (const goal of ['craft wooden_pickaxe', 'stone_tools', 'wooden_tools', 'iron_tools', 'craft iron_pickaxe', 'shelter', 'acquire wood', 'craft crafting_table', 'craft wooden_sword', 'craft stone_sword']) {
       const result = htn.plan(IntentSchema.parse({ id: 'i', source: 'user', goal, urgency: 0.5 }), world);
       expect(result.ok, goal).toBe(true);
       if (result.ok) for (const step of result.plan.steps) expect(checkStep(registry, step).ok, `${goal}: ${JSON.stringify(step)}`).toBe(true);
     }
-    const needWood = planNeedWood(world);
+    const needWood = planNeedWood(world, { registry });
     expect(needWood.ok && needWood.plan.steps.every((s) => checkStep(registry, s).ok)).toBe(true);
     const needs = createNeedsPlanner({ seed: 3 });
     for (const perception of <PlannerWorld[]>[

@@ -36,12 +36,13 @@ async function recordFailingRun(dir: string): Promise<{ outcome: PlanOutcome; fi
     belief = attachBelief(body);
     belief.start();
     const observe = () => observeWorld(body, { positions: focusAround(body.entity.position, 6) });
+    const registry = createStandardRegistry();
     executor = createExecutor({
-      registry: createStandardRegistry(),
+      registry,
       body: bot,
       provenance: createJsonlProvenance({ path: files.provenance }),
       journal: createJsonlJournal(files.journal),
-      repair: createPlannerRepairHook(createMinecraftHtn(), observe),
+      repair: createPlannerRepairHook(createMinecraftHtn({ registry }), observe),
     });
     const control = await serveSinew({ executor, bot, belief: belief.bus, trees: { gather: GATHER_TREE }, port: 0, record: files.events });
     const outcome = await executor.run({

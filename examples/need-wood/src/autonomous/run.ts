@@ -113,7 +113,7 @@ async function wire(body: SinewBot, model: ScriptedModel, port: number, onEvent:
   const memory = new OutcomeMemory();
   const needs = createNeedsPlanner({ seed: 42 });
   const llm = createLlmPlanner({ complete: openAiCompatibleComplete({ baseUrl: model.baseUrl, model: 'scripted', timeoutMs: 10_000, jsonMode: true }), config: llmConfig(registry), registry });
-  const router = createRouter({ planners: [createMinecraftHtn({ memory }), needs, llm], rules: DEFAULT_ROUTING_RULES, memory });
+  const router = createRouter({ planners: [createMinecraftHtn({ memory, registry }), needs, llm], rules: DEFAULT_ROUTING_RULES, memory });
   const executor = createExecutor({ registry, body, metrics, repair: createPlannerRepairHook(router, observe) });
   const modes = attachModes(body, { preemptor: executor, belief });
   const signals = (listener: Parameters<NonNullable<Parameters<typeof createCognition>[0]['signals']>>[0]) =>

@@ -41,6 +41,11 @@ export interface GoapDomain {
   produce?(wanted: Predicate, world: PlannerWorld): readonly { readonly verb: string; readonly variant: ActionVariant }[];
   /** Why the goal can have no source in this world (the reason names the item), or undefined; checked before searching. */
   noSource?(goal: readonly Predicate[], world: PlannerWorld): string | undefined;
+  /**
+   * The part of a found plan the body can commit to in this world (default: all of it). A plan cut short ends
+   * where the world decides the rest (Minecraft: which wood grows here); the caller plans again once it ran.
+   */
+  commit?(steps: readonly GroundAction[], world: PlannerWorld): readonly GroundAction[];
 }
 
 /** A step's default cost: its capability's `expectedDurationMs` in seconds, else 1. */

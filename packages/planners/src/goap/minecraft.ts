@@ -7,7 +7,7 @@ import { nearestSeen } from '../minecraft/state.js';
 import type { PlannerWorld } from '../contract.js';
 import { preferredWood, rankRecipes, type RecipeBook } from '../minecraft/recipes.js';
 import { itemSources, missingSource, mustExplore, sourceContext, type ItemSource, type SourceContext, type WorldSources } from '../minecraft/sources.js';
-import type { ActionVariant, GoapDomain } from './actions.js';
+import type { ActionVariant, GoapDomain, GroundAction } from './actions.js';
 
 /** How many recipe variants per item the search considers (best ranked first). */
 const RECIPE_VARIANTS = 2;
@@ -80,6 +80,7 @@ export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDoma
       if (wanted.kind === 'near_block' || wanted.kind === 'within_reach') return walks(wanted, world);
       return wanted.kind === 'has_item' && typeof wanted.item === 'string' ? wildVariants(book, context, { ...wanted, item: wanted.item }, world) : [];
     },
+    commit: anyLogFirst,
     noSource(goal, world) {
       for (const predicate of goal) {
         if (predicate.kind !== 'has_item' || typeof predicate.item !== 'string') continue;
@@ -179,3 +180,28 @@ function smeltVariant(item: string, input: string, count: number, world: Planner
   if (!fuel) return { args: { item, input, count } };
   return { args: { item, input, count }, preconds: [pred.nearBlock('furnace'), pred.hasItem(input, count), pred.hasItem(fuel.name, fuel.count)] };
 }
+
+/**
+ * With no wood in view nor held, the family that grows here is unknown until a log is in hand: the first log steps
+ * (an explore and the gather after it, or the gather) take any log (`log`, a block group both accept) and the plan
+ * ends there — planks of a guessed family would fail — so the caller plans again with the log held (a repair: the
+ * failed step's retry asks again).
+ */
+function anyLogFirst(steps: readonly GroundAction[], world: PlannerWorld): readonly GroundAction[] {
+  const held = Object.entries(world.inventory).some(([name, n]) => n > 0 && /_(log|planks)$/.test(name));
+  if (held || Object.values(world.blocks).some(isLog)) return steps;
+  const at = steps.findIndex((step) => isLog(logTarget(step)));
+  if (at < 0) return steps;
+  const block = logTarget(steps[at]!);
+  const end = steps[at]!.verb === 'explore' && steps[at + 1]?.verb === 'gather' && logTarget(steps[at + 1]!) === block ? at + 2 : at + 1;
+  return [...steps.slice(0, at), ...steps.slice(at, end).map(anyLog)];
+}
+
+/** A log step for any log. No effects: `has_item:log` names no item the executor could count; the capability's acceptance reads the group. */
+function anyLog(step: GroundAction): GroundAction {
+  const args = step.verb === 'explore' ? { ...step.args, target: { block: 'log' } } : { ...step.args, block: 'log' };
+  return { ...step, args, preconds: step.preconds.filter((p) => p.kind !== 'near_block' || !isLog(p.block)), effects: [] };
+}
+
+const isLog = (block: unknown): boolean => typeof block === 'string' && block.endsWith('_log') && !block.startsWith('stripped_');
+const logTarget = (step: GroundAction): unknown => (step.verb === 'explore' ? (step.args.target as { block?: unknown } | undefined)?.block : step.verb === 'gather' ? step.args.block : undefined);

@@ -38,7 +38,7 @@ export interface GoapPlannerOptions {
 
 /** The planner, plus the search it ran last (nodes, ms) for benches and logs. */
 export interface GoapPlanner extends Planner<PlannerWorld> {
-  /** Plans a goal given as predicates; `plan(intent)` reads them from `intent.goal`. */
+  /** Plans a goal given as predicates (cut short where the domain's `commit` says); `plan(intent)` reads them from `intent.goal`. */
   planGoal(goal: readonly Predicate[], world: PlannerWorld, intentId?: string): PlanResult;
   /** A `precond_missing` step's missing predicates (else its declared preconds), planned from declarations. */
   repair(request: RepairRequest, world: PlannerWorld): RepairResponse | undefined;
@@ -97,7 +97,8 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
     last = { nodes: result.nodes, ms: result.ms };
     if (!result.ok) return failureOf(name, goal, result);
     planCounter += 1;
-    return { ok: true, planner: name, plan: { planId: `${name}-${intentId}-${planCounter}`, intentId, planner: name, steps: result.steps.map(toStep) } };
+    const steps = options.domain?.commit?.(result.steps, world.data) ?? result.steps;
+    return { ok: true, planner: name, plan: { planId: `${name}-${intentId}-${planCounter}`, intentId, planner: name, steps: steps.map(toStep) } };
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { Intent, IntentInput } from '@sinew/executor-contracts';
+import type { CapabilityRegistry, Intent, IntentInput } from '@sinew/executor-contracts';
 import { IntentSchema } from '@sinew/executor-contracts';
 import { planFailure, type PlanResult, type PlannerWorld } from '../contract.js';
 import { createHtnPlanner, type HtnPlanner } from '../htn/htn.js';
@@ -6,7 +6,7 @@ import type { OutcomeMemory } from '../memory/outcomes.js';
 import { minecraftMethods, minecraftTasks } from './methods.js';
 import { minecraftOperators } from './operators.js';
 import { recipeBook, type RecipeBook } from './recipes.js';
-import { minecraftRepair } from './repair.js';
+import { minecraftRepair, requireRegistry } from './repair.js';
 import { missingSource, sourceContext, type WorldSources } from './sources.js';
 
 export { hutBlueprint, minecraftMethods, minecraftTasks } from './methods.js';
@@ -31,13 +31,16 @@ export interface MinecraftHtnOptions {
   readonly world?: WorldSources;
   /** The body's verbs (e.g. `registry.verbs()`); explore, mine, hunt and shear are planned only when listed (default `ITEM_VERBS`). */
   readonly verbs?: readonly string[];
+  /** The body's capabilities: precondition repair plans from their declared preconditions and effects (`createStandardRegistry()` plus your own). */
+  readonly registry: CapabilityRegistry<unknown>;
 }
 
 /**
- * The HTN planner with the Minecraft method library, operators and recipe-based precondition repair. A goal
+ * The HTN planner with the Minecraft method library and operators; its precondition repair plans from the registry's
+ * declarations (`minecraftRepair`). A goal
  * whose item no source of the world gives fails `no_source` naming the item, before any decomposition.
  */
-export function createMinecraftHtn(options: MinecraftHtnOptions = {}): HtnPlanner<PlannerWorld> {
+export function createMinecraftHtn(options: MinecraftHtnOptions): HtnPlanner<PlannerWorld> {
   const book = options.book ?? recipeBook(options.version);
   const context = sourceContext(options);
   const htn = createHtnPlanner<PlannerWorld>({
@@ -45,7 +48,7 @@ export function createMinecraftHtn(options: MinecraftHtnOptions = {}): HtnPlanne
     methods: minecraftMethods(book, context),
     operators: minecraftOperators(book, context),
     tasksFor: minecraftTasks,
-    repairer: minecraftRepair({ book, ...(options.world ? { world: options.world } : {}), ...(options.verbs ? { verbs: options.verbs } : {}) }),
+    repairer: minecraftRepair({ book, registry: requireRegistry('createMinecraftHtn', options), ...(options.world ? { world: options.world } : {}), ...(options.verbs ? { verbs: options.verbs } : {}) }),
     ...(options.memory ? { memory: options.memory } : {}),
     ...(options.contextKeys ? { contextKeys: options.contextKeys } : {}),
   });
@@ -77,6 +80,6 @@ export function needWoodIntent(overrides: Partial<IntentInput> = {}) {
  * The need-wood demo plan: gather logs → planks → crafting table → craft the wooden pickaxe, whose
  * guard fails with `precond_missing: has_item:stick:2` so the repair hook crafts the sticks live.
  */
-export function planNeedWood(world: PlannerWorld, options: MinecraftHtnOptions = {}): PlanResult {
+export function planNeedWood(world: PlannerWorld, options: MinecraftHtnOptions): PlanResult {
   return createMinecraftHtn(options).plan(needWoodIntent(), world);
 }

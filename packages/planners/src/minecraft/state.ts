@@ -1,7 +1,7 @@
 import { blockKey, parseBlockKey, type Vec3 } from '@sinew/executor-contracts';
 import { NEAR_BLOCK_DISTANCE } from '@sinew/executor-contracts/minecraft';
 import type { PlannerWorld } from '../contract.js';
-import type { GatherSource, RecipeBook, RecipeOption } from './recipes.js';
+import type { RecipeBook, RecipeOption } from './recipes.js';
 
 /** Whether a block of this name is within `radius` of the position in the snapshot's known blocks. */
 export function blockNear(world: Pick<PlannerWorld, 'blocks' | 'position'>, block: string, radius = NEAR_BLOCK_DISTANCE): boolean {
@@ -49,11 +49,6 @@ export function placeSpot(world: Pick<PlannerWorld, 'blocks' | 'position'>): str
   const keys = AROUND.map(([dx, dz]) => blockKey({ x: x + dx, y, z: z + dz }));
   const free = keys.find((key) => world.blocks[key] === undefined || /air$/.test(world.blocks[key]!));
   return free ?? keys[0]!;
-}
-
-/** The strongest held tool that harvests a gather source's block (its minecraft-data `harvestTools`), if any. */
-export function heldTool(world: Pick<PlannerWorld, 'inventory'>, source: GatherSource): string | undefined {
-  return [...(source.tools ?? [])].reverse().find((tool) => count(world, tool) > 0);
 }
 
 /** Ingredient order for crafting: intermediates made from other ingredients first (sticks before planks). */

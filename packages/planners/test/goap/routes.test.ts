@@ -29,7 +29,7 @@ describe('routes to the goal-oriented and collaborative planners', () => {
     expect(PREDICATE_GOAL.test('has_item:torch:4 and then some')).toBe(false);
     // Thousands of predicate-like words before a bad tail: refused at once (a backtracking pattern would hang here).
     expect(PREDICATE_GOAL.test(`${'has_item:a,'.repeat(5_000)}?? !`)).toBe(false);
-    const router = createRouter({ planners: [createMinecraftHtn(), proposer([]), goap()], rules: DEFAULT_ROUTING_RULES });
+    const router = createRouter({ planners: [createMinecraftHtn({ registry }), proposer([]), goap()], rules: DEFAULT_ROUTING_RULES });
     expect(router.route(intent('has_item:torch:4')).chosen).toBe('goap');
     expect(router.route(intent('craft a torch')).chosen).toBe('htn');
     expect(router.route(intent('find the way out', ['puzzle'])).chosen).toBe('goap');
@@ -37,7 +37,7 @@ describe('routes to the goal-oriented and collaborative planners', () => {
 
   it('the router plans a predicate goal with goap: craft_item { item: torch, count: 4 } last', async () => {
     const events: RouteEvent[] = [];
-    const router = createRouter({ planners: [createMinecraftHtn(), proposer([]), goap()], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    const router = createRouter({ planners: [createMinecraftHtn({ registry }), proposer([]), goap()], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
     const result = await router.plan(intent('has_item:torch:4'), world);
     expect(result.ok && result.planner).toBe('goap');
     expect(result.ok && result.plan.steps.at(-1)).toMatchObject({ type: 'craft_item', args: { item: 'torch', count: 4 } });

@@ -13,9 +13,10 @@ const embedded = useEmbeddedServer();
 
 async function rig(username: string) {
   const bot = instrumentBot(await connectBot(embedded.server(), { username }));
-  const htn = createMinecraftHtn();
+  const registry = createStandardRegistry();
+  const htn = createMinecraftHtn({ registry });
   const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
-  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair: createPlannerRepairHook(htn, snapshot) });
+  const executor = createExecutor({ registry, body: bot, repair: createPlannerRepairHook(htn, snapshot) });
   embedded.track(bot, executor);
   const needs = createNeedsPlanner({ seed: 26 });
   const pursue = async (need: string) => {

@@ -18,8 +18,10 @@ async function botBesideTree(username: string) {
   return { bot, snapshot };
 }
 
+const registry = createStandardRegistry();
+
 function executorFor(bot: SinewBot, repair: RepairHook): Executor<SinewBot> {
-  const executor = createExecutor({ registry: createStandardRegistry(), body: bot, repair });
+  const executor = createExecutor({ registry, body: bot, repair });
   embedded.track(bot, executor);
   return executor;
 }
@@ -30,7 +32,7 @@ describe('precondition repair on the embedded server', () => {
   it('empty inventory beside a tree → wooden pickaxe: one craft step, the rest from the repair hook', async () => {
     const { bot, snapshot } = await botBesideTree('repairer');
     const repairs: string[] = [];
-    const htn = createMinecraftHtn();
+    const htn = createMinecraftHtn({ registry });
     const executor = executorFor(bot, createPlannerRepairHook(htn, snapshot, { onRepair: (e) => repairs.push(e.reason) }));
     const outcome = await executor.run({ planId: 'pickaxe', intentId: 'pickaxe', steps: [{ stepId: 's1', type: 'craft_item', args: { item: 'wooden_pickaxe' } }] });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('completed');
@@ -46,7 +48,7 @@ describe('precondition repair on the embedded server', () => {
     const events: RouteEvent[] = [];
     const thoughts: string[] = [];
     const needs = createNeedsPlanner({ seed: 1, onThought: (t) => thoughts.push(t.text) });
-    const router = createRouter({ planners: [createMinecraftHtn(), needs], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    const router = createRouter({ planners: [createMinecraftHtn({ registry }), needs], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
     const repairs: { stepId: string; reason: string }[] = [];
     const executor = executorFor(bot, createPlannerRepairHook(router, snapshot, { onRepair: (e) => repairs.push(e) }));
     // Perception → need → intent (the needs planner), then intent → router → HTN.
@@ -76,7 +78,7 @@ describe('precondition repair on the embedded server', () => {
     await setBlock(embedded.server(), table, 'crafting_table');
     const repairs: string[] = [];
     const snapshot = () => observeWorld(bot, { positions: focusAround(bot.entity.position, 6) });
-    const executor = executorFor(bot, createPlannerRepairHook(createMinecraftHtn(), snapshot, { onRepair: (e) => repairs.push(e.reason) }));
+    const executor = executorFor(bot, createPlannerRepairHook(createMinecraftHtn({ registry }), snapshot, { onRepair: (e) => repairs.push(e.reason) }));
     const outcome = await executor.run({
       planId: 'walk-back',
       intentId: 'walk-back',

@@ -19,8 +19,8 @@ const world = (inventory: Record<string, number> = {}): PlannerWorld => ({
   inventory,
   blocks: { '3,70,2': 'oak_log', '3,71,2': 'oak_log' },
 });
-const htn = (options: Parameters<typeof createMinecraftHtn>[0] = { world: OVERWORLD, verbs }) => {
-  const planner = createMinecraftHtn(options);
+const htn = (options: Omit<Parameters<typeof createMinecraftHtn>[0], 'registry'> = { world: OVERWORLD, verbs }) => {
+  const planner = createMinecraftHtn({ registry, ...options });
   return (item: string, count: number, inventory: Record<string, number> = {}) =>
     planner.plan(IntentSchema.parse({ id: 'i', source: 'user', goal: `obtain ${item}`, context: { count }, urgency: 0.5 }), world(inventory));
 };
@@ -141,7 +141,7 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
     const plain = htn({ world: OVERWORLD });
     expect(steps(plain('raw_iron', 1, { stone_pickaxe: 1 }))).toEqual(['equip:stone_pickaxe', 'gather:iron_ore']);
     expect(plain('leather', 1)).toMatchObject({ ok: false, failure: { code: 'no_source' } });
-    expect(createMinecraftHtn({ world: OVERWORLD }).verbs()).not.toContain('mine');
+    expect(createMinecraftHtn({ world: OVERWORLD, registry }).verbs()).not.toContain('mine');
   });
 });
 
