@@ -94,6 +94,8 @@ export class CapabilityRegistry<Body = unknown> {
   readonly #canaries = new Map<string, Canary<Body>>();
   /** Demoted canaries: still resolvable by an explicit range, never by default. */
   readonly #retired = new Set<Capability<Body>>();
+  /** What each canonical verb resolves to without a range (one frozen answer per verb, not one per step); emptied by every change. */
+  readonly #defaults = new Map<string, Resolution<Body>>();
 
   /** True for any CapabilityRegistry, across package copies and module formats. */
   static isRegistry(value: unknown): value is CapabilityRegistry {
@@ -122,6 +124,7 @@ export class CapabilityRegistry<Body = unknown> {
     list.push(cap);
     list.sort((a, b) => compareVersions(parseVersion(b.version)!, parseVersion(a.version)!));
     this.#versions.set(cap.name, list);
+    this.#defaults.clear();
     for (const listener of this.#listeners) listener(cap);
     return this;
   }
@@ -146,6 +149,7 @@ export class CapabilityRegistry<Body = unknown> {
       return this.register(cap);
     } catch (error) {
       this.#canaries.delete(cap.name);
+      this.#defaults.clear();
       throw error;
     }
   }
@@ -159,6 +163,7 @@ export class CapabilityRegistry<Body = unknown> {
   promote(verb: string): Capability<Body> | undefined {
     const canary = this.#canaries.get(verb);
     this.#canaries.delete(verb);
+    this.#defaults.clear();
     return canary?.capability;
   }
 
@@ -167,6 +172,7 @@ export class CapabilityRegistry<Body = unknown> {
     const canary = this.#canaries.get(verb);
     if (canary) this.#retired.add(canary.capability);
     this.#canaries.delete(verb);
+    this.#defaults.clear();
     return canary?.capability;
   }
 
@@ -209,6 +215,10 @@ export class CapabilityRegistry<Body = unknown> {
 
   /** Resolves a verb or alias to a capability; the highest version satisfying `range` (default: highest). */
   resolve(verb: string, range?: string): Resolution<Body> {
+    if (range === undefined) {
+      const known = this.#defaults.get(verb);
+      if (known !== undefined) return known;
+    }
     const canonical = this.#versions.has(verb) ? verb : this.#aliases.get(verb);
     const list = canonical === undefined ? undefined : this.#versions.get(canonical);
     if (canonical === undefined || !list) {
@@ -234,14 +244,19 @@ export class CapabilityRegistry<Body = unknown> {
       this.#aliasUses.set(verb, (this.#aliasUses.get(verb) ?? 0) + 1);
       return { ok: true, capability, alias: verb };
     }
-    return { ok: true, capability };
+    if (range !== undefined) return { ok: true, capability };
+    const resolved: Resolution<Body> = Object.freeze({ ok: true, capability });
+    this.#defaults.set(verb, resolved);
+    return resolved;
   }
 
   /** What a verb resolves to without a range: the highest version that is neither on trial nor retired. */
   #defaultVersion(canonical: string): Capability<Body> {
     const list = this.#versions.get(canonical)!;
     const canary = this.#canaries.get(canonical)?.capability;
-    return list.find((c) => c !== canary && !this.#retired.has(c)) ?? list[0]!;
+    // A loop, not find(): no closure per resolve.
+    for (const c of list) if (c !== canary && !this.#retired.has(c)) return c;
+    return list[0]!;
   }
 
   /** The capability for a verb, or undefined (convenience over `resolve`). */

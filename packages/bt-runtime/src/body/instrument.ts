@@ -65,6 +65,8 @@ const HUB = Symbol.for('sinew.actuator-hub');
 
 interface Hub {
   readonly listeners: Set<(command: ActuatorCommand) => void>;
+  /** The last listener seen alone in `listeners` (a body watched by one executor: its commands need no copy of the set). */
+  alone?: ((command: ActuatorCommand) => void) | undefined;
   /** Patched method paths → their command names. */
   readonly patched: Map<string, string>;
   /** Dotted prefixes of patched paths (`pathfinder` for `pathfinder.setGoal`): views wrap these objects too. */
@@ -107,7 +109,10 @@ function hubOf(target: object): Hub {
   Object.defineProperty(target, HUB, { value: hub, enumerable: false });
   signals.onActuate = (listener: (command: ActuatorCommand) => void): (() => void) => {
     hub.listeners.add(listener);
-    return () => hub.listeners.delete(listener);
+    return () => {
+      if (hub.alone === listener) hub.alone = undefined;
+      return hub.listeners.delete(listener);
+    };
   };
   return hub;
 }
@@ -174,14 +179,10 @@ export function instrumentMethods<T extends object>(
           detail = undefined;
         }
         const issuer = hub.issuer;
-        const event: ActuatorCommand = issuer === undefined ? (detail === undefined ? { command } : { command, detail }) : { command, ...(detail === undefined ? {} : { detail }), issuer };
-        for (const listener of [...listeners]) {
-          try {
-            listener(event);
-          } catch {
-            // A listener must never break the body's own call.
-          }
-        }
+        const event: ActuatorCommand = issuer === undefined ? (detail === undefined ? { command } : { command, detail }) : detail === undefined ? { command, issuer } : { command, detail, issuer };
+        // One listener (one executor): called as the copy's only member would be, without the copy.
+        if (listeners.size === 1) notify(aloneIn(hub), event);
+        else for (const listener of [...listeners]) notify(listener, event);
       }
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     };
@@ -191,6 +192,22 @@ export function instrumentMethods<T extends object>(
     for (let i = 1; i <= segments.length; i += 1) hub.prefixes.add(segments.slice(0, i).join('.'));
   }
   return target as T & ActuatorSource;
+}
+
+/** The one member of `hub.listeners` (its size is 1), remembered so a command finds it with one `has`. */
+function aloneIn(hub: Hub): (command: ActuatorCommand) => void {
+  const known = hub.alone;
+  if (known !== undefined && hub.listeners.has(known)) return known;
+  const [only] = hub.listeners;
+  return (hub.alone = only!);
+}
+
+function notify(listener: (command: ActuatorCommand) => void, event: ActuatorCommand): void {
+  try {
+    listener(event);
+  } catch {
+    // A listener must never break the body's own call.
+  }
 }
 
 /** Read through a view proxy, gives the view's lease (how a shared wrapper knows which attempt called it). */

@@ -41,7 +41,7 @@ export class TreeInstance implements LeafHost {
     this.#agent = bindLeaves(compiled, functions, this);
     this.#tree = new BehaviourTree(compiled.definition as never, this.#agent, { getDeltaTime: () => this.run?.delta ?? 0 });
     this.#root = (this.#tree as unknown as { _rootNode: MistreevousNode })._rootNode;
-    hookNodes(this.#root, compiled.nodes, (info, state) => this.#onChange(info, state));
+    hookNodes(this.#root, compiled.nodes, this);
   }
 
   /** Binds a run to this instance: its leaves and hooks read it until `end`. */
@@ -83,8 +83,8 @@ export class TreeInstance implements LeafHost {
     for (const invocation of this.invocations) invocation?.leaf.abort(reason);
   }
 
-  /** A node changed state (not a reset: `hookNodes` filters those). */
-  #onChange(info: NodeInfo, state: State): void {
+  /** A node changed state (not a reset: `hookNodes` filters those). Called by the hooked nodes themselves (no closure between). */
+  nodeChanged(info: NodeInfo, state: State): void {
     const run = this.run;
     if (run === undefined) return;
     if (state === State.READY) {
@@ -111,7 +111,7 @@ export class TreeInstance implements LeafHost {
 /** What a hooked node carries: its compiled info and the instance it reports to. */
 interface NodeHook {
   readonly info: NodeInfo;
-  readonly onChange: (info: NodeInfo, state: State) => void;
+  readonly instance: TreeInstance;
 }
 
 /** A hooked mistreevous node (the hook is one own property, the same on every node). */
@@ -128,7 +128,7 @@ function hookedSetState(this: HookedNode, state: State): void {
   const previous = this._state;
   this._state = state;
   // Resets (done → ready) are not transitions worth reporting; an abort (running → ready) is.
-  if (previous !== state && (state !== State.READY || previous === State.RUNNING)) this._sinewHook.onChange(this._sinewHook.info, state);
+  if (previous !== state && (state !== State.READY || previous === State.RUNNING)) this._sinewHook.instance.nodeChanged(this._sinewHook.info, state);
 }
 
 /**
@@ -137,7 +137,7 @@ function hookedSetState(this: HookedNode, state: State): void {
  * mistreevous' own (slower property access in all of its code). Nodes are matched to the compiled ones by
  * pre-order position and type.
  */
-function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], onChange: (info: NodeInfo, state: State) => void): void {
+function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], instance: TreeInstance): void {
   const all: MistreevousNode[] = [];
   const collect = (node: MistreevousNode) => {
     all.push(node);
@@ -148,7 +148,7 @@ function hookNodes(root: MistreevousNode, nodes: readonly NodeInfo[], onChange: 
   if (unexpected) throw new Error('@sinew/bt-runtime: mistreevous is not shaped as 4.3.1 (the version it pins): its nodes cannot be hooked');
   all.forEach((node, i) => {
     const hooked = node as HookedNode;
-    hooked._sinewHook = { info: nodes[i]!, onChange };
+    hooked._sinewHook = { info: nodes[i]!, instance };
     hooked.setState = hookedSetState;
   });
 }

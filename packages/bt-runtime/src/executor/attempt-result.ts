@@ -87,6 +87,11 @@ export interface ObservedPre {
   readonly value: unknown;
 }
 
+/** What an acceptance that passed records; with the plain success verdict and the empty `pre`, shared: no object per attempt. */
+export const ACCEPTED = { ok: true } as const;
+export const SUCCEEDED: AttemptResult = Object.freeze({ kind: 'ok', acceptance: ACCEPTED });
+export const NO_PRE: ObservedPre = Object.freeze({ value: undefined });
+
 /** The verdict of a trip: preempted, the plan's stop reason (cancelled, closed, disconnected), or the watchdog's failure. */
 export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode): AttemptResult {
   if (code === 'preempted') return { kind: 'preempted' };
@@ -96,6 +101,15 @@ export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode
 
 /** The attempt's deadlines: per-verb policy overrides, else the policy, with I2's timeout from expectedDurationMs. */
 export function attemptLimits(policy: ExecutorPolicy, capability: Capability<never>, step: PlanStep): AttemptLimits {
+  // A step without its own duration has its capability's limits: the last pair's are reused (steps in a row are mostly one capability's).
+  if (step.expectedDurationMs !== undefined) return limitsOf(policy, capability, step);
+  if (lastLimits.policy !== policy || lastLimits.capability !== capability) lastLimits = { policy, capability, limits: limitsOf(policy, capability, step) };
+  return lastLimits.limits;
+}
+
+let lastLimits: { readonly policy: ExecutorPolicy | undefined; readonly capability: Capability<never> | undefined; readonly limits: AttemptLimits } = { policy: undefined, capability: undefined, limits: undefined! };
+
+function limitsOf(policy: ExecutorPolicy, capability: Capability<never>, step: PlanStep): AttemptLimits {
   const overrides = policy.capabilities[capability.name];
   const expected = step.expectedDurationMs ?? capability.expectedDurationMs;
   const timeoutMs = overrides?.timeoutMs ?? (expected !== undefined ? expected * policy.timeoutMultiplier : policy.defaultTimeoutMs);
@@ -126,12 +140,15 @@ export function thrownFailure(capability: string, error: unknown): StepFailure {
   return stepFailure('runner_error', `${capability} runner threw: ${describeError(error)}`, typeof nodePath === 'string' ? { nodePath } : {});
 }
 
-type Interpreted = { ok: true; observables?: Record<string, unknown> } | { ok: false; failure: StepFailure };
+type Interpreted = { readonly ok: true; readonly observables?: Record<string, unknown> } | { readonly ok: false; readonly failure: StepFailure };
+
+/** A runner's result with nothing in it (shared). */
+const RAN: Interpreted = Object.freeze({ ok: true });
 
 /** The runner's resolved value as ok or a coded failure; a value that throws when read is a runner_error. */
 export function interpretRunnerResult(capability: string, value: unknown): Interpreted {
   // The common case (a runner that returns nothing) skips the schema.
-  if (value === undefined) return { ok: true };
+  if (value === undefined) return RAN;
   try {
     return interpretParsed(capability, value);
   } catch (error) {

@@ -1,11 +1,11 @@
 import { describeError, checkAcceptance, stepFailure } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { TimerHandle } from '../clock/clock.js';
-import { btState } from '../metrics/metrics.js';
 import type { TraceEntry } from '../provenance/provenance.js';
 import { guardedController } from './abort-listeners.js';
+import { reportFirstAction, reportTransition } from './attempt-activity.js';
 import { AttemptContext, type AttemptHandle } from './attempt-context.js';
-import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptReceiver, type AttemptResult, type ObservedPre, type TripCode } from './attempt-result.js';
+import { interpretRunnerResult, StepAbortError, thrownFailure, traceActivity, trippedVerdict, type AttemptOptions, type AttemptReceiver, type AttemptResult, type ObservedPre, type TripCode, ACCEPTED, NO_PRE, SUCCEEDED } from './attempt-result.js';
 import type { PulseReceiver } from './pulse.js';
 import { isThenable } from './safe.js';
 import { effectsFailure } from './predicates.js';
@@ -28,6 +28,8 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   #inOwnJob = false;
   // Set when the runner starts; nothing reads them before (one clock read less per attempt).
   #dispatchAt = 0;
+  /** When the attempt was first seen running on the clock (its async observe began, or its runner started): the step's `sinceMs`. */
+  startedAt: number | undefined;
   #firstActionAt: number | undefined;
   #lastActivity = 0;
   #ttfaAt = 0;
@@ -92,8 +94,9 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
 
   /** Arms the watchdogs and starts the runner; its settlement is read by #runnerSettled. */
   #startRunner(pre: unknown): void {
-    this.pre = this.o.resumedPre ?? { value: pre };
+    this.pre = this.o.resumedPre ?? (pre === undefined ? NO_PRE : { value: pre });
     const now = this.o.rt.clock.now();
+    this.startedAt ??= now;
     this.#dispatchAt = this.#lastActivity = now;
     this.#ttfaAt = now + this.o.limits.ttfaMs;
     this.#timeoutAt = now + this.o.limits.timeoutMs;
@@ -136,21 +139,10 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const now = this.o.rt.clock.now();
     this.#lastActivity = now;
     traceActivity(this.o.scope, this.o.limits.traceLimit, now, kind, name, detail);
-    if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) this.#firstAction(now, name);
-    else if (kind === 'transition') {
-      this.o.rt.metrics.btTransitions.inc({ capability: this.o.capability.name, state: btState(detail) });
-      const { ref, info, rt } = this.o;
-      if (rt.events.has('bt.transition')) rt.events.emit('bt.transition', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, attempt: info.attempt, nodePath: name, state: detail ?? '' });
-    }
-  }
-
-  #firstAction(now: number, command: string): void {
-    this.#firstActionAt = now;
-    const ttfaMs = now - this.#dispatchAt;
-    const { rt, ref, info } = this.o;
-    rt.report.ttfa(this.o.capability).observe(ttfaMs / 1000);
-    // Literals, not `{ ...ref }`: a spread copy was a tenth of a listened step's CPU.
-    if (rt.events.has('step.first_action')) rt.events.emit('step.first_action', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, command, ttfaMs, attempt: info.attempt });
+    if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) {
+      this.#firstActionAt = now;
+      reportFirstAction(this.o, name, now - this.#dispatchAt);
+    } else if (kind === 'transition') reportTransition(this.o, name, detail);
   }
 
   /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
@@ -217,6 +209,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   /** Awaits an async observe() under the attempt timeout (in `observing` and `accepting` only the timeout watches). */
   async #bounded<T>(observed: PromiseLike<T>): Promise<T> {
     const now = this.o.rt.clock.now();
+    this.startedAt ??= now;
     this.#timeoutAt = now + this.o.limits.timeoutMs;
     this.#arm(now);
     try {
@@ -293,8 +286,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const unmet = checkAcceptance(this.o.capability, this.pre?.value, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body);
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] } });
     const observables = this.#observables;
-    this.#settle(observables ? { kind: 'ok', acceptance: ACCEPTED, observables } : { kind: 'ok', acceptance: ACCEPTED });
+    this.#settle(observables ? { kind: 'ok', acceptance: ACCEPTED, observables } : SUCCEEDED);
   }
 }
 
-const ACCEPTED = { ok: true } as const;

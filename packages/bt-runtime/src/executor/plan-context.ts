@@ -29,25 +29,34 @@ export function stopFailure(liveness: ExecutorLiveness, planCtx?: PlanContext): 
 }
 
 const capRefs = new WeakMap<object, { readonly name: string; readonly version: string }>();
+/** The last capability asked and its answer (steps in a row are mostly of one capability: no WeakMap lookup). */
+let lastRefOf: object | undefined;
+let lastRef: { name: string; version: string } | undefined;
 
 /** `{ name, version }` of a capability, one frozen object per capability. */
 export function capRef(capability: Capability<never>): { name: string; version: string } {
+  if (lastRefOf === capability) return lastRef!;
   let ref = capRefs.get(capability);
   if (!ref) {
     ref = Object.freeze({ name: capability.name, version: capability.version });
     capRefs.set(capability, ref);
   }
-  return ref as { name: string; version: string };
+  lastRefOf = capability;
+  return (lastRef = ref as { name: string; version: string });
 }
 
 const capLabels = new WeakMap<object, string>();
+let lastLabelOf: object | undefined;
+let lastLabel = '';
 
 /** `name@version` of a capability, built once per capability. */
 export function capLabel(capability: Capability<never>): string {
+  if (lastLabelOf === capability) return lastLabel;
   let label = capLabels.get(capability);
   if (label === undefined) {
     label = `${capability.name}@${capability.version}`;
     capLabels.set(capability, label);
   }
-  return label;
+  lastLabelOf = capability;
+  return (lastLabel = label);
 }

@@ -1,6 +1,7 @@
 import { CapabilityRetrySchema, ConfigError, RETRY_POLICY_DEFAULTS, RetryPolicySchema, summarizeIssues, timerMsSchema as deadline, type Backoff } from '@sinew/executor-contracts';
 import { z } from 'zod';
 import type { Clock, TimerHandle } from '../clock/clock.js';
+import { stopFailure, type ExecutorLiveness, type PlanContext } from './plan-context.js';
 
 const count = (what: string) => z.number().int({ error: `${what} must be an integer` }).nonnegative({ error: `${what} must be >= 0` });
 
@@ -94,4 +95,12 @@ export function backoffWait(clock: Clock, ms: number, signal: AbortSignal | unde
     signal?.addEventListener('abort', onAbort, { once: true });
     const timer: TimerHandle = clock.setTimeout(() => finish('elapsed'), ms);
   });
+}
+
+/** A step's backoff (A3): over at once when a preemption already waits (`takenOver`) or the plan must stop, else a wait that either cuts short. */
+export function stepBackoff(call: { readonly rt: ExecutorLiveness & { readonly clock: Clock }; readonly planCtx: PlanContext }, takenOver: boolean, ms: number, setWake: (wake: ((how: Wake) => void) | undefined) => void): Promise<Wake> {
+  const { rt, planCtx } = call;
+  if (takenOver) return Promise.resolve('preempted');
+  if (planCtx.signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
+  return backoffWait(rt.clock, ms, planCtx.signal, setWake);
 }

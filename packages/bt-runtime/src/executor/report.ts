@@ -24,6 +24,11 @@ export class StepReporter {
   /** Per capability, per outcome label (and code): its series. */
   readonly #series = new WeakMap<object, Map<string, StepSeries>>();
   readonly #ttfa = new WeakMap<object, HistogramSeries>();
+  // The last capability's TTFA series and success series (steps in a row are mostly one capability's successes: no lookups).
+  #lastTtfaOf: Capability<never> | undefined;
+  #lastTtfa: HistogramSeries | undefined;
+  #lastSucceededOf: unknown = UNRESOLVED; // never a capability, nor undefined (an unresolved verb's)
+  #lastSucceeded: StepSeries | undefined;
   constructor(
     private readonly deps: {
       readonly clock: Clock;
@@ -57,16 +62,19 @@ export class StepReporter {
 
   /** The TTFA series of a capability (made once per capability, not per step). */
   ttfa(cap: Capability<never>): HistogramSeries {
+    if (this.#lastTtfaOf === cap) return this.#lastTtfa!;
     let series = this.#ttfa.get(cap);
     if (!series) {
       const { name: capability, version } = cap;
       this.#ttfa.set(cap, (series = histogramSeries(this.deps.metrics.ttfa, `${capability}\0${version}`, { capability, version })));
     }
-    return series;
+    this.#lastTtfaOf = cap;
+    return (this.#lastTtfa = series);
   }
 
   /** The step series of a capability's outcome and code, made once (no per-step label objects or lookups). */
   #seriesOf(cap: Capability<never> | undefined, outcome: string, code: string): StepSeries {
+    if (outcome === 'succeeded' && this.#lastSucceededOf === cap) return this.#lastSucceeded!;
     let byOutcome = this.#series.get(cap ?? UNRESOLVED);
     if (!byOutcome) this.#series.set(cap ?? UNRESOLVED, (byOutcome = new Map()));
     const key = outcome === 'succeeded' ? outcome : `${outcome}:${code}`;
@@ -82,6 +90,10 @@ export class StepReporter {
         duration: histogramSeries(stepDuration, `${capability}\0${version}\0${outcome}`, { capability, version, outcome }),
       };
       byOutcome.set(key, series);
+    }
+    if (outcome === 'succeeded') {
+      this.#lastSucceededOf = cap;
+      this.#lastSucceeded = series;
     }
     return series;
   }

@@ -1,4 +1,8 @@
-import { checkArgs, checkStep, describeError, PlanStepSchema, stepFailure, type Capability, type CapabilityRegistry, type PlanStep, type StepCheck, type StepFailure } from '@sinew/executor-contracts';
+import { checkArgs, checkStep, describeError, PlanStepSchema, runGuard, stepFailure, type Capability, type CapabilityRegistry, type PlanStep, type SafetyLevel, type StepCheck, type StepFailure } from '@sinew/executor-contracts';
+import type { ActuatorSource } from '../body/instrument.js';
+import { declaredPrecondsFailure, type takeBaseline } from './predicates.js';
+import type { StepRunOptions } from './runtime.js';
+import { restrictedRefusal } from './safety-level.js';
 
 /** V1 + V2's answer; a refusal of a verb that resolved names the capability it resolved to (its metrics label). */
 export type Checked<Body> = StepCheck<Body> | { readonly ok: false; readonly failure: StepFailure; readonly capability: Capability<Body> };
@@ -23,4 +27,10 @@ function quickCheck<Body>(registry: CapabilityRegistry<Body>, step: PlanStep): C
   const parsed = checkArgs(capability, step.args);
   if (!parsed.ok) return { ok: false, failure: parsed.failure, capability };
   return alias ? { ok: true, step, capability, args: parsed.args, alias } : { ok: true, step, capability, args: parsed.args };
+}
+
+/** V3 before every attempt (a resumed step re-guards): the grant a restricted step needs, the capability's guard (runGuard never throws: contracts), then the step's declared preconds on its baseline. */
+export function guardFailure<Body extends ActuatorSource>(run: StepRunOptions<Body>, level: SafetyLevel, step: { baseline: ReturnType<typeof takeBaseline> | undefined }): StepFailure | undefined {
+  const { rt, planCtx, capability, args, predicates } = run;
+  return restrictedRefusal(level, rt.policy, planCtx.intent) ?? runGuard(capability, { body: rt.body }, args) ?? declaredPrecondsFailure(rt.predicates, predicates, rt.body, step);
 }

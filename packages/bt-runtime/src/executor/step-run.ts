@@ -1,4 +1,4 @@
-import { describeError, runGuard, stepFailure, type Capability, type SafetyLevel, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { describeError, stepFailure, type Capability, type SafetyLevel, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { ProvenanceRecord } from '../provenance/provenance.js';
 import type { Attempt } from './attempt.js';
@@ -6,10 +6,11 @@ import { handedOver, handOver, newAttempt, type AttemptOf, type SettleOutcome } 
 import type { InFlight } from './idempotency.js';
 import { NO_TRACE, type AttemptResult, type ObservedPre, type StepScope } from './attempt-result.js';
 import { stopFailure } from './plan-context.js';
-import { backoffMs, backoffWait, type Wake } from './policy.js';
-import { declaredPrecondsFailure, type takeBaseline } from './predicates.js';
+import { backoffMs, stepBackoff, type Wake } from './policy.js';
+import type { takeBaseline } from './predicates.js';
 import { activate, deactivate, releasePulse, type ActiveStep, type StepRunOptions } from './runtime.js';
-import { cautionWaitMs, effectiveSafetyLevel, restrictedRefusal, stepRank } from './safety-level.js';
+import { cautionWaitMs, effectiveSafetyLevel, stepRank } from './safety-level.js';
+import { guardFailure } from './step-checks.js';
 import { Phase, shownPhase, transition, NO_FAILURES, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
 
@@ -23,7 +24,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   readonly rank: number;
   readonly #level: SafetyLevel;
   attempt = 0;
-  sinceMs: number;
+  #sinceMs: number;
   #phase: StepPhase = Phase.queued;
   /** The running attempt, when there is one (its own phase is the step's then). */
   #running: Attempt<Body> | undefined;
@@ -52,13 +53,18 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
     this.fastPath = o.planCtx.preemptReason !== undefined;
     this.rank = stepRank(o.step, o.planCtx.intent);
     this.#level = effectiveSafetyLevel(o.step, o.capability as Capability<never>);
-    this.sinceMs = o.startedAt;
+    this.#sinceMs = o.startedAt;
     this.scope = { entries: NO_TRACE, dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
   }
 
   get capability(): Capability<Body> {
     return this.o.capability;
+  }
+
+  /** Since when the step is where `state()` shows it: its running attempt's start (read by the attempt as it dispatches: no clock read of its own), else the latest attempt's, else the step's. */
+  get sinceMs(): number {
+    return this.#running?.startedAt ?? this.#sinceMs;
   }
 
   /** The step's phase: the running attempt's while there is one. */
@@ -177,9 +183,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
 
   /** V3: the guard, then the step's declared preconds, re-run before every attempt (a resumed step re-guards); runGuard never throws (contracts). */
   #guard(): StepFailure | undefined {
-    const { rt, planCtx, capability, args, predicates } = this.o;
     this.#to(Phase.guarding);
-    return restrictedRefusal(this.#level, rt.policy, planCtx.intent) ?? runGuard(capability, { body: rt.body }, args) ?? declaredPrecondsFailure(rt.predicates, predicates, rt.body, this);
+    return guardFailure(this.o, this.#level, this);
   }
 
   /** The one place the step's own phase changes (an attempt moves through its phases itself, by the same edges). */
@@ -203,7 +208,6 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   #attemptOnce(): void {
     this.attempt += 1;
     this.#to(Phase.observing);
-    this.sinceMs = this.o.rt.clock.now();
     (this.#running = newAttempt(this.o, this)).start();
   }
 
@@ -212,6 +216,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
     const attempt = this.#running!;
     releasePulse(this.o.rt, attempt);
     this.#running = undefined;
+    this.#sinceMs = attempt.startedAt ?? this.#sinceMs;
     // The step takes over from the phase its attempt ended in.
     this.#phase = attempt.endedIn;
     this.#ttfaMs = attempt.ttfa() ?? this.#ttfaMs;
@@ -272,11 +277,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
 
   /** Backoff that a preemption, cancellation, close or disconnect cuts short. */
   #sleep(ms: number): Promise<Wake> {
-    const { rt, planCtx } = this.o;
     // A preemption that arrived as the attempt ended must not wait out the backoff (atomic steps yield here too).
-    if (!this.fastPath && rt.slot.takeover(this.rank)) return Promise.resolve('preempted');
-    if (planCtx.signal?.aborted || stopFailure(rt, planCtx)) return Promise.resolve('aborted');
-    return backoffWait(rt.clock, ms, planCtx.signal, (wake) => (this.#wake = wake));
+    return stepBackoff(this.o, !this.fastPath && this.o.rt.slot.takeover(this.rank) !== undefined, ms, (wake) => (this.#wake = wake));
   }
 
   #fail(failure: StepFailure): StepOutcome {
