@@ -36,10 +36,12 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
 
 /**
  * Each package's files are split by what they wait on (`test-support/file-kinds.ts`). `<pkg>:server` files run a
- * real server and spend their time waiting on its ticks, not on the CPU: they run first, more of them at once
- * than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
- * README examples, worker fleets) and `<pkg>:unit` files run in-process; both run after the server group, one
- * file per core. `npm run test:fast` runs only the `<pkg>:unit` projects (`--project '*:unit'`).
+ * real server and spend their time waiting on its ticks, not on the CPU (~15 % of their wall time): more of them at
+ * once than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
+ * README examples, worker fleets), `<pkg>:heavy` files type-check real code or search exhaustively, and
+ * `<pkg>:unit` files run in-process; those three run one file per core. `npm test` runs the server projects and the
+ * others in two vitest processes side by side, the others at a lower priority (`scripts/test.mjs`); a plain
+ * `vitest run` runs the server group first. `npm run test:fast` runs only the `<pkg>:unit` projects.
  */
 const SERVER_WORKERS = workersFrom(process.env.SINEW_SERVER_WORKERS, 4);
 const CPU_WORKERS = Math.max(1, availableParallelism());
@@ -49,6 +51,7 @@ const kindOf = createFileClassifier(root, Object.fromEntries(paths));
 const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean }> = {
   server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: true },
   process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true },
+  heavy: { suffix: ':heavy', order: 1, workers: CPU_WORKERS, isolate: false },
   unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false },
 };
 
