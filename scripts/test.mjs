@@ -1,38 +1,35 @@
-// `npm test`: every part at once — vitest's real-server files, vitest's other files, the typecheck and then the
-// consumer test over the packed tarballs — then the export check.
+// `npm test`: every part at once — vitest's real-server files, vitest's other files, the typecheck and the consumer
+// test over the packed tarballs — then the export check.
 // Why side by side: a real-server file spends ~15 % of its time on the CPU (it waits on the server's ticks), so the
 // server files leave most of two cores idle; run in one vitest process, the in-process files (~180 s of CPU) waited
 // for the whole server group to end (issue 25: 0–363 s servers, then 363–485 s the rest).
-// Why niced: the server files' watchdogs and game clocks run on real time, so they must not starve. Every part but
-// the server files runs at a lower priority (nice +10: the CPU they get is what the server files leave). All parts
-// stay in this process's session, so the kernel weighs their priorities against each other (with autogroups, a
-// detached part would get a share of its own instead and compete with the server files as an equal).
+// Why one file at a time: the server files' watchdogs and game clocks run on real time, so the work added beside them
+// must not starve them. The other vitest files run on one worker (SINEW_CPU_WORKERS=1): at most about one core, the
+// other left to the server files, the typecheck and the consumer test. (Not niced: on this shared machine nice
+// weighs against every other user's processes, and a niced part stalled for minutes behind them.)
 // The server files print to the terminal; the other parts' output is kept under .sinew/ and printed whole after it
 // (a failing typecheck at once, stopping the others). Each part's exit status is reported and any failure fails the
 // run. Both vitest parts' JSON reports are merged into .sinew/vitest.json (`npm run test:timings`).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const vitestBin = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-const BACKGROUND = 10; // niceness of every part but the server files
 const started = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 const running = new Set();
 
 /**
  * Runs a command; resolves to its exit code (a signal counts as 1) and its time. With `keep` its output goes to a
- * file under .sinew/ instead of the terminal; with `niced` it runs at the background priority (its children inherit
- * it: they start later). Asynchronous on purpose: a blocking spawn would stop this process reading the kept parts'
+ * file under .sinew/ instead of the terminal; `env` is added to this process's environment. Asynchronous on purpose: a blocking spawn would stop this process reading the kept parts'
  * pipes, and a full pipe would stall them.
  */
-function runPart(name, command, args, { keep = false, niced = false } = {}) {
+function runPart(name, command, args, { keep = false, env = {} } = {}) {
   const t0 = Date.now();
-  const child = spawn(command, args, { stdio: keep ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'] });
-  if (niced && child.pid !== undefined) setPriority(child.pid, BACKGROUND);
+  const stdio = keep ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'];
+  const child = spawn(command, args, { stdio, env: { ...process.env, ...env } });
   running.add(child);
   const chunks = [];
   child.stdout?.on('data', (chunk) => chunks.push(chunk));
@@ -93,22 +90,20 @@ function mergeReports(names) {
 mkdirSync('.sinew', { recursive: true });
 const parts = ['server', 'in-process'];
 for (const name of parts) rmSync(partReport(name), { force: true });
-// The consumer test packs (builds every package) once the typecheck has passed: no build of sources that do not
-// typecheck, and the two CPU-heavy starts apart. A failing typecheck fails the run at once.
-const consumer = runPart('typecheck', npm, ['run', 'typecheck'], { keep: true, niced: true }).then((typed) => {
-  if (typed.status !== 0) {
-    printKept(typed);
-    for (const child of running) child.kill('SIGTERM');
-    console.log(`npm test: FAILED (typecheck) in ${seconds(started)}`);
-    process.exit(1);
-  }
-  report(typed);
-  return runPart('test:consumer', npm, ['run', 'test:consumer'], { keep: true, niced: true });
+// A failing typecheck fails the run at once, stopping the other parts.
+const typecheck = runPart('typecheck', npm, ['run', 'typecheck'], { keep: true }).then((typed) => {
+  if (typed.status === 0) return report(typed);
+  printKept(typed);
+  for (const child of running) child.kill('SIGTERM');
+  console.log(`npm test: FAILED (typecheck) in ${seconds(started)}`);
+  process.exit(1);
 });
-const inProcess = vitestPart('in-process', ['*:unit', '*:heavy', '*:process'], { keep: true, niced: true });
+const consumer = runPart('test:consumer', npm, ['run', 'test:consumer'], { keep: true });
+const inProcess = vitestPart('in-process', ['*:unit', '*:heavy', '*:process'], { keep: true, env: { SINEW_CPU_WORKERS: '1' } });
 const server = report(await vitestPart('server', ['*:server']));
 const unit = printKept(await inProcess);
 mergeReports(parts);
+await typecheck;
 const packed = printKept(await consumer);
 // Without the consumer test's builds there is nothing to check: the export check runs only after it passed.
 const exports = packed === 0 ? report(await runPart('test:exports', npm, ['run', 'test:exports'])) : undefined;
