@@ -29,8 +29,12 @@ const SPAWNS_NODE = ['codemods/test/bins.test.ts', 'packages/server/test/replay.
  */
 const EXHAUSTIVE = ['packages/planners/test/htn-memory-orderings.test.ts'];
 
-/** A test that runs the TypeScript compiler's type checker over real sources (seconds of CPU each). */
-const TYPECHECKS = /\btypecheck\(|\.getPreEmitDiagnostics\(|\bcreateProgram\(/;
+/**
+ * A test that runs the TypeScript compiler's type checker over real sources (seconds of CPU each): the codemod helpers'
+ * `typecheck(…)`, the compiler API, every doc comment's `@example` in one program (`checkExamples`), or a ts-morph
+ * project over realistic code on disk (`new Project(`: the codemod's inference runs the checker on it).
+ */
+const TYPECHECKS = /\btypecheck\(|\.getPreEmitDiagnostics\(|\bcreateProgram\(|\bcheckExamples\(|\bnew Project\(/;
 
 /** A child Node process that compiles the sources itself: `node --import tsx …` in argv or a command line. */
 const TSX_CHILD = /--import['",\s]+tsx\b/;
@@ -80,9 +84,8 @@ function createReachTest(
  * - `process`: they, or a test helper they import (relative imports only: sources never spawn tsx), start
  *   Node child processes that compile TypeScript at start-up (`--import tsx`; SPAWNS_NODE for launchers):
  *   CLIs, README examples, worker fleets. Each child costs about a second of CPU before it does anything.
- * - `heavy`: in-process, but seconds of CPU per test: they type-check real code with the TypeScript compiler (a call
- *   of the test helpers' `typecheck(…)`, `getPreEmitDiagnostics` or `createProgram` in the file itself) or are
- *   listed in EXHAUSTIVE. `npm test` runs them; the edit-test loop (`test:fast`) does not.
+ * - `heavy`: in-process, but seconds of CPU per test: they type-check real code with the TypeScript compiler (see
+ *   TYPECHECKS; in the file itself) or are listed in EXHAUSTIVE. `npm test` runs them; the edit-test loop (`test:fast`) does not.
  * - `unit`: everything else, in-process and CPU-bound.
  */
 export function createFileClassifier(root: string, aliases: Record<string, string>): (testFile: string) => FileKind {
