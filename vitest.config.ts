@@ -41,7 +41,8 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
  * README examples, worker fleets), `<pkg>:heavy` files type-check real code or search exhaustively, and
  * `<pkg>:unit` files run in-process; those three run one file per core (`SINEW_CPU_WORKERS` overrides). `npm test`
  * runs the server projects and the others in two vitest processes side by side, the others on one worker
- * (`scripts/test.mjs`); a plain `vitest run` runs the server group first. `npm run test:fast` runs only the `<pkg>:unit` projects.
+ * (`scripts/test.mjs`); a plain `vitest run` runs the server group first. `npm run test:fast` runs only the
+ * `<pkg>:unit` projects.
  */
 const SERVER_WORKERS = workersFrom('SINEW_SERVER_WORKERS', 4);
 const CPU_WORKERS = workersFrom('SINEW_CPU_WORKERS', Math.max(1, availableParallelism()));

@@ -85,7 +85,8 @@ function createReachTest(
  *   Node child processes that compile TypeScript at start-up (`--import tsx`; SPAWNS_NODE for launchers):
  *   CLIs, README examples, worker fleets. Each child costs about a second of CPU before it does anything.
  * - `heavy`: in-process, but seconds of CPU per test: they type-check real code with the TypeScript compiler (see
- *   TYPECHECKS; in the file itself) or are listed in EXHAUSTIVE. `npm test` runs them; the edit-test loop (`test:fast`) does not.
+ *   TYPECHECKS; in the file itself) or are listed in EXHAUSTIVE. `npm test` runs them; the edit-test loop
+ *   (`test:fast`) does not.
  * - `unit`: everything else, in-process and CPU-bound.
  */
 export function createFileClassifier(root: string, aliases: Record<string, string>): (testFile: string) => FileKind {
