@@ -36,27 +36,32 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
 
 /**
  * Each package's files are split by what they wait on (`test-support/file-kinds.ts`). `<pkg>:server` files run a
- * real server and spend their time waiting on its ticks, not on the CPU: they run first, more of them at once
- * than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
- * README examples, worker fleets) and `<pkg>:unit` files run in-process; both run after the server group, one
- * file per core. `npm run test:fast` runs only the `<pkg>:unit` projects (`--project '*:unit'`).
+ * real server and spend their time waiting on its ticks, not on the CPU (~15 % of their wall time): more of them at
+ * once than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
+ * README examples, worker fleets), `<pkg>:heavy` files type-check real code or search exhaustively, and
+ * `<pkg>:unit` files run in-process; those three run one file per core (`SINEW_CPU_WORKERS` overrides). `npm test`
+ * runs the server projects and the others in two vitest processes side by side, the others on one worker
+ * (`scripts/test.mjs`); a plain `vitest run` runs the server group first. `npm run test:fast` runs only the
+ * `<pkg>:unit` projects.
  */
-const SERVER_WORKERS = workersFrom(process.env.SINEW_SERVER_WORKERS, 4);
-const CPU_WORKERS = Math.max(1, availableParallelism());
+const SERVER_WORKERS = workersFrom('SINEW_SERVER_WORKERS', 4);
+const CPU_WORKERS = workersFrom('SINEW_CPU_WORKERS', Math.max(1, availableParallelism()));
 const kindOf = createFileClassifier(root, Object.fromEntries(paths));
 
 /** Project name suffix, group order and workers of each kind. */
 const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean }> = {
   server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: true },
   process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true },
+  heavy: { suffix: ':heavy', order: 1, workers: CPU_WORKERS, isolate: false },
   unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false },
 };
 
-/** A positive integer from the environment, or the default; anything else stops the run with its name. */
-function workersFrom(text: string | undefined, fallback: number): number {
+/** A positive integer from the environment variable `name`, or the default; anything else stops the run with its name. */
+function workersFrom(name: string, fallback: number): number {
+  const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const workers = Number(text);
-  if (!Number.isInteger(workers) || workers < 1) throw new Error(`SINEW_SERVER_WORKERS: expected a positive integer, received ${JSON.stringify(text)}`);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`${name}: expected a positive integer, received ${JSON.stringify(text)}`);
   return workers;
 }
 

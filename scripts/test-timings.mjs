@@ -1,5 +1,7 @@
-// Prints the slowest test files of a vitest run and its totals, from the JSON reporter's output
-// (`npm run test:unit` writes .sinew/vitest.json). Usage: node scripts/test-timings.mjs [file] [--top N]
+// Prints the slowest test files of a vitest run and its totals, from the JSON reporter's output (`npm test` and
+// `npm run test:unit` write .sinew/vitest.json). `npm test` runs vitest in two parts side by side and its report
+// lists each part's wall time too: the longer one is the run's critical path.
+// Usage: node scripts/test-timings.mjs [file] [--top N]
 // Exits 2 on a missing or unreadable report, so CI cannot print an empty table and call it a pass.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -28,6 +30,9 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 console.log(`\nslowest ${Math.min(top, files.length)} of ${files.length} test files:`);
 for (const f of files.slice(0, top)) console.log(`  ${seconds(f.ms).padStart(8)}  ${f.name}${f.status === 'passed' ? '' : `  (${f.status})`}`);
+for (const part of report.parts ?? []) {
+  console.log(`  part ${part.name}: ${seconds(part.wallMs)} wall for ${part.files} files (files summed ${seconds(part.summedMs)})`);
+}
 console.log(
   `total: ${seconds(wallMs)} wall for ${report.numTotalTests} tests in ${files.length} files ` +
     `(${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped; ` +

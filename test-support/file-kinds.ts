@@ -1,20 +1,40 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-/** How a test file spends its time, which decides its vitest project (`<pkg>:server`, `<pkg>:process`, `<pkg>:unit`). */
-export type FileKind = 'server' | 'process' | 'unit';
+/**
+ * How a test file spends its time, which decides its vitest project (`<pkg>:server`, `<pkg>:process`,
+ * `<pkg>:heavy`, `<pkg>:unit`).
+ */
+export type FileKind = 'server' | 'process' | 'heavy' | 'unit';
 
 /**
  * Test files that start a real server in a child process: no import of theirs reaches flying-squid
  * (they run a README example or the demo's CLI), so the import scan below cannot see them.
  */
-const SPAWNS_SERVER = ['packages/capabilities/test/readme.test.ts', 'examples/need-wood/test/demo.test.ts'];
+const SPAWNS_SERVER = [
+  'packages/capabilities/test/readme.test.ts',
+  'examples/need-wood/test/demo.test.ts',
+  'examples/need-wood/test/demo-keep-alive.test.ts',
+];
 
 /**
  * Test files that start Node on TypeScript sources through a launcher (jiti or a checked-in bin) rather than
  * `--import tsx`, so the text scan below cannot see them.
  */
 const SPAWNS_NODE = ['codemods/test/bins.test.ts', 'packages/server/test/replay.test.ts'];
+
+/**
+ * In-process files that search exhaustively (every ordering of the HTN's methods: ~13,000 plans), so the scan below
+ * cannot see them. They run in `npm test`, not in `test:fast`.
+ */
+const EXHAUSTIVE = ['packages/planners/test/htn-memory-orderings.test.ts'];
+
+/**
+ * A test that runs the TypeScript compiler's type checker over real sources (seconds of CPU each): the codemod helpers'
+ * `typecheck(…)`, the compiler API, every doc comment's `@example` in one program (`checkExamples`), or a ts-morph
+ * project over realistic code on disk (`new Project(`: the codemod's inference runs the checker on it).
+ */
+const TYPECHECKS = /\btypecheck\(|\.getPreEmitDiagnostics\(|\bcreateProgram\(|\bcheckExamples\(|\bnew Project\(/;
 
 /** A child Node process that compiles the sources itself: `node --import tsx …` in argv or a command line. */
 const TSX_CHILD = /--import['",\s]+tsx\b/;
@@ -64,12 +84,16 @@ function createReachTest(
  * - `process`: they, or a test helper they import (relative imports only: sources never spawn tsx), start
  *   Node child processes that compile TypeScript at start-up (`--import tsx`; SPAWNS_NODE for launchers):
  *   CLIs, README examples, worker fleets. Each child costs about a second of CPU before it does anything.
+ * - `heavy`: in-process, but seconds of CPU per test: they type-check real code with the TypeScript compiler (see
+ *   TYPECHECKS; in the file itself) or are listed in EXHAUSTIVE. `npm test` runs them; the edit-test loop
+ *   (`test:fast`) does not.
  * - `unit`: everything else, in-process and CPU-bound.
  */
 export function createFileClassifier(root: string, aliases: Record<string, string>): (testFile: string) => FileKind {
   const listed = (files: string[]) => new Set(files.map((file) => join(root, file)));
   const spawnsServer = listed(SPAWNS_SERVER);
   const spawnsNode = listed(SPAWNS_NODE);
+  const exhaustive = listed(EXHAUSTIVE);
   const reachesServer = createReachTest(
     (_source, specifiers) => specifiers.includes('flying-squid'),
     (file, specifier) => (specifier.startsWith('.') ? resolveRelative(file, specifier) : aliases[specifier]),
@@ -84,6 +108,7 @@ export function createFileClassifier(root: string, aliases: Record<string, strin
   return (testFile) => {
     if (spawnsServer.has(testFile) || reachesServer(testFile)) return 'server';
     if (spawnsNode.has(testFile) || startsTsx(testFile)) return 'process';
+    if (exhaustive.has(testFile) || TYPECHECKS.test(readFileSync(testFile, 'utf8'))) return 'heavy';
     return 'unit';
   };
 }

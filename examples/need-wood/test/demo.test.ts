@@ -1,52 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { post, StreamClient } from '../../../packages/server/test/helpers.js';
-
-const exampleDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
-
-interface Probe {
-  metrics: string;
-  health: unknown;
-}
-
-/** Runs the demo as a subprocess and scrapes its telemetry while the plan runs (`onStdout` sees the output so far). */
-function runDemo(args: string[], onStdout?: (stdout: string, stop: () => void) => void): Promise<{ code: number | null; stdout: string; stderr: string; probe?: Probe }> {
-  return new Promise((resolve) => {
-    const child = spawn(tsx, ['--tsconfig', '../../tsconfig.json', 'src/main.ts', ...args], { cwd: exampleDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let probe: Probe | undefined;
-    let probing = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      onStdout?.(stdout, () => child.kill('SIGTERM'));
-      const url = /metrics\s+(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(stdout)?.[1];
-      if (!probing && url && stdout.includes('\n  plan ')) {
-        probing = true;
-        void (async () => {
-          try {
-            const metrics = await (await fetch(`${url}/metrics`)).text();
-            const health = (await (await fetch(`${url}/api/cognitive/health`)).json()) as unknown;
-            probe = { metrics, health };
-          } catch {
-            // Left undefined: the assertions on `probe` report it.
-          }
-        })();
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 110_000);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr, ...(probe ? { probe } : {}) });
-    });
-  });
-}
+import { runDemo } from './demo-process.js';
 
 let scratch: string | undefined;
 afterAll(async () => {
@@ -107,39 +63,6 @@ describe('npm run demo', () => {
     const { code, stderr } = await runDemo(['--port', '70000']);
     expect(code).toBe(2);
     expect(stderr).toContain('port');
-  });
-});
-
-describe('npm run demo -- --keep-alive', () => {
-  it('serves the inspector after the plan, prints its URL and a token, and the token drives the API and the stream', async () => {
-    execFileSync(process.execPath, [fileURLToPath(new URL('../../../packages/server/scripts/build-inspector.mjs', import.meta.url))]);
-    let checks: Promise<{ page: string; status: number; outcome: unknown }> | undefined;
-    const { code, stdout } = await runDemo(['--port', '0', '--keep-alive', '--provenance', join(tmpdir(), 'sinew-demo-keep-alive.jsonl')], (out, stop) => {
-      const found = /keep-alive: inspector (http:\/\/127\.0\.0\.1:\d+)\/#token=([\w-]+)/.exec(out);
-      if (!found || checks) return;
-      const [, url, token] = found as unknown as [string, string, string];
-      checks = (async () => {
-        const page = await (await fetch(url)).text();
-        const stream = new StreamClient(url, { token });
-        await stream.opened;
-        const plan = { planId: 'after-demo', intentId: 'keep-alive', steps: [{ stepId: 'hi', type: 'chat', args: { message: 'still here' } }] };
-        const { status } = await post(url, '/api/cognitive/execute', plan, token);
-        const done = await stream.waitFor((e) => e.type === 'executionComplete' && (e.data as { planId: string }).planId === 'after-demo', 20_000);
-        await stream.close();
-        stop();
-        return { page, status, outcome: done.data };
-      })().catch((error: unknown) => {
-        stop();
-        throw error;
-      });
-    });
-    expect(stdout).toMatch(/inspect {2}http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{40,}/);
-    const result = await checks;
-    expect(result?.page).toContain('<title>Sinew inspector</title>');
-    expect(result?.status).toBe(202);
-    expect(result?.outcome).toMatchObject({ status: 'completed' });
-    // Stopped with SIGTERM: a clean exit, or flying-squid's exit hook ending the process with 128 + 15.
-    expect([0, 143]).toContain(code);
   });
 });
 
