@@ -139,10 +139,10 @@ describe('the actuator trace', () => {
   it('records each entry at its time since the step started, with a detail only when there is one', () => {
     const s = scope();
     traceActivity(s, 3, 1_000, 'command', 'dig', 'log_1');
-    traceActivity(s, 3, 1_250, 'node', 'seq/dig', undefined);
+    traceActivity(s, 3, 1_250, 'transition', 'seq/dig', undefined);
     expect(s.entries).toStrictEqual([
       { atMs: 0, kind: 'command', name: 'dig', detail: 'log_1' },
-      { atMs: 250, kind: 'node', name: 'seq/dig' },
+      { atMs: 250, kind: 'transition', name: 'seq/dig' },
     ]);
   });
 

@@ -27,7 +27,7 @@ const slowDig = (version: string, waitMs: number, after = false) =>
     },
   });
 
-function setup(stable = digBlock) {
+function setup(stable: Parameters<typeof registryWith>[0] = digBlock) {
   const clock = new ManualClock();
   const body = fakeBody();
   const metrics = createExecutorMetrics();

@@ -1,4 +1,4 @@
-import { accepted, ManualClock, type Intent } from '@sinew/executor-contracts';
+import { accepted, ManualClock, type IntentInput } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance } from '../src/index.js';
@@ -53,7 +53,7 @@ describe('a provenance record', () => {
 
   it('carries the intent’s provenance ref', async () => {
     const s = setup();
-    const intent: Intent = { id: 'i', source: 'user', goal: 'dig', urgency: 0.5, provenanceRef: 'ticket-42' };
+    const intent: IntentInput = { id: 'i', source: 'user', goal: 'dig', urgency: 0.5, provenanceRef: 'ticket-42' };
     await s.executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'd', type: 'dig_block', args: { block: 'log_1' } }] }, { intent });
     expect(s.record('d')).toMatchObject({ provenanceRef: 'ticket-42', capability: 'dig_block@1.0.0', idempotencyKey: 'p:d', acceptance: { ok: true } });
   });
