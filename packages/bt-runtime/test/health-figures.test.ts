@@ -72,6 +72,13 @@ describe('the SLA figures of one version', () => {
     for (let i = 0; i < 189; i += 1) health.record('hop', '1.0.0', step({ ms: 3, ttfa: 3 }));
     expect(health.version('hop', '1.0.0')).toMatchObject({ ttfaP95Ms: 3, durationP95Ms: 3 });
   });
+  it('drops no sample as the ring wraps: the 201st to 211th steps all count', () => {
+    const health = new HealthTracker();
+    for (let i = 0; i < 200; i += 1) health.record('hop', '1.0.0', step({ ms: 1 }));
+    // 11 slow steps overwrite 11 fast ones: ranks 190..200 are now all slow.
+    for (let i = 0; i < 11; i += 1) health.record('hop', '1.0.0', step({ ms: 1_000 }));
+    expect(health.version('hop', '1.0.0')).toMatchObject({ durationP95Ms: 1_000 });
+  });
 });
 
 describe('the health report', () => {

@@ -89,6 +89,7 @@ describe('a step that ends under a synchronous journal', () => {
   it('without a journal, claims nothing and is not shared', async () => {
     const store = new IdempotencyStore(10);
     expect(store.shared).toBe(false);
+    expect(['S', 'k'].map((key) => store.get(key))).toEqual([undefined, undefined]);
     expect(await store.claim('k', { planId: 'p', stepId: 's', verb: 'dig', args: {} })).toBeUndefined();
   });
 });
