@@ -1,4 +1,4 @@
-import { accepted, ManualClock, type CanaryOptionsInput, type PlanStepInput } from '@sinew/executor-contracts';
+import { accepted, ManualClock, type CanaryOptionsInput, type Logger, type PlanStepInput } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createExecutorMetrics } from '../src/index.js';
@@ -9,7 +9,7 @@ import { metric } from './metric.js';
 // stable version, how its latency is judged against the stable one's, and what shadow mode reports.
 
 type FakeDef = Parameters<typeof defineFake>[0];
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** dig_block 1.1.0 with `overrides` (the stable 1.0.0 is `digBlock`). */
 const next = (overrides: Partial<FakeDef> = {}) => defineFake({ ...(digBlock as unknown as FakeDef), version: '1.1.0', ...overrides });
@@ -27,12 +27,12 @@ const slowDig = (version: string, waitMs: number, after = false) =>
     },
   });
 
-function setup(stable: Parameters<typeof registryWith>[0] = digBlock) {
+function setup(stable: Parameters<typeof registryWith>[0] = digBlock, logger: Logger = silent) {
   const clock = new ManualClock();
   const body = fakeBody();
   const metrics = createExecutorMetrics();
   const registry = registryWith(stable);
-  const executor = createExecutor({ registry, body, clock, metrics, logger: silent, policy: { maxLocalRetries: 0 } });
+  const executor = createExecutor({ registry, body, clock, metrics, logger, policy: { maxLocalRetries: 0 } });
   const decisions: string[] = [];
   const payloads: Record<string, unknown>[] = [];
   executor.on('canary.decision', (d) => {
@@ -63,6 +63,16 @@ describe('which steps a canary takes', () => {
     const s = setup();
     s.canary(next(), { share: 1 / 3, minSteps: 100 });
     expect(await s.digs(7)).toEqual(['1.0.0', '1.0.0', '1.1.0', '1.0.0', '1.0.0', '1.1.0', '1.0.0'].map((v) => `${v}:succeeded`));
+    // A canary that acts is not judged beside the steps it does not take.
+    expect(s.shadows).toEqual([]);
+  });
+
+  it('none in shadow mode, however many steps its share would give it', async () => {
+    const s = setup();
+    s.canary(next(), { mode: 'shadow', share: 0.5, minSteps: 1 });
+    expect(new Set(await s.digs(12))).toEqual(new Set(['1.0.0:succeeded']));
+    expect(s.shadows).toHaveLength(12);
+    expect(s.decisions).toEqual([]);
   });
 
   it('the default tenth takes the tenth step, not the eleventh (the sum of ten tenths is just below 1)', async () => {
@@ -147,6 +157,26 @@ describe('the verdict after minSteps', () => {
     expect(s.decisions).toEqual(['demoted 1.1.0 (stable 1.0.0): durationP95Ms 60 ms > stable 40 ms (+25 %)']);
   });
 
+  it('compares first actions only when both versions acted: a stable version that never acts is judged on duration', async () => {
+    // The stable version waits 10 ms and succeeds without a command (no TTFA); the canary acts after 5 ms.
+    const idle = defineFake({ ...(digBlock as unknown as FakeDef), run: async (ctx) => void (await ctx.sleep(10)), acceptance: () => accepted });
+    const s = setup(idle);
+    s.canary(slowDig('1.1.0', 5), { share: 0.5, minSteps: 1 });
+    await s.digs(2);
+    expect(s.decisions).toEqual(['promoted 1.1.0 (stable 1.0.0): no worse than 1.0.0 over 1 steps']);
+  });
+
+  it('a verdict the registry refuses is logged with the error, the step’s outcome kept', async () => {
+    const errors: string[] = [];
+    const s = setup(digBlock, { debug() {}, info() {}, warn() {}, error: (message, fields) => void errors.push(`${message} ${JSON.stringify(fields)}`) });
+    s.registry.promote = () => {
+      throw new Error('store offline');
+    };
+    s.canary(next(), { share: 0.5, minSteps: 1 });
+    expect(await s.digs(2)).toEqual(['1.0.0:succeeded', '1.1.0:succeeded']);
+    expect(errors).toEqual(['canary verdict on dig_block failed {"error":"store offline"}']);
+  });
+
   it('judges the success rate first, with three decimals', async () => {
     let calls = 0;
     // Fails one run in three after acting (moves instead of digging); as fast as the stable version.
@@ -170,6 +200,13 @@ describe('shadow mode', () => {
     expect(s.shadows[2]).toMatch(/^dig_block 1\.1\.0\/1\.0\.0 s2 disagree: 1\.1\.0 would have refused \(invalid_args: .+\); 1\.0\.0 succeeded$/s);
     expect(s.decisions).toEqual([]);
     expect(s.body.calls).toEqual(['dig:b1', 'dig:b2']);
+  });
+
+  it('counts a stable step that succeeded without a command as one that ran', async () => {
+    const s = setup(defineFake({ ...(digBlock as unknown as FakeDef), run: async () => {}, acceptance: () => accepted }));
+    s.canary(next(), { mode: 'shadow' });
+    expect(await s.digs(1)).toEqual(['1.0.0:succeeded']);
+    expect(s.shadows).toEqual(['dig_block 1.1.0/1.0.0 s0 agree: 1.1.0 would have run; 1.0.0 succeeded']);
   });
 
   it('counts a stable step that acted and then failed as one that ran', async () => {
