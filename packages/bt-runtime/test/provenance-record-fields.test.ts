@@ -74,6 +74,22 @@ describe('a provenance record', () => {
   });
 });
 
+describe('every provenance record', () => {
+  it('leaves out a field the step did not have instead of setting it to undefined, whatever way it ended', async () => {
+    const s = setup();
+    const ends = [
+      { stepId: 'guarded', type: 'dig_block', args: { block: 'no_such_block' } },
+      { stepId: 'bad_args', type: 'dig_block', args: { block: 7 } },
+      { stepId: 'unknown', type: 'levitate' },
+      { stepId: 'dug', type: 'dig_block', args: { block: 'log_1' } },
+    ];
+    for (const [i, step] of ends.entries()) await s.executor.run({ planId: `p${i}`, intentId: 'i', steps: [step] });
+    for (const { stepId } of ends) expect(Object.entries(s.record(stepId)).filter(([, value]) => value === undefined).map(([key]) => `${stepId}.${key}`)).toEqual([]);
+    expect(Object.keys(s.record('guarded'))).not.toContain('acceptance');
+    expect(s.record('dug')).toMatchObject({ acceptance: { ok: true }, idempotencyKey: 'p3:dug' });
+  });
+});
+
 describe('the step series', () => {
   it('label a step by capability, version, outcome and code (none for a success), each duration under its own capability', async () => {
     const s = setup();

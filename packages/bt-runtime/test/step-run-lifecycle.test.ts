@@ -69,7 +69,7 @@ function setup(extra: Parameters<typeof registryWith>[0][] = [], policy: Paramet
   const memory = createMemoryProvenance();
   const executor = createExecutor({ registry: registryWith(walk, flee, digBlock, ...extra), body, clock, metrics, provenance: [memory], policy: { maxLocalRetries: 0, ...policy } });
   const events: string[] = [];
-  const record = (name: 'step.retry' | 'step.preempted') => executor.on(name, (e) => void events.push(`${name} ${JSON.stringify(e)}`));
+  const record = (name: 'step.retry' | 'step.preempted' | 'step.failed') => executor.on(name, (e) => void events.push(`${name} ${JSON.stringify(e)}`));
   return { clock, body, metrics, memory, executor, events, record };
 }
 
@@ -147,6 +147,7 @@ describe('a step interrupted more often than maxResumes', () => {
   it('ends preempted, saying how often, in its step.preempted event too', async () => {
     const s = setup([], { maxResumes: 0 });
     s.record('step.preempted');
+    s.record('step.failed');
     const done = s.executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'w', type: 'walk', args: { steps: 5 } }] });
     await s.clock.advance(150);
     const fast = s.executor.preempt([{ stepId: 'flee', type: 'flee', args: {} }], { reason: 'arrow' });
@@ -154,6 +155,7 @@ describe('a step interrupted more often than maxResumes', () => {
     await fast;
     const outcome = await done;
     expect(outcome.steps[0]).toMatchObject({ status: 'preempted', failure: { code: 'preempted', reason: 'interrupted 1 times (maxResumes 0)' } });
+    // Preempted is not failed: no step.failed for it.
     expect(s.events).toHaveLength(1);
     expect(JSON.parse(s.events[0]!.slice('step.preempted '.length))).toMatchObject({ planId: 'p', stepId: 'w', verb: 'walk', reason: 'arrow', resumes: 1, outcome: { stepId: 'w', status: 'preempted' } });
   });
