@@ -99,6 +99,9 @@ describe('a step queued behind another plan’s step', () => {
     const cancelled = await waiting;
     expect(cancelled.status).toBe('aborted');
     expect(cancelled.steps[0]).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'aborted' } });
+    // The walk still holds the body, as state() and the active-steps gauge show.
+    expect(s.executor.state()).toMatchObject({ activeStep: { stepId: 'w' }, waiting: 0 });
+    expect(await metric(s.metrics.registry, 'sinew_active_steps')).toBe(1);
     // A third plan still waits for the walk: the cancelled step gave back no slot it never held.
     const third = s.executor.run({ planId: 'third', intentId: 'i', steps: [{ stepId: 'd', type: 'dig_block', args: { block: 'log_3' } }] });
     await s.clock.advance(100);
