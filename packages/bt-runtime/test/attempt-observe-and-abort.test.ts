@@ -102,8 +102,10 @@ describe('a runner that ignores its abort', () => {
 
 describe('acceptance', () => {
   it('that fails leaves its unmet effects in the record; a failure without a list leaves an empty one', async () => {
+    // Plain JavaScript can return a refusal without its list.
+    const noList = (() => ({ ok: false, reason: 'no list' })) as unknown as Def['acceptance'];
     const listed = defineFake({ ...base, name: 'listed', observe: ({ body }) => body.snapshot(), run: async (ctx) => ctx.body.move(1), acceptance: () => effectsUnmet(['x:+2'], 'short') });
-    const bare = defineFake({ ...base, name: 'bare', observe: ({ body }) => body.snapshot(), run: async (ctx) => ctx.body.move(1), acceptance: () => ({ ok: false as const, code: 'effects_unmet' as const, reason: 'no list' }) });
+    const bare = defineFake({ ...base, name: 'bare', observe: ({ body }) => body.snapshot(), run: async (ctx) => ctx.body.move(1), acceptance: noList });
     const s = setup([listed, bare]);
     await s.run('listed');
     await s.run('bare');
