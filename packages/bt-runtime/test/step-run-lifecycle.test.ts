@@ -163,3 +163,21 @@ describe('a step interrupted more often than maxResumes', () => {
     expect(JSON.parse(s.events[0]!.slice('step.preempted '.length))).toMatchObject({ planId: 'p', stepId: 'w', verb: 'walk', reason: 'arrow', resumes: 1, outcome: { stepId: 'w', status: 'preempted' } });
   });
 });
+
+describe('a preemption’s step with the interrupted step’s idempotency key', () => {
+  // Joining the key would wait on a step that waits for the preemption: it is refused at once.
+  it('a preemption step holding the interrupted step’s key is refused as a duplicate, not joined; a completed key is answered', async () => {
+    const { clock, metrics, executor } = setup();
+    const done = executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'long', type: 'walk', args: { steps: 3 }, idempotencyKey: 'walk-home' }] });
+    await clock.advance(150);
+    const fast = executor.preempt([{ stepId: 'same', type: 'walk', args: { steps: 1 }, idempotencyKey: 'walk-home' }], { reason: 'hurry' });
+    await clock.flush();
+    const [same] = await fast;
+    expect(same).toMatchObject({ stepId: 'same', status: 'failed', attempts: 0, failure: { code: 'duplicate', reason: 'idempotency key "walk-home" is in flight in the interrupted step; not dispatched again' } });
+    await clock.advance(1_000);
+    expect((await done).status).toBe('completed');
+    const [again] = await executor.preempt([{ stepId: 'again', type: 'walk', args: { steps: 1 }, idempotencyKey: 'walk-home' }], { reason: 'hurry' });
+    expect(again).toMatchObject({ status: 'succeeded', failure: { code: 'duplicate', reason: 'idempotency key "walk-home" already completed as p:long; not dispatched again' } });
+    expect(await metric(metrics.registry, 'sinew_steps_total', { capability: 'walk', outcome: 'failed', code: 'duplicate' })).toBe(1);
+  });
+});
