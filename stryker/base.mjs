@@ -5,7 +5,12 @@
  * @param {{ name: string, mutate: string[], vitestConfig: string }} target
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function strykerTarget({ name, mutate, vitestConfig }) {
+export function strykerTarget({ name: target, mutate, vitestConfig }) {
+  // STRYKER_GROUP=<label> runs a second group of files of the same target beside the first: its own sandbox,
+  // incremental file and reports (`<target>-<label>.*`), so neither overwrites the other's (docs/mutation.md).
+  const group = process.env.STRYKER_GROUP;
+  if (group !== undefined && !/^[a-z0-9-]+$/.test(group)) throw new Error(`STRYKER_GROUP must be [a-z0-9-]+, got ${JSON.stringify(group)}`);
+  const name = group === undefined ? target : `${target}-${group}`;
   return {
     testRunner: 'vitest',
     vitest: { configFile: vitestConfig, related: false },
