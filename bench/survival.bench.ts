@@ -31,6 +31,10 @@ interface Row {
   /** Seconds from the plan's start to its end (undefined: not ended within the bound). */
   readonly planSeconds: number | undefined;
   readonly preempts: number;
+  /** Plan-step interruptions by step and preemption reason (`logs ← reflex:flee:zombie`). */
+  readonly interrupted: Readonly<Record<string, number>>;
+  /** What ended the plan: its failure code, step and message (empty when it completed or did not end). */
+  readonly ended: string;
 }
 
 function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; stop(): void } {
@@ -56,6 +60,12 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   const startedAt = Date.now();
   let low = 0;
   const sampler = setInterval(() => void (bot.health < 6 && (low += 0.1)), 100);
+  const interrupted: Record<string, number> = {};
+  const offPreempted = executor.on('step.preempted', (p) => {
+    if (p.stepId.startsWith('mode-') || p.stepId.startsWith('reflex-')) return;
+    const key = `${p.stepId} ← ${p.reason}`;
+    interrupted[key] = (interrupted[key] ?? 0) + 1;
+  });
   const plan = executor.run({
     planId: `survive-${condition}`,
     intentId: 'gather-and-craft',
@@ -73,9 +83,11 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   bot.removeListener('death', onDeath);
   const preempts = attached ? Object.values(attached.modes.status().preempts).reduce((a, b) => a + b, 0) : 0;
   attached?.stop();
+  offPreempted();
+  const ended = outcome?.failure ? `${outcome.failure.code} at ${outcome.failedStepId ?? '?'}: ${outcome.failure.reason}` : '';
   await setHostileSpawning(server, false);
   await executor.close();
-  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts };
+  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts, interrupted, ended };
 }
 
 /** One reaction trial: `onset` puts the body in danger and returns when the client has the packet; → ms to the first actuator. */
@@ -151,6 +163,10 @@ async function main(): Promise<void> {
     for (const r of rows) {
       const seconds = r.planSeconds === undefined ? `>${GAME_SECONDS}` : r.planSeconds.toFixed(1);
       console.log(`${r.condition.padEnd(21)} ${String(r.deaths).padStart(6)}  ${r.lowHealthSeconds.toFixed(1).padStart(8)}  ${r.planStatus.padEnd(24)} ${seconds.padStart(6)}  ${r.preempts}`);
+    }
+    for (const r of rows) {
+      const causes = Object.entries(r.interrupted).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`);
+      console.log(`  ${r.condition}: interrupted ${causes.join(', ') || 'never'}${r.ended ? `; ended ${r.ended}` : ''}`);
     }
     // issue 27 item 2's target with the modes on: the plan completes (its time within the bound), deaths ≤ 1
     for (const r of rows.filter((row) => row.condition.startsWith('modes on'))) {

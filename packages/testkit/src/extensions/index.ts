@@ -14,6 +14,7 @@ import { installLogin } from './login.js';
 import { installMobs } from './mobs.js';
 import { installPickup } from './pickup.js';
 import { installPlayers } from './players.js';
+import { installRegeneration } from './regeneration.js';
 import { installRespawn } from './respawn.js';
 import { installSpawning } from './spawning.js';
 
@@ -26,6 +27,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installEntities(ctx);
   installCrafting(ctx);
   installEating(ctx);
+  installRegeneration(ctx);
   installRespawn(ctx);
   installGameMode(ctx);
   installMobs(ctx);
