@@ -2,6 +2,7 @@ import { installAnimals } from './animals.js';
 import type { ExtensionContext } from './context.js';
 import { installCombat } from './combat.js';
 import { installCrafting } from './crafting.js';
+import { installDigAnimationCleanup } from './dig-animation.js';
 import { installDigTime } from './digtime.js';
 import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
@@ -38,6 +39,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installSpawning(ctx);
   installHarvest(ctx);
   installDigTime(ctx);
+  installDigAnimationCleanup(ctx);
   installPickup(ctx);
   // After crafting: crafting replaces flying-squid's window_click listeners when a player joins.
   installFurnace(ctx);
