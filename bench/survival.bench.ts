@@ -151,7 +151,8 @@ async function reactions(server: TestServer, bot: SinewBot): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  // vanilla's natural regeneration (food ≥ 18 heals): without it a hurt bot stays hurt and the modes hold it back for good
+  const server = await startServer({ naturalRegeneration: true });
   const bot = instrumentBot(await connectBot(server, { username: 'survivor' }));
   try {
     console.log(`survival at night: gather 3 logs → planks → sticks while zombies spawn (cap 5), until the plan ends or ${GAME_SECONDS} s of game time, iron sword + bread`);

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
@@ -8,6 +9,20 @@ import { createBeliefMetrics } from './metrics.js';
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
 const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
 const FIRE = new Set(['fire', 'soul_fire']);
+
+/** When each bot's dig under way was first seen (mineflayer keeps the target, not the start). */
+const digsSeen = new WeakMap<Bot, { key: string; at: number }>();
+
+/** Milliseconds left of the bot's dig under way, timed from when it was first seen (undefined: not digging). */
+function digRemainingMs(bot: Bot): number | undefined {
+  const block = bot.targetDigBlock;
+  if (!block) return undefined;
+  const key = block.position.toString();
+  const now = performance.now();
+  let seen = digsSeen.get(bot);
+  if (seen?.key !== key) digsSeen.set(bot, (seen = { key, at: now }));
+  return Math.max(0, bot.digTime(block) - (now - seen.at));
+}
 
 /** Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned). */
 export function bodySignals(bot: Bot): BodySignals | undefined {
@@ -30,6 +45,7 @@ export function bodySignals(bot: Bot): BodySignals | undefined {
     falling: !entity.onGround && entity.velocity.y < FALL_SPEED && feet !== 'water',
     hasFood: items.some((item) => bot.registry.foodsByName[item.name] !== undefined),
     scaffoldBlocks: items.filter((item) => SCAFFOLD.has(item.name)).reduce((sum, item) => sum + item.count, 0),
+    digRemainingMs: digRemainingMs(bot),
   };
 }
 

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExecutor, type Executor } from '@sinew/bt-runtime';
+import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
+import { connectBot, placeTree, reset, spawnMob, startServer, type TestServer } from '@sinew/testkit';
+import type { ModeEvent } from '@sinew/belief';
+import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
+
+// Issue 27 item 2: the modes let the work finish. A log dug by hand takes 3 s and an interrupted dig loses all of it;
+// under the night swarm the plan got 1–4 s between fights, so the gather never finished. Defense now lets a dig end
+// first when it ends before the nearest hostile could reach the body. Every wait is on a real event (the dig's own
+// progress, the executor's and the modes' events), never on the machine's speed.
+let server: TestServer;
+let bot: SinewBot;
+let executor: Executor<SinewBot>;
+let belief: BeliefAdapter;
+let modes: AttachedModes;
+const events: ModeEvent[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  bot = instrumentBot(await connectBot(server, { username: 'digger' }));
+  executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
+  belief = attachBelief(bot);
+  modes = attachModes(bot, { preemptor: executor, belief, onEvent: (e) => events.push(e) });
+  belief.start();
+});
+
+afterAll(async () => {
+  modes?.detach();
+  belief?.stop();
+  await modes?.idle();
+  await executor?.close();
+  bot?.quit();
+  await server?.stop();
+});
+
+/** Resolves on the physics tick when the bot's dig under way has at most `ms` left (timed from the tick it was first seen). */
+function digLeft(ms: number): Promise<void> {
+  let started: number | undefined;
+  return new Promise((resolve) => {
+    const check = () => {
+      const block = bot.targetDigBlock;
+      if (!block) return;
+      started ??= performance.now();
+      if (bot.digTime(block) - (performance.now() - started) > ms) return;
+      bot.removeListener('physicsTick', check);
+      resolve();
+    };
+    bot.on('physicsTick', check);
+  });
+}
+
+describe('defense and a dig under way', () => {
+  it('a zombie entering the flee band near the end of a dig waits for the log to break; the reflex acts after it', async () => {
+    await reset(server);
+    const s = server.spawn.floored();
+    await placeTree(server, s.offset(2, 0, 0), { kind: 'oak', height: 4 });
+    const preempted: string[] = [];
+    executor.on('step.preempted', (e) => void preempted.push(`${e.stepId} ← ${e.reason}`));
+    const plan = executor.run({ planId: 'dig-under-threat', intentId: 'log', steps: [{ stepId: 'log', type: 'dig_block', args: { position: { x: s.x + 2, y: s.y, z: s.z } } }] });
+    await digLeft(900);
+    // a zombie that stands still 5.4 blocks off: inside the default flee band (6), 1.4 s from a hit at 2.5 blocks/s
+    await spawnMob(server, 'zombie', { x: s.x - 3, y: s.y, z: s.z + 4.6 }, { speed: 0 });
+    const outcome = await plan;
+    expect(outcome.status).toBe('completed');
+    expect(preempted).toEqual([]);
+    expect(events.some((e) => e.type === 'deferred' && e.mode === 'defense' && e.reason === 'digging')).toBe(true);
+    // once the log is down the hostile is met as before
+    await new Promise<void>((resolve) => {
+      const fired = () => events.some((e) => e.type === 'defense' && e.event.type === 'preempt');
+      if (fired()) return resolve();
+      const poll = setInterval(() => fired() && (clearInterval(poll), resolve()), 20);
+    });
+    await modes.idle();
+    expect(bot.inventory.items().some((i) => i.name === 'oak_log') || bot.blockAt(s.offset(2, 0, 0))?.name === 'air').toBe(true);
+  });
+});
