@@ -35,6 +35,9 @@ interface Row {
   readonly interrupted: Readonly<Record<string, number>>;
   /** What ended the plan: its failure code, step and message (empty when it completed or did not end). */
   readonly ended: string;
+  /** Seconds the plan's steps spent interrupted (preempted until resumed), and logs held when the condition ended. */
+  readonly interruptedSeconds: number;
+  readonly logs: number;
 }
 
 function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; stop(): void } {
@@ -61,10 +64,19 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   let low = 0;
   const sampler = setInterval(() => void (bot.health < 6 && (low += 0.1)), 100);
   const interrupted: Record<string, number> = {};
+  let interruptedMs = 0;
+  let interruptedAt: number | undefined;
+  const planStep = (stepId: string) => !stepId.startsWith('mode-') && !stepId.startsWith('reflex-');
   const offPreempted = executor.on('step.preempted', (p) => {
-    if (p.stepId.startsWith('mode-') || p.stepId.startsWith('reflex-')) return;
+    if (!planStep(p.stepId)) return;
     const key = `${p.stepId} ← ${p.reason}`;
     interrupted[key] = (interrupted[key] ?? 0) + 1;
+    interruptedAt ??= Date.now();
+  });
+  const offResumed = executor.on('step.resumed', (p) => {
+    if (!planStep(p.stepId) || interruptedAt === undefined) return;
+    interruptedMs += Date.now() - interruptedAt;
+    interruptedAt = undefined;
   });
   const plan = executor.run({
     planId: `survive-${condition}`,
@@ -84,10 +96,12 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   const preempts = attached ? Object.values(attached.modes.status().preempts).reduce((a, b) => a + b, 0) : 0;
   attached?.stop();
   offPreempted();
+  offResumed();
+  const logs = bot.inventory.items().filter((item) => item.name === 'oak_log').reduce((sum, item) => sum + item.count, 0);
   const ended = outcome?.failure ? `${outcome.failure.code} at ${outcome.failedStepId ?? '?'}: ${outcome.failure.reason}` : '';
   await setHostileSpawning(server, false);
   await executor.close();
-  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts, interrupted, ended };
+  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts, interrupted, ended, interruptedSeconds: Number((interruptedMs / 1000).toFixed(1)), logs };
 }
 
 /** One reaction trial: `onset` puts the body in danger and returns when the client has the packet; → ms to the first actuator. */
@@ -167,7 +181,7 @@ async function main(): Promise<void> {
     }
     for (const r of rows) {
       const causes = Object.entries(r.interrupted).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`);
-      console.log(`  ${r.condition}: interrupted ${causes.join(', ') || 'never'}${r.ended ? `; ended ${r.ended}` : ''}`);
+      console.log(`  ${r.condition}: ${r.logs} oak logs held at the end; plan steps interrupted for ${r.interruptedSeconds} s: ${causes.join(', ') || 'never'}${r.ended ? `; ended ${r.ended}` : ''}`);
     }
     // issue 27 item 2's target with the modes on: the plan completes (its time within the bound), deaths ≤ 1
     for (const r of rows.filter((row) => row.condition.startsWith('modes on'))) {

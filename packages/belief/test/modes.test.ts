@@ -143,6 +143,20 @@ describe('self-preservation modes', () => {
     expect(preemptor.maxConcurrent).toBe(1);
   });
 
+  it('a fight is a burst of hits: low health rising in it takes the body when the burst ends, and defense waits', async () => {
+    const { preemptor, modes, body } = setup({ profile: 'brave' });
+    modes.body(body.signals);
+    modes.threats(1, [zombieAt(3)]);
+    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { hits: 3 } });
+    modes.body(body.set({ health: 3 })); // hit hard while fighting: low_health rises, the fight holds the controller
+    expect(preemptor.calls).toHaveLength(1);
+    preemptor.calls[0]!.settle();
+    await modes.idle();
+    modes.body(body.signals);
+    modes.threats(2, [zombieAt(3)]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['attack_entity', 'flee']);
+  });
+
   it('low health with a hostile near pillars up when it has blocks, flees when not, eats when alone', async () => {
     const run = async (patch: Partial<BodySignals>, threats: ReflexThreat[]) => {
       const { preemptor, modes, body } = setup({ auto: true });

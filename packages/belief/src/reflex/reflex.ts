@@ -17,6 +17,11 @@ export const ReflexConfigSchema = z
     fleeDistanceBlocks: blocks.default(12),
     /** `attack_entity.maxDistance` asked of the body. */
     attackMaxDistanceBlocks: blocks.default(6),
+    /**
+     * `attack_entity.hits` of one fight: a fight is a burst, then the modes decide again — a self-preservation mode
+     * (low health) cannot cut a fast path short, so an unbounded fight went on until the bot died.
+     */
+    attackBurstHits: z.number().int().positive().default(3),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
     /**
@@ -136,7 +141,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       ? PlanStepSchema.parse({
           stepId: `reflex-${tickId}-attack_entity`,
           type: 'attack_entity',
-          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks },
+          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits },
           safetyLevel: 'caution',
         })
       : PlanStepSchema.parse({
