@@ -10,17 +10,32 @@ const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's f
 const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
 const FIRE = new Set(['fire', 'soul_fire']);
 
-/** When each bot's dig under way was first seen (mineflayer keeps the target, not the start). */
-const digsSeen = new WeakMap<Bot, { key: string; at: number }>();
+type Block = NonNullable<Bot['targetDigBlock']>;
 
-/** Milliseconds left of the bot's dig under way, timed from when it was first seen (undefined: not digging). */
+/** When each bot's dig under way was first seen, and when mineflayer let go of it (mineflayer keeps the target, not the start). */
+const digsSeen = new WeakMap<Bot, { key: string; at: number; block: Block; releasedAt?: number }>();
+/** After mineflayer sends the finish, the server's answer may take this long: the dig still counts, with nothing left. */
+const CONFIRM_WINDOW_MS = 500;
+
+/**
+ * Milliseconds left of the bot's dig under way, timed from when it was first seen (undefined: not digging). A dig
+ * whose finish was sent and whose block is still there awaits the server: 0 left (a step preempted then finds the
+ * block gone on resume and fails its guard), for at most CONFIRM_WINDOW_MS.
+ */
 function digRemainingMs(bot: Bot): number | undefined {
   const block = bot.targetDigBlock;
-  if (!block) return undefined;
-  const key = block.position.toString();
   const now = performance.now();
   let seen = digsSeen.get(bot);
-  if (seen?.key !== key) digsSeen.set(bot, (seen = { key, at: now }));
+  if (!block) {
+    if (!seen) return undefined;
+    seen.releasedAt ??= now;
+    const standing = bot.blockAt(seen.block.position)?.type === seen.block.type;
+    if (standing && now - seen.releasedAt <= CONFIRM_WINDOW_MS) return 0;
+    digsSeen.delete(bot);
+    return undefined;
+  }
+  const key = block.position.toString();
+  if (seen?.key !== key || seen.releasedAt !== undefined) digsSeen.set(bot, (seen = { key, at: now, block }));
   return Math.max(0, bot.digTime(block) - (now - seen.at));
 }
 
