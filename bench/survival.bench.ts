@@ -2,7 +2,8 @@
 // 1. a bot gathering logs and crafting while zombies spawn at night (cap 5 alive), modes off vs on (brave, cautious):
 //    the plan runs until it ends or SINEW_BENCH_SURVIVAL_S game seconds pass (default 90; the plan alone, with no
 //    zombie, takes ~14 s, so the old 20 s window could not show a completion); deaths, seconds below 6 health,
-//    plan outcome and its time, all counted until the plan ended (or the bound).
+//    plan outcome and its time, which plan steps were interrupted by which preemption and for how long, all counted until
+//    the plan ended (or the bound). The server runs vanilla natural regeneration (food ≥ 18 heals).
 // 2. reaction time from danger onset as the client receives it (teleported into lava; a breath packet below the
 //    band; a health packet that drops 8) to the first actuator command of the fast path, p50/p95 over
 //    SINEW_BENCH_REACTIONS (default 8) trials each, beside the 50 ms (one server tick) target (bench/harness.ts record).
