@@ -2,7 +2,8 @@
 // 1. a bot gathering logs and crafting while zombies spawn at night (cap 5 alive), modes off vs on (brave, cautious):
 //    the plan runs until it ends or SINEW_BENCH_SURVIVAL_S game seconds pass (default 90; the plan alone, with no
 //    zombie, takes ~14 s, so the old 20 s window could not show a completion); deaths, seconds below 6 health,
-//    plan outcome and its time, all counted until the plan ended (or the bound).
+//    plan outcome and its time, which plan steps were interrupted by which preemption and for how long, all counted until
+//    the plan ended (or the bound). The server runs vanilla natural regeneration (food ≥ 18 heals).
 // 2. reaction time from danger onset as the client receives it (teleported into lava; a breath packet below the
 //    band; a health packet that drops 8) to the first actuator command of the fast path, p50/p95 over
 //    SINEW_BENCH_REACTIONS (default 8) trials each, beside the 50 ms (one server tick) target (bench/harness.ts record).
@@ -31,6 +32,13 @@ interface Row {
   /** Seconds from the plan's start to its end (undefined: not ended within the bound). */
   readonly planSeconds: number | undefined;
   readonly preempts: number;
+  /** Plan-step interruptions by step and preemption reason (`logs ← reflex:flee:zombie`). */
+  readonly interrupted: Readonly<Record<string, number>>;
+  /** What ended the plan: its failure code, step and message (empty when it completed or did not end). */
+  readonly ended: string;
+  /** Seconds the plan's steps spent interrupted (preempted until resumed), and logs held when the condition ended. */
+  readonly interruptedSeconds: number;
+  readonly logs: number;
 }
 
 function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; stop(): void } {
@@ -56,6 +64,21 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   const startedAt = Date.now();
   let low = 0;
   const sampler = setInterval(() => void (bot.health < 6 && (low += 0.1)), 100);
+  const interrupted: Record<string, number> = {};
+  let interruptedMs = 0;
+  let interruptedAt: number | undefined;
+  const planStep = (stepId: string) => !stepId.startsWith('mode-') && !stepId.startsWith('reflex-');
+  const offPreempted = executor.on('step.preempted', (p) => {
+    if (!planStep(p.stepId)) return;
+    const key = `${p.stepId} ← ${p.reason}`;
+    interrupted[key] = (interrupted[key] ?? 0) + 1;
+    interruptedAt ??= Date.now();
+  });
+  const offResumed = executor.on('step.resumed', (p) => {
+    if (!planStep(p.stepId) || interruptedAt === undefined) return;
+    interruptedMs += Date.now() - interruptedAt;
+    interruptedAt = undefined;
+  });
   const plan = executor.run({
     planId: `survive-${condition}`,
     intentId: 'gather-and-craft',
@@ -73,9 +96,13 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   bot.removeListener('death', onDeath);
   const preempts = attached ? Object.values(attached.modes.status().preempts).reduce((a, b) => a + b, 0) : 0;
   attached?.stop();
+  offPreempted();
+  offResumed();
+  const logs = bot.inventory.items().filter((item) => item.name === 'oak_log').reduce((sum, item) => sum + item.count, 0);
+  const ended = outcome?.failure ? `${outcome.failure.code} at ${outcome.failedStepId ?? '?'}: ${outcome.failure.reason}` : '';
   await setHostileSpawning(server, false);
   await executor.close();
-  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts };
+  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts, interrupted, ended, interruptedSeconds: Number((interruptedMs / 1000).toFixed(1)), logs };
 }
 
 /** One reaction trial: `onset` puts the body in danger and returns when the client has the packet; → ms to the first actuator. */
@@ -139,7 +166,8 @@ async function reactions(server: TestServer, bot: SinewBot): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  // vanilla's natural regeneration (food ≥ 18 heals): without it a hurt bot stays hurt and the modes hold it back for good
+  const server = await startServer({ naturalRegeneration: true });
   const bot = instrumentBot(await connectBot(server, { username: 'survivor' }));
   try {
     console.log(`survival at night: gather 3 logs → planks → sticks while zombies spawn (cap 5), until the plan ends or ${GAME_SECONDS} s of game time, iron sword + bread`);
@@ -151,6 +179,10 @@ async function main(): Promise<void> {
     for (const r of rows) {
       const seconds = r.planSeconds === undefined ? `>${GAME_SECONDS}` : r.planSeconds.toFixed(1);
       console.log(`${r.condition.padEnd(21)} ${String(r.deaths).padStart(6)}  ${r.lowHealthSeconds.toFixed(1).padStart(8)}  ${r.planStatus.padEnd(24)} ${seconds.padStart(6)}  ${r.preempts}`);
+    }
+    for (const r of rows) {
+      const causes = Object.entries(r.interrupted).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`);
+      console.log(`  ${r.condition}: ${r.logs} oak logs held at the end; plan steps interrupted for ${r.interruptedSeconds} s: ${causes.join(', ') || 'never'}${r.ended ? `; ended ${r.ended}` : ''}`);
     }
     // issue 27 item 2's target with the modes on: the plan completes (its time within the bound), deaths ≤ 1
     for (const r of rows.filter((row) => row.condition.startsWith('modes on'))) {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createExecutor, type Executor } from '@sinew/bt-runtime';
-import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
-import { applyScenario, connectBot, give, reset, setAir, startServer, teleport, type TestServer } from '@sinew/testkit';
+import type { Executor } from '@sinew/bt-runtime';
+import type { SinewBot } from '@sinew/capabilities';
+import { applyScenario, give, reset, setAir, teleport, type TestServer } from '@sinew/testkit';
 import type { ModeEvent } from '@sinew/belief';
-import { attachBelief, attachModes, bodySignals, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
+import { attachModes, bodySignals, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
+import { startModesBot, type ModesBot } from './real-bot.js';
 
 // One embedded server, one real bot, the real executor; the modes preempt it from real body signals.
 let server: TestServer;
@@ -11,32 +12,24 @@ let bot: SinewBot;
 let executor: Executor<SinewBot>;
 let belief: BeliefAdapter;
 let modes: AttachedModes;
-let events: ModeEvent[] = [];
+let real: ModesBot | undefined;
+const events: ModeEvent[] = [];
 const actuations: { at: number; command: string }[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
-  bot = instrumentBot(await connectBot(server, { username: 'modes' }));
-  executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxLocalRetries: 0 } });
-  belief = attachBelief(bot);
-  modes = attachModes(bot, { preemptor: executor, belief, onEvent: (e) => events.push(e) });
+  real = await startModesBot('modes', events);
+  ({ server, bot, executor, belief, modes } = real);
   bot.sinew.onActuate(({ command }) => actuations.push({ at: Date.now(), command }));
-  belief.start();
 });
 
 afterAll(async () => {
-  modes?.detach();
-  belief?.stop();
-  await modes?.idle();
-  await executor?.close();
-  bot?.quit();
-  await server?.stop();
+  await real?.stop();
 });
 
 beforeEach(async () => {
   await modes.idle();
   await reset(server);
-  events = [];
+  events.length = 0;
 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -143,6 +143,20 @@ describe('self-preservation modes', () => {
     expect(preemptor.maxConcurrent).toBe(1);
   });
 
+  it('a fight is a burst of hits: low health rising in it takes the body when the burst ends, and defense waits', async () => {
+    const { preemptor, modes, body } = setup({ profile: 'brave' });
+    modes.body(body.signals);
+    modes.threats(1, [zombieAt(3)]);
+    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { hits: 3 } });
+    modes.body(body.set({ health: 3 })); // hit hard while fighting: low_health rises, the fight holds the controller
+    expect(preemptor.calls).toHaveLength(1);
+    preemptor.calls[0]!.settle();
+    await modes.idle();
+    modes.body(body.signals);
+    modes.threats(2, [zombieAt(3)]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['attack_entity', 'flee']);
+  });
+
   it('low health with a hostile near pillars up when it has blocks, flees when not, eats when alone', async () => {
     const run = async (patch: Partial<BodySignals>, threats: ReflexThreat[]) => {
       const { preemptor, modes, body } = setup({ auto: true });
@@ -200,6 +214,29 @@ describe('self-preservation modes', () => {
     plain.modes.threats(1, [zombieAt(3)]);
     expect(brave.preemptor.calls[0]!.steps[0]!.type).toBe('attack_entity');
     expect(plain.preemptor.calls[0]!.steps[0]!.type).toBe('flee');
+  });
+
+  it('a dig that ends before the hostile can reach the body finishes first; one that would be caught, or too long, does not', () => {
+    const { preemptor, events, modes, body } = setup();
+    // default reach 2 blocks at 2.5 blocks/s: a zombie at 5.5 blocks needs 1.4 s to hit
+    modes.body(body.set({ digRemainingMs: 1_000 }));
+    modes.threats(1, [zombieAt(5.5)]);
+    modes.threats(2, [zombieAt(5.3)]);
+    expect(preemptor.calls).toHaveLength(0);
+    expect(events.filter((e) => e.type === 'deferred' && e.mode === 'defense' && e.reason === 'digging')).toHaveLength(1); // once per wait
+    // closer than the dig's end allows: the reflex flees now
+    modes.threats(3, [zombieAt(3.5)]);
+    expect(preemptor.calls.map((c) => c.steps[0]?.type)).toEqual(['flee']);
+    // a long dig (over protectDigMs) is never waited for, however far the zombie
+    const long = setup();
+    long.modes.body(long.body.set({ digRemainingMs: 3_500 }));
+    long.modes.threats(1, [zombieAt(5.9)]);
+    expect(long.preemptor.calls).toHaveLength(1);
+    // not digging: as before
+    const idle = setup();
+    idle.modes.body(idle.body.signals);
+    idle.modes.threats(1, [zombieAt(5.5)]);
+    expect(idle.preemptor.calls).toHaveLength(1);
   });
 
   it('ignores the hostile classes the config names', () => {

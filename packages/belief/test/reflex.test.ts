@@ -134,6 +134,17 @@ describe('reflex', () => {
     expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity', 'flee']);
   });
 
+  it('flees from several threats within one engagement count together: a swarm that never lets control go corners the bot', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2 } });
+    for (const [tick, trackId] of [[1, 1], [2, 2], [3, 1]] as const) {
+      expect(reflex.tick(tick, [zombieAt(5, trackId), zombieAt(7, trackId === 1 ? 2 : 1)])).toBe('preempting');
+      preemptor.calls.at(-1)!.settle('succeeded');
+      await flush();
+    }
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity']);
+  });
+
   it('a cornered bot fights only a threat it sees: a predicted (inferred) track in band waits instead', async () => {
     const preemptor = new FakePreemptor('manual');
     const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 0 } });

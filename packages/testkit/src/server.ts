@@ -8,6 +8,7 @@ import { TestkitError } from './errors.js';
 import type { ExtensionContext } from './extensions/context.js';
 import { AnimalsSchema, configureAnimals } from './extensions/animals.js';
 import { installExtensions } from './extensions/index.js';
+import { configureRegeneration } from './extensions/regeneration.js';
 import { configureHostileSpawning, HostileSpawningInputSchema } from './extensions/spawning.js';
 import { createQuietSquid } from './squid/load.js';
 import type { SquidPlayer, SquidServer } from './squid/types.js';
@@ -40,6 +41,8 @@ const startServerOptionsSchema = z
     viewDistance: z.number().int().min(2).max(12).optional(),
     /** Night-time hostile spawning near players: true for the defaults, or its options (default off). */
     hostileSpawning: HostileSpawningInputSchema.optional(),
+    /** Vanilla natural regeneration (food ≥ 18 heals a hurt player; the `naturalRegeneration` game rule): default off, so health stays where a test put it. */
+    naturalRegeneration: z.boolean().optional(),
     /** Passive animals: how often chickens lay eggs (`eggIntervalTicks`, vanilla 6000). */
     animals: AnimalsSchema.optional(),
   })
@@ -138,6 +141,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
   installExtensions(ctx);
   if (options.hostileSpawning) configureHostileSpawning(serv, options.hostileSpawning, true);
   if (options.animals) configureAnimals(serv, options.animals);
+  if (options.naturalRegeneration) configureRegeneration(serv, true, true);
 
   const state: ServerState = {
     handle: undefined as unknown as TestServer,

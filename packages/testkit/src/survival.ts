@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { serverOfBot } from './bot.js';
 import { TestkitError } from './errors.js';
 import { HAZARD_RULES, setPlayerAir } from './extensions/hazards.js';
+import { configureRegeneration } from './extensions/regeneration.js';
 import { configureHostileSpawning, HostileSpawningInputSchema, type HostileSpawningOptions } from './extensions/spawning.js';
 import { embedded, parseOptions, playerOf, stateOf, type TestServer } from './server.js';
 import type { SquidServer } from './squid/types.js';
@@ -47,6 +48,13 @@ export async function setTime(server: TestServer, ticks: number, input: SetTimeO
 export function setHostileSpawning(server: TestServer, input: boolean | HostileSpawningOptions): void {
   const { serv } = embedded(server, 'setHostileSpawning');
   configureHostileSpawning(serv, parseOptions(HostileSpawningInputSchema, input, 'hostileSpawning'));
+}
+
+/** Turns vanilla natural regeneration on or off at runtime (the `naturalRegeneration` game rule); the same as `startServer({ naturalRegeneration })`. */
+export function setNaturalRegeneration(server: TestServer, on: boolean): void {
+  if (typeof on !== 'boolean') throw ConfigError.field('setNaturalRegeneration', ['on'], `expected a boolean, received ${JSON.stringify(on)}`);
+  const { serv } = embedded(server, 'setNaturalRegeneration');
+  configureRegeneration(serv, on);
 }
 
 /** Sets the bot's air supply in ticks (0..300; 300 full, mineflayer shows ticks / 15 as `bot.oxygenLevel`). */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
@@ -8,6 +9,35 @@ import { createBeliefMetrics } from './metrics.js';
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
 const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
 const FIRE = new Set(['fire', 'soul_fire']);
+
+type Block = NonNullable<Bot['targetDigBlock']>;
+
+/** When each bot's dig under way was first seen, and when mineflayer let go of it (mineflayer keeps the target, not the start). */
+const digsSeen = new WeakMap<Bot, { key: string; at: number; block: Block; releasedAt?: number }>();
+/** After mineflayer sends the finish, the server's answer may take this long: the dig still counts, with nothing left. */
+const CONFIRM_WINDOW_MS = 500;
+
+/**
+ * Milliseconds left of the bot's dig under way, timed from when it was first seen (undefined: not digging). A dig
+ * whose finish was sent and whose block is still there awaits the server: 0 left (a step preempted then finds the
+ * block gone on resume and fails its guard), for at most CONFIRM_WINDOW_MS.
+ */
+function digRemainingMs(bot: Bot): number | undefined {
+  const block = bot.targetDigBlock;
+  const now = performance.now();
+  let seen = digsSeen.get(bot);
+  if (!block) {
+    if (!seen) return undefined;
+    seen.releasedAt ??= now;
+    const standing = bot.blockAt(seen.block.position)?.type === seen.block.type;
+    if (standing && now - seen.releasedAt <= CONFIRM_WINDOW_MS) return 0;
+    digsSeen.delete(bot);
+    return undefined;
+  }
+  const key = block.position.toString();
+  if (seen?.key !== key || seen.releasedAt !== undefined) digsSeen.set(bot, (seen = { key, at: now, block }));
+  return Math.max(0, bot.digTime(block) - (now - seen.at));
+}
 
 /** Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned). */
 export function bodySignals(bot: Bot): BodySignals | undefined {
@@ -30,6 +60,7 @@ export function bodySignals(bot: Bot): BodySignals | undefined {
     falling: !entity.onGround && entity.velocity.y < FALL_SPEED && feet !== 'water',
     hasFood: items.some((item) => bot.registry.foodsByName[item.name] !== undefined),
     scaffoldBlocks: items.filter((item) => SCAFFOLD.has(item.name)).reduce((sum, item) => sum + item.count, 0),
+    digRemainingMs: digRemainingMs(bot),
   };
 }
 

@@ -31,6 +31,12 @@ export const ModesConfigSchema = z
     holdMs: z.number().int().nonnegative().default(750),
     /** Preemptions per engagement (rising edge to release) before the mode gives up until it releases. */
     maxAttempts: z.number().int().positive().default(4),
+    /** Defense lets a dig finish first when it ends within this long and before the nearest hostile can reach the body; 0 never waits. */
+    protectDigMs: z.number().int().nonnegative().default(3_000),
+    /** How fast a hostile is assumed to close in (a zombie chases at ~2.3–2.5 blocks/s)… */
+    threatSpeedBlocksPerS: z.number().positive().default(2.5),
+    /** …and from how far it hits (vanilla melee reach is under 2 blocks). */
+    threatReachBlocks: z.number().nonnegative().default(2),
     /** Hostile classes defense ignores (e.g. a brave bot lets skeletons be). */
     ignoreClasses: z.array(z.string().min(1)).default([]),
     /** The defense reflex (hostiles by distance: flee, or fight when cornered). */

@@ -20,6 +20,8 @@ export interface BodySignals {
   readonly hasFood: boolean;
   /** Blocks the body could pillar with. */
   readonly scaffoldBlocks: number;
+  /** Milliseconds left of the dig under way (undefined: not digging); an interrupted dig loses all its progress. */
+  readonly digRemainingMs?: number;
 }
 
 /** The self-preservation and maintenance modes, in priority order; `defense` (the reflex) sits between them. */
@@ -42,7 +44,7 @@ export type ModeEvent =
   | { readonly type: 'preempt'; readonly mode: ModeName; readonly tier: ModeTier; readonly atMs: number; readonly step: PlanStep; readonly reason: string }
   | { readonly type: 'outcome'; readonly mode: ModeName; readonly atMs: number; readonly outcomes: readonly StepOutcome[] }
   | { readonly type: 'error'; readonly mode: ModeName; readonly atMs: number; readonly message: string }
-  | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' }
+  | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' | 'digging' }
   | { readonly type: 'no_fast_path'; readonly mode: ModeName; readonly atMs: number; readonly reason: string }
   | { readonly type: 'gave_up'; readonly mode: ModeName; readonly atMs: number; readonly attempts: number }
   | { readonly type: 'defense'; readonly atMs: number; readonly event: ReflexEvent }
@@ -118,6 +120,7 @@ export function createModes(options: ModesOptions): Modes {
   let lastBody: BodySignals | undefined;
   let listenerErrors = 0;
   let dangerNear = false;
+  let digDeferred = false;
   const emergencies = createEmergencyTracker(config.emergencyWindowMs, (mode, result, atMs, onsetMs) => emit({ type: 'emergency', mode, result, atMs, onsetMs }));
 
   function emit(event: ModeEvent): void {
@@ -151,6 +154,21 @@ export function createModes(options: ModesOptions): Modes {
       controller = undefined;
     });
     return call;
+  }
+
+  /**
+   * A dig that ends before the nearest hostile can reach the body finishes first: aborting it throws its progress
+   * away (a log by hand takes 3 s; the swarm gives 1–4 s between fights). Bounded by `protectDigMs`.
+   */
+  function digOutrunsThreat(remainingMs: number | undefined, threat: ReflexThreat | undefined): boolean {
+    if (remainingMs === undefined || !threat || remainingMs > config.protectDigMs) return false;
+    const reachMs = (Math.max(0, threat.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
+    return reachMs > remainingMs;
+  }
+
+  function deferDefense(): void {
+    if (!digDeferred) emit({ type: 'deferred', mode: 'defense', atMs: now(), reason: 'digging' });
+    digDeferred = true;
   }
 
   const reflex = createReflex({
@@ -252,6 +270,8 @@ export function createModes(options: ModesOptions): Modes {
       // low_health too, so a hurt bot never picks a fight: it flees (low_health's fast path) once the hostile is near
       const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && !state[m].gaveUp);
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
+      if (digOutrunsThreat(lastBody?.digRemainingMs, nearest)) return deferDefense();
+      digDeferred = false;
       reflex.tick(tickId, seen);
     },
     // a stalled mode holds the reflex back but does not drive the body

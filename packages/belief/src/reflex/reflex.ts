@@ -17,11 +17,17 @@ export const ReflexConfigSchema = z
     fleeDistanceBlocks: blocks.default(12),
     /** `attack_entity.maxDistance` asked of the body. */
     attackMaxDistanceBlocks: blocks.default(6),
+    /**
+     * `attack_entity.hits` of one fight: a fight is a burst, then the modes decide again — a self-preservation mode
+     * (low health) cannot cut a fast path short, so an unbounded fight went on until the bot died.
+     */
+    attackBurstHits: z.number().int().positive().default(3),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
     /**
      * Flees from one threat (its track, across engagements: a mob that comes back each time the bot returns to
-     * its work was not escaped) before the bot counts as cornered and fights (0: always fight in band).
+     * its work was not escaped), or from any threats within one engagement (a swarm that never lets control go),
+     * before the bot counts as cornered and fights (0: always fight in band).
      */
     maxFleesBeforeFight: z.number().int().nonnegative().default(3),
   })
@@ -109,6 +115,8 @@ export function createReflex(options: ReflexOptions): Reflex {
   // the threat last fled from and how often: a different track starts the count over
   let fledFrom = { trackId: -1, count: 0 };
   let lastFleeFailed = false;
+  // flees since this engagement began, from any threat: a swarm that never lets control go corners the bot too
+  let engagementFlees = 0;
   let attacks = 0;
   let errors = 0;
   let preempts = 0;
@@ -127,7 +135,7 @@ export function createReflex(options: ReflexOptions): Reflex {
 
   function cornered(threat: ReflexThreat): boolean {
     const fled = fledFrom.trackId === threat.trackId ? fledFrom.count : 0;
-    return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight;
+    return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
   }
 
   function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
@@ -136,7 +144,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       ? PlanStepSchema.parse({
           stepId: `reflex-${tickId}-attack_entity`,
           type: 'attack_entity',
-          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks },
+          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits },
           safetyLevel: 'caution',
         })
       : PlanStepSchema.parse({
@@ -148,6 +156,7 @@ export function createReflex(options: ReflexOptions): Reflex {
     if (fight) attacks += 1;
     else {
       flees += 1;
+      engagementFlees += 1;
       fledFrom = { trackId: threat.trackId, count: fledFrom.trackId === threat.trackId ? fledFrom.count + 1 : 1 };
     }
     preempts += 1;
@@ -194,6 +203,7 @@ export function createReflex(options: ReflexOptions): Reflex {
           engaged = true;
           engagedSinceTick = tickId;
           lastFleeFailed = false;
+          engagementFlees = 0;
           emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
         }
         const fight = cornered(nearest);

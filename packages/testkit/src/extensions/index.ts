@@ -2,6 +2,7 @@ import { installAnimals } from './animals.js';
 import type { ExtensionContext } from './context.js';
 import { installCombat } from './combat.js';
 import { installCrafting } from './crafting.js';
+import { installDigAnimationCleanup } from './dig-animation.js';
 import { installDigTime } from './digtime.js';
 import { installEating } from './eating.js';
 import { installEntities } from './entities.js';
@@ -14,6 +15,7 @@ import { installLogin } from './login.js';
 import { installMobs } from './mobs.js';
 import { installPickup } from './pickup.js';
 import { installPlayers } from './players.js';
+import { installRegeneration } from './regeneration.js';
 import { installRespawn } from './respawn.js';
 import { installSpawning } from './spawning.js';
 
@@ -26,6 +28,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installEntities(ctx);
   installCrafting(ctx);
   installEating(ctx);
+  installRegeneration(ctx);
   installRespawn(ctx);
   installGameMode(ctx);
   installMobs(ctx);
@@ -36,6 +39,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installSpawning(ctx);
   installHarvest(ctx);
   installDigTime(ctx);
+  installDigAnimationCleanup(ctx);
   installPickup(ctx);
   // After crafting: crafting replaces flying-squid's window_click listeners when a player joins.
   installFurnace(ctx);
