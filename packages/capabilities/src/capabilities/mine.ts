@@ -48,6 +48,11 @@ interface Descent {
   readonly start: Vec3;
   readonly trail: Vec3[];
   lowestY: number;
+  /**
+   * The ore's drop held when the step began: a retry counts what the earlier attempts gained (seed 7: the first
+   * attempt took 3 diamonds and timed out on the climb; the retry set out to mine 3 more).
+   */
+  readonly dropsBefore: number;
 }
 const descents = targetMemo<Descent>();
 
@@ -79,18 +84,19 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
   const tried = new Set<string>();
   const startedAt = ctx.now();
   const feet = bot.entity.position.floored();
-  const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y });
-  const dropsBefore = kind ? countItem(bot, ORES[kind].drop) : 0;
+  const drop = kind ? ORES[kind].drop : undefined;
+  const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y, dropsBefore: drop ? countItem(bot, drop) : 0 });
+  // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
+  const enough = () => drop !== undefined && countItem(bot, drop) - descent.dropsBefore >= args.count;
   let facing = 0;
   let aim: Aim | undefined;
   for (let moves = 0; ; moves++) {
     if (ctx.signal.aborted) return ABORTED;
-    if (kind) {
-      const took = await takeOre(ctx, oreIds, ORES[kind].drop, tried, { floors: kind !== 'stone' });
+    if (kind && drop) {
+      if (enough()) return { moves, found: true };
+      const took = await takeOre(ctx, oreIds, drop, tried, { floors: kind !== 'stone' });
       if (typeof took !== 'boolean') return took;
-      // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
-      const gained = countItem(bot, ORES[kind].drop) - dropsBefore;
-      if ((took && args.count === 1) || gained >= args.count) return { moves, found: true };
+      if ((took && args.count === 1) || enough()) return { moves, found: true };
     } else if (bot.entity.position.y <= level) return { moves, found: false };
     if (moves >= args.maxMoves || ctx.now() - startedAt > MINE_BUDGET_MS) {
       const what = kind ? `no ${kind} ore seen` : `still at y ${Math.floor(bot.entity.position.y)}`;
