@@ -119,6 +119,25 @@ describe('mine in a generated world', () => {
     }
   });
 
+  it('stays down when not asked back, and a carried table is placed in the stairs and crafted at: the craft at depth a plan makes with diamonds', async () => {
+    const { bot } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    await give(bot, 'crafting_table', 1);
+    await give(bot, 'stick', 2);
+    await give(bot, 'cobblestone', 3);
+    const start = bot.entity.position.floored();
+    const outcome = await world.step('mine', { target: { depth: start.y - 6 }, returnToSurface: false });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(start.y - 6 + 0.01);
+    const placed = await world.step('place_block', { item: 'crafting_table' });
+    expect(placed.status, JSON.stringify(placed.failure)).toBe('succeeded');
+    const table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table!.id, maxDistance: 4 });
+    expect(table?.position.y).toBeLessThan(start.y - 3);
+    const crafted = await world.step('craft_item', { item: 'stone_pickaxe', count: 1 });
+    expect(crafted.status, JSON.stringify(crafted.failure)).toBe('succeeded');
+    expect(countItem(bot, 'stone_pickaxe')).toBe(2);
+  });
+
   it('with a cave under the next stair on every side, it tunnels level first and then goes on down', async () => {
     const { bot } = world;
     const feet = bot.entity.position.floored();
