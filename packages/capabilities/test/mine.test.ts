@@ -1,3 +1,4 @@
+import type { StepOutcome } from '@sinew/executor-contracts';
 import { give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { Vec3 } from 'vec3';
@@ -92,6 +93,29 @@ describe('mine in a generated world', () => {
     expect(bot.blockAt(table)?.name).toBe('crafting_table');
     expect(countItem(bot, 'crafting_table')).toBe(0);
     expect(bot.entity.position.floored().equals(start)).toBe(true);
+  });
+
+  it('counts the drop from the start of the step: interrupted on its climb after the coal and resumed, it climbs on and takes no more', async () => {
+    const { bot, executor } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    const start = bot.entity.position.clone();
+    let interrupted: Promise<StepOutcome[]> | undefined;
+    // The coal is in: a safety step takes the body for a chat line, then the mine's next attempt resumes.
+    const onCollect = () => {
+      if (interrupted || countItem(bot, 'coal') < 1) return;
+      interrupted = executor.preempt([{ stepId: 'say', type: 'chat', args: { message: 'coal in hand' } }], { reason: 'test: between two attempts' });
+    };
+    bot.inventory.on('updateSlot', onCollect);
+    try {
+      const outcome = await world.step('mine', { target: { ore: 'coal_ore' }, returnToSurface: true });
+      expect(interrupted, 'the step was interrupted once it held the coal').toBeDefined();
+      expect((await interrupted!).map((o) => o.status)).toEqual(['succeeded']);
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(countItem(bot, 'coal')).toBe(1);
+      expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
+    } finally {
+      bot.inventory.off('updateSlot', onCollect);
+    }
   });
 
   it('climbs back up stairs that lost a step on the way (digging and towering where walking has no path)', async () => {
