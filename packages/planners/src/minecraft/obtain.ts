@@ -58,7 +58,7 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
     methods.push({
       name: 'obtain.deep',
       task: 'obtain',
-      description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
+      description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down, and back up unless the craft is made down there)',
       expand(state, args) {
         const source = sourceFor(book, context, 'mine', state, args);
         if (!source) return undefined;
