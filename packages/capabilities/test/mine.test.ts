@@ -1,3 +1,4 @@
+import type { StepOutcome } from '@sinew/executor-contracts';
 import { give, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { Vec3 } from 'vec3';
@@ -94,6 +95,30 @@ describe('mine in a generated world', () => {
     expect(bot.entity.position.floored().equals(start)).toBe(true);
   });
 
+  it('counts the drop from the start of the step: interrupted on its climb after the coal and resumed, it climbs on and takes no more', async () => {
+    const { bot, executor } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    const start = bot.entity.position.clone();
+    const coal = countItem(bot, 'coal');
+    let interrupted: Promise<StepOutcome[]> | undefined;
+    // The coal is in: a safety step takes the body for a chat line, then the mine's next attempt resumes.
+    const onCollect = () => {
+      if (interrupted || countItem(bot, 'coal') <= coal) return;
+      interrupted = executor.preempt([{ stepId: 'say', type: 'chat', args: { message: 'coal in hand' } }], { reason: 'test: between two attempts' });
+    };
+    bot.inventory.on('updateSlot', onCollect);
+    try {
+      const outcome = await world.step('mine', { target: { ore: 'coal_ore' }, returnToSurface: true });
+      expect(interrupted, 'the step was interrupted once it held the coal').toBeDefined();
+      expect((await interrupted!).map((o) => o.status)).toEqual(['succeeded']);
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(countItem(bot, 'coal')).toBe(coal + 1);
+      expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
+    } finally {
+      bot.inventory.off('updateSlot', onCollect);
+    }
+  });
+
   it('climbs back up stairs that lost a step on the way (digging and towering where walking has no path)', async () => {
     const { bot } = world;
     const start = bot.entity.position.floored();
@@ -117,6 +142,26 @@ describe('mine in a generated world', () => {
     } finally {
       bot.off('move', onMove);
     }
+  });
+
+  it('stays down when not asked back, and a carried table is placed in the stairs and crafted at: the craft at depth a plan makes with diamonds', async () => {
+    const { bot } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    await give(bot, 'crafting_table', 1);
+    await give(bot, 'stick', 2);
+    await give(bot, 'cobblestone', 3);
+    const pickaxes = countItem(bot, 'stone_pickaxe');
+    const start = bot.entity.position.floored();
+    const outcome = await world.step('mine', { target: { depth: start.y - 6 }, returnToSurface: false });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.entity.position.y).toBeLessThanOrEqual(start.y - 6 + 0.01);
+    const placed = await world.step('place_block', { item: 'crafting_table' });
+    expect(placed.status, JSON.stringify(placed.failure)).toBe('succeeded');
+    const table = bot.findBlock({ matching: bot.registry.blocksByName.crafting_table!.id, maxDistance: 4 });
+    expect(table?.position.y).toBeLessThan(start.y - 3);
+    const crafted = await world.step('craft_item', { item: 'stone_pickaxe', count: 1 });
+    expect(crafted.status, JSON.stringify(crafted.failure)).toBe('succeeded');
+    expect(countItem(bot, 'stone_pickaxe')).toBe(pickaxes + 1);
   });
 
   it('with a cave under the next stair on every side, it tunnels level first and then goes on down', async () => {

@@ -48,6 +48,11 @@ interface Descent {
   readonly start: Vec3;
   readonly trail: Vec3[];
   lowestY: number;
+  /**
+   * The ore's drop held when the step began: a retry counts what the earlier attempts gained (seed 7: the first
+   * attempt took 3 diamonds and timed out on the climb; the retry set out to mine 3 more).
+   */
+  readonly dropsBefore: number;
 }
 const descents = targetMemo<Descent>();
 
@@ -70,6 +75,12 @@ function mineEffects(target: MineArgs['target'] | { placeholder: string }, count
   return effects;
 }
 
+/** How many of the ore's drops the step still lacks, counted from its start (0 without an ore). */
+function shortOf(bot: SinewBot, args: MineArgs, descent: Descent): number {
+  const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
+  return kind ? Math.max(0, args.count - (countItem(bot, ORES[kind].drop) - descent.dropsBefore)) : 0;
+}
+
 /** Stairs down to the target level, then tunnels along it, taking the ore when the walls show one. */
 async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { moves: number; found: boolean }> {
   const bot = ctx.body;
@@ -79,18 +90,21 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
   const tried = new Set<string>();
   const startedAt = ctx.now();
   const feet = bot.entity.position.floored();
-  const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y });
-  const dropsBefore = kind ? countItem(bot, ORES[kind].drop) : 0;
+  const drop = kind ? ORES[kind].drop : undefined;
+  const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y, dropsBefore: drop ? countItem(bot, drop) : 0 });
+  // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
+  const enough = () => drop !== undefined && shortOf(bot, args, descent) === 0;
+  // Back where the step started (a retry after the climb): the old trail no longer leads back from the new stairs.
+  if (descent.trail.length > 1 && feet.equals(descent.start)) descent.trail.splice(1);
   let facing = 0;
   let aim: Aim | undefined;
   for (let moves = 0; ; moves++) {
     if (ctx.signal.aborted) return ABORTED;
-    if (kind) {
-      const took = await takeOre(ctx, oreIds, ORES[kind].drop, tried, { floors: kind !== 'stone' });
+    if (kind && drop) {
+      if (enough()) return { moves, found: true };
+      const took = await takeOre(ctx, oreIds, drop, tried, { floors: kind !== 'stone' });
       if (typeof took !== 'boolean') return took;
-      // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
-      const gained = countItem(bot, ORES[kind].drop) - dropsBefore;
-      if ((took && args.count === 1) || gained >= args.count) return { moves, found: true };
+      if ((took && args.count === 1) || enough()) return { moves, found: true };
     } else if (bot.entity.position.y <= level) return { moves, found: false };
     if (moves >= args.maxMoves || ctx.now() - startedAt > MINE_BUDGET_MS) {
       const what = kind ? `no ${kind} ore seen` : `still at y ${Math.floor(bot.entity.position.y)}`;
@@ -138,6 +152,9 @@ export const mine = defineBotCapability({
     if (args.returnToSurface) {
       const failure = await climbBack(ctx, descent.trail, descent.start);
       if (failure) return failure;
+      // The climb towers on cobblestone it carries: mining stone, it may spend what it came for (seed 9: 35 → 33).
+      const short = shortOf(ctx.body, args, descent);
+      if (short > 0) return fail.effectsUnmet(`${short} ${ORES[oreKind(args.target.ore!)!].drop} short after the climb (spent as scaffolding): mining again`, { retryable: true });
     }
     return { ok: true, observables: { moves: result.moves, lowestY: descent.lowestY } };
   },
@@ -146,8 +163,10 @@ export const mine = defineBotCapability({
     const effects = mineEffects(args.target, args.count);
     if (kind) {
       const drop = ORES[kind].drop;
-      const gained = (post.inventory[drop] ?? 0) - (pre.inventory[drop] ?? 0);
-      return gained >= args.count ? accepted : effectsUnmet(effects, `${drop} did not rise (${pre.inventory[drop] ?? 0} → ${post.inventory[drop] ?? 0})`);
+      // Since the step began, as the runner counts (a retry's own pre would miss what the first attempt took).
+      const before = descents.get(args)?.dropsBefore ?? pre.inventory[drop] ?? 0;
+      const gained = (post.inventory[drop] ?? 0) - before;
+      return gained >= args.count ? accepted : effectsUnmet(effects, `${drop} did not rise by ${args.count} (${before} → ${post.inventory[drop] ?? 0})`);
     }
     const depth = args.target.depth!;
     // Back at the surface, the depth reached is what the step recorded on the way; else where the feet are.

@@ -31,6 +31,11 @@ export function toolFirst(state: PlannerWorld, tools: readonly string[]): HtnTas
   return [{ task: 'obtain', args: { item: tool, count: 1 } }, ...(state.heldItem === tool ? [] : [{ task: 'equip', args: { item: tool, destination: 'hand' } }])];
 }
 
+/** The tasks that pass the test, and those that do not. */
+function partition(tasks: readonly HtnTask[], test: (task: HtnTask) => boolean): [HtnTask[], HtnTask[]] {
+  return [tasks.filter(test), tasks.filter((task) => !test(task))];
+}
+
 /**
  * How far a planned search may go. The spiral searches nearest ground first, so a wide bound only matters when the
  * near ground has none (sugar cane grows by water only; 64 blocks held none on seed 26); its time budget bounds it.
@@ -53,12 +58,17 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
     methods.push({
       name: 'obtain.deep',
       task: 'obtain',
-      description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down and back)',
+      description: 'mine an ore below ground with the right pickaxe tier (the mine capability digs down, and back up unless the craft is made down there)',
       expand(state, args) {
         const source = sourceFor(book, context, 'mine', state, args);
+        if (!source) return undefined;
         // What is mined is crafted or smelted at the table and furnace up there (the plan placed them where it stood,
-        // and there are no logs below to make new ones): back up the stairs after.
-        return source && [...toolFirst(state, source.tools), { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), returnToSurface: true } }];
+        // and there are no logs below to make new ones): back up the stairs after — unless the craft that wants it
+        // is made down there (`atDepth`, see craftAtDepth): then a table is carried, got after the pickaxe (whose
+        // own crafts would place a table held before it).
+        const [getTool = [], equip = []] = partition(toolFirst(state, source.tools), (task) => task.task === 'obtain');
+        const carry = args.atDepth === true ? [{ task: 'obtain', args: { item: 'crafting_table', count: 1 } }] : [];
+        return [...getTool, ...carry, ...equip, { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), returnToSurface: args.atDepth !== true } }];
       },
     });
   }

@@ -141,6 +141,9 @@ export function minecraftOperators(book: RecipeBook, context: SourceContext = so
   ];
 }
 
+/** How far below its start a mine that does not climb back leaves the body, as the simulated world counts it. */
+const MINED_BELOW = 64;
+
 /** The verbs of generated worlds (explore, mine, hunt, shear) on the simulated world. */
 function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
   const ore = (args: Args): string | undefined => {
@@ -163,6 +166,8 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
         const block = ore(args)!;
         if (!hasTool(state, book.harvestTools(block))) return false;
         add(state, book.dropOf(block), num(args, 'count', 1));
+        // Left down there: every station the plan placed is out of reach from now on.
+        if (args.returnToSurface === false) state.position = { ...state.position, y: state.position.y - MINED_BELOW };
         return true;
       },
       effects: (args) => [formatPredicate(pred.gained(book.dropOf(ore(args)!), num(args, 'count', 1)))],

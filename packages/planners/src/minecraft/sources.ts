@@ -16,6 +16,11 @@ export interface WorldSources {
   readonly mobs?: readonly string[];
   /** Blocks under every spot (stone, dirt): `gather` finds them from anywhere, so nobody explores for them. */
   readonly everywhere?: readonly string[];
+  /**
+   * Underground blocks a hundred stairs or more below the surface (deepslate levels): a craft that needs them is made
+   * down there, with a table carried along, rather than after the climb back (~3 minutes from y −50).
+   */
+  readonly deep?: readonly string[];
 }
 
 /**
@@ -36,6 +41,7 @@ export const OVERWORLD: WorldSources = {
   ],
   mobs: ['sheep', 'cow', 'pig', 'chicken'],
   everywhere: ['stone', 'dirt', 'grass_block'],
+  deep: ['diamond_ore', 'redstone_ore', 'deepslate_*_ore'],
 };
 
 /** The verbs a body has always had for items (the standard set before explore, mine, shear and hunt). */
@@ -74,7 +80,18 @@ export function sourceContext(options: { readonly world?: WorldSources; readonly
 }
 
 const listed = (names: readonly string[] | undefined, block: string): boolean =>
-  (names ?? []).some((name) => name === block || (name.startsWith('*') && block.endsWith(name.slice(1))));
+  (names ?? []).some((name) => name === block || wildcard(name, block));
+/** `*_log` matches by suffix, `deepslate_*_ore` by prefix and suffix. */
+function wildcard(name: string, block: string): boolean {
+  const star = name.indexOf('*');
+  return star >= 0 && block.length >= name.length - 1 && block.startsWith(name.slice(0, star)) && block.endsWith(name.slice(star + 1));
+}
+
+/** Whether the item is mined from a block the world lists as deep (`WorldSources.deep`). */
+export function minedDeep(book: RecipeBook, item: string, context: SourceContext): boolean {
+  const source = itemSources(book, item, context)[0];
+  return source?.verb === 'mine' && listed(context.world.deep, source.block);
+}
 
 /** The block of `world` that drops `item` when dug (the one named like the item first), surface before underground. */
 export function gatherBlock(book: RecipeBook, item: string, world: WorldSources): string | undefined {

@@ -96,15 +96,33 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
     }
   });
 
-  it('a diamond pickaxe from nothing: cobblestone is mined (no bare stone to walk to), and every mine climbs back to the table and furnace it left', () => {
+  it('a diamond pickaxe from nothing: cobblestone is mined (no bare stone to walk to), every shallow mine climbs back to the table and furnace it left, the diamond mine stays down with a table carried', () => {
     const plan = htn()('diamond_pickaxe', 1);
     const list = steps(plan);
     expect(inOrder(list, ['craft_item:wooden_pickaxe', 'mine:stone', 'craft_item:stone_pickaxe', 'mine:iron_ore', 'craft_item:iron_pickaxe', 'mine:diamond_ore', 'craft_item:diamond_pickaxe']), list.join(' ')).toBe(true);
     expect(list.filter((step) => step.startsWith('gather:stone'))).toEqual([]);
-    const mines = plan.ok ? plan.plan.steps.filter((step) => step.type === 'mine') : [];
+    const all = plan.ok ? plan.plan.steps : [];
+    const mines = all.filter((step) => step.type === 'mine');
     expect(mines.length).toBeGreaterThanOrEqual(3);
-    for (const step of mines) expect(step.args).toMatchObject({ returnToSurface: true });
+    for (const step of mines.slice(0, -1)) expect(step.args).toMatchObject({ returnToSurface: true });
+    expect(mines.at(-1)!.args).toMatchObject({ target: { ore: 'diamond_ore' }, returnToSurface: false });
+    // Two tables in all: the one placed at the surface, and the one carried down (crafted before the diamond mine).
+    const tables = all.filter((step) => step.type === 'craft_item' && (step.args as { item: string }).item === 'crafting_table');
+    expect(tables).toHaveLength(2);
+    expect(all.indexOf(tables[1]!)).toBeLessThan(all.indexOf(mines.at(-1)!));
+    // The sticks and the table are made up there, where the planks are: only the table placed and the craft after the mine.
+    expect(list.slice(list.indexOf('mine:diamond_ore') + 1)).toEqual(['place_block:crafting_table', 'craft_item:diamond_pickaxe']);
     expect(parses(plan)).toBe(true);
+  });
+
+  it('a craft from shallow ores climbs back to the table (an iron pickaxe), and one holding its table and diamonds already needs no mine', () => {
+    const iron = htn()('iron_pickaxe', 1);
+    const ironMines = iron.ok ? iron.plan.steps.filter((step) => step.type === 'mine') : [];
+    expect(ironMines.length).toBeGreaterThanOrEqual(2);
+    for (const step of ironMines) expect(step.args).toMatchObject({ returnToSurface: true });
+    expect(steps(htn()('diamond_pickaxe', 1, { diamond: 3, stick: 2, crafting_table: 1 }))).toEqual(['place_block:crafting_table', 'craft_item:diamond_pickaxe']);
+    // Only the diamonds are short: the held table is carried, the held sticks kept.
+    expect(steps(htn()('diamond_pickaxe', 1, { diamond: 1, stick: 2, crafting_table: 1, iron_pickaxe: 1 }))).toEqual(['equip:iron_pickaxe', 'mine:diamond_ore', 'place_block:crafting_table', 'craft_item:diamond_pickaxe']);
   });
 
   it('wool: shears from smelted iron, then find a sheep and shear it', () => {
