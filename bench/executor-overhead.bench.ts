@@ -6,10 +6,10 @@
 // rounds (user + system, every thread of the process: its GC and JIT threads count): on this shared 2-core machine the wall
 // figure of the same rounds moved 3–41 µs with the load of other processes, the CPU figure stays within ±20 % of its
 // median. Both are printed with their min–max. (A full collection before each round made the rounds 4–5× slower:
-// V8 shrinks the young generation after one, and every step's objects are then copied out of it.)
+// The engine (v8) shrinks the young generation after one, and every step's objects are then copied out of it.)
 // The plan's steps are built once and shared by every round (each round's plan has its own planId, so its own
 // idempotency keys): a round pays for what the executor allocates and keeps, not for the bench's input in the young generation.
-// Also: the bytes the pipeline allocates per step (V8's sampling heap profiler, collected objects included: a figure
+// Also: the bytes the pipeline allocates per step (node:inspector's sampling heap profiler, collected objects included: a figure
 // the load of other processes does not move, 3,654 B before issue 25's item 3); the per-attempt body view (issue 12: attribution without async hooks) — making a view and
 // calling through it vs calling the instrumented body directly.
 import { Session } from 'node:inspector/promises';
@@ -79,7 +79,7 @@ await compare({
 record({ figure: 'executor pipeline CPU per step (same rounds)', unit: 'µs', values: pipelineCpu, target: { value: 3 } });
 await compare({ figure: 'body view per attempt (vs a call on the body)', unit: 'µs', run: viewCost, baseline: bodyCost, digits: 3 });
 
-/** Bytes allocated per step over `rounds` pipeline rounds, by V8's sampling heap profiler (one sample per 64 B on average; objects already collected are counted too). */
+/** Bytes allocated per step over `rounds` pipeline rounds, by node:inspector's sampling heap profiler (one sample per 64 B on average; objects already collected are counted too). */
 async function allocatedPerStep(rounds: number): Promise<number> {
   const session = new Session();
   session.connect();
