@@ -121,12 +121,22 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     bot.on('path_reset', onReset);
     bot.pathfinder.setMovements(new Movements(bot));
     bot.pathfinder.setGoal(new goals.GoalBlock(corridor.goal.x, corridor.goal.y, corridor.goal.z));
+    // Sampled on every physics tick (the bot moves only on those), within 600 of them (30 s of the bot's time): a
+    // loaded machine stretches wall time, and 100 ms wall-clock samples over a 30 s wall budget saw 2 reversals.
+    let ticks = 0;
+    const onTick = (): void => {
+      ticks++;
+      counter.sample(bot.entity.position.x);
+    };
+    bot.on('physicsTick', onTick);
     try {
-      // About one reversal a second on an idle machine; a loaded one thinks slower.
-      for (let i = 0; i < 300 && counter.reversals() < 4; i++) {
-        counter.sample(bot.entity.position.x);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (counter.reversals() >= 4 || ticks >= 600) resolve();
+          else setTimeout(check, 50);
+        };
+        check();
+      });
       expect(counter.reversals()).toBeGreaterThanOrEqual(4);
       expect(corridor.swings()).toBeGreaterThanOrEqual(4);
       expect(replans).toBeGreaterThanOrEqual(3);
@@ -135,6 +145,7 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     } finally {
       bot.pathfinder.setGoal(null);
       bot.off('path_reset', onReset);
+      bot.off('physicsTick', onTick);
       corridor.stop();
     }
   });
