@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
@@ -22,9 +21,9 @@ const CONFIRM_WINDOW_MS = 500;
  * whose finish was sent and whose block is still there awaits the server: 0 left (a step preempted then finds the
  * block gone on resume and fails its guard), for at most CONFIRM_WINDOW_MS.
  */
-function digRemainingMs(bot: Bot): number | undefined {
+function digRemainingMs(bot: Bot, clock: () => number): number | undefined {
   const block = bot.targetDigBlock;
-  const now = performance.now();
+  const now = clock();
   let seen = digsSeen.get(bot);
   if (!block) {
     if (!seen) return undefined;
@@ -39,8 +38,11 @@ function digRemainingMs(bot: Bot): number | undefined {
   return Math.max(0, bot.digTime(block) - (now - seen.at));
 }
 
-/** Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned). */
-export function bodySignals(bot: Bot): BodySignals | undefined {
+/**
+ * Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned); `now` (ms) times the
+ * dig under way — the modes' own clock, so `digRemainingMs` and the modes' deadlines run on one time source.
+ */
+export function bodySignals(bot: Bot, now: () => number = Date.now): BodySignals | undefined {
   const entity = bot.entity;
   if (!entity?.position) return undefined;
   const at = (dy: number) => bot.blockAt(entity.position.offset(0, dy, 0))?.name;
@@ -60,7 +62,7 @@ export function bodySignals(bot: Bot): BodySignals | undefined {
     falling: !entity.onGround && entity.velocity.y < FALL_SPEED && feet !== 'water',
     hasFood: items.some((item) => bot.registry.foodsByName[item.name] !== undefined),
     scaffoldBlocks: items.filter((item) => SCAFFOLD.has(item.name)).reduce((sum, item) => sum + item.count, 0),
-    digRemainingMs: digRemainingMs(bot),
+    digRemainingMs: digRemainingMs(bot, now),
   };
 }
 
@@ -92,8 +94,9 @@ export function attachModes(bot: Bot, options: AttachModesOptions): AttachedMode
       options.onEvent?.(event);
     },
   });
+  const now = options.now ?? Date.now;
   const read = () => {
-    const signals = bodySignals(bot);
+    const signals = bodySignals(bot, now);
     if (signals) modes.body(signals);
   };
   // forcedMove: a teleport into lava is seen before the next physics tick
