@@ -7,11 +7,12 @@ import { createLightReader, skyDarken, type LightReader } from './light.js';
 import { spawnMobEntity } from './mobs.js';
 
 /**
- * Nightfall (13 000) and dawn (23 000). Hostile spawning itself follows the light, not the clock: on open ground the
- * sky is dark enough from 13 188 to 22 812 (see `skyDarken`), in a cave at any hour.
+ * The night of vanilla's monsters in the open (clear weather): from 13 188 to 22 812 the sky is darkened by at least 8
+ * of 15 (`skyDarken`), so the brightness left (≤ 7) can pass the spawn test. Spawning itself follows the light, not
+ * the clock: in a cave it goes on at any hour, under torches never.
  */
-export const NIGHT_START = 13_000;
-export const NIGHT_END = 23_000;
+export const NIGHT_START = 13_188;
+export const NIGHT_END = 22_813;
 /** Vanilla 1.20.4 (`NaturalSpawner`, `Mob.checkDespawn`): no spawn within 24 blocks of a player or of the world spawn… */
 const VANILLA_MIN_DISTANCE = 24;
 /** …a hostile beyond 128 blocks of every player vanishes; beyond 32, after 600 idle ticks, 1 in 800 per tick. */
