@@ -67,6 +67,14 @@ describe('reach: can a walking mob get to the bot', () => {
     expect(reach(w.blocked, { x: 2.5, y: -6, z: 0.5 }, { x: 0.5, y: 0, z: 0.5 })).toBe('reachable');
   });
 
+  it('is cheap on open ground: a zombie 14 blocks off is found reaching the bot after reading a few hundred blocks', () => {
+    const w = world(64);
+    let reads = 0;
+    const counted = (x: number, y: number, z: number) => ((reads += 1), w.blocked(x, y, z));
+    expect(reach(counted, { x: 14.5, y: 0, z: -3.5 }, { x: 0.5, y: 0, z: 0.5 })).toBe('reachable');
+    expect(reads).toBeLessThan(400);
+  });
+
   it('both searches out of budget is unknown (the caller treats it as reachable), never a guess of unreachable', () => {
     const w = world(100);
     w.wall(0, -100, 100, 3);

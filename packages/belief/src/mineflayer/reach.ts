@@ -21,20 +21,28 @@ const SIDES = [
 ] as const;
 
 /**
- * Can a walking mob at `from` reach melee range of `to`? Two bounded breadth-first searches over standing cells (two
- * free blocks over a blocked one; a step up one block with head room, or a fall of at most 3): one forward from the
- * mob, one backward from the target. Whichever runs out of cells before `maxNodes` settles it — a target walled in,
- * or a mob in a closed cave, is `unreachable` in a few dozen steps even when the other side is an open field; both
- * budgets spent is `unknown` (treat it as reachable).
+ * Can a walking mob at `from` reach melee range of `to`? Two bounded best-first searches (nearest to the other end
+ * first) over standing cells (two free blocks over a blocked one; a step up one block with head room, or a fall of at
+ * most 3): one forward from the mob, one backward from the target. On open ground the first walks straight there;
+ * whichever runs out of cells before `maxNodes` settles it — a target walled in, or a mob in a closed cave, is
+ * `unreachable` in a few dozen cells even when the other side is an open field; both budgets spent is `unknown`
+ * (treat it as reachable). Each block is read once per call.
  */
-export function reach(blocked: Blocked, from: Cell, to: Cell, maxNodes = 400): Reach {
+export function reach(blockedAt: Blocked, from: Cell, to: Cell, maxNodes = 400): Reach {
+  const known = new Map<string, boolean>();
+  const blocked: Blocked = (x, y, z) => {
+    const key = `${x},${y},${z}`;
+    let value = known.get(key);
+    if (value === undefined) known.set(key, (value = blockedAt(x, y, z)));
+    return value;
+  };
   const start = settle(blocked, from);
   const goal = settle(blocked, to);
   if (!start || !goal) return 'unknown';
   const near = (c: Cell, target: Cell) => Math.max(Math.abs(c.x - target.x), Math.abs(c.z - target.z)) <= 1 && Math.abs(c.y - target.y) <= 1;
-  const forward = search(blocked, start, (c) => near(c, goal), maxNodes, false);
+  const forward = search(blocked, start, goal, (c) => near(c, goal), maxNodes, false);
   if (forward !== 'unknown') return forward;
-  return search(blocked, goal, (c) => near(c, start), maxNodes, true);
+  return search(blocked, goal, start, (c) => near(c, start), maxNodes, true);
 }
 
 /** The standing cell at or up to 3 below a position (a mob in the air lands), or one up if the position is in a block. */
@@ -60,12 +68,20 @@ function canMove(blocked: Blocked, a: Cell, b: Cell): boolean {
   return false;
 }
 
-function search(blocked: Blocked, start: Cell, done: (c: Cell) => boolean, maxNodes: number, backward: boolean): Reach {
+function search(blocked: Blocked, start: Cell, target: Cell, done: (c: Cell) => boolean, maxNodes: number, backward: boolean): Reach {
   const key = (c: Cell) => `${c.x},${c.y},${c.z}`;
   const seen = new Set<string>([key(start)]);
-  const queue: Cell[] = [start];
-  for (let head = 0; head < queue.length; head += 1) {
-    const cell = queue[head]!;
+  // a bucket queue on the distance left (taxicab): the open cell nearest to the target comes out first
+  const buckets: Cell[][] = [];
+  const left = (c: Cell) => Math.abs(c.x - target.x) + Math.abs(c.y - target.y) + Math.abs(c.z - target.z);
+  const push = (c: Cell) => (buckets[left(c)] ??= []).push(c);
+  push(start);
+  for (let h = 0; h < buckets.length; ) {
+    const cell = buckets[h]?.pop();
+    if (!cell) {
+      h += 1;
+      continue;
+    }
     if (done(cell)) return 'reachable';
     if (seen.size >= maxNodes) return 'unknown';
     for (const [dx, dz] of SIDES) {
@@ -75,7 +91,8 @@ function search(blocked: Blocked, start: Cell, done: (c: Cell) => boolean, maxNo
         if (!standing(blocked, x, y, z) || seen.has(key(next))) continue;
         if (!(backward ? canMove(blocked, next, cell) : canMove(blocked, cell, next))) continue;
         seen.add(key(next));
-        queue.push(next);
+        push(next);
+        h = Math.min(h, left(next));
       }
     }
   }
