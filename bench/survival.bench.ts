@@ -46,15 +46,26 @@ interface Row {
   /** Seconds the plan's steps spent interrupted (preempted until resumed), and logs held when the condition ended. */
   readonly interruptedSeconds: number;
   readonly logs: number;
+  /** Per death: the last fast path, the modes engaged, the zombies close by. */
+  readonly deathCauses: readonly string[];
   /** Hostile sightings the reach check left out (near, but unable to walk to the bot), of those checked. */
   readonly unreachable: string;
 }
 
-function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; stop(): void } {
+function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; lastPreempt(): string; stop(): void } {
   const belief = attachBelief(bot);
-  const modes = attachModes(bot, { preemptor: executor, belief, ...(profile ? { profile } : {}) });
+  let last = 'none';
+  const modes = attachModes(bot, { preemptor: executor, belief, ...(profile ? { profile } : {}), onEvent: (e) => void (e.type === 'preempt' && (last = `${e.mode}:${e.step.type}`)) });
   belief.start();
-  return { modes, stop: () => (modes.detach(), belief.stop()) };
+  return { modes, lastPreempt: () => last, stop: () => (modes.detach(), belief.stop()) };
+}
+
+/** What the bot was doing when it died: the last fast path, the modes engaged, the zombies within 4 blocks. */
+function deathCause(bot: SinewBot, attached: ReturnType<typeof withModes> | undefined): string {
+  const near = Object.values(bot.entities).filter((e) => e.name === 'zombie' && e.position.distanceTo(bot.entity.position) < 4).length;
+  if (!attached) return `${near} zombies within 4`;
+  const { active, controller } = attached.modes.status();
+  return `last ${attached.lastPreempt()}${controller ? ` (running)` : ''}, engaged [${active.join(' ')}], ${near} zombies within 4`;
 }
 
 /** One condition: fresh world at nightfall with spawning, the gather-and-craft plan until it ends or the game time is up. */
@@ -67,7 +78,8 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   const executor = createExecutor({ registry: createStandardRegistry(), body: bot, policy: { maxResumes: 50 } });
   const attached = profile === 'off' ? undefined : withModes(bot, executor, profile);
   let deaths = 0;
-  const onDeath = () => void (deaths += 1);
+  const causes: string[] = [];
+  const onDeath = () => void ((deaths += 1), causes.push(deathCause(bot, attached)));
   bot.on('death', onDeath);
   await applyScenario(server, 'hostile_swarm_at_nightfall', { count: 5, kinds: ['zombie'], seed: 7, ...SPAWN_RING, ...NIGHT_TIME });
   const startedAt = Date.now();
@@ -112,7 +124,7 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
   const ended = outcome?.failure ? `${outcome.failure.code} at ${outcome.failedStepId ?? '?'}: ${outcome.failure.reason}` : '';
   await setHostileSpawning(server, false);
   await executor.close();
-  return { condition, deaths, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts, interrupted, ended, interruptedSeconds: Number((interruptedMs / 1000).toFixed(1)), logs, unreachable: reach ? `${reach.unreachable} of ${reach.checked}` : '—' };
+  return { condition, deaths, deathCauses: causes, lowHealthSeconds: Number(low.toFixed(1)), planStatus: outcome ? `${outcome.status}${outcome.failure ? ` (${outcome.failure.code})` : ''}` : 'unfinished', planSeconds, preempts, interrupted, ended, interruptedSeconds: Number((interruptedMs / 1000).toFixed(1)), logs, unreachable: reach ? `${reach.unreachable} of ${reach.checked}` : '—' };
 }
 
 /** One reaction trial: `onset` puts the body in danger and returns when the client has the packet; → ms to the first actuator. */
@@ -194,6 +206,7 @@ async function main(): Promise<void> {
     for (const r of rows) {
       const causes = Object.entries(r.interrupted).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`);
       console.log(`  ${r.condition}: ${r.logs} oak logs held at the end; near hostiles out of reach ${r.unreachable}; plan steps interrupted for ${r.interruptedSeconds} s: ${causes.join(', ') || 'never'}${r.ended ? `; ended ${r.ended}` : ''}`);
+      for (const cause of r.deathCauses) console.log(`    died: ${cause}`);
     }
     // issue 27 item 2's target with the modes on: the plan completes (its time within the bound), deaths ≤ 1
     for (const r of rows.filter((row) => row.condition.startsWith('modes on'))) {
