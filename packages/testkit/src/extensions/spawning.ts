@@ -27,7 +27,7 @@ const VERTICAL_REACH = 24;
 /** The overworld's lowest block (1.18+). */
 const WORLD_BOTTOM = -64;
 
-/** The fields of night-time hostile spawning, each with a test-friendly default (presets build on them). */
+/** The fields of hostile spawning, vanilla by default; a test may bring them nearer or faster (presets build on them). */
 export const HostileSpawningFields = z
   .object({
     /** Kinds drawn in turn at random; each uses the testkit's chase-and-melee AI. */
