@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, teleport, type TestServer } from '../src/index.js';
+import { connectBot, fill, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, teleport, type TestServer } from '../src/index.js';
 import { waitFor, watchHurts } from './helpers.js';
 
 describe('mobs with a chase-and-melee AI', () => {
@@ -62,6 +62,25 @@ describe('mobs with a chase-and-melee AI', () => {
       expect(watch.hurts('target')).toEqual([]);
       expect(server.serv!.getPlayer('target')!.health).toBe(20);
       expect(far.entity!.position.distanceTo(server.serv!.getPlayer('target')!.position)).toBeGreaterThan(29);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('a zombie in a closed tunnel under the bot never sees it and stays; with the bot in the tunnel it comes (line of sight, as vanilla)', async () => {
+    // a tunnel two high just above the bedrock, under the grass, from under the bot to 12 blocks east
+    const floor = GROUND_Y - 2;
+    await fill(server, { x: 0, y: floor, z: 0 }, { x: 12, y: floor + 1, z: 0 }, 'air');
+    const watch = watchHurts(server, ['target']);
+    try {
+      const zombie = await spawnMob(server, 'zombie', { x: 10.5, y: floor, z: 0.5 });
+      await watch.until(() => false, 80);
+      // within its 16-block follow range the whole time, the grass between: it never took the bot as its target
+      expect(zombie.entity!.position.x).toBe(10.5);
+      expect(watch.hurts('target')).toEqual([]);
+      // the control: the same zombie once the bot stands at the tunnel's west end, in view
+      await teleport(bot, { x: 0.5, y: floor, z: 0.5 });
+      expect(await watch.until(() => zombie.entity!.position.x < 5, 200)).toBe(true);
     } finally {
       watch.stop();
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, reset, setHostileSpawning, setTime, startServer, type TestServer } from '../src/index.js';
+import { Vec3 } from 'vec3';
+import { connectBot, fill, GROUND_Y, reset, setBlock, setHostileSpawning, setTime, startServer, type TestServer } from '../src/index.js';
 import { watchHurts } from './helpers.js';
 
 const hostiles = (bot: Bot) => Object.values(bot.entities).filter((e) => e.type === 'hostile');
@@ -26,17 +27,21 @@ describe('night-time hostile spawning', () => {
     firstSeen.clear();
   });
 
-  it('spawns nothing by day; at night zombies and skeletons appear 8-12 blocks away, never more than the cap, and attack', async () => {
+  it('spawns nothing on open ground by day nor at dusk; at midnight zombies and skeletons appear 8-12 blocks away, never more than the cap, and attack', async () => {
     const watch = watchHurts(server, ['camper']);
     try {
-      // Positive control for the night: same server, same spawner, by day.
+      // Positive controls for the night: same server, same spawner, by day and at dusk (the sky is still too bright:
+      // darkened by 6 of 15 at 13 000, and vanilla spawns in the open only once the brightness left is ≤ 7).
       await setTime(server, 6_000, { daylightCycle: false });
       expect(bot.time.timeOfDay).toBe(6_000);
       await watch.until(() => false, 40);
       expect(hostiles(bot)).toEqual([]);
-
       await setTime(server, 13_000, { daylightCycle: false });
-      expect(bot.time.timeOfDay).toBe(13_000);
+      await watch.until(() => false, 60);
+      expect(hostiles(bot)).toEqual([]);
+
+      await setTime(server, 18_000, { daylightCycle: false });
+      expect(bot.time.timeOfDay).toBe(18_000);
       expect(await watch.until(() => hostiles(bot).length >= 3, 100)).toBe(true);
       // The cap holds while the spawner keeps trying every 5 ticks.
       await watch.until(() => false, 30);
@@ -68,9 +73,74 @@ describe('night-time hostile spawning', () => {
     }
   });
 
+  it('by default spawns as vanilla does: more than 24 blocks from the player and the world spawn; a zombie still comes (follow range 35)', async () => {
+    const watch = watchHurts(server, ['camper']);
+    try {
+      await setTime(server, 18_000, { daylightCycle: false });
+      setHostileSpawning(server, { cap: 2, intervalTicks: 5, kinds: ['zombie'], seed: 3 });
+      expect(await watch.until(() => hostiles(bot).length === 2, 200)).toBe(true);
+      expect(firstSeen.size).toBe(2);
+      for (const distance of firstSeen.values()) {
+        expect(distance).toBeGreaterThan(24);
+        expect(distance).toBeLessThanOrEqual(32 + 1.5);
+      }
+      // beyond the testkit's old 16-block notice and within vanilla's 35 for a zombie: it walks to the bot
+      expect(await watch.until(() => hostiles(bot).some((e) => e.position.distanceTo(bot.entity.position) < 8), 400)).toBe(true);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('light decides, not the hour: under a wide roof hostiles spawn by day; torches under it keep them away', async () => {
+    const watch = watchHurts(server, ['camper']);
+    const base = bot.entity.position.floored();
+    const torches: Vec3[] = [];
+    for (let dx = -15; dx <= 15; dx += 5) for (let dz = -15; dz <= 15; dz += 5) if (dx !== 0 || dz !== 0) torches.push(base.offset(dx, 0, dz));
+    try {
+      await setTime(server, 6_000, { daylightCycle: false });
+      // sky light reaches 15 blocks in under a roof: the ring (8-12 around the bot) is ≥ 16 from its open edge
+      await fill(server, base.offset(-29, 3, -29), base.offset(29, 3, 29), 'stone');
+      // every ring block is within 5 steps of a torch (light 14 - 5 > 0)
+      for (const p of torches) await setBlock(server, p, 'torch');
+      setHostileSpawning(server, { cap: 2, intervalTicks: 2, minDistance: 8, maxDistance: 12, kinds: ['zombie'], tries: 16 });
+      await watch.until(() => false, 120);
+      expect(hostiles(bot)).toEqual([]);
+      // the control: the same dark room without its torches
+      for (const p of torches) await setBlock(server, p, 'air');
+      expect(await watch.until(() => hostiles(bot).length >= 1, 120)).toBe(true);
+      for (const e of hostiles(bot)) expect(e.position.y).toBe(GROUND_Y + 1);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('is seeded: the same seed on the same ground spawns at the same spots', async () => {
+    const spots = async (): Promise<string[]> => {
+      await reset(server);
+      const seen: string[] = [];
+      const onSpawn = (e: { type?: string; position: Vec3 }) => void (e.type === 'hostile' && seen.push(e.position.toString()));
+      bot.on('entitySpawn', onSpawn);
+      const watch = watchHurts(server, ['camper']);
+      try {
+        await setTime(server, 18_000, { daylightCycle: false });
+        setHostileSpawning(server, { cap: 3, intervalTicks: 3, minDistance: 9, maxDistance: 15, kinds: ['zombie', 'skeleton'], seed: 42 });
+        await watch.until(() => seen.length >= 3, 200);
+      } finally {
+        watch.stop();
+        bot.removeListener('entitySpawn', onSpawn);
+        setHostileSpawning(server, false);
+      }
+      return seen;
+    };
+    const first = await spots();
+    expect(first).toHaveLength(3);
+    expect(await spots()).toEqual(first);
+  });
+
   it('bad spawning options are a ConfigError (invalid_config) naming the field', async () => {
     expect(() => setHostileSpawning(server, { minDistance: 10, maxDistance: 5 })).toThrow(/invalid config.*maxDistance/s);
     expect(() => setHostileSpawning(server, { radius: 5 } as never)).toThrow(/invalid config.*radius/s);
+    expect(() => setHostileSpawning(server, { maxDistance: 200 })).toThrow(/invalid config.*maxDistance/s);
     await expect(startServer({ hostileSpawning: { cap: 0 } })).rejects.toMatchObject({ code: 'invalid_config' });
     await expect(setTime(server, -1)).rejects.toMatchObject({ code: 'invalid_config' });
   });

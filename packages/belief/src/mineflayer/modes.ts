@@ -1,10 +1,11 @@
-import { performance } from 'node:perf_hooks';
 import { EYE_HEIGHT, SCAFFOLD_BLOCKS } from '@sinew/executor-contracts/minecraft';
 import type { Bot } from 'mineflayer';
 import { Registry } from 'prom-client';
 import { createModes, type BodySignals, type Modes, type ModesOptions } from '../modes/modes.js';
+import type { ReflexThreat } from '../reflex/reflex.js';
 import type { BeliefAdapter } from './adapter.js';
 import { createBeliefMetrics } from './metrics.js';
+import { reach, type Blocked } from './reach.js';
 
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
 const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
@@ -22,9 +23,9 @@ const CONFIRM_WINDOW_MS = 500;
  * whose finish was sent and whose block is still there awaits the server: 0 left (a step preempted then finds the
  * block gone on resume and fails its guard), for at most CONFIRM_WINDOW_MS.
  */
-function digRemainingMs(bot: Bot): number | undefined {
+function digRemainingMs(bot: Bot, clock: () => number): number | undefined {
   const block = bot.targetDigBlock;
-  const now = performance.now();
+  const now = clock();
   let seen = digsSeen.get(bot);
   if (!block) {
     if (!seen) return undefined;
@@ -39,8 +40,11 @@ function digRemainingMs(bot: Bot): number | undefined {
   return Math.max(0, bot.digTime(block) - (now - seen.at));
 }
 
-/** Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned). */
-export function bodySignals(bot: Bot): BodySignals | undefined {
+/**
+ * Reads the body signals the modes need from a mineflayer bot (undefined before it has spawned); `now` (ms) times the
+ * dig under way — the modes' own clock, so `digRemainingMs` and the modes' deadlines run on one time source.
+ */
+export function bodySignals(bot: Bot, now: () => number = Date.now): BodySignals | undefined {
   const entity = bot.entity;
   if (!entity?.position) return undefined;
   const at = (dy: number) => bot.blockAt(entity.position.offset(0, dy, 0))?.name;
@@ -60,7 +64,7 @@ export function bodySignals(bot: Bot): BodySignals | undefined {
     falling: !entity.onGround && entity.velocity.y < FALL_SPEED && feet !== 'water',
     hasFood: items.some((item) => bot.registry.foodsByName[item.name] !== undefined),
     scaffoldBlocks: items.filter((item) => SCAFFOLD.has(item.name)).reduce((sum, item) => sum + item.count, 0),
-    digRemainingMs: digRemainingMs(bot),
+    digRemainingMs: digRemainingMs(bot, now),
   };
 }
 
@@ -70,12 +74,25 @@ export interface AttachModesOptions extends ModesOptions {
   readonly belief?: BeliefAdapter;
   /** prom-client registry for `sinew_hazard_emergencies_total` (default: the belief adapter's, else the preemptor's when it is an executor, else a private one). */
   readonly registry?: Registry;
+  /**
+   * Cells each reach search may visit (default 400; 0 turns the check off): a hostile near enough to matter that
+   * cannot walk to the bot (behind a wall, in a cave below, outside a shelter) is no threat — nothing flees or fights it.
+   */
+  readonly reachNodes?: number;
+}
+
+/** Counts of the reach check: hostiles near enough to be checked, and those found unable to reach the bot (left out). */
+export interface ReachCounts {
+  readonly checked: number;
+  readonly unreachable: number;
 }
 
 /** The modes attached to a bot (`attachModes`); `detach()` unhooks them. */
 export interface AttachedModes extends Modes {
   /** Stops reading the bot and the belief adapter. */
   detach(): void;
+  /** The reach check's counts so far. */
+  reachCounts(): ReachCounts;
 }
 
 /**
@@ -92,20 +109,44 @@ export function attachModes(bot: Bot, options: AttachModesOptions): AttachedMode
       options.onEvent?.(event);
     },
   });
+  const now = options.now ?? Date.now;
   const read = () => {
-    const signals = bodySignals(bot);
+    const signals = bodySignals(bot, now);
     if (signals) modes.body(signals);
   };
   // forcedMove: a teleport into lava is seen before the next physics tick
   const bodyEvents = ['physicsTick', 'health', 'breath', 'entityHurt', 'forcedMove'] as const;
   for (const event of bodyEvents) bot.on(event as 'physicsTick', read);
-  const off = options.belief?.on('tick', (tick) => modes.threats(tick.tickId, tick.threats));
+  const counts = { checked: 0, unreachable: 0 };
+  const reachable = reachFilter(bot, options.reachNodes ?? 400, Math.max(modes.config.dangerWithinBlocks, modes.config.defense.releaseBeyondBlocks), counts);
+  const off = options.belief?.on('tick', (tick) => modes.threats(tick.tickId, reachable(tick.threats)));
   return {
     ...modes,
+    reachCounts: () => ({ ...counts }),
     detach() {
       for (const event of bodyEvents) bot.removeListener(event as 'physicsTick', read);
       off?.();
     },
+  };
+}
+
+/** Leaves out the hostiles within `radius` that cannot walk to the bot (see `reach`); others pass as they are. */
+function reachFilter(bot: Bot, maxNodes: number, radius: number, counts: { checked: number; unreachable: number }) {
+  return (threats: readonly ReflexThreat[]): readonly ReflexThreat[] => {
+    const self = bot.entity?.position;
+    if (maxNodes <= 0 || !self) return threats;
+    const probe = self.clone();
+    const blocked: Blocked = (x, y, z) => {
+      const block = bot.blockAt(probe.set(x, y, z), false);
+      return block !== null && (block.boundingBox === 'block' || block.name === 'lava');
+    };
+    return threats.filter((t) => {
+      if (!t.hostile || t.distance > radius) return true;
+      counts.checked += 1;
+      const unreachable = reach(blocked, t.predicted, self, maxNodes) === 'unreachable';
+      if (unreachable) counts.unreachable += 1;
+      return !unreachable;
+    });
   };
 }
 

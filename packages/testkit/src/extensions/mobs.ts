@@ -3,6 +3,7 @@ import { Vec3 } from 'vec3';
 import type { SquidEntity, SquidPlayer, SquidServer, SquidWorld } from '../squid/types.js';
 import { animalState, dropLoot, grazeIfSheared, isAnimal, layEggIfDue, strollStep, type AnimalState } from './animals.js';
 import type { ExtensionContext } from './context.js';
+import { lineOfSight } from './sight.js';
 
 /** How a spawned mob behaves; defaults come from the mob kind. */
 export interface MobBehavior {
@@ -41,7 +42,16 @@ interface MobBrain {
   busy: boolean;
   /** Strolls, eggs and loot of a passive animal (cow, pig, sheep, chicken); null for other kinds. */
   animal: AnimalState | null;
+  /** The player a hostile chases, and the last tick it saw that player. */
+  target: SquidPlayer | null;
+  lastSeenTick: number;
 }
+
+/** Vanilla's `TargetGoal`: a target out of sight this many ticks is given up. */
+const UNSEEN_MEMORY_TICKS = 60;
+/** Eye heights (blocks) of a player and of mobs; vanilla's zombies and skeletons look from 1.74. */
+const PLAYER_EYE = 1.62;
+const MOB_EYE: Record<string, number> = { spider: 0.65, cave_spider: 0.45, silverfish: 0.13, endermite: 0.13, slime: 0.33 };
 
 const brainsByServer = new WeakMap<SquidServer, Map<number, MobBrain>>();
 
@@ -76,7 +86,7 @@ export function spawnMobEntity(serv: SquidServer, kind: string, position: Vec3, 
   };
   if (data.name === 'sheep') (entity as SquidEntity & { woolColor?: number }).woolColor ??= 0;
   const animal = isAnimal(data.name) ? animalState(serv, data.name, behavior.seed, serv.tickCount) : null;
-  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false, animal });
+  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false, animal, target: null, lastSeenTick: 0 });
   return entity;
 }
 
@@ -98,6 +108,26 @@ export function installMobs(ctx: ExtensionContext): void {
       if (solidIds.has(type)) return dy < 0 || !solidIds.has(await world.getBlockType(feet.offset(0, 2, 0)));
     }
     return false;
+  };
+
+  // vanilla's NearestAttackableTargetGoal with mustSee: a hostile takes the nearest player it can see within its follow
+  // range, and keeps it while in range until it has not seen it for 60 ticks (a zombie in a closed cave never comes)
+  const sees = (mob: SquidEntity, player: SquidPlayer): boolean => {
+    const world = (mob.world as unknown as { sync: { getBlockType(p: Vec3): number } }).sync;
+    const probe = new Vec3(0, 0, 0);
+    const typeAt = (x: number, y: number, z: number) => world.getBlockType(probe.set(x, y, z));
+    return lineOfSight(typeAt, solidIds, mob.position.offset(0, MOB_EYE[mob.name ?? ''] ?? 1.74, 0), player.position.offset(0, PLAYER_EYE, 0));
+  };
+  const chase = (brain: MobBrain, tick: number): SquidPlayer | null => {
+    const { entity, behavior } = brain;
+    const kept = brain.target;
+    if (kept && targetable(kept, entity) && kept.position.distanceTo(entity.position) <= behavior.followRange) {
+      if (sees(entity, kept)) brain.lastSeenTick = tick;
+      if (tick - brain.lastSeenTick <= UNSEEN_MEMORY_TICKS) return kept;
+    }
+    brain.target = nearestTarget(serv, entity, behavior.followRange, (p) => sees(entity, p));
+    brain.lastSeenTick = tick;
+    return brain.target;
   };
 
   const think = async (brain: MobBrain, tick: number): Promise<void> => {
@@ -123,7 +153,7 @@ export function installMobs(ctx: ExtensionContext): void {
       move = move.plus(new Vec3(knockback.x / 20, 0, knockback.z / 20));
       entity.velocity = new Vec3(knockback.x * 0.6, 0, knockback.z * 0.6);
     } else if (behavior.hostile) {
-      const target = nearestTarget(serv, entity, behavior.followRange);
+      const target = chase(brain, tick);
       if (target) {
         const delta = target.position.minus(entity.position);
         const horizontal = Math.hypot(delta.x, delta.z);
@@ -182,19 +212,17 @@ async function walk(entity: SquidEntity, move: Vec3, solid: (w: SquidWorld, p: V
   return pos;
 }
 
-function nearestTarget(serv: SquidServer, mob: SquidEntity, range: number): SquidPlayer | null {
-  let best: SquidPlayer | null = null;
-  let bestDistance = range;
-  for (const player of serv.players) {
-    if (player.disconnected || player.health <= 0 || player.world !== mob.world) continue;
-    if (player.gameMode === 1 || player.gameMode === 3) continue;
-    const d = player.position.distanceTo(mob.position);
-    if (d <= bestDistance) {
-      best = player;
-      bestDistance = d;
-    }
-  }
-  return best;
+/** A survival or adventure player, alive, in the mob's world. */
+function targetable(player: SquidPlayer, mob: SquidEntity): boolean {
+  return !player.disconnected && player.health > 0 && player.world === mob.world && player.gameMode !== 1 && player.gameMode !== 3;
+}
+
+/** The nearest targetable player within `range` that the mob can see. */
+function nearestTarget(serv: SquidServer, mob: SquidEntity, range: number, sees: (p: SquidPlayer) => boolean): SquidPlayer | null {
+  const candidates = serv.players
+    .filter((p) => targetable(p, mob) && p.position.distanceTo(mob.position) <= range)
+    .sort((a, b) => a.position.distanceTo(mob.position) - b.position.distanceTo(mob.position));
+  return candidates.find(sees) ?? null;
 }
 
 function toByteAngle(radians: number): number {

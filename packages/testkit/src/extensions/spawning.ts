@@ -3,24 +3,47 @@ import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import type { SquidEntity, SquidPlayer, SquidServer } from '../squid/types.js';
 import type { ExtensionContext } from './context.js';
+import { createLightReader, skyDarken, type LightReader } from './light.js';
 import { spawnMobEntity } from './mobs.js';
 
-/** Night for spawning: vanilla's surface hostiles spawn from dusk (13 000) to dawn (23 000). */
-export const NIGHT_START = 13_000;
-export const NIGHT_END = 23_000;
-/** Vanilla despawns a hostile instantly beyond 128 blocks from every player. */
+/**
+ * The night of vanilla's monsters in the open (clear weather): from 13 188 to 22 812 the sky is darkened by at least 8
+ * of 15 (`skyDarken`), so the brightness left (≤ 7) can pass the spawn test. Spawning itself follows the light, not
+ * the clock: in a cave it goes on at any hour, under torches never.
+ */
+export const NIGHT_START = 13_188;
+export const NIGHT_END = 22_813;
+/** Vanilla 1.20.4 (`NaturalSpawner`, `Mob.checkDespawn`): no spawn within 24 blocks of a player or of the world spawn… */
+const VANILLA_MIN_DISTANCE = 24;
+/** …a hostile beyond 128 blocks of every player vanishes; beyond 32, after 600 idle ticks, 1 in 800 per tick. */
 const DESPAWN_DISTANCE = 128;
+const RANDOM_DESPAWN_DISTANCE = 32;
+const RANDOM_DESPAWN_IDLE_TICKS = 600;
+const RANDOM_DESPAWN_CHANCE = 1 / 800;
+/** Vanilla follow range (blocks) of the hostiles that have more than the monsters' 16. */
+const FOLLOW_RANGE: Record<string, number> = { zombie: 35, husk: 35, drowned: 35, zombie_villager: 35 };
+/** How far above and below the player a spawn column is searched (vanilla: the whole column up to the surface). */
+const VERTICAL_REACH = 24;
+/** The overworld's lowest block (1.18+). */
+const WORLD_BOTTOM = -64;
 
-/** The fields of night-time hostile spawning, each with a test-friendly default (presets build on them). */
+/** The fields of hostile spawning, vanilla by default; a test may bring them nearer or faster (presets build on them). */
 export const HostileSpawningFields = z
   .object({
     /** Kinds drawn in turn at random; each uses the testkit's chase-and-melee AI. */
     kinds: z.array(z.string().min(1)).min(1).default(['zombie', 'skeleton']),
-    /** Horizontal distance from the player (vanilla: 24..128; nearer so a test sees them soon). */
-    minDistance: z.number().positive().default(8),
-    maxDistance: z.number().positive().default(16),
-    /** Server ticks between two spawn attempts per player (vanilla tries every tick). */
+    /**
+     * Horizontal ring around the player where spawn columns are drawn. A spot must also be more than `minDistance`
+     * blocks (3D) from every player and at least that far from the world spawn (vanilla: 24 for both). Vanilla tries
+     * out to 128, but a hostile beyond 32 blocks never comes for the player and soon despawns: 32 keeps the cap filled
+     * with the ones that matter. A smaller `minDistance` is a test's shortcut, not vanilla.
+     */
+    minDistance: z.number().positive().default(VANILLA_MIN_DISTANCE),
+    maxDistance: z.number().positive().max(DESPAWN_DISTANCE).default(RANDOM_DESPAWN_DISTANCE),
+    /** Server ticks between two spawn rounds per player (vanilla tries every tick in every chunk). */
     intervalTicks: z.number().int().positive().default(20),
+    /** Columns tried per round; each spot found must pass vanilla's light test, so most fail on a lit or moonlit surface. */
+    tries: z.number().int().positive().max(64).default(8),
     /** At most this many spawned hostiles alive at once per player (vanilla's cap is 70 per world). */
     cap: z.number().int().positive().default(5),
     /** Seed of the spawner's random positions and kinds (same seed, same draws). */
@@ -50,6 +73,8 @@ interface Spawner {
   random: () => number;
   /** Spawned mobs per player username. */
   spawned: Map<string, Set<SquidEntity>>;
+  /** Since when (server tick) each spawned mob has had no player within 32 blocks. */
+  idleSince: Map<SquidEntity, number>;
 }
 
 const spawners = new WeakMap<SquidServer, Spawner>();
@@ -63,29 +88,31 @@ export function configureHostileSpawning(serv: SquidServer, settings: Settings |
   if (settings) spawner.random = mulberry32(settings.seed);
 }
 
-/** True from dusk to dawn (time of day in [13 000, 23 000)). */
-export function isNight(time: number): boolean {
-  const day = ((time % 24_000) + 24_000) % 24_000;
-  return day >= NIGHT_START && day < NIGHT_END;
-}
-
 /**
- * Opt-in night-time hostile spawning: while it is night, every `intervalTicks` each survival
- * player gets one hostile on a free spot (solid below, two non-solid, non-liquid blocks) between
- * `minDistance` and `maxDistance` blocks away, up to `cap` alive; hostiles beyond 128 blocks of every player vanish.
+ * Opt-in hostile spawning by vanilla 1.20.4's rules: every `intervalTicks`, `tries` columns in the ring around each
+ * survival player; in a column a random standing spot within 24 blocks up or down (an opaque full block below, two
+ * blocks without collision or fluid); the spot must be more than `minDistance` from every player and from the world
+ * spawn, and dark (`Monster.isDarkEnoughToSpawn`: sky light ≤ a draw of 0..31, no block light at all, the brightness
+ * the sky leaves at this hour ≤ a draw of 0..7). Up to `cap` alive per player; far hostiles despawn as vanilla's do.
  */
 export function installSpawning(ctx: ExtensionContext): void {
   const { serv } = ctx;
-  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map() };
+  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map(), idleSince: new Map() };
   spawners.set(serv, spawner);
-  const solid = new Set(serv.registry.blocksArray.filter((b) => b.boundingBox === 'block').map((b) => b.id));
-  const liquid = new Set(['water', 'lava'].map((n) => serv.registry.blocksByName[n]?.id));
+  const blocks = serv.registry.blocksArray;
+  const terrain: Terrain = {
+    // what a hostile may stand on: an opaque full block (not glass, leaves, slabs…), never bedrock or a barrier
+    floor: new Set(blocks.filter((b) => b.boundingBox === 'block' && !b.transparent && b.name !== 'bedrock' && b.name !== 'barrier').map((b) => b.id)),
+    solid: new Set(blocks.filter((b) => b.boundingBox === 'block').map((b) => b.id)),
+    liquid: new Set(['water', 'lava'].map((n) => serv.registry.blocksByName[n]?.id)),
+    light: createLightReader(serv),
+  };
   let busy = false;
   serv.on('tick', (_delta: number, tick: number) => {
     const settings = spawner.settings;
     if (!settings || busy || tick % settings.intervalTicks !== 0) return;
     busy = true;
-    spawnRound(serv, spawner, settings, { solid, liquid })
+    spawnRound(serv, spawner, settings, terrain)
       .catch((err: unknown) => serv.emit('error', err))
       .finally(() => {
         busy = false;
@@ -93,66 +120,99 @@ export function installSpawning(ctx: ExtensionContext): void {
   });
   ctx.onReset(() => {
     spawner.spawned.clear();
+    spawner.idleSince.clear();
     configureHostileSpawning(serv, spawner.initial);
   });
   ctx.onStop(() => {
     spawner.settings = null;
     spawner.spawned.clear();
+    spawner.idleSince.clear();
   });
 }
 
 interface Terrain {
+  floor: Set<number>;
   solid: Set<number>;
   liquid: Set<number | undefined>;
+  light: LightReader;
 }
 
 async function spawnRound(serv: SquidServer, spawner: Spawner, settings: Settings, terrain: Terrain): Promise<void> {
-  despawnFar(serv, spawner);
-  if (!isNight(serv.time)) return;
+  despawnFar(serv, spawner, settings.intervalTicks);
+  const worldSpawn = await serv.getSpawnPoint(serv.overworld);
+  const darken = skyDarken(serv.time);
   for (const player of serv.players) {
     if (player.disconnected || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;
     const mine = spawner.spawned.get(player.username) ?? new Set<SquidEntity>();
     spawner.spawned.set(player.username, mine);
-    if (mine.size >= settings.cap) continue;
-    const spot = await findSpot(player, settings, spawner.random, terrain);
-    if (!spot) continue;
-    const kind = settings.kinds[Math.floor(spawner.random() * settings.kinds.length)] ?? 'zombie';
-    const mob = spawnMobEntity(serv, kind, spot);
-    if (mob) mine.add(mob);
+    for (let t = 0; t < settings.tries && mine.size < settings.cap; t += 1) {
+      const spot = findSpot(player, settings, spawner.random, terrain);
+      if (!spot || !spawnable(serv, spot, { settings, worldSpawn, darken, random: spawner.random, terrain })) continue;
+      const kind = settings.kinds[Math.floor(spawner.random() * settings.kinds.length)] ?? 'zombie';
+      const followRange = FOLLOW_RANGE[kind];
+      const mob = spawnMobEntity(serv, kind, spot, followRange ? { followRange } : {});
+      if (mob) mine.add(mob);
+    }
   }
 }
 
-/** Forgets dead or removed mobs and removes living ones too far from every player. */
-function despawnFar(serv: SquidServer, spawner: Spawner): void {
+/** Forgets dead or removed mobs; removes living ones beyond 128 blocks of every player, or idle beyond 32 at vanilla's odds. */
+function despawnFar(serv: SquidServer, spawner: Spawner, elapsedTicks: number): void {
+  const odds = 1 - (1 - RANDOM_DESPAWN_CHANCE) ** elapsedTicks;
   for (const mobs of spawner.spawned.values()) {
     for (const mob of mobs) {
       const gone = serv.entities[mob.id] !== mob || mob.health <= 0;
-      const far = serv.players.every((p) => p.position.distanceTo(mob.position) > DESPAWN_DISTANCE);
+      const nearest = Math.min(...serv.players.map((p) => (p.world === mob.world ? p.position.distanceTo(mob.position) : Infinity)));
+      if (nearest <= RANDOM_DESPAWN_DISTANCE) spawner.idleSince.delete(mob);
+      else if (!spawner.idleSince.has(mob)) spawner.idleSince.set(mob, serv.tickCount);
+      const idle = serv.tickCount - (spawner.idleSince.get(mob) ?? serv.tickCount);
+      const far = nearest > DESPAWN_DISTANCE || (idle > RANDOM_DESPAWN_IDLE_TICKS && spawner.random() < odds);
       if (!gone && far) mob.destroy();
-      if (gone || far) mobs.delete(mob);
+      if (gone || far) {
+        mobs.delete(mob);
+        spawner.idleSince.delete(mob);
+      }
     }
   }
 }
 
-/** A random free standing spot in the ring around the player, scanning 8 blocks up and down (4 tries). */
-async function findSpot(player: SquidPlayer, settings: Settings, random: () => number, terrain: Terrain): Promise<Vec3 | null> {
-  const world = player.world;
-  const free = async (p: Vec3): Promise<boolean> => {
-    const type = await world.getBlockType(p);
-    return !terrain.solid.has(type) && !terrain.liquid.has(type);
-  };
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const angle = random() * 2 * Math.PI;
-    const distance = settings.minDistance + random() * (settings.maxDistance - settings.minDistance);
-    const x = Math.floor(player.position.x + Math.cos(angle) * distance);
-    const z = Math.floor(player.position.z + Math.sin(angle) * distance);
-    const top = Math.floor(player.position.y) + 8;
-    for (let y = top; y >= top - 16; y--) {
-      const feet = new Vec3(x, y, z);
-      if (!terrain.solid.has(await world.getBlockType(feet.offset(0, -1, 0)))) continue;
-      if ((await free(feet)) && (await free(feet.offset(0, 1, 0)))) return new Vec3(x + 0.5, y, z + 0.5);
-    }
+/** A random column of the ring around the player, and in it a random standing spot within `VERTICAL_REACH` (null: none). */
+function findSpot(player: SquidPlayer, settings: Settings, random: () => number, terrain: Terrain): Vec3 | null {
+  const world = (player.world as unknown as { sync: { getBlockType(p: Vec3): number } }).sync;
+  const angle = random() * 2 * Math.PI;
+  const distance = settings.minDistance + random() * (settings.maxDistance - settings.minDistance);
+  const x = Math.floor(player.position.x + Math.cos(angle) * distance);
+  const z = Math.floor(player.position.z + Math.sin(angle) * distance);
+  const base = Math.floor(player.position.y);
+  const spots: Vec3[] = [];
+  const open = (type: number) => !terrain.solid.has(type) && !terrain.liquid.has(type);
+  const lowest = Math.max(WORLD_BOTTOM + 1, base - VERTICAL_REACH);
+  let below = world.getBlockType(new Vec3(x, lowest - 1, z));
+  let feet = world.getBlockType(new Vec3(x, lowest, z));
+  for (let y = lowest; y <= base + VERTICAL_REACH; y += 1) {
+    const head = world.getBlockType(new Vec3(x, y + 1, z));
+    if (terrain.floor.has(below) && open(feet) && open(head)) spots.push(new Vec3(x, y, z));
+    [below, feet] = [feet, head];
   }
-  return null;
+  const spot = spots[Math.floor(random() * spots.length)];
+  return spot ? new Vec3(spot.x + 0.5, spot.y, spot.z + 0.5) : null;
 }
 
+interface SpawnCheck {
+  settings: Settings;
+  worldSpawn: Vec3;
+  darken: number;
+  random: () => number;
+  terrain: Terrain;
+}
+
+/** Far enough from every player and the world spawn, and dark enough (vanilla's `Monster.isDarkEnoughToSpawn`). */
+function spawnable(serv: SquidServer, spot: Vec3, check: SpawnCheck): boolean {
+  const { minDistance } = check.settings;
+  if (spot.distanceTo(check.worldSpawn) < minDistance) return false;
+  if (serv.players.some((p) => !p.disconnected && p.position.distanceTo(spot) <= minDistance)) return false;
+  const light = check.terrain.light.at(serv.overworld, spot, 0);
+  if (light.sky > Math.floor(check.random() * 32)) return false;
+  if (light.block > 0) return false;
+  return Math.max(light.sky - check.darken, light.block) <= Math.floor(check.random() * 8);
+}
