@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reach } from '../src/mineflayer/reach.js';
+import { reach, threatsThatReach } from '../src/mineflayer/reach.js';
 
 /** A small block world: stone below y 0 over a square field of `size`, plus walls; nothing beyond the field. */
 function world(size: number) {
@@ -81,5 +81,22 @@ describe('reach: can a walking mob get to the bot', () => {
     // the wall splits two huge halves: neither side runs out of cells within 50
     expect(reach(w.blocked, { x: 30.5, y: 0, z: 0.5 }, { x: -30.5, y: 0, z: 0.5 }, 50)).toBe('unknown');
     expect(reach(w.blocked, { x: 30.5, y: 0, z: 0.5 }, { x: -30.5, y: 0, z: 0.5 }, 200_000)).toBe('unreachable');
+  });
+
+  it('threatsThatReach leaves out a zombie in a pit, never a skeleton in the same pit (it shoots), a far one or a passive one', () => {
+    const w = world(12);
+    for (let x = 3; x <= 5; x += 1) for (let z = -1; z <= 1; z += 1) for (let y = -2; y <= -1; y += 1) w.dig(x, y, z);
+    const pit = { x: 4.5, y: -2, z: 0.5 };
+    const counts = { checked: 0, unreachable: 0 };
+    const scope = { self: { x: 0.5, y: 0, z: 0.5 }, blocked: w.blocked, maxNodes: 400, radius: 8, counts };
+    const threats = [
+      { cls: 'zombie', hostile: true, predicted: pit, distance: 4 },
+      { cls: 'skeleton', hostile: true, predicted: pit, distance: 4 },
+      { cls: 'zombie', hostile: true, predicted: { x: 10.5, y: -2, z: 0.5 }, distance: 10 },
+      { cls: 'sheep', hostile: false, predicted: pit, distance: 4 },
+      { cls: 'zombie', hostile: true, predicted: { x: -3.5, y: 0, z: 0.5 }, distance: 4 },
+    ];
+    expect(threatsThatReach(threats, scope).map((t) => `${t.cls}@${t.predicted.x}`)).toEqual(['skeleton@4.5', 'zombie@10.5', 'sheep@4.5', 'zombie@-3.5']);
+    expect(counts).toEqual({ checked: 2, unreachable: 1 });
   });
 });

@@ -5,7 +5,7 @@ import { createModes, type BodySignals, type Modes, type ModesOptions } from '..
 import type { ReflexThreat } from '../reflex/reflex.js';
 import type { BeliefAdapter } from './adapter.js';
 import { createBeliefMetrics } from './metrics.js';
-import { reach, type Blocked } from './reach.js';
+import { threatsThatReach, type Blocked } from './reach.js';
 
 const FALL_SPEED = -0.6; // blocks per tick: more than a step down or a jump's fall
 const SCAFFOLD = new Set<string>(SCAFFOLD_BLOCKS);
@@ -130,7 +130,7 @@ export function attachModes(bot: Bot, options: AttachModesOptions): AttachedMode
   };
 }
 
-/** Leaves out the hostiles within `radius` that cannot walk to the bot (see `reach`); others pass as they are. */
+/** Reads the bot's blocks for `threatsThatReach`: a full collision box or lava stops a walker. */
 function reachFilter(bot: Bot, maxNodes: number, radius: number, counts: { checked: number; unreachable: number }) {
   return (threats: readonly ReflexThreat[]): readonly ReflexThreat[] => {
     const self = bot.entity?.position;
@@ -140,13 +140,7 @@ function reachFilter(bot: Bot, maxNodes: number, radius: number, counts: { check
       const block = bot.blockAt(probe.set(x, y, z), false);
       return block !== null && (block.boundingBox === 'block' || block.name === 'lava');
     };
-    return threats.filter((t) => {
-      if (!t.hostile || t.distance > radius) return true;
-      counts.checked += 1;
-      const unreachable = reach(blocked, t.predicted, self, maxNodes) === 'unreachable';
-      if (unreachable) counts.unreachable += 1;
-      return !unreachable;
-    });
+    return threatsThatReach(threats, { self, blocked, maxNodes, radius, counts });
   };
 }
 

@@ -11,6 +11,12 @@ export type Blocked = (x: number, y: number, z: number) => boolean;
 /** Whether a walker can get from one cell to the other, as far as a bounded search can tell. */
 export type Reach = 'reachable' | 'unreachable' | 'unknown';
 
+/**
+ * Hostiles that hurt from afar (arrows, fireballs, potions, bullets, fangs): walking is not how they reach the bot, so
+ * the reach check never leaves them out.
+ */
+export const RANGED_HOSTILES: ReadonlySet<string> = new Set(['skeleton', 'stray', 'bogged', 'pillager', 'blaze', 'ghast', 'witch', 'shulker', 'evoker', 'wither', 'ender_dragon', 'breeze', 'drowned']);
+
 /** How far a walking mob goes in one move: up a block by jumping, down by falling at most this far (vanilla's safe fall). */
 const MAX_DROP = 3;
 const SIDES = [
@@ -97,4 +103,36 @@ function search(blocked: Blocked, start: Cell, target: Cell, done: (c: Cell) => 
     }
   }
   return 'unreachable';
+}
+
+/** The part of a threat `threatsThatReach` reads. */
+export interface ReachThreat {
+  readonly cls: string;
+  readonly hostile: boolean;
+  readonly predicted: Cell;
+  readonly distance: number;
+}
+
+/** Where the reach check looks from and how far: the bot's cell, the world's blocks, the search budget, the radius. */
+export interface ReachScope {
+  readonly self: Cell;
+  readonly blocked: Blocked;
+  readonly maxNodes: number;
+  readonly radius: number;
+  /** Counted into: hostiles checked, and those found unable to reach the bot. */
+  readonly counts: { checked: number; unreachable: number };
+}
+
+/**
+ * Leaves out the melee hostiles within `radius` that cannot walk to the bot (see `reach`); ranged ones
+ * (`RANGED_HOSTILES`), those farther off and non-hostiles pass as they are.
+ */
+export function threatsThatReach<T extends ReachThreat>(threats: readonly T[], scope: ReachScope): readonly T[] {
+  return threats.filter((t) => {
+    if (!t.hostile || t.distance > scope.radius || RANGED_HOSTILES.has(t.cls)) return true;
+    scope.counts.checked += 1;
+    const unreachable = reach(scope.blocked, t.predicted, scope.self, scope.maxNodes) === 'unreachable';
+    if (unreachable) scope.counts.unreachable += 1;
+    return !unreachable;
+  });
 }
