@@ -5,15 +5,23 @@
 // Target (issue 25): ≤ 3 µs per step through the whole pipeline (issue 18 had 5 µs), on the process CPU time of the
 // rounds (user + system, every thread of the process: its GC and JIT threads count): on this shared 2-core machine the wall
 // figure of the same rounds moved 3–41 µs with the load of other processes, the CPU figure stays within ±20 % of its
-// median. Both are printed with their min–max. (A full collection before each round made the rounds 4–5× slower:
-// The engine (v8) shrinks the young generation after one, and every step's objects are then copied out of it.)
-// The plan's steps are built once and shared by every round (each round's plan has its own planId, so its own
-// idempotency keys): a round pays for what the executor allocates and keeps, not for the bench's input in the young generation.
+// median. Both are printed with their min–max, and the CPU figure of each round, marked where a full collection ran in it.
+// One executor runs every round, as one executor serves a body for its whole life: each round is one plan of its own
+// (its own planId, so its own idempotency keys), and from the second warm-up round on its idempotency store is full, so
+// every step also forgets the oldest key (FM-05's bound, as in a long-running bot). Until issue 25's item 3 each round
+// built a new executor: every round then paid for a store grown from empty and left a whole executor behind as garbage,
+// and the one full collection (mark-compact) that garbage brought every ~8 rounds cost its round ~2.7 µs more on a quiet
+// machine (its max was then ~2× its median). Full collections still happen (the evicted outcomes and keys, each plan's
+// steps); the rounds they land in are marked †. (A forced full collection between rounds is no way out: in this engine
+// (v8) one deoptimizes ~40 of the pipeline's functions, and each round then ran at ~12 µs.)
+// The plan's steps are built once and shared by every round: a round pays for what the executor allocates and keeps,
+// not for the bench's input in the young generation.
 // Also: the bytes the pipeline allocates per step (node:inspector's sampling heap profiler, collected objects included: a figure
 // the load of other processes does not move, 3,654 B before issue 25's item 3); the per-attempt body view (issue 12: attribution without async hooks) — making a view and
 // calling through it vs calling the instrumented body directly.
+// SINEW_BENCH_EXECUTOR_PER_ROUND=1 builds a new executor for every round (the method before issue 25's item 3), to compare.
 import { Session } from 'node:inspector/promises';
-import { performance } from 'node:perf_hooks';
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { CapabilityRegistry, systemClock } from '@sinew/executor-contracts';
 import { createExecutor, createExecutorMetrics, createMemoryProvenance, leasedView, type ActuatorLease } from '@sinew/bt-runtime';
 import { createTestRunContext } from '@sinew/bt-runtime/testing';
@@ -30,17 +38,36 @@ const steps = Array.from({ length: STEPS }, (_, i) => ({ stepId: `s${i}`, type: 
 
 /** CPU µs per step of each measured pipeline round (user + system of this process): what a busy shared machine's other processes cannot add to. */
 const pipelineCpu: number[] = [];
+/** Per measured round: whether a full collection (mark-compact) ended in it. */
+const fullCollections: boolean[] = [];
+
+let majorGcs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs += 1;
+}).observe({ entryTypes: ['gc'] });
+
+const perRound = process.env.SINEW_BENCH_EXECUTOR_PER_ROUND === '1';
+const newExecutor = () => createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });
+const shared = perRound ? undefined : newExecutor();
+/** Every plan gets a planId of its own (the shared executor remembers every key it completed). */
+let plans = 0;
 
 async function pipeline(round: number): Promise<number> {
-  const executor = createExecutor({ registry, body, metrics: createExecutorMetrics(), provenance: createMemoryProvenance({ capacity: 1000 }) });
+  const executor = shared ?? newExecutor();
+  const gcsBefore = majorGcs;
   const cpu = process.cpuUsage();
   const start = performance.now();
-  const outcome = await executor.run({ planId: `bench-${round}`, intentId: 'bench', steps });
+  const outcome = await executor.run({ planId: `bench-${(plans += 1)}`, intentId: 'bench', steps });
   const elapsed = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  if (round >= 0) pipelineCpu.push((used.user + used.system) / STEPS);
+  // The observer is told of a collection in a later task: one turn of the event loop, outside the measured time.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (round >= 0) {
+    pipelineCpu.push((used.user + used.system) / STEPS);
+    fullCollections.push(majorGcs > gcsBefore);
+  }
   if (outcome.status !== 'completed' || outcome.steps.length !== STEPS) throw new Error(`pipeline run failed: ${outcome.status}`);
-  await executor.close();
+  if (!shared) await executor.close();
   return elapsed;
 }
 
@@ -76,6 +103,7 @@ await compare({
   baseline: async () => perStep(await direct()),
   warmup: 3,
 });
+console.log(`executor pipeline CPU per step, each round (${perRound ? 'a new executor per round' : 'one executor for every round'}; † a full collection ended in the round): ${pipelineCpu.map((cpu, i) => `${cpu.toFixed(2)}${fullCollections[i] ? '†' : ''}`).join(' ')} µs`);
 record({ figure: 'executor pipeline CPU per step (same rounds)', unit: 'µs', values: pipelineCpu, target: { value: 3 } });
 await compare({ figure: 'body view per attempt (vs a call on the body)', unit: 'µs', run: viewCost, baseline: bodyCost, digits: 3 });
 
@@ -94,3 +122,4 @@ async function allocatedPerStep(rounds: number): Promise<number> {
   }
 }
 record({ figure: 'executor pipeline heap allocated per step (sampled)', unit: 'B', values: [await allocatedPerStep(3), await allocatedPerStep(3), await allocatedPerStep(3)], digits: 0 });
+await shared?.close();

@@ -43,7 +43,9 @@ export class InFlight {
 
   /** Answers every step that joined. */
   settle(outcome: StepOutcome): void {
-    for (const join of this.#joiners ?? []) join(outcome);
+    // Most keys are never joined: no empty list made per step to loop over.
+    const joiners = this.#joiners;
+    if (joiners !== undefined) for (const join of joiners) join(outcome);
   }
 }
 export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonly outcome: StepOutcome };
