@@ -43,7 +43,7 @@ const fullCollections: boolean[] = [];
 
 let majorGcs = 0;
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs += 1;
+  for (const entry of list.getEntries()) if ((entry as { readonly detail?: { readonly kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs += 1;
 }).observe({ entryTypes: ['gc'] });
 
 const perRound = process.env.SINEW_BENCH_EXECUTOR_PER_ROUND === '1';
