@@ -26,4 +26,21 @@ describe('IdempotencyStore (FM-05)', () => {
     expect((await Promise.all(joined)).map((o) => o.stepId)).toEqual(['k', 'k']);
     expect(store.get('k')).toEqual({ state: 'completed', outcome: outcome('k') });
   });
+
+  it('keeps several keys in flight at once (a preemption over a step, a concurrent plan), each found until it ends, whatever order they end in', () => {
+    const store = new IdempotencyStore(2);
+    const planId = ['plan', 7].join('-'); // keys built at run time, asked for by literals
+    const flights = ['a', 'b', 'c', 'd'].map((stepId) => store.begin(`${planId}:${stepId}`));
+    flights[1]!.end(outcome('b')); // one in the middle ends first
+    flights[3]!.end(outcome('d', 'failed')); // then the last one, failed
+    expect(store.get('plan-7:a')).toBe(flights[0]);
+    expect(store.get('plan-7:c')).toBe(flights[2]);
+    expect(store.get('plan-7:b')?.state).toBe('completed');
+    expect(store.get('plan-7:d')).toBeUndefined();
+    flights[2]!.end(outcome('c'));
+    flights[0]!.end(outcome('a'));
+    // completed b, c, a: a capacity of 2 forgets b
+    expect(['plan-7:a', 'plan-7:b', 'plan-7:c', 'plan-7:d'].map((key) => store.get(key)?.state)).toEqual(['completed', undefined, 'completed', undefined]);
+    expect(store.begin('plan-7:d')).toBe(store.get('plan-7:d')); // a failed key runs again
+  });
 });
