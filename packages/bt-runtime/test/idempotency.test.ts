@@ -31,16 +31,17 @@ describe('IdempotencyStore (FM-05)', () => {
     const store = new IdempotencyStore(2);
     const planId = ['plan', 7].join('-'); // keys built at run time, asked for by literals
     const flights = ['a', 'b', 'c', 'd'].map((stepId) => store.begin(`${planId}:${stepId}`));
-    flights[1]!.end(outcome('b')); // one in the middle ends first
-    flights[3]!.end(outcome('d', 'failed')); // then the last one, failed
+    flights[1]!.end(outcome('b', 'failed')); // one in the middle ends first, failed
+    expect(store.get('plan-7:b')).toBeUndefined(); // forgotten at once, so it can run again
+    expect(store.get('plan-7:d')).toBe(flights[3]); // the others are still in flight
+    flights[3]!.end(outcome('d')); // then the last one
     expect(store.get('plan-7:a')).toBe(flights[0]);
     expect(store.get('plan-7:c')).toBe(flights[2]);
-    expect(store.get('plan-7:b')?.state).toBe('completed');
-    expect(store.get('plan-7:d')).toBeUndefined();
+    expect(store.get('plan-7:d')?.state).toBe('completed');
     flights[2]!.end(outcome('c'));
     flights[0]!.end(outcome('a'));
-    // completed b, c, a: a capacity of 2 forgets b
+    // completed d, c, a: a capacity of 2 forgets d
     expect(['plan-7:a', 'plan-7:b', 'plan-7:c', 'plan-7:d'].map((key) => store.get(key)?.state)).toEqual(['completed', undefined, 'completed', undefined]);
-    expect(store.begin('plan-7:d')).toBe(store.get('plan-7:d')); // a failed key runs again
+    expect(store.begin('plan-7:b')).toBe(store.get('plan-7:b')); // the failed key runs again
   });
 });
