@@ -9,11 +9,12 @@
 // One executor runs every round, as one executor serves a body for its whole life: each round is one plan of its own
 // (its own planId, so its own idempotency keys), and from the second warm-up round on its idempotency store is full, so
 // every step also forgets the oldest key (FM-05's bound, as in a long-running bot). Until issue 25's item 3 each round
-// built a new executor: every round then paid for a store grown from empty and left a whole executor behind as garbage,
-// and the one full collection (mark-compact) that garbage brought every ~8 rounds cost its round ~2.7 µs more on a quiet
-// machine (its max was then ~2× its median). Full collections still happen (the evicted outcomes and keys, each plan's
-// steps); the rounds they land in are marked †. (A forced full collection between rounds is no way out: in this engine
-// (v8) one deoptimizes ~40 of the pipeline's functions, and each round then ran at ~12 µs.)
+// built a new executor: every round paid for a store grown from empty and left a whole executor behind as garbage, and
+// the full collection (mark-compact) that garbage brought every ~8 rounds was the round that made the max ~2× the median
+// (traced on a loaded machine: 5.78 µs in the round it ran in, 2.9–3.4 in the others). Full collections still happen
+// (the evicted outcomes and keys, each plan's steps): a round is marked † when one ran from its start to the next
+// round's (the marking runs on other threads during the round; the collection may end in the baseline's turn after it). A forced full collection between rounds is no way out: in this
+// engine (v8) each one deoptimized ~40 of the pipeline's functions, and every round then cost ~12 µs.
 // The plan's steps are built once and shared by every round: a round pays for what the executor allocates and keeps,
 // not for the bench's input in the young generation.
 // Also: the bytes the pipeline allocates per step (node:inspector's sampling heap profiler, collected objects included: a figure
@@ -38,12 +39,12 @@ const steps = Array.from({ length: STEPS }, (_, i) => ({ stepId: `s${i}`, type: 
 
 /** CPU µs per step of each measured pipeline round (user + system of this process): what a busy shared machine's other processes cannot add to. */
 const pipelineCpu: number[] = [];
-/** Per measured round: whether a full collection (mark-compact) ended in it. */
-const fullCollections: boolean[] = [];
-
-let majorGcs = 0;
+/** When each measured round started, on the performance timeline: the full collections are placed between these. */
+const roundStarts: number[] = [];
+/** When each full collection (mark-compact) ran, on the same timeline. */
+const fullCollections: number[] = [];
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry as { readonly detail?: { readonly kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs += 1;
+  for (const entry of list.getEntries()) if ((entry as { readonly detail?: { readonly kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections.push(entry.startTime);
 }).observe({ entryTypes: ['gc'] });
 
 const perRound = process.env.SINEW_BENCH_EXECUTOR_PER_ROUND === '1';
@@ -54,21 +55,27 @@ let plans = 0;
 
 async function pipeline(round: number): Promise<number> {
   const executor = shared ?? newExecutor();
-  const gcsBefore = majorGcs;
   const cpu = process.cpuUsage();
   const start = performance.now();
   const outcome = await executor.run({ planId: `bench-${(plans += 1)}`, intentId: 'bench', steps });
-  const elapsed = performance.now() - start;
+  const end = performance.now();
   const used = process.cpuUsage(cpu);
-  // The observer is told of a collection in a later task: one turn of the event loop, outside the measured time.
-  await new Promise((resolve) => setImmediate(resolve));
   if (round >= 0) {
     pipelineCpu.push((used.user + used.system) / STEPS);
-    fullCollections.push(majorGcs > gcsBefore);
+    roundStarts.push(start);
   }
   if (outcome.status !== 'completed' || outcome.steps.length !== STEPS) throw new Error(`pipeline run failed: ${outcome.status}`);
   if (!shared) await executor.close();
-  return elapsed;
+  return end - start;
+}
+
+/**
+ * Each round's CPU figure, † where a full collection ran from its start to the next round's (its marking runs on other
+ * threads during the round; the collection itself may end in the baseline's turn after it).
+ */
+function eachRound(until: number): string {
+  const marked = (i: number) => fullCollections.some((at) => at >= roundStarts[i]! && at < (roundStarts[i + 1] ?? until));
+  return pipelineCpu.map((cpu, i) => `${cpu.toFixed(2)}${marked(i) ? '†' : ''}`).join(' ');
 }
 
 async function direct(): Promise<number> {
@@ -103,7 +110,10 @@ await compare({
   baseline: async () => perStep(await direct()),
   warmup: 3,
 });
-console.log(`executor pipeline CPU per step, each round (${perRound ? 'a new executor per round' : 'one executor for every round'}; † a full collection ended in the round): ${pipelineCpu.map((cpu, i) => `${cpu.toFixed(2)}${fullCollections[i] ? '†' : ''}`).join(' ')} µs`);
+// The rounds never yield to the event loop (their awaits are promise jobs): the collections' entries are delivered now.
+const roundsEnded = performance.now();
+await new Promise((resolve) => setTimeout(resolve, 20));
+console.log(`executor pipeline CPU per step, each round (${perRound ? 'a new executor per round' : 'one executor for every round'}; † a full collection ran from its start to the next round's): ${eachRound(roundsEnded)} µs`);
 record({ figure: 'executor pipeline CPU per step (same rounds)', unit: 'µs', values: pipelineCpu, target: { value: 3 } });
 await compare({ figure: 'body view per attempt (vs a call on the body)', unit: 'µs', run: viewCost, baseline: bodyCost, digits: 3 });
 
