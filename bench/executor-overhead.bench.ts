@@ -2,8 +2,8 @@
 // pipeline (V1–V3 checks, idempotency, watchdog timers on the real clock, metrics, in-memory provenance)
 // vs calling the same runner directly, measured in the same run (bench/harness.ts: 5 warm-up rounds, 7 alternating rounds:
 // the pipeline's code is optimized only after ~30,000 steps; with one warm-up round the first measured round cost 3–4× the rest,
-// and after 3 the first measured round was still the highest but one in 10 of 12 runs, 3.3–4.2 µs beside ~2.8: the
-// compiler's threads, whose CPU time the figure counts, were still optimizing).
+// and after 3 it was still above the median of the other six in 11 of 12 runs on a loaded machine: the compiler's threads,
+// whose CPU time the figure counts, were still optimizing).
 // Target (issue 25): ≤ 3 µs per step through the whole pipeline (issue 18 had 5 µs), on the process CPU time of the
 // rounds (user + system, every thread of the process: its GC and JIT threads count): on this shared 2-core machine the wall
 // figure of the same rounds moved 3–41 µs with the load of other processes, the CPU figure stays within ±20 % of its
@@ -15,8 +15,9 @@
 // the full collection (mark-compact) that garbage brought every ~8 rounds was the round that made the max ~2× the median
 // (traced on a loaded machine: 5.78 µs in the round it ran in, 2.9–3.4 in the others). Full collections still happen
 // (the evicted outcomes and keys, each plan's steps): a round is marked † when one ran from its start to the next
-// round's (the marking runs on other threads during the round; the collection may end in the baseline's turn after it). A forced full collection between rounds is no way out: in this
-// engine (v8) each one deoptimized ~40 of the pipeline's functions, and every round then cost ~12 µs.
+// round's (the marking runs on other threads during the round; the collection may end in the baseline's turn after it).
+// A forced full collection between rounds is no way out: in this engine (v8) each one deoptimized ~40 of the pipeline's
+// functions (not the young generation's shrinking: pinned at 16 MB, it made no difference), and every round cost ~12 µs.
 // The plan's steps are built once and shared by every round: a round pays for what the executor allocates and keeps,
 // not for the bench's input in the young generation.
 // Also: the bytes the pipeline allocates per step (node:inspector's sampling heap profiler, collected objects included: a figure
