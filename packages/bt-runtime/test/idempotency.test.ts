@@ -26,4 +26,22 @@ describe('IdempotencyStore (FM-05)', () => {
     expect((await Promise.all(joined)).map((o) => o.stepId)).toEqual(['k', 'k']);
     expect(store.get('k')).toEqual({ state: 'completed', outcome: outcome('k') });
   });
+
+  it('keeps several keys in flight at once (a preemption over a step, a concurrent plan), each found until it ends, whatever order they end in', () => {
+    const store = new IdempotencyStore(2);
+    const planId = ['plan', 7].join('-'); // keys built at run time, asked for by literals
+    const flights = ['a', 'b', 'c', 'd'].map((stepId) => store.begin(`${planId}:${stepId}`));
+    flights[1]!.end(outcome('b', 'failed')); // one in the middle ends first, failed
+    expect(store.get('plan-7:b')).toBeUndefined(); // forgotten at once, so it can run again
+    expect(store.get('plan-7:d')).toBe(flights[3]); // the others are still in flight
+    flights[3]!.end(outcome('d')); // then the last one
+    expect(store.get('plan-7:a')).toBe(flights[0]);
+    expect(store.get('plan-7:c')).toBe(flights[2]);
+    expect(store.get('plan-7:d')?.state).toBe('completed');
+    flights[2]!.end(outcome('c'));
+    flights[0]!.end(outcome('a'));
+    // completed d, c, a: a capacity of 2 forgets d
+    expect(['plan-7:a', 'plan-7:b', 'plan-7:c', 'plan-7:d'].map((key) => store.get(key)?.state)).toEqual(['completed', undefined, 'completed', undefined]);
+    expect(store.begin('plan-7:b')).toBe(store.get('plan-7:b')); // the failed key runs again
+  });
 });

@@ -37,10 +37,8 @@ function commonPlan(input: unknown): Plan | undefined {
   return 'planner' in input ? { planId, intentId, steps: out, planner } : { planId, intentId, steps: out };
 }
 
-const STEP_KEYS = new Set(['stepId', 'type', 'args']);
-
 function commonStep(raw: unknown): PlanStep | undefined {
-  if (!isPlain(raw) || !onlyKeys(raw, STEP_KEYS)) return undefined;
+  if (!isPlain(raw) || !onlyStepKeys(raw)) return undefined;
   const { stepId, type, args } = raw;
   if (!isId(stepId, 256) || !isId(type, 128)) return undefined;
   // `args` defaults to {}; a record is copied as zod copies it.
@@ -49,22 +47,38 @@ function commonStep(raw: unknown): PlanStep | undefined {
   return copied && absent(raw) ? { stepId, type, args: copied } : undefined;
 }
 
-/** The optional step fields, in PlanStepSchema's order. */
-const OPTIONAL_STEP_KEYS = ['preconds', 'effects', 'cost', 'priority', 'safetyLevel', 'expectedDurationMs', 'idempotencyKey', 'capabilityVersion'] as const;
-
-function absent(raw: Record<string, unknown>): boolean {
-  for (const key of OPTIONAL_STEP_KEYS) if (raw[key] !== undefined) return false;
+/** Every enumerable key is `stepId`, `type` or `args`, and its own (compared, not looked up in a set: this runs per step). */
+function onlyStepKeys(raw: Record<string, unknown>): boolean {
+  for (const key in raw) if ((key !== 'stepId' && key !== 'type' && key !== 'args') || !Object.hasOwn(raw, key)) return false;
   return true;
 }
 
-/** A fresh copy of a plain object with only enumerable string keys (as z.record(z.string(), z.unknown()) outputs it). */
+/**
+ * The optional step fields are all undefined, read in PlanStepSchema's order (a getter that throws throws what zod's read
+ * throws). Named reads, not a loop over the names: each is one cached load of a missing property on the step's shape.
+ */
+function absent(raw: Record<string, unknown>): boolean {
+  return (
+    raw.preconds === undefined &&
+    raw.effects === undefined &&
+    raw.cost === undefined &&
+    raw.priority === undefined &&
+    raw.safetyLevel === undefined &&
+    raw.expectedDurationMs === undefined &&
+    raw.idempotencyKey === undefined &&
+    raw.capabilityVersion === undefined
+  );
+}
+
+/**
+ * A fresh copy of a plain object with only enumerable string keys (as z.record(z.string(), z.unknown()) outputs it).
+ * A spread copies own enumerable keys in order through their getters, as the record schema reads them, into an object of
+ * the source's size (the plan keeps every copy until it ends); zod drops an own `__proto__` key: that shape is zod's.
+ */
 function copyRecord(value: unknown): Record<string, unknown> | undefined {
   // zod refuses symbol keys: let it say so.
-  if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return undefined;
-  const copy: Record<string, unknown> = {};
-  // for-in: enumerable string keys in own-key order; inherited ones (a polluted Object.prototype) are not the record's.
-  for (const key in value) if (key !== '__proto__' && Object.hasOwn(value, key)) copy[key] = value[key];
-  return copy;
+  if (!isPlain(value) || Object.hasOwn(value, '__proto__') || Object.getOwnPropertySymbols(value).length > 0) return undefined;
+  return { ...value };
 }
 
 /** Only plain object literals (Object.prototype, no proxy): anything more exotic takes the schema path. */

@@ -27,6 +27,15 @@ const inputs: [string, () => unknown][] = [
   ['a sparse steps array', () => ({ planId: 'p', intentId: 'i', steps: [, { stepId: 's', type: 'noop' }] })], // eslint-disable-line no-sparse-arrays
   ['a number planner', () => ({ planId: 'p', intentId: 'i', steps: [], planner: 3 })],
   ['a class instance step', () => ({ planId: 'p', intentId: 'i', steps: [new (class { stepId = 's'; type = 'noop'; })()] })],
+  // args records as people build them: copied by the fast path into objects of their own, the same as zod's output
+  ['args with an enumerable getter, integer-like keys and a frozen nested value', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: Object.freeze({ b: 1, 10: 'ten', get a() { return 'got'; }, 2: 'two', nested: Object.freeze({ x: 1 }) }) }] })],
+  ['args with a non-enumerable symbol key (zod skips it) and a key named constructor', () => ({ planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args: Object.defineProperty({ constructor: 'c' }, Symbol('hidden'), { value: 1 }) }] })],
+  ['args that grew key by key, then lost one', () => {
+    const args: Record<string, unknown> = {};
+    for (const key of ['x', 'y', 'z', 'w', 'v']) args[key] = key.charCodeAt(0);
+    delete args.y;
+    return { planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args }, { stepId: 's2', type: 'noop', args: JSON.parse('{"count": 2, "item": "stick"}') }] };
+  }],
   ['not an object', () => 'plan'],
 ];
 
@@ -69,6 +78,25 @@ describe('parsePlan', () => {
     const plan = { planId: 'p', intentId: 'i', steps: [step] };
     expect(() => PlanSchema.safeParse(plan)).toThrow('preconds getter');
     expect(() => parsePlan(plan)).toThrow('preconds getter');
+  });
+
+  it('throws the same error as zod when an args getter throws (read once, in key order)', () => {
+    const reads: string[] = [];
+    const args = {
+      get first() {
+        reads.push('first');
+        return 1;
+      },
+      get boom(): never {
+        reads.push('boom');
+        throw new RangeError('args getter');
+      },
+    };
+    const input = { planId: 'p', intentId: 'i', steps: [{ stepId: 's', type: 'noop', args }] };
+    expect(() => PlanSchema.safeParse(input)).toThrow(new RangeError('args getter'));
+    const zodReads = reads.splice(0);
+    expect(() => parsePlan(input)).toThrow(new RangeError('args getter'));
+    expect(reads).toEqual(zodReads);
   });
 
   it('throws the same error as zod when a step getter throws', () => {

@@ -88,7 +88,7 @@ export class NodeContext extends RunView {
     return run;
   }
   get signal(): AbortSignal {
-    return this.current.ctx.signal;
+    return this.current.signal;
   }
 }
 

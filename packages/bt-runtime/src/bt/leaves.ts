@@ -20,6 +20,8 @@ export interface Stop {
 /** One run of a tree: what its leaves, its node-state hooks and its loop read and write. */
 export interface RunState {
   readonly ctx: RunContext<unknown>;
+  /** The step's signal (`ctx.signal`, read once when the run starts). */
+  readonly signal: AbortSignal;
   readonly args: unknown;
   readonly clock: Clock;
   /** Set when the run must stop: the step's signal aborted, or a node overran its maximum duration. */
@@ -93,7 +95,7 @@ function runAction(binding: Binding, a: unknown, b: unknown, c: unknown, rest: u
   const current = host.invocations[leaf.slot];
   if (current !== undefined) return current.settled === undefined ? State.RUNNING : collect(host, run, leaf, current.settled);
   // The step was aborted during this tick: no action starts; the next tick halts the tree.
-  if (run.stop !== undefined || run.ctx.signal.aborted) return State.RUNNING;
+  if (run.stop !== undefined || run.signal.aborted) return State.RUNNING;
   const leafCtx = new ActionContext(run, leaf.nodePath, (host.runCounts[leaf.slot]! += 1));
   let result: unknown;
   try {

@@ -23,6 +23,8 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
   const start = clock.now();
   const state: RunState = {
     ctx,
+    // Read once: every action start checks it (a context's `signal` may be a getter: the executor's makes its controller on first read).
+    signal: ctx.signal,
     args,
     clock,
     lastStepAt: start,
@@ -30,7 +32,7 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
     runningSince: settings.maxNodeDurationMs === undefined ? NO_DURATIONS : new Map(),
   };
   instance.begin(state);
-  if (ctx.signal.aborted) stopOnAbort(state);
+  if (state.signal.aborted) stopOnAbort(state);
   // Listen for abort only once the tree has to wait (a synchronous tree finishes in its first step).
   let onAbort: (() => void) | undefined;
   let reusable = false;
@@ -47,7 +49,7 @@ export async function runTree(pool: TreePool, ctx: RunContext<unknown> & { clock
       await nextTick(instance, state, settings);
     }
   } finally {
-    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+    if (onAbort) state.signal.removeEventListener('abort', onAbort);
     state.wake = undefined;
     instance.end();
     if (reusable) pool.release(instance);
@@ -95,8 +97,8 @@ function ended(state: RunState, treeState: State.SUCCEEDED | State.FAILED): Runn
 /** Starts listening for the step's abort (the tree has to wait); the listener, to remove when the run ends. */
 function listen(state: RunState): () => void {
   const onAbort = stopOnAbort.bind(undefined, state);
-  if (state.ctx.signal.aborted) onAbort();
-  else state.ctx.signal.addEventListener('abort', onAbort, { once: true });
+  if (state.signal.aborted) onAbort();
+  else state.signal.addEventListener('abort', onAbort, { once: true });
   return onAbort;
 }
 

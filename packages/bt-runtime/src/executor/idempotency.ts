@@ -12,7 +12,7 @@ export class InFlight {
   #ended = false;
   constructor(
     private readonly store: IdempotencyStore,
-    private readonly key: string,
+    readonly key: string,
     readonly durable: boolean,
   ) {}
 
@@ -43,7 +43,9 @@ export class InFlight {
 
   /** Answers every step that joined. */
   settle(outcome: StepOutcome): void {
-    for (const join of this.#joiners ?? []) join(outcome);
+    // Most keys are never joined: no empty list made per step to loop over.
+    const joiners = this.#joiners;
+    if (joiners !== undefined) for (const join of joiners) join(outcome);
   }
 }
 export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonly outcome: StepOutcome };
@@ -51,12 +53,16 @@ export type IdempotencyEntry = InFlight | { readonly state: 'completed'; readonl
 /**
  * FM-05: keys in flight and the latest `capacity` completed ones (oldest forgotten first); with a journal, completed keys outlive the process.
  * The completion order has a queue of its own: forgetting the oldest is O(1) (a Map's first entry is found by walking
- * past every entry deleted since its last rehash: 21% of a long-running executor's CPU). A key that completes
- * replaces its in-flight entry in place (one Map for both: no delete and insert per step).
+ * past every entry deleted since its last rehash: 21% of a long-running executor's CPU). Completed keys are in one Map,
+ * keys in flight in a short list beside it (one step holds the body at a time: it has one key or a few), so a step
+ * costs the big Map three operations (its lookup, its key's completion, the oldest key forgotten), not a fourth to
+ * mark its key in flight: each is a hash probe into a table of up to `capacity` keys, most of them out of the cache.
  */
 export class IdempotencyStore {
   /** A completed key maps to its outcome itself (no wrapper kept per step). */
-  readonly #entries = new Map<string, InFlight | StepOutcome>();
+  readonly #completed = new Map<string, StepOutcome>();
+  /** Keys in flight, in no order (removed by swapping the last one in). */
+  readonly #flying: InFlight[] = [];
   /** Completed keys, oldest first from `#head`. */
   #order: string[] = [];
   #head = 0;
@@ -68,14 +74,16 @@ export class IdempotencyStore {
   }
 
   get(key: string): IdempotencyEntry | undefined {
-    const entry = this.#entries.get(key);
-    return entry === undefined || entry instanceof InFlight ? entry : { state: 'completed', outcome: entry };
+    const outcome = this.#completed.get(key);
+    if (outcome !== undefined) return { state: 'completed', outcome };
+    for (const flight of this.#flying) if (flight.key === key) return flight;
+    return undefined;
   }
 
   /** Marks `key` in flight; its entry's `end(outcome)` settles it. A `durable` key's outcome is journaled (preemption steps are not). */
   begin(key: string, durable = true): InFlight {
     const entry = new InFlight(this, key, durable);
-    this.#entries.set(key, entry);
+    this.#flying.push(entry);
     return entry;
   }
 
@@ -101,25 +109,32 @@ export class IdempotencyStore {
   }
 
   #settle(key: string, entry: InFlight, outcome: StepOutcome): void {
+    this.#land(entry);
     // In one process a key in flight is joined, never begun again: no lookup for an earlier completion (a fleet's claims may race).
     if (outcome.status === 'succeeded') this.#remember(key, outcome, this.shared);
-    else this.#entries.delete(key);
     entry.settle(outcome);
+  }
+
+  /** The key is no longer in flight. */
+  #land(entry: InFlight): void {
+    const flying = this.#flying;
+    const at = flying.indexOf(entry);
+    if (at < 0) return;
+    const last = flying.pop()!;
+    if (at < flying.length) flying[at] = last;
   }
 
   /** `completedBefore`: the key may have a completed entry already (a journal's replay, a fleet's racing claims). */
   #remember(key: string, outcome: StepOutcome, completedBefore = true): void {
     // A key completed again moves to the newest end (its earlier place is dropped): rare, so a linear search.
-    const previous = completedBefore ? this.#entries.get(key) : undefined;
-    if (previous !== undefined && !(previous instanceof InFlight)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
-    this.#entries.set(key, outcome);
+    if (completedBefore && this.#completed.has(key)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
+    this.#completed.set(key, outcome);
     this.#order.push(key);
     while (this.#order.length - this.#head > this.capacity) this.#forgetOldest();
   }
 
   #forgetOldest(): void {
-    // Every key in the queue is completed: a key in flight was never completed, or was forgotten first.
-    this.#entries.delete(this.#order[this.#head]!);
+    this.#completed.delete(this.#order[this.#head]!);
     this.#head += 1;
     // The queue is compacted once its dead head is as long as its live part: amortized O(1) per key.
     if (this.#head * 2 >= this.#order.length) {
