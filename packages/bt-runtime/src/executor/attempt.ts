@@ -80,8 +80,11 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
         if (signal.aborted) this.trip('aborted');
         else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       }
-      if (this.o.resumedPre && this.#phase !== Phase.ended) this.#startRunner(this.o.resumedPre.value);
-      else if (this.#phase !== Phase.ended) this.#observe(this.#startRunner);
+      const kept = this.o.resumedPre;
+      if (this.#phase === Phase.ended) return;
+      if (kept === undefined) this.#observe(this.#startRunner);
+      else if (this.o.acceptOnly) this.#acceptKept(kept);
+      else this.#startRunner(kept.value);
     } catch (error) {
       this.#settleError(error);
     }
@@ -277,6 +280,13 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const interpreted = threw ? { ok: false as const, failure: thrownFailure(capability.name, error) } : interpretRunnerResult(capability.name, value);
     if (!interpreted.ok) return this.#settle({ kind: 'failed', failure: interpreted.failure });
     this.#observables = interpreted.observables;
+    this.#observe(this.#accept);
+  }
+
+  /** A resumed step whose guard no longer holds: only acceptance against the kept `pre` (its effect may be in place already), the runner not run again. */
+  #acceptKept(kept: ObservedPre): void {
+    this.pre = kept;
+    this.#phase = transition(this.#phase, Phase.accepting);
     this.#observe(this.#accept);
   }
 

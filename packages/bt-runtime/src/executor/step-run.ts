@@ -4,7 +4,7 @@ import type { ProvenanceRecord } from '../provenance/provenance.js';
 import type { Attempt } from './attempt.js';
 import { handedOver, handOver, newAttempt, type AttemptOf, type SettleOutcome } from './attempt-start.js';
 import type { InFlight } from './idempotency.js';
-import { NO_TRACE, type AttemptResult, type ObservedPre, type StepScope } from './attempt-result.js';
+import { NO_TRACE, traceActivity, type AttemptResult, type ObservedPre, type StepScope } from './attempt-result.js';
 import { stopFailure } from './plan-context.js';
 import { backoffMs, stepBackoff, type Wake } from './policy.js';
 import type { takeBaseline } from './predicates.js';
@@ -41,6 +41,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   /** The evaluator's baseline, taken before the first attempt (gains count from it), and a preempted attempt's `pre`, which its resume continues from. */
   baseline: ReturnType<typeof takeBaseline> | undefined;
   resumedPre: ObservedPre | undefined;
+  /** The next attempt only checks acceptance against `resumedPre` (a resume whose guard no longer holds). */
+  acceptOnly = false;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
   /** Where the running attempt's end goes: run()'s promise (its first attempt), or the loop that awaits it. */
@@ -142,8 +144,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
         if (held > 0 && (await this.#sleep(held)) === 'preempted') this.#to(Phase.interrupted);
         if (held > 0) continue;
         const guard = this.#guard();
-        if (guard) return this.#fail(guard);
-        const next = this.#afterAttempt(await new Promise<AttemptResult>((resolve) => ((this.#attemptDone = resolve), this.#attemptOnce())));
+        if (guard && !this.resumedPre) return this.#fail(guard);
+        // A resume whose guard no longer holds may have had its effect before the preemption: acceptance against the kept pre decides.
+        const next = this.#afterAttempt(await new Promise<AttemptResult>((resolve) => ((this.#attemptDone = resolve), this.#attemptOnce(guard !== undefined))), guard);
         const ended = next instanceof Promise ? await next : next;
         if (ended) return ended;
       }
@@ -205,23 +208,28 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   }
 
   /** guarding → observing: one attempt with its watchdogs (see Attempt), the target of the actuator pulse while it runs; it is the running one before it starts. */
-  #attemptOnce(): void {
+  #attemptOnce(acceptOnly = false): void {
+    this.acceptOnly = acceptOnly;
     this.attempt += 1;
     this.#to(Phase.observing);
     (this.#running = newAttempt(this.o, this)).start();
   }
 
-  /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption. */
-  #afterAttempt(result: AttemptResult): Next | Promise<Next> {
+  /** Reads an attempt's result: the step's end, or a retry after backoff, or a resume after preemption; `guard`: the failed guard of a resume whose attempt only checked acceptance. */
+  #afterAttempt(result: AttemptResult, guard?: StepFailure): Next | Promise<Next> {
+    const rt = this.o.rt;
     const attempt = this.#running!;
-    releasePulse(this.o.rt, attempt);
+    releasePulse(rt, attempt);
     this.#running = undefined;
     this.#sinceMs = attempt.startedAt ?? this.#sinceMs;
     // The step takes over from the phase its attempt ended in.
     this.#phase = attempt.endedIn;
     this.#ttfaMs = attempt.ttfa() ?? this.#ttfaMs;
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
-    if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
+    if (result.kind === 'ok') {
+      if (guard) traceActivity(this.scope, rt.policy.traceLimit, rt.clock.now(), 'progress', 'accepted_on_resume', `acceptance held on resume without running (guard: ${guard.reason})`);
+      return this.#end('succeeded', undefined, result.observables);
+    }
     if (result.kind === 'aborted') return this.#fail(result.failure);
     // An interrupted attempt is not a failed one: it does not use up a retry, and its resume keeps its `pre`.
     this.resumedPre = result.kind === 'preempted' ? (attempt.pre ?? this.resumedPre) : undefined;
@@ -230,7 +238,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
       this.#to(Phase.interrupted);
       return undefined;
     }
-    return this.#retryOrFail(result.failure);
+    // The effect is not in place: the step fails on its guard as before, the check's failure kept beside it.
+    if (guard) (this.#failures ??= []).push(result.failure);
+    return guard ? this.#fail(guard) : this.#retryOrFail(result.failure);
   }
 
   /** A failed attempt: the step fails, or waits out its backoff and goes round again (A3). */
