@@ -75,6 +75,9 @@ export class IdempotencyStore {
   /** Marks `key` in flight; its entry's `end(outcome)` settles it. A `durable` key's outcome is journaled (preemption steps are not). */
   begin(key: string, durable = true): InFlight {
     const entry = new InFlight(this, key, durable);
+    const previous = this.#entries.get(key);
+    // A completed key begun again (the executor answers it as a duplicate; a caller of the store may not) leaves the completion queue.
+    if (previous !== undefined && !(previous instanceof InFlight)) this.#unqueue(key);
     this.#entries.set(key, entry);
     return entry;
   }
@@ -109,12 +112,17 @@ export class IdempotencyStore {
 
   /** `completedBefore`: the key may have a completed entry already (a journal's replay, a fleet's racing claims). */
   #remember(key: string, outcome: StepOutcome, completedBefore = true): void {
-    // A key completed again moves to the newest end (its earlier place is dropped): rare, so a linear search.
+    // A key completed again moves to the newest end (its earlier place is dropped).
     const previous = completedBefore ? this.#entries.get(key) : undefined;
-    if (previous !== undefined && !(previous instanceof InFlight)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
+    if (previous !== undefined && !(previous instanceof InFlight)) this.#unqueue(key);
     this.#entries.set(key, outcome);
     this.#order.push(key);
     while (this.#order.length - this.#head > this.capacity) this.#forgetOldest();
+  }
+
+  /** Drops a completed key's place in the queue: rare, so a linear search. */
+  #unqueue(key: string): void {
+    this.#order.splice(this.#order.indexOf(key, this.#head), 1);
   }
 
   #forgetOldest(): void {
