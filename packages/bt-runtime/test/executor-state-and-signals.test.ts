@@ -220,7 +220,7 @@ describe('plan.started and the repair hook', () => {
 
   it('a step the repair hook adds is checked in full: an unknown key is invalid_args', async () => {
     const s = setup({
-      repair: { repair: () => ({ steps: [{ stepId: 'fix', type: 'pace', args: { moves: 1 }, flavour: 'mint' } as never], replace: true }) },
+      repair: { repair: () => ({ steps: [{ stepId: 'fix', type: 'pace', args: { moves: 1 }, flavour: 'mint' } as never], replace: true, reason: 'try pacing' }) },
     });
     const outcome = await s.executor.run({ planId: 'r', intentId: 'i', steps: [{ stepId: 'f', type: 'fumble', args: {} }] });
     const fix = outcome.steps.find((o) => o.stepId === 'fix');
