@@ -76,7 +76,11 @@ const digs = (body: Body) => body.calls.filter((call) => call.startsWith('dig:')
 describe('a step resumed after its effect already happened', () => {
   it('ends succeeded on acceptance against the kept pre, without running the capability again', async () => {
     const s = setup();
+    const dispatched: string[] = [];
+    s.executor.on('step.dispatched', (e) => void dispatched.push(`${e.stepId}#${e.attempt}`));
     const outcome = await preemptedBreak(s, { lingerMs: 1_000 }, 250);
+    // the check is no dispatch: only the first attempt and the fast path's step were dispatched
+    expect(dispatched).toEqual(['break-2#1', 'lava#1']);
     expect(outcome.status).toBe('completed');
     expect(outcome.steps[0]).toMatchObject({ stepId: 'break-2', status: 'succeeded', attempts: 1 });
     expect(outcome.steps[0]!.failure).toBeUndefined();
