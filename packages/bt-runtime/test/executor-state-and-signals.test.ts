@@ -218,6 +218,17 @@ describe('plan.started and the repair hook', () => {
     expect(started).toStrictEqual([{ planId: 'three', intentId: 'walk-it', steps: 3 }]);
   });
 
+  it('a plan cancelled while its repair hook is asked ends aborted as cancelled, not with the step’s failure', async () => {
+    const s = setup({ repair: { repair: () => new Promise(() => {}) } });
+    const controller = new AbortController();
+    const run = s.executor.run({ planId: 'r', intentId: 'i', steps: [{ stepId: 'f', type: 'fumble', args: {} }] }, { signal: controller.signal });
+    await s.clock.advance(10);
+    controller.abort();
+    const outcome = await run;
+    expect(outcome).toMatchObject({ status: 'aborted', failedStepId: 'f', failure: { code: 'aborted', reason: 'the plan was cancelled' } });
+    expect(outcome.steps[0]!.failure).toMatchObject({ code: 'runner_error', reason: 'slipped' });
+  });
+
   it('a step the repair hook adds is checked in full: an unknown key is invalid_args', async () => {
     const s = setup({
       repair: { repair: () => ({ steps: [{ stepId: 'fix', type: 'pace', args: { moves: 1 }, flavour: 'mint' } as never], replace: true, reason: 'try pacing' }) },
