@@ -793,6 +793,14 @@ describe('executor: preemption', () => {
     expect(body.calls).toEqual(['move:1', 'move:1', 'move:1']);
   });
 
+  /** After `ms`, a preemption teleports the body 5000 blocks on (past walk's and pace's guard). */
+  const teleportAfter = async (executor: ReturnType<typeof setup>['executor'], clock: ManualClock, ms: number) => {
+    await clock.advance(ms);
+    executor.registry.register(defineFake({ name: 'teleport', version: '1.0.0', description: 'far away', inputSchema: empty, run: async (ctx) => ctx.body.move(5000), acceptance: () => accepted }));
+    await executor.preempt([{ stepId: 't', type: 'teleport' }], { reason: 'test' });
+    await clock.flush();
+  };
+
   it('a resumed step re-guards: a guard that no longer holds fails it when its effect is not in place', async () => {
     // walk's acceptance (moved at least one) would hold after a teleport: this one wants exactly its own moves.
     const pace = defineFake({
@@ -809,11 +817,7 @@ describe('executor: preemption', () => {
     });
     const { executor, clock, body } = setup({}, undefined, [pace]);
     const done = executor.run(plan([{ stepId: 'pace', type: 'pace', args: { steps: 5 } }]));
-    await clock.advance(100);
-    const teleport = defineFake({ name: 'teleport', version: '1.0.0', description: 'far away', inputSchema: empty, run: async (ctx) => ctx.body.move(5000), acceptance: () => accepted });
-    executor.registry.register(teleport);
-    await executor.preempt([{ stepId: 't', type: 'teleport' }], { reason: 'test' });
-    await clock.flush();
+    await teleportAfter(executor, clock, 100);
     expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'too far' } });
     expect(body.x).toBe(5001);
   });
@@ -821,11 +825,7 @@ describe('executor: preemption', () => {
   it('a resumed step whose guard no longer holds but whose acceptance against the kept pre does ends succeeded, not run again', async () => {
     const { executor, clock, body } = setup();
     const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 5 } }]));
-    await clock.advance(100);
-    const teleport = defineFake({ name: 'teleport', version: '1.0.0', description: 'far away', inputSchema: empty, run: async (ctx) => ctx.body.move(5000), acceptance: () => accepted });
-    executor.registry.register(teleport);
-    await executor.preempt([{ stepId: 't', type: 'teleport' }], { reason: 'test' });
-    await clock.flush();
+    await teleportAfter(executor, clock, 100);
     expect((await done).steps[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(body.calls).toEqual(['move:1', 'move:5000']);
   });

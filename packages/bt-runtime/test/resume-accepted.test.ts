@@ -150,23 +150,24 @@ describe('the acceptance check of a resume', () => {
     });
   };
 
-  it('observes asynchronously: the step succeeds once the observation arrives', async () => {
-    const s = setup([slowLook(5)]);
+  /** slow_look on log_3, preempted by scorch (burning nothing) 300 ms in. */
+  const lookPreempted = async (s: Setup) => {
     const done = s.executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'look', type: 'slow_look', args: { target: 'log_3' } }] });
     await s.clock.advance(300);
     await Promise.all([s.executor.preempt([{ stepId: 'lava', type: 'scorch', args: { burns: [] } }], { reason: 'mode:lava' }), s.clock.flush()]);
     await s.clock.advance(100);
-    expect((await done).steps[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+    return done;
+  };
+
+  it('observes asynchronously: the step succeeds once the observation arrives', async () => {
+    const s = setup([slowLook(5)]);
+    expect((await lookPreempted(s)).steps[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(digs(s.body)).toEqual(['dig:log_3']);
   });
 
   it('an observe that fails ends the step with the guard failure, the observe failure kept beside it', async () => {
     const s = setup([slowLook(1)]);
-    const done = s.executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'look', type: 'slow_look', args: { target: 'log_3' } }] });
-    await s.clock.advance(300);
-    await Promise.all([s.executor.preempt([{ stepId: 'lava', type: 'scorch', args: { burns: [] } }], { reason: 'mode:lava' }), s.clock.flush()]);
-    await s.clock.advance(100);
-    expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'gone' } });
+    expect((await lookPreempted(s)).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'gone' } });
     const failures = s.memory.records().find((r) => r.stepId === 'look')!.failures;
     expect(failures.map((f) => f.code)).toEqual(['runner_error', 'guard_failed']);
     expect(failures[0]!.reason).toContain('eyes closed');
