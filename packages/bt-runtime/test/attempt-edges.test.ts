@@ -185,3 +185,43 @@ describe('activity around the runner', () => {
     ]);
   });
 });
+
+describe('an attempt whose plan is cancelled by its own guard', () => {
+  it('never starts its runner: the cancellation was there before the attempt began', async () => {
+    const controller = new AbortController();
+    let runs = 0;
+    const meddler = defineFake({
+      ...base,
+      name: 'meddler',
+      // an odd guard: it cancels the very plan it guards, then says yes
+      guard: () => (controller.abort(), { ok: true }),
+      run: async (ctx) => ((runs += 1), ctx.body.move(1)),
+    });
+    const s = setup([meddler]);
+    const outcome = await s.executor.run({ planId: 'm', intentId: 'i', steps: [{ stepId: 'm1', type: 'meddler', args: {} }] }, { signal: controller.signal });
+    expect(outcome.steps[0]).toMatchObject({ status: 'failed', failure: { code: 'aborted', reason: 'the plan was cancelled' } });
+    expect(runs).toBe(0);
+    expect(s.body.calls).toEqual([]);
+  });
+});
+
+describe('an observe that never answers', () => {
+  it('before or after the runner, ends the attempt at its deadline with timeout', async () => {
+    const hangs = (name: string, on: 1 | 2) => {
+      let observes = 0;
+      return defineFake({ ...base, name, observe: ({ body }) => ((observes += 1), observes === on ? new Promise<World>(() => {}) : body.snapshot()), run: async (ctx) => ctx.body.move(1) });
+    };
+    const s = setup([hangs('blank_pre', 1), hangs('blank_post', 2)], { defaultTimeoutMs: 700 });
+    for (const type of ['blank_pre', 'blank_post']) {
+      let endedAt: number | undefined;
+      const done = s.start(type).then((o) => ((endedAt = s.clock.now()), o));
+      const from = s.clock.now();
+      await s.clock.advance(699);
+      expect(endedAt).toBeUndefined();
+      await s.clock.advance(1);
+      expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'timeout', reason: 'attempt ran past its 700 ms deadline' } });
+      expect(endedAt! - from).toBe(700);
+    }
+  });
+});
+
