@@ -48,6 +48,17 @@ describe('a step taking the body back', () => {
     expect(s.order).toEqual(['A:dispatched', 'P:dispatched', 'P:succeeded', 'A:resumed', 'A:dispatched', 'A:succeeded', 'C:dispatched', 'C:succeeded']);
   });
 
+  it('after a preemption of several steps, only once the last of them ended', async () => {
+    const s = setup();
+    const first = s.plan('A');
+    await s.clock.advance(50);
+    const steps = ['P1', 'P2', 'P3'].map((stepId) => ({ stepId, type: 'beep', args: {} }));
+    await Promise.all([s.executor.preempt(steps, { reason: 'r' }), s.clock.flush()]);
+    await s.clock.advance(1_000);
+    await first;
+    expect(s.order).toEqual(['A:dispatched', 'P1:dispatched', 'P1:succeeded', 'P2:dispatched', 'P2:succeeded', 'P3:dispatched', 'P3:succeeded', 'A:resumed', 'A:dispatched', 'A:succeeded']);
+  });
+
   it('after a higher-priority step, ahead of the waiters of its own priority and behind higher ones', async () => {
     const s = setup();
     const runs = [s.plan('A', 1)];
