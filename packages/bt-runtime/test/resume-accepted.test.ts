@@ -170,6 +170,7 @@ describe('the acceptance check of a resume', () => {
     expect((await lookPreempted(s)).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'gone' } });
     const failures = s.memory.records().find((r) => r.stepId === 'look')!.failures;
     expect(failures.map((f) => f.code)).toEqual(['runner_error', 'guard_failed']);
-    expect(failures[0]!.reason).toContain('eyes closed');
+    // the post observe (it threw a failure object, not an Error: described as its JSON)
+    expect(failures[0]!.reason).toBe('observe (post) of slow_look threw: {"code":"runner_error","reason":"eyes closed","retryable":true}');
   });
 });
