@@ -1,7 +1,7 @@
 import { accepted, ManualClock, type Logger, type RepairHook } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createExecutor, createExecutorMetrics, createMemoryProvenance, type ProvenanceSink } from '../src/index.js';
+import { createExecutor, createExecutorMetrics, createMemoryProvenance, instrumentMethods, type ProvenanceSink } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, walker } from './fake-body.js';
 import { metric } from './metric.js';
 
@@ -133,6 +133,13 @@ describe('executor.preempt()', () => {
     expect(await metric(s.metrics.registry, 'sinew_preemptions_total')).toBe(1);
   });
 
+  it('given no options at all, runs its steps for an unspecified reason', async () => {
+    const s = setup();
+    const outcomes = await s.executor.preempt([{ stepId: 'bare', type: 'yell', args: {} }], undefined as never);
+    expect(outcomes.map((o) => o.status)).toEqual(['succeeded']);
+    expect(s.memory.records()[0]).toMatchObject({ preemptReason: 'unspecified' });
+  });
+
   it('stops between its steps once the body disconnected', async () => {
     const s = setup();
     const outcomes = await s.executor.preempt(
@@ -180,6 +187,13 @@ describe('the body disconnects', () => {
     }
   });
 
+  it('while idle is not thrown back at the body, and the next plan is refused with the reason', async () => {
+    const s = setup();
+    expect(() => s.body.disconnect('server restart')).not.toThrow();
+    const next = await s.executor.run({ planId: 'n', intentId: 'i', steps: [{ stepId: 'q', type: 'pace', args: { moves: 1 } }] });
+    expect(next).toMatchObject({ status: 'failed', steps: [], failure: { code: 'body_disconnected', reason: 'the body disconnected: server restart' } });
+  });
+
   it('after close() is not counted', async () => {
     const s = setup();
     await s.executor.close();
@@ -194,6 +208,30 @@ describe('createExecutor and close()', () => {
     for (const body of [{}, { sinew: {} }, { sinew: { onActuate: 'yes' } }, undefined]) {
       expect(() => createExecutor({ registry, body: body as never })).toThrow(/body has no sinew\.onActuate\(\); instrument it with instrumentMethods/);
     }
+  });
+
+  it('takes a body that cannot tell it disconnected (no sinew.onDisconnect) and runs on it', async () => {
+    const lamp = instrumentMethods({ lit: false, toggle() { this.lit = !this.lit; } }, ['toggle']);
+    const flick = defineFake({ name: 'flick', version: '1.0.0', description: 'flicks', inputSchema: z.strictObject({}), run: async (ctx) => void (ctx.body as unknown as typeof lamp).toggle(), acceptance: () => accepted });
+    const executor = createExecutor({ registry: registryWith(flick), body: lamp as never, clock: new ManualClock() });
+    expect((await executor.run({ planId: 'l', intentId: 'i', steps: [{ stepId: 'on', type: 'flick', args: {} }] })).status).toBe('completed');
+    expect(lamp.lit).toBe(true);
+  });
+
+  it('primes a series at 0 for each of the body’s actuator commands, and stops priming new capabilities once closed', async () => {
+    const s = setup();
+    const commands = async () => ((await s.metrics.registry.getSingleMetric('sinew_actuator_commands_total')!.get()).values as { labels: { command?: unknown }; value: number }[]).map((v) => `${String(v.labels.command)}=${v.value}`).sort();
+    expect(await commands()).toEqual(['chat=0', 'craft=0', 'dig=0', 'move=0']);
+    const series = async (capability: string) => ((await s.metrics.registry.getSingleMetric('sinew_steps_total')!.get()).values as { labels: { capability?: string } }[]).filter((v) => v.labels.capability === capability).length;
+    s.executor.registry.register(defineFake({ name: 'early', version: '1.0.0', description: 'e', inputSchema: z.strictObject({}), run: async () => {}, acceptance: () => accepted }));
+    expect(await series('early')).toBeGreaterThan(0);
+    await s.executor.close();
+    s.executor.registry.register(defineFake({ name: 'late', version: '1.0.0', description: 'l', inputSchema: z.strictObject({}), run: async () => {}, acceptance: () => accepted }));
+    expect(await series('late')).toBe(0);
+  });
+
+  it('resume() without a journal has nothing to resume', async () => {
+    expect(await setup().executor.resume()).toBeUndefined();
   });
 
   it('closes its sinks once, however often it is closed', async () => {
@@ -227,6 +265,22 @@ describe('plan.started and the repair hook', () => {
     const outcome = await run;
     expect(outcome).toMatchObject({ status: 'aborted', failedStepId: 'f', failure: { code: 'aborted', reason: 'the plan was cancelled' } });
     expect(outcome.steps[0]!.failure).toMatchObject({ code: 'runner_error', reason: 'slipped' });
+  });
+
+  it('a plan cancelled just as a step succeeded stops before its next step', async () => {
+    const s = setup();
+    const controller = new AbortController();
+    s.executor.on('step.succeeded', () => controller.abort());
+    const run = s.executor.run({ planId: 'two', intentId: 'i', steps: [{ stepId: 'one', type: 'yell', args: {} }, { stepId: 'two', type: 'yell', args: {} }] }, { signal: controller.signal });
+    const outcome = await run;
+    expect(outcome).toMatchObject({ status: 'aborted', failure: { code: 'aborted', reason: 'the plan was cancelled' } });
+    expect(outcome.steps.map((o) => `${o.stepId}:${o.status}`)).toEqual(['one:succeeded']);
+  });
+
+  it('a repair step without a type is refused under an empty verb', async () => {
+    const s = setup({ repair: { repair: () => ({ steps: [{ stepId: 'typeless' } as never], replace: true, reason: 'guess' }) } });
+    const outcome = await s.executor.run({ planId: 'r', intentId: 'i', steps: [{ stepId: 'f', type: 'fumble', args: {} }] });
+    expect(outcome.steps[1]).toMatchObject({ stepId: 'typeless', verb: '', status: 'failed', failure: { code: 'invalid_args' } });
   });
 
   it('a step the repair hook adds is checked in full: an unknown key is invalid_args', async () => {
