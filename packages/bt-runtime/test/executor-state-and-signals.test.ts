@@ -82,6 +82,18 @@ describe('executor.state()', () => {
     expect(s.executor.state()).toStrictEqual({ status: 'idle', waiting: 0, plansRunning: 0, preempting: false });
   });
 
+  it('in a backoff, shows the step since its failed attempt began, not since the step was queued', async () => {
+    const clock = new ManualClock();
+    const executor = createExecutor({ registry: registryWith(pace, fumble), body: fakeBody(), clock, policy: { maxLocalRetries: 1, backoff: { initialMs: 400 } } });
+    const first = executor.run({ planId: 'lap', intentId: 'i', steps: [{ stepId: 'p', type: 'pace', args: { moves: 3 } }] });
+    await clock.advance(10);
+    const second = executor.run({ planId: 'slip', intentId: 'i', steps: [{ stepId: 'f', type: 'fumble', args: {} }] });
+    await clock.advance(340);
+    expect(executor.state().activeStep).toMatchObject({ stepId: 'f', phase: 'backoff', attempt: 1, sinceMs: 300 });
+    await clock.advance(2_000);
+    await Promise.all([first, second]);
+  });
+
   it('is running while a plan waits for its repair hook (no active step), closed once closed, with the plan still counted until it ends', async () => {
     let asked = 0;
     const s = setup({ repair: { repair: () => ((asked += 1), new Promise(() => {})) } });
