@@ -75,3 +75,20 @@ describe('a step taking the body back', () => {
     expect(dispatches).toEqual(['A:dispatched', 'B:dispatched', 'E:dispatched', 'A:resumed', 'A:dispatched', 'C:dispatched', 'D:dispatched']);
   });
 });
+
+describe('a queued step whose guard fails when its turn comes', () => {
+  it('fails guard_failed without running (no kept pre: nothing to check acceptance against)', async () => {
+    let runs = 0;
+    const locked = defineFake({ name: 'locked', version: '1.0.0', description: 'never allowed', inputSchema: z.strictObject({}), guard: () => ({ ok: false, code: 'guard_failed', reason: 'locked' }), run: async () => void (runs += 1), acceptance: () => accepted });
+    const clock = new ManualClock();
+    const executor = createExecutor({ registry: registryWith(lap, locked), body: fakeBody(), clock, policy: { maxLocalRetries: 0 } });
+    const first = executor.run({ planId: 'a', intentId: 'i', steps: [{ stepId: 'A', type: 'lap', args: { laps: 2 } }] });
+    await clock.advance(10);
+    const second = executor.run({ planId: 'b', intentId: 'i', steps: [{ stepId: 'L', type: 'locked', args: {} }] });
+    await clock.advance(1_000);
+    await first;
+    expect((await second).steps[0]).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'guard_failed', reason: 'locked' } });
+    expect(runs).toBe(0);
+  });
+});
+
