@@ -793,16 +793,41 @@ describe('executor: preemption', () => {
     expect(body.calls).toEqual(['move:1', 'move:1', 'move:1']);
   });
 
-  it('a resumed step re-guards: a guard that no longer holds fails it', async () => {
-    const { executor, clock, body } = setup();
-    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 5 } }]));
-    await clock.advance(100);
-    const teleport = defineFake({ name: 'teleport', version: '1.0.0', description: 'far away', inputSchema: empty, run: async (ctx) => ctx.body.move(5000), acceptance: () => accepted });
-    executor.registry.register(teleport);
+  /** After `ms`, a preemption teleports the body 5000 blocks on (past walk's and pace's guard). */
+  const teleportAfter = async (executor: ReturnType<typeof setup>['executor'], clock: ManualClock, ms: number) => {
+    await clock.advance(ms);
+    executor.registry.register(defineFake({ name: 'teleport', version: '1.0.0', description: 'far away', inputSchema: empty, run: async (ctx) => ctx.body.move(5000), acceptance: () => accepted }));
     await executor.preempt([{ stepId: 't', type: 'teleport' }], { reason: 'test' });
     await clock.flush();
+  };
+
+  it('a resumed step re-guards: a guard that no longer holds fails it when its effect is not in place', async () => {
+    // walk's acceptance (moved at least one) would hold after a teleport: this one wants exactly its own moves.
+    const pace = defineFake({
+      name: 'pace',
+      version: '0.9.1',
+      description: 'paces exactly n moves',
+      inputSchema: z.strictObject({ steps: z.number().int().positive() }),
+      guard: ({ body }) => (body.x < 1000 ? { ok: true } : { ok: false, code: 'guard_failed', reason: 'too far' }),
+      run: async (ctx, { steps }) => {
+        for (let i = 0; i < steps; i += 1) (ctx.body.move(1), await sleep(ctx, 200));
+      },
+      observe: ({ body }) => body.snapshot(),
+      acceptance: (pre, post, { steps }) => (post.x - pre.x === steps ? accepted : { ok: false, unmet: [`x:+${steps}`] }),
+    });
+    const { executor, clock, body } = setup({}, undefined, [pace]);
+    const done = executor.run(plan([{ stepId: 'pace', type: 'pace', args: { steps: 5 } }]));
+    await teleportAfter(executor, clock, 100);
     expect((await done).steps[0]).toMatchObject({ status: 'failed', failure: { code: 'guard_failed', reason: 'too far' } });
     expect(body.x).toBe(5001);
+  });
+
+  it('a resumed step whose guard no longer holds but whose acceptance against the kept pre does ends succeeded, not run again', async () => {
+    const { executor, clock, body } = setup();
+    const done = executor.run(plan([{ stepId: 'walk', type: 'walk', args: { steps: 5 } }]));
+    await teleportAfter(executor, clock, 100);
+    expect((await done).steps[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(body.calls).toEqual(['move:1', 'move:5000']);
   });
 
   it('a fast-path step sharing the interrupted step\'s idempotency key is refused, not joined (no deadlock)', async () => {

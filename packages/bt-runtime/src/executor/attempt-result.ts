@@ -80,6 +80,8 @@ export interface AttemptOptions<Body extends ActuatorSource> extends StepCall<Bo
   readonly effects: { readonly evaluator: PredicateEvaluator<Body>; readonly list: readonly Predicate[]; readonly baseline: unknown } | undefined;
   /** A resume after a preemption: the interrupted attempt's `pre`, kept (no new observe) so what it did before counts. */
   readonly resumedPre?: ObservedPre | undefined;
+  /** With `resumedPre`, the guard a resume failed: check acceptance against the kept `pre` and nothing else (its effect may be in place already). */
+  readonly acceptOnly?: StepFailure | undefined;
 }
 
 /** An attempt's `pre` observation, boxed (observe may return undefined). */

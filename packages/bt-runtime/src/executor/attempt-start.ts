@@ -1,4 +1,4 @@
-import type { StepOutcome } from '@sinew/executor-contracts';
+import type { StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import { Attempt } from './attempt.js';
 import { attemptLimits, type AttemptReceiver, type ObservedPre, type StepScope } from './attempt-result.js';
@@ -22,17 +22,19 @@ export interface AttemptOf extends AttemptReceiver {
   readonly baseline: ReturnType<typeof takeBaseline> | undefined;
   /** The `pre` of the attempt a preemption interrupted, which this one continues from. */
   readonly resumedPre: ObservedPre | undefined;
+  /** The guard a resume failed: the attempt only checks acceptance against `resumedPre` (nothing is dispatched). */
+  readonly acceptOnly: StepFailure | undefined;
 }
 
 /** guarding → observing: the step's next attempt, made the target of the actuator pulse; the step starts it once it holds it. */
 export function newAttempt<Body extends ActuatorSource>(run: StepRunOptions<Body>, of: AttemptOf): Attempt<Body> {
   const { rt, planCtx, capability, args, step, predicates } = run;
-  const { ref, attempt: number, scope, baseline, resumedPre } = of;
-  if (rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, capability: capLabel(capability), attempt: number });
+  const { ref, attempt: number, scope, baseline, resumedPre, acceptOnly } = of;
+  if (acceptOnly === undefined && rt.events.has('step.dispatched')) rt.events.emit('step.dispatched', { planId: ref.planId, stepId: ref.stepId, verb: ref.verb, capability: capLabel(capability), attempt: number });
   const info = { planId: ref.planId, stepId: ref.stepId, verb: capability.name, version: capability.version, attempt: number };
   const limits = attemptLimits(rt.policy, capability, step);
   const effects = rt.predicates && predicates.effects.length > 0 ? { evaluator: rt.predicates, list: predicates.effects, baseline: baseline?.ok ? baseline.value : undefined } : undefined;
-  const attempt = new Attempt<Body>({ rt, planCtx, ref, capability, args, info, scope, limits, effects, resumedPre }, of);
+  const attempt = new Attempt<Body>({ rt, planCtx, ref, capability, args, info, scope, limits, effects, resumedPre, acceptOnly }, of);
   rt.pulse.target = attempt;
   return attempt;
 }

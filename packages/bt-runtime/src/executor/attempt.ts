@@ -12,10 +12,9 @@ import { effectsFailure } from './predicates.js';
 import { Phase, transition, type AttemptPhase } from './step.js';
 
 /**
- * One attempt at a step with its watchdogs, in the step's phases observing → running → (grace |
- * accepting) → ended. A single timer serves TTFA, stuck and timeout (re-armed lazily), so an actuator
- * command costs no timer work. Tells its receiver its end exactly once; never waits forever; is the lease of
- * its own body view (`ctx.body`), which refuses commands once the attempt is over.
+ * One attempt at a step with its watchdogs, in the step's phases observing → running → (grace | accepting) → ended. A single
+ * timer serves TTFA, stuck and timeout (re-armed lazily), so an actuator command costs no timer work. Tells its receiver its end
+ * exactly once; never waits forever; is the lease of its own body view (`ctx.body`), which refuses commands once the attempt is over.
  */
 export class Attempt<Body extends ActuatorSource> implements AttemptHandle, PulseReceiver {
   #phase: AttemptPhase = Phase.observing;
@@ -76,12 +75,13 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
   start(): void {
     try {
       const signal = this.o.planCtx.signal;
-      if (signal) {
-        if (signal.aborted) this.trip('aborted');
-        else signal.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
-      }
-      if (this.o.resumedPre && this.#phase !== Phase.ended) this.#startRunner(this.o.resumedPre.value);
-      else if (this.#phase !== Phase.ended) this.#observe(this.#startRunner);
+      if (signal?.aborted) this.trip('aborted');
+      else signal?.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
+      const kept = this.o.resumedPre;
+      if (this.#phase === Phase.ended) return;
+      if (kept === undefined) this.#observe(this.#startRunner);
+      else if (this.o.acceptOnly) this.#acceptKept(kept);
+      else this.#startRunner(kept.value);
     } catch (error) {
       this.#settleError(error);
     }
@@ -280,11 +280,19 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     this.#observe(this.#accept);
   }
 
+  /** A resumed step whose guard no longer holds: only acceptance against the kept `pre` (its effect may be in place already), the runner not run again. */
+  #acceptKept(kept: ObservedPre): void {
+    this.pre = kept;
+    this.#phase = transition(this.#phase, Phase.accepting);
+    this.#observe(this.#accept);
+  }
+
   /** V4: the capability's acceptance, then the step's declared effects. */
   #accept(post: unknown): void {
-    // checkAcceptance never throws, whatever acceptance returns (contracts).
-    const unmet = checkAcceptance(this.o.capability, this.pre?.value, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body);
+    const unmet = checkAcceptance(this.o.capability, this.pre?.value, post, this.o.args) ?? effectsFailure(this.o.effects, this.o.rt.body); // checkAcceptance never throws (contracts)
     if (unmet) return this.#settle({ kind: 'failed', failure: unmet, acceptance: { ok: false, unmet: unmet.unmet ?? [] } });
+    const guard = this.o.acceptOnly;
+    if (guard) traceActivity(this.o.scope, this.o.limits.traceLimit, this.o.rt.clock.now(), 'progress', 'accepted_on_resume', `acceptance held on resume without running (guard: ${guard.reason})`);
     const observables = this.#observables;
     this.#settle(observables ? { kind: 'ok', acceptance: ACCEPTED, observables } : SUCCEEDED);
   }

@@ -83,6 +83,9 @@ export class IdempotencyStore {
   /** Marks `key` in flight; its entry's `end(outcome)` settles it. A `durable` key's outcome is journaled (preemption steps are not). */
   begin(key: string, durable = true): InFlight {
     const entry = new InFlight(this, key, durable);
+    // A completed key begun again (the executor answers it as a duplicate; a caller of the store may not) is in flight
+    // again, not completed: it leaves the completed keys and their queue, so its next completion takes one place.
+    if (this.#completed.delete(key)) this.#unqueue(key);
     this.#flying.push(entry);
     return entry;
   }
@@ -126,11 +129,16 @@ export class IdempotencyStore {
 
   /** `completedBefore`: the key may have a completed entry already (a journal's replay, a fleet's racing claims). */
   #remember(key: string, outcome: StepOutcome, completedBefore = true): void {
-    // A key completed again moves to the newest end (its earlier place is dropped): rare, so a linear search.
-    if (completedBefore && this.#completed.has(key)) this.#order.splice(this.#order.indexOf(key, this.#head), 1);
+    // A key completed again moves to the newest end (its earlier place is dropped).
+    if (completedBefore && this.#completed.has(key)) this.#unqueue(key);
     this.#completed.set(key, outcome);
     this.#order.push(key);
     while (this.#order.length - this.#head > this.capacity) this.#forgetOldest();
+  }
+
+  /** Drops a completed key's place in the queue: rare, so a linear search. */
+  #unqueue(key: string): void {
+    this.#order.splice(this.#order.indexOf(key, this.#head), 1);
   }
 
   #forgetOldest(): void {

@@ -20,6 +20,7 @@ type Next = StepOutcome | undefined;
 /** One step's machine after its checks (phases, edges: step.ts): slot, guard → attempt → retry after backoff, yielding to preemptions and resuming, until it ends. */
 export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, AttemptOf {
   readonly ref: StepRef;
+  readonly capability: Capability<Body>;
   readonly fastPath: boolean;
   readonly rank: number;
   readonly #level: SafetyLevel;
@@ -41,6 +42,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   /** The evaluator's baseline, taken before the first attempt (gains count from it), and a preempted attempt's `pre`, which its resume continues from. */
   baseline: ReturnType<typeof takeBaseline> | undefined;
   resumedPre: ObservedPre | undefined;
+  /** A resume's failed guard: its effect may have happened before the preemption, so its attempt only checks acceptance against `resumedPre`. */
+  acceptOnly: StepFailure | undefined;
   /** Cuts the backoff wait short, when the step is waiting between attempts. */
   #wake: ((how: Wake) => void) | undefined;
   /** Where the running attempt's end goes: run()'s promise (its first attempt), or the loop that awaits it. */
@@ -50,16 +53,13 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   /** `flight`: the step's idempotency key, settled as the step ends (a canary trial settles it after its verdict instead). */
   constructor(private readonly o: StepRunOptions<Body>, private readonly flight?: InFlight) {
     this.ref = { planId: o.planCtx.plan.planId, stepId: o.step.stepId, verb: o.step.type };
+    this.capability = o.capability;
     this.fastPath = o.planCtx.preemptReason !== undefined;
     this.rank = stepRank(o.step, o.planCtx.intent);
     this.#level = effectiveSafetyLevel(o.step, o.capability as Capability<never>);
     this.#sinceMs = o.startedAt;
     this.scope = { entries: NO_TRACE, dropped: 0, startedAt: o.startedAt };
     this.#maxRetries = Math.min(o.rt.policy.maxLocalRetries, o.capability.retry?.maxLocalRetries ?? Number.POSITIVE_INFINITY);
-  }
-
-  get capability(): Capability<Body> {
-    return this.o.capability;
   }
 
   /** Since when the step is where `state()` shows it: its running attempt's start (read by the attempt as it dispatches: no clock read of its own), else the latest attempt's, else the step's. */
@@ -141,8 +141,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
         const held = this.fastPath ? 0 : cautionWaitMs(this.#level, rt);
         if (held > 0 && (await this.#sleep(held)) === 'preempted') this.#to(Phase.interrupted);
         if (held > 0) continue;
-        const guard = this.#guard();
-        if (guard) return this.#fail(guard);
+        const guard = (this.acceptOnly = this.#guard());
+        if (guard && !this.resumedPre) return this.#fail(guard);
         const next = this.#afterAttempt(await new Promise<AttemptResult>((resolve) => ((this.#attemptDone = resolve), this.#attemptOnce())));
         const ended = next instanceof Promise ? await next : next;
         if (ended) return ended;
@@ -150,13 +150,12 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
     } catch (error) {
       return this.#bug(error);
     } finally {
-      deactivate(this.o.rt, this, this.#running);
-      if (this.#holding) rt.slot.release();
+      this.#done(undefined);
     }
   }
 
   /** The step left its loop: the body is no longer its own. */
-  #done(outcome: StepOutcome): StepOutcome {
+  #done<T>(outcome: T): T {
     deactivate(this.o.rt, this, this.#running);
     if (this.#holding) this.o.rt.slot.release();
     return outcome;
@@ -217,8 +216,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
     releasePulse(this.o.rt, attempt);
     this.#running = undefined;
     this.#sinceMs = attempt.startedAt ?? this.#sinceMs;
-    // The step takes over from the phase its attempt ended in.
-    this.#phase = attempt.endedIn;
+    this.#phase = attempt.endedIn; // the step takes over from the phase its attempt ended in
     this.#ttfaMs = attempt.ttfa() ?? this.#ttfaMs;
     if ('acceptance' in result && result.acceptance) this.#acceptance = result.acceptance;
     if (result.kind === 'ok') return this.#end('succeeded', undefined, result.observables);
@@ -230,7 +228,9 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
       this.#to(Phase.interrupted);
       return undefined;
     }
-    return this.#retryOrFail(result.failure);
+    // A resume's effect not in place: the step fails on its guard as before, the check's failure kept beside it.
+    if (this.acceptOnly) (this.#failures ??= []).push(result.failure);
+    return this.acceptOnly ? this.#fail(this.acceptOnly) : this.#retryOrFail(result.failure);
   }
 
   /** A failed attempt: the step fails, or waits out its backoff and goes round again (A3). */

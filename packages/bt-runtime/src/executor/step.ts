@@ -29,7 +29,8 @@ export const STEP_TRANSITIONS: { readonly [P in StepPhaseName]: readonly StepPha
   queued: ['admitted', 'ended'],
   admitted: ['guarding', 'interrupted', 'ended'],
   guarding: ['observing', 'ended'],
-  observing: ['running', ...AFTER_ATTEMPT],
+  // observing → accepting: a resumed step whose guard no longer holds checks acceptance against its kept `pre` only.
+  observing: ['running', 'accepting', ...AFTER_ATTEMPT],
   running: ['grace', 'accepting', ...AFTER_ATTEMPT],
   grace: AFTER_ATTEMPT,
   accepting: ['backoff', 'ended'],
