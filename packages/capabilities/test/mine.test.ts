@@ -37,6 +37,7 @@ describe('mine in a generated world', () => {
     expect((await world.step('mine', { target: { ore: 'stone' }, count: 3 })).failure).toMatchObject({ code: 'precond_missing', missing: ['has_item:wooden_pickaxe:1'] });
     expect((await world.step('mine', { target: { ore: 'unobtainium' } })).failure?.code).toBe('invalid_args');
     expect((await world.step('mine', { target: {} })).failure?.code).toBe('invalid_args');
+    expect((await world.step('mine', { target: { ore: 'stone' }, counting: 'total' })).failure?.code).toBe('invalid_args');
   });
 
   it('stairs down 8 blocks: never digs under its own feet, never stands in fluid, lights the dark with a held torch', async () => {
@@ -79,6 +80,32 @@ describe('mine in a generated world', () => {
     expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
     expect(underfoot).toEqual([]);
     expect(wet()).toBe(false);
+  });
+
+  it('counting what it holds (the need of a plan): holding the 8 cobblestone asked for it digs nothing; asked for 2 more than it holds, it mines about 2, not the whole count again', async () => {
+    const { bot } = world;
+    await give(bot, 'stone_pickaxe', 1);
+    await give(bot, 'cobblestone', 8);
+    const held = countItem(bot, 'cobblestone');
+    const start = bot.entity.position.clone();
+    let dug = 0;
+    const onDug = () => void (dug += 1);
+    bot.on('diggingCompleted', onDug);
+    try {
+      const enough = await world.step('mine', { target: { ore: 'stone' }, count: 8, counting: 'held', returnToSurface: true });
+      expect(enough.status, JSON.stringify(enough.failure)).toBe('succeeded');
+      expect(dug).toBe(0);
+      expect(countItem(bot, 'cobblestone')).toBe(held);
+      expect(bot.entity.position.distanceTo(start)).toBeLessThan(1);
+    } finally {
+      bot.off('diggingCompleted', onDug);
+    }
+    const more = await world.step('mine', { target: { ore: 'stone' }, count: held + 2, counting: 'held', returnToSurface: true });
+    expect(more.status, JSON.stringify(more.failure)).toBe('succeeded');
+    expect(countItem(bot, 'cobblestone')).toBeGreaterThanOrEqual(held + 2);
+    // Counting a gain, it would have mined held + 2 more (held ≥ 8): the total stays under twice what it held.
+    expect(countItem(bot, 'cobblestone')).toBeLessThan(2 * held);
+    expect(bot.entity.position.distanceTo(start)).toBeLessThan(1.5);
   });
 
   it('leaves the crafting table beside its first stair standing: the stairs turn aside and the climb ends beside it', async () => {
