@@ -7,7 +7,9 @@
 // `npm run bench techtree -- --world terrain`: the moonshot (issue 27) — empty inventory → diamond_pickaxe in the
 // generated terrain world of each seed, night and hostiles on, the HTN with the overworld's sources and live repair,
 // 0 model calls; seeds 1..SINEW_BENCH_SEEDS (default 10), each plan limited to SINEW_BENCH_SEED_LIMIT_S (default 1800 s).
-import { mkdtemp, rm } from 'node:fs/promises';
+// SINEW_BENCH_TRACES=<dir> keeps each seed's provenance (seed-N.jsonl) and the demo's printed timeline (seed-N.log) there.
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -23,6 +25,7 @@ const seedsAt = process.argv.indexOf('--seeds');
 /** `--seeds 6`, `--seeds 1,4,7` or `--seeds 3-5`: the seeds to run (else FIRST_SEED and the SEEDS after it). */
 const SEED_LIST = seedsAt >= 0 ? parseSeeds(process.argv[seedsAt + 1]) : Array.from({ length: SEEDS }, (_, i) => FIRST_SEED + i);
 const LIMIT_S = Number(process.env.SINEW_BENCH_SEED_LIMIT_S ?? 1800);
+const TRACES = process.env.SINEW_BENCH_TRACES;
 const GOAL = TERRAIN ? 'diamond_pickaxe' : 'iron_pickaxe';
 const TIERS = TERRAIN ? ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond_pickaxe'] : ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe'];
 
@@ -35,7 +38,9 @@ function parseSeeds(text: string | undefined): number[] {
   return seeds;
 }
 
-function quietOut(): NodeJS.WriteStream {
+/** The demo's printed lines: dropped, or kept in `<traces>/seed-N.log` when SINEW_BENCH_TRACES names a folder. */
+function seedOut(seed: number): NodeJS.WriteStream {
+  if (TRACES) return createWriteStream(join(TRACES, `seed-${seed}.log`)) as unknown as NodeJS.WriteStream;
   return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
 }
 
@@ -74,7 +79,8 @@ function line(row: Row): string {
 }
 
 async function main(): Promise<void> {
-  const scratch = await mkdtemp(join(tmpdir(), 'sinew-techtree-bench-'));
+  const scratch = TRACES ?? (await mkdtemp(join(tmpdir(), 'sinew-techtree-bench-')));
+  await mkdir(scratch, { recursive: true });
   const where = TERRAIN ? 'generated terrain, night and hostiles on' : 'the placed tech_tree world';
   console.log(`tech tree: empty inventory → ${GOAL}, seeds ${SEED_LIST.join(', ')}, ${where}, ${LIMIT_S} s limit (wall time / server ticks since the plan started)`);
   const heads = TIERS.map((tier) => tier.replace('_pickaxe', '').padEnd(17)).join(' ');
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
     for (const seed of SEED_LIST) {
       const started = Date.now();
       const world = TERRAIN ? { world: 'terrain' as const, hostiles: true, timeLimitMs: LIMIT_S * 1000 } : {};
-      const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: quietOut(), ...world }).catch((error: unknown) => error as Error);
+      const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: seedOut(seed), ...world }).catch((error: unknown) => error as Error);
       // A seed that could not start (the server, the bot's spawn) is a row that says so, not the end of the table.
       if (result instanceof Error) {
         console.log(`${String(seed).padStart(4)} ERROR  ${result.message}`);
@@ -96,7 +102,7 @@ async function main(): Promise<void> {
       console.log(line(row));
     }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    if (!TRACES) await rm(scratch, { recursive: true, force: true });
   }
   const wins = rows.filter((r) => r.ok).length;
   const voyager = TERRAIN

@@ -92,6 +92,22 @@ describe('place_block', () => {
     expect(bot.findBlock({ matching: bot.registry.blocksByName.crafting_table!.id, maxDistance: 4 })).toBeTruthy();
   });
 
+  it('never places against a crafting table (a click opens it): ringed by cobblestone and a table, the furnace goes onto the cobblestone', async () => {
+    const { bot, server } = world;
+    await give(bot, 'furnace', 1);
+    const feet = bot.entity.position.floored();
+    // Every spot beside the feet is taken; the first one above them in the search order sits on the table.
+    await fill(server, feet.offset(-2, 0, -2), feet.offset(2, 0, 2), 'cobblestone');
+    await setBlock(server, feet, 'air');
+    const table = feet.offset(1, 0, 0);
+    await setBlock(server, table, 'crafting_table');
+    await waitUntil(() => bot.blockAt(table)?.name === 'crafting_table', 3_000);
+    const outcome = await world.step('place_block', { item: 'furnace' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(bot.blockAt(table.offset(0, 1, 0))?.name).toBe('air');
+    expect(bot.findBlock({ matching: bot.registry.blocksByName.furnace!.id, maxDistance: 4 })).toBeTruthy();
+  });
+
   it('succeeds without the item when the position already holds it (a step resumed after it placed)', async () => {
     const { bot, server } = world;
     await give(bot, 'cobblestone', 1);

@@ -16,5 +16,6 @@ export { setTime, setHostileSpawning, setNaturalRegeneration, setAir } from './s
 export type { SetTimeOptions, HostileSpawningOptions } from './survival.js';
 export { HAZARD_RULES } from './extensions/hazards.js';
 export { REGENERATION_RULES } from './extensions/regeneration.js';
+export { TERRAIN_BLOCKS } from './terrain/index.js';
 export { applyScenario, defineScenario, SCENARIOS } from './scenarios.js';
 export type { Box, KickRecord, ScenarioName, ScenarioOptions, ScenarioResult } from './scenarios.js';

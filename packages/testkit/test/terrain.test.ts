@@ -4,6 +4,7 @@ import { Vec3 } from 'vec3';
 import { animalsOfChunk } from '../src/terrain/animals.js';
 import { treesOfChunk, veinsOfChunk } from '../src/terrain/features.js';
 import { terrainGenerator, type TerrainColumn } from '../src/terrain/generator.js';
+import { TERRAIN_BLOCKS } from '../src/terrain/palette.js';
 import { aquiferLevel, mountainness, surfaceHeight } from '../src/terrain/shape.js';
 
 const registry = minecraftData('1.20.4');
@@ -130,6 +131,12 @@ describe('terrain generator', () => {
     let emerald = 0;
     for (let y = -16; y < 200; y++) for (let z = 0; z < 16; z++) for (let x = 0; x < 16; x++) if (nameAt(column, x, y, z) === 'emerald_ore') emerald++;
     expect(emerald).toBeGreaterThan(0);
+  });
+
+  it('writes only blocks it declares in TERRAIN_BLOCKS (what the planners check their world sources against), its logs among them', () => {
+    const seen = [...census(77, [[3, -2], [-9, 14], [0, 0], [25, 6]]).keys()];
+    expect(seen.filter((name) => !TERRAIN_BLOCKS.includes(name))).toEqual([]);
+    expect(seen.filter((name) => name.endsWith('_log')).length).toBeGreaterThan(0);
   });
 
   it('places herds of the four passive kinds per chunk, the same for the same seed, on land', () => {

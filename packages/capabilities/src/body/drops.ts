@@ -20,12 +20,15 @@ export function droppedItemName(entity: Entity): string | undefined {
   }
 }
 
-/** Dropped items within `radius` of the bot (optionally of one item, or those a predicate accepts), nearest first. */
-export function dropsNear(bot: SinewBot, radius: number, item?: string | ((name: string) => boolean)): Entity[] {
+/**
+ * Dropped items within `radius` of the bot (optionally of one item, or those a predicate accepts), nearest first;
+ * none whose entity id is in `except` (drops that lay there before, left alone).
+ */
+export function dropsNear(bot: SinewBot, radius: number, item?: string | ((name: string) => boolean), except?: ReadonlySet<number>): Entity[] {
   const wanted = typeof item === 'function' ? item : item === undefined ? () => true : (name: string) => name === item;
   const me = bot.entity.position;
   return Object.values(bot.entities)
-    .filter((entity) => entity.isValid !== false && entity.name === 'item' && entity.position.distanceTo(me) <= radius)
+    .filter((entity) => entity.isValid !== false && entity.name === 'item' && !except?.has(entity.id) && entity.position.distanceTo(me) <= radius)
     .filter((entity) => {
       const name = droppedItemName(entity);
       // An unknown stack might be the wanted one: pick it up, acceptance counts what really arrived.
@@ -116,22 +119,22 @@ function awaitPickup(ctx: BotRunContext, drop: Entity): { done: Promise<boolean>
 }
 
 /**
- * Goes after each drop in turn until none is left (or `maxDrops`): walk onto it, else approach from the side
- * and jump (a drop in a notch above head height), else step up over it. A drop no approach reaches is
- * listed as unreachable, never waited on until a watchdog fires. Shared with `gather`.
+ * Goes after each drop in turn until none is left (or `maxDrops`, default 16): walk onto it, else approach from the
+ * side and jump (a drop in a notch above head height), else step up over it. A drop no approach reaches is
+ * listed as unreachable, never waited on until a watchdog fires; drops in `except` are left alone. Shared with `gather`.
  */
 export async function pickUpDrops(
   ctx: BotRunContext,
   radius: number,
   item?: string | ((name: string) => boolean),
-  maxDrops = 16,
+  options: { readonly maxDrops?: number; readonly except?: ReadonlySet<number> } = {},
 ): Promise<Failure | PickUp> {
   let collected = 0;
   const tried = new Map<number, number>();
   const unreachable: string[] = [];
-  for (let dropsLeft = maxDrops; dropsLeft > 0; ) {
+  for (let dropsLeft = options.maxDrops ?? 16; dropsLeft > 0; ) {
     if (ctx.signal.aborted) return ABORTED;
-    const drop = dropsNear(ctx.body, radius, item).find((entity) => (tried.get(entity.id) ?? 0) < APPROACHES.length);
+    const drop = dropsNear(ctx.body, radius, item, options.except).find((entity) => (tried.get(entity.id) ?? 0) < APPROACHES.length);
     if (!drop) break;
     const attempt = tried.get(drop.id) ?? 0;
     tried.set(drop.id, attempt + 1);

@@ -5,6 +5,7 @@ import type { SinewBot } from '../bot.js';
 import type { Block } from '../mc-types.js';
 import { ABORTED, thrown, type Failure } from './failures.js';
 import { eyeDistance, occupiedByBot, REACH, toBlockVec } from './geometry.js';
+import { STATIONS } from './staircase.js';
 
 const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 const REPLACEABLE = new Set(['air', 'cave_air', 'void_air', 'short_grass', 'grass', 'tall_grass', 'water', 'lava', 'snow', 'fern']);
@@ -19,7 +20,8 @@ export function placementReference(bot: SinewBot, position: Position): { referen
   const target = toBlockVec(position);
   for (const face of FACES) {
     const reference = bot.blockAt(target.minus(face));
-    if (reference && reference.boundingBox === 'block' && !isReplaceable(reference)) return { reference, face };
+    // A click on a station opens it instead (seed 2: a furnace set on the crafting table, stuck on all three attempts).
+    if (reference && reference.boundingBox === 'block' && !isReplaceable(reference) && !STATIONS.has(reference.name)) return { reference, face };
   }
   return undefined;
 }
@@ -35,7 +37,7 @@ export function freeSpotNextTo(bot: SinewBot): Vec3 | undefined {
       const spot = feet.offset(dx, dy, dz);
       if (!isReplaceable(bot.blockAt(spot)) || occupiedByBot(bot, spot)) continue;
       const below = bot.blockAt(spot.offset(0, -1, 0));
-      if (below?.boundingBox !== 'block') continue;
+      if (below?.boundingBox !== 'block' || !placementReference(bot, spot)) continue;
       if (eyeDistance(bot, spot) <= REACH) return spot;
     }
   }

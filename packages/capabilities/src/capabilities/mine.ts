@@ -28,6 +28,11 @@ export const MineArgsSchema = z.strictObject({
   target: MineTargetSchema,
   /** With an ore: how many of its drops to gain before stopping (one redstone ore gives 4–5 redstone). */
   count: z.number().int().positive().max(64).default(1),
+  /**
+   * What `count` counts: the drops `gained` since the step began (default), or the drops `held` in all — a plan's
+   * need (8 cobblestone for a furnace), met at once by what earlier mines dug on their way (seeds 4 and 9 held 35).
+   */
+  counting: z.enum(['gained', 'held']).default('gained'),
   /** Walk back up the staircase to where the step started once the target is reached. */
   returnToSurface: z.boolean().default(false),
   /** At most this many moves (a stair down or a block of tunnel) before giving up. */
@@ -66,20 +71,23 @@ function toolFor(target: MineArgs['target']): string {
  * The declared effects: the ore's drop gained, and/or the feet at or below the depth (`y:<=<depth>`) — not
  * declared when the step climbs back to the surface (`surfaced`): then the feet end above it.
  */
-function mineEffects(target: MineArgs['target'] | { placeholder: string }, count: number, surfaced = false): PredicateTemplate[] {
+function mineEffects(target: MineArgs['target'] | { placeholder: string }, count: number, options: { surfaced?: boolean; held?: boolean } = {}): PredicateTemplate[] {
   if ('placeholder' in target) return [pred.gained(pred.placeholder('ore_drop'), 1)];
   const kind = target.ore === undefined ? undefined : oreKind(target.ore);
   const effects: PredicateTemplate[] = [];
-  if (kind) effects.push(pred.gained(ORES[kind].drop, count));
-  if (target.depth !== undefined && !surfaced) effects.push(pred.belowY(target.depth));
+  if (kind) effects.push(options.held ? pred.hasItem(ORES[kind].drop, count) : pred.gained(ORES[kind].drop, count));
+  if (target.depth !== undefined && !options.surfaced) effects.push(pred.belowY(target.depth));
   return effects;
 }
 
-/** How many of the ore's drops the step still lacks, counted from its start (0 without an ore). */
+/** How many of the ore's drops the step still lacks: held in all, or gained since its start (0 without an ore). */
 function shortOf(bot: SinewBot, args: MineArgs, descent: Descent): number {
   const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
-  return kind ? Math.max(0, args.count - (countItem(bot, ORES[kind].drop) - descent.dropsBefore)) : 0;
+  return kind ? Math.max(0, args.count - counted(countItem(bot, ORES[kind].drop), args, descent.dropsBefore)) : 0;
 }
+
+/** The drops that count toward `count`: all held, or those gained since the step began. */
+const counted = (held: number, args: Pick<MineArgs, 'counting'>, before: number): number => (args.counting === 'held' ? held : held - before);
 
 /** Stairs down to the target level, then tunnels along it, taking the ore when the walls show one. */
 async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { moves: number; found: boolean }> {
@@ -135,7 +143,7 @@ export const mine = defineBotCapability({
   inputSchema: MineArgsSchema,
   expectedDurationMs: 120_000,
   preconds: (args) => [pred.hasItem('placeholder' in args.target ? pred.placeholder('pickaxe') : toolFor(args.target), 1)],
-  effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1, args.returnToSurface === true),
+  effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1, { surfaced: args.returnToSurface === true, held: args.counting === 'held' }),
   guard: ({ body }, { target }) => {
     const kind = target.ore === undefined ? undefined : oreKind(target.ore);
     const block = body.registry.blocksByName[kind ? oreBlocks(kind)[0]! : 'stone'];
@@ -160,13 +168,14 @@ export const mine = defineBotCapability({
   },
   acceptance: (pre, post, args) => {
     const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
-    const effects = mineEffects(args.target, args.count);
+    const effects = mineEffects(args.target, args.count, { held: args.counting === 'held' });
     if (kind) {
       const drop = ORES[kind].drop;
+      const held = post.inventory[drop] ?? 0;
       // Since the step began, as the runner counts (a retry's own pre would miss what the first attempt took).
       const before = descents.get(args)?.dropsBefore ?? pre.inventory[drop] ?? 0;
-      const gained = (post.inventory[drop] ?? 0) - before;
-      return gained >= args.count ? accepted : effectsUnmet(effects, `${drop} did not rise by ${args.count} (${before} → ${post.inventory[drop] ?? 0})`);
+      if (counted(held, args, before) >= args.count) return accepted;
+      return effectsUnmet(effects, args.counting === 'held' ? `holds ${held} ${drop}, wanted ${args.count}` : `${drop} did not rise by ${args.count} (${before} → ${held})`);
     }
     const depth = args.target.depth!;
     // Back at the surface, the depth reached is what the step recorded on the way; else where the feet are.

@@ -68,7 +68,10 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
         // own crafts would place a table held before it).
         const [getTool = [], equip = []] = partition(toolFirst(state, source.tools), (task) => task.task === 'obtain');
         const carry = args.atDepth === true ? [{ task: 'obtain', args: { item: 'crafting_table', count: 1 } }] : [];
-        return [...getTool, ...carry, ...equip, { task: 'mine', args: { target: { ore: source.block }, count: missing(state, args), returnToSurface: args.atDepth !== true } }];
+        // The count held in all, not gained: the mines before this one dug through stone and ores on their way (seeds
+        // 4 and 9 held 35 cobblestone when the plan went for the furnace's 8), which the simulated world never counts.
+        const mined = { target: { ore: source.block }, count: want(args), counting: 'held', returnToSurface: args.atDepth !== true };
+        return [...getTool, ...carry, ...equip, { task: 'mine', args: mined }];
       },
     });
   }

@@ -146,6 +146,8 @@ const MINED_BELOW = 64;
 
 /** The verbs of generated worlds (explore, mine, hunt, shear) on the simulated world. */
 function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
+  /** A mine counting what is held in all (`counting: 'held'`), not what it gains. */
+  const held = (args: Args): boolean => args.counting === 'held';
   const ore = (args: Args): string | undefined => {
     const target = args.target as { ore?: unknown } | undefined;
     return typeof target?.ore === 'string' ? target.ore : undefined;
@@ -165,12 +167,16 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
       apply(state, args) {
         const block = ore(args)!;
         if (!hasTool(state, book.harvestTools(block))) return false;
-        add(state, book.dropOf(block), num(args, 'count', 1));
+        const drop = book.dropOf(block);
+        add(state, drop, held(args) ? Math.max(0, num(args, 'count', 1) - count(state, drop)) : num(args, 'count', 1));
         // Left down there: every station the plan placed is out of reach from now on.
         if (args.returnToSurface === false) state.position = { ...state.position, y: state.position.y - MINED_BELOW };
         return true;
       },
-      effects: (args) => [formatPredicate(pred.gained(book.dropOf(ore(args)!), num(args, 'count', 1)))],
+      effects: (args) => {
+        const [drop, n] = [book.dropOf(ore(args)!), num(args, 'count', 1)];
+        return [formatPredicate(held(args) ? pred.hasItem(drop, n) : pred.gained(drop, n))];
+      },
     },
     {
       verb: 'hunt',

@@ -31,9 +31,15 @@ export const PLACED_WORLD: WorldSources = {
   blocks: ['*_log', '*_stem', 'stone', 'deepslate', 'coal_ore', 'iron_ore', 'copper_ore', 'gold_ore', 'diamond_ore', 'dirt', 'sand', 'gravel', 'clay'],
 };
 
-/** A generated overworld (the testkit's `terrain` generator): three woods, stone over deepslate, ores at depth, animals. */
+/**
+ * A generated overworld (the testkit's `terrain` generator): three woods, flowers, stone over deepslate, ores at depth,
+ * animals. Every block the generator writes that drops an item is listed (a test reads its `TERRAIN_BLOCKS`).
+ */
 export const OVERWORLD: WorldSources = {
-  blocks: ['oak_log', 'birch_log', 'spruce_log', 'dirt', 'grass_block', 'sand', 'gravel', 'clay', 'sugar_cane'],
+  blocks: [
+    'oak_log', 'birch_log', 'spruce_log', 'dirt', 'grass_block', 'sand', 'gravel', 'clay', 'sugar_cane',
+    'dandelion', 'poppy', 'cornflower', 'oxeye_daisy', 'azure_bluet',
+  ],
   // Stone lies under every spot but seldom bare (walking does not dig): a body with `mine` stairs down to it.
   underground: [
     'stone', 'deepslate', 'coal_ore', 'iron_ore', 'copper_ore', 'gold_ore', 'redstone_ore', 'lapis_ore', 'diamond_ore', 'emerald_ore',

@@ -125,6 +125,19 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
     expect(steps(htn()('diamond_pickaxe', 1, { diamond: 1, stick: 2, crafting_table: 1, iron_pickaxe: 1 }))).toEqual(['equip:iron_pickaxe', 'mine:diamond_ore', 'place_block:crafting_table', 'craft_item:diamond_pickaxe']);
   });
 
+  it('a mine asks for what the plan needs held in all, not a gain: the stone and ore dug on the way down to other ores count toward it', () => {
+    const stepsOf = (result: PlanResult) => (result.ok ? result.plan.steps : []);
+    const mines = stepsOf(htn()('diamond_pickaxe', 1)).filter((step) => step.type === 'mine');
+    for (const step of mines) expect(step.args, JSON.stringify(step.args)).toMatchObject({ counting: 'held' });
+    // The furnace's 8 cobblestone, after the 3 of the stone pickaxe were spent: held 8, declared as has_item ≥ 8.
+    const furnace = mines.filter((step) => (step.args as { target: { ore: string } }).target.ore === 'stone').at(-1)!;
+    expect(furnace.args).toMatchObject({ count: 8 });
+    expect(furnace.effects).toEqual(['has_item:cobblestone:8']);
+    // Holding 1 diamond, the mine is for 3 held (the simulated world gains the 2 it lacks, and the craft plans on).
+    const deep = stepsOf(htn()('diamond_pickaxe', 1, { diamond: 1, stick: 2, crafting_table: 1, iron_pickaxe: 1 })).find((step) => step.type === 'mine');
+    expect(deep?.args).toMatchObject({ target: { ore: 'diamond_ore' }, count: 3, counting: 'held' });
+  });
+
   it('wool: shears from smelted iron, then find a sheep and shear it', () => {
     for (const plan of [htn()('white_wool', 3), goap()('white_wool', 3)]) {
       expect(inOrder(steps(plan), ['mine:iron_ore', 'craft_item:shears', 'shear:sheep']), steps(plan).join(' ')).toBe(true);

@@ -11,6 +11,7 @@ import { biomeAt, caveEntrance, SEA_LEVEL, surfaceHeight } from './shape.js';
 
 export { terrainGenerator } from './generator.js';
 export { ORE_RULES, type Ore } from './features.js';
+export { TERRAIN_BLOCKS } from './palette.js';
 export { MIN_Y, SEA_LEVEL, LAVA_LEVEL, WORLD_HEIGHT } from './shape.js';
 
 /**

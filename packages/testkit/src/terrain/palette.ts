@@ -7,6 +7,18 @@ const KINDS: readonly TreeKind[] = ['oak', 'birch', 'spruce'];
 const SIMPLE = [
   'air', 'stone', 'deepslate', 'bedrock', 'dirt', 'grass_block', 'sand', 'gravel', 'clay', 'water', 'lava', 'short_grass', 'sugar_cane',
 ] as const;
+const FLOWERS = ['dandelion', 'poppy', 'cornflower', 'oxeye_daisy', 'azure_bluet'] as const;
+
+/**
+ * Every block the terrain generator may write (its palette): what a planner's world sources must cover — a log the
+ * trees are made of and no source lists is wood the planner cannot plan with.
+ */
+export const TERRAIN_BLOCKS: readonly string[] = [
+  ...SIMPLE,
+  ...ORES.flatMap((ore) => [`${ore}_ore`, `deepslate_${ore}_ore`]),
+  ...KINDS.flatMap((kind) => [`${kind}_log`, `${kind}_leaves`]),
+  ...FLOWERS,
+];
 
 export type BlockPalette = Record<(typeof SIMPLE)[number], number> & {
   /** [in stone, in deepslate] per ore. */
@@ -29,6 +41,6 @@ export function blockPalette(registry: IndexedData): BlockPalette {
     gravel: [gravel, gravel],
   } as BlockPalette['ores'];
   palette.trees = Object.fromEntries(KINDS.map((kind) => [kind, [state(`${kind}_log`), state(`${kind}_leaves`)]])) as BlockPalette['trees'];
-  palette.flowers = ['dandelion', 'poppy', 'cornflower', 'oxeye_daisy', 'azure_bluet'].map(state);
+  palette.flowers = FLOWERS.map(state);
   return palette;
 }
