@@ -57,6 +57,8 @@ export class GoalWithinReach extends goals.Goal {
 /** Seconds-long window in which the body must move at least `MIN_PROGRESS_BLOCKS` while walking. */
 const NO_PROGRESS_MS = 6_000;
 const MIN_PROGRESS_BLOCKS = 0.5;
+/** At most one "moved" progress note per this long of walking (a note per sample would crowd the step's trace). */
+const MOVED_NOTE_MS = 1_000;
 
 export interface WalkOptions {
   /** Give up after this long (the executor's attempt timeout usually fires first). */
@@ -115,6 +117,7 @@ async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { reado
   // like activity): the body must actually move, or the walk is stuck.
   let anchor = bot.entity.position.clone();
   let anchorAt = startedAt;
+  let reportedAt = startedAt;
   for (;;) {
     if (await waitFor(ctx, () => walk.over, sampleMs)) return undefined;
     if (ctx.signal.aborted) return NAVIGATION_ABORTED;
@@ -122,6 +125,12 @@ async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { reado
     if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {
       anchor = bot.entity.position.clone();
       anchorAt = now;
+      // The body moving is progress (A4): pathfinder holds its controls without a new command along a straight run
+      // (gaps of 1.5 s seen on an idle machine), so a loaded one took a walk for the executor's 3 s stuck window.
+      if (now - reportedAt >= MOVED_NOTE_MS) {
+        reportedAt = now;
+        ctx.progress('walking: moved');
+      }
     }
     if (flap.sample(bot.entity.position, now)) {
       return fail.stuck(`navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`);
