@@ -16,11 +16,16 @@ export interface ReplayTarget {
  */
 export class ReplayPanel {
   #player: Player | undefined;
+  /** Loads started (the served recording, each file picked): only the latest one opens — a served recording that
+   * arrives after the user picked a file must not replace it. */
+  #loads = 0;
 
   constructor(private readonly target: ReplayTarget) {
     byId<HTMLInputElement>('replay-file').addEventListener('change', (event) => {
       const file = (event.target as HTMLInputElement).files?.[0];
-      if (file) void file.text().then((text) => this.open(text, file.name));
+      if (!file) return;
+      const load = ++this.#loads;
+      void file.text().then((text) => load === this.#loads && this.open(text, file.name));
     });
     for (const speed of SPEEDS) byId(`replay-play-${speed}`).addEventListener('click', () => this.#player?.play(speed));
     byId('replay-pause').addEventListener('click', () => this.#player?.pause());
@@ -29,12 +34,14 @@ export class ReplayPanel {
 
   /** Loads the recording `sinew-inspect` serves. */
   async fetchServed(): Promise<void> {
+    const load = ++this.#loads;
     try {
       const response = await fetch('/api/recording', { cache: 'no-store' });
       if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-      this.open(await response.text(), decodeURIComponent(response.headers.get('x-recording-name') ?? 'recording'));
+      const text = await response.text();
+      if (load === this.#loads) this.open(text, decodeURIComponent(response.headers.get('x-recording-name') ?? 'recording'));
     } catch (error) {
-      this.#status(`could not load the recording: ${String(error)}`, 'error');
+      if (load === this.#loads) this.#status(`could not load the recording: ${String(error)}`, 'error');
     }
   }
 
