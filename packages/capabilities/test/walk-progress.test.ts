@@ -1,76 +1,13 @@
-import { EventEmitter } from 'node:events';
 import { createExecutor, type ActuatorCommand } from '@sinew/bt-runtime';
 import { ManualClock } from '@sinew/executor-contracts';
-import minecraftData from 'minecraft-data';
-import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
-import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
-
-/** What the fake pathfinder reads of a goal (pathfinder asks its nodes the same question). */
-type Goal = { isEnd(node: { x: number; y: number; z: number }): boolean };
-
-/** Vanilla walking speed (4.317 blocks/s) over a server tick of 50 ms. */
-const TICK_MS = 50;
-const BLOCKS_PER_TICK = 4.317 / 20;
-const registry = minecraftData('1.20.4');
-
-/**
- * A small fake body on the ManualClock. Its pathfinder, given a goal, presses `forward` once and then holds its
- * controls: every server tick the body moves a walking tick's length along +x, with no further command, until the
- * goal's end is reached (pathfinder's full stop clears the controls) — or the body has walked into a wall at `wallX`
- * and stays there, still pressing forward.
- */
-function walkingBody(clock: ManualClock, wallX = Number.POSITIVE_INFINITY) {
-  const controls: Record<string, boolean> = {};
-  let walking: { goal: Goal; resolve: () => void; reject: (error: Error) => void } | undefined;
-  const tick = () => {
-    if (!walking) return;
-    const position = bot.entity.position;
-    if (walking.goal.isEnd(position.floored())) {
-      const { resolve } = walking;
-      walking = undefined;
-      bot.clearControlStates();
-      return resolve();
-    }
-    position.x = Math.min(position.x + BLOCKS_PER_TICK, wallX);
-    bot.emit('move');
-    clock.setTimeout(tick, TICK_MS);
-  };
-  const bot = Object.assign(new EventEmitter(), {
-    registry,
-    entity: { position: new Vec3(0.5, 5, 0.5), onGround: true },
-    health: 20,
-    food: 20,
-    heldItem: null,
-    inventory: { items: () => [] },
-    time: { timeOfDay: 6_000 },
-    loadPlugin: (plugin: (body: never) => void) => plugin(bot as never),
-    blockAt: (at: Vec3) => ({ name: at.y < 5 ? 'grass_block' : 'air', position: at }),
-    setControlState: (control: string, state: boolean) => void (controls[control] = state),
-    clearControlStates: () => void Object.keys(controls).forEach((control) => (controls[control] = false)),
-    pathfinder: {
-      setMovements() {},
-      setGoal(goal: Goal | null) {
-        if (goal !== null || !walking) return;
-        const { reject } = walking;
-        walking = undefined;
-        reject(Object.assign(new Error('goal changed'), { name: 'GoalChanged' }));
-      },
-      goto: (goal: Goal) =>
-        new Promise<void>((resolve, reject) => {
-          walking = { goal, resolve, reject };
-          bot.setControlState('forward', true);
-          clock.setTimeout(tick, TICK_MS);
-        }),
-    },
-  });
-  return { bot: instrumentBot(bot as unknown as SinewBot), controls };
-}
+import { createStandardRegistry } from '../src/index.js';
+import { TICK_MS, walkingBody } from './walking-body.js';
 
 /** Runs one `navigate` step through a real executor on the ManualClock, one server tick at a time, noting each command's time. */
 async function navigateOnTicks(target: { x: number; y: number; z: number }, wallX?: number) {
   const clock = new ManualClock();
-  const { bot, controls } = walkingBody(clock, wallX);
+  const { bot, controls } = walkingBody(clock, { wallX });
   const commands: { at: number; command: string }[] = [];
   bot.sinew.onActuate(({ command }: ActuatorCommand) => commands.push({ at: clock.now(), command }));
   const executor = createExecutor({ registry: createStandardRegistry(), body: bot, clock, policy: { maxLocalRetries: 0 } });
