@@ -48,8 +48,9 @@ const SERVER_WORKERS = workersFrom('SINEW_SERVER_WORKERS', 4);
 /**
  * `SINEW_SERVER_ISOLATE=false` lets a server project's next file reuse the worker its last file ran in (vitest reuses a
  * worker only for a file of the same project): half the import time in measured subsets, but `testkit:server` failed
- * 1–2 tests in each of 3 runs so (a different one each time: dig/collect, spawning under torches, air, a crafting story)
- * and none in 2 isolated runs: some state outlives a file. Each server file gets a fresh worker until that is found (issue 25).
+ * 1–2 tests in each of 3 runs so (a different one each time: dig/collect, spawning under torches, air, a crafting
+ * story) and none in 2 isolated runs: some state outlives a file. Each server file gets a fresh worker until that is
+ * found (issue 25).
  */
 const SERVER_ISOLATE = booleanFrom('SINEW_SERVER_ISOLATE', true);
 const CPU_WORKERS = workersFrom('SINEW_CPU_WORKERS', Math.max(1, availableParallelism()));
