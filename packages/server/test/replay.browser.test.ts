@@ -7,7 +7,7 @@ import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createPlannerRepairHook } from '@sinew/planners';
 import { createMinecraftHtn, focusAround } from '@sinew/planners/minecraft';
 import { connectBot, give, placeTree, setBlock, spawnMob, startServer, type TestServer } from '@sinew/testkit';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecording } from '../src/inspector/page/recording.js';
 import { serveRecording, type ReplayServer } from '../src/replay/serve.js';
@@ -149,6 +149,37 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a recorded run in headless Chromium', 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'replay.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps the file the user picked when the served recording arrives after it: only the latest load opens', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1100 } });
+    // Counts the served recording's bodies the page has read: the page opens it (or drops it) in the same run of
+    // microtasks, so once a later evaluate reads the count, the page has decided.
+    await page.addInitScript(() => {
+      const read = Response.prototype.text;
+      Response.prototype.text = function (this: Response) {
+        return read.call(this).then((body) => {
+          const seen = window as unknown as { servedReads?: number };
+          if (new URL(this.url).pathname === '/api/recording') seen.servedReads = (seen.servedReads ?? 0) + 1;
+          return body;
+        });
+      };
+    });
+    // The served recording's fetch, which the page starts as it opens, is held until the user has picked a file.
+    let hold: (route: Route) => void = () => undefined;
+    const held = new Promise<Route>((resolve) => (hold = resolve));
+    await page.route('**/api/recording', (route) => hold(route));
+    await page.goto(replay.url);
+    const served = await held;
+    const status = page.locator('#replay-status');
+    await page.locator('#replay-file').setInputFiles(recorded.files.provenance);
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('run.provenance.jsonl: provenance,');
+    await served.continue();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { servedReads?: number }).servedReads ?? 0), { timeout: 10_000 }).toBe(1);
+    expect(await status.textContent()).toMatch(/^run\.provenance\.jsonl: provenance, \d+ events/);
+    const picked = parseRecording(readFileSync(recorded.files.provenance, 'utf8'));
+    expect(await page.locator('#replay-position').getAttribute('data-total')).toBe(String(picked.events.length));
+    expect(picked.events.length).not.toBe(parseRecording(readFileSync(recorded.files.events, 'utf8')).events.length);
   });
 
   it('opens the provenance JSONL and the plan journal picked in the page and plays them to the same ending', async () => {

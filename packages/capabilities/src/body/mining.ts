@@ -188,7 +188,14 @@ export function climbMovementsFor(bot: SinewBot): InstanceType<typeof Movements>
 
 /** Cells of the trail between two waypoints of the climb: a short path pathfinder decides at once, however loaded the machine. */
 const CLIMB_LEG = 6;
-const CLIMB_LEG_BUDGET_MS = 20_000;
+/**
+ * No wall-clock budget per leg: a leg ends when it arrives, when pathfinder gives up, or when the body stops moving
+ * (walking's 0.5 block in 6 s) or flaps; the executor's watchdogs bound the step. A 20 s budget failed a leg that was
+ * still climbing on a loaded machine (seed 9: "navigation did not finish within 20000 ms"); the server's ticks would
+ * be the fair clock, but a mineflayer client on flying-squid does not see them (its time packets carry no world age
+ * and stop with the daylight cycle).
+ */
+const CLIMB_LEG_BUDGET_MS = Number.POSITIVE_INFINITY;
 
 /**
  * Back up a mine the way it came: the cells its moves passed (`trail`, oldest first), in reverse, a short walk at a

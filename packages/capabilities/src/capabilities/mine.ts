@@ -23,11 +23,15 @@ export const MineTargetSchema = z
   })
   .refine((t) => t.depth !== undefined || t.ore !== undefined, { message: 'give a depth, an ore or both' });
 
+/** At most a stack of drops gained in one step; a need counted as `held` may be anything the inventory holds (36 stacks). */
+const GAINED_MAX = 64;
+const HELD_MAX = 36 * 64;
+
 /** Arguments of `mine`. */
 export const MineArgsSchema = z.strictObject({
   target: MineTargetSchema,
-  /** With an ore: how many of its drops to gain before stopping (one redstone ore gives 4–5 redstone). */
-  count: z.number().int().positive().max(64).default(1),
+  /** With an ore: how many of its drops to gain before stopping (one redstone ore gives 4–5 redstone); see `counting`. */
+  count: z.number().int().positive().max(HELD_MAX).default(1),
   /**
    * What `count` counts: the drops `gained` since the step began (default), or the drops `held` in all — a plan's
    * need (8 cobblestone for a furnace), met at once by what earlier mines dug on their way (seeds 4 and 9 held 35).
@@ -37,6 +41,9 @@ export const MineArgsSchema = z.strictObject({
   returnToSurface: z.boolean().default(false),
   /** At most this many moves (a stair down or a block of tunnel) before giving up. */
   maxMoves: z.number().int().positive().max(400).default(160),
+}).refine((args) => args.counting === 'held' || args.count <= GAINED_MAX, {
+  path: ['count'],
+  message: `at most ${GAINED_MAX} drops gained in one step; a plan's need above a stack is counted as held (counting: 'held', up to ${HELD_MAX})`,
 });
 /** Parsed arguments of `mine`. */
 export type MineArgs = z.output<typeof MineArgsSchema>;
