@@ -1,5 +1,5 @@
 import { systemClock } from '@sinew/executor-contracts';
-import { createExecutor, type Clock, type TimerHandle } from '@sinew/bt-runtime';
+import { createExecutor, createMemoryProvenance, type Clock, type TimerHandle } from '@sinew/bt-runtime';
 import { fill, setBlock } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { createStandardRegistry } from '../src/index.js';
@@ -38,9 +38,18 @@ describe('collect_drops', () => {
     await setBlock(server, target, 'oak_log');
     await bot.dig(bot.blockAt(target)!, true);
     await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
-    const outcome = await world.step('collect_drops', { item: 'oak_log' });
+    const memory = createMemoryProvenance();
+    const executor = createExecutor({ registry: createStandardRegistry(), body: bot, provenance: [memory], policy: { maxLocalRetries: 0 } });
+    const outcome = (await executor.run({ planId: 'walk-over', intentId: 'test', steps: [{ stepId: 's1', type: 'collect_drops', args: { item: 'oak_log' } }] })).steps[0]!;
+    await executor.close();
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(count('oak_log')).toBe(1);
+    // The server's hand-over is progress of its own, between the walk and the slot arriving: the two waits
+    // together would sit 0.5 s under the stuck window, too close on a loaded machine.
+    const notes = memory.records().find((r) => r.stepId === 's1')!.trace.filter((e) => e.kind === 'progress').map((e) => e.name);
+    const handedOver = notes.findIndex((name) => /^drop \d+ handed over$/.test(name));
+    expect(handedOver, notes.join(' | ')).toBeGreaterThan(notes.findIndex((name) => /^drop \d+: walk onto it$/.test(name)));
+    expect(notes.findIndex((name) => /^drop \d+ collected$/.test(name))).toBeGreaterThan(handedOver);
   });
 
   it('picks up only the named item when the server says what each drop is', async () => {

@@ -96,7 +96,7 @@ function itemTotal(bot: SinewBot): number {
   return bot.inventory.items().reduce((total, stack) => total + stack.count, 0);
 }
 
-/** Waits for the server to hand a drop over (vanilla pickup delay ≈ 0.5 s), reporting progress while it waits. */
+/** Waits for the server to hand a drop over (vanilla pickup delay ≈ 0.5 s); the caller reports the hand-over as progress. */
 function awaitPickup(ctx: BotRunContext, drop: Entity): { done: Promise<boolean>; cancel(): void } {
   const bot = ctx.body;
   let finish: (ok: boolean) => void = () => undefined;
@@ -145,10 +145,11 @@ export async function pickUpDrops(
     if (went === ABORTED) return pickup.cancel(), ABORTED;
     ctx.progress(`drop ${drop.id}: ${how}`);
     // Collected means arrived: acceptance reads the inventory, which the server updates after the collect itself.
-    const gotIt =
-      went === true &&
-      (await settleWithin(ctx, pickup.done, PICKUP_WAIT_MS)) === true &&
-      (await waitFor(ctx, () => itemTotal(ctx.body) > itemsBefore, ARRIVAL_WAIT_MS));
+    // The hand-over is progress of its own: the two waits together (2.5 s) sit too close to the stuck window (3 s)
+    // for a loaded machine, whose timers fire late.
+    const handedOver = went === true && (await settleWithin(ctx, pickup.done, PICKUP_WAIT_MS)) === true;
+    if (handedOver) ctx.progress(`drop ${drop.id} handed over`);
+    const gotIt = handedOver && (await waitFor(ctx, () => itemTotal(ctx.body) > itemsBefore, ARRIVAL_WAIT_MS));
     pickup.cancel();
     if (gotIt) collected += 1;
     ctx.progress(`drop ${drop.id} ${gotIt ? 'collected' : `missed (${how})`}`);
