@@ -125,8 +125,8 @@ async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { reado
     if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {
       anchor = bot.entity.position.clone();
       anchorAt = now;
-      // The body moving is progress (A4): pathfinder holds its controls without a new command along a straight run
-      // (gaps of 1.5 s seen on an idle machine), so a loaded one took a walk for the executor's 3 s stuck window.
+      // The body moving is progress (A4), whatever pathfinder sends meanwhile: a walk's liveness should not rest on
+      // how often pathfinder re-issues a command it already holds.
       if (now - reportedAt >= MOVED_NOTE_MS) {
         reportedAt = now;
         ctx.progress('walking: moved');
