@@ -3,7 +3,7 @@
 // hostiles at night — one fresh terrain server per goal. Prints per goal: item × count, starting inventory, seed,
 // success, wall time, server ticks, steps, repairs, deaths, and the failure when it failed. A goal's plan has a time
 // limit (SINEW_BENCH_GOAL_LIMIT_S, default 600 s: it then ends `timeout`). SINEW_BENCH_GOALS=a,b runs only the goals
-// whose item is listed. SINEW_BENCH_TRACES=<dir> keeps each goal's provenance (<item>-<seed>.jsonl) and the demo's printed
+// whose item is listed (`glass@32`: only that item's goal on seed 32). SINEW_BENCH_TRACES=<dir> keeps each goal's provenance (<item>-<seed>.jsonl) and the demo's printed
 // timeline (<item>-<seed>.log) there.
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -58,6 +58,7 @@ const GOALS: readonly Goal[] = [
   { item: 'cooked_mutton', count: 1, inventory: { iron_sword: 1, furnace: 1, coal: 1 }, seed: 29 },
   { item: 'book', count: 1, seed: 30 },
   { item: 'flint', count: 1, inventory: { wooden_shovel: 1 }, seed: 31 },
+  { item: 'glass', count: 1, seed: 32 },
 ];
 
 /** The demo's printed lines: dropped, or kept in `<traces>/<item>-<seed>.log` when SINEW_BENCH_TRACES names a folder. */
@@ -87,7 +88,7 @@ function line(goal: Goal, result: DemoResult, seconds: number, ticks: number): s
 }
 
 async function main(): Promise<void> {
-  const goals = GOALS.filter((goal) => !ONLY || ONLY.includes(goal.item));
+  const goals = GOALS.filter((goal) => !ONLY || ONLY.includes(goal.item) || ONLY.includes(`${goal.item}@${goal.seed}`));
   const scratch = TRACES ?? (await mkdtemp(join(tmpdir(), 'sinew-goals-bench-')));
   await mkdir(scratch, { recursive: true });
   console.log(`goals in generated worlds: ${goals.length} goals, HTN with live repair, hostiles at night, 0 model calls, limit ${LIMIT_S} s a plan`);
