@@ -202,6 +202,35 @@ describe('mine in a generated world', () => {
     }
   });
 
+  it('heading for an ore straight below, it winds its stairs round and never turns straight back: no two-wide shaft, and it climbs out in one attempt (seed 27\'s iron)', async () => {
+    const { bot, server } = world;
+    await give(bot, 'diamond_pickaxe', 1);
+    const start = bot.entity.position.floored();
+    // The only emerald near these plains, 11 below the feet: the mine sees it at once and heads straight down for it.
+    const ore = start.offset(0, -11, 0);
+    await setBlock(server, ore, 'emerald_ore');
+    const cells: Vec3[] = [];
+    const onMove = () => {
+      const feet = bot.entity.position.floored();
+      if (bot.entity.onGround && !cells.at(-1)?.equals(feet)) cells.push(feet);
+    };
+    bot.on('move', onMove);
+    try {
+      const outcome = await world.step('mine', { target: { ore: 'emerald' }, returnToSurface: true });
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(outcome.attempts).toBe(1);
+      expect(countItem(bot, 'emerald')).toBeGreaterThanOrEqual(1);
+      expect(bot.entity.position.distanceTo(start.offset(0.5, 0, 0.5))).toBeLessThan(1.5);
+      // On the way down (to the lowest cell), no move undoes the one before it across the ground.
+      const lowest = cells.reduce((low, cell, index) => (cell.y < cells[low]!.y ? index : low), 0);
+      const across = cells.slice(1, lowest + 1).map((cell, index) => [cell.x - cells[index]!.x, cell.z - cells[index]!.z] as const);
+      const reversals = across.filter(([dx, dz], index) => index > 0 && dx === -across[index - 1]![0] && dz === -across[index - 1]![1] && (dx !== 0 || dz !== 0));
+      expect(reversals).toEqual([]);
+    } finally {
+      bot.off('move', onMove);
+    }
+  });
+
   it('stays down when not asked back, and a carried table is placed in the stairs and crafted at: the craft at depth a plan makes with diamonds', async () => {
     const { bot } = world;
     await give(bot, 'stone_pickaxe', 1);

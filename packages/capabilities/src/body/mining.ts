@@ -262,10 +262,24 @@ export function nextAim(bot: SinewBot, aim: Aim | undefined, oreIds: readonly nu
 }
 
 /** The direction index (of `DIRECTIONS`) that brings `from` closest to `to` along the longer horizontal axis. */
-export function directionToward(from: Vec3, to: Vec3): number {
+function directionToward(from: Vec3, to: Vec3): number {
   const [dx, dz] = [to.x - from.x, to.z - from.z];
   if (Math.abs(dx) >= Math.abs(dz)) return dx >= 0 ? 0 : 2;
   return dz >= 0 ? 1 : 3;
+}
+
+/**
+ * The way the next move takes toward `to` when the last went `facing` (undefined before the first): never straight back, a quarter turn instead
+ * (toward `to` on the other axis, else right). Heading for an ore straight below, east then west then east dug a
+ * shaft two wide with no step left in it, which the climb back could not get up (seed 27's iron: 3 attempts failed).
+ * Quarter turns wind the stairs round a 2×2 spiral, four blocks down a turn: each stair keeps its floor.
+ */
+export function turnToward(facing: number | undefined, from: Vec3, to: Vec3): number {
+  const toward = directionToward(from, to);
+  if (facing === undefined || toward !== (facing + 2) % DIRECTIONS.length) return toward;
+  const across = toward % 2 === 0 ? to.z - from.z : to.x - from.x;
+  if (across === 0) return (facing + 1) % DIRECTIONS.length;
+  return toward % 2 === 0 ? (across > 0 ? 1 : 3) : across > 0 ? 0 : 2;
 }
 
 /** Leaves a torch in the cell the bot just left when it holds one and a roof shuts out the sky. */
