@@ -282,10 +282,11 @@ function directionToward(from: Vec3, to: Vec3): number {
 }
 
 /**
- * The way the next move takes toward `to` when the last went `facing` (undefined before the first): never straight back, a quarter turn instead
- * (toward `to` on the other axis, else right). Heading for an ore straight below, east then west then east dug a
- * shaft two wide with no step left in it, which the climb back could not get up (seed 27's iron: 3 attempts failed).
- * Quarter turns wind the stairs round a 2×2 spiral, four blocks down a turn: each stair keeps its floor.
+ * The way the next move takes toward `to` when the last went `facing` (undefined before the first): never straight
+ * back, a quarter turn instead (toward `to` on the other axis, else right). Heading for an ore straight below, east
+ * then west then east dug a shaft two wide with no step left in it, which the climb back could not get up (goal
+ * iron_pickaxe, seed 27, and diamond seed 4: 3 attempts failed on the climb). Quarter turns wind the stairs round a
+ * 2×2 spiral, four blocks down a turn: each stair keeps its floor.
  */
 export function turnToward(facing: number | undefined, from: Vec3, to: Vec3): number {
   const toward = directionToward(from, to);
