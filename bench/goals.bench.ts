@@ -3,8 +3,10 @@
 // hostiles at night — one fresh terrain server per goal. Prints per goal: item × count, starting inventory, seed,
 // success, wall time, server ticks, steps, repairs, deaths, and the failure when it failed. A goal's plan has a time
 // limit (SINEW_BENCH_GOAL_LIMIT_S, default 600 s: it then ends `timeout`). SINEW_BENCH_GOALS=a,b runs only the goals
-// whose item is listed.
-import { mkdtemp, rm } from 'node:fs/promises';
+// whose item is listed (`glass@32`: only that item's goal on seed 32). SINEW_BENCH_TRACES=<dir> keeps each goal's provenance (<item>-<seed>.jsonl) and the demo's printed
+// timeline (<item>-<seed>.log) there.
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,6 +15,7 @@ import { record, runMain } from './harness.js';
 
 const LIMIT_S = Number(process.env.SINEW_BENCH_GOAL_LIMIT_S ?? 600);
 const ONLY = process.env.SINEW_BENCH_GOALS?.split(',').filter(Boolean);
+const TRACES = process.env.SINEW_BENCH_TRACES;
 
 /** One goal: item, count, starting inventory, the world's seed. */
 interface Goal {
@@ -22,7 +25,7 @@ interface Goal {
   readonly seed: number;
 }
 
-/** 24 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for. */
+/** 32 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for. */
 const GOALS: readonly Goal[] = [
   { item: 'stick', count: 4, seed: 1 },
   { item: 'crafting_table', count: 1, seed: 2 },
@@ -51,9 +54,16 @@ const GOALS: readonly Goal[] = [
   { item: 'glass', count: 2, inventory: { furnace: 1, coal: 1, wooden_shovel: 1 }, seed: 25 },
   { item: 'paper', count: 3, seed: 26 },
   { item: 'iron_pickaxe', count: 1, seed: 27 },
+  { item: 'iron_pickaxe', count: 1, inventory: { iron_ingot: 3, stick: 2 }, seed: 28 },
+  { item: 'cooked_mutton', count: 1, inventory: { iron_sword: 1, furnace: 1, coal: 1 }, seed: 29 },
+  { item: 'book', count: 1, seed: 30 },
+  { item: 'flint', count: 1, inventory: { wooden_shovel: 1 }, seed: 31 },
+  { item: 'glass', count: 1, seed: 32 },
 ];
 
-function quietOut(): NodeJS.WriteStream {
+/** The demo's printed lines: dropped, or kept in `<traces>/<item>-<seed>.log` when SINEW_BENCH_TRACES names a folder. */
+function goalOut(goal: Goal): NodeJS.WriteStream {
+  if (TRACES) return createWriteStream(join(TRACES, `${goal.item}-${goal.seed}.log`)) as unknown as NodeJS.WriteStream;
   return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
 }
 
@@ -78,8 +88,9 @@ function line(goal: Goal, result: DemoResult, seconds: number, ticks: number): s
 }
 
 async function main(): Promise<void> {
-  const goals = GOALS.filter((goal) => !ONLY || ONLY.includes(goal.item));
-  const scratch = await mkdtemp(join(tmpdir(), 'sinew-goals-bench-'));
+  const goals = GOALS.filter((goal) => !ONLY || ONLY.includes(goal.item) || ONLY.includes(`${goal.item}@${goal.seed}`));
+  const scratch = TRACES ?? (await mkdtemp(join(tmpdir(), 'sinew-goals-bench-')));
+  await mkdir(scratch, { recursive: true });
   console.log(`goals in generated worlds: ${goals.length} goals, HTN with live repair, hostiles at night, 0 model calls, limit ${LIMIT_S} s a plan`);
   console.log(`${'goal'.padEnd(20)} ${'starting inventory'.padEnd(44)} seed ok   ${'run'.padStart(8)} ${'plan'.padStart(8)} ${'ticks'.padStart(7)} steps repairs deaths`);
   let wins = 0;
@@ -88,9 +99,9 @@ async function main(): Promise<void> {
     for (const goal of goals) {
       const started = Date.now();
       const result = await runDemo({
-        port: 0, keepAlive: false, provenancePath: join(scratch, `${goal.item}.jsonl`), goal: goal.item, count: goal.count,
+        port: 0, keepAlive: false, provenancePath: join(scratch, `${goal.item}-${goal.seed}.jsonl`), goal: goal.item, count: goal.count,
         ...(goal.inventory ? { inventory: goal.inventory } : {}), world: 'terrain', seed: goal.seed, hostiles: true,
-        timeLimitMs: LIMIT_S * 1000, out: quietOut(),
+        timeLimitMs: LIMIT_S * 1000, out: goalOut(goal),
       }).catch((error: unknown) => error as Error);
       // A run that could not start (the server, the bot's spawn) is a row that says so, not the end of the table.
       if (result instanceof Error) {
@@ -102,7 +113,7 @@ async function main(): Promise<void> {
       console.log(line(goal, result, elapsed, result.planTicks));
     }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    if (!TRACES) await rm(scratch, { recursive: true, force: true });
   }
   console.log(`reached: ${wins}/${goals.length} goals`);
   record({ figure: `goals in generated worlds: goals missed (of ${goals.length})`, unit: 'goals', values: [goals.length - wins], target: { value: 0 }, digits: 0 });

@@ -202,6 +202,65 @@ describe('mine in a generated world', () => {
     }
   });
 
+  it('heading for an ore straight below, it winds its stairs round and never turns straight back: no two-wide shaft, and it climbs out in one attempt (seed 27\'s iron)', async () => {
+    const { bot, server } = world;
+    await give(bot, 'diamond_pickaxe', 1);
+    const start = bot.entity.position.floored();
+    // The only emerald near these plains, 11 below the feet: the mine sees it at once and heads straight down for it.
+    const ore = start.offset(0, -11, 0);
+    await setBlock(server, ore, 'emerald_ore');
+    const cells: Vec3[] = [];
+    const onMove = () => {
+      const feet = bot.entity.position.floored();
+      if (bot.entity.onGround && !cells.at(-1)?.equals(feet)) cells.push(feet);
+    };
+    bot.on('move', onMove);
+    try {
+      const outcome = await world.step('mine', { target: { ore: 'emerald' }, returnToSurface: true });
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(outcome.attempts).toBe(1);
+      expect(countItem(bot, 'emerald')).toBeGreaterThanOrEqual(1);
+      expect(bot.entity.position.distanceTo(start.offset(0.5, 0, 0.5))).toBeLessThan(1.5);
+      // On the way down (to the lowest cell), no move undoes the one before it across the ground.
+      const lowest = cells.reduce((low, cell, index) => (cell.y < cells[low]!.y ? index : low), 0);
+      const across = cells.slice(1, lowest + 1).map((cell, index) => [cell.x - cells[index]!.x, cell.z - cells[index]!.z] as const);
+      const reversals = across.filter(([dx, dz], index) => index > 0 && dx === -across[index - 1]![0] && dz === -across[index - 1]![1] && (dx !== 0 || dz !== 0));
+      expect(reversals).toEqual([]);
+    } finally {
+      bot.off('move', onMove);
+    }
+  });
+
+  it('a stair cut into a hillside ends in its cell, even when a stalled process catches up several physics ticks at once (glass, seed 32: walked on down into a lake)', async () => {
+    const { bot, server } = world;
+    await give(bot, 'diamond_pickaxe', 1);
+    const start = bot.entity.position.floored();
+    // East of the feet the ground falls away a block at a time for 8 blocks: the first stair's cells are already open.
+    for (let i = 1; i <= 8; i++) {
+      await fill(server, start.offset(i, -i, 0), start.offset(i, 3, 0), 'air');
+      await setBlock(server, start.offset(i, -i - 1, 0), 'stone');
+    }
+    await waitUntil(() => bot.blockAt(start.offset(1, 0, 0))?.name === 'air' && bot.blockAt(start.offset(8, -9, 0))?.name === 'stone', 5_000);
+    // A loaded machine, once: as the feet near the stair's cell the process stalls 400 ms, and mineflayer runs the
+    // missed physics ticks back to back (up to 4), with no timer in between.
+    let stalled = false;
+    const stall = () => {
+      if (stalled || !bot.getControlState('forward') || bot.entity.position.x < start.x + 1.1) return;
+      stalled = true;
+      const until = performance.now() + 400;
+      while (performance.now() < until);
+    };
+    bot.on('physicsTick', stall);
+    try {
+      const outcome = await world.step('mine', { target: { depth: start.y - 1 } });
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(stalled, 'the stall happened').toBe(true);
+      expect(bot.entity.position.floored()).toEqual(start.offset(1, -1, 0));
+    } finally {
+      bot.off('physicsTick', stall);
+    }
+  });
+
   it('stays down when not asked back, and a carried table is placed in the stairs and crafted at: the craft at depth a plan makes with diamonds', async () => {
     const { bot } = world;
     await give(bot, 'stone_pickaxe', 1);

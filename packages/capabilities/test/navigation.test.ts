@@ -112,6 +112,15 @@ describe('flee', () => {
     expect(Math.hypot(bot.entity.position.x - from.x, bot.entity.position.z - from.z)).toBeGreaterThanOrEqual(8);
   });
 
+  it('runs from a threat far below by the distance along the ground its acceptance reads', async () => {
+    const { bot, server } = world;
+    // A skeleton in a cave 9 blocks under the stairs: 4.4 blocks across already put it 10 blocks away in 3D.
+    const from = { x: bot.entity.position.x + 1, y: server.spawn.y - 9, z: bot.entity.position.z };
+    const outcome = await world.step('flee', { from, distance: 8 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(Math.hypot(bot.entity.position.x - from.x, bot.entity.position.z - from.z)).toBeGreaterThanOrEqual(8);
+  });
+
   it('fails the guard when there is nothing to flee from', async () => {
     const outcome = await world.step('flee', { entity: 'zombie' });
     expect(outcome.failure?.code).toBe('guard_failed');

@@ -6,7 +6,7 @@ import { defineBotCapability, targetMemo, type BotRunContext } from '../body.js'
 import { ABORTED, type Failure } from '../body/failures.js';
 import { blockIds } from '../body/geometry.js';
 import { countItem, missingHarvestTool } from '../body/inventory.js';
-import { climbBack, directionToward, lightBehind, mineStep, nextAim, takeOre, type Aim } from '../body/mining.js';
+import { climbBack, lightBehind, mineStep, nextAim, takeOre, turnToward, type Aim } from '../body/mining.js';
 import { oreBlocks, oreKind, ORES } from '../body/ores.js';
 import { observeWorld } from '../world.js';
 
@@ -129,7 +129,7 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
     // An ore seen nearby sets the way (down toward it or level); else down to the level, then straight on.
     // Stone is in every wall: heading for the nearest one would turn the stairs back into their own steps.
     aim = kind && kind !== 'stone' ? nextAim(bot, aim, oreIds, tried) : undefined;
-    if (aim) facing = directionToward(from, aim.at);
+    if (aim) facing = turnToward(moves > 0 ? facing : undefined, from, aim.at);
     const step = await mineStep(ctx, facing, aim ? aim.at.y < from.y : from.y > level);
     if ('ok' in step) return step;
     facing = step.facing;

@@ -95,7 +95,10 @@ export function minecraftMethods(book: RecipeBook, context: SourceContext = sour
     const obtains = ingredientOrder(book, option).map((ingredient): ObtainTask => ({ task: 'obtain', args: { item: ingredient, count: option.ingredients[ingredient]! * crafts } }));
     const deep = option.needsTable ? obtains.filter((task) => count(state, task.args.item) < task.args.count && minedDeep(book, task.args.item, context)) : [];
     if (deep.length) return craftAtDepth(obtains, deep, item(args), deficit);
-    return [...(option.needsTable ? [{ task: 'ensure_table' }] : []), ...obtains, { task: 'craft_item', args: { item: item(args), count: deficit } }];
+    // The table again before the craft: nothing to do when it still stands near, another when an ingredient's search
+    // took the body away from it (sugar cane for paper).
+    const table = option.needsTable ? [{ task: 'ensure_table' }] : [];
+    return [...table, ...obtains, ...table, { task: 'craft_item', args: { item: item(args), count: deficit } }];
   };
   return [
     {

@@ -144,6 +144,9 @@ export function minecraftOperators(book: RecipeBook, context: SourceContext = so
 /** How far below its start a mine that does not climb back leaves the body, as the simulated world counts it. */
 const MINED_BELOW = 64;
 
+/** How far from where it set out the simulated world puts what an explore finds. */
+const EXPLORED = 32;
+
 /** The verbs of generated worlds (explore, mine, hunt, shear) on the simulated world. */
 function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
   /** A mine counting what is held in all (`counting: 'held'`), not what it gains. */
@@ -155,10 +158,14 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
   return [
     {
       verb: 'explore',
-      // A block found is in view from then on (far enough not to count as near): the plan explores for it once.
+      // A block found is in view from then on and the body stands beside it, as far from where it set out as a search
+      // goes: the plan explores for it once, and the stations it placed before are out of reach (book, seed 30: the
+      // table stood ~200 blocks back from the sugar cane, and the paper's craft failed twice before repairs placed one).
       apply(state, args) {
         const block = (args.target as { block?: unknown } | undefined)?.block;
-        if (typeof block === 'string') state.blocks[blockKey({ x: state.position.x + 32, y: state.position.y, z: state.position.z })] = block;
+        if (typeof block !== 'string') return;
+        state.blocks[blockKey({ x: state.position.x + EXPLORED, y: state.position.y, z: state.position.z })] = block;
+        state.position = { ...state.position, x: state.position.x + EXPLORED - 1 };
       },
     },
     {

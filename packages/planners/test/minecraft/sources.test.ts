@@ -159,6 +159,18 @@ describe('HTN and GOAP plan from the sources of a generated world (explore, mine
     expect(steps(htn()('oak_log', 2))).toEqual(['gather:oak_log']);
   });
 
+  it('a craft at a table after a search far away places a table where it crafts, not only where it set out (book, seed 30: two repairs)', () => {
+    const paper = steps(htn()('book', 1));
+    const explored = paper.indexOf('explore:sugar_cane');
+    const placed = paper.lastIndexOf('place_block:crafting_table');
+    expect(explored, paper.join(' ')).toBeGreaterThanOrEqual(0);
+    expect(placed, paper.join(' ')).toBeGreaterThan(explored);
+    expect(placed, paper.join(' ')).toBeLessThan(paper.indexOf('craft_item:paper'));
+    // With no search between, the table placed first still serves every craft: no second one.
+    const pickaxe = steps(htn()('stone_pickaxe', 1));
+    expect(pickaxe.filter((s) => s === 'place_block:crafting_table'), pickaxe.join(' ')).toHaveLength(1);
+  });
+
   it('the HTN searches for sugar cane as far as the explore verb accepts (nearest ground first), not only 64 blocks', () => {
     const result = htn()('paper', 3);
     const explore = result.ok ? result.plan.steps.find((step) => step.type === 'explore') : undefined;
