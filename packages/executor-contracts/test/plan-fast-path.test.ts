@@ -90,6 +90,25 @@ describe('a step with one optional field set', () => {
     expect(parsed.success && (parsed.data.steps[1] as Record<string, unknown>)[field]).toStrictEqual(value);
   });
 
+  it.each([
+    ['preconds', ['near_block:oak_log']],
+    ['effects', ['has_item:stick:2']],
+    ['cost', 0],
+    ['priority', 9],
+    ['safetyLevel', 'safe'],
+    ['expectedDurationMs', 250],
+    ['idempotencyKey', 'hidden-key'],
+    ['capabilityVersion', '>=1'],
+  ])('%s, not enumerable (a getter on a class-less step): the schema reads it, as zod reads every field of its shape', (field, value) => {
+    const hidden = { stepId: 'h', type: 'navigate' };
+    Object.defineProperty(hidden, field, { get: () => value, enumerable: false });
+    const input = { planId: 'p', intentId: 'i', steps: [hidden] };
+    const { parsed, calls } = parsedCountingSchema(input);
+    expect(calls).toBe(1);
+    expect(parsed).toStrictEqual(PlanSchema.safeParse(input));
+    expect(parsed.success && (parsed.data.steps[0] as Record<string, unknown>)[field]).toStrictEqual(value);
+  });
+
   it('set to an invalid value: refused as zod refuses it', () => {
     for (const [field, value] of [['preconds', 'has_item:log'], ['cost', -1], ['safetyLevel', 'reckless'], ['expectedDurationMs', 0.5], ['idempotencyKey', '']] as const) {
       const input = { planId: 'p', intentId: 'i', steps: [{ ...walk, [field]: value }] };
