@@ -71,11 +71,11 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     return this.#firstActionAt === undefined ? undefined : this.#firstActionAt - this.#dispatchAt;
   }
 
-  /** Runs observe → runner → observe → acceptance under the watchdogs; tells the receiver its end once, whatever user code does. */
+  /** Runs observe → runner → observe → acceptance under the watchdogs; tells the receiver its end once, whatever user code does (a guard that cancelled, closed or lost the body ends it at once). */
   start(): void {
     try {
-      const signal = this.o.planCtx.signal;
-      if (signal?.aborted) this.trip('aborted');
+      const { planCtx: { signal }, rt } = this.o;
+      if (signal?.aborted || rt.closed || rt.disconnected !== undefined) this.trip('aborted');
       else signal?.addEventListener('abort', (this.#onPlanAbort = this.trip.bind(this, 'aborted')), { once: true });
       const kept = this.o.resumedPre;
       if (this.#phase === Phase.ended) return;
