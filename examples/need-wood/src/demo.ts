@@ -5,10 +5,11 @@ import { createStandardRegistry, GATHER_TREE, observeWorld, sinew, type SinewBot
 import { ERROR_CODES, type ErrorCode, type PlanStep, type RepairHook } from '@sinew/executor-contracts';
 import { attachBelief, attachModes, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { createNeedsPlanner, createPlannerRepairHook, createRouter, DEFAULT_ROUTING_RULES, loadOutcomeMemory, OutcomeMemory, withBeliefThreats, type RouteEvent } from '@sinew/planners';
-import { createMinecraftHtn, focusAround, OVERWORLD } from '@sinew/planners/minecraft';
+import { createMinecraftHtn, OVERWORLD } from '@sinew/planners/minecraft';
 import { createToken, serveSinew, type SinewServer } from '@sinew/server';
 import { connectBot, give, spawnMob, startServer } from '@sinew/testkit';
 import { buildWorld, intentFor, trackMilestones, type Milestone, type WorldKind } from './story.js';
+import { observeAround } from './perception.js';
 import { attachTimeline, summaryTable, type TimelineRow } from './timeline.js';
 
 export interface DemoOptions {
@@ -113,7 +114,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const metrics = createExecutorMetrics();
     const beliefAdapter = attachBelief(body, { registry: metrics.registry });
     belief = beliefAdapter;
-    const observe = () => withBeliefThreats(observeWorld(body, { positions: focusAround(body.entity.position, focus) }), beliefAdapter.bus.threats());
+    const observe = () => withBeliefThreats(observeAround(body, focus), beliefAdapter.bus.threats());
     const routeEvents: RouteEvent[] = [];
     const routing = createRouterMetrics(metrics.registry, { planners: ['htn', 'needs'] });
     createHtnMetrics(metrics.registry, { memory });
