@@ -25,7 +25,10 @@ export class ReplayPanel {
       const file = (event.target as HTMLInputElement).files?.[0];
       if (!file) return;
       const load = ++this.#loads;
-      void file.text().then((text) => load === this.#loads && this.open(text, file.name));
+      void file.text().then(
+        (text) => load === this.#loads && this.open(text, file.name),
+        (error: unknown) => load === this.#loads && this.#status(`could not read ${file.name}: ${String(error)}`, 'error'),
+      );
     });
     for (const speed of SPEEDS) byId(`replay-play-${speed}`).addEventListener('click', () => this.#player?.play(speed));
     byId('replay-pause').addEventListener('click', () => this.#player?.pause());
