@@ -27,6 +27,11 @@ describe('a watchdog failure’s reason', () => {
     expect(watchdogFailure('stuck', limits, full).reason).toMatch(/; the trace is full \(1 later entry not kept\): its last kept was command "dig" at 2 ms into the step$/);
     expect(watchdogFailure('stuck', limits, { ...full, dropped: 4 }).reason).toMatch(/\(4 later entries not kept\)/);
   });
+
+  it('quotes at most 200 characters of a long progress note or detail', () => {
+    const long = scope([{ atMs: 3, kind: 'progress', name: 'n'.repeat(10_000), detail: 'd'.repeat(5_000) }]);
+    expect(watchdogFailure('stuck', limits, long).reason).toBe(`no actuator command, node transition or progress for 300 ms; the last activity was progress "${'n'.repeat(200)}…" (${'d'.repeat(200)}…) at 3 ms into the step`);
+  });
 });
 
 describe('a stuck step run by the executor', () => {

@@ -143,8 +143,13 @@ function lastActivity(scope: StepScope): string {
   const { entries, dropped } = scope;
   const entry = entries[entries.length - 1];
   if (entry === undefined) return '; nothing traced since the step started';
-  const what = `${entry.kind} "${entry.name}"${entry.detail === undefined ? '' : ` (${entry.detail})`} at ${entry.atMs} ms into the step`;
+  const what = `${entry.kind} "${clip(entry.name)}"${entry.detail === undefined ? '' : ` (${clip(entry.detail)})`} at ${entry.atMs} ms into the step`;
   return dropped > 0 ? `; the trace is full (${dropped} later entr${dropped === 1 ? 'y' : 'ies'} not kept): its last kept was ${what}` : `; the last activity was ${what}`;
+}
+
+/** A trace name or detail as a reason quotes it: a progress note is the runner's own string, of any length. */
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** A rejection as a runner_error: a safe description and the node path a behavior tree attached. */
