@@ -1,26 +1,5 @@
 import type { TestServer } from '../src/index.js';
 
-/**
- * Resolves true once check() holds (read now and on every server tick), false after `ticks` server ticks. The budget is
- * counted in the server's ticks, not in milliseconds: what these tests wait for (fire, air, mobs, drops, packets the
- * next tick sends) comes with the ticks, and a loaded machine's slower ticks stretch the wait with them (a 5 s wall
- * budget for the air to refill, 75 ticks of work, ran out at load 12).
- */
-export function waitFor(server: TestServer, check: () => boolean, ticks: number): Promise<boolean> {
-  const serv = server.serv!;
-  return new Promise((resolve) => {
-    if (check()) return resolve(true);
-    let left = ticks;
-    const onTick = (): void => {
-      const held = check();
-      if (!held && --left > 0) return;
-      serv.removeListener('tick', onTick);
-      resolve(held);
-    };
-    serv.on('tick', onTick);
-  });
-}
-
 /** One drop of a player's server-side health: the server tick it was seen on and by how much. */
 export interface HealthDrop {
   tick: number;
