@@ -24,7 +24,7 @@ interface Goal {
   readonly seed: number;
 }
 
-/** 32 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for. */
+/** 34 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for, a bucket filled. */
 const GOALS: readonly Goal[] = [
   { item: 'stick', count: 4, seed: 1 },
   { item: 'crafting_table', count: 1, seed: 2 },
@@ -58,6 +58,8 @@ const GOALS: readonly Goal[] = [
   { item: 'book', count: 1, seed: 30 },
   { item: 'flint', count: 1, inventory: { wooden_shovel: 1 }, seed: 31 },
   { item: 'glass', count: 1, seed: 32 },
+  { item: 'water_bucket', count: 1, inventory: { bucket: 1 }, seed: 33 },
+  { item: 'water_bucket', count: 1, seed: 34 },
 ];
 
 const inventoryText = (inventory: Goal['inventory']) => (inventory ? Object.entries(inventory).map(([name, n]) => `${name}=${n}`).join(',') : 'empty');
