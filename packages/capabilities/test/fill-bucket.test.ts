@@ -38,7 +38,9 @@ describe('fill_bucket: an empty bucket filled from a water source the bot walks 
     expect(countItem(world.bot, 'bucket')).toBe(0);
     // the flowing cells and the roofed source are still there: the buckets came from the pond's surface
     expect([await serverBlock(7, GROUND_Y, 0), await serverBlock(8, GROUND_Y, 0), await serverBlock(6, GROUND_Y, -3)]).toEqual(['water', 'water', 'water']);
-    const taken = (outcome.observables?.sources ?? []) as string[];
+    // every source chosen was in view from where the bot stood: none missed (aiming at a source's centre over the bank did)
+    expect(outcome.observables?.missed).toBe(0);
+    const taken = (outcome.observables?.filledFrom ?? []) as string[];
     expect(taken).toHaveLength(2);
     for (const key of taken) {
       const [x, y, z] = key.split(',').map(Number) as [number, number, number];

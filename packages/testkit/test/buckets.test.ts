@@ -8,6 +8,12 @@ import { embedded } from '../src/server.js';
 const count = (bot: Bot, name: string): number => bot.inventory.count(bot.registry.itemsByName[name]!.id, null);
 const blockName = (bot: Bot, x: number, y: number, z: number): string | undefined => bot.blockAt(new Vec3(x, y, z))?.name;
 
+/** Gives empty buckets and holds them. */
+async function holdBuckets(bot: Bot, count: number): Promise<void> {
+  await give(bot, 'bucket', count);
+  await bot.equip(bot.registry.itemsByName.bucket!.id, 'hand');
+}
+
 /** Looks at the middle of a cell and uses the held item, as a player right-clicking it; then waits until the server handled it. */
 async function useAt(bot: Bot, cell: Vec3): Promise<void> {
   await bot.lookAt(cell.offset(0.5, 0.5, 0.5));
@@ -33,8 +39,7 @@ describe('buckets fill from a fluid source the player looks at (vanilla 1.20.4 B
 
   it('a lone bucket looking at a water source two blocks off becomes a water_bucket, and the source is gone', async () => {
     await setBlock(server, { x: 2, y: GROUND_Y, z: 0 }, 'water');
-    await give(bot, 'bucket', 1);
-    await bot.equip(bot.registry.itemsByName.bucket!.id, 'hand');
+    await holdBuckets(bot, 1);
     await useAt(bot, new Vec3(2, GROUND_Y, 0));
     expect(count(bot, 'water_bucket')).toBe(1);
     expect(count(bot, 'bucket')).toBe(0);
@@ -48,8 +53,7 @@ describe('buckets fill from a fluid source the player looks at (vanilla 1.20.4 B
     await serv.setBlock(serv.overworld, new Vec3(0, GROUND_Y, 2), water.minStateId + 3);
     await setBlock(server, { x: 0, y: GROUND_Y - 1, z: 3 }, 'water');
     await setBlock(server, { x: 0, y: GROUND_Y, z: 3 }, 'air');
-    await give(bot, 'bucket', 1);
-    await bot.equip(bot.registry.itemsByName.bucket!.id, 'hand');
+    await holdBuckets(bot, 1);
     await useAt(bot, new Vec3(0, GROUND_Y - 1, 3));
     expect(count(bot, 'water_bucket')).toBe(1);
     expect(blockName(bot, 0, GROUND_Y - 1, 3)).toBe('air');
@@ -61,8 +65,7 @@ describe('buckets fill from a fluid source the player looks at (vanilla 1.20.4 B
     await setBlock(server, { x: -1, y: GROUND_Y + 1, z: 0 }, 'cobblestone');
     await setBlock(server, { x: 0, y: GROUND_Y + 1, z: -6 }, 'water');
     await setBlock(server, { x: 2, y: GROUND_Y, z: -1 }, 'water');
-    await give(bot, 'bucket', 3);
-    await bot.equip(bot.registry.itemsByName.bucket!.id, 'hand');
+    await holdBuckets(bot, 3);
     await useAt(bot, new Vec3(-2, GROUND_Y, 0));
     await useAt(bot, new Vec3(0, GROUND_Y + 1, -6));
     expect(count(bot, 'bucket')).toBe(3);
@@ -76,8 +79,7 @@ describe('buckets fill from a fluid source the player looks at (vanilla 1.20.4 B
 
   it('lava fills a bucket too, into a lava_bucket', async () => {
     await setBlock(server, { x: 1, y: GROUND_Y, z: 2 }, 'lava');
-    await give(bot, 'bucket', 1);
-    await bot.equip(bot.registry.itemsByName.bucket!.id, 'hand');
+    await holdBuckets(bot, 1);
     await useAt(bot, new Vec3(1, GROUND_Y, 2));
     expect(count(bot, 'lava_bucket')).toBe(1);
     expect(blockName(bot, 1, GROUND_Y, 2)).toBe('air');

@@ -76,6 +76,8 @@ async function useBucketOn(ctx: BotRunContext, source: Vec3, filled: string): Pr
   // The aim is computed from where the body stands: a body still sinking into a pond's edge aims too steep.
   await waitFor(ctx, stillness(bot), SETTLE_MS);
   const aim = aimAt(bot, source);
+  // Progress notes between the waits: none of them may add up to the stuck window (3 s) on a loaded machine.
+  ctx.progress(aim ? `aim at ${blockKey(source)}` : `${blockKey(source)} is not in clear view`);
   if (!aim) return false;
   // A forced look is sent with the next physics tick's movement packet ('move'); the server reads the aim from it.
   let sent = false;
@@ -88,6 +90,7 @@ async function useBucketOn(ctx: BotRunContext, source: Vec3, filled: string): Pr
     bot.off('move', onMove);
   }
   bot.activateItem();
+  ctx.progress(`bucket used at ${blockKey(source)}`);
   const arrived = await waitFor(ctx, () => countItem(bot, filled) > before, FILL_WAIT_MS);
   bot.deactivateItem();
   return arrived;
@@ -130,8 +133,9 @@ export const fillBucket = defineBotCapability({
   run: async (ctx, args) => {
     const filled = FILLED[args.fluid];
     const tried = new Set<string>();
-    let done = 0;
-    while (done < args.count) {
+    const filledFrom: string[] = [];
+    while (filledFrom.length < args.count) {
+      const done = filledFrom.length;
       if (tried.size >= args.count + SPARE_SOURCES) return fail.effectsUnmet(`filled ${done} of ${args.count}: ${tried.size} ${args.fluid} sources tried (${[...tried].join(' ')})`);
       const [source] = sources(ctx.body, args, tried, 1);
       if (!source) return fail.guardFailed(`filled ${done} of ${args.count}: no ${args.fluid} source left within ${args.maxDistance} blocks`);
@@ -144,10 +148,10 @@ export const fillBucket = defineBotCapability({
       } catch (error) {
         return ctx.signal.aborted ? ABORTED : thrown('runner_error', `fill a bucket at ${blockKey(source)}`, error);
       }
-      done += 1;
-      ctx.progress(`filled ${done} of ${args.count} from ${blockKey(source)}`);
+      filledFrom.push(blockKey(source));
+      ctx.progress(`filled ${filledFrom.length} of ${args.count} from ${blockKey(source)}`);
     }
-    return { ok: true, observables: { filled: done, sources: [...tried] } };
+    return { ok: true, observables: { filledFrom, missed: tried.size - filledFrom.length } };
   },
   acceptance: (pre, post, args) => {
     const item = FILLED[args.fluid];
