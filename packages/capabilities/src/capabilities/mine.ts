@@ -77,8 +77,8 @@ export function mineMoveLimit(args: Pick<MineArgs, 'target' | 'maxMoves'>, fromY
 
 /**
  * How long a mine from feet y `fromY` is expected to take: every move it may make, and the climb back along them
- * when it returns to the surface. The deeper the target, the longer: redstone from y 70 with the climb is ~9 min,
- * stone a few stairs down ~5 min (both at their 160 spare moves).
+ * when it returns to the surface. The deeper the target, the longer: from y 70 with the climb back, redstone 10.5 min,
+ * coal 6.5 min (both with their 160 spare moves).
  */
 export function mineExpectedMs(args: Pick<MineArgs, 'target' | 'maxMoves' | 'returnToSurface'>, fromY: number = SURFACE_Y): number {
   const moves = mineMoveLimit(args, fromY);
