@@ -1,9 +1,9 @@
 // Issue 27: a water bucket has a source in a generated world — an empty bucket dipped into a water source block
 // (`fill_bucket`) — and none where the world lists no fluid: the HTN plans it, or ends `no_source` naming the item.
-import { IntentSchema, type PlanStep } from '@sinew/executor-contracts';
+import { IntentSchema, pred, type PlanStep } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
-import type { PlannerWorld, PlanResult } from '../../src/index.js';
-import { createMinecraftHtn, itemSources, OVERWORLD, PLACED_WORLD, recipeBook } from '../../src/minecraft/index.js';
+import { createGoapPlanner, type PlannerWorld, type PlanResult } from '../../src/index.js';
+import { createMinecraftHtn, itemSources, minecraftGoapDomain, OVERWORLD, PLACED_WORLD, recipeBook } from '../../src/minecraft/index.js';
 import { wildRegistry } from './wild-verbs.js';
 
 const registry = wildRegistry();
@@ -63,5 +63,14 @@ describe('water_bucket from the world: an empty bucket filled at a water source'
     expect(steps(plan('water_bucket', 1, { water_bucket: 1 }))).toEqual([]);
     const none = plan('water_bucket', 1, { bucket: 1 }, { sources: PLACED_WORLD });
     expect(none).toMatchObject({ ok: false, failure: { code: 'no_source', reason: expect.stringContaining('no source of water_bucket') } });
+  });
+
+  it('the goal-oriented planner binds fill_bucket from the source too (its declared effect is a placeholder, not any item)', () => {
+    const goap = createGoapPlanner({ registry, domain: minecraftGoapDomain(book, { world: OVERWORLD, verbs }), limits: { maxNodes: 20_000, maxMs: 10_000 } });
+    expect(steps(goap.planGoal([pred.hasItem('water_bucket', 2)], world({ bucket: 2 }, true)))).toEqual(['fill_bucket:water×2']);
+    // planks are not "filled": the wooden pickaxe from nothing is the usual one trip for the logs
+    const pickaxe = steps(goap.planGoal([pred.hasItem('wooden_pickaxe', 1)], world({}, false)));
+    expect(pickaxe.filter((s) => s.startsWith('gather:'))).toHaveLength(1);
+    expect(pickaxe.some((s) => s.startsWith('fill_bucket'))).toBe(false);
   });
 });
