@@ -35,4 +35,4 @@ export { hunt, HuntArgsSchema, type HuntArgs } from './capabilities/hunt.js';
 export { shear, ShearArgsSchema, type ShearArgs } from './capabilities/shear.js';
 export { explore, ExploreArgsSchema, ExploreTargetSchema, type ExploreArgs } from './capabilities/explore.js';
 export { fillBucket, FillBucketArgsSchema, type FillBucketArgs } from './capabilities/fill_bucket.js';
-export { mine, MineArgsSchema, mineExpectedMs, mineMoveLimit, MineTargetSchema, type MineArgs } from './capabilities/mine.js';
+export { mine, MineArgsSchema, mineBudgetMs, mineExpectedMs, mineMoveLimit, MineTargetSchema, type MineArgs } from './capabilities/mine.js';

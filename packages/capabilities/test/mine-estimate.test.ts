@@ -2,7 +2,7 @@
 // cut by its own limits (diamond, seed 2: out of moves at y −49 after 138 of 160 from y 89; redstone × 4, seed 15:
 // the executor's deadline, 3 × 120 s, ran out on the climb back and a retry was needed).
 import { describe, expect, it } from 'vitest';
-import { mine, MineArgsSchema, mineExpectedMs, mineMoveLimit } from '../src/index.js';
+import { mine, MineArgsSchema, mineBudgetMs, mineExpectedMs, mineMoveLimit } from '../src/index.js';
 
 const args = (input: Record<string, unknown>) => MineArgsSchema.parse(input);
 
@@ -15,6 +15,14 @@ describe("mine's move limit and expected duration follow the target's depth", ()
     // depth and ore: the depth asked wins over the ore's own level
     expect(mineMoveLimit(args({ target: { ore: 'iron', depth: 40 }, maxMoves: 1 }), 41)).toBe(2);
     expect(mineMoveLimit(args({ target: { ore: 'coal' } }), 72)).toBe(16 + 160);
+  });
+
+  it("gives the dig time for every move it may make at a loaded machine's pace (seed 2: 2.2 s a move; the old 300 s ran out at 138)", () => {
+    const diamond = args({ target: { ore: 'diamond' }, count: 3, counting: 'held' });
+    expect(mineBudgetMs(diamond, 89)).toBeGreaterThan(299 * 2_200);
+    // and stays inside the executor's deadline for it (3 × the declared expected duration)
+    expect(mineBudgetMs(diamond, 120)).toBeLessThan(3 * mine.expectedDurationMs!);
+    expect(mineBudgetMs(args({ target: { ore: 'coal' } }), 60)).toBeLessThan(mineBudgetMs(diamond, 60));
   });
 
   it('expects a deep mine to take longer than a shallow one, and the climb back to add to it', () => {

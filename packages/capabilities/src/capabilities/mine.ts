@@ -75,6 +75,11 @@ export function mineMoveLimit(args: Pick<MineArgs, 'target' | 'maxMoves'>, fromY
   return Math.max(0, Math.floor(fromY) - levelOf(args.target, fromY)) + args.maxMoves;
 }
 
+/** The dig's own time budget from feet y `fromY`: MOVE_BUDGET_FACTOR × the expected time of every move it may make. */
+export function mineBudgetMs(args: Pick<MineArgs, 'target' | 'maxMoves'>, fromY: number): number {
+  return mineMoveLimit(args, fromY) * MOVE_MS * MOVE_BUDGET_FACTOR;
+}
+
 /**
  * How long a mine from feet y `fromY` is expected to take: every move it may make, and the climb back along them
  * when it returns to the surface. The deeper the target, the longer: from y 70 with the climb back, redstone 10.5 min,
@@ -139,7 +144,7 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
   const startedAt = ctx.now();
   const feet = bot.entity.position.floored();
   const moveLimit = mineMoveLimit(args, feet.y);
-  const budgetMs = moveLimit * MOVE_MS * MOVE_BUDGET_FACTOR;
+  const budgetMs = mineBudgetMs(args, feet.y);
   const drop = kind ? ORES[kind].drop : undefined;
   const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y, dropsBefore: drop ? countItem(bot, drop) : 0 });
   // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
