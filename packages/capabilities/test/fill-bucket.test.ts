@@ -47,4 +47,14 @@ describe('fill_bucket: an empty bucket filled from a water source the bot walks 
       expect(await serverBlock(x, y, z), key).toBe('air');
     }
   });
+
+  it('fills a bucket with lava from a lava source in the ground, and the source is gone', async () => {
+    await setBlock(world.server, { x: -6, y: GROUND_Y, z: 4 }, 'lava');
+    await give(world.bot, 'bucket', 1);
+    const outcome = await world.step('fill_bucket', { fluid: 'lava' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(world.bot, 'lava_bucket')).toBe(1);
+    expect(await serverBlock(-6, GROUND_Y, 4)).toBe('air');
+    expect(world.bot.health).toBe(20);
+  });
 });
