@@ -5,12 +5,11 @@
 // limit (SINEW_BENCH_GOAL_LIMIT_S, default 600 s: it then ends `timeout`). SINEW_BENCH_GOALS=a,b runs only the goals
 // whose item is listed (`glass@32`: only that item's goal on seed 32). SINEW_BENCH_TRACES=<dir> keeps each goal's provenance (<item>-<seed>.jsonl) and the demo's printed
 // timeline (<item>-<seed>.log) there.
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { runDemo, type DemoResult } from '../examples/need-wood/src/demo.js';
+import { timeline } from './goals-timeline.js';
 import { record, runMain } from './harness.js';
 
 const LIMIT_S = Number(process.env.SINEW_BENCH_GOAL_LIMIT_S ?? 600);
@@ -25,7 +24,7 @@ interface Goal {
   readonly seed: number;
 }
 
-/** 32 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for. */
+/** 34 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for, a bucket filled. */
 const GOALS: readonly Goal[] = [
   { item: 'stick', count: 4, seed: 1 },
   { item: 'crafting_table', count: 1, seed: 2 },
@@ -59,13 +58,9 @@ const GOALS: readonly Goal[] = [
   { item: 'book', count: 1, seed: 30 },
   { item: 'flint', count: 1, inventory: { wooden_shovel: 1 }, seed: 31 },
   { item: 'glass', count: 1, seed: 32 },
+  { item: 'water_bucket', count: 1, inventory: { bucket: 1 }, seed: 33 },
+  { item: 'water_bucket', count: 1, seed: 34 },
 ];
-
-/** The demo's printed lines: dropped, or kept in `<traces>/<item>-<seed>.log` when SINEW_BENCH_TRACES names a folder. */
-function goalOut(goal: Goal): NodeJS.WriteStream {
-  if (TRACES) return createWriteStream(join(TRACES, `${goal.item}-${goal.seed}.log`)) as unknown as NodeJS.WriteStream;
-  return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
-}
 
 const inventoryText = (inventory: Goal['inventory']) => (inventory ? Object.entries(inventory).map(([name, n]) => `${name}=${n}`).join(',') : 'empty');
 
@@ -98,11 +93,13 @@ async function main(): Promise<void> {
   try {
     for (const goal of goals) {
       const started = Date.now();
+      const log = timeline(TRACES, `${goal.item}-${goal.seed}.log`);
       const result = await runDemo({
         port: 0, keepAlive: false, provenancePath: join(scratch, `${goal.item}-${goal.seed}.jsonl`), goal: goal.item, count: goal.count,
         ...(goal.inventory ? { inventory: goal.inventory } : {}), world: 'terrain', seed: goal.seed, hostiles: true,
-        timeLimitMs: LIMIT_S * 1000, out: goalOut(goal),
+        timeLimitMs: LIMIT_S * 1000, out: log.out,
       }).catch((error: unknown) => error as Error);
+      await log.close();
       // A run that could not start (the server, the bot's spawn) is a row that says so, not the end of the table.
       if (result instanceof Error) {
         console.log(`${`${goal.item}×${goal.count}`.padEnd(20)} ${inventoryText(goal.inventory).padEnd(44)} ${String(goal.seed).padStart(4)} ERROR ${result.message}`);

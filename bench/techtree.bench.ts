@@ -8,12 +8,11 @@
 // generated terrain world of each seed, night and hostiles on, the HTN with the overworld's sources and live repair,
 // 0 model calls; seeds 1..SINEW_BENCH_SEEDS (default 10), each plan limited to SINEW_BENCH_SEED_LIMIT_S (default 1800 s).
 // SINEW_BENCH_TRACES=<dir> keeps each seed's provenance (seed-N.jsonl) and the demo's printed timeline (seed-N.log) there.
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { runDemo, type DemoResult } from '../examples/need-wood/src/demo.js';
+import { timeline } from './goals-timeline.js';
 import { record } from './harness.js';
 
 const worldAt = process.argv.indexOf('--world');
@@ -36,12 +35,6 @@ function parseSeeds(text: string | undefined): number[] {
   });
   if (seeds.length === 0 || seeds.some((seed) => !Number.isInteger(seed) || seed < 0)) throw new Error(`--seeds: expected seeds like 6, 1,4,7 or 3-5, received ${text}`);
   return seeds;
-}
-
-/** The demo's printed lines: dropped, or kept in `<traces>/seed-N.log` when SINEW_BENCH_TRACES names a folder. */
-function seedOut(seed: number): NodeJS.WriteStream {
-  if (TRACES) return createWriteStream(join(TRACES, `seed-${seed}.log`)) as unknown as NodeJS.WriteStream;
-  return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
 }
 
 interface Row {
@@ -90,7 +83,9 @@ async function main(): Promise<void> {
     for (const seed of SEED_LIST) {
       const started = Date.now();
       const world = TERRAIN ? { world: 'terrain' as const, hostiles: true, timeLimitMs: LIMIT_S * 1000 } : {};
-      const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: seedOut(seed), ...world }).catch((error: unknown) => error as Error);
+      const log = timeline(TRACES, `seed-${seed}.log`);
+      const result = await runDemo({ port: 0, keepAlive: false, provenancePath: join(scratch, `seed-${seed}.jsonl`), goal: GOAL, seed, out: log.out, ...world }).catch((error: unknown) => error as Error);
+      await log.close();
       // A seed that could not start (the server, the bot's spawn) is a row that says so, not the end of the table.
       if (result instanceof Error) {
         console.log(`${String(seed).padStart(4)} ERROR  ${result.message}`);

@@ -34,4 +34,5 @@ export { placeBlock, PlaceBlockArgsSchema, type PlaceBlockArgs } from './capabil
 export { hunt, HuntArgsSchema, type HuntArgs } from './capabilities/hunt.js';
 export { shear, ShearArgsSchema, type ShearArgs } from './capabilities/shear.js';
 export { explore, ExploreArgsSchema, ExploreTargetSchema, type ExploreArgs } from './capabilities/explore.js';
-export { mine, MineArgsSchema, MineTargetSchema, type MineArgs } from './capabilities/mine.js';
+export { fillBucket, FillBucketArgsSchema, type FillBucketArgs } from './capabilities/fill_bucket.js';
+export { mine, MineArgsSchema, mineBudgetMs, mineExpectedMs, mineMoveLimit, MineTargetSchema, type MineArgs } from './capabilities/mine.js';

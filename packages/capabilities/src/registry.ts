@@ -10,6 +10,7 @@ import { digBlock } from './capabilities/dig_block.js';
 import { equip } from './capabilities/equip.js';
 import { escapeFluid } from './capabilities/escape_fluid.js';
 import { explore } from './capabilities/explore.js';
+import { fillBucket } from './capabilities/fill_bucket.js';
 import { flee } from './capabilities/flee.js';
 import { gather } from './capabilities/gather.js';
 import { hunt } from './capabilities/hunt.js';
@@ -41,6 +42,7 @@ export const standardCapabilities = [
   shear,
   explore,
   mine,
+  fillBucket,
 ] as const;
 
 /** A fresh registry holding the standard set, to extend with your own capabilities. */

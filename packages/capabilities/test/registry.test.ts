@@ -29,6 +29,7 @@ const VERBS = [
   'equip',
   'escape_fluid',
   'explore',
+  'fill_bucket',
   'flee',
   'gather',
   'hunt',

@@ -60,7 +60,10 @@ async function stepInto(ctx: BotRunContext, next: Vec3): Promise<boolean> {
   const offset = () => [bot.entity.position.x - centre.x, bot.entity.position.z - centre.z] as const;
   const [startX, startZ] = offset();
   const inCell = () => Math.hypot(...offset()) < 0.3;
-  const passed = () => offset()[0] * startX + offset()[1] * startZ <= 0;
+  const passed = () => {
+    const [x, z] = offset();
+    return x * startX + z * startZ <= 0;
+  };
   const arrived = () => inCell() || passed();
   const release = () => {
     if (!arrived()) return;

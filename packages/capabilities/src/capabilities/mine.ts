@@ -39,7 +39,10 @@ export const MineArgsSchema = z.strictObject({
   counting: z.enum(['gained', 'held']).default('gained'),
   /** Walk back up the staircase to where the step started once the target is reached. */
   returnToSurface: z.boolean().default(false),
-  /** At most this many moves (a stair down or a block of tunnel) before giving up. */
+  /**
+   * At most this many moves (a stair down or a block of tunnel) beyond the stairs from where the step starts down to
+   * the target's level, before giving up: a mine from a hilltop is not out of moves by the time it gets there.
+   */
   maxMoves: z.number().int().positive().max(400).default(160),
 }).refine((args) => args.counting === 'held' || args.count <= GAINED_MAX, {
   path: ['count'],
@@ -48,9 +51,44 @@ export const MineArgsSchema = z.strictObject({
 /** Parsed arguments of `mine`. */
 export type MineArgs = z.output<typeof MineArgsSchema>;
 
-/** The whole descent and search, inside the executor's deadline (expectedDurationMs × 3). */
-const MINE_BUDGET_MS = 300_000;
 const TORCH_EVERY = 8;
+
+/**
+ * What one move takes (a stair down or a block of tunnel: two or three digs and a step, a torch now and then) and
+ * one cell of the climb back along the trail, on a quiet machine; a loaded one took 2.2 s a move (diamond, seed 2).
+ */
+const MOVE_MS = 1_500;
+const CLIMB_MS = 750;
+/** The dig's own budget per move it may make, in multiples of MOVE_MS: inside the executor's deadline (3 × expected). */
+const MOVE_BUDGET_FACTOR = 2;
+/** The highest ground a mine is expected to set out from in a generated world (seed 2's diamond mine began at y 89). */
+const SURFACE_Y = 120;
+
+/** The level (feet y) a mine digs down to: the depth asked, else the ore's branch-mining level, else where it stands. */
+const levelOf = (target: MineArgs['target'], fromY: number): number => {
+  const kind = target.ore === undefined ? undefined : oreKind(target.ore);
+  return target.depth ?? (kind ? ORES[kind].level : fromY);
+};
+
+/** The moves a mine may make from feet y `fromY`: the stairs down to its level, then `maxMoves` more. */
+export function mineMoveLimit(args: Pick<MineArgs, 'target' | 'maxMoves'>, fromY: number): number {
+  return Math.max(0, Math.floor(fromY) - levelOf(args.target, fromY)) + args.maxMoves;
+}
+
+/** The dig's own time budget from feet y `fromY`: MOVE_BUDGET_FACTOR × the expected time of every move it may make. */
+export function mineBudgetMs(args: Pick<MineArgs, 'target' | 'maxMoves'>, fromY: number): number {
+  return mineMoveLimit(args, fromY) * MOVE_MS * MOVE_BUDGET_FACTOR;
+}
+
+/**
+ * How long a mine from feet y `fromY` is expected to take: every move it may make, and the climb back along them
+ * when it returns to the surface. The deeper the target, the longer: from y 70 with the climb back, redstone 10.5 min,
+ * coal 6.5 min (both with their 160 spare moves).
+ */
+export function mineExpectedMs(args: Pick<MineArgs, 'target' | 'maxMoves' | 'returnToSurface'>, fromY: number = SURFACE_Y): number {
+  const moves = mineMoveLimit(args, fromY);
+  return moves * MOVE_MS + (args.returnToSurface ? moves * CLIMB_MS : 0);
+}
 
 /**
  * Where the step started, the cells its moves passed and the lowest feet y, kept across the step's attempts: a retry
@@ -100,11 +138,13 @@ const counted = (held: number, args: Pick<MineArgs, 'counting'>, before: number)
 async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { moves: number; found: boolean }> {
   const bot = ctx.body;
   const kind = args.target.ore === undefined ? undefined : oreKind(args.target.ore);
-  const level = args.target.depth ?? (kind ? ORES[kind].level : bot.entity.position.y);
+  const level = levelOf(args.target, bot.entity.position.y);
   const oreIds = kind ? oreBlocks(kind).flatMap((name) => blockIds(bot, name)) : [];
   const tried = new Set<string>();
   const startedAt = ctx.now();
   const feet = bot.entity.position.floored();
+  const moveLimit = mineMoveLimit(args, feet.y);
+  const budgetMs = mineBudgetMs(args, feet.y);
   const drop = kind ? ORES[kind].drop : undefined;
   const descent = descents.get(args) ?? descents.set(args, { start: feet, trail: [feet], lowestY: feet.y, dropsBefore: drop ? countItem(bot, drop) : 0 });
   // An ore in the way of the tunnel is dug with it, and picked up by stepping over its drop.
@@ -121,7 +161,7 @@ async function dig(ctx: BotRunContext, args: MineArgs): Promise<Failure | { move
       if (typeof took !== 'boolean') return took;
       if ((took && args.count === 1) || enough()) return { moves, found: true };
     } else if (bot.entity.position.y <= level) return { moves, found: false };
-    if (moves >= args.maxMoves || ctx.now() - startedAt > MINE_BUDGET_MS) {
+    if (moves >= moveLimit || ctx.now() - startedAt > budgetMs) {
       const what = kind ? `no ${kind} ore seen` : `still at y ${Math.floor(bot.entity.position.y)}`;
       return fail.effectsUnmet(`not_found: ${what} after ${moves} moves`, { retryable: false });
     }
@@ -148,7 +188,9 @@ export const mine = defineBotCapability({
   description:
     'Reach a depth or an ore safely: a staircase down (never straight down), then a tunnel; lava, water, falling gravel and drops read before every dig; torches left in the dark when held; back up the stairs if asked.',
   inputSchema: MineArgsSchema,
-  expectedDurationMs: 120_000,
+  // The executor reads one number per capability (a step may carry its own): the deepest target with the climb back
+  // from high ground, so no mine is cut by its own deadline (redstone × 4, seed 15: 3 × 120 s ran out on the climb).
+  expectedDurationMs: mineExpectedMs({ target: { ore: 'diamond' }, maxMoves: 160, returnToSurface: true }),
   preconds: (args) => [pred.hasItem('placeholder' in args.target ? pred.placeholder('pickaxe') : toolFor(args.target), 1)],
   effects: (args) => mineEffects(args.target, typeof args.count === 'number' ? args.count : 1, { surfaced: args.returnToSurface === true, held: args.counting === 'held' }),
   guard: ({ body }, { target }) => {

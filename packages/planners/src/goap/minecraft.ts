@@ -54,7 +54,7 @@ export function minecraftGoapDomain(book: RecipeBook, options: MinecraftGoapDoma
       const item = typeof bound.item === 'string' ? bound.item : typeof bound.block === 'string' ? bound.block : undefined;
       const count = typeof bound.count === 'number' ? bound.count : 1;
       if (verb === 'explore') return exploreVariants(context, bound, world, maxRadius);
-      if (['mine', 'hunt', 'shear'].includes(verb)) return []; // produce() binds them
+      if (['mine', 'hunt', 'shear', 'fill_bucket'].includes(verb)) return []; // produce() binds them
       if (item === undefined) return undefined;
       switch (verb) {
         case 'place_block':
@@ -122,7 +122,7 @@ function digVariants(book: RecipeBook, context: SourceContext, item: string, cou
   ];
 }
 
-/** The steps of generated worlds that make an item: mine its ore, hunt or shear an animal in view. */
+/** The steps of generated worlds that make an item: mine its ore, hunt or shear an animal in view, fill a bucket. */
 function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<Predicate, { kind: 'has_item' }> & { item: string }, world: PlannerWorld): { verb: string; variant: ActionVariant }[] {
   const { item, count } = wanted;
   const found: { verb: string; variant: ActionVariant }[] = [];
@@ -133,6 +133,8 @@ function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<
     if (source.verb === 'shear') {
       found.push({ verb: 'shear', variant: { args: { animal: 'sheep', count }, preconds: [pred.hasItem('shears'), ...seen('sheep')], effects: [wanted], keeps: ['shears'] } });
     }
+    // The buckets are used up (filled); the water is found by the step itself, within its reach, or the step's guard says none.
+    if (source.verb === 'fill_bucket') found.push({ verb: 'fill_bucket', variant: { args: { fluid: source.fluid, count }, preconds: [pred.hasItem('bucket', count)], effects: [wanted] } });
   }
   return found;
 }

@@ -49,7 +49,7 @@ export function exploreFirst(state: PlannerWorld, context: SourceContext, target
 }
 
 /**
- * The obtaining methods for the verbs only a body with explore, mine, hunt and shear has (the testkit's generated
+ * The obtaining methods for the verbs only a body with explore, mine, hunt, shear and fill_bucket has (the testkit's generated
  * worlds); absent otherwise, so a planner never emits a verb its registry lacks.
  */
 export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod<PlannerWorld>[] {
@@ -94,6 +94,18 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
       expand(state, args) {
         const source = sourceFor(book, context, 'shear', state, args);
         return source && [{ task: 'obtain', args: { item: 'shears', count: 1 } }, ...exploreFirst(state, context, { mob: 'sheep' }), { task: 'shear', args: { animal: 'sheep', count: missing(state, args) } }];
+      },
+    });
+  }
+  if (context.verbs.has('fill_bucket')) {
+    methods.push({
+      name: 'obtain.fill',
+      task: 'obtain',
+      description: 'fill empty buckets at a water source: the buckets first, then find the water',
+      expand(state, args) {
+        const source = sourceFor(book, context, 'fill_bucket', state, args);
+        const n = missing(state, args);
+        return source && [{ task: 'obtain', args: { item: 'bucket', count: n } }, ...exploreFirst(state, context, { block: source.fluid }), { task: 'fill_bucket', args: { fluid: source.fluid, count: n } }];
       },
     });
   }

@@ -147,7 +147,7 @@ const MINED_BELOW = 64;
 /** How far from where it set out the simulated world puts what an explore finds. */
 const EXPLORED = 32;
 
-/** The verbs of generated worlds (explore, mine, hunt, shear) on the simulated world. */
+/** The verbs of generated worlds (explore, mine, hunt, shear, fill_bucket) on the simulated world. */
 function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
   /** A mine counting what is held in all (`counting: 'held'`), not what it gains. */
   const held = (args: Args): boolean => args.counting === 'held';
@@ -200,6 +200,18 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
         return true;
       },
       effects: (args) => [formatPredicate(pred.gained('white_wool', num(args, 'count', 1)))],
+    },
+    {
+      verb: 'fill_bucket',
+      valid: (args) => (args.fluid === 'water' || args.fluid === 'lava') && positive(args, 'count'),
+      apply(state, args) {
+        const n = num(args, 'count', 1);
+        if (count(state, 'bucket') < n) return false;
+        add(state, 'bucket', -n);
+        add(state, `${String(args.fluid)}_bucket`, n);
+        return true;
+      },
+      effects: (args) => [formatPredicate(pred.gained(`${String(args.fluid)}_bucket`, num(args, 'count', 1)))],
     },
   ];
 }

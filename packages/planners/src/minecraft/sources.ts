@@ -21,7 +21,12 @@ export interface WorldSources {
    * down there, with a table carried along, rather than after the climb back (~3 minutes from y −50).
    */
   readonly deep?: readonly string[];
+  /** Fluids with source blocks at the surface, that `fill_bucket` takes into an empty bucket (`water` → `water_bucket`). */
+  readonly fluids?: readonly Fluid[];
 }
+
+/** A fluid a bucket can take from its source block. */
+export type Fluid = 'water' | 'lava';
 
 /**
  * The placed worlds (superflat, the tech-tree world): trees of any wood, stone, the placed ore outcrops, dirt and
@@ -48,6 +53,8 @@ export const OVERWORLD: WorldSources = {
   mobs: ['sheep', 'cow', 'pig', 'chicken'],
   everywhere: ['stone', 'dirt', 'grass_block'],
   deep: ['diamond_ore', 'redstone_ore', 'deepslate_*_ore'],
+  // Lakes and rivers at sea level; lava lies in caves below y −55, out of a surface search's reach.
+  fluids: ['water'],
 };
 
 /** The verbs a body has always had for items (the standard set before explore, mine, shear and hunt). */
@@ -59,6 +66,7 @@ export type ItemSource =
   | { readonly verb: 'mine'; readonly block: string; readonly tools: readonly string[] }
   | { readonly verb: 'hunt'; readonly mob: string }
   | { readonly verb: 'shear'; readonly mob: 'sheep' }
+  | { readonly verb: 'fill_bucket'; readonly fluid: Fluid }
   | { readonly verb: 'smelt_item'; readonly input: string }
   | { readonly verb: 'craft_item' };
 
@@ -123,6 +131,8 @@ export function itemSources(book: RecipeBook, item: string, context: SourceConte
   if (verbs.has('hunt')) for (const mob of book.mobsDropping(item).filter((m) => listed(world.mobs, m))) sources.push({ verb: 'hunt', mob });
   // Shearing is no loot table: a sheep gives its wool (in its colour) to shears.
   if (verbs.has('shear') && item.endsWith('_wool') && listed(world.mobs, 'sheep')) sources.push({ verb: 'shear', mob: 'sheep' });
+  // A filled bucket is an empty one dipped into a source block, no loot table.
+  if (verbs.has('fill_bucket')) for (const fluid of world.fluids ?? []) if (item === `${fluid}_bucket`) sources.push({ verb: 'fill_bucket', fluid });
   const input = SMELTING[item];
   if (input && verbs.has('smelt_item')) sources.push({ verb: 'smelt_item', input });
   if (book.recipes(item).length > 0 && verbs.has('craft_item')) sources.push({ verb: 'craft_item' });
@@ -182,6 +192,8 @@ function alternativesOf(book: RecipeBook, item: string, source: ItemSource): str
       return source.tools.length ? source.tools.map((tool) => [tool]) : [[]];
     case 'shear':
       return [['shears']];
+    case 'fill_bucket':
+      return [['bucket']];
     case 'smelt_item':
       return [[source.input]];
     case 'craft_item':

@@ -1,4 +1,5 @@
 import { installAnimals } from './animals.js';
+import { installBuckets } from './buckets.js';
 import type { ExtensionContext } from './context.js';
 import { installCombat } from './combat.js';
 import { installCrafting } from './crafting.js';
@@ -28,6 +29,7 @@ export function installExtensions(ctx: ExtensionContext): void {
   installEntities(ctx);
   installCrafting(ctx);
   installEating(ctx);
+  installBuckets(ctx);
   installRegeneration(ctx);
   installRespawn(ctx);
   installGameMode(ctx);
