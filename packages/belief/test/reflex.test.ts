@@ -63,6 +63,27 @@ describe('reflex', () => {
     expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { entity: 'zombie', maxDistance: 6 } });
   });
 
+  it('a fight keeps its target across bursts by the engine id while it is seen within reach, then takes the nearest', async () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor, config: { holdTicks: 1, maxFleesBeforeFight: 0 } });
+    const first = { ...zombieAt(1.2, 4), hint: '311' };
+    reflex.tick(1, [first, { ...zombieAt(2.5, 9), hint: '87' }]);
+    await reflex.idle();
+    // knocked back by the burst, the first is now farther than the second: the next burst still aims at it
+    reflex.tick(3, [{ ...zombieAt(2.1, 9), hint: '87' }, { ...first, distance: 3.4 }]);
+    await reflex.idle();
+    // unseen (kept up by prediction), or out of the attack's reach (6 blocks): the nearest instead
+    reflex.tick(5, [{ ...zombieAt(1.9, 9), hint: '87' }, { ...first, distance: 3.4, visibility: 'inferred' }]);
+    await reflex.idle();
+    reflex.tick(7, [{ ...zombieAt(1.9, 12), hint: 'not-a-number' }, { ...zombieAt(6.5, 9), hint: '87' }]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.args)).toEqual([
+      { entityId: 311, maxDistance: 6, hits: 3 },
+      { entityId: 311, maxDistance: 6, hits: 3 },
+      { entityId: 87, maxDistance: 6, hits: 3 },
+      { entity: 'zombie', maxDistance: 6, hits: 3 },
+    ]);
+  });
+
   it('holds control for holdTicks and until the threat is beyond the reset band', async () => {
     const preemptor = new FakePreemptor('auto');
     const reflex = createReflex({ preemptor, config: { holdTicks: 10 } });

@@ -51,6 +51,8 @@ export interface ReflexThreat {
   readonly visibility: 'visible' | 'inferred' | 'lost';
   readonly predicted: Vec3;
   readonly distance: number;
+  /** The engine's entity id (a decimal string in Minecraft): a fight passes it as `attack_entity.entityId`. */
+  readonly hint?: string | undefined;
 }
 
 /** What the reflex reports: engaged, a preemption, its outcome or error, released. */
@@ -118,6 +120,8 @@ export function createReflex(options: ReflexOptions): Reflex {
   // flees since this engagement began, from any threat: a swarm that never lets control go corners the bot too
   let engagementFlees = 0;
   let attacks = 0;
+  // the track the last fight aimed at: later bursts keep it while it is seen within reach (one burst rarely kills)
+  let fightTrack: number | undefined;
   let errors = 0;
   let preempts = 0;
   let busyTicks = 0;
@@ -138,13 +142,20 @@ export function createReflex(options: ReflexOptions): Reflex {
     return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
   }
 
+  /** What a fight aims at: the track fought last while it is seen within the attack's reach, else the nearest. */
+  function aimed(threats: readonly ReflexThreat[], nearest: ReflexThreat): ReflexThreat {
+    const kept = threats.find((t) => t.trackId === fightTrack && t.hostile && t.visibility === 'visible' && t.distance <= config.attackMaxDistanceBlocks);
+    return kept ?? nearest;
+  }
+
   function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
     const entity = threat.cls === 'unknown' ? {} : { entity: threat.cls };
+    const entityId = threat.hint !== undefined && /^\d{1,15}$/.test(threat.hint) ? Number(threat.hint) : undefined;
     const step = fight
       ? PlanStepSchema.parse({
           stepId: `reflex-${tickId}-attack_entity`,
           type: 'attack_entity',
-          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits },
+          args: { ...(entityId === undefined ? entity : { entityId }), maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits },
           safetyLevel: 'caution',
         })
       : PlanStepSchema.parse({
@@ -153,8 +164,10 @@ export function createReflex(options: ReflexOptions): Reflex {
           args: { from: { ...threat.predicted }, ...entity, distance: config.fleeDistanceBlocks },
           safetyLevel: 'caution',
         });
-    if (fight) attacks += 1;
-    else {
+    if (fight) {
+      attacks += 1;
+      fightTrack = threat.trackId;
+    } else {
       flees += 1;
       engagementFlees += 1;
       fledFrom = { trackId: threat.trackId, count: fledFrom.trackId === threat.trackId ? fledFrom.count + 1 : 1 };
@@ -209,13 +222,14 @@ export function createReflex(options: ReflexOptions): Reflex {
         const fight = cornered(nearest);
         // only what the bot sees can be fought: a track kept up by prediction (the mob just died, or is behind a wall) waits
         if (fight && nearest.visibility !== 'visible') return 'holding';
-        fire(tickId, nearest, fight);
+        fire(tickId, fight ? aimed(threats, nearest) : nearest, fight);
         return 'preempting';
       }
       if (!engaged) return 'idle';
       if (tickId < holdUntilTick || !released) return 'holding';
       engaged = false;
       engagedSinceTick = undefined;
+      fightTrack = undefined;
       emit({ type: 'released', tickId });
       return 'released';
     },
