@@ -71,7 +71,7 @@ export const attackEntity = defineBotCapability({
     const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS });
     if ('ok' in result) return result;
     const { hits } = result;
-    return { ok: true, observables: { hits, killed: !alive(bot, target) } };
+    return { ok: true, observables: { target: target.id, hits, killed: !alive(bot, target) } };
   },
   acceptance: (pre, post) => {
     const [id, before] = Object.entries(pre.entities ?? {})[0] ?? [];
