@@ -77,11 +77,21 @@ describe('reflex', () => {
     await reflex.idle();
     reflex.tick(7, [{ ...zombieAt(1.9, 12), hint: 'not-a-number' }, { ...zombieAt(6.5, 9), hint: '87' }]);
     expect(preemptor.calls.map((c) => c.steps[0]!.args)).toEqual([
-      { entityId: 311, maxDistance: 6, hits: 3 },
-      { entityId: 311, maxDistance: 6, hits: 3 },
-      { entityId: 87, maxDistance: 6, hits: 3 },
-      { entity: 'zombie', maxDistance: 6, hits: 3 },
+      { entityId: 311, maxDistance: 6, hits: 3, keepAway: 2.4 },
+      { entityId: 311, maxDistance: 6, hits: 3, keepAway: 2.4 },
+      { entityId: 87, maxDistance: 6, hits: 3, keepAway: 2.4 },
+      { entity: 'zombie', maxDistance: 6, hits: 3, keepAway: 2.4 },
     ]);
+  });
+
+  it('a nearer track kept up by prediction (a corpse) does not hold a fight back from a zombie seen coming', () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 0 } });
+    expect(reflex.tick(1, [{ ...zombieAt(1.4, 3), visibility: 'inferred', hint: '40' }, { ...zombieAt(3.8, 5), hint: '41' }])).toBe('preempting');
+    expect(preemptor.calls[0]!.steps[0]!.args).toMatchObject({ entityId: 41 });
+    // nothing seen in band: the fight waits
+    const alone = createReflex({ preemptor: new FakePreemptor('auto'), config: { maxFleesBeforeFight: 0 } });
+    expect(alone.tick(1, [{ ...zombieAt(1.4, 3), visibility: 'inferred' }])).toBe('holding');
   });
 
   it('holds control for holdTicks and until the threat is beyond the reset band', async () => {

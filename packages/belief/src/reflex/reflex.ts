@@ -22,6 +22,11 @@ export const ReflexConfigSchema = z
      * (low health) cannot cut a fast path short, so an unbounded fight went on until the bot died.
      */
     attackBurstHits: z.number().int().positive().default(3),
+    /**
+     * `attack_entity.keepAway`: between hits the bot backs away from hostiles closer than this (a zombie hits from 1.6
+     * blocks, the bot from 3), so a fight against several is not a stand among all of them; 0 stands and fights.
+     */
+    attackKeepAwayBlocks: z.number().nonnegative().max(3).default(2.4),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
     /**
@@ -142,10 +147,16 @@ export function createReflex(options: ReflexOptions): Reflex {
     return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
   }
 
-  /** What a fight aims at: the track fought last while it is seen within the attack's reach, else the nearest. */
+  /**
+   * What a fight aims at: the track fought last while it is seen within the attack's reach, else the nearest one seen
+   * in band, else the nearest (unseen: the fight waits) — a corpse or a mob behind a wall, kept up by prediction, must
+   * not hold the fight back from one that is coming.
+   */
   function aimed(threats: readonly ReflexThreat[], nearest: ReflexThreat): ReflexThreat {
-    const kept = threats.find((t) => t.trackId === fightTrack && t.hostile && t.visibility === 'visible' && t.distance <= config.attackMaxDistanceBlocks);
-    return kept ?? nearest;
+    const seen = (t: ReflexThreat) => t.hostile && t.visibility === 'visible';
+    const kept = threats.find((t) => t.trackId === fightTrack && seen(t) && t.distance <= config.attackMaxDistanceBlocks);
+    const visible = threats.filter((t) => seen(t) && t.distance <= config.fleeWithinBlocks).sort((a, b) => a.distance - b.distance || a.trackId - b.trackId)[0];
+    return kept ?? visible ?? nearest;
   }
 
   function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
@@ -155,7 +166,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       ? PlanStepSchema.parse({
           stepId: `reflex-${tickId}-attack_entity`,
           type: 'attack_entity',
-          args: { ...(entityId === undefined ? entity : { entityId }), maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits },
+          args: { ...(entityId === undefined ? entity : { entityId }), maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits, ...(config.attackKeepAwayBlocks > 0 ? { keepAway: config.attackKeepAwayBlocks } : {}) },
           safetyLevel: 'caution',
         })
       : PlanStepSchema.parse({
@@ -220,9 +231,10 @@ export function createReflex(options: ReflexOptions): Reflex {
           emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
         }
         const fight = cornered(nearest);
+        const target = fight ? aimed(threats, nearest) : nearest;
         // only what the bot sees can be fought: a track kept up by prediction (the mob just died, or is behind a wall) waits
-        if (fight && nearest.visibility !== 'visible') return 'holding';
-        fire(tickId, fight ? aimed(threats, nearest) : nearest, fight);
+        if (fight && target.visibility !== 'visible') return 'holding';
+        fire(tickId, target, fight);
         return 'preempting';
       }
       if (!engaged) return 'idle';

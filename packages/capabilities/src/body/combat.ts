@@ -3,6 +3,7 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
 import type { Entity } from '../mc-types.js';
+import { nearestHostile } from './entities.js';
 import { ABORTED, type Failure } from './failures.js';
 import { movementsFor } from './walking.js';
 
@@ -21,12 +22,35 @@ export function alive(bot: SinewBot, entity: Entity): boolean {
   return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinew.deadEntities.has(entity.id);
 }
 
+/** Waits `ms`; with `keepAway`, walking backwards facing the target while a hostile is closer than that. */
+async function cooldown(ctx: BotRunContext, target: Entity, keepAway: number, ms: number): Promise<void> {
+  if (keepAway <= 0) return ctx.sleep(ms);
+  const bot = ctx.body;
+  const until = ctx.now() + ms;
+  bot.pathfinder.setGoal(null); // the chase's goal would walk the bot back in
+  try {
+    while (ctx.now() < until && !ctx.signal.aborted) {
+      const close = nearestHostile(bot, keepAway) !== undefined;
+      if (close) await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
+      bot.setControlState('back', close);
+      await ctx.sleep(50);
+    }
+  } finally {
+    bot.setControlState('back', false);
+  }
+}
+
 /** How long and how hard a fight may go on. */
 export interface FightLimits {
   /** Stop after this many hits (the target may still be alive). */
   readonly hits: number;
   /** The whole fight, whatever happens. */
   readonly budgetMs: number;
+  /**
+   * Keep hostiles farther than this (blocks; 0: stand and fight): between hits the bot backs away facing the target
+   * while one is closer, and chases only while none is — a zombie hits from 1.6 blocks, the bot from 3.
+   */
+  readonly keepAway?: number;
 }
 
 /**
@@ -41,6 +65,7 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
   const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
   bot.pathfinder.setMovements(movementsFor(bot));
   let chasedAt = Number.NEGATIVE_INFINITY;
+  const keepAway = limits.keepAway ?? 0;
   try {
     while (hits < limits.hits && alive(bot, target)) {
       if (ctx.signal.aborted) return ABORTED;
@@ -55,9 +80,13 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         bot.attack(target);
         hits += 1;
         lastHitAt = ctx.now();
-        await ctx.sleep(HIT_COOLDOWN_MS);
+        await cooldown(ctx, target, keepAway, HIT_COOLDOWN_MS);
       } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
+      } else if (keepAway > 0 && nearestHostile(bot, keepAway)) {
+        // too close to chase into: back off first (the chase re-aims as soon as nothing is that close)
+        chasedAt = Number.NEGATIVE_INFINITY;
+        await cooldown(ctx, target, keepAway, 100);
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {

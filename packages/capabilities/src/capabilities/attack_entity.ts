@@ -17,6 +17,8 @@ export const AttackEntityArgsSchema = z
     maxDistance: z.number().positive().max(64).default(16),
     /** Stop after this many hits; default: keep hitting until the target dies (at most 40 hits). */
     hits: z.number().int().positive().max(200).optional(),
+    /** Between hits, back away facing the target while a hostile is closer than this (blocks); default 0: stand and fight. */
+    keepAway: z.number().nonnegative().max(3).optional(),
   })
   .refine((args) => args.entity === undefined || args.entityId === undefined, { message: 'give entity or entityId, not both', path: ['entityId'] });
 export type AttackEntityArgs = z.output<typeof AttackEntityArgsSchema>;
@@ -68,7 +70,7 @@ export const attackEntity = defineBotCapability({
     const bot = ctx.body;
     const target = resolveTarget(bot, args);
     if (!target || !alive(bot, target)) return fail.guardFailed('the target is gone');
-    const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS });
+    const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS, keepAway: args.keepAway ?? 0 });
     if ('ok' in result) return result;
     const { hits } = result;
     return { ok: true, observables: { target: target.id, hits, killed: !alive(bot, target) } };
