@@ -70,12 +70,12 @@ describe('reflex', () => {
     reflex.tick(1, [first, { ...zombieAt(2.5, 9), hint: '87' }]);
     await reflex.idle();
     // knocked back by the burst, the first is now farther than the second: the next burst still aims at it
-    reflex.tick(3, [{ ...zombieAt(2.1, 9), hint: '87' }, { ...first, distance: 3.4 }]);
+    reflex.tick(3, [{ ...zombieAt(2.1, 9), hint: '87' }, { ...first, distance: 2.8 }]);
     await reflex.idle();
-    // unseen (kept up by prediction), or out of the attack's reach (6 blocks): the nearest instead
+    // unseen (kept up by prediction), or out of the body's reach (3 blocks): the nearest instead
     reflex.tick(5, [{ ...zombieAt(1.9, 9), hint: '87' }, { ...first, distance: 3.4, visibility: 'inferred' }]);
     await reflex.idle();
-    reflex.tick(7, [{ ...zombieAt(1.9, 12), hint: 'not-a-number' }, { ...zombieAt(6.5, 9), hint: '87' }]);
+    reflex.tick(7, [{ ...zombieAt(1.9, 12), hint: 'not-a-number' }, { ...zombieAt(3.2, 9), hint: '87' }]);
     expect(preemptor.calls.map((c) => c.steps[0]!.args)).toEqual([
       { entityId: 311, maxDistance: 6, hits: 3, keepAway: 2.4 },
       { entityId: 311, maxDistance: 6, hits: 3, keepAway: 2.4 },

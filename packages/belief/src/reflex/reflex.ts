@@ -17,6 +17,8 @@ export const ReflexConfigSchema = z
     fleeDistanceBlocks: blocks.default(12),
     /** `attack_entity.maxDistance` asked of the body. */
     attackMaxDistanceBlocks: blocks.default(6),
+    /** The body's own melee reach: a fight keeps its target across bursts while it is this close, else aims at the nearest. */
+    attackReachBlocks: blocks.default(3),
     /**
      * `attack_entity.hits` of one fight: a fight is a burst, then the modes decide again — a self-preservation mode
      * (low health) cannot cut a fast path short, so an unbounded fight went on until the bot died.
@@ -148,13 +150,13 @@ export function createReflex(options: ReflexOptions): Reflex {
   }
 
   /**
-   * What a fight aims at: the track fought last while it is seen within the attack's reach, else the nearest one seen
+   * What a fight aims at: the track fought last while it is seen within the body's reach, else the nearest one seen
    * in band, else the nearest (unseen: the fight waits) — a corpse or a mob behind a wall, kept up by prediction, must
    * not hold the fight back from one that is coming.
    */
   function aimed(threats: readonly ReflexThreat[], nearest: ReflexThreat): ReflexThreat {
     const seen = (t: ReflexThreat) => t.hostile && t.visibility === 'visible';
-    const kept = threats.find((t) => t.trackId === fightTrack && seen(t) && t.distance <= config.attackMaxDistanceBlocks);
+    const kept = threats.find((t) => t.trackId === fightTrack && seen(t) && t.distance <= Math.min(config.attackReachBlocks, config.attackMaxDistanceBlocks));
     const visible = threats.filter((t) => seen(t) && t.distance <= config.fleeWithinBlocks).sort((a, b) => a.distance - b.distance || a.trackId - b.trackId)[0];
     return kept ?? visible ?? nearest;
   }

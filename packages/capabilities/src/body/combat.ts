@@ -48,7 +48,8 @@ export interface FightLimits {
   readonly budgetMs: number;
   /**
    * Keep hostiles farther than this (blocks; 0: stand and fight): between hits the bot backs away facing the target
-   * while one is closer, and chases only while none is — a zombie hits from 1.6 blocks, the bot from 3.
+   * while one is closer — a zombie hits from 1.6 blocks, the bot from 3; and once the target is out of reach while
+   * another hostile is within it, the fight ends there (its caller aims again) rather than chase past that one.
    */
   readonly keepAway?: number;
 }
@@ -83,10 +84,9 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         await cooldown(ctx, target, keepAway, HIT_COOLDOWN_MS);
       } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
-      } else if (keepAway > 0 && nearestHostile(bot, keepAway)) {
-        // too close to chase into: back off first (the chase re-aims as soon as nothing is that close)
-        chasedAt = Number.NEGATIVE_INFINITY;
-        await cooldown(ctx, target, keepAway, 100);
+      } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
+        // another hostile is within reach and the target is not: the burst ends, the caller aims again
+        return { hits };
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {
