@@ -34,6 +34,33 @@ describe('attack_entity by entityId', () => {
     expect(far.failure?.reason).toMatch(/zombie #\d+ is 3\.\d blocks away, beyond maxDistance 2\.5/);
   });
 
+  /** Fights a zombie standing (no AI) 1.2 blocks east of the bot; → how far west of its start the bot went, at most. */
+  async function fightEast(args: Record<string, unknown>): Promise<number> {
+    const { bot, server } = world;
+    await give(bot, 'wooden_sword', 1);
+    const startX = bot.entity.position.x;
+    const zombie = await spawnMob(server, 'zombie', bot.entity.position.offset(1.2, 0, 0), { hostile: false });
+    await waitUntil(() => bot.entities[zombie.id] !== undefined, 5_000);
+    let minX = startX;
+    const onMove = () => void (minX = Math.min(minX, bot.entity.position.x));
+    bot.on('move', onMove);
+    try {
+      const outcome = await world.step('attack_entity', { entityId: zombie.id, hits: 2, ...args });
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    } finally {
+      bot.removeListener('move', onMove);
+    }
+    return startX - minX;
+  }
+
+  it('keepAway: between hits the bot backs away, facing it, from a zombie closer than that', async () => {
+    expect(await fightEast({ keepAway: 2.4 })).toBeGreaterThan(0.5);
+  });
+
+  it('without keepAway the bot stands and hits a zombie within its reach', async () => {
+    expect(await fightEast({})).toBeLessThan(0.2);
+  });
+
   it('refuses an id beside a kind, and an id that is not a whole number', async () => {
     const both = await world.step('attack_entity', { entity: 'zombie', entityId: 3 });
     expect(both.failure?.code).toBe('invalid_args');
