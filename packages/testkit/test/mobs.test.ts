@@ -36,8 +36,8 @@ describe('mobs with a chase-and-melee AI', () => {
 
   it('zombies spawned on one spot push each other apart (vanilla entity collision): a pack never walks as one stack', async () => {
     const at = { x: -7.5, y: GROUND_Y + 1, z: 0.5 };
-    const pack = [];
-    for (let n = 0; n < 3; n += 1) pack.push(await spawnMob(server, 'zombie', at, { hostile: false }));
+    const pack = [await spawnMob(server, 'zombie', at, { hostile: false })];
+    for (let n = 1; n < 3; n += 1) pack.push(await spawnMob(server, 'zombie', at, { hostile: false }));
     const spots = () => pack.map((z) => bot.entities[z.id]?.position);
     const apart = () => {
       const seen = spots();
