@@ -161,7 +161,7 @@ describe('self-preservation modes', () => {
     const { clock, preemptor, events, modes, body } = setup({ profile: 'brave' });
     modes.body(body.signals);
     modes.threats(1, [zombieAt(3)]);
-    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { hits: 3 } });
+    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { hits: 6 } });
     modes.body(body.set({ health: 3 })); // hit hard while fighting
     expect(preemptor.calls.map((c) => [c.steps[0]!.type, c.tier])).toEqual([['attack_entity', 1], ['flee', 2]]);
     preemptor.calls[0]!.settle('failed');

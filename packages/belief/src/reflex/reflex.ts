@@ -20,10 +20,11 @@ export const ReflexConfigSchema = z
     /** The body's own melee reach: a fight keeps its target across bursts while it is this close, else aims at the nearest. */
     attackReachBlocks: blocks.default(3),
     /**
-     * `attack_entity.hits` of one fight: a fight is a burst, then the modes decide again — a self-preservation mode
-     * (low health) cannot cut a fast path short, so an unbounded fight went on until the bot died.
+     * `attack_entity.hits` of one fight: a fight is a burst (it ends sooner when its target dies), then the modes decide
+     * again. Low health's higher preemption tier cuts a burst short; 6 kills a zombie with any sword, so a pack costs the
+     * plan step one interruption per zombie, not one per 3 hits (which used up its resumes).
      */
-    attackBurstHits: z.number().int().positive().default(3),
+    attackBurstHits: z.number().int().positive().default(6),
     /**
      * `attack_entity.keepAway`: between hits the bot backs away from hostiles closer than this (a zombie hits from 1.6
      * blocks, the bot from 3), so a fight against several is not a stand among all of them; 0 stands and fights.
