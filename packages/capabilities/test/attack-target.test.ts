@@ -61,6 +61,17 @@ describe('attack_entity by entityId', () => {
     expect(await fightEast({})).toBeLessThan(0.2);
   });
 
+  it('keepAway: with another zombie within reach and the target beyond it, the fight ends at once naming why (no chase past it)', async () => {
+    const { bot, server } = world;
+    const startX = bot.entity.position.x;
+    const far = await spawnMob(server, 'zombie', bot.entity.position.offset(5, 0, 0), { hostile: false });
+    await spawnMob(server, 'zombie', bot.entity.position.offset(-1.5, 0, 0.3), { hostile: false });
+    await waitUntil(() => Object.values(bot.entities).filter((e) => e.name === 'zombie').length === 2, 5_000);
+    const outcome = await world.step('attack_entity', { entityId: far.id, keepAway: 2.4 });
+    expect(outcome.failure).toMatchObject({ code: 'guard_failed', reason: expect.stringContaining(`zombie #${far.id} is not: aim at that one`) });
+    expect(Math.abs(bot.entity.position.x - startX)).toBeLessThan(0.5);
+  });
+
   it('refuses an id beside a kind, and an id that is not a whole number', async () => {
     const both = await world.step('attack_entity', { entity: 'zombie', entityId: 3 });
     expect(both.failure?.code).toBe('invalid_args');

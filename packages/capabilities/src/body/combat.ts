@@ -86,7 +86,8 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
       } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
         // another hostile is within reach and the target is not: the burst ends, the caller aims again
-        return { hits };
+        if (hits > 0) return { hits };
+        return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {
