@@ -89,6 +89,10 @@ describe('reflex', () => {
     const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 0 } });
     expect(reflex.tick(1, [{ ...zombieAt(1.4, 3), visibility: 'inferred', hint: '40' }, { ...zombieAt(3.8, 5), hint: '41' }])).toBe('preempting');
     expect(preemptor.calls[0]!.steps[0]!.args).toMatchObject({ entityId: 41 });
+    // cornered by one still beyond the attack's distance (cautious flees from 8, attacks within 6): the fight waits for it
+    const early = createReflex({ preemptor: new FakePreemptor('auto'), config: { maxFleesBeforeFight: 0, fleeWithinBlocks: 8, releaseBeyondBlocks: 14 } });
+    expect(early.tick(1, [zombieAt(7)])).toBe('holding');
+    expect(early.tick(2, [zombieAt(5.5)])).toBe('preempting');
     // nothing seen in band: the fight waits
     const alone = createReflex({ preemptor: new FakePreemptor('auto'), config: { maxFleesBeforeFight: 0 } });
     expect(alone.tick(1, [{ ...zombieAt(1.4, 3), visibility: 'inferred' }])).toBe('holding');

@@ -235,8 +235,9 @@ export function createReflex(options: ReflexOptions): Reflex {
         }
         const fight = cornered(nearest);
         const target = fight ? aimed(threats, nearest) : nearest;
-        // only what the bot sees can be fought: a track kept up by prediction (the mob just died, or is behind a wall) waits
-        if (fight && target.visibility !== 'visible') return 'holding';
+        // only what the bot sees, within the attack's distance, can be fought: a track kept up by prediction (the mob just
+        // died, or is behind a wall) or one still beyond `attackMaxDistanceBlocks` waits (its guard would fail, each a resume)
+        if (fight && (target.visibility !== 'visible' || target.distance > config.attackMaxDistanceBlocks)) return 'holding';
         fire(tickId, target, fight);
         return 'preempting';
       }
