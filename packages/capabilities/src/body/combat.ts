@@ -16,6 +16,8 @@ const CHASE_LIMIT_MS = 10_000;
 // Hits the bot has not seen answered (hurt or death) before it gives up on the target.
 const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
+// With keepAway, how long after a hit the fight waits for its knocked-back target to come within reach again.
+const REGAIN_MS = 1_200;
 
 /** Whether the bot still sees the entity alive. */
 export function alive(bot: SinewBot, entity: Entity): boolean {
@@ -85,9 +87,11 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
       } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
       } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
-        // another hostile is within reach and the target is not: the burst ends, the caller aims again
-        if (hits > 0) return { hits };
-        return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
+        // another hostile is within reach and the target is not: a hit's knock-back often takes it out of reach for a
+        // moment (a line of zombies swaps its front), so wait a little backing off; then the burst ends, the caller aims again
+        if (hits > 0 && ctx.now() - lastHitAt < REGAIN_MS) await cooldown(ctx, target, keepAway, 100);
+        else if (hits > 0) return { hits };
+        else return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {
