@@ -77,10 +77,10 @@ describe('reflex', () => {
     await reflex.idle();
     reflex.tick(7, [{ ...zombieAt(1.9, 12), hint: 'not-a-number' }, { ...zombieAt(3.2, 9), hint: '87' }]);
     expect(preemptor.calls.map((c) => c.steps[0]!.args)).toEqual([
-      { entityId: 311, maxDistance: 6, hits: 6, keepAway: 2.4 },
-      { entityId: 311, maxDistance: 6, hits: 6, keepAway: 2.4 },
-      { entityId: 87, maxDistance: 6, hits: 6, keepAway: 2.4 },
-      { entity: 'zombie', maxDistance: 6, hits: 6, keepAway: 2.4 },
+      { entityId: 311, maxDistance: 6, hits: 6, keepAway: 2 },
+      { entityId: 311, maxDistance: 6, hits: 6, keepAway: 2 },
+      { entityId: 87, maxDistance: 6, hits: 6, keepAway: 2 },
+      { entity: 'zombie', maxDistance: 6, hits: 6, keepAway: 2 },
     ]);
   });
 

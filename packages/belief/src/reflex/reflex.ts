@@ -29,7 +29,7 @@ export const ReflexConfigSchema = z
      * `attack_entity.keepAway`: between hits the bot backs away from hostiles closer than this (a zombie hits from 1.6
      * blocks, the bot from 3), so a fight against several is not a stand among all of them; 0 stands and fights.
      */
-    attackKeepAwayBlocks: z.number().nonnegative().max(3).default(2.4),
+    attackKeepAwayBlocks: z.number().nonnegative().max(3).default(2),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
     /**
