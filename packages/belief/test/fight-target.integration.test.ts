@@ -9,9 +9,9 @@ let real: ModesBot;
 const events: ModeEvent[] = [];
 
 beforeAll(async () => {
-  // always cornered: defense fights whatever is in band, in bursts of 3 hits, one burst a preemption, standing (no
+  // always cornered: defense fights whatever is in band, in bursts of 3 hits, standing (no
   // keepAway: backing off the second zombie would take the first out of reach, and a target out of reach is let go)
-  real = await startModesBot('duelist', events, { defense: { maxFleesBeforeFight: 0, attackBurstHits: 3, attackBurstsPerPreemption: 1, attackKeepAwayBlocks: 0 } });
+  real = await startModesBot('duelist', events, { defense: { maxFleesBeforeFight: 0, attackBurstHits: 3, attackKeepAwayBlocks: 0 } });
 });
 afterAll(async () => {
   await real.stop();

@@ -26,11 +26,6 @@ export const ReflexConfigSchema = z
      */
     attackBurstHits: z.number().int().positive().default(6),
     /**
-     * Bursts on the same target in one preemption (each ends at once when it is dead or gone): every preemption
-     * interrupts the plan step, which may be resumed only `maxResumes` times.
-     */
-    attackBurstsPerPreemption: z.number().int().positive().max(10).default(3),
-    /**
      * `attack_entity.keepAway`: between hits the bot backs away from hostiles closer than this (a zombie hits from 1.6
      * blocks, the bot from 3), so a fight against several is not a stand among all of them; 0 stands and fights.
      */
@@ -170,17 +165,13 @@ export function createReflex(options: ReflexOptions): Reflex {
   function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
     const entity = threat.cls === 'unknown' ? {} : { entity: threat.cls };
     const entityId = threat.hint !== undefined && /^\d{1,15}$/.test(threat.hint) ? Number(threat.hint) : undefined;
-    const attack = (n: number) =>
-      PlanStepSchema.parse({
-        stepId: `reflex-${tickId}-attack_entity${n > 0 ? `-${n + 1}` : ''}`,
-        type: 'attack_entity',
-        args: { ...(entityId === undefined ? entity : { entityId }), maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits, ...(config.attackKeepAwayBlocks > 0 ? { keepAway: config.attackKeepAwayBlocks } : {}) },
-        safetyLevel: 'caution',
-      });
-    // a fight's bursts on one target go in one preemption: the plan step is interrupted once, not once a burst
-    const fights = fight ? Array.from({ length: config.attackBurstsPerPreemption }, (_, n) => attack(n)) : undefined;
-    const step = fights
-      ? fights[0]!
+    const step = fight
+      ? PlanStepSchema.parse({
+          stepId: `reflex-${tickId}-attack_entity`,
+          type: 'attack_entity',
+          args: { ...(entityId === undefined ? entity : { entityId }), maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits, ...(config.attackKeepAwayBlocks > 0 ? { keepAway: config.attackKeepAwayBlocks } : {}) },
+          safetyLevel: 'caution',
+        })
       : PlanStepSchema.parse({
           stepId: `reflex-${tickId}-flee`,
           type: 'flee',
@@ -201,7 +192,7 @@ export function createReflex(options: ReflexOptions): Reflex {
     let call: Promise<readonly StepOutcome[]>;
     try {
       // a bounded reason (verb and class, never the distance): the executor uses it as a metric label
-      call = Promise.resolve(options.preemptor.preempt(fights ?? [step], { reason: `reflex:${step.type}:${threat.cls}` }));
+      call = Promise.resolve(options.preemptor.preempt([step], { reason: `reflex:${step.type}:${threat.cls}` }));
     } catch (error) {
       call = Promise.reject(error);
     }
