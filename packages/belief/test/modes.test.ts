@@ -177,7 +177,7 @@ describe('self-preservation modes', () => {
     expect(events.some((e) => e.type === 'gave_up')).toBe(false);
   });
 
-  it('low health with a hostile near pillars up when it has blocks, flees when not, eats when alone', async () => {
+  it('low health with a hostile near pillars up when it has blocks; flees from one in the flee band; eats first when it is farther or none is near', async () => {
     const run = async (patch: Partial<BodySignals>, threats: ReflexThreat[]) => {
       const { preemptor, modes, body } = setup({ auto: true });
       modes.threats(1, threats.map((t) => ({ ...t, distance: t.distance })));
@@ -188,7 +188,10 @@ describe('self-preservation modes', () => {
     };
     // 8 blocks: outside the reflex band (6) but inside the danger radius (10)
     expect(await run({ scaffoldBlocks: 5 }, [zombieAt(8)])).toEqual(['pillar_up']);
-    expect(await run({}, [zombieAt(8)])).toEqual(['flee']);
+    expect(await run({}, [zombieAt(5)])).toEqual(['flee']);
+    // out of the flee band, a meal's time from reach: eat; with nothing to eat, run
+    expect(await run({}, [zombieAt(8)])).toEqual(['consume_food']);
+    expect(await run({ hasFood: false }, [zombieAt(8)])).toEqual(['flee']);
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 

@@ -199,14 +199,21 @@ export function createModes(options: ModesOptions): Modes {
   }
 
   /** The fast path for a mode given the body and the nearest threat, or why there is none. */
+  /** The nearest hostile is within the reflex's flee band (`defense.fleeWithinBlocks`). */
+  function closeDanger(): boolean {
+    return nearest !== undefined && nearest.distance <= Math.min(config.dangerWithinBlocks, config.defense.fleeWithinBlocks);
+  }
+
   function fastPath(mode: BodyMode, s: BodySignals): PlanStep | string {
     if (mode === 'hazard_block') return fastStep(mode, 'escape_fluid', { fluid: s.inLava ? 'lava' : 'fire', radius: config.escapeRadius });
     if (mode === 'drowning') return fastStep(mode, 'escape_fluid', { fluid: 'water', radius: config.escapeRadius });
     if (mode === 'hunger') return fastStep(mode, 'consume_food', {});
     const danger = nearest && nearest.distance <= config.dangerWithinBlocks ? nearest : undefined;
     if (danger && config.pillarHeight > 0 && s.scaffoldBlocks >= config.pillarHeight) return fastStep(mode, 'pillar_up', { height: config.pillarHeight });
-    if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
+    // a hostile in the reflex's flee band: run; farther (out of its reach for the time a meal takes): eat first
+    if (danger && closeDanger()) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     if (s.hasFood && s.food < 20) return fastStep(mode, 'consume_food', {});
+    if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     return 'no hostile near and nothing to eat';
   }
 
@@ -217,7 +224,7 @@ export function createModes(options: ModesOptions): Modes {
   }
 
   /** Hurt with a hostile near: low health flees, and neither gives up nor lets defense fight while that lasts. */
-  const fleeing = (mode: BodyMode): boolean => mode === 'low_health' && dangerNear;
+  const fleeing = (mode: BodyMode): boolean => mode === 'low_health' && closeDanger();
 
   /** Whether `mode` may fire while a fast path is in flight: self-preservation over a defense fight, never otherwise. */
   const outranksFlight = (mode: BodyMode): boolean => inFlight !== undefined && controller !== undefined && PREEMPT_TIER[TIER[mode]] > PREEMPT_TIER[TIER[controller]];
