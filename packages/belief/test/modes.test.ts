@@ -189,8 +189,10 @@ describe('self-preservation modes', () => {
     // 8 blocks: outside the reflex band (6) but inside the danger radius (10)
     expect(await run({ scaffoldBlocks: 5 }, [zombieAt(8)])).toEqual(['pillar_up']);
     expect(await run({}, [zombieAt(5)])).toEqual(['flee']);
-    // out of the flee band, a meal's time from reach: eat; with nothing to eat, run
+    // out of the flee band, more than a meal's time from reach (2 s at 2.5 blocks/s from 2 blocks): eat; sooner, or
+    // with nothing to eat, run
     expect(await run({}, [zombieAt(8)])).toEqual(['consume_food']);
+    expect(await run({}, [zombieAt(6.5)])).toEqual(['flee']);
     expect(await run({ hasFood: false }, [zombieAt(8)])).toEqual(['flee']);
     expect(await run({}, [])).toEqual(['consume_food']);
   });

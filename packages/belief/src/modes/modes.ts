@@ -35,6 +35,8 @@ const TIER: Record<ModeName, ModeTier> = {
   defense: 'defense',
   hunger: 'maintenance',
 };
+/** A meal (vanilla: 32 ticks) with a margin: low health eats only when no hostile can reach the body sooner. */
+const MEAL_MS = 2_000;
 /** The executor's preemption tier of each: self-preservation interrupts a running defense fast path (never the reverse). */
 const PREEMPT_TIER: Record<ModeTier, number> = { self_preservation: 2, defense: 1, maintenance: 0 };
 const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
@@ -199,9 +201,11 @@ export function createModes(options: ModesOptions): Modes {
   }
 
   /** The fast path for a mode given the body and the nearest threat, or why there is none. */
-  /** The nearest hostile is within the reflex's flee band (`defense.fleeWithinBlocks`). */
-  function closeDanger(): boolean {
-    return nearest !== undefined && nearest.distance <= Math.min(config.dangerWithinBlocks, config.defense.fleeWithinBlocks);
+  /** Hurt, the body must run: the nearest hostile is in the flee band, or would reach it before a meal ends. */
+  function mustRun(): boolean {
+    if (nearest === undefined || nearest.distance > config.dangerWithinBlocks) return false;
+    const reachMs = (Math.max(0, nearest.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
+    return nearest.distance <= config.defense.fleeWithinBlocks || reachMs <= MEAL_MS;
   }
 
   function fastPath(mode: BodyMode, s: BodySignals): PlanStep | string {
@@ -210,8 +214,8 @@ export function createModes(options: ModesOptions): Modes {
     if (mode === 'hunger') return fastStep(mode, 'consume_food', {});
     const danger = nearest && nearest.distance <= config.dangerWithinBlocks ? nearest : undefined;
     if (danger && config.pillarHeight > 0 && s.scaffoldBlocks >= config.pillarHeight) return fastStep(mode, 'pillar_up', { height: config.pillarHeight });
-    // a hostile in the reflex's flee band: run; farther (out of its reach for the time a meal takes): eat first
-    if (danger && closeDanger()) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
+    // a hostile in the reflex's flee band, or one that would reach the body mid-meal: run; farther: eat first
+    if (danger && mustRun()) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     if (s.hasFood && s.food < 20) return fastStep(mode, 'consume_food', {});
     if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     return 'no hostile near and nothing to eat';
@@ -224,7 +228,7 @@ export function createModes(options: ModesOptions): Modes {
   }
 
   /** Hurt with a hostile near: low health flees, and neither gives up nor lets defense fight while that lasts. */
-  const fleeing = (mode: BodyMode): boolean => mode === 'low_health' && closeDanger();
+  const fleeing = (mode: BodyMode): boolean => mode === 'low_health' && mustRun();
 
   /** Whether `mode` may fire while a fast path is in flight: self-preservation over a defense fight, never otherwise. */
   const outranksFlight = (mode: BodyMode): boolean => inFlight !== undefined && controller !== undefined && PREEMPT_TIER[TIER[mode]] > PREEMPT_TIER[TIER[controller]];
