@@ -200,7 +200,6 @@ export function createModes(options: ModesOptions): Modes {
     };
   }
 
-  /** The fast path for a mode given the body and the nearest threat, or why there is none. */
   /** Hurt, the body must run: the nearest hostile is in the flee band, or would reach it before a meal ends. */
   function mustRun(): boolean {
     if (nearest === undefined || nearest.distance > config.dangerWithinBlocks) return false;
@@ -208,6 +207,7 @@ export function createModes(options: ModesOptions): Modes {
     return nearest.distance <= config.defense.fleeWithinBlocks || reachMs <= MEAL_MS;
   }
 
+  /** The fast path for a mode given the body and the nearest threat, or why there is none. */
   function fastPath(mode: BodyMode, s: BodySignals): PlanStep | string {
     if (mode === 'hazard_block') return fastStep(mode, 'escape_fluid', { fluid: s.inLava ? 'lava' : 'fire', radius: config.escapeRadius });
     if (mode === 'drowning') return fastStep(mode, 'escape_fluid', { fluid: 'water', radius: config.escapeRadius });
