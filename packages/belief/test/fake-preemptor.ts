@@ -1,10 +1,12 @@
-import type { PlanStep, Preemptor, StepOutcome } from '@sinew/executor-contracts';
+import type { PlanStep, PreemptOptions, Preemptor, StepOutcome } from '@sinew/executor-contracts';
 
 interface Call {
   readonly steps: readonly PlanStep[];
   readonly reason: string;
   /** The hold the caller asked for after the preemption (self-preservation modes). */
   readonly holdMs: number | undefined;
+  /** The preemption tier asked (a higher one stops a running lower one's step in the real executor). */
+  readonly tier: number | undefined;
   /** Calls still running when this one started (one controller at a time ⇒ always 0). */
   readonly concurrent: number;
   settle(status?: 'succeeded' | 'failed'): void;
@@ -22,7 +24,7 @@ export class FakePreemptor implements Preemptor {
 
   constructor(private readonly mode: 'auto' | 'manual' | 'throw' = 'manual') {}
 
-  preempt(steps: readonly PlanStep[], options: { readonly reason: string; readonly holdMs?: number }): Promise<readonly StepOutcome[]> {
+  preempt(steps: readonly PlanStep[], options: PreemptOptions): Promise<readonly StepOutcome[]> {
     if (this.mode === 'throw') throw new Error('executor is gone');
     const concurrent = this.running;
     this.running += 1;
@@ -39,6 +41,7 @@ export class FakePreemptor implements Preemptor {
         steps,
         reason: options.reason,
         holdMs: options.holdMs,
+        tier: options.tier,
         concurrent,
         settle: (status = 'succeeded') => {
           if (!done()) return;

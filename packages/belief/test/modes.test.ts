@@ -129,35 +129,55 @@ describe('self-preservation modes', () => {
     expect(preemptor.maxConcurrent).toBe(1);
   });
 
-  it('one controller at a time: a body mode rising during a defense fast path waits for it', async () => {
-    const { preemptor, events, modes, body } = setup();
+  it('self-preservation rising during a defense fast path takes over at once, at a higher tier; defense waits for it', async () => {
+    const { preemptor, modes, body } = setup();
     modes.threats(1, [zombieAt(4)]);
     expect(modes.status().controller).toBe('defense');
     modes.body(body.set({ eyesInWater: true, oxygen: 4 }));
-    expect(preemptor.calls).toHaveLength(1);
-    expect(events.at(-1)).toMatchObject({ type: 'deferred', mode: 'drowning', reason: 'busy' });
-    preemptor.calls[0]!.settle();
+    expect(preemptor.calls.map((c) => [c.steps[0]!.type, c.tier])).toEqual([['flee', 1], ['escape_fluid', 2]]);
+    expect(modes.status().controller).toBe('drowning');
+    // the defense flight ending (the executor stopped it) frees nothing: the escape still holds the controller
+    preemptor.calls[0]!.settle('failed');
+    await flush();
+    expect(modes.status().controller).toBe('drowning');
+    modes.threats(2, [zombieAt(3)]);
+    expect(preemptor.calls).toHaveLength(2);
+    preemptor.calls[1]!.settle();
     await modes.idle();
-    modes.body(body.signals);
-    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'escape_fluid']);
+    expect(modes.status().controller).toBeUndefined();
+  });
+
+  it('a fast path of the same tier, or defense during self-preservation, waits: one controller at a time', async () => {
+    const { preemptor, events, modes, body } = setup();
+    modes.body(body.set({ eyesInWater: true, oxygen: 4 }));
+    modes.body(body.set({ inLava: true }));
+    modes.threats(1, [zombieAt(3)]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['escape_fluid']);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'deferred', mode: 'hazard_block', reason: 'busy' }));
     expect(preemptor.maxConcurrent).toBe(1);
   });
 
-  it('a fight is a burst of hits: low health rising in it takes the body when the burst ends, and defense waits', async () => {
-    const { preemptor, modes, body } = setup({ profile: 'brave' });
+  it('low health rising in a fight flees at once (its tier stops the fight), keeps fleeing while a hostile is near, and defense waits', async () => {
+    const { clock, preemptor, events, modes, body } = setup({ profile: 'brave' });
     modes.body(body.signals);
     modes.threats(1, [zombieAt(3)]);
-    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { hits: 3 } });
-    modes.body(body.set({ health: 3 })); // hit hard while fighting: low_health rises, the fight holds the controller
-    expect(preemptor.calls).toHaveLength(1);
-    preemptor.calls[0]!.settle();
-    await modes.idle();
-    modes.body(body.signals);
-    modes.threats(2, [zombieAt(3)]);
-    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['attack_entity', 'flee']);
+    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { hits: 6 } });
+    modes.body(body.set({ health: 3 })); // hit hard while fighting
+    expect(preemptor.calls.map((c) => [c.steps[0]!.type, c.tier])).toEqual([['attack_entity', 1], ['flee', 2]]);
+    preemptor.calls[0]!.settle('failed');
+    // the swarm keeps coming: more flights than maxAttempts (4), never given up, and no fight at 3 health
+    for (let n = 2; n <= 7; n += 1) {
+      preemptor.calls.at(-1)!.settle();
+      await modes.idle();
+      await clock.advance(1_000);
+      modes.threats(n, [zombieAt(3)]);
+      modes.body(body.signals);
+    }
+    expect(preemptor.calls.slice(1).map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'flee', 'flee', 'flee', 'flee', 'flee']);
+    expect(events.some((e) => e.type === 'gave_up')).toBe(false);
   });
 
-  it('low health with a hostile near pillars up when it has blocks, flees when not, eats when alone', async () => {
+  it('low health with a hostile near pillars up when it has blocks; flees from one in the flee band; eats first when it is farther or none is near', async () => {
     const run = async (patch: Partial<BodySignals>, threats: ReflexThreat[]) => {
       const { preemptor, modes, body } = setup({ auto: true });
       modes.threats(1, threats.map((t) => ({ ...t, distance: t.distance })));
@@ -168,7 +188,12 @@ describe('self-preservation modes', () => {
     };
     // 8 blocks: outside the reflex band (6) but inside the danger radius (10)
     expect(await run({ scaffoldBlocks: 5 }, [zombieAt(8)])).toEqual(['pillar_up']);
-    expect(await run({}, [zombieAt(8)])).toEqual(['flee']);
+    expect(await run({}, [zombieAt(5)])).toEqual(['flee']);
+    // out of the flee band, more than a meal's time from reach (2 s at 2.5 blocks/s from 2 blocks): eat; sooner, or
+    // with nothing to eat, run
+    expect(await run({}, [zombieAt(8)])).toEqual(['consume_food']);
+    expect(await run({}, [zombieAt(6.5)])).toEqual(['flee']);
+    expect(await run({ hasFood: false }, [zombieAt(8)])).toEqual(['flee']);
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 
@@ -269,16 +294,17 @@ describe('hazard recall: each emergency ends once, preempted before damage, dama
 
   it('lava while another fast path holds the controller: the burn comes first, and the later dispatch is not counted', async () => {
     const { preemptor, events, modes, body } = setup();
-    modes.body(body.set({ food: 5 }));
-    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['consume_food']);
-    modes.body(body.set({ inLava: true })); // deferred: busy
+    modes.body(body.set({ eyesInWater: true, oxygen: 4 }));
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['escape_fluid']);
+    modes.body(body.set({ eyesInWater: false, oxygen: 20, inLava: true })); // deferred: busy (the same tier)
     modes.body(body.set({ health: 16 }));
-    expect(results(events)).toEqual(['hazard_block:damaged_first']);
+    const lava = () => results(events).filter((r) => r.startsWith('hazard_block'));
+    expect(lava()).toEqual(['hazard_block:damaged_first']);
     preemptor.calls[0]!.settle();
     await flush();
     modes.body(body.signals);
-    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['consume_food', 'escape_fluid']);
-    expect(results(events)).toEqual(['hazard_block:damaged_first']);
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['escape_fluid', 'escape_fluid']);
+    expect(lava()).toEqual(['hazard_block:damaged_first']);
   });
 
   it('a health drop on the onset tick itself is the cause, not the damage; the next drop is', () => {

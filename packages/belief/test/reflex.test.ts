@@ -63,6 +63,41 @@ describe('reflex', () => {
     expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'attack_entity', args: { entity: 'zombie', maxDistance: 6 } });
   });
 
+  it('a fight keeps its target across bursts by the engine id while it is seen within reach, then takes the nearest', async () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor, config: { holdTicks: 1, maxFleesBeforeFight: 0 } });
+    const first = { ...zombieAt(1.2, 4), hint: '311' };
+    reflex.tick(1, [first, { ...zombieAt(2.5, 9), hint: '87' }]);
+    await reflex.idle();
+    // knocked back by the burst, the first is now farther than the second: the next burst still aims at it
+    reflex.tick(3, [{ ...zombieAt(2.1, 9), hint: '87' }, { ...first, distance: 2.8 }]);
+    await reflex.idle();
+    // unseen (kept up by prediction), or out of the body's reach (3 blocks): the nearest instead
+    reflex.tick(5, [{ ...zombieAt(1.9, 9), hint: '87' }, { ...first, distance: 3.4, visibility: 'inferred' }]);
+    await reflex.idle();
+    reflex.tick(7, [{ ...zombieAt(1.9, 12), hint: 'not-a-number' }, { ...zombieAt(3.2, 9), hint: '87' }]);
+    expect(preemptor.calls.map((c) => c.steps[0]!.args)).toEqual([
+      { entityId: 311, maxDistance: 6, hits: 6, keepAway: 2 },
+      { entityId: 311, maxDistance: 6, hits: 6, keepAway: 2 },
+      { entityId: 87, maxDistance: 6, hits: 6, keepAway: 2 },
+      { entity: 'zombie', maxDistance: 6, hits: 6, keepAway: 2 },
+    ]);
+  });
+
+  it('a nearer track kept up by prediction (a corpse) does not hold a fight back from a zombie seen coming', () => {
+    const preemptor = new FakePreemptor('auto');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 0 } });
+    expect(reflex.tick(1, [{ ...zombieAt(1.4, 3), visibility: 'inferred', hint: '40' }, { ...zombieAt(3.8, 5), hint: '41' }])).toBe('preempting');
+    expect(preemptor.calls[0]!.steps[0]!.args).toMatchObject({ entityId: 41 });
+    // cornered by one still beyond the attack's distance (cautious flees from 8, attacks within 6): the fight waits for it
+    const early = createReflex({ preemptor: new FakePreemptor('auto'), config: { maxFleesBeforeFight: 0, fleeWithinBlocks: 8, releaseBeyondBlocks: 14 } });
+    expect(early.tick(1, [zombieAt(7)])).toBe('holding');
+    expect(early.tick(2, [zombieAt(5.5)])).toBe('preempting');
+    // nothing seen in band: the fight waits
+    const alone = createReflex({ preemptor: new FakePreemptor('auto'), config: { maxFleesBeforeFight: 0 } });
+    expect(alone.tick(1, [{ ...zombieAt(1.4, 3), visibility: 'inferred' }])).toBe('holding');
+  });
+
   it('holds control for holdTicks and until the threat is beyond the reset band', async () => {
     const preemptor = new FakePreemptor('auto');
     const reflex = createReflex({ preemptor, config: { holdTicks: 10 } });

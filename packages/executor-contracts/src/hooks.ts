@@ -29,8 +29,23 @@ export interface RepairResponse {
   readonly reason: string;
 }
 
+/** Options of `preempt`. */
+export interface PreemptOptions {
+  /** Why (a bounded metric label: verb and class, never a distance). */
+  readonly reason: string;
+  /** Plain `caution` steps are not dispatched for this long after (a self-preservation mode's hold). */
+  readonly holdMs?: number;
+  /**
+   * Default 0. A preemption's steps run to their end whatever preempts after them, except that one of a higher tier
+   * interrupts the running step at its safe point (an atomic step finishes first): that step and the rest of its
+   * preemption end `preempted`, never resumed — self-preservation (flee, low health) outranks a defense fight.
+   * A tier that is not a non-negative integer counts as 0.
+   */
+  readonly tier?: number;
+}
+
 /** The executor's preemption entry point, as modules (the belief reflex) see it. */
 export interface Preemptor {
-  /** Runs these steps ahead of the active one (which is interrupted at a safe point and resumed); `holdMs` keeps `caution` steps waiting that long after. */
-  preempt(steps: readonly PlanStep[], options: { readonly reason: string; readonly holdMs?: number }): Promise<readonly StepOutcome[]>;
+  /** Runs these steps ahead of the active one (which is interrupted at a safe point and resumed); see `PreemptOptions`. */
+  preempt(steps: readonly PlanStep[], options: PreemptOptions): Promise<readonly StepOutcome[]>;
 }

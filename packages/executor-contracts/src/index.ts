@@ -122,7 +122,7 @@ export {
   type RetryPolicy,
 } from './retry.js';
 export { checkAcceptance, checkArgs, checkStep, runGuard, type StepCheck } from './checks.js';
-export type { Preemptor, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
+export type { Preemptor, PreemptOptions, RepairHook, RepairRequest, RepairResponse } from './hooks.js';
 export {
   checkVerbs,
   PlannerVerbSchema,

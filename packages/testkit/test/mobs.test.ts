@@ -34,6 +34,21 @@ describe('mobs with a chase-and-melee AI', () => {
     expect(bot.health).toBeLessThanOrEqual(17);
   });
 
+  it('zombies spawned on one spot push each other apart (vanilla entity collision): a pack never walks as one stack', async () => {
+    const at = { x: -7.5, y: GROUND_Y + 1, z: 0.5 };
+    const pack = [await spawnMob(server, 'zombie', at, { hostile: false })];
+    for (let n = 1; n < 3; n += 1) pack.push(await spawnMob(server, 'zombie', at, { hostile: false }));
+    const spots = () => pack.map((z) => bot.entities[z.id]?.position);
+    const apart = () => {
+      const seen = spots();
+      if (seen.some((p) => p === undefined)) return false;
+      return seen.every((p, i) => seen.every((q, j) => i === j || Math.hypot(p!.x - q!.x, p!.z - q!.z) >= 0.5));
+    };
+    expect(await waitFor(apart, 8_000)).toBe(true);
+    // apart, they stay near where they were put: a push, not a scatter
+    for (const p of spots()) expect(Math.hypot(p!.x - at.x, p!.z - at.z)).toBeLessThan(1);
+  });
+
   it('hits are spaced by the cooldown: about one every 20 server ticks, never faster', async () => {
     const watch = watchHurts(server, ['target']);
     try {

@@ -182,6 +182,7 @@ export function createTrackSet(config: BeliefConfig): TrackSet {
         bestClass: t.bestClass,
         classConfidence: t.classConfidence,
         hostile: t.hostile,
+        hint: t.hint,
         position: { x: t.x / U, y: t.y / U, z: t.z / U },
         predicted: { x: (t.x + t.vx * k) / U, y: (t.y + t.vy * k) / U, z: (t.z + t.vz * k) / U },
         velocity: { x: t.vx / U, y: t.vy / U, z: t.vz / U },

@@ -45,6 +45,8 @@ export interface TrackView {
   /** Class confidence, permille. */
   readonly classConfidence: number;
   readonly hostile: boolean;
+  /** The engine's id of the entity last associated (evidence `hint`): what a fight aims at; never the track's key. */
+  readonly hint: string | undefined;
   /** Last measured position (blocks). */
   readonly position: Vec3;
   /** Position extrapolated to the current tick (blocks). */

@@ -35,6 +35,10 @@ const TIER: Record<ModeName, ModeTier> = {
   defense: 'defense',
   hunger: 'maintenance',
 };
+/** A meal (vanilla: 32 ticks) with a margin: low health eats only when no hostile can reach the body sooner. */
+const MEAL_MS = 2_000;
+/** The executor's preemption tier of each: self-preservation interrupts a running defense fast path (never the reverse). */
+const PREEMPT_TIER: Record<ModeTier, number> = { self_preservation: 2, defense: 1, maintenance: 0 };
 const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
 type BodyMode = (typeof BODY_MODES)[number];
 
@@ -131,7 +135,7 @@ export function createModes(options: ModesOptions): Modes {
     }
   }
 
-  /** The one door to the executor: at most one fast path in flight, whoever asks. */
+  /** The one door to the executor: one fast path in flight, but for self-preservation taking over from defense (its tier stops the fight). */
   function run(mode: ModeName, steps: readonly PlanStep[], reason: string): Promise<readonly StepOutcome[]> {
     controller = mode;
     preempts[mode] += 1;
@@ -141,7 +145,7 @@ export function createModes(options: ModesOptions): Modes {
     try {
       // A self-preservation mode holds the body for its hold after its fast path: the executor keeps caution steps waiting.
       const hold = TIER[mode] === 'self_preservation' ? { holdMs: config.holdMs } : {};
-      call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}`, ...hold }));
+      call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}`, tier: PREEMPT_TIER[TIER[mode]], ...hold }));
     } catch (error) {
       call = Promise.reject(error);
     }
@@ -149,10 +153,13 @@ export function createModes(options: ModesOptions): Modes {
       (outcomes) => emit({ type: 'outcome', mode, atMs: now(), outcomes }),
       (error: unknown) => emit({ type: 'error', mode, atMs: now(), message: error instanceof Error ? error.message : String(error) }),
     );
-    inFlight = settled.finally(() => {
+    // only this flight's end frees the controller (a self-preservation flight may have taken over meanwhile)
+    const flight: Promise<void> = settled.finally(() => {
+      if (inFlight !== flight) return;
       inFlight = undefined;
       controller = undefined;
     });
+    inFlight = flight;
     return call;
   }
 
@@ -193,6 +200,13 @@ export function createModes(options: ModesOptions): Modes {
     };
   }
 
+  /** Hurt, the body must run: the nearest hostile is in the flee band, or would reach it before a meal ends. */
+  function mustRun(): boolean {
+    if (nearest === undefined || nearest.distance > config.dangerWithinBlocks) return false;
+    const reachMs = (Math.max(0, nearest.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
+    return nearest.distance <= config.defense.fleeWithinBlocks || reachMs <= MEAL_MS;
+  }
+
   /** The fast path for a mode given the body and the nearest threat, or why there is none. */
   function fastPath(mode: BodyMode, s: BodySignals): PlanStep | string {
     if (mode === 'hazard_block') return fastStep(mode, 'escape_fluid', { fluid: s.inLava ? 'lava' : 'fire', radius: config.escapeRadius });
@@ -200,8 +214,10 @@ export function createModes(options: ModesOptions): Modes {
     if (mode === 'hunger') return fastStep(mode, 'consume_food', {});
     const danger = nearest && nearest.distance <= config.dangerWithinBlocks ? nearest : undefined;
     if (danger && config.pillarHeight > 0 && s.scaffoldBlocks >= config.pillarHeight) return fastStep(mode, 'pillar_up', { height: config.pillarHeight });
-    if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
+    // a hostile in the reflex's flee band, or one that would reach the body mid-meal: run; farther: eat first
+    if (danger && mustRun()) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     if (s.hasFood && s.food < 20) return fastStep(mode, 'consume_food', {});
+    if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     return 'no hostile near and nothing to eat';
   }
 
@@ -211,16 +227,22 @@ export function createModes(options: ModesOptions): Modes {
     emit({ type: 'deferred', mode, atMs: at, reason });
   }
 
-  /** Fires the highest-priority engaged mode if the controller is free; the reflex owns the defense tier. */
+  /** Hurt with a hostile near: low health flees, and neither gives up nor lets defense fight while that lasts. */
+  const fleeing = (mode: BodyMode): boolean => mode === 'low_health' && mustRun();
+
+  /** Whether `mode` may fire while a fast path is in flight: self-preservation over a defense fight, never otherwise. */
+  const outranksFlight = (mode: BodyMode): boolean => inFlight !== undefined && controller !== undefined && PREEMPT_TIER[TIER[mode]] > PREEMPT_TIER[TIER[controller]];
+
+  /** Fires the highest-priority engaged mode if the controller is free (or outranked); the reflex owns the defense tier. */
   function arbitrate(s: BodySignals, at: number, reasons: Record<BodyMode, string | undefined>): void {
     for (const mode of BODY_MODES) {
       const st = state[mode];
-      if (!st.active || st.gaveUp) continue;
+      if (!st.active || (st.gaveUp && !fleeing(mode))) continue;
       if (mode === 'hunger' && reflex.inControl()) return defer(mode, 'busy', at);
-      if (inFlight) return defer(mode, 'busy', at);
+      if (inFlight && !outranksFlight(mode)) return defer(mode, 'busy', at);
       if (s.falling) return defer(mode, 'falling', at);
       if (at < st.holdUntil) return defer(mode, 'holding', at);
-      if (st.attempts >= config.maxAttempts) {
+      if (st.attempts >= config.maxAttempts && !fleeing(mode)) {
         st.gaveUp = true;
         emit({ type: 'gave_up', mode, atMs: at, attempts: st.attempts });
         continue;
@@ -233,7 +255,8 @@ export function createModes(options: ModesOptions): Modes {
         continue;
       }
       st.stalled = false;
-      st.attempts += 1;
+      // a flight from a hostile is never used up: the swarm that keeps coming is what low health must keep away from
+      if (!fleeing(mode)) st.attempts += 1;
       st.holdUntil = at + config.holdMs;
       st.deferredFor = undefined;
       void run(mode, [step], reasons[mode] ?? mode).catch(() => undefined);
@@ -268,7 +291,7 @@ export function createModes(options: ModesOptions): Modes {
       dangerNear = near;
       // self-preservation outranks defense: while a body mode is engaged (and not given up) the reflex waits; a stalled
       // low_health too, so a hurt bot never picks a fight: it flees (low_health's fast path) once the hostile is near
-      const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && !state[m].gaveUp);
+      const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && (!state[m].gaveUp || fleeing(m)));
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
       if (digOutrunsThreat(lastBody?.digRemainingMs, nearest)) return deferDefense();
       digDeferred = false;

@@ -17,11 +17,19 @@ export const ReflexConfigSchema = z
     fleeDistanceBlocks: blocks.default(12),
     /** `attack_entity.maxDistance` asked of the body. */
     attackMaxDistanceBlocks: blocks.default(6),
+    /** The body's own melee reach: a fight keeps its target across bursts while it is this close, else aims at the nearest. */
+    attackReachBlocks: blocks.default(3),
     /**
-     * `attack_entity.hits` of one fight: a fight is a burst, then the modes decide again — a self-preservation mode
-     * (low health) cannot cut a fast path short, so an unbounded fight went on until the bot died.
+     * `attack_entity.hits` of one fight: a fight is a burst (it ends sooner when its target dies), then the modes decide
+     * again. Low health's higher preemption tier cuts a burst short; 6 kills a zombie with any sword, so a pack costs the
+     * plan step one interruption per zombie, not one per 3 hits (which used up its resumes).
      */
-    attackBurstHits: z.number().int().positive().default(3),
+    attackBurstHits: z.number().int().positive().default(6),
+    /**
+     * `attack_entity.keepAway`: between hits the bot backs away from hostiles closer than this (a zombie hits from 1.6
+     * blocks, the bot from 3), so a fight against several is not a stand among all of them; 0 stands and fights.
+     */
+    attackKeepAwayBlocks: z.number().nonnegative().max(3).default(2),
     /** After each preemption the reflex keeps control for at least this many ticks. */
     holdTicks: z.number().int().positive().default(10),
     /**
@@ -51,6 +59,8 @@ export interface ReflexThreat {
   readonly visibility: 'visible' | 'inferred' | 'lost';
   readonly predicted: Vec3;
   readonly distance: number;
+  /** The engine's entity id (a decimal string in Minecraft): a fight passes it as `attack_entity.entityId`. */
+  readonly hint?: string | undefined;
 }
 
 /** What the reflex reports: engaged, a preemption, its outcome or error, released. */
@@ -118,6 +128,8 @@ export function createReflex(options: ReflexOptions): Reflex {
   // flees since this engagement began, from any threat: a swarm that never lets control go corners the bot too
   let engagementFlees = 0;
   let attacks = 0;
+  // the track the last fight aimed at: later bursts keep it while it is seen within reach (one burst rarely kills)
+  let fightTrack: number | undefined;
   let errors = 0;
   let preempts = 0;
   let busyTicks = 0;
@@ -138,13 +150,26 @@ export function createReflex(options: ReflexOptions): Reflex {
     return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
   }
 
+  /**
+   * What a fight aims at: the track fought last while it is seen within the body's reach, else the nearest one seen
+   * in band, else the nearest (unseen: the fight waits) — a corpse or a mob behind a wall, kept up by prediction, must
+   * not hold the fight back from one that is coming.
+   */
+  function aimed(threats: readonly ReflexThreat[], nearest: ReflexThreat): ReflexThreat {
+    const seen = (t: ReflexThreat) => t.hostile && t.visibility === 'visible';
+    const kept = threats.find((t) => t.trackId === fightTrack && seen(t) && t.distance <= Math.min(config.attackReachBlocks, config.attackMaxDistanceBlocks));
+    const visible = threats.filter((t) => seen(t) && t.distance <= config.fleeWithinBlocks).sort((a, b) => a.distance - b.distance || a.trackId - b.trackId)[0];
+    return kept ?? visible ?? nearest;
+  }
+
   function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
     const entity = threat.cls === 'unknown' ? {} : { entity: threat.cls };
+    const entityId = threat.hint !== undefined && /^\d{1,15}$/.test(threat.hint) ? Number(threat.hint) : undefined;
     const step = fight
       ? PlanStepSchema.parse({
           stepId: `reflex-${tickId}-attack_entity`,
           type: 'attack_entity',
-          args: { ...entity, maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits },
+          args: { ...(entityId === undefined ? entity : { entityId }), maxDistance: config.attackMaxDistanceBlocks, hits: config.attackBurstHits, ...(config.attackKeepAwayBlocks > 0 ? { keepAway: config.attackKeepAwayBlocks } : {}) },
           safetyLevel: 'caution',
         })
       : PlanStepSchema.parse({
@@ -153,8 +178,10 @@ export function createReflex(options: ReflexOptions): Reflex {
           args: { from: { ...threat.predicted }, ...entity, distance: config.fleeDistanceBlocks },
           safetyLevel: 'caution',
         });
-    if (fight) attacks += 1;
-    else {
+    if (fight) {
+      attacks += 1;
+      fightTrack = threat.trackId;
+    } else {
       flees += 1;
       engagementFlees += 1;
       fledFrom = { trackId: threat.trackId, count: fledFrom.trackId === threat.trackId ? fledFrom.count + 1 : 1 };
@@ -207,15 +234,18 @@ export function createReflex(options: ReflexOptions): Reflex {
           emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
         }
         const fight = cornered(nearest);
-        // only what the bot sees can be fought: a track kept up by prediction (the mob just died, or is behind a wall) waits
-        if (fight && nearest.visibility !== 'visible') return 'holding';
-        fire(tickId, nearest, fight);
+        const target = fight ? aimed(threats, nearest) : nearest;
+        // only what the bot sees, within the attack's distance, can be fought: a track kept up by prediction (the mob just
+        // died, or is behind a wall) or one still beyond `attackMaxDistanceBlocks` waits (its guard would fail, each a resume)
+        if (fight && (target.visibility !== 'visible' || target.distance > config.attackMaxDistanceBlocks)) return 'holding';
+        fire(tickId, target, fight);
         return 'preempting';
       }
       if (!engaged) return 'idle';
       if (tickId < holdUntilTick || !released) return 'holding';
       engaged = false;
       engagedSinceTick = undefined;
+      fightTrack = undefined;
       emit({ type: 'released', tickId });
       return 'released';
     },

@@ -1,4 +1,4 @@
-import { stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
+import { stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type PreemptOptions, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorSource } from '../body/instrument.js';
 import { systemClock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
@@ -25,6 +25,13 @@ import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
 import { WatchdogTimer } from './watchdog.js';
 import type { Executor, ExecutorEventName, ExecutorEvents, ExecutorOptions, ExecutorState, HealthReport, PlanOutcome, PredicateEvaluator, RunOptions } from './types.js';
+
+/** A preemption that holds the slot: a higher tier sets `outranked.by` and cancels its steps. */
+interface RunningPreemption {
+  readonly tier: number;
+  readonly outranked: { by: string | undefined };
+  readonly cancel: AbortController;
+}
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -57,6 +64,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   #plansRunning = 0;
   #preempting = 0;
   #preemptSeq = 0;
+  /** The preemption holding the slot: its tier, and how a higher tier stops it. */
+  #preemption: RunningPreemption | undefined;
 
   constructor(options: ExecutorOptions<Body>) {
     this.policy = defineExecutorPolicy(options.policy ?? {});
@@ -207,27 +216,34 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     return goal;
   }
 
-  async preempt(steps: readonly PlanStepInput[], options: { readonly reason: string; readonly holdMs?: number }): Promise<StepOutcome[]> {
+  async preempt(steps: readonly PlanStepInput[], options: PreemptOptions): Promise<StepOutcome[]> {
     const rt = this.#rt;
     // Nothing to run: interrupting the active step would only use up one of its resumes.
     if (!Array.isArray(steps) || steps.length === 0 || rt.closed) return [];
     const reason = typeof options?.reason === 'string' ? options.reason : 'unspecified';
+    const tier = Number.isSafeInteger(options?.tier) && options.tier! > 0 ? options.tier! : 0;
     this.metrics.preemptions.inc({ reason: labelValue(reason, this.#reasonLabels) });
     rt.preemptReason = reason;
     const plan: Plan = { planId: `preempt-${++this.#preemptSeq}`, intentId: `preempt:${reason}`.slice(0, 256), steps: [], planner: 'preemption' }; // steps are checked one by one below
     this.#preempting += 1;
     try {
       // Queue first (priority), then interrupt: the interrupted step yields the slot straight to us.
-      const granted = rt.slot.acquire({ priority: true });
+      const granted = rt.slot.acquire({ priority: true, tier });
       rt.active?.yieldAtSafePoint();
+      this.#outrank(tier, reason);
       await granted;
+      const own: RunningPreemption = (this.#preemption = { tier, outranked: { by: undefined }, cancel: new AbortController() });
+      const planCtx: PlanContext = { plan, preemptReason: reason, signal: own.cancel.signal, outranked: own.outranked };
       const outcomes: StepOutcome[] = [];
       try {
         for (const step of steps) {
           if (rt.closed || rt.disconnected !== undefined) break;
-          outcomes.push(await this.#executeStep({ plan, preemptReason: reason }, step, false));
+          // outranked while an atomic step finished: the steps left end at once
+          if (own.outranked.by !== undefined) own.cancel.abort();
+          outcomes.push(await this.#executeStep(planCtx, step, false));
         }
       } finally {
+        this.#preemption = undefined;
         holdCaution(rt, options?.holdMs);
         rt.slot.release();
       }
@@ -237,6 +253,14 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       this.#preempting -= 1;
       rt.watchdog.releaseIfIdle();
     }
+  }
+
+  /** A preemption of a higher tier stops the running one's step at its safe point (an atomic step finishes first); it is not resumed. */
+  #outrank(tier: number, reason: string): void {
+    const running = this.#preemption;
+    if (!running || tier <= running.tier || running.outranked.by !== undefined) return;
+    running.outranked.by = reason;
+    if (!this.#rt.active?.capability.atomic) running.cancel.abort();
   }
 
   /**

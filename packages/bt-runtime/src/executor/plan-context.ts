@@ -8,8 +8,10 @@ export interface PlanContext {
   readonly signal?: AbortSignal;
   /** Set when `timeBudgetMs` ran out: the plan then ends `timeout`. */
   readonly budget?: { readonly ms: number; expired: boolean };
-  /** Set for steps run by `preempt()`: they already hold the slot and are never interrupted. */
+  /** Set for steps run by `preempt()`: they already hold the slot, and only a preemption of a higher tier interrupts them. */
   readonly preemptReason?: string;
+  /** A preemption's: `by` is set when one of a higher tier took the body (its steps end `preempted`, never resumed). */
+  readonly outranked?: { readonly by: string | undefined };
 }
 
 /** Whether the executor may still act: closed by `close()`, or its body gone for good. */
@@ -23,6 +25,7 @@ export interface ExecutorLiveness {
 export function stopFailure(liveness: ExecutorLiveness, planCtx?: PlanContext): StepFailure | undefined {
   if (liveness.closed) return stepFailure('aborted', 'the executor was closed');
   if (liveness.disconnected !== undefined) return stepFailure('body_disconnected', `the body disconnected: ${liveness.disconnected}`);
+  if (planCtx?.outranked?.by !== undefined && planCtx.signal?.aborted) return stepFailure('preempted', `outranked by a higher-tier preemption (${planCtx.outranked.by}): not resumed`, { retryable: false });
   if (planCtx?.budget?.expired) return stepFailure('timeout', `the plan ran past its time budget of ${planCtx.budget.ms} ms`, { retryable: false });
   if (planCtx?.signal?.aborted) return stepFailure('aborted', 'the plan was cancelled');
   return undefined;

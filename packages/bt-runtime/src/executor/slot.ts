@@ -3,6 +3,8 @@ interface Waiter {
   readonly priority: boolean;
   /** The step's `priority` (higher first; equal ranks first-in-first-out). */
   readonly rank: number;
+  /** A priority waiter's preemption tier (higher first among priority waiters); 0 for others. */
+  readonly tier: number;
   readonly resolve: (granted: boolean) => void;
 }
 
@@ -12,12 +14,14 @@ export interface AcquireOptions {
   readonly rank?: number;
   /** Queue ahead of waiters of the same rank (a step resuming after a takeover keeps its turn). */
   readonly ahead?: boolean;
+  /** A preemption's tier: a priority waiter queues ahead of priority waiters of a lower tier; default 0. */
+  readonly tier?: number;
   readonly signal?: AbortSignal;
 }
 
 /**
  * The executor's single active-step slot (I1): a mutex whose priority waiters (preemptions, resumes)
- * are served first, then plain waiters by rank (step priority), first-in-first-out within a rank.
+ * are served first (a higher preemption tier first), then plain waiters by rank (step priority), first-in-first-out within a rank.
  */
 export class StepSlot {
   #held = false;
@@ -25,7 +29,7 @@ export class StepSlot {
 
   /** Resolves true when the slot is ours, false if `signal` aborted first. */
   acquire(options: AcquireOptions = {}): Promise<boolean> {
-    const { priority = false, rank = 0, ahead = false, signal } = options;
+    const { priority = false, rank = 0, ahead = false, tier = 0, signal } = options;
     if (signal?.aborted) return Promise.resolve(false);
     if (this.tryAcquire()) return Promise.resolve(true);
     return new Promise((resolve) => {
@@ -37,12 +41,13 @@ export class StepSlot {
       const waiter: Waiter = {
         priority,
         rank,
+        tier,
         resolve: (granted) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(granted);
         },
       };
-      const before = priority ? this.#waiters.findIndex((w) => !w.priority) : this.#waiters.findIndex((w) => !w.priority && (ahead ? w.rank <= rank : w.rank < rank));
+      const before = priority ? this.#waiters.findIndex((w) => !w.priority || w.tier < tier) : this.#waiters.findIndex((w) => !w.priority && (ahead ? w.rank <= rank : w.rank < rank));
       this.#waiters.splice(before < 0 ? this.#waiters.length : before, 0, waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -1,4 +1,4 @@
-import type { CapabilityRegistry, IntentInput, Logger, Predicate, PredicateKind, PlanStepInput, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
+import type { CapabilityRegistry, IntentInput, Logger, Predicate, PredicateKind, PlanStepInput, PreemptOptions, RepairHook, RunContext, StepFailure, StepOutcome } from '@sinew/executor-contracts';
 import type { ActuatorSource } from '../body/instrument.js';
 import type { Clock } from '../clock/clock.js';
 import type { JournalStore } from '../journal/records.js';
@@ -148,9 +148,9 @@ export interface Executor<Body> {
   resume(options?: Omit<RunOptions, 'intent'>): Promise<PlanOutcome | undefined>;
   /**
    * Safety preemption: aborts the active step at a safe point, runs `steps`, then the step re-guards and resumes.
-   * `holdMs` (a self-preservation mode's hold): plain `caution` steps are not dispatched for that long after.
+   * A running preemption's step is interrupted only by one of a higher `tier` (see `PreemptOptions`).
    */
-  preempt(steps: readonly PlanStepInput[], options: { readonly reason: string; readonly holdMs?: number }): Promise<StepOutcome[]>;
+  preempt(steps: readonly PlanStepInput[], options: PreemptOptions): Promise<StepOutcome[]>;
   /** Subscribes to an executor event; returns the unsubscribe. */
   on<E extends ExecutorEventName>(event: E, listener: (payload: ExecutorEvents[E]) => void): () => void;
   /** The executor's state now (active step, waiting steps, running plans). */

@@ -3,6 +3,7 @@ import pathfinderPackage from 'mineflayer-pathfinder';
 import type { BotRunContext } from '../body.js';
 import type { SinewBot } from '../bot.js';
 import type { Entity } from '../mc-types.js';
+import { nearestHostile } from './entities.js';
 import { ABORTED, type Failure } from './failures.js';
 import { movementsFor } from './walking.js';
 
@@ -15,10 +16,30 @@ const CHASE_LIMIT_MS = 10_000;
 // Hits the bot has not seen answered (hurt or death) before it gives up on the target.
 const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
+// With keepAway, how long after a hit the fight waits for its knocked-back target to come within reach again.
+const REGAIN_MS = 1_200;
 
 /** Whether the bot still sees the entity alive. */
 export function alive(bot: SinewBot, entity: Entity): boolean {
   return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinew.deadEntities.has(entity.id);
+}
+
+/** Waits `ms`; with `keepAway`, walking backwards facing the target while a hostile is closer than that. */
+async function cooldown(ctx: BotRunContext, target: Entity, keepAway: number, ms: number): Promise<void> {
+  if (keepAway <= 0) return ctx.sleep(ms);
+  const bot = ctx.body;
+  const until = ctx.now() + ms;
+  bot.pathfinder.setGoal(null); // the chase's goal would walk the bot back in
+  try {
+    while (ctx.now() < until && !ctx.signal.aborted) {
+      const close = nearestHostile(bot, keepAway) !== undefined;
+      if (close) await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
+      bot.setControlState('back', close);
+      await ctx.sleep(50);
+    }
+  } finally {
+    bot.setControlState('back', false);
+  }
 }
 
 /** How long and how hard a fight may go on. */
@@ -27,6 +48,12 @@ export interface FightLimits {
   readonly hits: number;
   /** The whole fight, whatever happens. */
   readonly budgetMs: number;
+  /**
+   * Keep hostiles farther than this (blocks; 0: stand and fight): between hits the bot backs away facing the target
+   * while one is closer — a zombie hits from 1.6 blocks, the bot from 3; and once the target is out of reach while
+   * another hostile is within it, the fight ends there (its caller aims again) rather than chase past that one.
+   */
+  readonly keepAway?: number;
 }
 
 /**
@@ -41,6 +68,7 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
   const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
   bot.pathfinder.setMovements(movementsFor(bot));
   let chasedAt = Number.NEGATIVE_INFINITY;
+  const keepAway = limits.keepAway ?? 0;
   try {
     while (hits < limits.hits && alive(bot, target)) {
       if (ctx.signal.aborted) return ABORTED;
@@ -55,9 +83,15 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         bot.attack(target);
         hits += 1;
         lastHitAt = ctx.now();
-        await ctx.sleep(HIT_COOLDOWN_MS);
+        await cooldown(ctx, target, keepAway, HIT_COOLDOWN_MS);
       } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
+      } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
+        // another hostile is within reach and the target is not: a hit's knock-back often takes it out of reach for a
+        // moment (a line of zombies swaps its front), so wait a little backing off; then the burst ends, the caller aims again
+        if (hits > 0 && ctx.now() - lastHitAt < REGAIN_MS) await cooldown(ctx, target, keepAway, 100);
+        else if (hits > 0) return { hits };
+        else return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {

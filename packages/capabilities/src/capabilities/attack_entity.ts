@@ -8,13 +8,19 @@ import { alive, fight } from '../body/combat.js';
 import { observeWorld } from '../world.js';
 
 /** Arguments of `attack_entity`. */
-export const AttackEntityArgsSchema = z.strictObject({
-  /** Entity type, mob name or username (nearest one); default: the nearest hostile mob. */
-  entity: z.string().min(1).optional(),
-  maxDistance: z.number().positive().max(64).default(16),
-  /** Stop after this many hits; default: keep hitting until the target dies (at most 40 hits). */
-  hits: z.number().int().positive().max(200).optional(),
-});
+export const AttackEntityArgsSchema = z
+  .strictObject({
+    /** Entity type, mob name or username (nearest one); default: the nearest hostile mob. */
+    entity: z.string().min(1).optional(),
+    /** This one entity (its id in `bot.entities`): a fight of several bursts keeps its target instead of the nearest of a kind. */
+    entityId: z.number().int().nonnegative().optional(),
+    maxDistance: z.number().positive().max(64).default(16),
+    /** Stop after this many hits; default: keep hitting until the target dies (at most 40 hits). */
+    hits: z.number().int().positive().max(200).optional(),
+    /** Between hits, back away facing the target while a hostile is closer than this (blocks); default 0: stand and fight. */
+    keepAway: z.number().nonnegative().max(3).optional(),
+  })
+  .refine((args) => args.entity === undefined || args.entityId === undefined, { message: 'give entity or entityId, not both', path: ['entityId'] });
 export type AttackEntityArgs = z.output<typeof AttackEntityArgsSchema>;
 
 const MAX_HITS = 40;
@@ -26,22 +32,36 @@ const targets = targetMemo<Entity>();
 function resolveTarget(bot: SinewBot, args: AttackEntityArgs): Entity | undefined {
   const known = targets.get(args);
   if (known) return known;
-  const entity = args.entity ? nearestEntityNamed(bot, args.entity, args.maxDistance) : nearestHostile(bot, args.maxDistance);
+  const entity = args.entityId !== undefined ? byId(bot, args.entityId, args.maxDistance) : args.entity ? nearestEntityNamed(bot, args.entity, args.maxDistance) : nearestHostile(bot, args.maxDistance);
   return entity ? targets.set(args, entity) : undefined;
 }
 
-/** Chases the nearest entity of a kind (default: nearest hostile) and hits it until it dies or `hits` land. */
+/** The entity with this id when the bot sees it alive within `maxDistance`. */
+function byId(bot: SinewBot, id: number, maxDistance: number): Entity | undefined {
+  const entity = bot.entities[id];
+  return entity && alive(bot, entity) && entity.position.distanceTo(bot.entity.position) <= maxDistance ? entity : undefined;
+}
+
+/** Why no target was found: the id's entity gone, dead or too far, or none of the kind near. */
+function missingTarget(bot: SinewBot, args: AttackEntityArgs): string {
+  if (args.entityId === undefined) return `no ${args.entity ?? 'hostile mob'} within ${args.maxDistance} blocks`;
+  const entity = bot.entities[args.entityId];
+  if (!entity || !alive(bot, entity)) return `entity #${args.entityId} is not alive in view (dead or gone)`;
+  const distance = entity.position.distanceTo(bot.entity.position).toFixed(1);
+  return `${entity.name ?? entity.username ?? 'entity'} #${args.entityId} is ${distance} blocks away, beyond maxDistance ${args.maxDistance}`;
+}
+
+/** Chases one entity (by id, else the nearest of a kind, else the nearest hostile) and hits it until it dies or `hits` land. */
 export const attackEntity = defineBotCapability({
   name: 'attack_entity',
   version: '1.0.0',
-  description: 'Chase and hit the nearest entity of a kind (default: nearest hostile) until it dies or `hits` land.',
+  description: 'Chase and hit one entity (`entityId`), or the nearest of a kind (default: nearest hostile), until it dies or `hits` land.',
   inputSchema: AttackEntityArgsSchema,
   expectedDurationMs: 15_000,
   safetyLevel: 'caution',
   // Which entity is known only once it is found: always a placeholder.
   effects: () => [pred.hurt(pred.placeholder('entity'))],
-  guard: ({ body }, args) =>
-    resolveTarget(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} within ${args.maxDistance} blocks`),
+  guard: ({ body }, args) => (resolveTarget(body, args) ? guardOk : guardFailed(missingTarget(body, args))),
   observe: ({ body }, args) => {
     const target = resolveTarget(body, args);
     return observeWorld(body, { entityIds: target ? [target.id] : [] });
@@ -50,10 +70,10 @@ export const attackEntity = defineBotCapability({
     const bot = ctx.body;
     const target = resolveTarget(bot, args);
     if (!target || !alive(bot, target)) return fail.guardFailed('the target is gone');
-    const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS });
+    const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS, keepAway: args.keepAway ?? 0 });
     if ('ok' in result) return result;
     const { hits } = result;
-    return { ok: true, observables: { hits, killed: !alive(bot, target) } };
+    return { ok: true, observables: { target: target.id, hits, killed: !alive(bot, target) } };
   },
   acceptance: (pre, post) => {
     const [id, before] = Object.entries(pre.entities ?? {})[0] ?? [];

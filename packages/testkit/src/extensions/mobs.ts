@@ -45,6 +45,8 @@ interface MobBrain {
   /** The player a hostile chases, and the last tick it saw that player. */
   target: SquidPlayer | null;
   lastSeenTick: number;
+  /** This tick's push out of the mobs it overlaps (vanilla's entity collision), added to its move. */
+  push: Vec3;
 }
 
 /** Vanilla's `TargetGoal`: a target out of sight this many ticks is given up. */
@@ -86,7 +88,7 @@ export function spawnMobEntity(serv: SquidServer, kind: string, position: Vec3, 
   };
   if (data.name === 'sheep') (entity as SquidEntity & { woolColor?: number }).woolColor ??= 0;
   const animal = isAnimal(data.name) ? animalState(serv, data.name, behavior.seed, serv.tickCount) : null;
-  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false, animal, target: null, lastSeenTick: 0 });
+  brainsByServer.get(serv)?.set(entity.id, { entity, behavior, nextAttackTick: 0, deadSinceTick: null, busy: false, animal, target: null, lastSeenTick: 0, push: new Vec3(0, 0, 0) });
   return entity;
 }
 
@@ -147,7 +149,7 @@ export function installMobs(ctx: ExtensionContext): void {
       }
       return;
     }
-    let move = new Vec3(0, 0, 0);
+    let move = brain.push;
     const knockback = entity.velocity ?? new Vec3(0, 0, 0);
     if (Math.abs(knockback.x) + Math.abs(knockback.z) > 0.01) {
       move = move.plus(new Vec3(knockback.x / 20, 0, knockback.z / 20));
@@ -160,7 +162,7 @@ export function installMobs(ctx: ExtensionContext): void {
         entity.yaw = toByteAngle(Math.atan2(-delta.x, delta.z));
         if (horizontal > behavior.reach) {
           const step = Math.min(behavior.speed / 20, horizontal - behavior.reach * 0.8);
-          move = new Vec3((delta.x / horizontal) * step, 0, (delta.z / horizontal) * step);
+          move = move.plus(new Vec3((delta.x / horizontal) * step, 0, (delta.z / horizontal) * step));
         } else if (Math.abs(delta.y) < 2 && tick >= brain.nextAttackTick) {
           brain.nextAttackTick = tick + behavior.attackCooldownTicks;
           const push = horizontal > 0 ? new Vec3((delta.x / horizontal) * 8, 6, (delta.z / horizontal) * 8) : new Vec3(0, 6, 0);
@@ -171,7 +173,7 @@ export function installMobs(ctx: ExtensionContext): void {
     } else if (brain.animal) {
       layEggIfDue(serv, entity, brain.animal, tick);
       await grazeIfSheared(serv, entity, brain.animal, tick);
-      if (behavior.wander) move = await strollStep(entity, brain.animal, tick, (p) => dryGround(entity.world, p));
+      if (behavior.wander) move = move.plus(await strollStep(entity, brain.animal, tick, (p) => dryGround(entity.world, p)));
       if (move.x !== 0 || move.z !== 0) entity.yaw = toByteAngle(Math.atan2(-move.x, move.z));
     }
     const next = await walk(entity, move, solid);
@@ -182,6 +184,7 @@ export function installMobs(ctx: ExtensionContext): void {
   };
 
   serv.on('tick', (_delta: number, tick: number) => {
+    separate([...brains.values()]);
     for (const brain of brains.values()) {
       if (brain.busy) continue;
       brain.busy = true;
@@ -193,6 +196,37 @@ export function installMobs(ctx: ExtensionContext): void {
     }
   });
   ctx.onStop(() => brains.clear());
+}
+
+/** Body width of a zombie-sized mob (vanilla 0.6): mobs closer than this push each other apart. */
+const MOB_WIDTH = 0.6;
+/** Most a mob is pushed per tick (vanilla's push is 0.05 blocks per tick per overlapping pair). */
+const MAX_PUSH = 0.05;
+
+/**
+ * Vanilla's entity collision between mobs: two living mobs whose bodies overlap push each other apart, so a pack that
+ * spawned together spreads out as it walks instead of walking as one stack (that hit as one mob of five times the damage).
+ */
+function separate(brains: readonly MobBrain[]): void {
+  for (const brain of brains) brain.push = new Vec3(0, 0, 0);
+  for (let i = 0; i < brains.length; i += 1) {
+    const a = brains[i]!;
+    for (let j = i + 1; j < brains.length; j += 1) {
+      const b = brains[j]!;
+      if (a.entity.health <= 0 || b.entity.health <= 0 || a.entity.world !== b.entity.world) continue;
+      const dx = b.entity.position.x - a.entity.position.x;
+      const dz = b.entity.position.z - a.entity.position.z;
+      const dy = b.entity.position.y - a.entity.position.y;
+      const apart = Math.hypot(dx, dz);
+      if (apart >= MOB_WIDTH || Math.abs(dy) >= 1.8) continue;
+      // on top of each other: a direction from the pair's ids, the same on every run
+      const angle = apart > 1e-3 ? Math.atan2(dz, dx) : ((a.entity.id * 7919 + b.entity.id * 104729) % 360) * (Math.PI / 180);
+      const amount = Math.min(MAX_PUSH, (MOB_WIDTH - apart) / 2);
+      const push = new Vec3(Math.cos(angle) * amount, 0, Math.sin(angle) * amount);
+      a.push = a.push.minus(push);
+      b.push = b.push.plus(push);
+    }
+  }
 }
 
 /** Moves horizontally if the way is free (stepping up one block), then falls onto the ground. */
