@@ -44,7 +44,7 @@ describe('mobs with a chase-and-melee AI', () => {
       if (seen.some((p) => p === undefined)) return false;
       return seen.every((p, i) => seen.every((q, j) => i === j || Math.hypot(p!.x - q!.x, p!.z - q!.z) >= 0.5));
     };
-    expect(await waitFor(apart, 8_000)).toBe(true);
+    expect(await waitUntil(server, apart, 160)).toBe(true);
     // apart, they stay near where they were put: a push, not a scatter
     for (const p of spots()) expect(Math.hypot(p!.x - at.x, p!.z - at.z)).toBeLessThan(1);
   });
