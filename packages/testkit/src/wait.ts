@@ -11,7 +11,8 @@ import { embedded, type TestServer } from './server.js';
  *
  * @example
  * await teleport(bot, { x: 0.5, y: GROUND_Y + 1, z: 0.5 });
- * expect(await waitUntil(server, () => bot.oxygenLevel === 20, 100)).toBe(true); // within 5 s of server time
+ * const refilled = await waitUntil(server, () => bot.oxygenLevel === 20, 100); // within 5 s of server time
+ * if (!refilled) throw new Error('the air did not refill within 100 ticks');
  */
 export function waitUntil(server: TestServer, check: () => boolean, withinTicks: number): Promise<boolean> {
   if (typeof check !== 'function') throw ConfigError.field('waitUntil', ['check'], `expected a function, received ${typeof check}`);
