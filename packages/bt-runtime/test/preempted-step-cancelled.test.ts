@@ -52,7 +52,11 @@ describe('a preempted step whose plan is cancelled while it waits to resume', ()
     const preempted = executor.preempt([{ stepId: 'duck', type: 'duck', args: {} }], { reason: 'arrow' });
     await clock.advance(30);
     expect(executor.state().activeStep?.stepId).toBe('duck');
+    let settled = false;
+    void plan.finally(() => (settled = true));
     cancel.abort();
+    await clock.flush();
+    expect(settled, 'the cancelled plan ended without the clock moving').toBe(true);
     const ended = await plan;
     expect([ended.status, ended.steps[0]?.status, ended.steps[0]?.failure?.code, ended.steps[0]?.failure?.reason]).toEqual(['aborted', 'failed', 'aborted', 'the plan was cancelled']);
     expect(executor.state().activeStep).toMatchObject({ stepId: 'duck', phase: 'running' });
