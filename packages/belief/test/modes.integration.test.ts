@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Executor } from '@sinew/bt-runtime';
 import type { SinewBot } from '@sinew/capabilities';
-import { applyScenario, give, reset, setAir, teleport, type TestServer } from '@sinew/testkit';
+import { applyScenario, give, reset, setAir, teleport, waitUntil, type TestServer } from '@sinew/testkit';
 import type { ModeEvent } from '@sinew/belief';
 import { attachModes, bodySignals, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { startModesBot, type ModesBot } from './real-bot.js';
@@ -32,11 +32,8 @@ beforeEach(async () => {
   events.length = 0;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(done: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await pause(50)) if (done()) return true;
-  return done();
-}
+/** Whether `done` holds within `ms` of server time (counted in its ticks: a loaded machine's slow ticks stretch the wait). */
+const until = (done: () => boolean, ms: number): Promise<boolean> => waitUntil(server, done, ms / 50);
 /** `sinew_hazard_emergencies_total` for a mode, by result (the counter on the belief adapter's registry). */
 async function emergencyCounts(mode: string): Promise<Record<string, number>> {
   const metric = await belief.registry.getSingleMetric('sinew_hazard_emergencies_total')!.get();

@@ -3,7 +3,7 @@ import { createExecutor, type Executor, type ExecutorEvents } from '@sinew/bt-ru
 import { createStandardRegistry, instrumentBot, type SinewBot } from '@sinew/capabilities';
 import type { StepOutcome } from '@sinew/executor-contracts';
 import { Registry } from 'prom-client';
-import { connectBot, reset, spawnMob, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, reset, spawnMob, startServer, waitUntil, type TestServer } from '@sinew/testkit';
 import { createReflex, StreamMessageSchema, type Reflex, type ReflexEvent, type StreamMessage } from '@sinew/belief';
 import { attachBelief, type BeliefAdapter } from '@sinew/belief/mineflayer';
 
@@ -60,8 +60,7 @@ describe('belief on the embedded server', () => {
     for (const m of messages) expect(StreamMessageSchema.safeParse(m).success).toBe(true);
     expect(await registry.metrics()).toContain('sinew_belief_tracks{visibility="visible"} 2');
     await reset(server);
-    const deadline = Date.now() + 5_000;
-    while (horizontal(bot.entity.position, server.spawn) > 1.5 && Date.now() < deadline) await pause(50);
+    await waitUntil(server, () => horizontal(bot.entity.position, server.spawn) <= 1.5, 100);
   });
 
   it('a zombie closing in makes the reflex preempt the running step with flee; flee gains distance; the step resumes and completes', async () => {
@@ -86,8 +85,7 @@ describe('belief on the embedded server', () => {
     const target = { x: server.spawn.x, y: server.spawn.y, z: server.spawn.z - 24 };
     const plan = executor.run({ planId: 'walk', intentId: 'walk-north', steps: [{ stepId: 'walk', type: 'navigate', args: { position: target, range: 1 } }] });
     // once the walk is under way, a zombie appears just ahead and to the side of the bot
-    const deadline = Date.now() + 10_000;
-    while (horizontal(bot.entity.position, server.spawn) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(server, () => horizontal(bot.entity.position, server.spawn) >= 2, 200);
     const p = bot.entity.position;
     await spawnMob(server, 'zombie', { x: p.x + 4, y: server.spawn.y, z: p.z - 2 }, { speed: 1, followRange: 6, attackDamage: 1 });
     const outcome = await plan;

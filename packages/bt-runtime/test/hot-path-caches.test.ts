@@ -74,10 +74,10 @@ describe('per-step caches across alternating capabilities', () => {
       reasons.push(`${type}: ${outcome.failure?.code} ${outcome.failure?.reason}`);
     }
     expect(reasons).toEqual([
-      'stall_a: ttfa_exceeded no actuator command within 90 ms of dispatch',
-      'stall_b: ttfa_exceeded no actuator command within 700 ms of dispatch',
-      'stall_b: ttfa_exceeded no actuator command within 700 ms of dispatch',
-      'stall_a: ttfa_exceeded no actuator command within 90 ms of dispatch',
+      'stall_a: ttfa_exceeded no actuator command within 90 ms of dispatch; nothing traced since the step started',
+      'stall_b: ttfa_exceeded no actuator command within 700 ms of dispatch; nothing traced since the step started',
+      'stall_b: ttfa_exceeded no actuator command within 700 ms of dispatch; nothing traced since the step started',
+      'stall_a: ttfa_exceeded no actuator command within 90 ms of dispatch; nothing traced since the step started',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createExecutor, type ActuatorCommand } from '@sinew/bt-runtime';
-import { connectBot, startServer, type TestServer } from '@sinew/testkit';
+import { connectBot, startServer, waitUntil, type TestServer } from '@sinew/testkit';
 import { createBot, type Bot } from 'mineflayer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStandardRegistry, instrumentBot, sinew } from '../src/index.js';
@@ -30,13 +30,9 @@ async function connect(username: string): Promise<Bot> {
 /** Lines the server sent `bot` that end with `text`. */
 const linesWith = (bot: Bot, text: string) => bot.sinew.chatLog.filter(({ line }) => line.endsWith(text));
 
-/** Resolves once `check` holds, polling the real server's traffic. */
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Resolves once `check` holds, within 200 server ticks (10 s of server time). */
+async function until(check: () => boolean): Promise<void> {
+  if (!(await waitUntil(server, check, 200))) throw new Error('condition not met within 200 server ticks');
 }
 
 describe('bot.loadPlugin(sinew)', () => {

@@ -13,6 +13,7 @@ export type { GameMode } from './player.js';
 export { TestkitError } from './errors.js';
 export type { TestkitErrorCode } from './errors.js';
 export { setTime, setHostileSpawning, setNaturalRegeneration, setAir } from './survival.js';
+export { waitUntil } from './wait.js';
 export type { SetTimeOptions, HostileSpawningOptions } from './survival.js';
 export { HAZARD_RULES } from './extensions/hazards.js';
 export { REGENERATION_RULES } from './extensions/regeneration.js';

@@ -5,7 +5,7 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
 import { TestkitError } from './errors.js';
-import type { ExtensionContext } from './extensions/context.js';
+import type { ExtensionContext, ResetHandler } from './extensions/context.js';
 import { AnimalsSchema, configureAnimals } from './extensions/animals.js';
 import { installExtensions } from './extensions/index.js';
 import { configureRegeneration } from './extensions/regeneration.js';
@@ -74,7 +74,7 @@ export interface ServerState {
   bots: Set<Bot>;
   ctx: ExtensionContext | null;
   /** Extension hooks run by reset(). */
-  resetHandlers: (() => void)[];
+  resetHandlers: ResetHandler[];
   /** Chunk columns ("x,z") whose blocks changed since the last reset. */
   dirtyChunks: Set<string>;
   stopped: boolean;
@@ -199,9 +199,9 @@ function squidSettings(options: ParsedOptions, version: string): Parameters<type
 }
 
 /** The context the extensions install into, with the cleanups stop() runs and the handlers reset() runs. */
-function extensionContext(serv: SquidServer): { ctx: ExtensionContext; cleanups: (() => void)[]; resetHandlers: (() => void)[] } {
+function extensionContext(serv: SquidServer): { ctx: ExtensionContext; cleanups: (() => void)[]; resetHandlers: ResetHandler[] } {
   const cleanups: (() => void)[] = [];
-  const resetHandlers: (() => void)[] = [];
+  const resetHandlers: ResetHandler[] = [];
   const ctx: ExtensionContext = {
     serv,
     timers: new Set(),

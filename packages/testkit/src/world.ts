@@ -161,7 +161,8 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
   const { serv } = embedded(server, 'reset');
   // Clicks still in flight (e.g. the last ones of bot.craft) must land before the inventory is emptied.
   await syncAll(serv);
-  for (const handler of state.resetHandlers) handler();
+  // What the handlers paused while the world is reset (the hostile spawner) resumes at the end.
+  const resume = state.resetHandlers.map((handler) => handler()).filter((after) => typeof after === 'function');
   for (const entity of Object.values(serv.entities)) {
     if (entity.type !== 'player') entity.destroy();
   }
@@ -185,6 +186,7 @@ export async function reset(server: TestServer, options: ResetOptions = {}): Pro
     player.sendSelfPosition(server.spawn.clone());
   }
   await syncAll(serv);
+  for (const after of resume) after();
 }
 
 async function regenerate(serv: SquidServer, dirty: Set<string>): Promise<void> {

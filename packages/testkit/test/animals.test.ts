@@ -1,9 +1,8 @@
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBot, give, spawnMob, startServer, type TestServer } from '../src/index.js';
+import { connectBot, give, spawnMob, startServer, waitUntil, type TestServer } from '../src/index.js';
 import { surfaceHeight } from '../src/terrain/shape.js';
-import { waitFor } from './helpers.js';
 
 /** Seed 7 spawns herds of sheep (white, gray, brown), pigs and chickens within 30 blocks of spawn. */
 const SEED = 7;
@@ -30,7 +29,7 @@ describe('passive animals of a generated world', () => {
   const serverAnimals = () => Object.values(server.serv!.entities).filter((e) => ANIMALS.has(e.name ?? '') && e.health > 0);
   const untilTick = async (ticks: number) => {
     const end = server.serv!.tickCount + ticks;
-    await waitFor(() => server.serv!.tickCount >= end, ticks * 200);
+    await waitUntil(server, () => server.serv!.tickCount >= end, ticks + 1);
   };
   /** Item drops the bot sees within `radius` of `at`, by item name. */
   const dropsAround = (at: Vec3, radius: number): Record<string, number> => {
@@ -44,7 +43,7 @@ describe('passive animals of a generated world', () => {
   };
   const killNear = async (kind: string, near: Vec3): Promise<Vec3> => {
     const mob = await spawnMob(server, kind, near);
-    await waitFor(() => bot.entities[mob.id] !== undefined, 3_000);
+    await waitUntil(server, () => bot.entities[mob.id] !== undefined, 60);
     const at = bot.entities[mob.id]!.position.clone();
     for (let i = 0; i < 10 && server.serv!.entities[mob.id]; i++) {
       bot.attack(bot.entities[mob.id]!);
@@ -81,7 +80,7 @@ describe('passive animals of a generated world', () => {
     for (const [i, kind] of ['cow', 'pig', 'sheep', 'chicken'].entries()) {
       // Apart, so one kill's drops are not counted as the next one's, and out of the bot's pickup box.
       const died = await killNear(kind, groundAt(4, i * 6 - 9));
-      expect(await waitFor(() => loot[kind]!(dropsAround(died, 4)), 3_000), `${kind}: ${JSON.stringify(dropsAround(died, 4))}`).toBe(true);
+      expect(await waitUntil(server, () => loot[kind]!(dropsAround(died, 4)), 60), `${kind}: ${JSON.stringify(dropsAround(died, 4))}`).toBe(true);
     }
   });
 
@@ -91,11 +90,11 @@ describe('passive animals of a generated world', () => {
     const sheep = coloured!;
     await give(bot, 'shears', 1);
     await bot.equip(bot.registry.itemsByName.shears!.id, 'hand');
-    await waitFor(() => bot.entities[sheep.id] !== undefined, 3_000);
+    await waitUntil(server, () => bot.entities[sheep.id] !== undefined, 60);
     await bot.activateEntity(bot.entities[sheep.id]!);
-    expect(await waitFor(() => ((bot.entities[sheep.id]?.metadata[17] as unknown as number) & 0x10) !== 0, 3_000), 'sheared flag').toBe(true);
+    expect(await waitUntil(server, () => ((bot.entities[sheep.id]?.metadata[17] as unknown as number) & 0x10) !== 0, 60), 'sheared flag').toBe(true);
     const at = bot.entities[sheep.id]!.position.clone();
-    expect(await waitFor(() => (dropsAround(at, 4).brown_wool ?? 0) >= 1, 3_000)).toBe(true);
+    expect(await waitUntil(server, () => (dropsAround(at, 4).brown_wool ?? 0) >= 1, 60)).toBe(true);
     const wool = dropsAround(at, 4).brown_wool!;
     expect(bot.heldItem?.durabilityUsed, 'the shears wore by one use').toBe(1);
     expect(wool).toBeGreaterThanOrEqual(1);
@@ -107,16 +106,16 @@ describe('passive animals of a generated world', () => {
       bot.attack(bot.entities[sheep.id]!);
       await bot.waitForTicks(3);
     }
-    expect(await waitFor(() => (dropsAround(at, 6).mutton ?? 0) >= 1, 3_000)).toBe(true);
+    expect(await waitUntil(server, () => (dropsAround(at, 6).mutton ?? 0) >= 1, 60)).toBe(true);
     expect(dropsAround(at, 6).brown_wool).toBe(wool);
   });
 
   it('chickens lay eggs (every eggIntervalTicks to twice that)', async () => {
     const chicken = await spawnMob(server, 'chicken', groundAt(-5, 3));
-    await waitFor(() => bot.entities[chicken.id] !== undefined, 3_000);
+    await waitUntil(server, () => bot.entities[chicken.id] !== undefined, 60);
     const at = bot.entities[chicken.id]!.position.clone();
     await untilTick(45);
-    expect(await waitFor(() => (dropsAround(at, 3).egg ?? 0) >= 1, 2_000)).toBe(true);
+    expect(await waitUntil(server, () => (dropsAround(at, 3).egg ?? 0) >= 1, 40)).toBe(true);
   });
 });
 
@@ -130,20 +129,20 @@ describe('a sheared sheep grazes its wool back', () => {
       const below = server.spawn.offset(2, -1, 1).floored();
       await give(bot, 'shears', 1);
       await bot.equip(bot.registry.itemsByName.shears!.id, 'hand');
-      await waitFor(() => bot.entities[sheep.id] !== undefined, 3_000);
+      await waitUntil(server, () => bot.entities[sheep.id] !== undefined, 60);
       const woolByte = () => bot.entities[sheep.id]?.metadata[17] as unknown as number;
       // The server's tick before the click: the shear lands at this tick or later. Read after the bot sees the
       // sheared flag instead, it can be a tick or two late on a loaded machine (the packet waits behind ticks).
       const shornAt = server.serv!.tickCount;
       await bot.activateEntity(bot.entities[sheep.id]!);
-      expect(await waitFor(() => (woolByte() & 0x10) !== 0, 3_000), 'sheared').toBe(true);
+      expect(await waitUntil(server, () => (woolByte() & 0x10) !== 0, 60), 'sheared').toBe(true);
       expect(bot.blockAt(below)?.name).toBe('grass_block');
-      expect(await waitFor(() => (woolByte() & 0x10) === 0, 20_000), 'wool back').toBe(true);
+      expect(await waitUntil(server, () => (woolByte() & 0x10) === 0, 400), 'wool back').toBe(true);
       expect(server.serv!.tickCount - shornAt).toBeGreaterThanOrEqual(40);
-      expect(await waitFor(() => bot.blockAt(below)?.name === 'dirt', 3_000), 'the grass eaten').toBe(true);
+      expect(await waitUntil(server, () => bot.blockAt(below)?.name === 'dirt', 60), 'the grass eaten').toBe(true);
       // Woolly again: the shears take wool a second time.
       await bot.activateEntity(bot.entities[sheep.id]!);
-      expect(await waitFor(() => (woolByte() & 0x10) !== 0, 3_000), 'sheared twice').toBe(true);
+      expect(await waitUntil(server, () => (woolByte() & 0x10) !== 0, 60), 'sheared twice').toBe(true);
     } finally {
       await server.stop();
     }

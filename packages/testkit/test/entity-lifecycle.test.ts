@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
-import { waitFor } from './helpers.js';
+import { connectBot, setBlock, startServer, teleport, waitUntil, type TestServer } from '../src/index.js';
 
 /** Entities the client made up from a packet about an id it never saw spawned (mineflayer's fetchEntity). */
 const placeholders = (bot: Bot): number[] =>
@@ -65,7 +64,7 @@ describe('entity lifecycle as clients see it', () => {
     const early = { digger: watchUnspawned(digger), watcher: watchUnspawned(watcher) };
     for (let cycle = 0; cycle < 8; cycle++) {
       await setBlock(server, spot, 'dirt');
-      expect(await waitFor(() => digger.blockAt(spot)?.name === 'dirt', 2_000)).toBe(true);
+      expect(await waitUntil(server, () => digger.blockAt(spot)?.name === 'dirt', 40)).toBe(true);
       // The drop is seen by its spawn event, not by polling the entity list: a loaded machine can hand the bot the
       // spawn and, half a second later, the pickup of a drop that landed in reach in one go (the list never shows it).
       const dropped = nextItemSpawn(digger, 3_000);
@@ -75,7 +74,7 @@ describe('entity lifecycle as clients see it', () => {
       // Walk onto the drop (it flies a random way) unless it landed in reach; it is collected once its pickup delay is over.
       const flying = digger.entities[drop!.id];
       if (flying) await teleport(digger, flying.position.floored().offset(0.5, 0, 0.5));
-      expect(await waitFor(() => itemIds(digger).length === 0 && itemIds(watcher).length === 0, 5_000)).toBe(true);
+      expect(await waitUntil(server, () => itemIds(digger).length === 0 && itemIds(watcher).length === 0, 100)).toBe(true);
       await teleport(digger, server.spawn);
     }
     // Time for any late packet (a physics tick that started before the pickup) to arrive.
@@ -94,7 +93,7 @@ describe('entity lifecycle as clients see it', () => {
       velocity: new Vec3(2, 0, 0),
       itemId: serv.registry.itemsByName.dirt!.id,
     });
-    expect(await waitFor(() => serv.entities[item.id] === undefined, 15_000)).toBe(true);
+    expect(await waitUntil(server, () => serv.entities[item.id] === undefined, 300)).toBe(true);
     // Fallen to y -128 in ~5 s, it crossed at most a column or two; before, it drifted for 5 minutes.
     expect(Object.keys(columns).length - before).toBeLessThanOrEqual(2);
     expect(item.position.y).toBeLessThan(-100);
@@ -105,7 +104,7 @@ describe('entity lifecycle as clients see it', () => {
     const item = serv.spawnObject(serv.registry.entitiesByName.item!.id, serv.overworld, server.spawn.offset(3, 0, 3), {
       itemId: serv.registry.itemsByName.dirt!.id,
     });
-    expect(await waitFor(() => item.velocity!.x === 0 && item.velocity!.y === 0 && item.velocity!.z === 0, 5_000)).toBe(true);
+    expect(await waitUntil(server, () => item.velocity!.x === 0 && item.velocity!.y === 0 && item.velocity!.z === 0, 100)).toBe(true);
     // One second between two ticks, as on a loaded machine: gravity over that step must not carry it through the ground.
     const step = (item as unknown as { calculatePhysics(delta: number): Promise<{ position: Vec3 }> }).calculatePhysics;
     const { position } = await step(1);

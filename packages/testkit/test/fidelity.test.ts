@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, fill, give, GROUND_Y, reset, setBlock, startServer, sync, teleport, type TestServer } from '../src/index.js';
+import { connectBot, fill, give, GROUND_Y, reset, setBlock, startServer, sync, teleport, waitUntil, type TestServer } from '../src/index.js';
 import { digTicks } from '../src/extensions/digtime.js';
 import type { DugBlock } from '../src/extensions/dug.js';
 
@@ -30,8 +30,9 @@ async function digAndSeeDrops(server: TestServer, bot: Bot, pos: Vec3, tool?: st
   if (tool) await bot.equip(idOf(bot, tool), 'hand');
   const keep = bot.inventory.items().map((i) => i.name);
   await bot.dig(bot.blockAt(pos)!);
-  const end = Date.now() + 3_000;
-  while ((await blockNameOnServer(server, pos)) !== 'air' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  // Within 60 server ticks (3 s of server time): the server's own block, read asynchronously.
+  const end = server.serv!.tickCount + 60;
+  while ((await blockNameOnServer(server, pos)) !== 'air' && server.serv!.tickCount < end) await new Promise((r) => setTimeout(r, 20));
   await sync(bot);
   const seen = dropsSeen(server, bot);
   for (const name of keep) seen.splice(seen.indexOf(name), 1);
@@ -169,8 +170,7 @@ describe('vanilla survival rules through a plain mineflayer bot', () => {
       itemCount: 3,
       pickupTime: 500,
     });
-    const end = Date.now() + 3_000;
-    while (count(bot, 'raw_iron') < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(await waitUntil(server, () => count(bot, 'raw_iron') >= 3, 60)).toBe(true);
     expect(count(bot, 'raw_iron')).toBe(3);
   });
 

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot, Furnace } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, give, GROUND_Y, reset, setBlock, startServer, sync, teleport, type TestServer } from '../src/index.js';
+import { connectBot, give, GROUND_Y, reset, setBlock, startServer, sync, teleport, waitUntil, type TestServer } from '../src/index.js';
 
 const Y = GROUND_Y + 1;
 const idOf = (bot: Bot, name: string): number => bot.registry.itemsByName[name]!.id;
 const count = (bot: Bot, name: string): number => bot.inventory.count(idOf(bot, name), null);
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check() && Date.now() < end) await sleep(25);
-}
 
 /** Item entities (name × count) lying within 4 blocks of a position, server side. */
 function groundItems(server: TestServer, near: Vec3): string[] {
@@ -82,9 +76,9 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
       await furnace.putInput(idOf(stoker, 'raw_iron'), null, 1);
       furnace.close();
       const lit = () => stoker.blockAt(stick)?.getProperties().lit;
-      await until(() => lit() === true, 2_000);
+      await waitUntil(server, () => lit() === true, 40);
       const litAt = serv.tickCount;
-      await until(() => lit() === false, 10_000);
+      await waitUntil(server, () => lit() === false, 200);
       return { burnt: serv.tickCount - litAt, out: lit() === false };
     })();
     const results = await Promise.all(
@@ -94,7 +88,7 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
         await furnace.putInput(idOf(bot, 'raw_iron'), null, 1);
         await sync(bot);
         const started = serv.tickCount;
-        await until(() => furnace.outputItem() !== null, 20_000);
+        await waitUntil(server, () => furnace.outputItem() !== null, 400);
         const cookedIn = serv.tickCount - started;
         const lit = bot.blockAt(at)?.getProperties().lit;
         // Set by mineflayer's openFurnace from the window properties (missing from its typings).
@@ -139,7 +133,7 @@ describe('a vanilla furnace through mineflayer (openFurnace, putFuel, putInput, 
     await give(smith, 'stone_pickaxe', 1);
     await smith.equip(idOf(smith, 'stone_pickaxe'), 'hand');
     await smith.dig(smith.blockAt(a)!);
-    await until(() => groundItems(server, a).length + count(smith, 'raw_iron') >= 2, 3_000);
+    await waitUntil(server, () => groundItems(server, a).length + count(smith, 'raw_iron') >= 2, 60);
     const dropped = [...groundItems(server, a), ...(count(smith, 'raw_iron') ? [`raw_ironx${count(smith, 'raw_iron')}`] : [])];
     expect(dropped.sort()).toContain('raw_ironx3');
     expect(dropped.some((d) => d.startsWith('furnace')) || count(smith, 'furnace') === 1).toBe(true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, fill, GROUND_Y, HAZARD_RULES, reset, setAir, setBlock, startServer, teleport, type TestServer } from '../src/index.js';
-import { waitFor, watchHurts } from './helpers.js';
+import { connectBot, fill, GROUND_Y, HAZARD_RULES, reset, setAir, setBlock, startServer, teleport, waitUntil, type TestServer } from '../src/index.js';
+import { watchHurts } from './helpers.js';
 
 /** The "on fire" bit of the shared flags (entity metadata 0) as the bot last received it. */
 const onFire = (bot: Bot): boolean => ((Number(bot.entity.metadata[0] ?? 0) & 0x01) !== 0);
@@ -39,7 +39,7 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
       const lava = watch.drops('diver');
       expect(lava.slice(0, 2).map((d) => d.amount)).toEqual([4, 4]);
       expect(lava[1]!.tick - lava[0]!.tick).toBeGreaterThanOrEqual(HAZARD_RULES.immunityTicks);
-      expect(await waitFor(() => onFire(bot), 2_000)).toBe(true);
+      expect(await waitUntil(server, () => onFire(bot), 40)).toBe(true);
 
       // Out of the lava: still burning, 1 per second.
       watch.clear();
@@ -50,7 +50,7 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
       expect(onFire(bot)).toBe(true);
 
       await teleport(bot, { x: -4.5, y: GROUND_Y, z: 0.5 });
-      expect(await waitFor(() => !onFire(bot), 2_000)).toBe(true);
+      expect(await waitUntil(server, () => !onFire(bot), 40)).toBe(true);
       watch.clear();
       await watch.until(() => false, 45);
       expect(watch.drops('diver')).toEqual([]);
@@ -92,7 +92,7 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
     expect(bot.oxygenLevel).toBe(20);
 
     await teleport(bot, { x: 5.5, y: GROUND_Y - 3, z: 0.5 });
-    expect(await waitFor(() => bot.oxygenLevel < 20, 3_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.oxygenLevel < 20, 60)).toBe(true);
     const watch = watchHurts(server, ['diver']);
     try {
       expect(watch.drops('diver')).toEqual([]);
@@ -106,18 +106,18 @@ describe('lava, fire and water hurt a plain mineflayer bot', () => {
       watch.stop();
     }
     await teleport(bot, { x: 0.5, y: GROUND_Y + 1, z: 0.5 });
-    expect(await waitFor(() => bot.oxygenLevel === 20, 5_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.oxygenLevel === 20, 100)).toBe(true);
   });
 
   it('a 12-block fall into deep water costs nothing; the same fall onto the grass beside it does', async () => {
     await fill(server, { x: 3, y: GROUND_Y - 3, z: -2 }, { x: 7, y: GROUND_Y, z: 2 }, 'water');
     await teleport(bot, { x: 5.5, y: GROUND_Y + 12, z: 0.5 });
-    expect(await waitFor(() => bot.entity.position.y < GROUND_Y - 1, 5_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.entity.position.y < GROUND_Y - 1, 100)).toBe(true);
     await bot.waitForTicks(10);
     expect(bot.health).toBe(20);
     // Positive control: the same height onto the grass.
     await teleport(bot, { x: 0.5, y: GROUND_Y + 12, z: 0.5 });
-    expect(await waitFor(() => bot.health < 20, 5_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.health < 20, 100)).toBe(true);
   });
 
   it('setAir rejects a value outside 0..300 with invalid_config', async () => {

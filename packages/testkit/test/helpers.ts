@@ -1,15 +1,5 @@
 import type { TestServer } from '../src/index.js';
 
-/** Polls check() every 50 ms; true once it holds, false after timeoutMs. */
-export const waitFor = async (check: () => boolean, timeoutMs: number): Promise<boolean> => {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-};
-
 /** One drop of a player's server-side health: the server tick it was seen on and by how much. */
 export interface HealthDrop {
   tick: number;

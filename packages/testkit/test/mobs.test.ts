@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { connectBot, fill, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, teleport, type TestServer } from '../src/index.js';
-import { waitFor, watchHurts } from './helpers.js';
+import { connectBot, fill, give, GROUND_Y, reset, setGameMode, spawnMob, startServer, teleport, waitUntil, type TestServer } from '../src/index.js';
+import { watchHurts } from './helpers.js';
 
 describe('mobs with a chase-and-melee AI', () => {
   let server: TestServer;
@@ -29,7 +29,7 @@ describe('mobs with a chase-and-melee AI', () => {
     expect(seen?.type).toBe('hostile');
     const startDistance = seen!.position.distanceTo(bot.entity.position);
     expect(startDistance).toBeGreaterThan(5);
-    expect(await waitFor(() => bot.health < 20, 8_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.health < 20, 160)).toBe(true);
     expect(bot.entities[zombie.id]!.position.distanceTo(bot.entity.position)).toBeLessThan(3);
     expect(bot.health).toBeLessThanOrEqual(17);
   });
@@ -126,7 +126,7 @@ describe('mobs with a chase-and-melee AI', () => {
       bot.attack(bot.entities[cow.id]!);
       await bot.waitForTicks(2);
     }
-    expect(await waitFor(() => bot.entities[cow.id] === undefined, 3_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.entities[cow.id] === undefined, 60)).toBe(true);
     const zombie = await spawnMob(server, 'zombie', { x: 10.5, y: GROUND_Y + 1, z: 0.5 });
     expect(bot.entities[zombie.id]).toBeDefined();
     await reset(server);

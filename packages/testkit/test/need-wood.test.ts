@@ -3,10 +3,9 @@ import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { connectBot, GROUND_Y, placeTree, startServer, type TestServer } from '../src/index.js';
 
-/** Walks straight at a point with plain control states until within `range` (no pathfinder needed on flat ground). */
-async function walkTo(bot: Bot, target: Vec3, range: number, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (bot.entity.position.distanceTo(new Vec3(target.x, bot.entity.position.y, target.z)) > range && Date.now() < end) {
+/** Walks straight at a point with plain control states until within `range`, for at most `ticks` of the bot's physics ticks (no pathfinder needed on flat ground). */
+async function walkTo(bot: Bot, target: Vec3, range: number, ticks = 100): Promise<void> {
+  for (let tick = 0; tick < ticks && bot.entity.position.distanceTo(new Vec3(target.x, bot.entity.position.y, target.z)) > range; tick += 1) {
     await bot.lookAt(new Vec3(target.x, bot.entity.position.y + 1.6, target.z), true);
     bot.setControlState('forward', true);
     await bot.waitForTicks(1);

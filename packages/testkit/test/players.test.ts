@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, damage, fill, GROUND_Y, reset, setFood, setGameMode, startServer, teleport, type TestServer } from '../src/index.js';
-import { waitFor } from './helpers.js';
+import { connectBot, damage, fill, GROUND_Y, reset, setFood, setGameMode, startServer, teleport, waitUntil, type TestServer } from '../src/index.js';
 
 describe('players, death, respawn and game modes', () => {
   let server: TestServer;
@@ -22,8 +21,8 @@ describe('players, death, respawn and game modes', () => {
   it('two bots see each other as players with usernames, whoever joined first', async () => {
     const bob = await connectBot(server, { username: 'bob' });
     try {
-      expect(await waitFor(() => Object.values(bob.entities).some((e) => e.type === 'player' && e.username === 'alice'), 3_000)).toBe(true);
-      expect(await waitFor(() => Object.values(alice.entities).some((e) => e.type === 'player' && e.username === 'bob'), 3_000)).toBe(true);
+      expect(await waitUntil(server, () => Object.values(bob.entities).some((e) => e.type === 'player' && e.username === 'alice'), 60)).toBe(true);
+      expect(await waitUntil(server, () => Object.values(alice.entities).some((e) => e.type === 'player' && e.username === 'bob'), 60)).toBe(true);
       expect(Object.keys(bob.players).sort()).toEqual(['alice', 'bob']);
       expect(bob.players.alice?.entity?.username).toBe('alice');
       expect(alice.players.bob).toBeDefined();
@@ -33,7 +32,7 @@ describe('players, death, respawn and game modes', () => {
     } finally {
       bob.quit();
     }
-    expect(await waitFor(() => alice.players.bob === undefined, 3_000)).toBe(true);
+    expect(await waitUntil(server, () => alice.players.bob === undefined, 60)).toBe(true);
   });
 
   it('damage and setFood change what the bot sees', async () => {
@@ -48,12 +47,12 @@ describe('players, death, respawn and game modes', () => {
     const died = new Promise<void>((resolve) => alice.once('death', () => resolve()));
     await damage(alice, 25);
     await died;
-    expect(await waitFor(() => alice.health === 20 && (alice as Bot & { isAlive: boolean }).isAlive, 5_000)).toBe(true);
-    expect(await waitFor(() => alice.entity.position.distanceTo(server.spawn) < 1, 3_000)).toBe(true);
+    expect(await waitUntil(server, () => alice.health === 20 && (alice as Bot & { isAlive: boolean }).isAlive, 100)).toBe(true);
+    expect(await waitUntil(server, () => alice.entity.position.distanceTo(server.spawn) < 1, 60)).toBe(true);
     expect(Number.isFinite(alice.entity.position.x)).toBe(true);
     expect(alice.food).toBe(20);
     // the world is there again and physics runs (mineflayer drops its chunks on this respawn)
-    expect(await waitFor(() => alice.blockAt(new Vec3(0, GROUND_Y, 0))?.name === 'grass_block', 3_000)).toBe(true);
+    expect(await waitUntil(server, () => alice.blockAt(new Vec3(0, GROUND_Y, 0))?.name === 'grass_block', 60)).toBe(true);
     await alice.waitForTicks(2);
   });
 
@@ -78,7 +77,7 @@ describe('players, death, respawn and game modes', () => {
     expect(alice.health).toBe(20);
 
     await teleport(alice, { x: -5.5, y: GROUND_Y + 9, z: -5.5 });
-    expect(await waitFor(() => alice.health < 20, 4_000)).toBe(true);
+    expect(await waitUntil(server, () => alice.health < 20, 80)).toBe(true);
     expect(alice.health).toBeGreaterThanOrEqual(14);
     expect(alice.entity.position.y).toBe(GROUND_Y + 1);
     expect(alice.blockAt(new Vec3(-6, GROUND_Y, -6))?.name).toBe('grass_block');

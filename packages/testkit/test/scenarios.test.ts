@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import pathfinderPackage from 'mineflayer-pathfinder';
 import { Vec3 } from 'vec3';
-import { applyScenario, connectBot, give, GROUND_Y, reset, setBlock, setFood, setTime, startServer, teleport, type TestServer } from '../src/index.js';
-import { waitFor, watchHurts } from './helpers.js';
+import { applyScenario, connectBot, give, GROUND_Y, reset, setBlock, setFood, setTime, startServer, teleport, waitUntil, type TestServer } from '../src/index.js';
+import { watchHurts } from './helpers.js';
 
 const { pathfinder, Movements, goals } = pathfinderPackage;
 const hostiles = (bot: Bot) => Object.values(bot.entities).filter((e) => e.type === 'hostile');
@@ -93,9 +93,9 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
       expect(watch.drops('subject')).toEqual([]);
       await teleport(bot, pit.inside);
       expect(await watch.until(() => watch.drops('subject').length >= 1, 40)).toBe(true);
-      expect(await waitFor(() => onFire(bot), 2_000)).toBe(true);
+      expect(await waitUntil(server, () => onFire(bot), 40)).toBe(true);
       await teleport(bot, pit.water!.min.offset(1.5, 0, 1.5));
-      expect(await waitFor(() => !onFire(bot), 2_000)).toBe(true);
+      expect(await waitUntil(server, () => !onFire(bot), 40)).toBe(true);
     } finally {
       watch.stop();
     }
@@ -107,7 +107,7 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     await bot.waitForTicks(20);
     expect(bot.oxygenLevel).toBe(20);
     await teleport(bot, pool.bottom);
-    expect(await waitFor(() => bot.oxygenLevel < 19, 4_000)).toBe(true);
+    expect(await waitUntil(server, () => bot.oxygenLevel < 19, 80)).toBe(true);
   });
 
   it('flapping_corridor: the real pathfinder reverses again and again and never reaches the goal', async () => {
@@ -157,7 +157,7 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     // setGoal, not goto: goto resolves on the first empty partial path, before any walking.
     bot.pathfinder.setGoal(new goals.GoalBlock(corridor.goal.x, corridor.goal.y, corridor.goal.z));
     try {
-      expect(await waitFor(() => bot.entity.position.floored().equals(corridor.goal), 20_000)).toBe(true);
+      expect(await waitUntil(server, () => bot.entity.position.floored().equals(corridor.goal), 400)).toBe(true);
     } finally {
       bot.pathfinder.setGoal(null);
     }
@@ -179,7 +179,7 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     // mineflayer finishes its dig timer client-side even after the kick; the server never saw the block broken.
     await digging;
     expect(await server.serv!.overworld.getBlockType(block.position)).toBe(bot.registry.blocksByName.grass_block!.id);
-    await waitFor(() => !server.serv!.getPlayer('subject'), 2_000);
+    await waitUntil(server, () => !server.serv!.getPlayer('subject'), 40);
     bot = await connectBot(server, { username: 'subject' });
     bot.loadPlugin(pathfinder);
   });
@@ -193,7 +193,7 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     expect(await armed.kicked).toMatchObject({ trigger: 'use' });
     expect(bot.food).toBe(10);
     await eating;
-    await waitFor(() => !server.serv!.getPlayer('subject'), 2_000);
+    await waitUntil(server, () => !server.serv!.getPlayer('subject'), 40);
     bot = await connectBot(server, { username: 'subject' });
     bot.loadPlugin(pathfinder);
   });
@@ -206,7 +206,7 @@ describe('scenario presets, each with a plain mineflayer bot', () => {
     expect(server.serv!.getPlayer('subject')).toBeTruthy();
     const armed = await applyScenario(server, 'kick_mid_step', { username: 'subject', afterMs: 50 });
     expect(await armed.kicked).toMatchObject({ trigger: 'delay' });
-    await waitFor(() => !server.serv!.getPlayer('subject'), 2_000);
+    await waitUntil(server, () => !server.serv!.getPlayer('subject'), 40);
     bot = await connectBot(server, { username: 'subject' });
     bot.loadPlugin(pathfinder);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
-import { connectBot, fill, GROUND_Y, reset, setBlock, setHostileSpawning, setTime, startServer, type TestServer } from '../src/index.js';
+import { connectBot, fill, GROUND_Y, reset, setBlock, setHostileSpawning, setTime, startServer, waitUntil, type TestServer } from '../src/index.js';
 import { watchHurts } from './helpers.js';
 
 const hostiles = (bot: Bot) => Object.values(bot.entities).filter((e) => e.type === 'hostile');
@@ -26,6 +26,7 @@ describe('night-time hostile spawning', () => {
     await reset(server);
     firstSeen.clear();
   });
+
 
   it('spawns nothing on open ground by day nor at dusk; at midnight zombies and skeletons appear 8-12 blocks away, never more than the cap, and attack', async () => {
     const watch = watchHurts(server, ['camper']);
@@ -96,6 +97,9 @@ describe('night-time hostile spawning', () => {
     const base = bot.entity.position.floored();
     const torches: Vec3[] = [];
     for (let dx = -15; dx <= 15; dx += 5) for (let dz = -15; dz <= 15; dz += 5) if (dx !== 0 || dz !== 0) torches.push(base.offset(dx, 0, dz));
+    // reset() brought back startServer's spawner, and the last test left it midnight: off until the room is built (at
+    // load 12 three zombies spawned while the roof stood dark before its torches, and walked in).
+    setHostileSpawning(server, false);
     try {
       await setTime(server, 6_000, { daylightCycle: false });
       // sky light reaches 15 blocks in under a roof: the ring (8-12 around the bot) is ≥ 16 from its open edge
@@ -117,6 +121,7 @@ describe('night-time hostile spawning', () => {
   it('is seeded: the same seed on the same ground spawns at the same spots', async () => {
     const spots = async (): Promise<string[]> => {
       await reset(server);
+      setHostileSpawning(server, false); // startServer's unseeded spawner, back after reset, must not spawn into the count
       const seen: string[] = [];
       const onSpawn = (e: { type?: string; position: Vec3 }) => void (e.type === 'hostile' && seen.push(e.position.toString()));
       bot.on('entitySpawn', onSpawn);
@@ -143,5 +148,24 @@ describe('night-time hostile spawning', () => {
     expect(() => setHostileSpawning(server, { maxDistance: 200 })).toThrow(/invalid config.*maxDistance/s);
     await expect(startServer({ hostileSpawning: { cap: 0 } })).rejects.toMatchObject({ code: 'invalid_config' });
     await expect(setTime(server, -1)).rejects.toMatchObject({ code: 'invalid_config' });
+  });
+  it('reset() spawns nothing while it resets the world, and leaves startServer’s spawner on after it', async () => {
+    const busy = await startServer({ hostileSpawning: { cap: 6, intervalTicks: 1, minDistance: 8, maxDistance: 12, kinds: ['zombie'], tries: 32 } });
+    try {
+      const sleeper = await connectBot(busy, { username: 'sleeper' });
+      await setTime(busy, 18_000, { daylightCycle: false });
+      const mobs = () => Object.values(busy.serv!.entities).filter((e) => e.type === 'mob');
+      expect(await waitUntil(busy, () => mobs().length >= 1, 200)).toBe(true);
+      // Dirty chunks all around, so the reset regenerates them and resends them over several ticks.
+      await fill(busy, { x: -40, y: GROUND_Y + 1, z: -40 }, { x: 40, y: GROUND_Y + 1, z: 40 }, 'stone');
+      const from = busy.serv!.tickCount;
+      await reset(busy);
+      expect(busy.serv!.tickCount).toBeGreaterThan(from); // the reset took ticks in which the spawner would have run
+      expect(mobs()).toEqual([]);
+      expect(await waitUntil(busy, () => mobs().length >= 1, 200)).toBe(true);
+      expect(sleeper.entity).toBeDefined();
+    } finally {
+      await busy.stop();
+    }
   });
 });

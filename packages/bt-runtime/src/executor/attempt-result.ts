@@ -98,7 +98,7 @@ export const NO_PRE: ObservedPre = Object.freeze({ value: undefined });
 export function trippedVerdict(o: AttemptOptions<ActuatorSource>, code: TripCode): AttemptResult {
   if (code === 'preempted') return { kind: 'preempted' };
   if (code === 'aborted' || code === 'body_disconnected') return { kind: 'aborted', failure: stopFailure(o.rt, o.planCtx) ?? stepFailure('aborted', 'the plan was cancelled') };
-  return { kind: 'failed', failure: watchdogFailure(code, o.limits) };
+  return { kind: 'failed', failure: watchdogFailure(code, o.limits, o.scope) };
 }
 
 /** The attempt's deadlines: per-verb policy overrides, else the policy, with I2's timeout from expectedDurationMs. */
@@ -125,15 +125,31 @@ function limitsOf(policy: ExecutorPolicy, capability: Capability<never>, step: P
   };
 }
 
-export function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: AttemptLimits): StepFailure {
+/** A watchdog's failure: the limit that ran out and, from the step's trace, the last thing the step did (where it stopped). */
+export function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', limits: AttemptLimits, scope?: StepScope): StepFailure {
+  const last = scope === undefined ? '' : lastActivity(scope);
   switch (code) {
     case 'ttfa_exceeded':
-      return stepFailure(code, `no actuator command within ${limits.ttfaMs} ms of dispatch`);
+      return stepFailure(code, `no actuator command within ${limits.ttfaMs} ms of dispatch${last}`);
     case 'stuck':
-      return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckMs} ms`);
+      return stepFailure(code, `no actuator command, node transition or progress for ${limits.stuckMs} ms${last}`);
     case 'timeout':
-      return stepFailure(code, `attempt ran past its ${limits.timeoutMs} ms deadline`);
+      return stepFailure(code, `attempt ran past its ${limits.timeoutMs} ms deadline${last}`);
   }
+}
+
+/** The step's last traced activity, as a reason's tail: what it was and when (ms since the step started); a full trace says the latest were not kept. */
+function lastActivity(scope: StepScope): string {
+  const { entries, dropped } = scope;
+  const entry = entries[entries.length - 1];
+  if (entry === undefined) return '; nothing traced since the step started';
+  const what = `${entry.kind} "${clip(entry.name)}"${entry.detail === undefined ? '' : ` (${clip(entry.detail)})`} at ${entry.atMs} ms into the step`;
+  return dropped > 0 ? `; the trace is full (${dropped} later entr${dropped === 1 ? 'y' : 'ies'} not kept): its last kept was ${what}` : `; the last activity was ${what}`;
+}
+
+/** A trace name or detail as a reason quotes it: a progress note is the runner's own string, of any length. */
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** A rejection as a runner_error: a safe description and the node path a behavior tree attached. */

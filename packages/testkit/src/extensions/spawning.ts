@@ -118,10 +118,13 @@ export function installSpawning(ctx: ExtensionContext): void {
         busy = false;
       });
   });
+  // Nothing spawns while reset() awaits the world (a mob spawned then would outlive the reset): paused at its start,
+  // back to what startServer asked for at its end.
   ctx.onReset(() => {
     spawner.spawned.clear();
     spawner.idleSince.clear();
-    configureHostileSpawning(serv, spawner.initial);
+    configureHostileSpawning(serv, null);
+    return () => configureHostileSpawning(serv, spawner.initial);
   });
   ctx.onStop(() => {
     spawner.settings = null;
@@ -140,6 +143,8 @@ interface Terrain {
 async function spawnRound(serv: SquidServer, spawner: Spawner, settings: Settings, terrain: Terrain): Promise<void> {
   despawnFar(serv, spawner, settings.intervalTicks);
   const worldSpawn = await serv.getSpawnPoint(serv.overworld);
+  // Turned off, reconfigured or paused by reset() meanwhile: this round's settings no longer hold.
+  if (spawner.settings !== settings) return;
   const darken = skyDarken(serv.time);
   for (const player of serv.players) {
     if (player.disconnected || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;

@@ -1,0 +1,62 @@
+import { accepted, ManualClock, type RunContext } from '@sinew/executor-contracts';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { watchdogFailure, type StepScope } from '../src/executor/attempt-result.js';
+import { createExecutor } from '../src/index.js';
+import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
+
+// A watchdog's failure says where the step stopped: the last entry of its trace (a command, a node transition or a
+// progress note, and when), so a stuck step's report points at the wait that ran long without a probe.
+
+const limits = { ttfaMs: 100, stuckMs: 300, timeoutMs: 900, graceMs: 0, traceLimit: 2 };
+const scope = (entries: StepScope['entries'], dropped = 0): StepScope => ({ entries, dropped, startedAt: 0 });
+
+describe('a watchdog failure’s reason', () => {
+  it('names the last traced activity and when it came, after the limit that ran out', () => {
+    const traced = scope([
+      { atMs: 5, kind: 'command', name: 'setControlState' },
+      { atMs: 1_240, kind: 'progress', name: 'drop 2: walk onto it', detail: 'at 3,64,-2' },
+    ]);
+    expect(watchdogFailure('stuck', limits, traced).reason).toBe('no actuator command, node transition or progress for 300 ms; the last activity was progress "drop 2: walk onto it" (at 3,64,-2) at 1240 ms into the step');
+    expect(watchdogFailure('timeout', limits, scope([{ atMs: 7, kind: 'transition', name: 'root/seq/dig' }])).reason).toBe('attempt ran past its 900 ms deadline; the last activity was transition "root/seq/dig" at 7 ms into the step');
+  });
+
+  it('says nothing was traced when the step did nothing, and that the latest entries were not kept when the trace is full', () => {
+    expect(watchdogFailure('ttfa_exceeded', limits, scope([])).reason).toBe('no actuator command within 100 ms of dispatch; nothing traced since the step started');
+    const full = scope([{ atMs: 1, kind: 'command', name: 'look' }, { atMs: 2, kind: 'command', name: 'dig' }], 1);
+    expect(watchdogFailure('stuck', limits, full).reason).toMatch(/; the trace is full \(1 later entry not kept\): its last kept was command "dig" at 2 ms into the step$/);
+    expect(watchdogFailure('stuck', limits, { ...full, dropped: 4 }).reason).toMatch(/\(4 later entries not kept\)/);
+  });
+
+  it('quotes at most 200 characters of a long progress note or detail', () => {
+    const long = scope([{ atMs: 3, kind: 'progress', name: 'n'.repeat(10_000), detail: 'd'.repeat(5_000) }]);
+    expect(watchdogFailure('stuck', limits, long).reason).toBe(`no actuator command, node transition or progress for 300 ms; the last activity was progress "${'n'.repeat(200)}…" (${'d'.repeat(200)}…) at 3 ms into the step`);
+  });
+});
+
+describe('a stuck step run by the executor', () => {
+  it('reports the progress note it went quiet after, not only the stuck window', async () => {
+    const clock = new ManualClock();
+    const quiet = defineFake({
+      name: 'goes_quiet',
+      version: '1.0.0',
+      description: 'moves, notes a wait, then never acts again',
+      inputSchema: z.strictObject({}),
+      acceptance: () => accepted,
+      run: (async (ctx: RunContext<Body>) => {
+        ctx.body.move(1);
+        await ctx.sleep(500);
+        ctx.progress('waiting for the hand-over');
+        await new Promise(() => {});
+      }) as never,
+    });
+    const executor = createExecutor({ registry: registryWith(quiet), body: fakeBody(), clock, policy: { maxLocalRetries: 0, stuckMs: 3_000, abortGraceMs: 10 } });
+    const done = executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'q', type: 'goes_quiet', args: {} }] });
+    await clock.advance(500);
+    await clock.advance(3_000);
+    await clock.advance(10);
+    const outcome = await done;
+    expect(outcome.steps[0]?.failure).toMatchObject({ code: 'stuck' });
+    expect(outcome.steps[0]?.failure?.reason).toBe('no actuator command, node transition or progress for 3000 ms; the last activity was progress "waiting for the hand-over" at 500 ms into the step');
+  });
+});
