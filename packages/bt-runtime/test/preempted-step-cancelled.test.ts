@@ -2,27 +2,12 @@ import { accepted, ManualClock } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createExecutor, createExecutorMetrics } from '../src/index.js';
-import { defineFake, fakeBody, registryWith } from './fake-body.js';
+import { defineFake, fakeBody, registryWith, walker } from './fake-body.js';
 import { metric } from './metric.js';
 
 // A step that gave the body to a preemption and whose plan is cancelled while it waits to take it back ends there,
 // without touching the preemption's step: that step stays the active one (state(), the active-steps gauge) and its own
 // commands keep feeding its watchdogs. Manual clock, fake body.
-
-/** Paces until aborted, one move every 100 ms. */
-const pace = defineFake({
-  name: 'pace',
-  version: '1.0.0',
-  description: 'paces',
-  inputSchema: z.strictObject({}),
-  run: async (ctx) => {
-    while (!ctx.signal.aborted) {
-      ctx.body.move(1);
-      await ctx.sleep(100);
-    }
-  },
-  acceptance: () => accepted,
-});
 
 /** Looks around for 100 ms before its first move, then steps back twice. */
 const duck = defineFake({
@@ -45,9 +30,9 @@ describe('a preempted step whose plan is cancelled while it waits to resume', ()
     const clock = new ManualClock();
     const metrics = createExecutorMetrics();
     const body = fakeBody();
-    const executor = createExecutor({ registry: registryWith(pace, duck), body, clock, metrics, policy: { ttfaMs: 150, maxLocalRetries: 0 } });
+    const executor = createExecutor({ registry: registryWith(walker, duck), body, clock, metrics, policy: { ttfaMs: 150, maxLocalRetries: 0 } });
     const cancel = new AbortController();
-    const plan = executor.run({ planId: 'errand', intentId: 'i', steps: [{ stepId: 'walk', type: 'pace', args: {} }] }, { signal: cancel.signal });
+    const plan = executor.run({ planId: 'errand', intentId: 'i', steps: [{ stepId: 'walk', type: 'walker', args: {} }] }, { signal: cancel.signal });
     await clock.advance(50);
     const preempted = executor.preempt([{ stepId: 'duck', type: 'duck', args: {} }], { reason: 'arrow' });
     await clock.advance(30);
