@@ -14,20 +14,22 @@ const itemIds = (bot: Bot): number[] =>
     .filter((e) => e.name === 'item')
     .map((e) => e.id);
 
-/** The next item entity the bot sees spawn (undefined if none within `ms`). */
-function nextItemSpawn(bot: Bot, ms: number): Promise<{ id: number } | undefined> {
-  return new Promise((resolve) => {
-    const done = (entity?: { id: number }) => {
-      clearTimeout(timer);
-      bot.off('entitySpawn', onSpawn);
-      resolve(entity);
-    };
-    const onSpawn = (entity: { id: number; name?: string }): void => {
-      if (entity.name === 'item') done(entity);
-    };
-    const timer = setTimeout(done, ms);
-    bot.on('entitySpawn', onSpawn);
-  });
+/**
+ * The next item entity the bot sees spawn (undefined if none within `ticks` server ticks). Counted in the server's ticks:
+ * a 3 s wall-clock budget, started before the dig, ran out in a full run at load ~7 (the dig itself takes 15 of them).
+ */
+async function nextItemSpawn(server: TestServer, bot: Bot, ticks: number): Promise<{ id: number } | undefined> {
+  let spawned: { id: number } | undefined;
+  const onSpawn = (entity: { id: number; name?: string }): void => {
+    if (entity.name === 'item') spawned ??= entity;
+  };
+  bot.on('entitySpawn', onSpawn);
+  try {
+    await waitUntil(server, () => spawned !== undefined, ticks);
+    return spawned;
+  } finally {
+    bot.off('entitySpawn', onSpawn);
+  }
 }
 
 /** Names of entity packets the bot gets about an id before (or without) its spawn packet. */
@@ -67,7 +69,7 @@ describe('entity lifecycle as clients see it', () => {
       expect(await waitUntil(server, () => digger.blockAt(spot)?.name === 'dirt', 40)).toBe(true);
       // The drop is seen by its spawn event, not by polling the entity list: a loaded machine can hand the bot the
       // spawn and, half a second later, the pickup of a drop that landed in reach in one go (the list never shows it).
-      const dropped = nextItemSpawn(digger, 3_000);
+      const dropped = nextItemSpawn(server, digger, 100);
       await digger.dig(digger.blockAt(spot)!);
       const drop = await dropped;
       expect(drop, 'the dug dirt dropped an item').toBeDefined();
