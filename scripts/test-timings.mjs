@@ -2,6 +2,8 @@
 // `npm run test:unit` write .sinew/vitest.json). `npm test` runs vitest in two parts side by side and its report
 // lists each part's wall time too: the longer one is the run's critical path.
 // Usage: node scripts/test-timings.mjs [file] [--top N]
+// Ends with each failed test's name and the first lines of its error, so a log that keeps only its head and tail
+// (CI's summary) still says what failed.
 // Exits 2 on a missing or unreadable report, so CI cannot print an empty table and call it a pass.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -38,6 +40,25 @@ console.log(
     `(${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped; ` +
     `files summed ${seconds(sumMs)})`,
 );
+
+const failed = report.testResults.flatMap((result) => {
+  const tests = (result.assertionResults ?? []).filter((t) => t.status === 'failed');
+  const file = relative(ROOT, result.name);
+  if (tests.length === 0 && result.status === 'failed') return [{ file, name: '(the file itself)', messages: [result.message ?? ''] }];
+  return tests.map((t) => ({ file, name: t.fullName ?? t.title, messages: t.failureMessages ?? [] }));
+});
+if (failed.length > 0) {
+  console.log(`\nfailed: ${failed.length} test(s)`);
+  for (const f of failed) {
+    console.log(`  ✗ ${f.file} > ${f.name}`);
+    // The message, and of the stack only the frames in our own files (not node_modules, not node:internal).
+    const lines = f.messages
+      .join('\n')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !/^\s*at .*(node_modules|node:internal|<anonymous>)/.test(line));
+    for (const line of lines.slice(0, 8)) console.log(`      ${line.trim().slice(0, 300)}`);
+  }
+}
 
 function fail(message) {
   console.error(`test-timings: ${message}`);
