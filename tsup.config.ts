@@ -26,7 +26,9 @@ export default defineConfig({
   // import.meta.url in the CJS chunks (the inspector finds its assets through it).
   shims: true,
   dts: true,
-  clean: true,
+  // Everything but dist/inspector (the server's page, written after tsup by scripts/build-inspector.mjs): `npm test`
+  // packs the packages (a build) beside tests that run the demo from source, which serves the page from there.
+  clean: ['!inspector/**'],
   sourcemap: true,
   target: 'node20',
   tsconfig: 'tsconfig.json',
