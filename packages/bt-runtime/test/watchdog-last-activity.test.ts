@@ -1,7 +1,7 @@
 import { accepted, ManualClock, type RunContext } from '@sinew/executor-contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { watchdogFailure, type StepScope } from '../src/executor/attempt-result.js';
+import { traceActivity, watchdogFailure, type StepScope } from '../src/executor/attempt-result.js';
 import { createExecutor } from '../src/index.js';
 import { defineFake, fakeBody, registryWith, type Body } from './fake-body.js';
 
@@ -21,11 +21,20 @@ describe('a watchdog failure’s reason', () => {
     expect(watchdogFailure('timeout', limits, scope([{ atMs: 7, kind: 'transition', name: 'root/seq/dig' }])).reason).toBe('attempt ran past its 900 ms deadline; the last activity was transition "root/seq/dig" at 7 ms into the step');
   });
 
-  it('says nothing was traced when the step did nothing, and that the latest entries were not kept when the trace is full', () => {
+  it('says nothing was traced when the step did nothing', () => {
     expect(watchdogFailure('ttfa_exceeded', limits, scope([])).reason).toBe('no actuator command within 100 ms of dispatch; nothing traced since the step started');
-    const full = scope([{ atMs: 1, kind: 'command', name: 'look' }, { atMs: 2, kind: 'command', name: 'dig' }], 1);
-    expect(watchdogFailure('stuck', limits, full).reason).toMatch(/; the trace is full \(1 later entry not kept\): its last kept was command "dig" at 2 ms into the step$/);
-    expect(watchdogFailure('stuck', limits, { ...full, dropped: 4 }).reason).toMatch(/\(4 later entries not kept\)/);
+  });
+
+  it('past a full trace, names the newest entry not kept (where the step went quiet), not the last kept', () => {
+    const full = scope([]);
+    traceActivity(full, 2, 1, 'command', 'look', undefined);
+    traceActivity(full, 2, 2, 'command', 'dig', undefined);
+    for (let at = 3; at < 40; at++) traceActivity(full, 2, at, 'command', 'setControlState', `forward=${at % 2 === 0}`);
+    traceActivity(full, 2, 2_421, 'progress', 'walking to waypoint 7', '(40,64,-12)');
+    expect(full.entries.map((e) => e.name)).toEqual(['look', 'dig']);
+    expect(watchdogFailure('stuck', limits, full).reason).toBe(
+      'no actuator command, node transition or progress for 300 ms; the last activity was progress "walking to waypoint 7" ((40,64,-12)) at 2421 ms into the step (the trace kept its first 2 entries, not the 38 after)',
+    );
   });
 
   it('quotes at most 200 characters of a long progress note or detail', () => {

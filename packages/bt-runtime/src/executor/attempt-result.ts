@@ -50,6 +50,8 @@ export interface StepScope {
   /** NO_TRACE until the first entry. */
   entries: TraceEntry[];
   dropped: number;
+  /** The newest entry not kept (past the limit): what a watchdog's reason names as the step's last activity. */
+  latest?: TraceEntry;
   readonly startedAt: number;
   blackboard?: Blackboard;
 }
@@ -60,11 +62,12 @@ export const NO_TRACE: TraceEntry[] = Object.freeze([]) as unknown as TraceEntry
 /** Adds an entry to the step's trace (past `limit` entries, counts it as dropped). */
 export function traceActivity(scope: StepScope, limit: number, now: number, kind: TraceEntry['kind'], name: string, detail: string | undefined): void {
   const entries = scope.entries;
+  const entry: TraceEntry = detail === undefined ? { atMs: now - scope.startedAt, kind, name } : { atMs: now - scope.startedAt, kind, name, detail };
   if (entries.length >= limit) {
     scope.dropped += 1;
+    scope.latest = entry;
     return;
   }
-  const entry: TraceEntry = detail === undefined ? { atMs: now - scope.startedAt, kind, name } : { atMs: now - scope.startedAt, kind, name, detail };
   // The first entry gets an array of its own size (a push onto an empty array reserves 17 slots): most steps trace one command.
   if (entries.length === 0) scope.entries = [entry];
   else entries.push(entry);
@@ -138,13 +141,16 @@ export function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', lim
   }
 }
 
-/** The step's last traced activity, as a reason's tail: what it was and when (ms since the step started); a full trace says the latest were not kept. */
+/**
+ * The step's last activity, as a reason's tail: what it was and when (ms since the step started). Past a full trace it
+ * is the newest entry not kept (a long step fills its trace early: its last kept entry says nothing of where it stopped).
+ */
 function lastActivity(scope: StepScope): string {
   const { entries, dropped } = scope;
-  const entry = entries[entries.length - 1];
+  const entry = (dropped > 0 ? scope.latest : undefined) ?? entries[entries.length - 1];
   if (entry === undefined) return '; nothing traced since the step started';
   const what = `${entry.kind} "${clip(entry.name)}"${entry.detail === undefined ? '' : ` (${clip(entry.detail)})`} at ${entry.atMs} ms into the step`;
-  return dropped > 0 ? `; the trace is full (${dropped} later entr${dropped === 1 ? 'y' : 'ies'} not kept): its last kept was ${what}` : `; the last activity was ${what}`;
+  return dropped > 0 ? `; the last activity was ${what} (the trace kept its first ${entries.length} entries, not the ${dropped} after)` : `; the last activity was ${what}`;
 }
 
 /** A trace name or detail as a reason quotes it: a progress note is the runner's own string, of any length. */
