@@ -73,7 +73,7 @@ export interface WalkOptions {
 const NAVIGATION_ABORTED: Failure = fail.aborted('navigation aborted');
 
 /**
- * Walks to a pathfinder goal: abortable, FM-04 flap detection, progress on every path update. Resolves
+ * Walks to a pathfinder goal: abortable, FM-04 flap detection, progress while the body moves. Resolves
  * undefined when pathfinder says it is done — which can happen without reaching the goal (an empty
  * computed path), so callers must check the position — or a `stuck` failure.
  */
