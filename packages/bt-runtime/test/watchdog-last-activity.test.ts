@@ -68,4 +68,29 @@ describe('a stuck step run by the executor', () => {
     expect(outcome.steps[0]?.failure).toMatchObject({ code: 'stuck' });
     expect(outcome.steps[0]?.failure?.reason).toBe('no actuator command, node transition or progress for 3000 ms; the last activity was progress "waiting for the hand-over" at 500 ms into the step');
   });
+
+  it('names the activity before the trip, not what the runner does while it stops (a tree halting on the abort)', async () => {
+    const clock = new ManualClock();
+    const halting = defineFake({
+      name: 'halts_on_abort',
+      version: '1.0.0',
+      description: 'acts once, goes quiet, and on the abort reports its root failing before it returns',
+      inputSchema: z.strictObject({}),
+      acceptance: () => accepted,
+      run: (async (ctx: RunContext<Body>) => {
+        ctx.body.move(1);
+        await ctx.sleep(200);
+        ctx.progress('planning a path');
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        ctx.transition('root', 'failed');
+        return { ok: false, code: 'aborted', reason: 'aborted' };
+      }) as never,
+    });
+    const executor = createExecutor({ registry: registryWith(halting), body: fakeBody(), clock, policy: { maxLocalRetries: 0, stuckMs: 3_000, abortGraceMs: 1_000 } });
+    const done = executor.run({ planId: 'p', intentId: 'i', steps: [{ stepId: 'h', type: 'halts_on_abort', args: {} }] });
+    await clock.advance(200);
+    await clock.advance(3_000);
+    const outcome = await done;
+    expect(outcome.steps[0]?.failure?.reason).toBe('no actuator command, node transition or progress for 3000 ms; the last activity was progress "planning a path" at 200 ms into the step');
+  });
 });

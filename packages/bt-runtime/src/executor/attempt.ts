@@ -19,8 +19,8 @@ import { Phase, transition, type AttemptPhase } from './step.js';
 export class Attempt<Body extends ActuatorSource> implements AttemptHandle, PulseReceiver {
   #phase: AttemptPhase = Phase.observing;
   #endedIn: Exclude<AttemptPhase, typeof Phase.ended> = Phase.observing;
-  /** The watchdog verdict, a cancellation or a preemption that aborted the runner (read in `grace`). */
-  #tripCode: TripCode | undefined;
+  /** The verdict of the watchdog, cancellation or preemption that aborted the runner, as of the trip (read in `grace`). */
+  #verdict: AttemptResult | undefined;
   #controller: AbortController | undefined; // made when the runner first reads `ctx.signal` (most never do); its listeners guarded
   #abortReason: StepAbortError | undefined;
   /** True while a job of the attempt's own runs (its runner or an observe settled): its end is told at once, not inside a caller's call. */
@@ -145,7 +145,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     } else if (kind === 'transition') reportTransition(this.o, name, detail);
   }
 
-  /** Aborts the runner with `code`; if it ignores the abort past the grace period it is abandoned. */
+  /** Aborts the runner with `code` under a verdict built now (a watchdog's reason names the activity before the trip, not the halt it causes); past the grace period it is abandoned. */
   trip(code: TripCode): void {
     const phase = this.#phase;
     if (phase === Phase.ended) return;
@@ -154,13 +154,13 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const final = code === 'body_disconnected' || (code === 'aborted' && rt.closed);
     // A verdict already stands in grace; once the runner is done (accepting) only a timeout, a cancellation or a disconnect still counts.
     if (!final && (phase === Phase.grace || (phase === Phase.accepting && code === 'preempted'))) return;
-    this.#tripCode = code;
+    const verdict = (this.#verdict = trippedVerdict(this.o, code));
     this.#clearTimer();
     if (code === 'ttfa_exceeded' || code === 'stuck' || code === 'timeout') rt.metrics.watchdogTrips.inc({ capability: capability.name, code });
     this.#abortReason = new StepAbortError(code, `step ${info.stepId} aborted: ${code}`);
     this.#controller?.abort(this.#abortReason);
     // Nothing the runner does after a final verdict may count (its view refuses it).
-    if (phase !== Phase.running || final) return this.#settle(trippedVerdict(this.o, code));
+    if (phase !== Phase.running || final) return this.#settle(verdict);
     this.#phase = transition(phase, Phase.grace);
     this.#graceTimer = rt.clock.setTimeout(() => this.#abandon(code), this.o.limits.graceMs);
   }
@@ -171,7 +171,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     const { rt, capability, info } = this.o;
     rt.metrics.abandonedRunners.inc({ capability: capability.name });
     rt.log.warn('runner ignored abort; abandoned', { stepId: info.stepId, capability: capability.name, code });
-    this.#settle(trippedVerdict(this.o, code));
+    this.#settle(this.#verdict!);
   }
 
   /** The attempt's AbortSignal (aborted with a StepAbortError carrying the code). */
@@ -270,7 +270,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
       return;
     }
     // The watchdog's verdict stands, whatever the runner says after being aborted.
-    if (this.#phase === Phase.grace) return this.#settle(trippedVerdict(this.o, this.#tripCode!));
+    if (this.#phase === Phase.grace) return this.#settle(this.#verdict!);
     // The runner is done acting: no watchdog or preemption may override its result now.
     this.#phase = transition(this.#phase, Phase.accepting);
     this.#clearTimer();
