@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { give } from '@sinew/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtures, typecheck } from './helpers.js';
+import { fixtures } from './helpers.js';
 import { live, type Live } from './live.js';
 
 const LEAVES = join(fixtures, 'jsonschema/leaves.ts');
 let world: Live;
 
 beforeAll(async () => {
-  world = await live([LEAVES], {}, 'schemas');
+  world = await live([LEAVES], {}, 'schemas', 'leaves.ts');
 });
 afterAll(() => world?.close());
 
@@ -17,7 +17,7 @@ describe('leaves that declare a JSON Schema, wrapped, on a real bot', () => {
     expect(world.result.report.wrapped).toBe(11);
     const generated = world.result.changes.filter((c) => c.kind === 'capabilities');
     expect(generated[0]!.after.match(/inputSchema: z\.fromJSONSchema\(/g)).toHaveLength(11);
-    expect(typecheck([join(world.dir, 'leaves.ts')], generated)).toEqual([]);
+    expect(world.typeErrors).toEqual([]);
   });
 
   it('say: the bot says it; an empty message breaks minLength and is invalid_args naming message', async () => {

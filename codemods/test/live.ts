@@ -10,12 +10,14 @@ import type { Vec3 } from 'vec3';
 import { Project } from 'ts-morph';
 import { expect } from 'vitest';
 import { wrapRunners, type WrapRunnersOptions, type WrapResult } from '../src/index.js';
-import { compilerOptions, repoRoot } from './helpers.js';
+import { compilerOptions, repoRoot, typecheck } from './helpers.js';
 
 /** Generated capabilities of fixture modules, running through the real executor on a real bot and server. */
 export interface Live {
   readonly dir: string;
   readonly result: WrapResult;
+  /** With `typecheckEntry`: the type errors of that copy and the generated capability files (empty when they compile). */
+  readonly typeErrors: readonly string[] | undefined;
   readonly registry: CapabilityRegistry;
   readonly server: TestServer;
   readonly bot: SinewBot;
@@ -36,8 +38,11 @@ export interface Live {
 /**
  * Copies `sources` (absolute fixture paths) to a temp dir beside the repo's node_modules, wraps them as the CLI
  * does (real file system), writes the output, imports the generated registry and connects a bot to a fresh server.
+ * `typecheckEntry` (a source's file name) is type-checked with the generated files BEFORE the server starts: the
+ * check is seconds of synchronous work, and run beside a connected bot it blocked the process past the server's
+ * keep-alive at load ~15 (the bot was kicked, and every later test of the file failed).
  */
-export async function live(sources: readonly string[], options: WrapRunnersOptions = {}, username = 'wrapped'): Promise<Live> {
+export async function live(sources: readonly string[], options: WrapRunnersOptions = {}, username = 'wrapped', typecheckEntry?: string): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), 'sinew-live-'));
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const copies = sources.map((source) => {
@@ -49,6 +54,8 @@ export async function live(sources: readonly string[], options: WrapRunnersOptio
   for (const copy of copies) project.addSourceFileAtPath(copy);
   const result = wrapRunners(project, { files: copies, ...options });
   for (const change of result.changes) writeFileSync(change.path, change.after);
+  const generated = result.changes.filter((change) => change.kind === 'capabilities');
+  const typeErrors = typecheckEntry === undefined ? undefined : typecheck([join(dir, typecheckEntry)], generated);
   const { registry } = (await import(pathToFileURL(result.registryFile).href)) as { registry: CapabilityRegistry };
   const server = await startServer();
   const bot = instrumentBot(await connectBot(server, { username }));
@@ -62,6 +69,7 @@ export async function live(sources: readonly string[], options: WrapRunnersOptio
   return {
     dir,
     result,
+    typeErrors,
     registry,
     server,
     bot,
