@@ -9,7 +9,7 @@ async function twoZombies(): Promise<{ aimed: number; decoy: number }> {
   const { bot, server } = world;
   const aimed = await spawnMob(server, 'zombie', server.spawn.offset(-3.5, 0, 1.5), { hostile: false });
   const decoy = await spawnMob(server, 'zombie', server.spawn.offset(1.5, 0, 0.5), { hostile: false });
-  await waitUntil(() => bot.entities[aimed.id] !== undefined && bot.entities[decoy.id] !== undefined, 5_000);
+  await waitUntil(world.server, () => bot.entities[aimed.id] !== undefined && bot.entities[decoy.id] !== undefined, 100);
   return { aimed: aimed.id, decoy: decoy.id };
 }
 
@@ -20,7 +20,7 @@ describe('attack_entity by entityId', () => {
     const { aimed, decoy } = await twoZombies();
     const outcome = await world.step('attack_entity', { entityId: aimed, hits: 2 });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
-    await waitUntil(() => (bot.sinew.hurtCounts.get(aimed) ?? 0) >= 2, 5_000);
+    await waitUntil(world.server, () => (bot.sinew.hurtCounts.get(aimed) ?? 0) >= 2, 100);
     expect(bot.sinew.hurtCounts.get(decoy) ?? 0).toBe(0);
   });
 
@@ -40,7 +40,7 @@ describe('attack_entity by entityId', () => {
     await give(bot, 'wooden_sword', 1);
     const startX = bot.entity.position.x;
     const zombie = await spawnMob(server, 'zombie', bot.entity.position.offset(1.2, 0, 0), { hostile: false });
-    await waitUntil(() => bot.entities[zombie.id] !== undefined, 5_000);
+    await waitUntil(world.server, () => bot.entities[zombie.id] !== undefined, 100);
     let minX = startX;
     const onMove = () => void (minX = Math.min(minX, bot.entity.position.x));
     bot.on('move', onMove);
@@ -66,7 +66,7 @@ describe('attack_entity by entityId', () => {
     const startX = bot.entity.position.x;
     const far = await spawnMob(server, 'zombie', bot.entity.position.offset(5, 0, 0), { hostile: false });
     await spawnMob(server, 'zombie', bot.entity.position.offset(-1.5, 0, 0.3), { hostile: false });
-    await waitUntil(() => Object.values(bot.entities).filter((e) => e.name === 'zombie').length === 2, 5_000);
+    await waitUntil(world.server, () => Object.values(bot.entities).filter((e) => e.name === 'zombie').length === 2, 100);
     const outcome = await world.step('attack_entity', { entityId: far.id, keepAway: 2.4 });
     expect(outcome.failure).toMatchObject({ code: 'guard_failed', reason: expect.stringContaining(`zombie #${far.id} is not: aim at that one`) });
     expect(Math.abs(bot.entity.position.x - startX)).toBeLessThan(0.5);

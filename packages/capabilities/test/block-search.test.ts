@@ -21,7 +21,7 @@ describe('findBlockPositions', () => {
     ] as const;
     const placed = offsets.map(([x, y, z]) => server.spawn.offset(x, y, z).floored());
     for (const position of placed) await setBlock(server, position, 'oak_log');
-    await waitUntil(() => placed.every((position) => bot.blockAt(position)?.name === 'oak_log'), 5_000);
+    await waitUntil(world.server, () => placed.every((position) => bot.blockAt(position)?.name === 'oak_log'), 100);
     const matching = blockIds(bot, 'oak_log');
     for (const maxDistance of [4, 16, 24, 48]) {
       for (const count of [1, 3, 10]) {

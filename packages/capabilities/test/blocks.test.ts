@@ -40,7 +40,7 @@ describe('dig_block', () => {
     const pre = digBlock.observe({ body: bot }, args) as ObservedWorld;
     expect(Object.keys(pre.blocks)).toEqual([blockKey(near)]);
     await setBlock(server, near, 'air');
-    await waitUntil(() => bot.blockAt(near)?.name === 'air', 3_000);
+    await waitUntil(world.server, () => bot.blockAt(near)?.name === 'air', 60);
     const post = digBlock.observe({ body: bot }, args) as ObservedWorld;
     expect(post.blocks).toEqual({ [blockKey(near)]: 'air' });
     expect(digBlock.acceptance(pre, post, args).ok).toBe(true);
@@ -101,7 +101,7 @@ describe('place_block', () => {
     await setBlock(server, feet, 'air');
     const table = feet.offset(1, 0, 0);
     await setBlock(server, table, 'crafting_table');
-    await waitUntil(() => bot.blockAt(table)?.name === 'crafting_table', 3_000);
+    await waitUntil(world.server, () => bot.blockAt(table)?.name === 'crafting_table', 60);
     const outcome = await world.step('place_block', { item: 'furnace' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(bot.blockAt(table.offset(0, 1, 0))?.name).toBe('air');

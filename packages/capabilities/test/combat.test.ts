@@ -15,7 +15,7 @@ describe('attack_entity', () => {
     await give(bot, 'stone_sword', 1);
     // A passive zombie (no AI) so the fight is deterministic.
     const zombie = await spawnMob(server, 'zombie', server.spawn.offset(4, 0, 0), { hostile: false });
-    await waitUntil(() => bot.entities[zombie.id] !== undefined, 5_000);
+    await waitUntil(world.server, () => bot.entities[zombie.id] !== undefined, 100);
     const outcome = await world.step('attack_entity', { entity: 'zombie', hits: 2 });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(outcome.observables?.hits).toBe(2);
@@ -24,10 +24,10 @@ describe('attack_entity', () => {
   it('kills a weak target; acceptance sees it die (dead in the snapshot after the server removed it)', async () => {
     const { bot, server } = world;
     const chicken = await spawnMob(server, 'chicken', server.spawn.offset(3, 0, 2));
-    await waitUntil(() => bot.entities[chicken.id] !== undefined, 5_000);
+    await waitUntil(world.server, () => bot.entities[chicken.id] !== undefined, 100);
     const outcome = await world.step('attack_entity', { entity: 'chicken' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
-    await waitUntil(() => bot.entities[chicken.id] === undefined, 5_000);
+    await waitUntil(world.server, () => bot.entities[chicken.id] === undefined, 100);
   });
 
   it('a target the server never hurts (a creative player) ends in effects_unmet within seconds, not at the deadline', async () => {
@@ -36,7 +36,7 @@ describe('attack_entity', () => {
     try {
       await setGameMode(dummy, 'creative');
       await teleport(dummy, server.spawn.offset(2, 0, 0));
-      await waitUntil(() => bot.players.dummy?.entity !== undefined, 5_000);
+      await waitUntil(world.server, () => bot.players.dummy?.entity !== undefined, 100);
       const started = Date.now();
       const outcome = await world.step('attack_entity', { entity: 'dummy' });
       expect(outcome.failure?.code).toBe('effects_unmet');
@@ -56,7 +56,7 @@ describe('flee from an entity', () => {
   it('outruns a chasing zombie to the wanted distance', async () => {
     const { bot, server } = world;
     const zombie = await spawnMob(server, 'zombie', server.spawn.offset(3, 0, 0), { speed: 2 });
-    await waitUntil(() => bot.entities[zombie.id] !== undefined, 5_000);
+    await waitUntil(world.server, () => bot.entities[zombie.id] !== undefined, 100);
     const outcome = await world.step('flee', { entity: 'zombie', distance: 10 });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(distanceTo(zombie.id)).toBeGreaterThanOrEqual(8);
@@ -67,7 +67,7 @@ describe('navigate to an entity', () => {
   it('walks up to the nearest cow', async () => {
     const { bot, server } = world;
     const cow = await spawnMob(server, 'cow', server.spawn.offset(-8, 0, 4));
-    await waitUntil(() => bot.entities[cow.id] !== undefined, 5_000);
+    await waitUntil(world.server, () => bot.entities[cow.id] !== undefined, 100);
     const outcome = await world.step('navigate', { entity: 'cow', range: 2 });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(distanceTo(cow.id)).toBeLessThanOrEqual(3.5);

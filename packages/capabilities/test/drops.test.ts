@@ -37,7 +37,7 @@ describe('collect_drops', () => {
     const target = server.spawn.offset(3, 0, 0).floored();
     await setBlock(server, target, 'oak_log');
     await bot.dig(bot.blockAt(target)!, true);
-    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
+    await waitUntil(world.server, () => Object.values(bot.entities).some((e) => e.name === 'item'), 60);
     const memory = createMemoryProvenance();
     const executor = createExecutor({ registry: createStandardRegistry(), body: bot, provenance: [memory], policy: { maxLocalRetries: 0 } });
     const outcome = (await executor.run({ planId: 'walk-over', intentId: 'test', steps: [{ stepId: 's1', type: 'collect_drops', args: { item: 'oak_log' } }] })).steps[0]!;
@@ -61,7 +61,7 @@ describe('collect_drops', () => {
     await setBlock(server, dirt, 'dirt');
     await bot.dig(bot.blockAt(dirt)!, true);
     await bot.dig(bot.blockAt(log)!, true);
-    await waitUntil(() => Object.values(bot.entities).filter((e) => e.name === 'item').length === 2, 10_000);
+    await waitUntil(world.server, () => Object.values(bot.entities).filter((e) => e.name === 'item').length === 2, 200);
     const outcome = await world.step('collect_drops', { item: 'oak_log' });
     expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
     expect(count('oak_log')).toBe(1);
@@ -75,7 +75,7 @@ describe('collect_drops', () => {
     await fill(server, base.offset(0, 0, -1), base.offset(0, height - 1, 1), 'stone');
     await setBlock(server, base.offset(0, notch, 0), 'oak_log');
     await bot.dig(bot.blockAt(base.offset(0, notch, 0))!, true);
-    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
+    await waitUntil(world.server, () => Object.values(bot.entities).some((e) => e.name === 'item'), 60);
   }
 
   it('reaches a drop in a notch above head height (approach from the side and jump) instead of standing still', async () => {
@@ -107,7 +107,7 @@ describe('collect_drops', () => {
     const hole = corner.offset(1, 4, 1);
     await setBlock(server, hole, 'oak_log');
     await bot.dig(bot.blockAt(hole)!, true);
-    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item'), 3_000);
+    await waitUntil(world.server, () => Object.values(bot.entities).some((e) => e.name === 'item'), 60);
     const outcome = await world.step('collect_drops', { item: 'oak_log' });
     expect(outcome.failure?.code, JSON.stringify(outcome)).toBe('effects_unmet');
     expect(outcome.failure?.reason).toMatch(/^unreachable: oak_log at /);

@@ -56,7 +56,7 @@ describe('gather', () => {
     await placeTree(server, server.spawn.offset(4, 0, 2).floored(), { kind: 'oak', height: 4 });
     await placeTree(server, server.spawn.offset(-4, 0, -3).floored(), { kind: 'oak', height: 5 });
     const run = executor.run({ planId: 'gather-preempted', intentId: 'test', steps: [{ stepId: 's1', type: 'gather', args: { block: 'oak_log', count: 3 } }] });
-    await waitUntil(() => logs() >= 1, 30_000);
+    await waitUntil(world.server, () => logs() >= 1, 600);
     const [fast] = await executor.preempt([{ stepId: 'shout', type: 'chat', args: { message: 'one log in, hold on' } }], { reason: 'test' });
     expect(fast?.status, JSON.stringify(fast?.failure)).toBe('succeeded');
     const step = (await run).steps.at(-1)!;

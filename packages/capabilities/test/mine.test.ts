@@ -118,7 +118,7 @@ describe('mine in a generated world', () => {
     await fill(server, corner, corner.offset(2, 4, 2), 'stone');
     const hole = corner.offset(1, 4, 1);
     await bot.dig(bot.blockAt(hole)!, true);
-    await waitUntil(() => Object.values(bot.entities).some((e) => e.name === 'item' && e.position.distanceTo(hole.offset(0.5, 0, 0.5)) < 1), 3_000);
+    await waitUntil(world.server, () => Object.values(bot.entities).some((e) => e.name === 'item' && e.position.distanceTo(hole.offset(0.5, 0, 0.5)) < 1), 60);
     const stale = Object.values(bot.entities).find((e) => e.name === 'item' && e.position.distanceTo(hole.offset(0.5, 0, 0.5)) < 1)!;
     // Beside the first stair, stone two high: its lower block is the first stone the mine takes (within reach, bare).
     await fill(server, start.offset(0, 0, 2), start.offset(0, 1, 2), 'stone');
@@ -240,7 +240,7 @@ describe('mine in a generated world', () => {
       await fill(server, start.offset(i, -i, 0), start.offset(i, 3, 0), 'air');
       await setBlock(server, start.offset(i, -i - 1, 0), 'stone');
     }
-    await waitUntil(() => bot.blockAt(start.offset(1, 0, 0))?.name === 'air' && bot.blockAt(start.offset(8, -9, 0))?.name === 'stone', 5_000);
+    await waitUntil(world.server, () => bot.blockAt(start.offset(1, 0, 0))?.name === 'air' && bot.blockAt(start.offset(8, -9, 0))?.name === 'stone', 100);
     // A loaded machine, once: as the feet near the stair's cell the process stalls 400 ms, and mineflayer runs the
     // missed physics ticks back to back (up to 4), with no timer in between.
     let stalled = false;

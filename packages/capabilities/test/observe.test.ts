@@ -14,7 +14,7 @@ describe('observeWorld on the embedded server', () => {
     await give(bot, 'oak_planks', 3);
     bot.chat('observe me');
     const focus = { positions: [block], entityIds: [bot.entity.id], equipment: true, chat: true };
-    await waitUntil(() => (observeWorld(bot, focus).chat ?? []).length > 0 && bot.blockAt(block)?.name === 'oak_log', 5_000);
+    await waitUntil(world.server, () => (observeWorld(bot, focus).chat ?? []).length > 0 && bot.blockAt(block)?.name === 'oak_log', 100);
     const snapshot = observeWorld(bot, focus);
     const parsed = ObservedWorldSchema.safeParse(snapshot);
     expect(parsed.error?.issues).toBeUndefined();

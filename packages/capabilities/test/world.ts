@@ -1,7 +1,7 @@
 import { createExecutor, type Executor } from '@sinew/bt-runtime';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { formatPredicate, parsePredicate, type StepOutcome } from '@sinew/executor-contracts';
-import { connectBot, reset, startServer, type StartServerOptions, type TestServer } from '@sinew/testkit';
+import { connectBot, reset, startServer, waitUntil as waitTicks, type StartServerOptions, type TestServer } from '@sinew/testkit';
 import { createStandardRegistry, instrumentBot, type SinewBot } from '../src/index.js';
 
 /** One embedded server, one instrumented bot and one real executor per test file. */
@@ -57,8 +57,9 @@ export async function startWorld(username = 'sinew', options: StartServerOptions
       await reset(server);
       // Wait until the bot stands (digging mid-air is 5× slower) at spawn with an empty inventory.
       await waitUntil(
+        server,
         () => bot.entity.onGround && bot.entity.position.distanceTo(server.spawn) < 1.5 && bot.inventory.items().length === 0,
-        5_000,
+        100,
       );
     },
     async close() {
@@ -106,13 +107,12 @@ export function useWorld(username?: string, options: { server?: StartServerOptio
   };
 }
 
-/** Polls `done` every 50 ms until true or `timeoutMs` passes (then throws). */
-export async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
-  const start = Date.now();
-  while (!done()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/**
+ * Resolves once `done()` holds — read at once and after every server tick — and throws after `withinTicks` ticks: the
+ * budget is the world's time (a loaded machine's slower ticks stretch it), not the wall's.
+ */
+export async function waitUntil(server: TestServer, done: () => boolean, withinTicks: number): Promise<void> {
+  if (!(await waitTicks(server, done, withinTicks))) throw new Error(`condition not met within ${withinTicks} server ticks`);
 }
 
 /** How many of an item the bot holds, over all its stacks. */
