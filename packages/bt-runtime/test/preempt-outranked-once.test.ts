@@ -5,7 +5,8 @@ import { createExecutor } from '../src/index.js';
 import { defineFake, fakeBody, registryWith } from './fake-body.js';
 
 // A running preemption is outranked once: the first higher tier to arrive is the one its steps name, even when a still
-// higher one queues right behind it before the running step reaches its safe point. Manual clock, fake body.
+// higher one queues right behind it before the running step reaches its safe point; and it can be outranked while none
+// of its steps is active (between two of them). Manual clock, fake body.
 
 /** Parries until told to stop, one parry every 40 ms; a `riposte` is one parry that cannot be cut short. */
 const parry = defineFake({
@@ -38,5 +39,28 @@ describe('a running preemption outranked twice before its step stops', () => {
     expect(held).toMatchObject({ stepId: 'hold-the-line', status: 'failed', failure: { code: 'preempted', reason: expect.stringContaining('(hp<6)') } });
     expect(held?.failure?.reason).not.toContain('lava');
     expect([...(await panic), ...(await flee)].map((o) => `${o.stepId}:${o.status}`)).toEqual(['further:succeeded', 'away:succeeded']);
+  });
+
+  it('outranked between two of its steps (the first refused before it began): the rest end preempted, the higher tier runs', async () => {
+    const clock = new ManualClock();
+    const body = fakeBody();
+    const executor = createExecutor({ registry: registryWith(parry, dash), body, clock });
+    let flee: Promise<StepOutcome[]> | undefined;
+    executor.on('step.failed', (e) => {
+      if (e.stepId === 'typo') flee = executor.preempt([{ stepId: 'away', type: 'dash', args: {} }], { reason: 'creeper hiss', tier: 2 });
+    });
+    const guard = executor.preempt(
+      [
+        { stepId: 'typo', type: 'parry', args: { side: 'up' } },
+        { stepId: 'hold', type: 'parry', args: {} },
+      ],
+      { reason: 'skeleton', tier: 1 },
+    );
+    await clock.advance(50);
+    const [typo, hold] = await guard;
+    expect(typo?.failure?.code).toBe('invalid_args');
+    expect(hold).toMatchObject({ stepId: 'hold', status: 'failed', attempts: 0, failure: { code: 'preempted', reason: expect.stringContaining('(creeper hiss)') } });
+    expect((await flee!).map((o) => `${o.stepId}:${o.status}`)).toEqual(['away:succeeded']);
+    expect(body.calls).toEqual(['move:3']);
   });
 });
