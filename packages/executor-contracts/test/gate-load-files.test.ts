@@ -62,6 +62,20 @@ describe('reading planner files', () => {
     expect((await refusal(() => loadPlannerVerbs(join(root, 'empty.mjs')))).message).toMatch(/empty\.mjs exports no Planner .* \(exports: none\)$/);
   });
 
+  it('takes no verbs from a registry (it has verbs() too) or from a function carrying verbs()', async () => {
+    const root = folder({
+      'not-planners.mjs': "export const registry = { [Symbol.for('sinew.capability-registry')]: true, verbs: () => ['dig_block'] };\nexport function plan() {}\nplan.verbs = () => ['craft_item'];\n",
+    });
+    expect((await refusal(() => loadPlannerVerbs(join(root, 'not-planners.mjs')))).message).toMatch(/not-planners\.mjs exports no Planner .* \(exports: plan, registry\)$/);
+  });
+
+  it('gives up on a module that never finishes loading, and on a verbs() that never answers, naming each', async () => {
+    const root = folder({ 'stuck.mjs': 'await new Promise(() => {});\n', 'silent.mjs': 'export const planner = { verbs: () => new Promise(() => {}) };\n' });
+    // neither ever settles, so the 20 ms deadline decides however slow the machine is
+    expect((await refusal(() => loadPlannerVerbs(join(root, 'stuck.mjs'), 20))).message).toBe(`loading ${join(root, 'stuck.mjs')} did not settle within 20 ms (--timeout to change)`);
+    expect((await refusal(() => loadPlannerVerbs(join(root, 'silent.mjs'), 20))).message).toBe(`${join(root, 'silent.mjs')}#planner: verbs() did not settle within 20 ms (--timeout to change)`);
+  });
+
   it('says which module failed to load and why', async () => {
     const root = folder({ 'throws.mjs': "throw new Error('planner table missing');\n" });
     expect((await refusal(() => loadPlannerVerbs(join(root, 'throws.mjs')))).message).toBe(`cannot load ${join(root, 'throws.mjs')}: planner table missing`);
@@ -70,7 +84,7 @@ describe('reading planner files', () => {
 
 describe('reading registry manifests', () => {
   it('refuses a manifest .json that is not one or not JSON, a folder named like either, and an export that is not a registry', async () => {
-    const root = folder({ 'manifest.json': '{"capabilities": 3}', 'folder.json/keep': '', 'broken.json': '{"verbs": [', 'registry.ts/keep': '', 'plain.mjs': 'export const registry = { manifest: () => ({}) };\n', 'bare.mjs': 'export {};\n' });
+    const root = folder({ 'manifest.json': '{"capabilities": 3}', 'folder.json/keep': '', 'broken.json': '{"verbs": [', 'registry.ts/keep': '', 'plain.mjs': 'export const registry = { manifest: () => ({}) };\n', 'bare.mjs': 'export {};\n', 'two.mjs': 'export const a = 1;\nexport const b = [];\n' });
     expect((await refusal(() => loadManifest(join(root, 'manifest.json')))).message).toMatch(/manifest\.json is not a registry manifest:\n/);
     expect((await refusal(() => loadManifest(join(root, 'folder.json')))).message).toBe(`${join(root, 'folder.json')} is not a regular file`);
     expect((await refusal(() => loadManifest(join(root, 'broken.json')))).message).toMatch(/broken\.json is not valid JSON: /);
@@ -78,6 +92,7 @@ describe('reading registry manifests', () => {
     expect((await refusal(() => loadManifest(join(root, 'plain.mjs'), 'registry'))).message).toMatch(/plain\.mjs: export "registry" is not a CapabilityRegistry$/);
     expect((await refusal(() => loadManifest(join(root, 'bare.mjs'), 'registry'))).message).toMatch(/bare\.mjs has no export "registry" \(exports: none\)$/);
     expect((await refusal(() => loadManifest(join(root, 'bare.mjs')))).message).toMatch(/bare\.mjs exports no CapabilityRegistry \(exports: none\)$/);
+    expect((await refusal(() => loadManifest(join(root, 'two.mjs')))).message).toMatch(/two\.mjs exports no CapabilityRegistry \(exports: a, b\)$/);
   });
 });
 
@@ -89,11 +104,12 @@ describe('tsconfig aliases', () => {
 });
 
 describe('scanning files by glob', () => {
-  it('skips node_modules, follows links to a file or a folder under their own names, and walks a folder reached twice once', () => {
+  it('skips node_modules and dangling links, follows links to a file or a folder under their own names, and walks a folder reached twice once', () => {
     const root = folder({ 'plans/a.ts': "steps.push({ type: 'dig_block' });\n", 'plans/node_modules/x.ts': "({ type: 'vendored' })\n", 'other/b.ts': "({ type: 'craft_item' })\n", 'extra/c.ts': "[{ type: 'smelt_item' }]\n" });
     symlinkSync(join(root, 'other/b.ts'), join(root, 'plans/linked.ts'));
     symlinkSync(join(root, 'plans'), join(root, 'plans/again'));
     symlinkSync(join(root, 'extra'), join(root, 'plans/more'));
+    symlinkSync(join(root, 'plans/deleted.ts'), join(root, 'plans/gone.ts'));
     expect(globFiles('plans/**/*.ts', root)).toEqual(['plans/a.ts', 'plans/linked.ts', 'plans/more/c.ts']);
     expect(scanFiles('plans/**/*.ts', root)).toEqual({
       files: 3,
