@@ -76,6 +76,22 @@ describe('reading planner files', () => {
     expect((await refusal(() => loadPlannerVerbs(join(root, 'silent.mjs'), 20))).message).toBe(`${join(root, 'silent.mjs')}#planner: verbs() did not settle within 20 ms (--timeout to change)`);
   });
 
+  it('reads a module again after it changed, follows the folder’s tsconfig wildcard paths, and takes module.exports = null as no exports', async () => {
+    const root = folder({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@camp/*': ['lib/*'] } } }),
+      'lib/table.ts': "export const table: string[] = ['smelt_item'];\n",
+      'wild.ts': "import { table } from '@camp/table';\nexport const verbs = [...table];\n",
+      'edited.ts': "export const verbs: string[] = ['dig_block'];\n",
+      'null.cjs': 'module.exports = null;\n',
+    });
+    const verbsOf = async (file: string) => (await loadPlannerVerbs(join(root, file))).map((found) => found.verb);
+    expect(await verbsOf('wild.ts')).toEqual(['smelt_item']);
+    expect(await verbsOf('edited.ts')).toEqual(['dig_block']);
+    writeFileSync(join(root, 'edited.ts'), "export const verbs: string[] = ['craft_item'];\n");
+    expect(await verbsOf('edited.ts')).toEqual(['craft_item']);
+    expect((await refusal(() => loadPlannerVerbs(join(root, 'null.cjs')))).message).toMatch(/null\.cjs exports no Planner .* \(exports: none\)$/);
+  });
+
   it('says which module failed to load and why', async () => {
     const root = folder({ 'throws.mjs': "throw new Error('planner table missing');\n" });
     expect((await refusal(() => loadPlannerVerbs(join(root, 'throws.mjs')))).message).toBe(`cannot load ${join(root, 'throws.mjs')}: planner table missing`);
