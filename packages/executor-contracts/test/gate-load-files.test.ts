@@ -1,15 +1,21 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { displayPath, GateUsageError, globFiles, loadManifest, loadPlannerVerbs, scanFiles, tsconfigAliases } from '../src/gate/load.js';
 
 // The verb gate's file side, in process (the CLI tests run it in a child process, outside the mutation project):
 // what it reads, what it refuses and how it says so. Each test builds its own folder of odd files; names never
 // contain the folder (Stryker matches tests by name).
 
+const made: string[] = [];
+afterEach(() => {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
 function folder(files: Record<string, string> = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'sinew-gate-load-'));
+  made.push(root);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(root, name, '..'), { recursive: true });
     writeFileSync(join(root, name), text);
