@@ -160,16 +160,17 @@ export function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]
   }
 }
 
-/** The keys of the object schema at `path` inside `schema`, through optional/default/array/pipe wrappers. */
+/** The keys of the object schema at `path` inside `schema`, through optional/default/array/record/pipe wrappers. */
 function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let current: z.core.$ZodType | undefined = schema;
   for (let depth = 0; current && depth < 64; depth += 1) {
-    const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; innerType?: z.core.$ZodType; in?: z.core.$ZodType; element?: z.core.$ZodType };
+    const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; innerType?: z.core.$ZodType; in?: z.core.$ZodType; element?: z.core.$ZodType; valueType?: z.core.$ZodType };
     if (def.type === 'object' && path.length === 0) return Object.keys(def.shape ?? {});
     if (def.type === 'object') current = def.shape?.[String(path[0])];
     else if (def.type === 'array') current = def.element;
+    else if (def.type === 'record') current = def.valueType;
     else current = def.innerType ?? def.in;
-    if (def.type === 'object' || def.type === 'array') path = path.slice(1);
+    if (def.type === 'object' || def.type === 'array' || def.type === 'record') path = path.slice(1);
   }
   return [];
 }

@@ -39,6 +39,12 @@ describe('checkArgs: unknown keys name the nearest key of the object they are in
     expect(result.ok ? undefined : result.failure.issues?.[0]).toMatchObject({ path: ['at', 'pos'], message: 'unknown key `yy` — did you mean `y`?' });
   });
 
+  it('looks into the values of a record of objects (a key under any record key belongs to the value schema)', () => {
+    const schema = z.strictObject({ slots: z.record(z.string(), z.strictObject({ item: z.string(), count: z.number() })) });
+    const result = checkArgs(capability('stock', schema), { slots: { hand: { item: 'torch', count: 1, cout: 2 } } });
+    expect(result.ok ? undefined : result.failure.issues?.[0]).toMatchObject({ path: ['slots', 'hand'], message: 'unknown key `cout` — did you mean `count`?' });
+  });
+
   it('joins several unknown keys with semicolons and lists the known keys when none is near', () => {
     const schema = z.strictObject({ item: z.string(), count: z.number().optional() });
     const result = checkArgs(capability('craft', schema), { item: 'stick', cuont: 2, zzzzzzzz: true });
