@@ -147,7 +147,8 @@ export function watchdogFailure(code: 'ttfa_exceeded' | 'stuck' | 'timeout', lim
  */
 function lastActivity(scope: StepScope): string {
   const { entries, dropped } = scope;
-  const entry = (dropped > 0 ? scope.latest : undefined) ?? entries[entries.length - 1];
+  // `latest` is set only past a full trace (when `dropped` counts).
+  const entry = scope.latest ?? entries[entries.length - 1];
   if (entry === undefined) return '; nothing traced since the step started';
   const what = `${entry.kind} "${clip(entry.name)}"${entry.detail === undefined ? '' : ` (${clip(entry.detail)})`} at ${entry.atMs} ms into the step`;
   return dropped > 0 ? `; the last activity was ${what} (the trace kept its first ${entries.length} entries, not the ${dropped} after)` : `; the last activity was ${what}`;
