@@ -1,4 +1,4 @@
-import { spawnMob, waitUntil } from '@sinew/testkit';
+import { spawnMob, waitUntil, type SpawnedMob } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { useWorld } from './world.js';
 
@@ -17,7 +17,7 @@ describe('flee among several hostiles', () => {
       { x: s.x - 4.6, y: s.y, z: s.z - 1.4 },
       { x: s.x - 4.2, y: s.y, z: s.z + 1.7 },
     ];
-    const zombies = [];
+    const zombies: SpawnedMob[] = [];
     for (const spot of spots) zombies.push(await spawnMob(server, 'zombie', spot, { speed: 0 }));
     expect(await waitUntil(server, () => zombies.every((z) => bot.entities[z.id] !== undefined), 40)).toBe(true);
     const nearest = new Map(zombies.map((z) => [z.id, Infinity]));
