@@ -30,6 +30,8 @@ const SPAWN_RING = RING ? { minDistance: Number(RING[1]), maxDistance: Number(RI
 const NIGHT_TIME = process.env.SINEW_BENCH_SURVIVAL_TIME ? { time: Number(process.env.SINEW_BENCH_SURVIVAL_TIME) } : {};
 // SINEW_BENCH_SURVIVAL_PROFILES=brave,cautious runs only those conditions (`off` is the modes-off baseline); default all three
 const PROFILES = (process.env.SINEW_BENCH_SURVIVAL_PROFILES ?? 'off,brave,cautious').split(',');
+// SINEW_BENCH_SURVIVAL_TIMELINE=1 prints every fast path as it starts and ends: time, verb, health, the zombies near
+const TIMELINE = process.env.SINEW_BENCH_SURVIVAL_TIMELINE === '1';
 /** Seconds of the death trace printed before each death. */
 const TRACE_S = 5;
 const TREES = [
@@ -64,8 +66,16 @@ interface Row {
   readonly unreachable: string;
 }
 
+/** One timeline line: seconds since the start, health, the zombies within 12 blocks by distance, and what happened. */
+function timelineLine(bot: SinewBot, startedAt: number, what: string): string {
+  const self = bot.entity.position;
+  const zombies = Object.values(bot.entities).filter((e) => e.name === 'zombie' && e.position.distanceTo(self) < 12).map((e) => e.position.distanceTo(self).toFixed(1));
+  return `      t${((Date.now() - startedAt) / 1000).toFixed(1)} hp${bot.health.toFixed(0)} z[${zombies.sort((a, b) => Number(a) - Number(b)).join(' ')}] ${what}`;
+}
+
 function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModeProfile | undefined): { modes: AttachedModes; lastPreempt(): string; failures: Record<string, number>; stop(): void } {
   const belief = attachBelief(bot);
+  const startedAt = Date.now();
   let last = 'none';
   // fast-path steps that did not succeed, by verb and code (`pillar_up effects_unmet`)
   const failures: Record<string, number> = {};
@@ -78,6 +88,8 @@ function withModes(bot: SinewBot, executor: Executor<SinewBot>, profile: ModePro
   const onEvent = (e: ModeEvent) => {
     if (e.type === 'preempt') last = `${e.mode}:${e.step.type}`;
     if (e.type === 'outcome') failed(e.outcomes);
+    if (TIMELINE && e.type === 'preempt') console.log(timelineLine(bot, startedAt, `${e.mode} ${e.step.type} ${JSON.stringify(e.step.args)}`));
+    if (TIMELINE && e.type === 'outcome') console.log(timelineLine(bot, startedAt, `  → ${e.outcomes.map((o) => `${o.verb} ${o.status}${o.failure ? ` ${o.failure.code}: ${o.failure.reason.slice(0, 80)}` : ''}`).join(', ')}`));
   };
   const modes = attachModes(bot, { preemptor: executor, belief, ...(profile ? { profile } : {}), onEvent });
   belief.start();
