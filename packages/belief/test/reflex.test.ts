@@ -169,6 +169,25 @@ describe('reflex', () => {
     expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity', 'flee']);
   });
 
+  it('a pack that follows counts whole: each flee counts for every hostile in the reset band, so a new nearest one is fought', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2, holdTicks: 1 } });
+    // the pack: 1 leads, 2 and 3 behind it; each flee outruns all three, and on the way back a different one leads
+    const waves = [
+      [zombieAt(5.5, 1), zombieAt(7, 2), zombieAt(9.5, 3)],
+      [zombieAt(4, 2), zombieAt(6.5, 3)],
+      [zombieAt(5, 3)],
+    ];
+    let tick = 0;
+    for (const wave of waves) {
+      expect(reflex.tick((tick += 1), wave)).toBe('preempting');
+      preemptor.calls.at(-1)!.settle('succeeded');
+      await flush();
+      expect(reflex.tick((tick += 5), wave.map((t) => ({ ...t, distance: 20 })))).toBe('released');
+    }
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity']);
+  });
+
   it('flees from several threats within one engagement count together: a swarm that never lets control go corners the bot', async () => {
     const preemptor = new FakePreemptor('manual');
     const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2 } });
