@@ -59,7 +59,7 @@ export const MODE_PROFILES = {
     foodBelow: 10,
     oxygenBelow: 14,
     dangerWithinBlocks: 14,
-    defense: { fleeWithinBlocks: 8, releaseBeyondBlocks: 14, attackWithinBlocks: 1.5, maxFleesBeforeFight: 4 },
+    defense: { fleeWithinBlocks: 8, releaseBeyondBlocks: 14, attackWithinBlocks: 1.5, maxFleesBeforeFight: 2 },
   },
   brave: {
     healthBelow: 5,

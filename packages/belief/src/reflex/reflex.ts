@@ -132,6 +132,9 @@ export function createReflex(options: ReflexOptions): Reflex {
   let lastFleeFailed = false;
   // flees since this engagement began, from any threat: a swarm that never lets control go corners the bot too
   let engagementFlees = 0;
+  // a fight started in this engagement goes on until it is released: between bursts a pack's next mob is no reason to
+  // turn and run (the traces: fight, flee at 1.9 blocks, fight, flee — each flee a free hit for the pack)
+  let fighting = false;
   let attacks = 0;
   // the track the last fight aimed at: later bursts keep it while it is seen within reach (one burst rarely kills)
   let fightTrack: number | undefined;
@@ -152,7 +155,7 @@ export function createReflex(options: ReflexOptions): Reflex {
 
   function cornered(threat: ReflexThreat): boolean {
     const fled = fledFrom.get(threat.trackId) ?? 0;
-    return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
+    return fighting || threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
   }
 
   /**
@@ -196,6 +199,7 @@ export function createReflex(options: ReflexOptions): Reflex {
         });
     if (fight) {
       attacks += 1;
+      fighting = true;
       fightTrack = threat.trackId;
     } else {
       flees += 1;
@@ -247,6 +251,7 @@ export function createReflex(options: ReflexOptions): Reflex {
           engagedSinceTick = tickId;
           lastFleeFailed = false;
           engagementFlees = 0;
+          fighting = false;
           emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
         }
         const fight = cornered(nearest);
@@ -262,6 +267,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       engaged = false;
       engagedSinceTick = undefined;
       fightTrack = undefined;
+      fighting = false;
       emit({ type: 'released', tickId });
       return 'released';
     },
