@@ -264,6 +264,23 @@ describe('self-preservation modes', () => {
     expect(idle.preemptor.calls).toHaveLength(1);
   });
 
+  it('brave finishes a dig under one hostile\'s reach while healthy, not under two, nor hurt; cautious never', () => {
+    const dig = (profile: 'brave' | 'cautious', health: number, threats: readonly ReflexThreat[]) => {
+      const { preemptor, modes, body } = setup({ profile });
+      modes.body(body.set({ health, digRemainingMs: 1_500 }));
+      modes.threats(1, threats);
+      return preemptor.calls.length;
+    };
+    // a zombie at 3 blocks hits within 0.4 s, before the dig's 1.5 s are up
+    expect(dig('brave', 20, [zombieAt(3)])).toBe(0);
+    expect(dig('brave', 14, [zombieAt(3)])).toBe(0);
+    expect(dig('brave', 13, [zombieAt(3)])).toBe(1);
+    expect(dig('brave', 20, [zombieAt(3), { ...zombieAt(4), trackId: 2 }])).toBe(1);
+    // one within reach, another that cannot reach before the dig ends: still finished
+    expect(dig('brave', 20, [zombieAt(3), { ...zombieAt(9), trackId: 2 }])).toBe(0);
+    expect(dig('cautious', 20, [zombieAt(3)])).toBe(1);
+  });
+
   it('ignores the hostile classes the config names', () => {
     const { preemptor, modes } = createModesWith({ ignoreClasses: ['skeleton'] });
     modes.threats(1, [zombieAt(3, 'skeleton')]);

@@ -164,13 +164,15 @@ export function createModes(options: ModesOptions): Modes {
   }
 
   /**
-   * A dig that ends before the nearest hostile can reach the body finishes first: aborting it throws its progress
-   * away (a log by hand takes 3 s; the swarm gives 1–4 s between fights). Bounded by `protectDigMs`.
+   * A dig that ends before any hostile can reach the body finishes first: aborting it throws its progress away (a log
+   * by hand takes 3 s; the swarm gives 1–4 s between fights). So does one that only one hostile can reach first while
+   * health is at least `finishDigAtHealth`. Bounded by `protectDigMs`.
    */
-  function digOutrunsThreat(remainingMs: number | undefined, threat: ReflexThreat | undefined): boolean {
-    if (remainingMs === undefined || !threat || remainingMs > config.protectDigMs) return false;
-    const reachMs = (Math.max(0, threat.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
-    return reachMs > remainingMs;
+  function digFinishesFirst(remainingMs: number | undefined, seen: readonly ReflexThreat[]): boolean {
+    if (remainingMs === undefined || seen.length === 0 || remainingMs > config.protectDigMs) return false;
+    const reachMs = (t: ReflexThreat) => (Math.max(0, t.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
+    const first = seen.filter((t) => reachMs(t) <= remainingMs).length;
+    return first === 0 || (first === 1 && (lastBody?.health ?? 0) >= config.finishDigAtHealth);
   }
 
   function deferDefense(): void {
@@ -293,7 +295,7 @@ export function createModes(options: ModesOptions): Modes {
       // low_health too, so a hurt bot never picks a fight: it flees (low_health's fast path) once the hostile is near
       const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && (!state[m].gaveUp || fleeing(m)));
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
-      if (digOutrunsThreat(lastBody?.digRemainingMs, nearest)) return deferDefense();
+      if (digFinishesFirst(lastBody?.digRemainingMs, seen)) return deferDefense();
       digDeferred = false;
       reflex.tick(tickId, seen);
     },
