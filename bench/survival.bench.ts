@@ -10,7 +10,9 @@
 //    the plan ended (or the bound). The server runs vanilla natural regeneration (food ≥ 18 heals). The bot carries an
 //    iron sword and bread. Per death: the last 5 s (health, zombies within 10 by distance, the step running, the modes engaged); per
 //    condition: fast-path steps that did not succeed, by verb and code. SINEW_BENCH_SURVIVAL_PROFILES=brave,cautious
-//    runs only those conditions (`off` is the modes-off baseline); SINEW_BENCH_REACTIONS=0 skips part 2.
+//    runs only those conditions (`off` is the modes-off baseline); SINEW_BENCH_REACTIONS=0 skips part 2;
+//    SINEW_BENCH_SURVIVAL_TIMELINE=1 prints every fast path; SINEW_BENCH_SURVIVAL_AREA=vanilla spreads the cap as
+//    vanilla does (below).
 // 2. reaction time from danger onset as the client receives it (teleported into lava; a breath packet below the
 //    band; a health packet that drops 8) to the first actuator command of the fast path, p50/p95 over
 //    SINEW_BENCH_REACTIONS (default 8) trials each, beside the 50 ms (one server tick) target (bench/harness.ts record).
