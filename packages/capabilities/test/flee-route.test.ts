@@ -62,6 +62,19 @@ describe('fleeRoute: which way to run from several threats', () => {
     expect(fleeRoute(worldOf(boxed), self, [at(1, 0)], 10)).toBeUndefined();
   });
 
+  it('far from home (where a chain of flees began) leans back toward it around the threat, not straight away', () => {
+    const threat = at(3, 0);
+    const plain = fleeRoute(worldOf(), self, [threat], 10)!;
+    expect(plain.direction.x).toBeCloseTo(-1);
+    // home 20 blocks north: the run bends north, still clear of the threat
+    const home = { x: 0.5, y: 64, z: -19.5 };
+    const leaning = fleeRoute(worldOf(), self, [threat], 10, home)!;
+    expect(leaning.direction.z).toBeLessThan(-0.5);
+    expect(leaning.clearance).toBeGreaterThanOrEqual(2.5);
+    // within 6 blocks of home nothing leans
+    expect(fleeRoute(worldOf(), self, [threat], 10, at(0, -4))!.direction.x).toBeCloseTo(-1);
+  });
+
   it('weighs the nearest threat most: away from one at 2 blocks beats two at 8', () => {
     const away = awayFrom(self, [at(2, 0), at(-8, 1), at(-8, -1)]);
     expect(away.x).toBeLessThan(-0.9);

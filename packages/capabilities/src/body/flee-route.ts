@@ -23,6 +23,9 @@ const MIN_OPEN = 3;
 const CLEARANCE_ENOUGH = 4;
 /** How far down a runner may step without a fall that hurts or traps it. */
 const MAX_DROP = 2;
+/** Farther than this from `home`, a route leans back toward it (weight beside the away term's 1). */
+const HOME_SLACK = 6;
+const HOME_WEIGHT = 1.5;
 
 /**
  * The runner's next standing height one step on at column (x, z), from feet height `y`: the same, one up (a step a
@@ -84,13 +87,24 @@ export function awayFrom(self: Vec3, threats: readonly Vec3[]): { x: number; z: 
   return length === 0 ? { x: 0, z: 0 } : { x: x / length, z: z / length };
 }
 
+/** Unit vector from `self` toward `home` when farther than `HOME_SLACK`, else zero. */
+function toward(self: Vec3, home: Vec3 | undefined): { x: number; z: number } {
+  if (!home) return { x: 0, z: 0 };
+  const [dx, dz] = [home.x - self.x, home.z - self.z];
+  const d = Math.hypot(dx, dz);
+  return d <= HOME_SLACK ? { x: 0, z: 0 } : { x: dx / d, z: dz / d };
+}
+
 /**
  * The direction to run from several threats: among 16 directions whose ground stays open (walkable, no drop deeper
  * than 2, no fluid or fire) for at least 3 blocks, the one whose run passes farthest from every threat (up to 4 blocks, a
- * gap between them), then the one most away from their weighted centroid. Undefined: no open direction.
+ * gap between them), then the one most away from their weighted centroid and, past 6 blocks from `home` (where a
+ * chain of flees began), back toward it: a pack that follows must not herd the bot away from its work. Undefined: no
+ * open direction.
  */
-export function fleeRoute(cellAt: CellAt, self: Vec3, threats: readonly Vec3[], distance: number): FleeRoute | undefined {
+export function fleeRoute(cellAt: CellAt, self: Vec3, threats: readonly Vec3[], distance: number, home?: Vec3): FleeRoute | undefined {
   const away = awayFrom(self, threats);
+  const back = toward(self, home);
   let best: { route: FleeRoute; score: number } | undefined;
   for (let i = 0; i < DIRECTIONS; i += 1) {
     const angle = (i / DIRECTIONS) * 2 * Math.PI;
@@ -98,7 +112,8 @@ export function fleeRoute(cellAt: CellAt, self: Vec3, threats: readonly Vec3[], 
     const { open, end } = openAlong(cellAt, self, direction.x, direction.z, distance);
     if (open < Math.min(MIN_OPEN, distance)) continue;
     const clearance = threats.reduce((least, t) => Math.min(least, segmentDistance(t, self, end)), Infinity);
-    const score = Math.min(clearance, CLEARANCE_ENOUGH) * 2 + (direction.x * away.x + direction.z * away.z) + open / distance;
+    const leaning = direction.x * away.x + direction.z * away.z + HOME_WEIGHT * (direction.x * back.x + direction.z * back.z);
+    const score = Math.min(clearance, CLEARANCE_ENOUGH) * 2 + leaning + open / distance;
     if (!best || score > best.score) best = { route: { direction, end, open, clearance }, score };
   }
   return best?.route;

@@ -31,6 +31,10 @@ const MAX_LEGS = 4;
 const CROWD_BLOCKS = 16;
 const FLUIDS = new Set(['water', 'lava', 'bubble_column']);
 const AVOID = new Set(['fire', 'soul_fire', 'cactus', 'magma_block', 'sweet_berry_bush', 'powder_snow', 'campfire', 'soul_campfire']);
+/** Flees within this long of the last one make a chain: their routes lean back toward where the chain began. */
+const CHAIN_MS = 20_000;
+/** Per bot connection: where its chain of flees began (the work it was at) and when its last flee ended. */
+const chains = new WeakMap<object, { home: Vec3; lastMs: number }>();
 
 function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
   const known = threats.get(args);
@@ -66,8 +70,8 @@ function crowd(bot: SinewBot, from: Vec3): Vec3[] {
  * This leg's goal: to the end of the open direction that passes farthest from every hostile near (a gap between
  * them) and most away from their weighted centroid; with no open direction, anywhere `distance` from the threat.
  */
-function legGoal(bot: SinewBot, from: Vec3, distance: number): Goal {
-  const route = fleeRoute(cellReader(bot), bot.entity.position, crowd(bot, from), distance + 2);
+function legGoal(bot: SinewBot, from: Vec3, distance: number, home: Vec3): Goal {
+  const route = fleeRoute(cellReader(bot), bot.entity.position, crowd(bot, from), distance + 2, home);
   if (route) return new goals.GoalNear(route.end.x, route.end.y, route.end.z, 1);
   // Away along the ground, as acceptance measures: a 3D goal was met 10.8 blocks out from a skeleton 9 below (seed 1).
   return new goals.GoalInvert(new goals.GoalNearXZ(from.x, from.z, distance + 2));
@@ -96,12 +100,20 @@ export const flee = defineBotCapability({
     const threat = resolveThreat(bot, args);
     if (!threat) return fail.guardFailed('nothing to flee from');
     const where = () => (threat.kind === 'entity' ? threat.entity.position : threat.position);
-    for (let leg = 0; leg < MAX_LEGS; leg += 1) {
-      const from = where();
-      if (horizontal(bot.entity.position, from) >= args.distance) break;
-      const failure = await walkTo(ctx, legGoal(bot, from, args.distance), { budgetMs: 15_000 });
-      if (failure?.code === 'aborted') return failure;
-      if (failure && leg === MAX_LEGS - 1) return failure;
+    // a flee soon after the last one is the same chase (a following pack): its routes lean back toward where it began
+    const key = (bot._client as object | undefined) ?? bot;
+    const chain = chains.get(key);
+    const home = chain && ctx.now() - chain.lastMs <= CHAIN_MS ? chain.home : bot.entity.position.clone();
+    try {
+      for (let leg = 0; leg < MAX_LEGS; leg += 1) {
+        const from = where();
+        if (horizontal(bot.entity.position, from) >= args.distance) break;
+        const failure = await walkTo(ctx, legGoal(bot, from, args.distance, home), { budgetMs: 15_000 });
+        if (failure?.code === 'aborted') return failure;
+        if (failure && leg === MAX_LEGS - 1) return failure;
+      }
+    } finally {
+      chains.set(key, { home, lastMs: ctx.now() });
     }
     const left = horizontal(bot.entity.position, where());
     return { ok: true, observables: { distance: Number(left.toFixed(1)) } };
