@@ -189,12 +189,24 @@ describe('self-preservation modes', () => {
     // 8 blocks: outside the reflex band (6) but inside the danger radius (10)
     expect(await run({ scaffoldBlocks: 5 }, [zombieAt(8)])).toEqual(['pillar_up']);
     expect(await run({}, [zombieAt(5)])).toEqual(['flee']);
-    // out of the flee band, more than a meal's time from reach (2 s at 2.5 blocks/s from 2 blocks): eat; sooner, or
+    // out of the flee band, more than a meal's time from reach (3 s at 2.5 blocks/s from 2 blocks): eat; sooner, or
     // with nothing to eat, run
-    expect(await run({}, [zombieAt(8)])).toEqual(['consume_food']);
-    expect(await run({}, [zombieAt(6.5)])).toEqual(['flee']);
-    expect(await run({ hasFood: false }, [zombieAt(8)])).toEqual(['flee']);
+    expect(await run({}, [zombieAt(10)])).toEqual(['consume_food']);
+    expect(await run({}, [zombieAt(8)])).toEqual(['flee']);
+    expect(await run({ hasFood: false }, [zombieAt(10)])).toEqual(['flee']);
     expect(await run({}, [])).toEqual(['consume_food']);
+  });
+
+  it('a hurt brave bot does not eat with a zombie a meal away beyond its small danger radius (6): it runs', async () => {
+    const { preemptor, modes, body } = setup({ profile: 'brave', auto: true });
+    // the trace of a death: health 8 → a meal with zombies 7.9 blocks off → 2 health when it ended
+    modes.threats(1, [zombieAt(7.9)]);
+    modes.body(body.set({ health: 4, food: 15 }));
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee']);
+    const far = setup({ profile: 'brave', auto: true });
+    far.modes.threats(1, [zombieAt(12)]);
+    far.modes.body(far.body.set({ health: 4, food: 15 }));
+    expect(far.preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['consume_food']);
   });
 
   it('low health with nothing to do (full food bar, nothing near) stalls: defense never fights a hurt bot, and the mode flees once a hostile is near', () => {
@@ -262,6 +274,23 @@ describe('self-preservation modes', () => {
     idle.modes.body(idle.body.signals);
     idle.modes.threats(1, [zombieAt(5.5)]);
     expect(idle.preemptor.calls).toHaveLength(1);
+  });
+
+  it('brave finishes a dig under one hostile\'s reach while healthy, not under two, nor hurt; cautious never', () => {
+    const dig = (profile: 'brave' | 'cautious', health: number, threats: readonly ReflexThreat[]) => {
+      const { preemptor, modes, body } = setup({ profile });
+      modes.body(body.set({ health, digRemainingMs: 1_500 }));
+      modes.threats(1, threats);
+      return preemptor.calls.length;
+    };
+    // a zombie at 3 blocks hits within 0.4 s, before the dig's 1.5 s are up
+    expect(dig('brave', 20, [zombieAt(3)])).toBe(0);
+    expect(dig('brave', 14, [zombieAt(3)])).toBe(0);
+    expect(dig('brave', 13, [zombieAt(3)])).toBe(1);
+    expect(dig('brave', 20, [zombieAt(3), { ...zombieAt(4), trackId: 2 }])).toBe(1);
+    // one within reach, another that cannot reach before the dig ends: still finished
+    expect(dig('brave', 20, [zombieAt(3), { ...zombieAt(9), trackId: 2 }])).toBe(0);
+    expect(dig('cautious', 20, [zombieAt(3)])).toBe(1);
   });
 
   it('ignores the hostile classes the config names', () => {

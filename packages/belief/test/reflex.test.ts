@@ -169,6 +169,40 @@ describe('reflex', () => {
     expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity', 'flee']);
   });
 
+  it('a pack that follows counts whole: each flee counts for every hostile in the reset band, so a new nearest one is fought', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2, holdTicks: 1 } });
+    // the pack: 1 leads, 2 and 3 behind it; each flee outruns all three, and on the way back a different one leads
+    const waves = [
+      [zombieAt(5.5, 1), zombieAt(7, 2), zombieAt(9.5, 3)],
+      [zombieAt(4, 2), zombieAt(6.5, 3)],
+      [zombieAt(5, 3)],
+    ];
+    let tick = 0;
+    for (const wave of waves) {
+      expect(reflex.tick((tick += 1), wave)).toBe('preempting');
+      preemptor.calls.at(-1)!.settle('succeeded');
+      await flush();
+      expect(reflex.tick((tick += 5), wave.map((t) => ({ ...t, distance: 20 })))).toBe('released');
+    }
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['flee', 'flee', 'attack_entity']);
+  });
+
+  it('once a fight began, the engagement fights on: the pack\'s next mob in the flee band is fought, not fled from', async () => {
+    const preemptor = new FakePreemptor('manual');
+    const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 3, holdTicks: 1 } });
+    expect(reflex.tick(1, [zombieAt(1.2, 1), zombieAt(4, 2)])).toBe('preempting');
+    preemptor.calls.at(-1)!.settle('succeeded');
+    await flush();
+    expect(reflex.tick(2, [zombieAt(4, 2)])).toBe('preempting');
+    preemptor.calls.at(-1)!.settle('succeeded');
+    await flush();
+    // released (nothing within the reset band), the next engagement starts by fleeing again
+    expect(reflex.tick(8, [])).toBe('released');
+    expect(reflex.tick(9, [zombieAt(5, 3)])).toBe('preempting');
+    expect(preemptor.calls.map((c) => c.steps[0]!.type)).toEqual(['attack_entity', 'attack_entity', 'flee']);
+  });
+
   it('flees from several threats within one engagement count together: a swarm that never lets control go corners the bot', async () => {
     const preemptor = new FakePreemptor('manual');
     const reflex = createReflex({ preemptor, config: { maxFleesBeforeFight: 2 } });

@@ -1,4 +1,5 @@
-import { give, spawnMob } from '@sinew/testkit';
+import { give, spawnMob, waitUntil as waitTicks } from '@sinew/testkit';
+import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
 import { useWorld, waitUntil } from './world.js';
 
@@ -70,6 +71,26 @@ describe('attack_entity by entityId', () => {
     const outcome = await world.step('attack_entity', { entityId: far.id, keepAway: 2.4 });
     expect(outcome.failure).toMatchObject({ code: 'guard_failed', reason: expect.stringContaining(`zombie #${far.id} is not: aim at that one`) });
     expect(Math.abs(bot.entity.position.x - startX)).toBeLessThan(0.5);
+  });
+
+  it('keepAway: a burst whose target is knocked out of reach goes on at the zombie within reach (side hits), not idle', async () => {
+    const { bot, server } = world;
+    await give(bot, 'wooden_sword', 1);
+    const start = bot.entity.position.clone();
+    const target = await spawnMob(server, 'zombie', start.offset(2.2, 0, 0.4), { hostile: false });
+    const other = await spawnMob(server, 'zombie', start.offset(-0.6, 0, -2.3), { hostile: false });
+    expect(await waitTicks(server, () => bot.entities[target.id] !== undefined && bot.entities[other.id] !== undefined, 40)).toBe(true);
+    const step = world.step('attack_entity', { entityId: target.id, hits: 4, keepAway: 2 });
+    // after its first hit the target is carried 7 blocks off (a long knock-back); the other stays within reach
+    expect(await waitTicks(server, () => (bot.sinew.hurtCounts.get(target.id) ?? 0) >= 1, 100)).toBe(true);
+    await target.entity!.sendPosition(new Vec3(start.x + 9, start.y, start.z + 0.4), true, true);
+    const outcome = await step;
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    // the hurt packet of the first hit may come after the second swing: one or two hits on the target, the rest beside it
+    expect(outcome.observables, JSON.stringify(outcome.observables)).toMatchObject({ target: target.id, hits: 4 });
+    const sideHits = Number(outcome.observables?.['sideHits']);
+    expect(sideHits).toBeGreaterThanOrEqual(2);
+    expect(await waitTicks(server, () => (bot.sinew.hurtCounts.get(other.id) ?? 0) >= sideHits, 40)).toBe(true);
   });
 
   it('refuses an id beside a kind, and an id that is not a whole number', async () => {

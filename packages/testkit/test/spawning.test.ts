@@ -92,6 +92,24 @@ describe('night-time hostile spawning', () => {
     }
   });
 
+  it("area 'vanilla' spreads the cap over vanilla's 128 blocks: the ring gets its share, not the whole cap (ring: all of it)", async () => {
+    const options = { cap: 8, intervalTicks: 1, tries: 16, minDistance: 8, maxDistance: 12, kinds: ['zombie'], seed: 5 };
+    const watch = watchHurts(server, ['camper']);
+    try {
+      await setTime(server, 18_000, { daylightCycle: false });
+      setHostileSpawning(server, options);
+      expect(await watch.until(() => hostiles(bot).length === 8, 100)).toBe(true);
+      await reset(server);
+      await setTime(server, 18_000, { daylightCycle: false });
+      // 8 × (12² − 8²) / (128² − 8²): about 0.04 of the cap lands in the ring; the far rest holds the cap for 600+ ticks
+      setHostileSpawning(server, { ...options, area: 'vanilla' });
+      await watch.until(() => false, 100);
+      expect(hostiles(bot).length).toBeLessThan(3);
+    } finally {
+      watch.stop();
+    }
+  });
+
   it('light decides, not the hour: under a wide roof hostiles spawn by day; torches under it keep them away', async () => {
     const watch = watchHurts(server, ['camper']);
     const base = bot.entity.position.floored();

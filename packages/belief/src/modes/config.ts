@@ -33,6 +33,12 @@ export const ModesConfigSchema = z
     maxAttempts: z.number().int().positive().default(4),
     /** Defense lets a dig finish first when it ends within this long and before the nearest hostile can reach the body; 0 never waits. */
     protectDigMs: z.number().int().nonnegative().default(3_000),
+    /**
+     * At or above this health, a dig that ends within `protectDigMs` finishes first even if one hostile (no more) can
+     * reach the body before it ends: a hit or two against the dig's progress, which an interruption throws away (a log
+     * by hand is 3 s; a swarm that keeps coming leaves no 3 s without a hostile in reach). Above 20: never.
+     */
+    finishDigAtHealth: z.number().min(0).max(21).default(21),
     /** How fast a hostile is assumed to close in (a zombie chases at ~2.3–2.5 blocks/s)… */
     threatSpeedBlocksPerS: z.number().positive().default(2.5),
     /** …and from how far it hits (vanilla melee reach is under 2 blocks). */
@@ -59,7 +65,7 @@ export const MODE_PROFILES = {
     foodBelow: 10,
     oxygenBelow: 14,
     dangerWithinBlocks: 14,
-    defense: { fleeWithinBlocks: 8, releaseBeyondBlocks: 14, attackWithinBlocks: 1.5, maxFleesBeforeFight: 4 },
+    defense: { fleeWithinBlocks: 8, releaseBeyondBlocks: 14, attackWithinBlocks: 1.5, maxFleesBeforeFight: 2 },
   },
   brave: {
     healthBelow: 5,
@@ -69,6 +75,7 @@ export const MODE_PROFILES = {
     oxygenBelow: 8,
     dangerWithinBlocks: 6,
     pillarHeight: 0,
+    finishDigAtHealth: 14,
     defense: { fleeWithinBlocks: 5, releaseBeyondBlocks: 8, attackWithinBlocks: 4, maxFleesBeforeFight: 0 },
   },
 } as const satisfies Record<string, ModesOverrides>;

@@ -35,8 +35,12 @@ const TIER: Record<ModeName, ModeTier> = {
   defense: 'defense',
   hunger: 'maintenance',
 };
-/** A meal (vanilla: 32 ticks) with a margin: low health eats only when no hostile can reach the body sooner. */
-const MEAL_MS = 2_000;
+/**
+ * A meal (vanilla: 32 ticks) with a margin: low health eats only when no hostile can reach the body sooner. 3 s, not
+ * 2: in the survival traces, zombies 7.1 and 7.9 blocks off stood within 1.6 blocks when a 1.2 s meal ended (3–5
+ * blocks/s as the client sees them), and the bot came out of it at 2 health (once it died).
+ */
+const MEAL_MS = 3_000;
 /** The executor's preemption tier of each: self-preservation interrupts a running defense fast path (never the reverse). */
 const PREEMPT_TIER: Record<ModeTier, number> = { self_preservation: 2, defense: 1, maintenance: 0 };
 const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
@@ -164,13 +168,15 @@ export function createModes(options: ModesOptions): Modes {
   }
 
   /**
-   * A dig that ends before the nearest hostile can reach the body finishes first: aborting it throws its progress
-   * away (a log by hand takes 3 s; the swarm gives 1–4 s between fights). Bounded by `protectDigMs`.
+   * A dig that ends before any hostile can reach the body finishes first: aborting it throws its progress away (a log
+   * by hand takes 3 s; the swarm gives 1–4 s between fights). So does one that only one hostile can reach first while
+   * health is at least `finishDigAtHealth`. Bounded by `protectDigMs`.
    */
-  function digOutrunsThreat(remainingMs: number | undefined, threat: ReflexThreat | undefined): boolean {
-    if (remainingMs === undefined || !threat || remainingMs > config.protectDigMs) return false;
-    const reachMs = (Math.max(0, threat.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
-    return reachMs > remainingMs;
+  function digFinishesFirst(remainingMs: number | undefined, seen: readonly ReflexThreat[]): boolean {
+    if (remainingMs === undefined || seen.length === 0 || remainingMs > config.protectDigMs) return false;
+    const reachMs = (t: ReflexThreat) => (Math.max(0, t.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
+    const first = seen.filter((t) => reachMs(t) <= remainingMs).length;
+    return first === 0 || (first === 1 && (lastBody?.health ?? 0) >= config.finishDigAtHealth);
   }
 
   function deferDefense(): void {
@@ -200,11 +206,14 @@ export function createModes(options: ModesOptions): Modes {
     };
   }
 
-  /** Hurt, the body must run: the nearest hostile is in the flee band, or would reach it before a meal ends. */
+  /**
+   * Hurt, the body must run: the nearest hostile is in the flee band (within the danger radius), or would reach it
+   * before a meal ends, however small the danger radius (brave's 6 let it eat with a zombie at 7.9 blocks).
+   */
   function mustRun(): boolean {
-    if (nearest === undefined || nearest.distance > config.dangerWithinBlocks) return false;
+    if (nearest === undefined) return false;
     const reachMs = (Math.max(0, nearest.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000;
-    return nearest.distance <= config.defense.fleeWithinBlocks || reachMs <= MEAL_MS;
+    return (nearest.distance <= config.dangerWithinBlocks && nearest.distance <= config.defense.fleeWithinBlocks) || reachMs <= MEAL_MS;
   }
 
   /** The fast path for a mode given the body and the nearest threat, or why there is none. */
@@ -215,7 +224,7 @@ export function createModes(options: ModesOptions): Modes {
     const danger = nearest && nearest.distance <= config.dangerWithinBlocks ? nearest : undefined;
     if (danger && config.pillarHeight > 0 && s.scaffoldBlocks >= config.pillarHeight) return fastStep(mode, 'pillar_up', { height: config.pillarHeight });
     // a hostile in the reflex's flee band, or one that would reach the body mid-meal: run; farther: eat first
-    if (danger && mustRun()) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
+    if (nearest && mustRun()) return fastStep(mode, 'flee', { from: { ...nearest.predicted }, distance: config.defense.fleeDistanceBlocks });
     if (s.hasFood && s.food < 20) return fastStep(mode, 'consume_food', {});
     if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     return 'no hostile near and nothing to eat';
@@ -293,7 +302,7 @@ export function createModes(options: ModesOptions): Modes {
       // low_health too, so a hurt bot never picks a fight: it flees (low_health's fast path) once the hostile is near
       const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && (!state[m].gaveUp || fleeing(m)));
       if (selfFirst || (inFlight && controller !== 'defense') || lastBody?.falling) return;
-      if (digOutrunsThreat(lastBody?.digRemainingMs, nearest)) return deferDefense();
+      if (digFinishesFirst(lastBody?.digRemainingMs, seen)) return deferDefense();
       digDeferred = false;
       reflex.tick(tickId, seen);
     },

@@ -34,8 +34,9 @@ export const ReflexConfigSchema = z
     holdTicks: z.number().int().positive().default(10),
     /**
      * Flees from one threat (its track, across engagements: a mob that comes back each time the bot returns to
-     * its work was not escaped), or from any threats within one engagement (a swarm that never lets control go),
-     * before the bot counts as cornered and fights (0: always fight in band).
+     * its work was not escaped; each flee counts for every hostile within the reset band, so a following pack counts
+     * whole), or from any threats within one engagement (a swarm that never lets control go), before the bot counts
+     * as cornered and fights (0: always fight in band).
      */
     maxFleesBeforeFight: z.number().int().nonnegative().default(3),
   })
@@ -111,6 +112,9 @@ export interface ReflexOptions {
   readonly onEvent?: (event: ReflexEvent) => void;
 }
 
+/** Tracks whose flee counts the reflex remembers. */
+const MAX_FLED_TRACKS = 64;
+
 /** Builds the reflex: TrackSet threats → `preempt([flee | attack_entity])`, never via a planner. */
 export function createReflex(options: ReflexOptions): Reflex {
   const parsed = ReflexConfigSchema.safeParse(options.config ?? {});
@@ -122,11 +126,15 @@ export function createReflex(options: ReflexOptions): Reflex {
   let holdUntilTick = 0;
   let inFlight: Promise<void> | undefined;
   let flees = 0;
-  // the threat last fled from and how often: a different track starts the count over
-  let fledFrom = { trackId: -1, count: 0 };
+  // how often the bot fled from each track, counting every hostile within the reset band at each flee: a pack that
+  // follows the bot is not escaped by running, whichever of its mobs happens to be the nearest each time
+  const fledFrom = new Map<number, number>();
   let lastFleeFailed = false;
   // flees since this engagement began, from any threat: a swarm that never lets control go corners the bot too
   let engagementFlees = 0;
+  // a fight started in this engagement goes on until it is released: between bursts a pack's next mob is no reason to
+  // turn and run (the traces: fight, flee at 1.9 blocks, fight, flee — each flee a free hit for the pack)
+  let fighting = false;
   let attacks = 0;
   // the track the last fight aimed at: later bursts keep it while it is seen within reach (one burst rarely kills)
   let fightTrack: number | undefined;
@@ -146,8 +154,8 @@ export function createReflex(options: ReflexOptions): Reflex {
   }
 
   function cornered(threat: ReflexThreat): boolean {
-    const fled = fledFrom.trackId === threat.trackId ? fledFrom.count : 0;
-    return threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
+    const fled = fledFrom.get(threat.trackId) ?? 0;
+    return fighting || threat.distance <= config.attackWithinBlocks || lastFleeFailed || fled >= config.maxFleesBeforeFight || engagementFlees >= config.maxFleesBeforeFight;
   }
 
   /**
@@ -162,7 +170,18 @@ export function createReflex(options: ReflexOptions): Reflex {
     return kept ?? visible ?? nearest;
   }
 
-  function fire(tickId: number, threat: ReflexThreat, fight: boolean): void {
+  /** Counts a flee against every hostile seen within the reset band (bounded: the oldest tracks are forgotten). */
+  function countFlee(threats: readonly ReflexThreat[]): void {
+    for (const t of threats) {
+      if (!t.hostile || t.visibility === 'lost' || t.distance > config.releaseBeyondBlocks) continue;
+      const count = (fledFrom.get(t.trackId) ?? 0) + 1;
+      fledFrom.delete(t.trackId);
+      fledFrom.set(t.trackId, count);
+    }
+    while (fledFrom.size > MAX_FLED_TRACKS) fledFrom.delete(fledFrom.keys().next().value!);
+  }
+
+  function fire(tickId: number, threat: ReflexThreat, fight: boolean, threats: readonly ReflexThreat[]): void {
     const entity = threat.cls === 'unknown' ? {} : { entity: threat.cls };
     const entityId = threat.hint !== undefined && /^\d{1,15}$/.test(threat.hint) ? Number(threat.hint) : undefined;
     const step = fight
@@ -180,11 +199,12 @@ export function createReflex(options: ReflexOptions): Reflex {
         });
     if (fight) {
       attacks += 1;
+      fighting = true;
       fightTrack = threat.trackId;
     } else {
       flees += 1;
       engagementFlees += 1;
-      fledFrom = { trackId: threat.trackId, count: fledFrom.trackId === threat.trackId ? fledFrom.count + 1 : 1 };
+      countFlee(threats.includes(threat) ? threats : [threat, ...threats]);
     }
     preempts += 1;
     holdUntilTick = Math.max(holdUntilTick, tickId + config.holdTicks);
@@ -231,6 +251,7 @@ export function createReflex(options: ReflexOptions): Reflex {
           engagedSinceTick = tickId;
           lastFleeFailed = false;
           engagementFlees = 0;
+          fighting = false;
           emit({ type: 'engaged', tickId, trackId: nearest.trackId, distance: nearest.distance });
         }
         const fight = cornered(nearest);
@@ -238,7 +259,7 @@ export function createReflex(options: ReflexOptions): Reflex {
         // only what the bot sees, within the attack's distance, can be fought: a track kept up by prediction (the mob just
         // died, or is behind a wall) or one still beyond `attackMaxDistanceBlocks` waits (its guard would fail, each a resume)
         if (fight && (target.visibility !== 'visible' || target.distance > config.attackMaxDistanceBlocks)) return 'holding';
-        fire(tickId, target, fight);
+        fire(tickId, target, fight, threats);
         return 'preempting';
       }
       if (!engaged) return 'idle';
@@ -246,6 +267,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       engaged = false;
       engagedSinceTick = undefined;
       fightTrack = undefined;
+      fighting = false;
       emit({ type: 'released', tickId });
       return 'released';
     },

@@ -16,8 +16,6 @@ const CHASE_LIMIT_MS = 10_000;
 // Hits the bot has not seen answered (hurt or death) before it gives up on the target.
 const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
-// With keepAway, how long after a hit the fight waits for its knocked-back target to come within reach again.
-const REGAIN_MS = 1_200;
 
 /** Whether the bot still sees the entity alive. */
 export function alive(bot: SinewBot, entity: Entity): boolean {
@@ -50,19 +48,23 @@ export interface FightLimits {
   readonly budgetMs: number;
   /**
    * Keep hostiles farther than this (blocks; 0: stand and fight): between hits the bot backs away facing the target
-   * while one is closer — a zombie hits from 1.6 blocks, the bot from 3; and once the target is out of reach while
-   * another hostile is within it, the fight ends there (its caller aims again) rather than chase past that one.
+   * while one is closer — a zombie hits from 1.6 blocks, the bot from 3; and while the target is out of reach with
+   * another hostile within it, the burst's hits go to that one (`sideHits`) rather than chase past it; a fight whose
+   * first hit finds the target out of reach and another within it fails its guard (its caller aims again).
    */
   readonly keepAway?: number;
 }
 
 /**
- * Chases `target` and hits it, once per cooldown, until it dies or `limits.hits` land: the number of hits, or a
+ * Chases `target` and hits it, once per cooldown, until it dies or `limits.hits` land: the number of hits (of them
+ * `sideHits` on another hostile within reach while the target was out of it, with `keepAway`), or a
  * coded failure (a fight past its budget, hits the server never answers, a target out of reach).
  */
-export async function fight(ctx: BotRunContext, target: Entity, limits: FightLimits): Promise<Failure | { hits: number }> {
+export async function fight(ctx: BotRunContext, target: Entity, limits: FightLimits): Promise<Failure | { hits: number; sideHits: number }> {
   const bot = ctx.body;
   let hits = 0;
+  // hits that went to another hostile within reach while the target was out of it (counted in `hits` too)
+  let sideHits = 0;
   const startedAt = ctx.now();
   let lastHitAt = startedAt;
   const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
@@ -76,8 +78,8 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         return fail.timeout(`${target.name} still alive after ${limits.budgetMs / 1000} s (${hits} hits)`);
       // Every hit that lands is answered with a hurt animation; a target that never flinches is not really there.
       const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
-      if (hits - answered >= MAX_UNANSWERED_HITS)
-        return fail.effectsUnmet(`${hits - answered} of ${hits} hits on ${target.name} were not answered by the server`);
+      if (hits - sideHits - answered >= MAX_UNANSWERED_HITS)
+        return fail.effectsUnmet(`${hits - sideHits - answered} of ${hits - sideHits} hits on ${target.name} were not answered by the server`);
       if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
         await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
         bot.attack(target);
@@ -87,11 +89,16 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
       } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
       } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
-        // another hostile is within reach and the target is not: a hit's knock-back often takes it out of reach for a
-        // moment (a line of zombies swaps its front), so wait a little backing off; then the burst ends, the caller aims again
-        if (hits > 0 && ctx.now() - lastHitAt < REGAIN_MS) await cooldown(ctx, target, keepAway, 100);
-        else if (hits > 0) return { hits };
-        else return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
+        // another hostile is within reach and the target is not (a hit's knock-back takes it out of reach, a pack swaps its
+        // front): the burst goes on at the one within reach rather than turn its back on it or stand idle
+        if (hits === 0) return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
+        const other = nearestHostile(bot, MELEE_RANGE)!;
+        await bot.lookAt(other.position.offset(0, (other.height ?? 1.6) * 0.8, 0), true);
+        bot.attack(other);
+        hits += 1;
+        sideHits += 1;
+        lastHitAt = ctx.now();
+        await cooldown(ctx, other, keepAway, HIT_COOLDOWN_MS);
       } else {
         // Knock-back moves the target after every hit: re-aim at where it is now.
         if (ctx.now() - chasedAt > RETARGET_MS) {
@@ -106,5 +113,5 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
     bot.pathfinder.setGoal(null);
     bot.clearControlStates();
   }
-  return { hits };
+  return { hits, sideHits };
 }

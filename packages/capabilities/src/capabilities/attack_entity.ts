@@ -72,8 +72,8 @@ export const attackEntity = defineBotCapability({
     if (!target || !alive(bot, target)) return fail.guardFailed('the target is gone');
     const result = await fight(ctx, target, { hits: args.hits ?? MAX_HITS, budgetMs: FIGHT_BUDGET_MS, keepAway: args.keepAway ?? 0 });
     if ('ok' in result) return result;
-    const { hits } = result;
-    return { ok: true, observables: { target: target.id, hits, killed: !alive(bot, target) } };
+    const { hits, sideHits } = result;
+    return { ok: true, observables: { target: target.id, hits, sideHits, killed: !alive(bot, target) } };
   },
   acceptance: (pre, post) => {
     const [id, before] = Object.entries(pre.entities ?? {})[0] ?? [];

@@ -5,10 +5,12 @@ import { z } from 'zod';
 import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
 import { nearestEntityNamed, nearestHostile } from '../body/entities.js';
+import { fleeRoute, type Cell } from '../body/flee-route.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
 
 const { goals } = pathfinderPackage;
+type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
 /** Arguments of `flee`. */
 export const FleeArgsSchema = z.strictObject({
@@ -25,6 +27,14 @@ type Threat = { kind: 'position'; position: Vec3 } | { kind: 'entity'; entity: E
 const threats = targetMemo<Threat>();
 const THREAT_SEARCH = 32;
 const MAX_LEGS = 4;
+/** Hostiles this near shape the way out besides the threat fled from: a run away from one must not lead into another. */
+const CROWD_BLOCKS = 16;
+const FLUIDS = new Set(['water', 'lava', 'bubble_column']);
+const AVOID = new Set(['fire', 'soul_fire', 'cactus', 'magma_block', 'sweet_berry_bush', 'powder_snow', 'campfire', 'soul_campfire']);
+/** Flees within this long of the last one make a chain: their routes lean back toward where the chain began. */
+const CHAIN_MS = 20_000;
+/** Per bot connection: where its chain of flees began (the work it was at) and when its last flee ended. */
+const chains = new WeakMap<object, { home: Vec3; lastMs: number }>();
 
 function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
   const known = threats.get(args);
@@ -36,6 +46,35 @@ function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
 
 function horizontal(a: Vec3, b: Vec3): number {
   return Math.hypot(a.x - b.x, a.z - b.z);
+}
+
+/** Reads the bot's world for `fleeRoute`: unloaded ground counts as a wall. */
+function cellReader(bot: SinewBot): (x: number, y: number, z: number) => Cell {
+  const probe = bot.entity.position.clone();
+  return (x, y, z) => {
+    const block = bot.blockAt(probe.set(x, y, z), false);
+    if (!block) return 'solid';
+    if (FLUIDS.has(block.name) || AVOID.has(block.name)) return 'avoid';
+    return block.boundingBox === 'block' ? 'solid' : 'open';
+  };
+}
+
+/** Where the hostiles near the bot stand, besides `from` (the threat fled from). */
+function crowd(bot: SinewBot, from: Vec3): Vec3[] {
+  const self = bot.entity.position;
+  const near = Object.values(bot.entities).filter((e) => e !== bot.entity && e.type === 'hostile' && e.isValid !== false && e.position.distanceTo(self) <= CROWD_BLOCKS);
+  return [from, ...near.map((e) => e.position).filter((p) => p.x !== from.x || p.y !== from.y || p.z !== from.z)];
+}
+
+/**
+ * This leg's goal: to the end of the open direction that passes farthest from every hostile near (a gap between
+ * them) and most away from their weighted centroid; with no open direction, anywhere `distance` from the threat.
+ */
+function legGoal(bot: SinewBot, from: Vec3, distance: number, home: Vec3): Goal {
+  const route = fleeRoute(cellReader(bot), bot.entity.position, crowd(bot, from), distance + 2, home);
+  if (route) return new goals.GoalNear(route.end.x, route.end.y, route.end.z, 1);
+  // Away along the ground, as acceptance measures: a 3D goal was met 10.8 blocks out from a skeleton 9 below (seed 1).
+  return new goals.GoalInvert(new goals.GoalNearXZ(from.x, from.z, distance + 2));
 }
 
 /** Runs away from a position or the nearest threat until at least `distance` blocks separate them. */
@@ -61,14 +100,20 @@ export const flee = defineBotCapability({
     const threat = resolveThreat(bot, args);
     if (!threat) return fail.guardFailed('nothing to flee from');
     const where = () => (threat.kind === 'entity' ? threat.entity.position : threat.position);
-    for (let leg = 0; leg < MAX_LEGS; leg += 1) {
-      const from = where();
-      if (horizontal(bot.entity.position, from) >= args.distance) break;
-      // Away along the ground, as acceptance measures: a 3D goal was met 10.8 blocks out from a skeleton 9 below (seed 1).
-      const away = new goals.GoalInvert(new goals.GoalNearXZ(from.x, from.z, args.distance + 2));
-      const failure = await walkTo(ctx, away, { budgetMs: 15_000 });
-      if (failure?.code === 'aborted') return failure;
-      if (failure && leg === MAX_LEGS - 1) return failure;
+    // a flee soon after the last one is the same chase (a following pack): its routes lean back toward where it began
+    const key = (bot._client as object | undefined) ?? bot;
+    const chain = chains.get(key);
+    const home = chain && ctx.now() - chain.lastMs <= CHAIN_MS ? chain.home : bot.entity.position.clone();
+    try {
+      for (let leg = 0; leg < MAX_LEGS; leg += 1) {
+        const from = where();
+        if (horizontal(bot.entity.position, from) >= args.distance) break;
+        const failure = await walkTo(ctx, legGoal(bot, from, args.distance, home), { budgetMs: 15_000 });
+        if (failure?.code === 'aborted') return failure;
+        if (failure && leg === MAX_LEGS - 1) return failure;
+      }
+    } finally {
+      chains.set(key, { home, lastMs: ctx.now() });
     }
     const left = horizontal(bot.entity.position, where());
     return { ok: true, observables: { distance: Number(left.toFixed(1)) } };

@@ -48,6 +48,15 @@ export const HostileSpawningFields = z
     cap: z.number().int().positive().default(5),
     /** Seed of the spawner's random positions and kinds (same seed, same draws). */
     seed: z.number().int().default(1),
+    /**
+     * Where the cap is spread. `ring` (the default): every draw lands in the ring, so the whole cap stands near the
+     * player and a kill is replaced within a round or two — far harsher than vanilla. `vanilla`: draws spread over
+     * vanilla's spawn area (more than `minDistance` and up to 128 blocks away; 1.20.4's monster cap is 70 per player,
+     * `cap: 70`); a draw beyond `maxDistance` is a far mob that holds a place of the cap, never comes for the player
+     * and despawns at vanilla's odds (idle 600 ticks, then 1 in 800 per tick), so it is only counted, not spawned. Far
+     * ground is taken to be open sky for the light test.
+     */
+    area: z.enum(['ring', 'vanilla']).default('ring'),
   })
   .strict();
 
@@ -75,6 +84,8 @@ interface Spawner {
   spawned: Map<string, Set<SquidEntity>>;
   /** Since when (server tick) each spawned mob has had no player within 32 blocks. */
   idleSince: Map<SquidEntity, number>;
+  /** Per player username, the server tick at which each counted far mob (`area: 'vanilla'`) despawns. */
+  far: Map<string, number[]>;
 }
 
 const spawners = new WeakMap<SquidServer, Spawner>();
@@ -97,7 +108,7 @@ export function configureHostileSpawning(serv: SquidServer, settings: Settings |
  */
 export function installSpawning(ctx: ExtensionContext): void {
   const { serv } = ctx;
-  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map(), idleSince: new Map() };
+  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map(), idleSince: new Map(), far: new Map() };
   spawners.set(serv, spawner);
   const blocks = serv.registry.blocksArray;
   const terrain: Terrain = {
@@ -123,6 +134,7 @@ export function installSpawning(ctx: ExtensionContext): void {
   ctx.onReset(() => {
     spawner.spawned.clear();
     spawner.idleSince.clear();
+    spawner.far.clear();
     configureHostileSpawning(serv, null);
     return () => configureHostileSpawning(serv, spawner.initial);
   });
@@ -130,6 +142,7 @@ export function installSpawning(ctx: ExtensionContext): void {
     spawner.settings = null;
     spawner.spawned.clear();
     spawner.idleSince.clear();
+    spawner.far.clear();
   });
 }
 
@@ -150,8 +163,17 @@ async function spawnRound(serv: SquidServer, spawner: Spawner, settings: Setting
     if (player.disconnected || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;
     const mine = spawner.spawned.get(player.username) ?? new Set<SquidEntity>();
     spawner.spawned.set(player.username, mine);
-    for (let t = 0; t < settings.tries && mine.size < settings.cap; t += 1) {
-      const spot = findSpot(player, settings, spawner.random, terrain);
+    const far = (spawner.far.get(player.username) ?? []).filter((despawnAt) => despawnAt > serv.tickCount);
+    spawner.far.set(player.username, far);
+    for (let t = 0; t < settings.tries && mine.size + far.length < settings.cap; t += 1) {
+      // the angle first, then the distance: the ring's draws come in the order they always did (same seed, same spots)
+      const angle = spawner.random() * 2 * Math.PI;
+      const distance = drawDistance(settings, spawner.random);
+      if (distance > settings.maxDistance) {
+        if (darkEnough({ sky: 15, block: 0 }, darken, spawner.random)) far.push(serv.tickCount + farLifetimeTicks(spawner.random));
+        continue;
+      }
+      const spot = findSpot(player, angle, distance, spawner.random, terrain);
       if (!spot || !spawnable(serv, spot, { settings, worldSpawn, darken, random: spawner.random, terrain })) continue;
       const kind = settings.kinds[Math.floor(spawner.random() * settings.kinds.length)] ?? 'zombie';
       const followRange = FOLLOW_RANGE[kind];
@@ -181,11 +203,24 @@ function despawnFar(serv: SquidServer, spawner: Spawner, elapsedTicks: number): 
   }
 }
 
-/** A random column of the ring around the player, and in it a random standing spot within `VERTICAL_REACH` (null: none). */
-function findSpot(player: SquidPlayer, settings: Settings, random: () => number, terrain: Terrain): Vec3 | null {
+/**
+ * How far from the player a draw lands: across the ring (`area: 'ring'`), or evenly over vanilla's spawn area, the
+ * disc out to 128 blocks without its inner `minDistance` (`area: 'vanilla'`: most draws land beyond the ring).
+ */
+function drawDistance(settings: Settings, random: () => number): number {
+  const { minDistance, maxDistance } = settings;
+  if (settings.area === 'ring') return minDistance + random() * (maxDistance - minDistance);
+  return Math.sqrt(minDistance ** 2 + random() * (DESPAWN_DISTANCE ** 2 - minDistance ** 2));
+}
+
+/** Ticks a far mob lives: vanilla's 600 idle ticks, then a 1 in 800 chance per tick (a geometric draw). */
+function farLifetimeTicks(random: () => number): number {
+  return RANDOM_DESPAWN_IDLE_TICKS + Math.ceil(Math.log(1 - random()) / Math.log(1 - RANDOM_DESPAWN_CHANCE));
+}
+
+/** The column at `angle` and `distance` from the player, and in it a random standing spot within `VERTICAL_REACH` (null: none). */
+function findSpot(player: SquidPlayer, angle: number, distance: number, random: () => number, terrain: Terrain): Vec3 | null {
   const world = (player.world as unknown as { sync: { getBlockType(p: Vec3): number } }).sync;
-  const angle = random() * 2 * Math.PI;
-  const distance = settings.minDistance + random() * (settings.maxDistance - settings.minDistance);
   const x = Math.floor(player.position.x + Math.cos(angle) * distance);
   const z = Math.floor(player.position.z + Math.sin(angle) * distance);
   const base = Math.floor(player.position.y);
@@ -216,8 +251,12 @@ function spawnable(serv: SquidServer, spot: Vec3, check: SpawnCheck): boolean {
   const { minDistance } = check.settings;
   if (spot.distanceTo(check.worldSpawn) < minDistance) return false;
   if (serv.players.some((p) => !p.disconnected && p.position.distanceTo(spot) <= minDistance)) return false;
-  const light = check.terrain.light.at(serv.overworld, spot, 0);
-  if (light.sky > Math.floor(check.random() * 32)) return false;
+  return darkEnough(check.terrain.light.at(serv.overworld, spot, 0), check.darken, check.random);
+}
+
+/** Vanilla's `Monster.isDarkEnoughToSpawn`: sky light ≤ a draw of 0..31, no block light, the brightness left ≤ a draw of 0..7. */
+function darkEnough(light: { sky: number; block: number }, darken: number, random: () => number): boolean {
+  if (light.sky > Math.floor(random() * 32)) return false;
   if (light.block > 0) return false;
-  return Math.max(light.sky - check.darken, light.block) <= Math.floor(check.random() * 8);
+  return Math.max(light.sky - darken, light.block) <= Math.floor(random() * 8);
 }
