@@ -1,4 +1,4 @@
-import { connectBot, give, setGameMode, spawnMob, teleport } from '@sinew/testkit';
+import { connectBot, fill, give, setGameMode, spawnMob, teleport } from '@sinew/testkit';
 import { describe, expect, it } from 'vitest';
 import { useWorld, waitUntil } from './world.js';
 
@@ -44,6 +44,20 @@ describe('attack_entity', () => {
     } finally {
       dummy.quit();
     }
+  });
+
+  it('a target walled in out of reach ends stuck once the chase stops closing in, naming how near it came', async () => {
+    const { bot, server } = world;
+    // A 7×7 bedrock pen around a zombie without AI: from outside its walls the bot stays more than 3 blocks off.
+    const centre = server.spawn.offset(9, 0, 0).floored();
+    await fill(server, centre.offset(-3, -1, -3), centre.offset(3, 3, 3), 'bedrock');
+    await fill(server, centre.offset(-2, 0, -2), centre.offset(2, 2, 2), 'air');
+    const zombie = await spawnMob(server, 'zombie', centre.offset(0.5, 0, 0.5), { hostile: false });
+    await waitUntil(world.server, () => bot.entities[zombie.id] !== undefined, 100);
+    const outcome = await world.step('attack_entity', { entity: 'zombie', maxDistance: 16 });
+    expect(outcome.failure?.code, JSON.stringify(outcome.failure)).toBe('stuck');
+    expect(outcome.failure?.reason).toMatch(/could not get within 3 blocks of zombie: 10 s without a hit or coming 1 block nearer \(at \d+\.\d\)/);
+    expect(distanceTo(zombie.id)).toBeGreaterThan(3);
   });
 
   it('fails the guard when no such entity is near', async () => {

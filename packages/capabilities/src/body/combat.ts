@@ -11,8 +11,10 @@ const { goals } = pathfinderPackage;
 
 const MELEE_RANGE = 3;
 const HIT_COOLDOWN_MS = 650;
-// Chasing counts as progress only this long without landing a hit.
+// Chasing counts as progress only this long without landing a hit or closing in (a block nearer than the nearest
+// since then): a loaded machine slows the approach, it does not stop it.
 const CHASE_LIMIT_MS = 10_000;
+const CLOSING_BLOCKS = 1;
 // Hits the bot has not seen answered (hurt or death) before it gives up on the target.
 const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
@@ -67,6 +69,9 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
   let sideHits = 0;
   const startedAt = ctx.now();
   let lastHitAt = startedAt;
+  // the last time the chase came a block nearer than it had been since the last hit or nearing
+  let nearest = Number.POSITIVE_INFINITY;
+  let nearedAt = startedAt;
   const hurtsBefore = bot.sinew.hurtCounts.get(target.id) ?? 0;
   bot.pathfinder.setMovements(movementsFor(bot));
   let chasedAt = Number.NEGATIVE_INFINITY;
@@ -80,14 +85,20 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
       const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
       if (hits - sideHits - answered >= MAX_UNANSWERED_HITS)
         return fail.effectsUnmet(`${hits - sideHits - answered} of ${hits - sideHits} hits on ${target.name} were not answered by the server`);
-      if (target.position.distanceTo(bot.entity.position) <= MELEE_RANGE) {
+      const distance = target.position.distanceTo(bot.entity.position);
+      if (distance <= nearest - CLOSING_BLOCKS) {
+        nearest = distance;
+        nearedAt = ctx.now();
+      }
+      if (distance <= MELEE_RANGE) {
         await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
         bot.attack(target);
         hits += 1;
         lastHitAt = ctx.now();
+        nearest = Number.POSITIVE_INFINITY;
         await cooldown(ctx, target, keepAway, HIT_COOLDOWN_MS);
-      } else if (ctx.now() - lastHitAt > CHASE_LIMIT_MS) {
-        return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name} for ${CHASE_LIMIT_MS / 1000} s`);
+      } else if (ctx.now() - Math.max(lastHitAt, nearedAt) > CHASE_LIMIT_MS) {
+        return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name}: ${CHASE_LIMIT_MS / 1000} s without a hit or coming ${CLOSING_BLOCKS} block nearer (at ${distance.toFixed(1)})`);
       } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
         // another hostile is within reach and the target is not (a hit's knock-back takes it out of reach, a pack swaps its
         // front): the burst goes on at the one within reach rather than turn its back on it or stand idle
