@@ -21,7 +21,11 @@ describe('navigation recovery ladder (FM-03/FM-04) in the flapping_corridor', ()
       return;
     }
     expect(outcome, JSON.stringify(outcome.failure)).toMatchObject({ status: 'failed', failure: { code: 'stuck' } });
-    expect(outcome.failure!.reason, outcome.failure!.reason).toMatch(/(flapping|pathfinder stopped).*recovery ladder exhausted: avoid_segment failed .*; widen_tolerance skipped \(widenBlocks is 0\); approach_other_side failed .*; climb_out skipped \(not boxed in\); dig_through skipped \(digThrough not allowed\)/s);
+    // avoid_segment needs the cells a flapping walk went over: when pathfinder gave up before the body moved at all
+    // (its first path computed while a gate was shut; seen once in a full run), there is no segment and it is skipped
+    expect(outcome.failure!.reason, outcome.failure!.reason).toMatch(
+      /(flapping|pathfinder stopped).*recovery ladder exhausted: avoid_segment (failed .*|skipped \(no segment recorded\)); widen_tolerance skipped \(widenBlocks is 0\); approach_other_side failed .*; climb_out skipped \(not boxed in\); dig_through skipped \(digThrough not allowed\)/s,
+    );
   });
 
   it('a diggable wall and digThrough allowed: the dig_through rung reaches the goal and the record says so', async () => {
