@@ -15,7 +15,8 @@ export interface Hazard {
 /** The four horizontal directions, in turning order (east, south, west, north). */
 export const DIRECTIONS: readonly Vec3[] = [new Vec3(1, 0, 0), new Vec3(0, 0, 1), new Vec3(-1, 0, 0), new Vec3(0, 0, -1)];
 
-const FLUIDS = new Set(['water', 'lava', 'bubble_column']);
+/** Blocks that are fluid to a body (a bucket, a swim or a drowning: never walked into or dug toward). */
+export const FLUIDS: ReadonlySet<string> = new Set(['water', 'lava', 'bubble_column']);
 const FALLING = (name: string) => name === 'gravel' || name === 'sand' || name === 'red_sand' || name.endsWith('_concrete_powder') || name.startsWith('suspicious_');
 const UNBREAKABLE = new Set(['bedrock', 'barrier', 'end_portal_frame', 'reinforced_deepslate']);
 /**

@@ -6,6 +6,7 @@ import type { SinewBot } from '../bot.js';
 import { defineBotCapability, targetMemo } from '../body.js';
 import { nearestEntityNamed, nearestHostile } from '../body/entities.js';
 import { fleeRoute, type Cell } from '../body/flee-route.js';
+import { FLUIDS } from '../body/staircase.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
 
@@ -29,7 +30,6 @@ const THREAT_SEARCH = 32;
 const MAX_LEGS = 4;
 /** Hostiles this near shape the way out besides the threat fled from: a run away from one must not lead into another. */
 const CROWD_BLOCKS = 16;
-const FLUIDS = new Set(['water', 'lava', 'bubble_column']);
 const AVOID = new Set(['fire', 'soul_fire', 'cactus', 'magma_block', 'sweet_berry_bush', 'powder_snow', 'campfire', 'soul_campfire']);
 /** Flees within this long of the last one make a chain: their routes lean back toward where the chain began. */
 const CHAIN_MS = 20_000;
