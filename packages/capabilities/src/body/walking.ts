@@ -118,24 +118,38 @@ async function watchWalk(ctx: BotRunContext, options: WalkOptions, walk: { reado
   let anchor = bot.entity.position.clone();
   let anchorAt = startedAt;
   let reportedAt = startedAt;
-  for (;;) {
-    if (await waitFor(ctx, () => walk.over, sampleMs)) return undefined;
-    if (ctx.signal.aborted) return NAVIGATION_ABORTED;
+  // pathfinder thinks over several ticks before a long path's first step (a `partial` update each tick, up to its
+  // 5 s think budget), sending no command while the body stands: that is the walk working, not stuck. The walk's own
+  // no-movement bound below still ends a walk that only ever re-plans.
+  const onPathUpdate = (results: { readonly status?: unknown; readonly path?: readonly unknown[] }) => {
     const now = ctx.now();
-    if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {
-      anchor = bot.entity.position.clone();
-      anchorAt = now;
-      // The body moving is progress (A4), whatever pathfinder sends meanwhile: a walk's liveness should not rest on
-      // how often pathfinder re-issues a command it already holds.
-      if (now - reportedAt >= MOVED_NOTE_MS) {
-        reportedAt = now;
-        ctx.progress('walking: moved');
+    if (now - reportedAt < MOVED_NOTE_MS) return;
+    reportedAt = now;
+    ctx.progress(`walking: path ${String(results.status)} (${results.path?.length ?? 0} nodes)`);
+  };
+  bot.on('path_update', onPathUpdate);
+  try {
+    for (;;) {
+      if (await waitFor(ctx, () => walk.over, sampleMs)) return undefined;
+      if (ctx.signal.aborted) return NAVIGATION_ABORTED;
+      const now = ctx.now();
+      if (bot.entity.position.distanceTo(anchor) >= MIN_PROGRESS_BLOCKS) {
+        anchor = bot.entity.position.clone();
+        anchorAt = now;
+        // The body moving is progress (A4), whatever pathfinder sends meanwhile: a walk's liveness should not rest on
+        // how often pathfinder re-issues a command it already holds.
+        if (now - reportedAt >= MOVED_NOTE_MS) {
+          reportedAt = now;
+          ctx.progress('walking: moved');
+        }
       }
+      if (flap.sample(bot.entity.position, now)) {
+        return fail.stuck(`navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`);
+      }
+      if (now - anchorAt > NO_PROGRESS_MS) return fail.stuck(`no progress toward the goal for ${NO_PROGRESS_MS / 1000} s`);
+      if (now - startedAt > budgetMs) return fail.timeout(`navigation did not finish within ${budgetMs} ms`);
     }
-    if (flap.sample(bot.entity.position, now)) {
-      return fail.stuck(`navigation flapping (FM-04): ${flap.reversals(now)} direction reversals within 10 s`);
-    }
-    if (now - anchorAt > NO_PROGRESS_MS) return fail.stuck(`no progress toward the goal for ${NO_PROGRESS_MS / 1000} s`);
-    if (now - startedAt > budgetMs) return fail.timeout(`navigation did not finish within ${budgetMs} ms`);
+  } finally {
+    bot.off('path_update', onPathUpdate);
   }
 }
