@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Executor } from '@sinew/bt-runtime';
 import type { SinewBot } from '@sinew/capabilities';
-import { setBlock, type TestServer } from '@sinew/testkit';
+import { setBlock, waitUntil, type TestServer } from '@sinew/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, type SinewServer } from '../src/index.js';
@@ -27,6 +27,7 @@ async function drawnAgain(page: Page, times: number): Promise<void> {
 describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, on a bot digging on the embedded server', () => {
   let inspected: InspectedBot;
   let server: TestServer;
+  let bot: SinewBot;
   let executor: Executor<SinewBot>;
   let sinew: SinewServer;
   let browser: Browser;
@@ -34,7 +35,7 @@ describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, 
 
   beforeAll(async () => {
     inspected = await startInspectedBot({ username: 'viewed', token });
-    ({ server, executor, sinew, browser } = inspected);
+    ({ server, bot, executor, sinew, browser } = inspected);
   });
   afterAll(async () => inspected?.close());
 
@@ -57,7 +58,7 @@ describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, 
 
   it('draws the terrain, the bot and the target; the picture changes when the bot digs the target block', async () => {
     const block = server.spawn.offset(2, 0, 0).floored();
-    await setBlock(server, block, 'oak_log'); // by hand: a dig of 3 s, long enough to be seen
+    await setBlock(server, block, 'oak_log'); // by hand: a dig of 3 s (10 s under the fatigue below)
     // A fixed centre: only the world can move the picture, not the bot stepping while it digs.
     const center = server.spawn.floored();
     expect((await post(sinew.url, '/api/viewer/control', { mode: 'fixed', center: { x: center.x, y: center.y, z: center.z } }, token)).status).toBe(200);
@@ -85,11 +86,20 @@ describe.skipIf(!HAS_CHROMIUM)('the world view (top-down) in headless Chromium, 
     const [r0, g0] = beforePixels.slice(dug, dug + 2) as [number, number];
     expect(r0).toBeGreaterThan(g0 + 20); // the log: brown
 
+    // Mining Fatigue I (vanilla: dig speed ×0.3, which mineflayer's dig time reads): the 3 s dig by hand takes 10 s, so
+    // the page's 1 s refresh sees the dig on a loaded machine too (at load 15 Chromium once refreshed past a 3 s dig).
+    const fatigue = bot.registry.effectsByName.MiningFatigue!.id;
+    const player = server.serv!.getPlayer(bot.username) as unknown as { addEffect(id: number, options: { duration: number }): boolean };
+    expect(player.addEffect(fatigue, { duration: 60 * 20 })).toBe(true);
+    expect(await waitUntil(server, () => bot.entity.effects[fatigue] !== undefined, 100)).toBe(true);
     const digging = executor.run({ planId: 'dig-it', intentId: 'view', steps: [{ stepId: 'dig', type: 'dig_block', args: { position: { x: block.x, y: block.y, z: block.z } } }] });
     // While the step digs, the view reads the block being dug from the body.
     await expect.poll(() => page.locator('#world-status').textContent(), { timeout: 10_000 }).toContain(`digging ${block.x}, ${block.y}, ${block.z}`);
     await page.locator('#world').screenshot({ path: join(ARTIFACTS, 'world-digging.png') });
-    expect((await digging).status).toBe('completed');
+    const dig = await digging;
+    expect(dig.status).toBe('completed');
+    const step = dig.steps[0]!;
+    expect(step.endedAt - step.startedAt).toBeGreaterThan(9_000); // the fatigue held: the dig was long
     await drawnAgain(page, 2);
     const after = await page.locator('#world').screenshot({ path: join(ARTIFACTS, 'world-after-dig.png') });
     const afterPixels = await pixels(page);
