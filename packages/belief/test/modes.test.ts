@@ -197,6 +197,20 @@ describe('self-preservation modes', () => {
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 
+  it('low health flees from the threat itself when the engine named it (entityId), else from its predicted spot', () => {
+    const fleeOf = (threat: ReflexThreat) => {
+      const { preemptor, modes, body } = setup({ auto: true });
+      // hurt first (nothing near, nothing to eat: stalled), so the defense reflex never takes the threat
+      modes.body(body.set({ health: 6, food: 15, hasFood: false }));
+      modes.threats(1, [threat]);
+      modes.body(body.signals);
+      expect(preemptor.calls.map((c) => c.reason)).toEqual(['mode:low_health:flee']);
+      return preemptor.calls[0]!.steps[0]!.args;
+    };
+    expect(fleeOf({ ...zombieAt(5), hint: '42' })).toEqual({ from: { x: 5, y: 5, z: 0 }, entityId: 42, distance: 12 });
+    expect(fleeOf(zombieAt(5))).toEqual({ from: { x: 5, y: 5, z: 0 }, distance: 12 });
+  });
+
   it('a hurt brave bot does not eat with a zombie a meal away beyond its small danger radius (6): it runs', async () => {
     const { preemptor, modes, body } = setup({ profile: 'brave', auto: true });
     // the trace of a death: health 8 → a meal with zombies 7.9 blocks off → 2 health when it ended

@@ -14,13 +14,21 @@ const { goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
 /** Arguments of `flee`. */
-export const FleeArgsSchema = z.strictObject({
-  /** Run from this position. */
-  from: Vec3Schema.optional(),
-  /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */
-  entity: z.string().min(1).optional(),
-  distance: z.number().positive().max(64).default(12),
-});
+export const FleeArgsSchema = z
+  .strictObject({
+    /** Run from this position (with `entityId`: where that entity was last seen, fled from only if it is not in view). */
+    from: Vec3Schema.optional(),
+    /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */
+    entity: z.string().min(1).optional(),
+    /**
+     * Run from this one entity (its id in `bot.entities`) where it is as it moves, not from where it stood when the
+     * flee was asked: a chaser fled from as a fixed point is run past (the survival traces: a flee from a zombie's
+     * spot 7.7 blocks off ended 19 blocks on, 5.9 from the zombie itself).
+     */
+    entityId: z.number().int().nonnegative().optional(),
+    distance: z.number().positive().max(64).default(12),
+  })
+  .refine((args) => args.entity === undefined || args.entityId === undefined, { message: 'give entity or entityId, not both', path: ['entityId'] });
 export type FleeArgs = z.output<typeof FleeArgsSchema>;
 
 type Threat = { kind: 'position'; position: Vec3 } | { kind: 'entity'; entity: Entity };
@@ -39,7 +47,12 @@ const chains = new WeakMap<object, { home: Vec3; lastMs: number }>();
 function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
   const known = threats.get(args);
   if (known) return known;
+  const tracked = args.entityId === undefined ? undefined : bot.entities[args.entityId];
+  if (tracked && tracked !== bot.entity && tracked.isValid !== false && !bot.sinew.deadEntities.has(tracked.id) && tracked.position.distanceTo(bot.entity.position) <= THREAT_SEARCH)
+    return threats.set(args, { kind: 'entity', entity: tracked });
   if (args.from) return threats.set(args, { kind: 'position', position: args.from });
+  // the entity asked for is gone and no `from` says where it was: nothing to flee from
+  if (args.entityId !== undefined) return undefined;
   const entity = args.entity ? nearestEntityNamed(bot, args.entity, THREAT_SEARCH) : nearestHostile(bot, THREAT_SEARCH);
   return entity ? threats.set(args, { kind: 'entity', entity }) : undefined;
 }
@@ -87,7 +100,7 @@ export const flee = defineBotCapability({
   safetyLevel: 'caution',
   effects: (args) => [pred.distanceFromThreat(args.distance)],
   guard: ({ body }, args) =>
-    resolveThreat(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} to flee from within ${THREAT_SEARCH} blocks`),
+    resolveThreat(body, args) ? guardOk : guardFailed(`no ${args.entityId !== undefined ? `entity #${args.entityId}` : (args.entity ?? 'hostile mob')} to flee from within ${THREAT_SEARCH} blocks`),
   observe: ({ body }, args) => {
     const threat = resolveThreat(body, args);
     const snapshot = observeWorld(body, { entityIds: threat?.kind === 'entity' ? [threat.entity.id] : [] });
