@@ -197,20 +197,6 @@ describe('self-preservation modes', () => {
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 
-  it('low health flees from the threat itself when the engine named it (entityId), else from its predicted spot', () => {
-    const fleeOf = (threat: ReflexThreat) => {
-      const { preemptor, modes, body } = setup({ auto: true });
-      // hurt first (nothing near, nothing to eat: stalled), so the defense reflex never takes the threat
-      modes.body(body.set({ health: 6, food: 15, hasFood: false }));
-      modes.threats(1, [threat]);
-      modes.body(body.signals);
-      expect(preemptor.calls.map((c) => c.reason)).toEqual(['mode:low_health:flee']);
-      return preemptor.calls[0]!.steps[0]!.args;
-    };
-    expect(fleeOf({ ...zombieAt(5), hint: '42' })).toEqual({ from: { x: 5, y: 5, z: 0 }, entityId: 42, distance: 12 });
-    expect(fleeOf(zombieAt(5))).toEqual({ from: { x: 5, y: 5, z: 0 }, distance: 12 });
-  });
-
   it('eats to heal: hurt below eatToHealBelow with food under 18 (no natural regeneration), once no hostile could reach it mid-meal', async () => {
     const calls = async (patch: Partial<BodySignals>, threats: ReflexThreat[] = [], profile?: 'brave' | 'cautious') => {
       const { preemptor, modes, body, events } = setup({ auto: true, ...(profile ? { profile } : {}) });

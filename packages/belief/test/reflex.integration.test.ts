@@ -87,7 +87,7 @@ describe('belief on the embedded server', () => {
     // once the walk is under way, a zombie appears just ahead and to the side of the bot
     await waitUntil(server, () => horizontal(bot.entity.position, server.spawn) >= 2, 200);
     const p = bot.entity.position;
-    const zombie = await spawnMob(server, 'zombie', { x: p.x + 4, y: server.spawn.y, z: p.z - 2 }, { speed: 1, followRange: 6, attackDamage: 1 });
+    await spawnMob(server, 'zombie', { x: p.x + 4, y: server.spawn.y, z: p.z - 2 }, { speed: 1, followRange: 6, attackDamage: 1 });
     const outcome = await plan;
     await reflex.idle();
     for (const stop of [...stops, stopFlee, stopOutcome]) stop();
@@ -96,7 +96,7 @@ describe('belief on the embedded server', () => {
     // the reflex preempted with flee from the zombie, through the executor
     const preempts = reflexEvents.filter((e) => e.type === 'preempt');
     expect(preempts.length).toBeGreaterThanOrEqual(1);
-    expect(preempts[0]!.type === 'preempt' && preempts[0]!.step).toMatchObject({ type: 'flee', args: { entityId: zombie.id, distance: 12 } });
+    expect(preempts[0]!.type === 'preempt' && preempts[0]!.step).toMatchObject({ type: 'flee', args: { entity: 'zombie', distance: 12 } });
     // the walk was interrupted, then resumed
     expect(events).toContainEqual({ name: 'step.preempted', stepId: 'walk', verb: 'navigate' });
     expect(events).toContainEqual({ name: 'step.resumed', stepId: 'walk', verb: 'navigate' });

@@ -41,19 +41,6 @@ describe('reflex', () => {
     expect(events[1]).toMatchObject({ type: 'preempt', trackId: 1, distance: 5 });
   });
 
-  it('flees from the threat itself when the engine named it (entityId), its predicted spot kept as the fallback', async () => {
-    const preemptor = new FakePreemptor('auto');
-    const reflex = createReflex({ preemptor });
-    reflex.tick(1, [{ ...zombieAt(5), hint: '311' }]);
-    await reflex.idle();
-    expect(preemptor.calls[0]!.steps[0]).toMatchObject({ type: 'flee', args: { from: { x: 5, y: 64, z: 0 }, entityId: 311, distance: 12 } });
-    expect(preemptor.calls[0]!.steps[0]!.args).not.toHaveProperty('entity');
-    // a hint that is no engine id: the class, as before
-    const other = new FakePreemptor('auto');
-    createReflex({ preemptor: other }).tick(1, [{ ...zombieAt(5), hint: 'not-a-number' }]);
-    expect(other.calls[0]!.steps[0]!.args).toEqual({ from: { x: 5, y: 64, z: 0 }, entity: 'zombie', distance: 12 });
-  });
-
   it('passes a bounded preemption reason (verb and class, never the distance): the executor labels metrics with it', async () => {
     const preemptor = new FakePreemptor('auto');
     const reflex = createReflex({ preemptor, config: { holdTicks: 1 } });

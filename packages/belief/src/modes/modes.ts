@@ -230,12 +230,6 @@ export function createModes(options: ModesOptions): Modes {
     return (nearest.distance <= config.dangerWithinBlocks && nearest.distance <= config.defense.fleeWithinBlocks) || reachMs <= MEAL_MS;
   }
 
-  /** `flee` from a threat: from the entity itself as it moves when the engine named it, else from its predicted spot. */
-  function fleeArgs(threat: ReflexThreat): Record<string, unknown> {
-    const entityId = threat.hint !== undefined && /^\d{1,15}$/.test(threat.hint) ? { entityId: Number(threat.hint) } : {};
-    return { from: { ...threat.predicted }, ...entityId, distance: config.defense.fleeDistanceBlocks };
-  }
-
   /** The fast path for a mode given the body and the nearest threat, or why there is none. */
   function fastPath(mode: BodyMode, s: BodySignals): PlanStep | string {
     if (mode === 'hazard_block') return fastStep(mode, 'escape_fluid', { fluid: s.inLava ? 'lava' : 'fire', radius: config.escapeRadius });
@@ -244,9 +238,9 @@ export function createModes(options: ModesOptions): Modes {
     const danger = nearest && nearest.distance <= config.dangerWithinBlocks ? nearest : undefined;
     if (danger && config.pillarHeight > 0 && s.scaffoldBlocks >= config.pillarHeight) return fastStep(mode, 'pillar_up', { height: config.pillarHeight });
     // a hostile in the reflex's flee band, or one that would reach the body mid-meal: run; farther: eat first
-    if (nearest && mustRun()) return fastStep(mode, 'flee', fleeArgs(nearest));
+    if (nearest && mustRun()) return fastStep(mode, 'flee', { from: { ...nearest.predicted }, distance: config.defense.fleeDistanceBlocks });
     if (s.hasFood && s.food < 20) return fastStep(mode, 'consume_food', {});
-    if (danger) return fastStep(mode, 'flee', fleeArgs(danger));
+    if (danger) return fastStep(mode, 'flee', { from: { ...danger.predicted }, distance: config.defense.fleeDistanceBlocks });
     return 'no hostile near and nothing to eat';
   }
 

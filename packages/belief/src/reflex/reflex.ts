@@ -194,8 +194,7 @@ export function createReflex(options: ReflexOptions): Reflex {
       : PlanStepSchema.parse({
           stepId: `reflex-${tickId}-flee`,
           type: 'flee',
-          // from the threat itself as it moves when the engine named it (its last predicted spot if the body loses it)
-          args: { from: { ...threat.predicted }, ...(entityId === undefined ? entity : { entityId }), distance: config.fleeDistanceBlocks },
+          args: { from: { ...threat.predicted }, ...entity, distance: config.fleeDistanceBlocks },
           safetyLevel: 'caution',
         });
     if (fight) {

@@ -117,11 +117,15 @@ export const flee = defineBotCapability({
     const key = (bot._client as object | undefined) ?? bot;
     const chain = chains.get(key);
     const home = chain && ctx.now() - chain.lastMs <= CHAIN_MS ? chain.home : bot.entity.position.clone();
+    // each leg as it went (seconds, blocks walked, how it ended): a flee that ends short says why in its observables
+    const legs: string[] = [];
     try {
       for (let leg = 0; leg < MAX_LEGS; leg += 1) {
         const from = where();
         if (horizontal(bot.entity.position, from) >= args.distance) break;
+        const [startedAt, start] = [ctx.now(), bot.entity.position.clone()];
         const failure = await walkTo(ctx, legGoal(bot, from, args.distance, home), { budgetMs: 15_000 });
+        legs.push(`${((ctx.now() - startedAt) / 1000).toFixed(1)} s ${start.distanceTo(bot.entity.position).toFixed(1)} blocks ${failure ? `${failure.code}: ${failure.reason.slice(0, 60)}` : 'reached'}`);
         if (failure?.code === 'aborted') return failure;
         if (failure && leg === MAX_LEGS - 1) return failure;
       }
@@ -129,7 +133,7 @@ export const flee = defineBotCapability({
       chains.set(key, { home, lastMs: ctx.now() });
     }
     const left = horizontal(bot.entity.position, where());
-    return { ok: true, observables: { distance: Number(left.toFixed(1)) } };
+    return { ok: true, observables: { distance: Number(left.toFixed(1)), legs } };
   },
   acceptance: (pre, post, args) => {
     const before = Object.values(pre.entities ?? {})[0]?.position;
