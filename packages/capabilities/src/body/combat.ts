@@ -36,7 +36,7 @@ const EYE_HEIGHT = 1.62;
  * Vanilla's melee reach: from the eyes to the nearest point of the entity's box, so a jump (feet 1.25 up) does not
  * take a zombie beside the body out of reach, as the feet-to-feet distance did.
  */
-function reachTo(bot: SinewBot, entity: Entity): number {
+export function reachTo(bot: SinewBot, entity: Entity): number {
   const eye = bot.entity.position.offset(0, EYE_HEIGHT, 0);
   const p = entity.position;
   const half = (entity.width ?? 0.6) / 2;
