@@ -96,10 +96,12 @@ async function cooldown(ctx: BotRunContext, target: Entity, keepAway: number, ms
       if (keepAway > 0) {
         const close = nearestHostile(bot, keepAway) !== undefined;
         if (close) await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
-        bot.setControlState('back', close);
+        // the jump goes straight up: a backward leap would carry the body out of its own reach
+        bot.setControlState('back', close && !jumped);
       }
       if (!jumped && until - ctx.now() <= JUMP_TO_FALL_MS && bot.entity.onGround && !inWater(bot)) {
         jumped = true;
+        bot.setControlState('back', false);
         bot.setControlState('jump', true);
       } else if (jumped) bot.setControlState('jump', false);
       await ctx.sleep(Math.min(50, Math.max(1, until - ctx.now())));
