@@ -29,36 +29,6 @@ const FALL_WAIT_MS = 400;
 /** Downward speed (blocks per tick) past a jump's top; the client's velocity turns a tick before the position it sends. */
 const FALLING_SPEED = -0.1;
 
-/** The player's eye height (blocks above the feet). */
-const EYE_HEIGHT = 1.62;
-
-/**
- * Vanilla's melee reach: from the eyes to the nearest point of the entity's box, so a jump (feet 1.25 up) does not
- * take a zombie beside the body out of reach, as the feet-to-feet distance did.
- */
-export function reachTo(bot: SinewBot, entity: Entity): number {
-  const eye = bot.entity.position.offset(0, EYE_HEIGHT, 0);
-  const p = entity.position;
-  const half = (entity.width ?? 0.6) / 2;
-  const height = entity.height ?? 1.8;
-  const dx = Math.max(0, Math.abs(eye.x - p.x) - half);
-  const dz = Math.max(0, Math.abs(eye.z - p.z) - half);
-  const dy = eye.y < p.y ? p.y - eye.y : eye.y > p.y + height ? eye.y - (p.y + height) : 0;
-  return Math.hypot(dx, dy, dz);
-}
-
-/** The hostile nearest within the body's reach (`reachTo`), if any. */
-function hostileInReach(bot: SinewBot): Entity | undefined {
-  let best: Entity | undefined;
-  let bestReach = MELEE_RANGE;
-  for (const entity of Object.values(bot.entities)) {
-    if (entity === bot.entity || entity.isValid === false || entity.type !== 'hostile' || bot.sinew.deadEntities.has(entity.id)) continue;
-    const r = reachTo(bot, entity);
-    if (r <= bestReach) [best, bestReach] = [entity, r];
-  }
-  return best;
-}
-
 /** Whether the body is in water (mineflayer's physics sets it; its typings omit it). */
 const inWater = (bot: SinewBot): boolean => (bot.entity as { isInWater?: boolean }).isInWater === true;
 
@@ -96,12 +66,10 @@ async function cooldown(ctx: BotRunContext, target: Entity, keepAway: number, ms
       if (keepAway > 0) {
         const close = nearestHostile(bot, keepAway) !== undefined;
         if (close) await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
-        // the jump goes straight up: a backward leap would carry the body out of its own reach
-        bot.setControlState('back', close && !jumped);
+        bot.setControlState('back', close);
       }
       if (!jumped && until - ctx.now() <= JUMP_TO_FALL_MS && bot.entity.onGround && !inWater(bot)) {
         jumped = true;
-        bot.setControlState('back', false);
         bot.setControlState('jump', true);
       } else if (jumped) bot.setControlState('jump', false);
       await ctx.sleep(Math.min(50, Math.max(1, until - ctx.now())));
@@ -155,7 +123,7 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
       const answered = (bot.sinew.hurtCounts.get(target.id) ?? 0) - hurtsBefore;
       if (hits - sideHits - answered >= MAX_UNANSWERED_HITS)
         return fail.effectsUnmet(`${hits - sideHits - answered} of ${hits - sideHits} hits on ${target.name} were not answered by the server`);
-      const distance = reachTo(bot, target);
+      const distance = target.position.distanceTo(bot.entity.position);
       if (distance <= nearest - CLOSING_BLOCKS) {
         nearest = distance;
         nearedAt = ctx.now();
@@ -172,12 +140,12 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         await cooldown(ctx, target, keepAway, HIT_COOLDOWN_MS);
       } else if (ctx.now() - Math.max(lastHitAt, nearedAt) > CHASE_LIMIT_MS) {
         return fail.stuck(`could not get within ${MELEE_RANGE} blocks of ${target.name}: ${CHASE_LIMIT_MS / 1000} s without a hit or coming ${CLOSING_BLOCKS} block nearer (at ${distance.toFixed(1)})`);
-      } else if (keepAway > 0 && hostileInReach(bot)) {
+      } else if (keepAway > 0 && nearestHostile(bot, MELEE_RANGE)) {
         // another hostile is within reach and the target is not (a hit's knock-back takes it out of reach, a pack swaps its
         // front): the burst goes on at the one within reach rather than turn its back on it or stand idle
         if (hits === 0) return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
         await fallForCritical(ctx);
-        const other = hostileInReach(bot);
+        const other = nearestHostile(bot, MELEE_RANGE);
         if (!other) continue;
         await bot.lookAt(other.position.offset(0, (other.height ?? 1.6) * 0.8, 0), true);
         bot.attack(other);
