@@ -3,16 +3,15 @@ import { give, GROUND_Y, spawnMob } from '@sinew/testkit';
 import type { ModeEvent } from '@sinew/belief';
 import { startModesBot, type ModesBot } from './real-bot.js';
 
-// One 2-hit burst never kills a zombie (iron sword: 6 of its 20 health a hit, 9 a critical one falling from the jump
-// the body times into each cooldown; three hits kill it): a fight is several bursts, and each
+// One 3-hit burst never kills a zombie (iron sword: 6 of its 20 health a hit): a fight is several bursts, and each
 // must aim at the zombie it hurt, not at whichever zombie is nearest once the hits knocked the first one back.
 let real: ModesBot;
 const events: ModeEvent[] = [];
 
 beforeAll(async () => {
-  // always cornered: defense fights whatever is in band, in bursts of 2 hits, standing (no
+  // always cornered: defense fights whatever is in band, in bursts of 3 hits, standing (no
   // keepAway: backing off the second zombie would take the first out of reach, and a target out of reach is let go)
-  real = await startModesBot('duelist', events, { defense: { maxFleesBeforeFight: 0, attackBurstHits: 2, attackKeepAwayBlocks: 0 } });
+  real = await startModesBot('duelist', events, { defense: { maxFleesBeforeFight: 0, attackBurstHits: 3, attackKeepAwayBlocks: 0 } });
 });
 afterAll(async () => {
   await real.stop();

@@ -18,65 +18,27 @@ const CLOSING_BLOCKS = 1;
 // Hits the bot has not seen answered (hurt or death) before it gives up on the target.
 const MAX_UNANSWERED_HITS = 5;
 const RETARGET_MS = 500;
-/**
- * A jump's time from leaving the ground until the body has fallen past its top (a tick beyond, for the server to have
- * seen it lower): about 9 ticks. The jump starts this long before a cooldown ends, so the next hit lands falling — a
- * vanilla critical, 1.5 × the weapon's damage (an iron sword: a zombie in 3 hits, not 4) — without waiting longer.
- */
-const JUMP_TO_FALL_MS = 450;
-/** How long the next hit waits for the body to fall past a jump's top before it hits anyway. */
-const FALL_WAIT_MS = 400;
-/** Downward speed (blocks per tick) past a jump's top; the client's velocity turns a tick before the position it sends. */
-const FALLING_SPEED = -0.1;
-
-/** Whether the body is in water (mineflayer's physics sets it; its typings omit it). */
-const inWater = (bot: SinewBot): boolean => (bot.entity as { isInWater?: boolean }).isInWater === true;
-
-/** Whether the body is falling past a jump's top (a hit now is a critical one). */
-function falling(bot: SinewBot): boolean {
-  return !bot.entity.onGround && bot.entity.velocity.y < FALLING_SPEED && !inWater(bot);
-}
-
-/** Before a hit: a jump under way falls past its top first (bounded), so the hit is critical; on the ground it hits at once. */
-async function fallForCritical(ctx: BotRunContext): Promise<void> {
-  const bot = ctx.body;
-  if (bot.entity.onGround || inWater(bot)) return;
-  const until = ctx.now() + FALL_WAIT_MS;
-  while (!falling(bot) && !bot.entity.onGround && ctx.now() < until && !ctx.signal.aborted) await ctx.sleep(25);
-  // the position the client sends next is the first one lower than the top: let it go out before the hit
-  if (falling(bot)) await ctx.sleep(50);
-}
 
 /** Whether the bot still sees the entity alive. */
 export function alive(bot: SinewBot, entity: Entity): boolean {
   return entity.isValid !== false && bot.entities[entity.id] === entity && !bot.sinew.deadEntities.has(entity.id);
 }
 
-/**
- * Waits `ms`; with `keepAway`, walking backwards facing the target while a hostile is closer than that. The jump for
- * the next hit's critical starts `JUMP_TO_FALL_MS` before the wait ends (on the ground and out of water only).
- */
+/** Waits `ms`; with `keepAway`, walking backwards facing the target while a hostile is closer than that. */
 async function cooldown(ctx: BotRunContext, target: Entity, keepAway: number, ms: number): Promise<void> {
+  if (keepAway <= 0) return ctx.sleep(ms);
   const bot = ctx.body;
   const until = ctx.now() + ms;
-  if (keepAway > 0) bot.pathfinder.setGoal(null); // the chase's goal would walk the bot back in
-  let jumped = false;
+  bot.pathfinder.setGoal(null); // the chase's goal would walk the bot back in
   try {
     while (ctx.now() < until && !ctx.signal.aborted) {
-      if (keepAway > 0) {
-        const close = nearestHostile(bot, keepAway) !== undefined;
-        if (close) await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
-        bot.setControlState('back', close);
-      }
-      if (!jumped && until - ctx.now() <= JUMP_TO_FALL_MS && bot.entity.onGround && !inWater(bot)) {
-        jumped = true;
-        bot.setControlState('jump', true);
-      } else if (jumped) bot.setControlState('jump', false);
-      await ctx.sleep(Math.min(50, Math.max(1, until - ctx.now())));
+      const close = nearestHostile(bot, keepAway) !== undefined;
+      if (close) await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
+      bot.setControlState('back', close);
+      await ctx.sleep(50);
     }
   } finally {
     bot.setControlState('back', false);
-    bot.setControlState('jump', false);
   }
 }
 
@@ -129,9 +91,6 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         nearedAt = ctx.now();
       }
       if (distance <= MELEE_RANGE) {
-        await fallForCritical(ctx);
-        if (ctx.signal.aborted) return ABORTED;
-        if (!alive(bot, target)) break;
         await bot.lookAt(target.position.offset(0, (target.height ?? 1.6) * 0.8, 0), true);
         bot.attack(target);
         hits += 1;
@@ -144,9 +103,7 @@ export async function fight(ctx: BotRunContext, target: Entity, limits: FightLim
         // another hostile is within reach and the target is not (a hit's knock-back takes it out of reach, a pack swaps its
         // front): the burst goes on at the one within reach rather than turn its back on it or stand idle
         if (hits === 0) return fail.guardFailed(`another hostile is within ${MELEE_RANGE} blocks and ${target.name} #${target.id} is not: aim at that one`);
-        await fallForCritical(ctx);
-        const other = nearestHostile(bot, MELEE_RANGE);
-        if (!other) continue;
+        const other = nearestHostile(bot, MELEE_RANGE)!;
         await bot.lookAt(other.position.offset(0, (other.height ?? 1.6) * 0.8, 0), true);
         bot.attack(other);
         hits += 1;
