@@ -197,6 +197,35 @@ describe('self-preservation modes', () => {
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 
+  it('eats to heal: hurt below eatToHealBelow with food under 18 (no natural regeneration), once no hostile could reach it mid-meal', async () => {
+    const calls = async (patch: Partial<BodySignals>, threats: ReflexThreat[] = [], profile?: 'brave' | 'cautious') => {
+      const { preemptor, modes, body, events } = setup({ auto: true, ...(profile ? { profile } : {}) });
+      modes.threats(1, threats);
+      await modes.idle();
+      const before = preemptor.calls.length;
+      modes.body(body.set(patch));
+      await modes.idle();
+      return { calls: preemptor.calls.slice(before).map((c) => [c.reason, c.tier]), events };
+    };
+    // 14 health, 17 food: vanilla heals nothing; the default (16) eats at the maintenance tier
+    expect((await calls({ health: 14, food: 17 })).calls).toEqual([['mode:hunger:consume_food', 0]]);
+    // fed enough to heal by itself, unhurt, or nothing to eat: no meal
+    expect((await calls({ health: 14, food: 18 })).calls).toEqual([]);
+    expect((await calls({ health: 20, food: 17 })).calls).toEqual([]);
+    expect((await calls({ health: 14, food: 17, hasFood: false })).calls).toEqual([]);
+    // the profile's threshold: brave (14) lets 14 be, cautious (18) eats at 17
+    expect((await calls({ health: 14, food: 17 }, [], 'brave')).calls).toEqual([]);
+    expect((await calls({ health: 17, food: 17 }, [], 'cautious')).calls).toEqual([['mode:hunger:consume_food', 0]]);
+    // a zombie 8 blocks off reaches the body within the 3 s meal (2.4 s at 2.5 blocks/s from 2): the meal waits
+    const danger = await calls({ health: 14, food: 17 }, [zombieAt(8)]);
+    expect(danger.calls).toEqual([]);
+    expect(danger.events).toContainEqual(expect.objectContaining({ type: 'deferred', mode: 'hunger', reason: 'danger' }));
+    // …but hunger itself (food under foodBelow) eats whatever is near, as before
+    expect((await calls({ health: 14, food: 5 }, [zombieAt(8)])).calls).toEqual([['mode:hunger:consume_food', 0]]);
+    // farther than a meal's reach: it eats
+    expect((await calls({ health: 14, food: 17 }, [zombieAt(12)])).calls).toEqual([['mode:hunger:consume_food', 0]]);
+  });
+
   it('a hurt brave bot does not eat with a zombie a meal away beyond its small danger radius (6): it runs', async () => {
     const { preemptor, modes, body } = setup({ profile: 'brave', auto: true });
     // the trace of a death: health 8 → a meal with zombies 7.9 blocks off → 2 health when it ended

@@ -39,3 +39,21 @@ describe('flee among several hostiles', () => {
     expect(bot.health).toBe(20);
   });
 });
+
+describe('flee from one entity (entityId)', () => {
+  it('runs until the entity itself is `distance` away, wherever the spot it was asked with lies; an id nobody has, with no spot, fails the guard', async () => {
+    const { bot, server } = world;
+    const s = bot.entity.position.clone();
+    // the zombie stands 3 blocks east; the spot given with it lies 11 blocks west (a prediction gone stale: the chaser
+    // came round): measured from the spot, the bot is already far enough and would not move
+    const zombie = await spawnMob(server, 'zombie', { x: s.x + 3, y: s.y, z: s.z + 0.5 }, { speed: 0 });
+    expect(await waitUntil(server, () => bot.entities[zombie.id] !== undefined, 40)).toBe(true);
+    const outcome = await world.step('flee', { from: { x: s.x - 11, y: s.y, z: s.z }, entityId: zombie.id, distance: 10 });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    const z = bot.entities[zombie.id]!.position;
+    expect(Math.hypot(z.x - bot.entity.position.x, z.z - bot.entity.position.z)).toBeGreaterThanOrEqual(10);
+    const nobody = await world.step('flee', { entityId: 987_654, distance: 10 });
+    expect(nobody.failure?.code).toBe('guard_failed');
+    expect(nobody.failure?.reason).toContain('entity #987654');
+  });
+});

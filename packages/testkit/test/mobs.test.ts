@@ -134,6 +134,29 @@ describe('mobs with a chase-and-melee AI', () => {
     expect(await hitsToKill(first.id)).toBe(1);
   });
 
+  it("a critical hit (falling past the top of a jump, not sprinting) deals 1.5 times the weapon's damage: an iron sword takes 9 of a zombie's 20, 6 on the ground", async () => {
+    const zombie = await spawnMob(server, 'zombie', { x: 2.5, y: GROUND_Y + 1, z: 0.5 }, { hostile: false });
+    const health = () => server.serv!.entities[zombie.id]?.health;
+    await give(bot, 'iron_sword', 1);
+    await bot.equip(bot.registry.itemsByName.iron_sword!.id, 'hand');
+    expect(await waitUntil(server, () => bot.entities[zombie.id] !== undefined && bot.entity.onGround, 40)).toBe(true);
+    bot.attack(bot.entities[zombie.id]!);
+    expect(await waitUntil(server, () => health() === 14, 20)).toBe(true);
+    // up the jump (rising: no critical), then past its top
+    bot.setControlState('jump', true);
+    await bot.waitForTicks(2);
+    bot.setControlState('jump', false);
+    bot.attack(bot.entities[zombie.id]!);
+    expect(await waitUntil(server, () => health() === 8, 20)).toBe(true);
+    // past the top: the client's velocity turns down a tick before the position it sends does, and a hit goes out
+    // before that tick's position: one tick more, so the server has seen the body lower than the tick before
+    for (let t = 0; t < 20 && !(bot.entity.velocity.y < -0.1 && !bot.entity.onGround); t += 1) await bot.waitForTicks(1);
+    await bot.waitForTicks(1);
+    expect(bot.entity.onGround).toBe(false);
+    bot.attack(bot.entities[zombie.id]!);
+    expect(await waitUntil(server, () => health() === undefined || health()! <= 0, 20)).toBe(true);
+  });
+
   it('a mob killed by the bot disappears, and reset removes mobs', async () => {
     const cow = await spawnMob(server, 'cow', { x: 2.5, y: GROUND_Y + 1, z: 0.5 });
     expect(bot.entities[cow.id]?.name).toBe('cow');

@@ -110,6 +110,28 @@ describe('night-time hostile spawning', () => {
     }
   });
 
+  it("prefill: the night's mobs are already there — the first round fills the cap at once; without it a round draws `tries` columns", async () => {
+    const options = { cap: 6, tries: 1, intervalTicks: 20, minDistance: 8, maxDistance: 12, kinds: ['zombie'], seed: 4 };
+    const watch = watchHurts(server, ['camper']);
+    try {
+      await setTime(server, 18_000, { daylightCycle: false });
+      setHostileSpawning(server, options);
+      // one round (one draw): at most one zombie
+      await watch.until(() => false, 30);
+      expect(hostiles(bot).length).toBeLessThanOrEqual(1);
+      await reset(server);
+      await setTime(server, 18_000, { daylightCycle: false });
+      setHostileSpawning(server, { ...options, prefill: true });
+      expect(await watch.until(() => hostiles(bot).length === 6, 30)).toBe(true);
+      for (const distance of firstSeen.values()) {
+        expect(distance).toBeGreaterThanOrEqual(8 - 1);
+        expect(distance).toBeLessThanOrEqual(12 + 1.5);
+      }
+    } finally {
+      watch.stop();
+    }
+  });
+
   it('light decides, not the hour: under a wide roof hostiles spawn by day; torches under it keep them away', async () => {
     const watch = watchHurts(server, ['camper']);
     const base = bot.entity.position.floored();

@@ -17,6 +17,13 @@ export const ModesConfigSchema = z
     /** Hunger engages below this food level and releases at or above `foodReleaseAt`. */
     foodBelow: points.default(6),
     foodReleaseAt: points.default(14),
+    /**
+     * Eat to heal: hurt below this health with food under 18 (vanilla heals only from 18 up, fast at 20 with
+     * saturation), the body eats when no hostile could reach it before the meal ends; 0 never. Sprinting and fighting
+     * drain the food bar: a bot at 14 health and 17 food stays at 14 for good (the survival traces: 50 s at 14 among
+     * the swarm), and the next pack finds it at low health, running instead of working.
+     */
+    eatToHealBelow: points.default(16),
     /** Drowning engages when the eyes are under water and the oxygen (0..20) is below this. */
     oxygenBelow: points.default(12),
     /** At low health, a hostile within this many blocks makes the bot run (or pillar) instead of eat. */
@@ -65,6 +72,7 @@ export const MODE_PROFILES = {
     foodBelow: 10,
     oxygenBelow: 14,
     dangerWithinBlocks: 14,
+    eatToHealBelow: 18,
     defense: { fleeWithinBlocks: 8, releaseBeyondBlocks: 14, attackWithinBlocks: 1.5, maxFleesBeforeFight: 2 },
   },
   brave: {
@@ -72,6 +80,7 @@ export const MODE_PROFILES = {
     healthReleaseAt: 8,
     healthDrop: 8,
     foodBelow: 4,
+    eatToHealBelow: 14,
     oxygenBelow: 8,
     dangerWithinBlocks: 6,
     pillarHeight: 0,

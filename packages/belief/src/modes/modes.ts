@@ -41,6 +41,8 @@ const TIER: Record<ModeName, ModeTier> = {
  * blocks/s as the client sees them), and the bot came out of it at 2 health (once it died).
  */
 const MEAL_MS = 3_000;
+/** Vanilla natural regeneration heals only from this food level up (`FoodData.tick`). */
+const REGENERATION_FOOD = 18;
 /** The executor's preemption tier of each: self-preservation interrupts a running defense fast path (never the reverse). */
 const PREEMPT_TIER: Record<ModeTier, number> = { self_preservation: 2, defense: 1, maintenance: 0 };
 const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
@@ -52,7 +54,7 @@ export type ModeEvent =
   | { readonly type: 'preempt'; readonly mode: ModeName; readonly tier: ModeTier; readonly atMs: number; readonly step: PlanStep; readonly reason: string }
   | { readonly type: 'outcome'; readonly mode: ModeName; readonly atMs: number; readonly outcomes: readonly StepOutcome[] }
   | { readonly type: 'error'; readonly mode: ModeName; readonly atMs: number; readonly message: string }
-  | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' | 'digging' }
+  | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' | 'digging' | 'danger' }
   | { readonly type: 'no_fast_path'; readonly mode: ModeName; readonly atMs: number; readonly reason: string }
   | { readonly type: 'gave_up'; readonly mode: ModeName; readonly atMs: number; readonly attempts: number }
   | { readonly type: 'defense'; readonly atMs: number; readonly event: ReflexEvent }
@@ -129,6 +131,9 @@ export function createModes(options: ModesOptions): Modes {
   let listenerErrors = 0;
   let dangerNear = false;
   let digDeferred = false;
+  // hunger's band (food below `foodBelow` until `foodReleaseAt`), and whether hunger is engaged only to heal
+  let starving = false;
+  let eatingToHeal = false;
   const emergencies = createEmergencyTracker(config.emergencyWindowMs, (mode, result, atMs, onsetMs) => emit({ type: 'emergency', mode, result, atMs, onsetMs }));
 
   function emit(event: ModeEvent): void {
@@ -190,6 +195,12 @@ export function createModes(options: ModesOptions): Modes {
     onEvent: (event) => emit({ type: 'defense', atMs: now(), event }),
   });
 
+  /** Hurt with a food bar too low for natural regeneration: eat to heal (not hunger itself). */
+  const healHunger = (s: BodySignals): boolean => s.health < config.eatToHealBelow && s.food < REGENERATION_FOOD;
+
+  /** Whether any hostile could reach the body before a meal ends. */
+  const mealInDanger = (): boolean => nearest !== undefined && (Math.max(0, nearest.distance - config.threatReachBlocks) / config.threatSpeedBlocksPerS) * 1000 <= MEAL_MS;
+
   /** Whether each body mode is engaged now, with hysteresis; the reason names the signal. */
   function levels(s: BodySignals, at: number): Record<BodyMode, string | undefined> {
     healthLog.push({ at, health: s.health });
@@ -197,12 +208,15 @@ export function createModes(options: ModesOptions): Modes {
     const peak = Math.max(...healthLog.map((h) => h.health));
     const low = state.low_health.active ? s.health < config.healthReleaseAt : s.health < config.healthBelow;
     const dropping = peak - s.health >= config.healthDrop;
-    const hungry = state.hunger.active ? s.food < config.foodReleaseAt : s.food < config.foodBelow;
+    // hunger's own band (with hysteresis), apart from eating to heal: a meal for healing waits out danger, hunger does not
+    starving = starving ? s.food < config.foodReleaseAt : s.food < config.foodBelow;
+    const hungry = starving;
+    eatingToHeal = !hungry && healHunger(s);
     return {
       hazard_block: s.inLava ? 'in lava' : s.inFire ? 'in fire' : s.onFire ? 'burning' : undefined,
       drowning: s.eyesInWater && s.oxygen < config.oxygenBelow ? `oxygen ${s.oxygen} < ${config.oxygenBelow}` : undefined,
       low_health: low || dropping ? (dropping ? `health fell ${peak - s.health} within ${config.healthDropWindowMs} ms` : `health ${s.health} < ${config.healthBelow}`) : undefined,
-      hunger: hungry && s.hasFood ? `food ${s.food} < ${config.foodBelow}` : undefined,
+      hunger: !s.hasFood ? undefined : hungry ? `food ${s.food} < ${config.foodBelow}` : eatingToHeal ? `health ${s.health} < ${config.eatToHealBelow} with food ${s.food} < ${REGENERATION_FOOD}: no natural regeneration` : undefined,
     };
   }
 
@@ -230,7 +244,7 @@ export function createModes(options: ModesOptions): Modes {
     return 'no hostile near and nothing to eat';
   }
 
-  function defer(mode: BodyMode, reason: 'busy' | 'holding' | 'falling', at: number): void {
+  function defer(mode: BodyMode, reason: 'busy' | 'holding' | 'falling' | 'danger', at: number): void {
     if (state[mode].deferredFor === reason) return;
     state[mode].deferredFor = reason;
     emit({ type: 'deferred', mode, atMs: at, reason });
@@ -248,6 +262,8 @@ export function createModes(options: ModesOptions): Modes {
       const st = state[mode];
       if (!st.active || (st.gaveUp && !fleeing(mode))) continue;
       if (mode === 'hunger' && reflex.inControl()) return defer(mode, 'busy', at);
+      // eating to heal (not starving) waits until no hostile could reach the body mid-meal: the meal holds defense back
+      if (mode === 'hunger' && eatingToHeal && mealInDanger()) return defer(mode, 'danger', at);
       if (inFlight && !outranksFlight(mode)) return defer(mode, 'busy', at);
       if (s.falling) return defer(mode, 'falling', at);
       if (at < st.holdUntil) return defer(mode, 'holding', at);

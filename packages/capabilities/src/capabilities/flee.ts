@@ -14,13 +14,21 @@ const { goals } = pathfinderPackage;
 type Goal = InstanceType<(typeof pathfinderPackage.goals)['Goal']>;
 
 /** Arguments of `flee`. */
-export const FleeArgsSchema = z.strictObject({
-  /** Run from this position. */
-  from: Vec3Schema.optional(),
-  /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */
-  entity: z.string().min(1).optional(),
-  distance: z.number().positive().max(64).default(12),
-});
+export const FleeArgsSchema = z
+  .strictObject({
+    /** Run from this position (with `entityId`: where that entity was last seen, fled from only if it is not in view). */
+    from: Vec3Schema.optional(),
+    /** Run from the nearest entity of this type, mob name or username; default (no `from`): the nearest hostile. */
+    entity: z.string().min(1).optional(),
+    /**
+     * Run from this one entity (its id in `bot.entities`) where it is as it moves, not from where it stood when the
+     * flee was asked: a chaser fled from as a fixed point is run past (the survival traces: a flee from a zombie's
+     * spot 7.7 blocks off ended 19 blocks on, 5.9 from the zombie itself).
+     */
+    entityId: z.number().int().nonnegative().optional(),
+    distance: z.number().positive().max(64).default(12),
+  })
+  .refine((args) => args.entity === undefined || args.entityId === undefined, { message: 'give entity or entityId, not both', path: ['entityId'] });
 export type FleeArgs = z.output<typeof FleeArgsSchema>;
 
 type Threat = { kind: 'position'; position: Vec3 } | { kind: 'entity'; entity: Entity };
@@ -39,7 +47,12 @@ const chains = new WeakMap<object, { home: Vec3; lastMs: number }>();
 function resolveThreat(bot: SinewBot, args: FleeArgs): Threat | undefined {
   const known = threats.get(args);
   if (known) return known;
+  const tracked = args.entityId === undefined ? undefined : bot.entities[args.entityId];
+  if (tracked && tracked !== bot.entity && tracked.isValid !== false && !bot.sinew.deadEntities.has(tracked.id) && tracked.position.distanceTo(bot.entity.position) <= THREAT_SEARCH)
+    return threats.set(args, { kind: 'entity', entity: tracked });
   if (args.from) return threats.set(args, { kind: 'position', position: args.from });
+  // the entity asked for is gone and no `from` says where it was: nothing to flee from
+  if (args.entityId !== undefined) return undefined;
   const entity = args.entity ? nearestEntityNamed(bot, args.entity, THREAT_SEARCH) : nearestHostile(bot, THREAT_SEARCH);
   return entity ? threats.set(args, { kind: 'entity', entity }) : undefined;
 }
@@ -87,7 +100,7 @@ export const flee = defineBotCapability({
   safetyLevel: 'caution',
   effects: (args) => [pred.distanceFromThreat(args.distance)],
   guard: ({ body }, args) =>
-    resolveThreat(body, args) ? guardOk : guardFailed(`no ${args.entity ?? 'hostile mob'} to flee from within ${THREAT_SEARCH} blocks`),
+    resolveThreat(body, args) ? guardOk : guardFailed(`no ${args.entityId !== undefined ? `entity #${args.entityId}` : (args.entity ?? 'hostile mob')} to flee from within ${THREAT_SEARCH} blocks`),
   observe: ({ body }, args) => {
     const threat = resolveThreat(body, args);
     const snapshot = observeWorld(body, { entityIds: threat?.kind === 'entity' ? [threat.entity.id] : [] });
@@ -104,11 +117,15 @@ export const flee = defineBotCapability({
     const key = (bot._client as object | undefined) ?? bot;
     const chain = chains.get(key);
     const home = chain && ctx.now() - chain.lastMs <= CHAIN_MS ? chain.home : bot.entity.position.clone();
+    // each leg as it went (seconds, blocks walked, how it ended): a flee that ends short says why in its observables
+    const legs: string[] = [];
     try {
       for (let leg = 0; leg < MAX_LEGS; leg += 1) {
         const from = where();
         if (horizontal(bot.entity.position, from) >= args.distance) break;
+        const [startedAt, start] = [ctx.now(), bot.entity.position.clone()];
         const failure = await walkTo(ctx, legGoal(bot, from, args.distance, home), { budgetMs: 15_000 });
+        legs.push(`${((ctx.now() - startedAt) / 1000).toFixed(1)} s ${start.distanceTo(bot.entity.position).toFixed(1)} blocks ${failure ? `${failure.code}: ${failure.reason.slice(0, 60)}` : 'reached'}`);
         if (failure?.code === 'aborted') return failure;
         if (failure && leg === MAX_LEGS - 1) return failure;
       }
@@ -116,7 +133,7 @@ export const flee = defineBotCapability({
       chains.set(key, { home, lastMs: ctx.now() });
     }
     const left = horizontal(bot.entity.position, where());
-    return { ok: true, observables: { distance: Number(left.toFixed(1)) } };
+    return { ok: true, observables: { distance: Number(left.toFixed(1)), legs } };
   },
   acceptance: (pre, post, args) => {
     const before = Object.values(pre.entities ?? {})[0]?.position;

@@ -176,7 +176,10 @@ export function installMobs(ctx: ExtensionContext): void {
       if (behavior.wander) move = move.plus(await strollStep(entity, brain.animal, tick, (p) => dryGround(entity.world, p)));
       if (move.x !== 0 || move.z !== 0) entity.yaw = toByteAngle(Math.atan2(-move.x, move.z));
     }
+    const from = entity.position.clone();
     const next = await walk(entity, move, solid);
+    // moved meanwhile (a teleport while this step looked at the blocks): the step was computed from a stale spot
+    if (!entity.position.equals(from)) return;
     if (!next.equals(entity.position)) {
       await entity.sendPosition(next, true);
       entity._writeOthersNearby('entity_head_rotation', { entityId: entity.id, headYaw: entity.yaw });

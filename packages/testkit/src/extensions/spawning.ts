@@ -24,6 +24,8 @@ const RANDOM_DESPAWN_CHANCE = 1 / 800;
 const FOLLOW_RANGE: Record<string, number> = { zombie: 35, husk: 35, drowned: 35, zombie_villager: 35 };
 /** How far above and below the player a spawn column is searched (vanilla: the whole column up to the surface). */
 const VERTICAL_REACH = 24;
+/** A prefill round's draws per place of the cap (most fail the light test under the open sky: ~half at midnight). */
+const PREFILL_DRAWS_PER_PLACE = 4;
 /** The overworld's lowest block (1.18+). */
 const WORLD_BOTTOM = -64;
 
@@ -57,6 +59,13 @@ export const HostileSpawningFields = z
      * ground is taken to be open sky for the light test.
      */
     area: z.enum(['ring', 'vanilla']).default('ring'),
+    /**
+     * The night so far: the first round after this configuration (and after each reset() that restores it) draws until
+     * the cap is full (at most 4 × `cap` draws) instead of `tries`, each draw under the same rules (distance, light). Vanilla
+     * tries every chunk on every tick, so its cap is full long before midnight: a bot that arrives at midnight meets the
+     * night's mobs already standing about at vanilla's density, not the first seconds of an empty night.
+     */
+    prefill: z.boolean().default(false),
   })
   .strict();
 
@@ -86,6 +95,8 @@ interface Spawner {
   idleSince: Map<SquidEntity, number>;
   /** Per player username, the server tick at which each counted far mob (`area: 'vanilla'`) despawns. */
   far: Map<string, number[]>;
+  /** The next round fills the cap (`prefill`). */
+  prefillPending: boolean;
 }
 
 const spawners = new WeakMap<SquidServer, Spawner>();
@@ -95,6 +106,7 @@ export function configureHostileSpawning(serv: SquidServer, settings: Settings |
   const spawner = spawners.get(serv);
   if (!spawner) return;
   spawner.settings = settings;
+  spawner.prefillPending = settings?.prefill ?? false;
   if (initial) spawner.initial = settings;
   if (settings) spawner.random = mulberry32(settings.seed);
 }
@@ -108,7 +120,7 @@ export function configureHostileSpawning(serv: SquidServer, settings: Settings |
  */
 export function installSpawning(ctx: ExtensionContext): void {
   const { serv } = ctx;
-  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map(), idleSince: new Map(), far: new Map() };
+  const spawner: Spawner = { settings: null, initial: null, random: mulberry32(1), spawned: new Map(), idleSince: new Map(), far: new Map(), prefillPending: false };
   spawners.set(serv, spawner);
   const blocks = serv.registry.blocksArray;
   const terrain: Terrain = {
@@ -158,6 +170,8 @@ async function spawnRound(serv: SquidServer, spawner: Spawner, settings: Setting
   const worldSpawn = await serv.getSpawnPoint(serv.overworld);
   // Turned off, reconfigured or paused by reset() meanwhile: this round's settings no longer hold.
   if (spawner.settings !== settings) return;
+  const tries = spawner.prefillPending ? settings.cap * PREFILL_DRAWS_PER_PLACE : settings.tries;
+  spawner.prefillPending = false;
   const darken = skyDarken(serv.time);
   for (const player of serv.players) {
     if (player.disconnected || player.health <= 0 || (player.gameMode !== 0 && player.gameMode !== 2)) continue;
@@ -165,7 +179,7 @@ async function spawnRound(serv: SquidServer, spawner: Spawner, settings: Setting
     spawner.spawned.set(player.username, mine);
     const far = (spawner.far.get(player.username) ?? []).filter((despawnAt) => despawnAt > serv.tickCount);
     spawner.far.set(player.username, far);
-    for (let t = 0; t < settings.tries && mine.size + far.length < settings.cap; t += 1) {
+    for (let t = 0; t < tries && mine.size + far.length < settings.cap; t += 1) {
       // the angle first, then the distance: the ring's draws come in the order they always did (same seed, same spots)
       const angle = spawner.random() * 2 * Math.PI;
       const distance = drawDistance(settings, spawner.random);
