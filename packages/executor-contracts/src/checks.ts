@@ -160,10 +160,14 @@ export function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]
   }
 }
 
-/** The keys of the object schema at `path` inside `schema`, through optional/default/array/record/pipe wrappers. */
-function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+/**
+ * The keys of the object schema at `path` inside `schema`, through optional/default/array/record/pipe wrappers; at a
+ * union, the keys of every option at the rest of the path, each once, in option order.
+ */
+function knownKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[], depth = 0): string[] {
   let current: z.core.$ZodType | undefined = schema;
-  for (let depth = 0; current && depth < 64; depth += 1) {
+  for (; current && depth < 64; depth += 1) {
+    if (current instanceof z.core.$ZodUnion) return [...new Set(current._zod.def.options.flatMap((option) => knownKeysAt(option, path, depth + 1)))];
     const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; innerType?: z.core.$ZodType; in?: z.core.$ZodType; element?: z.core.$ZodType; valueType?: z.core.$ZodType };
     if (def.type === 'object' && path.length === 0) return Object.keys(def.shape ?? {});
     if (def.type === 'object') current = def.shape?.[String(path[0])];
