@@ -99,6 +99,15 @@ describe('reading planner files', () => {
     expect((await refusal(() => loadPlannerVerbs(join(root, 'null.cjs')))).message).toMatch(/null\.cjs exports no Planner .* \(exports: none\)$/);
   });
 
+  it('reads the properties of a module whose module.exports is a function, in .ts as in .cjs, and takes a string export as no exports', async () => {
+    const fn = "module.exports = function plan() { return []; };\nmodule.exports.verbs = ['dig_block'];\n";
+    const root = folder({ 'fn.ts': fn, 'fn.cjs': fn, 'text.ts': "module.exports = 'dig_block';\n" });
+    const verbsOf = async (file: string) => (await loadPlannerVerbs(join(root, file))).map((found) => `${found.verb} ${found.source.replace(/^.*\//, '')}`);
+    expect(await verbsOf('fn.cjs')).toEqual(['dig_block fn.cjs#verbs']);
+    expect(await verbsOf('fn.ts')).toEqual(['dig_block fn.ts#verbs']);
+    expect((await refusal(() => loadPlannerVerbs(join(root, 'text.ts')))).message).toMatch(/text\.ts exports no Planner .* \(exports: none\)$/);
+  });
+
   it('says which module failed to load and why', async () => {
     const root = folder({ 'throws.mjs': "throw new Error('planner table missing');\n" });
     expect((await refusal(() => loadPlannerVerbs(join(root, 'throws.mjs')))).message).toBe(`cannot load ${join(root, 'throws.mjs')}: planner table missing`);
@@ -142,6 +151,18 @@ describe('scanning files by glob', () => {
         { verb: 'smelt_item', source: 'scan', file: 'plans/more/c.ts', line: 1, column: 4 },
       ],
     });
+  });
+
+  it('reads a glob with ./ segments as the same glob without them, and prints the files without them', () => {
+    const root = folder({ 'plans/a.ts': '', 'plans/deep/b.ts': '' });
+    expect(globFiles('./plans/./**/*.ts', root)).toEqual(['plans/a.ts', 'plans/deep/b.ts']);
+    expect(globFiles('plans/deep/./b.ts', root)).toEqual(['plans/deep/b.ts']);
+  });
+
+  it('finds nothing under a glob whose fixed prefix is a file, not a folder', async () => {
+    const root = folder({ 'notes.txt': "{ type: 'dig_block' }\n" });
+    expect(globFiles('notes.txt/**/*.txt', root)).toEqual([]);
+    expect((await refusal(() => scanFiles('notes.txt/*', root))).message).toBe('--scan notes.txt/* matched no files');
   });
 
   it('refuses a glob that matches no file', async () => {
