@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -106,6 +107,20 @@ describe('reading planner files', () => {
     expect(await verbsOf('fn.cjs')).toEqual(['dig_block fn.cjs#verbs']);
     expect(await verbsOf('fn.ts')).toEqual(['dig_block fn.ts#verbs']);
     expect((await refusal(() => loadPlannerVerbs(join(root, 'text.ts')))).message).toMatch(/text\.ts exports no Planner .* \(exports: none\)$/);
+  });
+
+  it('leaves no deadline timer running once a module has loaded and its verbs() answered', async () => {
+    const root = folder({ 'quick.mjs': "export const planner = { verbs: () => ['dig_block'] };\n" });
+    // The timers created while it loads, by async id, until each is cleared or fires.
+    const live = new Set<number>();
+    const hook = createHook({ init: (id, type) => void (type === 'Timeout' && live.add(id)), destroy: (id) => void live.delete(id) }).enable();
+    try {
+      expect((await loadPlannerVerbs(join(root, 'quick.mjs'), 60_000)).map((found) => found.verb)).toEqual(['dig_block']);
+      await new Promise((resolve) => setImmediate(resolve)); // destroy hooks run after the clear, not in it
+    } finally {
+      hook.disable();
+    }
+    expect(live.size).toBe(0);
   });
 
   it('says which module failed to load and why', async () => {
