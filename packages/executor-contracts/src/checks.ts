@@ -160,17 +160,22 @@ export function explainUnknownKeys(schema: z.ZodType, issues: z.core.$ZodIssue[]
   }
 }
 
-/** The keys of the object schema at `path` inside `schema`, through optional/default/array/record/pipe wrappers. */
-function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let current: z.core.$ZodType | undefined = schema;
-  for (let depth = 0; current && depth < 64; depth += 1) {
+/**
+ * The keys of the object schema at `path` inside `schema`, through optional/default/array/record/pipe wrappers; at a
+ * union, the keys of every option at the rest of the path, each once, in option order. Each step either takes one
+ * element of the path (object, array, record) or opens a wrapper, whose inner schema was built before it, so the walk
+ * ends: no step bound (the issue's path may be as deep as the args), and `at` indexes the path (no copy per level).
+ */
+function knownKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[], at = 0): string[] {
+  for (let current: z.core.$ZodType | undefined = schema; current; ) {
+    if (current instanceof z.core.$ZodUnion) return [...new Set(current._zod.def.options.flatMap((option) => knownKeysAt(option, path, at)))];
     const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; innerType?: z.core.$ZodType; in?: z.core.$ZodType; element?: z.core.$ZodType; valueType?: z.core.$ZodType };
-    if (def.type === 'object' && path.length === 0) return Object.keys(def.shape ?? {});
-    if (def.type === 'object') current = def.shape?.[String(path[0])];
+    if (def.type === 'object' && at >= path.length) return Object.keys(def.shape ?? {});
+    if (def.type === 'object') current = def.shape?.[String(path[at])];
     else if (def.type === 'array') current = def.element;
     else if (def.type === 'record') current = def.valueType;
     else current = def.innerType ?? def.in;
-    if (def.type === 'object' || def.type === 'array' || def.type === 'record') path = path.slice(1);
+    if (def.type === 'object' || def.type === 'array' || def.type === 'record') at += 1;
   }
   return [];
 }

@@ -45,10 +45,54 @@ describe('checkArgs: unknown keys name the nearest key of the object they are in
     expect(result.ok ? undefined : result.failure.issues?.[0]).toMatchObject({ path: ['slots', 'hand'], message: 'unknown key `cout` — did you mean `count`?' });
   });
 
+  it('looks into every option of a union of objects: the nearest key of any option, or all their keys once', () => {
+    const chest = z.strictObject({ kind: z.literal('chest'), slot: z.number() });
+    const ground = z.strictObject({ kind: z.literal('ground'), radius: z.number().default(3) });
+    const schema = z.strictObject({ drop: z.array(z.union([chest, ground]).optional()) });
+    const misspelt = checkArgs(capability('stash', schema), { drop: [{ kind: 'ground', raduis: 2 }] });
+    expect(misspelt.ok ? undefined : misspelt.failure.issues?.[0]).toMatchObject({ path: ['drop', 0], message: 'unknown key `raduis` — did you mean `radius`?' });
+    const far = checkArgs(capability('stash', schema), { drop: [{ kind: 'chest', slot: 1, zzzzzzzz: true }] });
+    expect(far.ok ? undefined : far.failure.issues?.[0]?.message).toBe('unknown key `zzzzzzzz` — known keys: kind, slot, radius');
+  });
+
+  it('walks as deep as the path goes (40 objects, each behind an optional: 80 steps)', () => {
+    let schema: z.ZodType = z.strictObject({ count: z.number() });
+    for (let level = 0; level < 40; level += 1) schema = z.strictObject({ next: schema.optional() });
+    let args: Record<string, unknown> = { count: 1, cuont: 2 };
+    for (let level = 0; level < 40; level += 1) args = { next: args };
+    const result = checkArgs(capability('nest', schema), args);
+    expect(result.ok ? undefined : result.failure.issues?.[0]?.message).toBe('unknown key `cuont` — did you mean `count`?');
+  });
+
+  it('answers known keys (none) where the schema has no object: a refinement’s own unknown-key issue on a record', () => {
+    const schema = z.strictObject({
+      limits: z.record(z.string(), z.number()).superRefine((limits, ctx) => {
+        const extra = Object.keys(limits).filter((key) => key !== 'logs');
+        if (extra.length) ctx.addIssue({ code: 'unrecognized_keys', keys: extra, input: limits });
+      }),
+    });
+    const result = checkArgs(capability('stock', schema), { limits: { logs: 3, dirt: 1 } });
+    expect(result.ok ? undefined : result.failure.issues?.[0]).toEqual({ path: ['limits'], code: 'unrecognized_keys', message: 'unknown key `dirt` — known keys: (none)' });
+  });
+
   it('joins several unknown keys with semicolons and lists the known keys when none is near', () => {
     const schema = z.strictObject({ item: z.string(), count: z.number().optional() });
     const result = checkArgs(capability('craft', schema), { item: 'stick', cuont: 2, zzzzzzzz: true });
     expect(result.ok ? undefined : result.failure.issues?.[0]?.message).toBe('unknown key `cuont` — did you mean `count`?; unknown key `zzzzzzzz` — known keys: item, count');
+  });
+});
+
+describe('checkArgs: issues that cannot be read', () => {
+  it('answers a refinement whose issue has a null path segment with invalid_args naming the fault, not a throw', () => {
+    const schema = z.object({ item: z.string() }).superRefine((_args, ctx) => {
+      ctx.addIssue({ code: 'custom', message: 'no such item', path: [null as unknown as string] });
+    });
+    const result = checkArgs(capability('craft', schema), { item: 'stick' });
+    expect(result.ok).toBe(false);
+    const failure = result.ok ? undefined : result.failure;
+    expect(failure?.code).toBe('invalid_args');
+    expect(failure?.reason).toMatch(/^invalid args for craft@1\.0\.0 \(issues unreadable: \S.*\)$/);
+    expect(failure).not.toHaveProperty('issues');
   });
 });
 

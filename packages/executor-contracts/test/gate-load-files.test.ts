@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -99,6 +100,29 @@ describe('reading planner files', () => {
     expect((await refusal(() => loadPlannerVerbs(join(root, 'null.cjs')))).message).toMatch(/null\.cjs exports no Planner .* \(exports: none\)$/);
   });
 
+  it('reads the properties of a module whose module.exports is a function, in .ts as in .cjs, and takes a string export as no exports', async () => {
+    const fn = "module.exports = function plan() { return []; };\nmodule.exports.verbs = ['dig_block'];\n";
+    const root = folder({ 'fn.ts': fn, 'fn.cjs': fn, 'text.ts': "module.exports = 'dig_block';\n" });
+    const verbsOf = async (file: string) => (await loadPlannerVerbs(join(root, file))).map((found) => `${found.verb} ${found.source.replace(/^.*\//, '')}`);
+    expect(await verbsOf('fn.cjs')).toEqual(['dig_block fn.cjs#verbs']);
+    expect(await verbsOf('fn.ts')).toEqual(['dig_block fn.ts#verbs']);
+    expect((await refusal(() => loadPlannerVerbs(join(root, 'text.ts')))).message).toMatch(/text\.ts exports no Planner .* \(exports: none\)$/);
+  });
+
+  it('leaves no deadline timer running once a module has loaded and its verbs() answered', async () => {
+    const root = folder({ 'quick.mjs': "export const planner = { verbs: () => ['dig_block'] };\n" });
+    // The timers created while it loads, by async id, until each is cleared or fires.
+    const live = new Set<number>();
+    const hook = createHook({ init: (id, type) => void (type === 'Timeout' && live.add(id)), destroy: (id) => void live.delete(id) }).enable();
+    try {
+      expect((await loadPlannerVerbs(join(root, 'quick.mjs'), 60_000)).map((found) => found.verb)).toEqual(['dig_block']);
+      await new Promise((resolve) => setImmediate(resolve)); // destroy hooks run after the clear, not in it
+    } finally {
+      hook.disable();
+    }
+    expect(live.size).toBe(0);
+  });
+
   it('says which module failed to load and why', async () => {
     const root = folder({ 'throws.mjs': "throw new Error('planner table missing');\n" });
     expect((await refusal(() => loadPlannerVerbs(join(root, 'throws.mjs')))).message).toBe(`cannot load ${join(root, 'throws.mjs')}: planner table missing`);
@@ -142,6 +166,18 @@ describe('scanning files by glob', () => {
         { verb: 'smelt_item', source: 'scan', file: 'plans/more/c.ts', line: 1, column: 4 },
       ],
     });
+  });
+
+  it('reads a glob with ./ segments as the same glob without them, and prints the files without them', () => {
+    const root = folder({ 'plans/a.ts': '', 'plans/deep/b.ts': '' });
+    expect(globFiles('./plans/./**/*.ts', root)).toEqual(['plans/a.ts', 'plans/deep/b.ts']);
+    expect(globFiles('plans/deep/./b.ts', root)).toEqual(['plans/deep/b.ts']);
+  });
+
+  it('finds nothing under a glob whose fixed prefix is a file, not a folder', async () => {
+    const root = folder({ 'notes.txt': "{ type: 'dig_block' }\n" });
+    expect(globFiles('notes.txt/**/*.txt', root)).toEqual([]);
+    expect((await refusal(() => scanFiles('notes.txt/*', root))).message).toBe('--scan notes.txt/* matched no files');
   });
 
   it('refuses a glob that matches no file', async () => {

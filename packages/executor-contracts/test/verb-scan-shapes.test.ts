@@ -52,6 +52,14 @@ describe('a JSON Schema type is told apart from a verb by the object around it',
     )).toEqual([]);
   });
 
+  it('a type directly inside brackets (a TypeScript labeled tuple) has no object around it: a verb, whatever the brackets hold', () => {
+    expect(verbs("type Row = [type: 'string', items: number];")).toEqual(['string@1']);
+  });
+
+  it('a type directly inside brackets is not judged by an object elsewhere in the text (here the one opening it)', () => {
+    expect(verbs('[{ items: [] }].forEach(() => {});', "type Row = [type: 'number'];")).toEqual(['number@2']);
+  });
+
   it('the backward search stops 4,000 characters before the type, and so does the forward read', () => {
     const pad = ' '.repeat(4_100);
     expect(verbs(`const far = { enum: [1], ${pad}type: 'string' };`)).toEqual(['string@1']);

@@ -78,7 +78,9 @@ async function importModule(file: string, timeoutMs: number): Promise<Record<str
   const jiti = createJiti(pathToFileURL(absolute).href, { moduleCache: false, tsconfigPaths: true, alias: tsconfigAliases(dirname(absolute)) });
   try {
     const loaded = await withDeadline(jiti.import<unknown>(absolute), `loading ${file}`, timeoutMs);
-    return typeof loaded === 'object' && loaded !== null ? (loaded as Record<string, unknown>) : {};
+    // A .cjs module comes as a namespace; a .ts one written as CommonJS as its `module.exports` itself, a function
+    // included, whose properties are then its exports as in the namespace of the same .cjs.
+    return (typeof loaded === 'object' || typeof loaded === 'function') && loaded !== null ? (loaded as Record<string, unknown>) : {};
   } catch (error) {
     if (error instanceof GateUsageError) throw error;
     throw new GateUsageError(`cannot load ${file}: ${describeError(error)}`);
@@ -201,7 +203,7 @@ export async function loadPlannerVerbs(spec: string, timeoutMs = DEFAULT_LOAD_TI
  * directory it is walked unless that directory was already walked (a link loop ends there).
  */
 export function globFiles(pattern: string, cwd = process.cwd()): string[] {
-  const normalized = pattern.split(sep).join('/').replace(/^\.\//, '');
+  const normalized = posix.normalize(pattern.split(sep).join('/')); // `./plans/./x` is `plans/x`
   // `posix` brings POSIX brackets (`[!0-2]`, `[[:alpha:]]`) as a shell has them.
   const matcher = picomatch(normalized, { posix: true });
   // The walk starts at the glob's fixed prefix (`src/plans` of `src/plans/**/*.ts`; a plain path's folder).
