@@ -96,6 +96,29 @@ describe('pillar_up', () => {
     expect(bot.blockAt(bot.entity.position.floored().offset(0, -1, 0))?.name).toBe('dirt');
   });
 
+  it('jumps again when the server drops a placement without a word (no block update ever comes)', async () => {
+    // flying-squid drops a placement silently when the feet it last saw are in the cell (under load its position update
+    // and the placement are handled out of order); mineflayer waits 5 s for the update, past the 3 s stuck window.
+    // Here the server's block interaction swallows the first placement the same way.
+    const { bot, server } = world;
+    const { give } = await import('@sinew/testkit');
+    await give(bot, 'dirt', 2);
+    const startY = Math.floor(bot.entity.position.y);
+    const serv = server.serv! as unknown as { interactWithBlock(input: unknown): Promise<boolean> };
+    const interact = serv.interactWithBlock;
+    let swallow = 1;
+    serv.interactWithBlock = (input) => (swallow-- > 0 ? Promise.resolve(true) : interact.call(serv, input));
+    try {
+      const outcome = await world.step('pillar_up', { height: 2 });
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(outcome.observables).toMatchObject({ dropped: 1 });
+    } finally {
+      serv.interactWithBlock = interact;
+    }
+    expect(swallow).toBeLessThan(0); // the server saw a placement after the swallowed one
+    expect(Math.floor(bot.entity.position.y)).toBe(startY + 2);
+  });
+
   it('asks for scaffold blocks it does not have (precond_missing)', async () => {
     const outcome = await world.step('pillar_up', { height: 2 });
     expect(outcome.failure?.code).toBe('precond_missing');

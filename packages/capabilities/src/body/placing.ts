@@ -6,6 +6,7 @@ import type { Block } from '../mc-types.js';
 import { ABORTED, thrown, type Failure } from './failures.js';
 import { eyeDistance, occupiedByBot, REACH, toBlockVec } from './geometry.js';
 import { STATIONS } from './staircase.js';
+import { settleWithin } from './waiting.js';
 
 const FACES = [new Vec3(0, -1, 0), new Vec3(0, 1, 0), new Vec3(1, 0, 0), new Vec3(-1, 0, 0), new Vec3(0, 0, 1), new Vec3(0, 0, -1)];
 const REPLACEABLE = new Set(['air', 'cave_air', 'void_air', 'short_grass', 'grass', 'tall_grass', 'water', 'lava', 'snow', 'fern']);
@@ -44,7 +45,29 @@ export function freeSpotNextTo(bot: SinewBot): Vec3 | undefined {
   return undefined;
 }
 
-/** Places one block of `item` at `position` (after equipping it); shared with build_structure and pillar_up. */
+/**
+ * How long a placement waits for the server's block update. A server may drop a placement without a word (flying-squid
+ * does when the feet it last saw are in the cell: under load its position update and the placement are handled out of
+ * order), and mineflayer's own wait for the update is 5 s, past the executor's 3 s stuck window.
+ */
+const PLACE_CONFIRM_MS = 2_000;
+
+/**
+ * Places the held block against `reference` on `face`: true once the server's update shows `item` in the cell (also
+ * when mineflayer gave up on an update that came late), false when none came within {@link PLACE_CONFIRM_MS}. Throws
+ * what mineflayer threw when the cell does not hold `item`.
+ */
+export async function placeConfirmed(ctx: BotRunContext, reference: Block, face: Vec3, item: string): Promise<boolean> {
+  const cell = reference.position.plus(face);
+  try {
+    if (await settleWithin(ctx, ctx.body.placeBlock(reference, face).then(() => true), PLACE_CONFIRM_MS)) return true;
+  } catch (error) {
+    if (ctx.body.blockAt(cell)?.name !== item) throw error;
+  }
+  return ctx.body.blockAt(cell)?.name === item;
+}
+
+/** Places one block of `item` at `position` (after equipping it); shared with build_structure. */
 export async function placeAt(ctx: BotRunContext, item: string, position: Position): Promise<Failure | undefined> {
   const bot = ctx.body;
   const placement = placementReference(bot, position);
@@ -54,12 +77,11 @@ export async function placeAt(ctx: BotRunContext, item: string, position: Positi
   try {
     if (bot.heldItem?.name !== item) await bot.equip(stack, 'hand');
     if (ctx.signal.aborted) return ABORTED;
-    await bot.placeBlock(placement.reference, placement.face);
-    return undefined;
+    if (await placeConfirmed(ctx, placement.reference, placement.face, item)) return undefined;
+    if (ctx.signal.aborted) return ABORTED;
+    return fail.stuck(`the server placed no ${item} at ${blockKey(position)} within ${PLACE_CONFIRM_MS / 1000} s`);
   } catch (error) {
     if (ctx.signal.aborted) return ABORTED;
-    // mineflayer rejects when the server's block update is late; the world decides.
-    if (bot.blockAt(toBlockVec(position))?.name === item) return undefined;
     return thrown('runner_error', `place ${item} at ${blockKey(position)}`, error);
   }
 }

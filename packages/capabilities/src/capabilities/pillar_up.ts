@@ -6,7 +6,7 @@ import type { SinewBot } from '../bot.js';
 import { defineBotCapability } from '../body.js';
 import { ABORTED, thrown } from '../body/failures.js';
 import { countItem } from '../body/inventory.js';
-import { isReplaceable } from '../body/placing.js';
+import { isReplaceable, placeConfirmed } from '../body/placing.js';
 import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
 
@@ -19,6 +19,8 @@ export const PillarUpArgsSchema = z.strictObject({
 export type PillarUpArgs = z.output<typeof PillarUpArgsSchema>;
 
 const JUMP_TIMEOUT_MS = 1_500;
+/** Placements the server dropped in one pillar (no block update: see `placeConfirmed`) before it ends stuck. */
+const MAX_DROPPED = 3;
 
 /** The scaffold block to use: the named one, else the first common one the bot holds enough of. */
 export function scaffoldItem(bot: SinewBot, height: number, item?: string): string | undefined {
@@ -57,7 +59,8 @@ export const pillarUp = defineBotCapability({
       // Centre on the block so the new block never clips the body.
       const centre = bot.entity.position.floored().offset(0.5, 0, 0.5);
       await bot.lookAt(centre.offset(0, -1, 0), true);
-      for (let level = 0; level < args.height; level += 1) {
+      let dropped = 0;
+      for (let level = 0; level < args.height; ) {
         if (ctx.signal.aborted) return ABORTED;
         const standY = Math.floor(bot.entity.position.y);
         const support = bot.blockAt(new Vec3(Math.floor(bot.entity.position.x), standY - 1, Math.floor(bot.entity.position.z)));
@@ -66,15 +69,19 @@ export const pillarUp = defineBotCapability({
         const rose = await waitFor(ctx, () => bot.entity.position.y >= standY + 1.05, JUMP_TIMEOUT_MS, 25);
         bot.setControlState('jump', false);
         if (!rose) return fail.stuck(`could not jump above y=${standY}`);
-        await bot.placeBlock(support, new Vec3(0, 1, 0)).catch(async (error: unknown) => {
-          // The server confirms placement with a block update that may arrive after mineflayer's wait.
-          const placed = bot.blockAt(support.position.offset(0, 1, 0));
-          if (placed?.name !== item) throw error;
-        });
+        const confirmed = await placeConfirmed(ctx, support, new Vec3(0, 1, 0), item);
         await waitFor(ctx, () => bot.entity.onGround, JUMP_TIMEOUT_MS, 25);
-        ctx.progress(`level ${level + 1}`);
+        // The update may come late (the body then lands on the block) or never (the placement was dropped: jump again).
+        if (!confirmed && bot.blockAt(support.position.offset(0, 1, 0))?.name !== item) {
+          dropped += 1;
+          if (dropped >= MAX_DROPPED) return fail.stuck(`the server placed no block under ${dropped} jumps at y=${standY}`);
+          ctx.progress(`level ${level + 1}: no block placed, jumping again`);
+          continue;
+        }
+        level += 1;
+        ctx.progress(`level ${level}`);
       }
-      return { ok: true, observables: { y: bot.entity.position.y } };
+      return { ok: true, observables: { y: bot.entity.position.y, dropped } };
     } catch (error) {
       return ctx.signal.aborted ? ABORTED : thrown('runner_error', 'pillar up', error);
     } finally {
