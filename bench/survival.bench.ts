@@ -27,7 +27,7 @@ import { attachBelief, attachModes, type AttachedModes } from '@sinew/belief/min
 import type { ModeEvent, ModeProfile } from '@sinew/belief';
 import type { StepOutcome } from '@sinew/executor-contracts';
 import { quantile, record } from './harness.js';
-import { applyScenario, connectBot, damage, give, placeTree, reset, setAir, setFood, setHostileSpawning, setTime, startServer, teleport, type TestServer } from '@sinew/testkit';
+import { applyScenario, connectBot, damage, give, placeTree, reset, setAir, setFood, setHostileSpawning, setTime, startServer, teleport, waitUntil, type TestServer } from '@sinew/testkit';
 
 const GAME_SECONDS = Number(process.env.SINEW_BENCH_SURVIVAL_S ?? 90);
 const TRIALS = Number(process.env.SINEW_BENCH_REACTIONS ?? 8);
@@ -209,9 +209,10 @@ async function survive(server: TestServer, bot: SinewBot, condition: string, pro
     ],
   });
   // the bound in game time: server ticks (a loaded machine ticks late; wall time would cut the plan's game short)
-  let bound: ReturnType<typeof setInterval> | undefined;
-  const outcome = await Promise.race([plan, new Promise<undefined>((resolve) => (bound = setInterval(() => serv.tickCount - startTick >= GAME_SECONDS * TICKS_PER_S && resolve(undefined), 100)))]);
-  clearInterval(bound); // a plan that ended early leaves no timer behind
+  let planEnded = false;
+  const settle = () => (planEnded = true);
+  void plan.then(settle, settle);
+  const outcome = (await waitUntil(server, () => planEnded, GAME_SECONDS * TICKS_PER_S)) ? await plan : undefined;
   const planSeconds = outcome ? (Date.now() - startedAt) / 1000 : undefined;
   const planTicks = outcome ? serv.tickCount - startTick : undefined;
   bot.removeListener('entityDead', onDead);

@@ -210,13 +210,12 @@ export function createModes(options: ModesOptions): Modes {
     const dropping = peak - s.health >= config.healthDrop;
     // hunger's own band (with hysteresis), apart from eating to heal: a meal for healing waits out danger, hunger does not
     starving = starving ? s.food < config.foodReleaseAt : s.food < config.foodBelow;
-    const hungry = starving;
-    eatingToHeal = !hungry && healHunger(s);
+    eatingToHeal = !starving && healHunger(s);
     return {
       hazard_block: s.inLava ? 'in lava' : s.inFire ? 'in fire' : s.onFire ? 'burning' : undefined,
       drowning: s.eyesInWater && s.oxygen < config.oxygenBelow ? `oxygen ${s.oxygen} < ${config.oxygenBelow}` : undefined,
       low_health: low || dropping ? (dropping ? `health fell ${peak - s.health} within ${config.healthDropWindowMs} ms` : `health ${s.health} < ${config.healthBelow}`) : undefined,
-      hunger: !s.hasFood ? undefined : hungry ? `food ${s.food} < ${config.foodBelow}` : eatingToHeal ? `health ${s.health} < ${config.eatToHealBelow} with food ${s.food} < ${REGENERATION_FOOD}: no natural regeneration` : undefined,
+      hunger: !s.hasFood ? undefined : starving ? `food ${s.food} < ${config.foodBelow}` : eatingToHeal ? `health ${s.health} < ${config.eatToHealBelow} with food ${s.food} < ${REGENERATION_FOOD}: no natural regeneration` : undefined,
     };
   }
 
