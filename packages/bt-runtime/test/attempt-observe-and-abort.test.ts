@@ -65,7 +65,9 @@ describe('the first action', () => {
     await s.clock.advance(1_000); // dispatch far from the clock's zero
     const step = await s.run('late', 30);
     expect(step.ttfaMs).toBe(30);
-    expect(firsts).toEqual([{ planId: 'p-late', stepId: 's', verb: 'late', command: 'move', ttfaMs: 30, attempt: 1 }]);
+    // `at` is the command's time on the executor's clock: dispatched at 1,000, first command 30 ms later.
+    expect(firsts).toEqual([{ planId: 'p-late', stepId: 's', verb: 'late', command: 'move', ttfaMs: 30, attempt: 1, at: 1_030 }]);
+    expect(s.executor.clock).toBe(s.clock);
     expect(await metric(s.metrics.registry, 'sinew_step_ttfa_seconds_sum', { capability: 'late' })).toBeCloseTo(0.03, 9);
   });
 });

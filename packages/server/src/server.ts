@@ -122,7 +122,9 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   const { port, host, token, allowedHosts, limits, record } = parseOptions(options);
   const { executor } = options;
   const metrics = serverMetrics(executor.metrics.registry);
-  const hub = new EventHub(limits, Date.now, () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
+  // Envelopes are stamped on the executor's clock (epoch ms with its default, the system clock), as its outcomes are.
+  const clock = executor.clock;
+  const hub = new EventHub(limits, () => clock.now(), () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
   const outcomes = new PlanOutcomes(hub, limits.outcomesKept);
   const deps = routeDeps(options, { control: new Control(executor, { hub, outcomes }, options.router, options.observe, options.cognition), outcomes }, token, limits);
   const recording = record === undefined ? undefined : recordHub(hub, record, deps.trees);

@@ -141,7 +141,7 @@ export class Attempt<Body extends ActuatorSource> implements AttemptHandle, Puls
     traceActivity(this.o.scope, this.o.limits.traceLimit, now, kind, name, detail);
     if (kind === 'command' && this.#firstActionAt === undefined && phase === Phase.running) {
       this.#firstActionAt = now;
-      reportFirstAction(this.o, name, now - this.#dispatchAt);
+      reportFirstAction(this.o, name, now - this.#dispatchAt, now);
     } else if (kind === 'transition') reportTransition(this.o, name, detail);
   }
 

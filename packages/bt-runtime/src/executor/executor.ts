@@ -1,6 +1,6 @@
 import { stepFailure, type Intent, type Plan, type PlanStep, type PlanStepInput, type PreemptOptions, type StepFailure, type StepOutcome } from '@sinew/executor-contracts';
 import { actuatorCommandNames, type ActuatorSource } from '../body/instrument.js';
-import { systemClock, type TimerHandle } from '../clock/clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
 import { createExecutorMetrics, labelValue, primeMetrics, zeroOnce, type ExecutorMetrics } from '../metrics/metrics.js';
 import { gaugeSeries } from '../metrics/series.js';
 import { PlanJournal } from '../journal/journal.js';
@@ -51,6 +51,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
   readonly metrics: ExecutorMetrics;
   readonly policy: ExecutorPolicy;
   readonly registry: ExecutorOptions<Body>['registry'];
+  readonly clock: Clock;
   readonly #rt: Runtime<Body>;
   readonly #repair: ExecutorOptions<Body>['repair'];
   readonly #idempotency: IdempotencyStore;
@@ -78,7 +79,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
       throw new TypeError('createExecutor: body has no sinew.onActuate(); instrument it with instrumentMethods(body, [...methods]) (a mineflayer bot: bot.loadPlugin(sinew))');
     }
     const log = options.logger ?? silentLogger;
-    const clock = options.clock ?? systemClock;
+    const clock = (this.clock = options.clock ?? systemClock);
     const events = new EventHub(log);
     this.#journal = options.journal && new PlanJournal(options.journal, clock, log, { capacity: this.policy.idempotencyCapacity, onWriteFailed: (error) => journalFailed(this.metrics, events, error) });
     this.#idempotency = new IdempotencyStore(this.policy.idempotencyCapacity, this.#journal);

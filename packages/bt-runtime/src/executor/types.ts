@@ -73,7 +73,8 @@ export interface StepRef {
 export interface ExecutorEvents {
   'plan.started': { readonly planId: string; readonly intentId: string; readonly steps: number };
   'step.dispatched': StepRef & { readonly capability: string; readonly attempt: number };
-  'step.first_action': StepRef & { readonly command: string; readonly ttfaMs: number; readonly attempt: number };
+  /** `at`: when the command was issued, on the executor's clock (`ttfaMs` after the runner started). */
+  'step.first_action': StepRef & { readonly command: string; readonly ttfaMs: number; readonly attempt: number; readonly at: number };
   'step.retry': StepRef & { readonly attempt: number; readonly failure: StepFailure; readonly backoffMs: number };
   'step.succeeded': StepOutcome;
   'step.failed': StepOutcome;
@@ -160,6 +161,8 @@ export interface Executor<Body> {
   readonly metrics: ExecutorMetrics;
   readonly policy: ExecutorPolicy;
   readonly registry: CapabilityRegistry<Body>;
+  /** The clock its watchdogs, outcome timestamps and event times read (`systemClock` unless `clock` was given). */
+  readonly clock: Clock;
   /** Aborts the active step, refuses new plans, flushes and closes provenance sinks. */
   close(): Promise<void>;
 }

@@ -41,7 +41,7 @@ export class PlanOutcomes {
     this.#kept.delete(outcome.planId);
     this.#kept.set(outcome.planId, outcome);
     if (this.#kept.size > this.capacity) this.#kept.delete(this.#kept.keys().next().value!);
-    this.hub.publish('executionComplete', executionComplete(outcome));
+    this.hub.publish('executionComplete', executionComplete(outcome), outcome.endedAt);
   }
 
   /** The whole outcome of a kept plan. */

@@ -33,9 +33,28 @@ export const EVENT_TYPES = [
 /** The type of a stream event. */
 export type SinewEventType = (typeof EVENT_TYPES)[number];
 
-/** Subscribes the hub to the executor (plan endings through `outcomes`); returns the unsubscribe. */
+/**
+ * The time an executor event carries, read from the executor's clock as it was built (the hub reads the same clock):
+ * the hub stamps these without a clock read of its own.
+ */
+const STAMPED: { readonly [E in (typeof FORWARDED)[number]]?: (payload: ExecutorEvents[E]) => number } = {
+  'step.first_action': (payload) => payload.at,
+  'step.succeeded': (payload) => payload.endedAt,
+  'step.failed': (payload) => payload.endedAt,
+};
+
+/** Forwards one executor event to the hub, stamped with the time it carries (if it carries one). */
+function forward<E extends (typeof FORWARDED)[number]>(executor: Executor<unknown>, hub: EventHub, name: E): () => void {
+  const stampOf = STAMPED[name] as ((payload: ExecutorEvents[E]) => number) | undefined;
+  return executor.on(name, stampOf ? (payload) => hub.publish(name, payload, stampOf(payload)) : (payload) => hub.publish(name, payload));
+}
+
+/**
+ * Subscribes the hub to the executor (plan endings through `outcomes`); returns the unsubscribe. The hub's clock must
+ * be the executor's (`executor.clock`): the times its events carry stamp them.
+ */
 export function forwardExecutor<Body>(executor: Executor<Body>, hub: EventHub, outcomes: PlanOutcomes): () => void {
-  const offs = FORWARDED.map((name) => executor.on(name, (payload) => hub.publish(name, payload)));
+  const offs = FORWARDED.map((name) => forward(executor as Executor<unknown>, hub, name));
   const ended = (outcome: ExecutorEvents['plan.completed']) => outcomes.ended(outcome);
   offs.push(executor.on('plan.completed', ended), executor.on('plan.failed', ended));
   offs.push(forwardTransitions(executor, hub));
