@@ -4,9 +4,12 @@
 // and 0 clients, and with 10 clients (in a child process: their parsing is not billed here) — once subscribed to
 // `executionComplete`, the only type they read, and once with the default subscription (every event) — per round
 // both CPU time of this process (user + system, until every client has the plan's outcome: envelopes,
-// serialization and socket writes included) and wall time of `executor.run`. Rounds are interleaved after
-// warm-up; each figure is the median of ROUNDS with min–max, and the ratio is to the same round's no-server
-// run (median of the per-round ratios). `listened` is the executor with no-op listeners on the events the
+// serialization and socket writes included) and wall time of `executor.run`. After warm-up, a round runs CHUNKS
+// plans of every kind, interleaved in a rotating order, and sums each kind's: with one plan of each a round was ~20 ms
+// a kind, shorter than a collection's cycle (its marking runs on helper threads, billed to whoever runs meanwhile), and
+// single rounds' ratios moved 0.05–11× (session 32). Each figure is the median of ROUNDS with min–max, and the ratio is
+// to the same round's no-server run (median of the per-round ratios). `control` is a second executor with no server,
+// run like the first: its ratio is the bench's noise floor on the machine at hand (an A/A run; ideally 1). `listened` is the executor with no-op listeners on the events the
 // server subscribes to, no server: the cost of being observed at all. Targets (issue 24), on the median of per-round
 // CPU ratios: 0 clients ≤ 1.1×; 10 clients ≤ 1.5× on the no-op step, ≤ 2× on the one-turn step at either flush setting
 // (on the subscribed clients: events are serialized only for what someone subscribed to, and `executionComplete` says
@@ -27,6 +30,8 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const LATENCY_STEPS = 400;
 const WARMUP = 2;
 const ROUNDS = 9;
+/** Plans of each kind per round, interleaved. */
+const CHUNKS = 8;
 const CLIENTS = 10;
 // Big enough that no bench client drops: a client of every event gets ~15,000 envelopes (~2.5 MB) per 5,000-step plan.
 const ROOMY = { clientQueue: 100_000, clientHighWaterBytes: 64 * 1024 * 1024 } satisfies ServerLimitsInput;
@@ -203,6 +208,8 @@ interface Runs {
   readonly subscribed: Sample[];
   /** CLIENTS clients with the default subscription (every type), as the inspector. */
   readonly everything: Sample[];
+  /** A second executor with no server, run like the first: the ratio it gets is the bench's noise floor (ideally 1). */
+  readonly control: Sample[];
 }
 
 /** An executor served with CLIENTS clients in a child process, each sending `subscription` first ('' = the default, every type). */
@@ -215,28 +222,35 @@ async function servedWith(limits: ServerLimitsInput, subscription: string): Prom
 }
 
 async function overhead(scenario: Scenario): Promise<Runs> {
-  const [bareExecutor, observedExecutor, idleExecutor] = [newExecutor(), newExecutor(), newExecutor()];
+  const [bareExecutor, observedExecutor, idleExecutor, controlExecutor] = [newExecutor(), newExecutor(), newExecutor(), newExecutor()];
   for (const name of OBSERVED) observedExecutor.on(name, () => {});
   const limits = { ...ROOMY, ...scenario.limits };
   const idleServer = await serveSinew({ executor: idleExecutor, port: 0, token: TOKEN, limits });
   const subscribed = await servedWith(limits, OUTCOMES_ONLY);
   const everything = await servedWith(limits, '');
-  const runs: Runs = { bare: [], observed: [], idle: [], subscribed: [], everything: [] };
+  const runs: Runs = { bare: [], observed: [], idle: [], subscribed: [], everything: [], control: [] };
   const kinds = [
-    { runs: runs.bare, plan: (round: number) => timedPlan(bareExecutor, scenario, `bare-${round}`) },
-    { runs: runs.observed, plan: (round: number) => timedPlan(observedExecutor, scenario, `observed-${round}`) },
-    { runs: runs.idle, plan: (round: number) => timedPlan(idleExecutor, scenario, `idle-${round}`, idleServer) },
-    { runs: runs.subscribed, plan: (round: number) => timedPlan(subscribed.executor, scenario, `subscribed-${round}`, subscribed.server, subscribed.clients) },
-    { runs: runs.everything, plan: (round: number) => timedPlan(everything.executor, scenario, `everything-${round}`, everything.server, everything.clients) },
+    { runs: runs.bare, plan: (round: string) => timedPlan(bareExecutor, scenario, `bare-${round}`) },
+    { runs: runs.control, plan: (round: string) => timedPlan(controlExecutor, scenario, `control-${round}`) },
+    { runs: runs.observed, plan: (round: string) => timedPlan(observedExecutor, scenario, `observed-${round}`) },
+    { runs: runs.idle, plan: (round: string) => timedPlan(idleExecutor, scenario, `idle-${round}`, idleServer) },
+    { runs: runs.subscribed, plan: (round: string) => timedPlan(subscribed.executor, scenario, `subscribed-${round}`, subscribed.server, subscribed.clients) },
+    { runs: runs.everything, plan: (round: string) => timedPlan(everything.executor, scenario, `everything-${round}`, everything.server, everything.clients) },
   ];
   for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
-    // The order rotates each round: no variant always runs right after a served one (its sockets and garbage settle late).
-    const samples: Sample[] = [];
-    for (let i = 0; i < kinds.length; i += 1) {
-      const k = (round + i) % kinds.length;
-      samples[k] = await kinds[k]!.plan(round);
+    // A round is CHUNKS turns, each running one plan of every kind, the order rotating each turn: a collection's marking
+    // (helper threads, counted in the process's CPU) and pause fall on every kind alike, not on the one whose 20 ms they hit.
+    const cpu = kinds.map(() => 0);
+    const wall = kinds.map(() => 0);
+    for (let chunk = 0; chunk < CHUNKS; chunk += 1) {
+      for (let i = 0; i < kinds.length; i += 1) {
+        const k = (round * CHUNKS + chunk + i) % kinds.length;
+        const sample = await kinds[k]!.plan(`${round}-${chunk}`);
+        cpu[k] = cpu[k]! + sample.cpuUs / CHUNKS;
+        wall[k] = wall[k]! + sample.wallUs / CHUNKS;
+      }
     }
-    if (round >= WARMUP) kinds.forEach((kind, k) => kind.runs.push(samples[k]!));
+    if (round >= WARMUP) kinds.forEach((kind, k) => kind.runs.push({ cpuUs: cpu[k]!, wallUs: wall[k]! }));
   }
   for (const served of [subscribed, everything]) {
     if (served.server.clients().some((c) => c.dropped > 0)) throw new Error('a bench client dropped events');
@@ -261,6 +275,7 @@ function report(scenario: Scenario, runs: Runs): void {
         (samples === runs.bare ? ' (baseline)' : `, ratio ${spreadOf(ratio(samples, 'wallUs'), 3)}`),
     );
   line('no server', runs.bare);
+  line('control', runs.control);
   line('listened', runs.observed);
   line('0 clients', runs.idle);
   line(`${CLIENTS} outcomes`, runs.subscribed);
@@ -270,6 +285,8 @@ function report(scenario: Scenario, runs: Runs): void {
   // Issue 24's targets, on the median of per-round CPU ratios to the same round's unobserved executor.
   record({ figure: `server, ${scenario.short}: CPU/step ratio with 0 clients (vs no server)`, unit: '×', values: ratio(runs.idle, 'cpuUs'), target: { value: 1.1 }, digits: 3 });
   record({ figure: `server, ${scenario.short}: CPU/step ratio with ${CLIENTS} clients of executionComplete (vs no server)`, unit: '×', values: ratio(runs.subscribed, 'cpuUs'), target: { value: scenario.clientsTarget }, digits: 3 });
+  // The same unobserved executor twice (an A/A run): how far a ratio moves with nothing changed, on this machine today.
+  record({ figure: `server, ${scenario.short}: CPU/step ratio of a second unobserved executor (vs no server: the noise floor)`, unit: '×', values: ratio(runs.control, 'cpuUs'), digits: 3 });
   // Every event to every client: the bytes written grow with the clients (no target; what an inspector-like client costs).
   record({ figure: `server, ${scenario.short}: CPU/step ratio with ${CLIENTS} clients of every event (vs no server)`, unit: '×', values: ratio(runs.everything, 'cpuUs'), digits: 3 });
 }
