@@ -37,6 +37,11 @@ export const ServerLimitsSchema = z
     clientHighWaterBytes: z.number().int().positive().max(64 * 1024 * 1024).default(256 * 1024),
     /** Ended plans whose whole outcome `GET /api/plans/:planId/outcome` serves (`executionComplete` carries a summary); the oldest leaves first. */
     outcomesKept: z.number().int().positive().max(10_000).default(32),
+    /**
+     * Step outcomes kept across those plans at most: older plans leave first past it (the latest plan stays, however
+     * long), so 32 plans of 5,000 steps do not hold ~50 MB.
+     */
+    outcomeStepsKept: z.number().int().positive().max(1_000_000).default(10_000),
     /** `botEvent` and `beliefEvent` are sampled at most this often. */
     botEventIntervalMs: z.number().int().min(50).max(60_000).default(500),
     /** Ping period; a client that missed a pong by the next ping is dropped. */

@@ -125,7 +125,7 @@ export async function serveSinew<Body>(options: SinewServerOptions<Body>): Promi
   // Envelopes are stamped on the executor's clock (epoch ms with its default, the system clock), as its outcomes are.
   const clock = executor.clock;
   const hub = new EventHub(limits, () => clock.now(), () => metrics.dropped.inc(), () => botStatus(options.bot, executor.state()));
-  const outcomes = new PlanOutcomes(hub, limits.outcomesKept);
+  const outcomes = new PlanOutcomes(hub, limits.outcomesKept, limits.outcomeStepsKept);
   const deps = routeDeps(options, { control: new Control(executor, { hub, outcomes }, options.router, options.observe, options.cognition), outcomes }, token, limits);
   const recording = record === undefined ? undefined : recordHub(hub, record, deps.trees);
   const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))) });

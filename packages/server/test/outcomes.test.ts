@@ -61,9 +61,9 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
       await server.close();
       await executor.close();
     });
-    const serve = async (outcomesKept?: number) => {
+    const serve = async (outcomesKept?: number, outcomeStepsKept?: number) => {
       ({ executor } = fakeExecutor([shuffle]));
-      server = await serveSinew({ executor, port: 0, token: TOKEN, limits: { flushIntervalMs: 0, ...(outcomesKept ? { outcomesKept } : {}) } });
+      server = await serveSinew({ executor, port: 0, token: TOKEN, limits: { flushIntervalMs: 0, ...(outcomesKept ? { outcomesKept } : {}), ...(outcomeStepsKept ? { outcomeStepsKept } : {}) } });
       stream = new StreamClient(server.url, { token: TOKEN });
       await stream.opened;
     };
@@ -120,6 +120,24 @@ describe('executionComplete carries how a plan ended; the whole outcome is fetch
       const { startedAt, endedAt } = ended.data as ExecutionComplete;
       expect(endedAt).toBeGreaterThanOrEqual(startedAt);
       expect((await http(server.url, '/api/plans/doomed/outcome', { headers: AUTH })).json()).toMatchObject({ status: 'failed', steps: [], failure: { code: 'runner_error' } });
+    });
+
+    it('the kept plans hold at most outcomeStepsKept step outcomes: the oldest leave first, the latest stays however long', async () => {
+      await serve(32, 10);
+      const status = async (planId: string) => (await http(server.url, `/api/plans/${planId}/outcome`, { headers: AUTH })).status;
+      for (const planId of ['a', 'b']) await executor.run(shuffles(planId, 4));
+      expect([await status('a'), await status('b')]).toEqual([200, 200]);
+      await executor.run(shuffles('c', 4)); // 12 steps kept would pass 10: a leaves
+      expect([await status('a'), await status('b'), await status('c')]).toEqual([404, 200, 200]);
+      await executor.run(shuffles('b', 1)); // run again: its 4 steps give way to 1 (5 in all), nothing else leaves
+      expect([await status('b'), await status('c')]).toEqual([200, 200]);
+      await executor.run(shuffles('huge', 30));
+      expect([await status('b'), await status('c'), await status('huge')]).toEqual([404, 404, 200]);
+      const gone = await http(server.url, '/api/plans/c/outcome', { headers: AUTH });
+      expect(gone.json().error).toMatchObject({ code: 'unknown_plan', message: expect.stringContaining('at most 10 step outcomes (limits.outcomeStepsKept)') });
+      await executor.run(shuffles('d', 2)); // the latest of 32 steps: huge leaves
+      expect([await status('huge'), await status('d')]).toEqual([404, 200]);
+      await expect(serveSinew({ executor, port: 0, limits: { outcomeStepsKept: 0 } })).rejects.toMatchObject({ code: 'invalid_config', path: ['outcomeStepsKept'] });
     });
 
     it('a plan id run again serves its latest outcome, and outcomesKept is validated', async () => {

@@ -203,7 +203,7 @@ const ROUTES: readonly Route<unknown>[] = [
     handle(deps, { response, params, head }) {
       const planId = validate(PlanIdSchema, params[0], (m) => new ApiError(400, 'invalid_plan_id', m));
       const outcome = deps.outcomes.get(planId);
-      if (!outcome) throw new ApiError(404, 'unknown_plan', `no ended plan ${planId} among the last ${deps.outcomes.capacity} (limits.outcomesKept); a running plan has no outcome yet`);
+      if (!outcome) throw new ApiError(404, 'unknown_plan', `no ended plan ${planId} among the last ${deps.outcomes.capacity} (limits.outcomesKept) holding at most ${deps.outcomes.stepCapacity} step outcomes (limits.outcomeStepsKept); a running plan has no outcome yet`);
       sendJson(response, 200, outcome, head);
     },
   },

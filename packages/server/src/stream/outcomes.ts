@@ -26,22 +26,37 @@ export function executionComplete(outcome: PlanOutcome): ExecutionComplete {
   return { ...ending, stepCount: steps.length, stepStatuses, outcomePath: outcomePath(outcome.planId) };
 }
 
-/** The last `capacity` plan outcomes by plan id (a plan id run again keeps its latest); each ending is published as `executionComplete`. */
+/**
+ * The last `capacity` plan outcomes by plan id (a plan id run again keeps its latest), holding at most `stepCapacity`
+ * step outcomes in all but the latest plan's; each ending is published as `executionComplete`.
+ */
 export class PlanOutcomes {
   readonly #kept = new Map<string, PlanOutcome>();
+  /** Step outcomes held by the kept plans. */
+  #steps = 0;
 
   constructor(
     private readonly hub: EventHub,
     /** How many ended plans are kept (`limits.outcomesKept`). */
     readonly capacity: number,
+    /** How many step outcomes they may hold in all (`limits.outcomeStepsKept`); the latest plan is kept whatever its length. */
+    readonly stepCapacity: number,
   ) {}
 
-  /** Keeps the outcome, the oldest kept one leaving past `capacity`, and publishes its `executionComplete`. */
+  /** Keeps the outcome, the oldest kept ones leaving past `capacity` plans or `stepCapacity` steps, and publishes its `executionComplete`. */
   ended(outcome: PlanOutcome): void {
-    this.#kept.delete(outcome.planId);
+    this.#forget(outcome.planId);
     this.#kept.set(outcome.planId, outcome);
-    if (this.#kept.size > this.capacity) this.#kept.delete(this.#kept.keys().next().value!);
+    this.#steps += outcome.steps.length;
+    while (this.#kept.size > this.capacity || (this.#steps > this.stepCapacity && this.#kept.size > 1)) this.#forget(this.#kept.keys().next().value!);
     this.hub.publish('executionComplete', executionComplete(outcome), outcome.endedAt);
+  }
+
+  #forget(planId: string): void {
+    const kept = this.#kept.get(planId);
+    if (kept === undefined) return;
+    this.#kept.delete(planId);
+    this.#steps -= kept.steps.length;
   }
 
   /** The whole outcome of a kept plan. */
