@@ -266,7 +266,7 @@ async function overhead(scenario: Scenario): Promise<Runs> {
 /** Prints one scenario and records its CPU cost with CLIENTS clients. */
 function report(scenario: Scenario, runs: Runs): void {
   const ratio = (runs2: Sample[], key: keyof Sample) => runs2.map((s, i) => s[key] / runs.bare[i]![key]);
-  console.log(`\n${scenario.name}: ${ROUNDS} rounds × ${scenario.steps} steps after ${WARMUP} warm-up; µs/step median (min–max); ratio = median of per-round ratios to no server`);
+  console.log(`\n${scenario.name}: ${ROUNDS} rounds of ${CHUNKS} interleaved plans × ${scenario.steps} steps after ${WARMUP} warm-up; µs/step median (min–max); ratio = median of per-round ratios to no server`);
   const line = (label: string, samples: Sample[]) =>
     console.log(
       `  ${label.padEnd(12)} CPU ${spreadOf(samples.map((s) => s.cpuUs))}` +
