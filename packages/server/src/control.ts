@@ -61,7 +61,8 @@ export class Control<Body> {
   execute(plan: Plan, onEnd?: (completed: boolean) => void, intent?: Intent): { planId: string; intentId: string } {
     if (this.#running.has(plan.planId)) throw new ApiError(409, 'plan_running', `plan ${plan.planId} is already running`);
     const controller = new AbortController();
-    const startedAt = Date.now();
+    // On the executor's clock, as the outcome it would have returned (and the stream's stamps) are.
+    const startedAt = this.executor.clock.now();
     this.#running.set(plan.planId, controller);
     this.executor
       .run(plan, { signal: controller.signal, ...(intent ? { intent } : {}) })
@@ -69,7 +70,7 @@ export class Control<Body> {
         (outcome) => onEnd?.(outcome.status === 'completed'),
         (error: unknown) => {
           const failure = { code: 'runner_error', reason: describeError(error), retryable: false } as const;
-          this.stream.outcomes.ended({ planId: plan.planId, intentId: plan.intentId, status: 'failed', steps: [], failure, repairs: 0, startedAt, endedAt: Date.now() });
+          this.stream.outcomes.ended({ planId: plan.planId, intentId: plan.intentId, status: 'failed', steps: [], failure, repairs: 0, startedAt, endedAt: this.executor.clock.now() });
           onEnd?.(false);
         },
       )

@@ -44,7 +44,7 @@ const STAMPED: { readonly [E in (typeof FORWARDED)[number]]?: (payload: Executor
 };
 
 /** Forwards one executor event to the hub, stamped with the time it carries (if it carries one). */
-function forward<E extends (typeof FORWARDED)[number]>(executor: Executor<unknown>, hub: EventHub, name: E): () => void {
+function forward<Body, E extends (typeof FORWARDED)[number]>(executor: Executor<Body>, hub: EventHub, name: E): () => void {
   const stampOf = STAMPED[name] as ((payload: ExecutorEvents[E]) => number) | undefined;
   return executor.on(name, stampOf ? (payload) => hub.publish(name, payload, stampOf(payload)) : (payload) => hub.publish(name, payload));
 }
@@ -54,7 +54,7 @@ function forward<E extends (typeof FORWARDED)[number]>(executor: Executor<unknow
  * be the executor's (`executor.clock`): the times its events carry stamp them.
  */
 export function forwardExecutor<Body>(executor: Executor<Body>, hub: EventHub, outcomes: PlanOutcomes): () => void {
-  const offs = FORWARDED.map((name) => forward(executor as Executor<unknown>, hub, name));
+  const offs = FORWARDED.map((name) => forward(executor, hub, name));
   const ended = (outcome: ExecutorEvents['plan.completed']) => outcomes.ended(outcome);
   offs.push(executor.on('plan.completed', ended), executor.on('plan.failed', ended));
   offs.push(forwardTransitions(executor, hub));
