@@ -1,4 +1,4 @@
-import { connectBot, fill, setBlock } from '@sinew/testkit';
+import { connectBot, fill, give, setBlock } from '@sinew/testkit';
 import { Vec3 } from 'vec3';
 import { describe, expect, it } from 'vitest';
 import type { ActuatorCommand } from '@sinew/bt-runtime';
@@ -87,7 +87,6 @@ describe('navigate', () => {
 describe('pillar_up', () => {
   it('rises by the height, placing blocks underneath', async () => {
     const { bot } = world;
-    const { give } = await import('@sinew/testkit');
     await give(bot, 'dirt', 3);
     const startY = Math.floor(bot.entity.position.y);
     const outcome = await world.step('pillar_up', { height: 3 });
@@ -101,7 +100,6 @@ describe('pillar_up', () => {
     // and the placement are handled out of order); mineflayer waits 5 s for the update, past the 3 s stuck window.
     // Here the server's block interaction swallows the first placement the same way.
     const { bot, server } = world;
-    const { give } = await import('@sinew/testkit');
     await give(bot, 'dirt', 2);
     const startY = Math.floor(bot.entity.position.y);
     const serv = server.serv! as unknown as { interactWithBlock(input: unknown): Promise<boolean> };
