@@ -10,7 +10,7 @@ import { findBlockPositions } from '../body/block-search.js';
 import { alive } from '../body/combat.js';
 import { nearestEntityNamed } from '../body/entities.js';
 import { ABORTED, type Failure } from '../body/failures.js';
-import { SearchMemory, spiralWaypoints } from '../body/frontier.js';
+import { CELL, SearchMemory, spiralWaypoints } from '../body/frontier.js';
 import { blockIds, touchesAir } from '../body/geometry.js';
 import { walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
@@ -35,15 +35,22 @@ export const ExploreArgsSchema = z.strictObject({
 /** Parsed arguments of `explore`. */
 export type ExploreArgs = z.output<typeof ExploreArgsSchema>;
 
-/** How far the bot looks around from where it stands. */
+/** How far the bot looks around from where it stands for anything air touches (a cave wall's ore, a mob). */
 const SIGHT = 32;
+/**
+ * How far it sees a block open to the sky (water, sand, a tree): out to the chunks the server sent, whichever is
+ * nearer. A lake 150 blocks off is in view from a hill; the near sight alone walked 424 s of spiral past one (seed 33).
+ */
+const FAR_SIGHT = 160;
+/** How high above a far block the column must be clear (trees and plants do not hide it; a cave roof does). */
+const SKY_CLEARANCE = 32;
 /** Waypoints are this far apart: the sights of neighbouring waypoints overlap. */
 const STEP = 24;
 const WALK_BUDGET_MS = 25_000;
 /** The whole search, inside the executor's deadline (expectedDurationMs × 3). */
 const SEARCH_BUDGET_MS = 160_000;
-/** Ground counts searched out to the sight less one cell, so a cell at the sight's edge is looked at again. */
-const SEARCHED_RADIUS = SIGHT - 16;
+/** A failed walk toward a far sighting that got this much nearer is no reason to give the spot up. */
+const PROGRESS = 8;
 
 type Sighting = { kind: 'block'; position: Vec3; name: string } | { kind: 'mob'; id: number } | { kind: 'biome'; position: Vec3 };
 
@@ -75,7 +82,36 @@ function biomeInSight(bot: SinewBot, biome: string, unreachable: Set<string>): V
   return best;
 }
 
-/** What of the target the bot sees from where it stands (skipping blocks it could not walk to). */
+/** Whether nothing but air, leaves, logs, plants and fluids lies within `SKY_CLEARANCE` above a block (its column is open to the sky). */
+function openToSky(bot: SinewBot, position: Vec3): boolean {
+  for (let dy = 1; dy <= SKY_CLEARANCE; dy++) {
+    const block = bot.blockAt(position.offset(0, dy, 0));
+    // Above the world's top (or the loaded data): sky.
+    if (!block) return true;
+    if (block.boundingBox !== 'empty' && !block.name.endsWith('_leaves') && !block.name.endsWith('_log')) return false;
+  }
+  return true;
+}
+
+/** How far out (blocks, whole chunks) the bot has every chunk loaded around its own, in all four directions. */
+function loadedRadius(bot: SinewBot): number {
+  if (typeof (bot.world as Partial<SinewBot['world']> | undefined)?.getColumn !== 'function') return 0;
+  const { x, z } = bot.entity.position;
+  const [cx, cz] = [Math.floor(x / 16), Math.floor(z / 16)];
+  let rings = 0;
+  while (rings < 32 && [[1, 0], [-1, 0], [0, 1], [0, -1]].every(([dx, dz]) => bot.world.getColumn(cx + dx! * (rings + 1), cz + dz! * (rings + 1)))) rings += 1;
+  return rings * 16;
+}
+
+/** How far around the bot a look surely saw: the far sight over the chunks loaded all round for a block, else the near sight. */
+function sightOf(bot: SinewBot, target: ExploreArgs['target']): number {
+  return target.block ? Math.max(SIGHT, Math.min(FAR_SIGHT, loadedRadius(bot))) : SIGHT;
+}
+
+/**
+ * What of the target the bot sees from where it stands (skipping blocks it could not walk to): a block air touches
+ * within the near sight, else one open to the sky out to the far sight.
+ */
 function look(bot: SinewBot, target: ExploreArgs['target'], unreachable: Set<string>): Sighting | undefined {
   if (target.mob) {
     const mob = nearestEntityNamed(bot, target.mob, SIGHT);
@@ -85,8 +121,11 @@ function look(bot: SinewBot, target: ExploreArgs['target'], unreachable: Set<str
     const position = biomeInSight(bot, target.biome, unreachable);
     return position ? { kind: 'biome', position } : undefined;
   }
-  const found = findBlockPositions(bot, { matching: blockIds(bot, target.block!), maxDistance: SIGHT, count: 64 });
-  const position = found.find((p) => !unreachable.has(blockKey(p)) && touchesAir(bot, p));
+  const matching = blockIds(bot, target.block!);
+  const seen = (p: Vec3) => !unreachable.has(blockKey(p)) && touchesAir(bot, p);
+  const position =
+    findBlockPositions(bot, { matching, maxDistance: SIGHT, accept: seen })[0] ??
+    findBlockPositions(bot, { matching, maxDistance: FAR_SIGHT, accept: (p) => seen(p) && openToSky(bot, p) })[0];
   const name = position && bot.blockAt(position)?.name;
   return position && name ? { kind: 'block', position, name } : undefined;
 }
@@ -116,14 +155,19 @@ async function search(ctx: BotRunContext, args: ExploreArgs): Promise<Failure | 
   for (let next = 0; ; ) {
     const sighting = look(bot, args.target, unreachable);
     if (sighting) {
+      const spot = sighting.kind === 'mob' ? undefined : sighting.position;
+      const away = spot ? bot.entity.position.distanceTo(spot) : 0;
+      if (spot && away > SIGHT) ctx.progress(`explore ${key}: in view ${Math.round(away)} blocks away at ${blockKey(spot)}`);
       const reached = await approach(ctx, sighting);
       if (reached === ABORTED) return ABORTED;
       if (reached === true) return sighting;
-      // A mob in sight is always reached; a block or biome spot no walk reached is not looked at again.
-      if (sighting.kind !== 'mob') unreachable.add(blockKey(sighting.position));
+      // A mob in sight is always reached; a spot no walk reached is not looked at again, unless the walk toward a far
+      // one got on (the next look, nearer, may see a way to it or another spot).
+      if (spot && (away <= SIGHT || away - bot.entity.position.distanceTo(spot) < PROGRESS)) unreachable.add(blockKey(spot));
       if (ctx.now() - startedAt <= SEARCH_BUDGET_MS) continue;
     }
-    memory.markSearched(key, bot.entity.position.x, bot.entity.position.z, SEARCHED_RADIUS);
+    // Ground counts searched out to the sight less one cell, so a cell at the sight's edge is looked at again.
+    memory.markSearched(key, bot.entity.position.x, bot.entity.position.z, sightOf(bot, args.target) - CELL);
     const waypoint = waypoints.slice(next).find((p) => !memory.isSearched(key, p.x, p.z));
     if (!waypoint || ctx.now() - startedAt > SEARCH_BUDGET_MS) {
       const why = waypoint ? `the ${SEARCH_BUDGET_MS / 1000} s search budget ran out` : `searched every waypoint within ${args.maxRadius} blocks`;
