@@ -1,49 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each long file took in a full run (issue 25, 2026-11-27, a nearly quiet machine); used only on a fresh
- * clone, where vitest has no results cache yet. Without it the longest file could start last and end a minute after
- * all the others. demo.test.ts was split in two since (its keep-alive story in demo-keep-alive.test.ts).
+ * Seconds each file took: the median of four full `npm test` runs on a fresh clone (issue 25), written by
+ * `npm run test:timings -- <reports…> --durations test-support/durations.json`. Used only where vitest has no results
+ * cache yet (a fresh clone, CI): without it the longest file could start last and end a minute after the others.
  */
-const KNOWN_SECONDS: Record<string, number> = {
-  // Real-server files (`<pkg>:server`).
-  'examples/need-wood/test/techtree.test.ts': 88,
-  'examples/need-wood/test/autonomous.test.ts': 66,
-  'packages/capabilities/test/mine.test.ts': 59,
-  'packages/capabilities/test/drops.test.ts': 45,
-  'packages/capabilities/test/explore.test.ts': 43,
-  'packages/capabilities/test/gather.test.ts': 37,
-  'packages/planners/test/integration/need-wood.test.ts': 36,
-  'examples/need-wood/test/survival.test.ts': 29,
-  'packages/testkit/test/hazards.test.ts': 28,
-  'packages/capabilities/test/recovery.test.ts': 28,
-  'examples/need-wood/test/demo.test.ts': 27,
-  'examples/need-wood/test/demo-keep-alive.test.ts': 26,
-  'packages/server/test/viewer.browser.test.ts': 26,
-  'packages/planners/test/integration/armed-sheltered.test.ts': 25,
-  'packages/testkit/test/fidelity.test.ts': 25,
-  'examples/need-wood/test/goal.test.ts': 22,
-  'packages/capabilities/test/smelting.test.ts': 22,
-  'packages/server/test/view3d.browser.test.ts': 22,
-  'packages/capabilities/test/navigation.test.ts': 22,
-  'packages/capabilities/test/smelting-resume.test.ts': 21,
-  'packages/capabilities/test/gather-explore.test.ts': 21,
-  'packages/testkit/test/scenarios.test.ts': 20,
-  'packages/planners/test/integration/goap.test.ts': 19,
-  'packages/fleet/test/real-bots-kill.test.ts': 26,
-  // In-process files (`<pkg>:process`, `<pkg>:heavy`, `<pkg>:unit`), which otherwise start behind the short ones.
-  'codemods/test/cli.test.ts': 26,
-  'packages/planners/test/htn-memory-orderings.test.ts': 25,
-  'packages/executor-contracts/test/cli.test.ts': 17,
-  'packages/fleet/test/kill.test.ts': 15,
-  'codemods/test/edge-cases.test.ts': 15,
-  'packages/executor-contracts/test/checkstep.property.test.ts': 15,
-  'codemods/test/real-shapes.test.ts': 13,
-  'codemods/test/idempotency.test.ts': 12,
-};
+const KNOWN_SECONDS = JSON.parse(readFileSync(new URL('./durations.json', import.meta.url), 'utf8')) as Record<string, number>;
 
-/** A file neither cached nor known: after the long ones, before the many short ones a warm cache knows. */
+/** A file neither cached nor known (new since the table was written): among the middling ones. */
 const UNKNOWN_SECONDS = 10;
 
 /**
