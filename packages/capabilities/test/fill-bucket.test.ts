@@ -57,4 +57,26 @@ describe('fill_bucket: an empty bucket filled from a water source the bot walks 
     expect(await serverBlock(-6, GROUND_Y, 4)).toBe('air');
     expect(world.bot.health).toBe(20);
   });
+
+  it('digs a way to a lava pool no walk reaches (walled and roofed, air over the lava) when it holds a pickaxe', async () => {
+    // A room 3 × 3 inside, two high, at x 7..9, z 7..9: stone walls and roof, lava in its floor's middle.
+    await fill(world.server, { x: 6, y: GROUND_Y + 1, z: 6 }, { x: 10, y: GROUND_Y + 3, z: 10 }, 'stone');
+    await fill(world.server, { x: 7, y: GROUND_Y + 1, z: 7 }, { x: 9, y: GROUND_Y + 2, z: 9 }, 'air');
+    await setBlock(world.server, { x: 8, y: GROUND_Y, z: 8 }, 'lava');
+    await give(world.bot, 'bucket', 1);
+    // On foot it cannot get there: the one source tried, missed, none left — coded, the room still closed.
+    const walking = await world.step('fill_bucket', { fluid: 'lava' });
+    expect(walking.failure).toMatchObject({ code: 'guard_failed', reason: 'filled 0 of 1: no lava source left within 32 blocks' });
+    expect(await serverBlock(8, GROUND_Y, 8)).toBe('lava');
+    await give(world.bot, 'stone_pickaxe', 1);
+    const outcome = await world.step('fill_bucket', { fluid: 'lava' });
+    expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+    expect(countItem(world.bot, 'lava_bucket')).toBe(1);
+    expect(await serverBlock(8, GROUND_Y, 8)).toBe('air');
+    // A wall was dug through (the room is open now), and the body is unhurt.
+    const walls = await Promise.all([6, 10].flatMap((x) => [7, 8, 9].map((z) => serverBlock(x, GROUND_Y + 1, z))));
+    const sides = await Promise.all([6, 10].flatMap((z) => [7, 8, 9].map((x) => serverBlock(x, GROUND_Y + 1, z))));
+    expect([...walls, ...sides]).toContain('air');
+    expect(world.bot.health).toBe(20);
+  });
 });

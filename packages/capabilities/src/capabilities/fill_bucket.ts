@@ -10,6 +10,7 @@ import { findBlockPositions } from '../body/block-search.js';
 import { ABORTED, thrown, type Failure } from '../body/failures.js';
 import { eyeDistance, isAir } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
+import { climbMovementsFor } from '../body/mining.js';
 import { waitFor } from '../body/waiting.js';
 import { GoalWithinReach, walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
@@ -50,8 +51,7 @@ function sources(bot: SinewBot, args: FillBucketArgs, skip: ReadonlySet<string>,
  * surface), else the centre. The centre over a bank at a shallow angle crosses the bank's edge first (the ray stops
  * there). Null when neither is in clear view: only air and flowing fluid between the eyes and the source.
  */
-function aimAt(bot: SinewBot, source: Vec3): Vec3 | null {
-  const eyes = bot.entity.position.offset(0, EYE_HEIGHT, 0);
+function aimAt(bot: SinewBot, source: Vec3, eyes = bot.entity.position.offset(0, EYE_HEIGHT, 0)): Vec3 | null {
   return [source.offset(0.5, 0.85, 0.5), source.offset(0.5, 0.5, 0.5)].find((aim) => clearView(bot, eyes, aim, source)) ?? null;
 }
 
@@ -107,10 +107,33 @@ function stillness(bot: SinewBot): () => boolean {
   };
 }
 
-/** Walks within a bucket's reach of one source and fills a bucket from it: undefined when filled, else why not. */
+/** Stand within a bucket's reach of a source with it in clear view (reach alone is met through a wall). */
+class GoalInView extends GoalWithinReach {
+  constructor(
+    private readonly bot: SinewBot,
+    private readonly source: Vec3,
+  ) {
+    super(source, BUCKET_REACH - 1);
+  }
+  override isEnd(node: { x: number; y: number; z: number }): boolean {
+    return super.isEnd(node) && aimAt(this.bot, this.source, new Vec3(node.x + 0.5, node.y + EYE_HEIGHT, node.z + 0.5)) !== null;
+  }
+}
+
+/**
+ * Walks within a bucket's reach of one source and fills a bucket from it: undefined when filled, else why not. A
+ * source no walk reaches (a cave's lava pool behind the rock a mine stairs through, a walled pond) is dug to when
+ * the body holds a pickaxe: pathfinder's digging, which never breaks a block next to fluid and never steps in lava.
+ */
 async function fillFrom(ctx: BotRunContext, source: Vec3, filled: string): Promise<Failure | 'missed' | undefined> {
   const walked = await walkTo(ctx, new GoalWithinReach(source, BUCKET_REACH - 1), { budgetMs: 60_000 });
   if (walked?.code === 'aborted' || ctx.signal.aborted) return ABORTED;
+  const inView = () => eyeDistance(ctx.body, source) <= BUCKET_REACH && aimAt(ctx.body, source) !== null;
+  if (!inView() && ctx.body.inventory.items().some((item) => item.name.endsWith('_pickaxe'))) {
+    ctx.progress(`${blockKey(source)} is not in view within reach on foot: digging a way`);
+    const dug = await walkTo(ctx, new GoalInView(ctx.body, source), { budgetMs: 60_000, movements: climbMovementsFor(ctx.body) });
+    if (dug?.code === 'aborted' || ctx.signal.aborted) return ABORTED;
+  }
   if (eyeDistance(ctx.body, source) > BUCKET_REACH) return 'missed';
   return (await useBucketOn(ctx, source, filled)) ? undefined : 'missed';
 }

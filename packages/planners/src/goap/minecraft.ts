@@ -133,8 +133,9 @@ function wildVariants(book: RecipeBook, context: SourceContext, wanted: Extract<
     if (source.verb === 'shear') {
       found.push({ verb: 'shear', variant: { args: { animal: 'sheep', count }, preconds: [pred.hasItem('shears'), ...seen('sheep')], effects: [wanted], keeps: ['shears'] } });
     }
-    // The buckets are used up (filled); the water is found by the step itself, within its reach, or the step's guard says none.
-    if (source.verb === 'fill_bucket') found.push({ verb: 'fill_bucket', variant: { args: { fluid: source.fluid, count }, preconds: [pred.hasItem('bucket', count)], effects: [wanted] } });
+    // The buckets are used up (filled); the water is found by the step itself, within its reach, or the step's guard says
+    // none. A fluid only deep down (lava) is the HTN's: nothing here binds the stairs down to it.
+    if (source.verb === 'fill_bucket' && source.depth === undefined) found.push({ verb: 'fill_bucket', variant: { args: { fluid: source.fluid, count }, preconds: [pred.hasItem('bucket', count)], effects: [wanted] } });
   }
   return found;
 }

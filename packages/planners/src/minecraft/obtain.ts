@@ -101,11 +101,19 @@ export function wildMethods(book: RecipeBook, context: SourceContext): HtnMethod
     methods.push({
       name: 'obtain.fill',
       task: 'obtain',
-      description: 'fill empty buckets at a water source: the buckets first, then find the water',
+      description: 'fill empty buckets at a fluid source: the buckets first, then find the water, or stair down to the lava',
       expand(state, args) {
         const source = sourceFor(book, context, 'fill_bucket', state, args);
+        if (!source) return undefined;
         const n = missing(state, args);
-        return source && [{ task: 'obtain', args: { item: 'bucket', count: n } }, ...exploreFirst(state, context, { block: source.fluid }), { task: 'fill_bucket', args: { fluid: source.fluid, count: n } }];
+        const buckets = { task: 'obtain', args: { item: 'bucket', count: n } };
+        const fill = { task: 'fill_bucket', args: { fluid: source.fluid, count: n } };
+        if (source.depth === undefined) return [buckets, ...exploreFirst(state, context, { block: source.fluid }), fill];
+        // A fluid deep down (lava): the buckets and a pickaxe up here, then the stairs down to its pools' level; the
+        // body stays down there (nothing else in the plan waits up top for a bucket of lava).
+        const [getTool = [], equip = []] = partition(toolFirst(state, source.tools ?? []), (task) => task.task === 'obtain');
+        const down = state.position.y > source.depth ? [{ task: 'mine', args: { target: { depth: source.depth } } }] : [];
+        return [buckets, ...getTool, ...equip, ...down, fill];
       },
     });
   }

@@ -155,6 +155,10 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
     const target = args.target as { ore?: unknown } | undefined;
     return typeof target?.ore === 'string' ? target.ore : undefined;
   };
+  const depth = (args: Args): number | undefined => {
+    const target = args.target as { depth?: unknown } | undefined;
+    return typeof target?.depth === 'number' ? target.depth : undefined;
+  };
   return [
     {
       verb: 'explore',
@@ -170,9 +174,15 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
     },
     {
       verb: 'mine',
-      valid: (args) => ore(args) !== undefined && positive(args, 'count'),
+      valid: (args) => (ore(args) !== undefined || depth(args) !== undefined) && positive(args, 'count'),
       apply(state, args) {
-        const block = ore(args)!;
+        const block = ore(args);
+        // Down to a depth only (a lava pool's level): stairs through deepslate, the body left down there.
+        if (block === undefined) {
+          if (!hasTool(state, book.harvestTools('deepslate'))) return false;
+          if (args.returnToSurface !== true) state.position = { ...state.position, y: Math.min(state.position.y, depth(args)!) };
+          return true;
+        }
         if (!hasTool(state, book.harvestTools(block))) return false;
         const drop = book.dropOf(block);
         add(state, drop, held(args) ? Math.max(0, num(args, 'count', 1) - count(state, drop)) : num(args, 'count', 1));
@@ -181,7 +191,9 @@ function wildOperators(book: RecipeBook): HtnOperator<PlannerWorld>[] {
         return true;
       },
       effects: (args) => {
-        const [drop, n] = [book.dropOf(ore(args)!), num(args, 'count', 1)];
+        const block = ore(args);
+        if (block === undefined) return args.returnToSurface === true ? [] : [formatPredicate(pred.belowY(depth(args)!))];
+        const [drop, n] = [book.dropOf(block), num(args, 'count', 1)];
         return [formatPredicate(held(args) ? pred.hasItem(drop, n) : pred.gained(drop, n))];
       },
     },

@@ -21,12 +21,21 @@ export interface WorldSources {
    * down there, with a table carried along, rather than after the climb back (~3 minutes from y −50).
    */
   readonly deep?: readonly string[];
-  /** Fluids with source blocks at the surface, that `fill_bucket` takes into an empty bucket (`water` → `water_bucket`). */
-  readonly fluids?: readonly Fluid[];
+  /**
+   * Fluids whose source blocks `fill_bucket` takes into an empty bucket (`water` → `water_bucket`): at the surface
+   * (`'water'`), or only deep down (`{ fluid: 'lava', depth: -53 }`: `mine` stairs down to that feet y first).
+   */
+  readonly fluids?: readonly (Fluid | DeepFluid)[];
 }
 
 /** A fluid a bucket can take from its source block. */
 export type Fluid = 'water' | 'lava';
+
+/** A fluid found only below ground: its pools lie at the feet y `depth` or just under it. */
+export interface DeepFluid {
+  readonly fluid: Fluid;
+  readonly depth: number;
+}
 
 /**
  * The placed worlds (superflat, the tech-tree world): trees of any wood, stone, the placed ore outcrops, dirt and
@@ -53,8 +62,9 @@ export const OVERWORLD: WorldSources = {
   mobs: ['sheep', 'cow', 'pig', 'chicken'],
   everywhere: ['stone', 'dirt', 'grass_block'],
   deep: ['diamond_ore', 'redstone_ore', 'deepslate_*_ore'],
-  // Lakes and rivers at sea level; lava lies in caves below y −55, out of a surface search's reach.
-  fluids: ['water'],
+  // Lakes and rivers at sea level; lava fills the caves up to y −55, under air: a mine to feet y −53 stands a block
+  // above its pools (most seeds have one within 40 blocks of any spot down there).
+  fluids: ['water', { fluid: 'lava', depth: -53 }],
 };
 
 /** The verbs a body has always had for items (the standard set before explore, mine, shear and hunt). */
@@ -66,7 +76,7 @@ export type ItemSource =
   | { readonly verb: 'mine'; readonly block: string; readonly tools: readonly string[] }
   | { readonly verb: 'hunt'; readonly mob: string }
   | { readonly verb: 'shear'; readonly mob: 'sheep' }
-  | { readonly verb: 'fill_bucket'; readonly fluid: Fluid }
+  | { readonly verb: 'fill_bucket'; readonly fluid: Fluid; readonly depth?: number; readonly tools?: readonly string[] }
   | { readonly verb: 'smelt_item'; readonly input: string }
   | { readonly verb: 'craft_item' };
 
@@ -132,7 +142,15 @@ export function itemSources(book: RecipeBook, item: string, context: SourceConte
   // Shearing is no loot table: a sheep gives its wool (in its colour) to shears.
   if (verbs.has('shear') && item.endsWith('_wool') && listed(world.mobs, 'sheep')) sources.push({ verb: 'shear', mob: 'sheep' });
   // A filled bucket is an empty one dipped into a source block, no loot table.
-  if (verbs.has('fill_bucket')) for (const fluid of world.fluids ?? []) if (item === `${fluid}_bucket`) sources.push({ verb: 'fill_bucket', fluid });
+  // Deep down only with `mine` to get there, and a pickaxe for the stairs (deepslate's tools).
+  if (verbs.has('fill_bucket')) {
+    for (const entry of world.fluids ?? []) {
+      const { fluid, depth } = typeof entry === 'string' ? { fluid: entry, depth: undefined } : entry;
+      if (item !== `${fluid}_bucket`) continue;
+      if (depth === undefined) sources.push({ verb: 'fill_bucket', fluid });
+      else if (verbs.has('mine')) sources.push({ verb: 'fill_bucket', fluid, depth, tools: book.harvestTools('deepslate') });
+    }
+  }
   const input = SMELTING[item];
   if (input && verbs.has('smelt_item')) sources.push({ verb: 'smelt_item', input });
   if (book.recipes(item).length > 0 && verbs.has('craft_item')) sources.push({ verb: 'craft_item' });
@@ -193,7 +211,7 @@ function alternativesOf(book: RecipeBook, item: string, source: ItemSource): str
     case 'shear':
       return [['shears']];
     case 'fill_bucket':
-      return [['bucket']];
+      return source.tools?.length ? source.tools.map((tool) => ['bucket', tool]) : [['bucket']];
     case 'smelt_item':
       return [[source.input]];
     case 'craft_item':

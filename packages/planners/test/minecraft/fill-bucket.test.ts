@@ -36,7 +36,9 @@ describe('water_bucket from the world: an empty bucket filled at a water source'
     const wild = { world: OVERWORLD, verbs: new Set(verbs), sourced: () => true };
     expect(itemSources(book, 'water_bucket', wild)).toContainEqual({ verb: 'fill_bucket', fluid: 'water' });
     expect(itemSources(book, 'water_bucket', { ...wild, world: PLACED_WORLD })).toEqual([]);
-    expect(itemSources(book, 'lava_bucket', wild)).toEqual([]);
+    // Lava only deep down: the stairs need a pickaxe, and a body without `mine` has no source of it.
+    expect(itemSources(book, 'lava_bucket', wild)).toEqual([{ verb: 'fill_bucket', fluid: 'lava', depth: -53, tools: book.harvestTools('deepslate') }]);
+    expect(itemSources(book, 'lava_bucket', { ...wild, verbs: new Set(verbs.filter((verb) => verb !== 'mine')) })).toEqual([]);
   });
 
   it('with buckets held and water in view: one fill_bucket for the count, no search', () => {
@@ -72,5 +74,24 @@ describe('water_bucket from the world: an empty bucket filled at a water source'
     const pickaxe = steps(goap.planGoal([pred.hasItem('wooden_pickaxe', 1)], world({}, false)));
     expect(pickaxe.filter((s) => s.startsWith('gather:'))).toHaveLength(1);
     expect(pickaxe.some((s) => s.startsWith('fill_bucket'))).toBe(false);
+  });
+
+  it('lava_bucket: a bucket and a pickaxe, the stairs down to the pools, then the fill — not an explore up top', () => {
+    expect(steps(plan('lava_bucket', 1, { bucket: 1, stone_pickaxe: 1 }))).toEqual(['equip:stone_pickaxe', 'mine:', 'fill_bucket:lava×1']);
+    const result = plan('lava_bucket', 1, { bucket: 1, stone_pickaxe: 1 });
+    if (result.ok) {
+      expect(result.plan.steps[1]!.args).toEqual({ target: { depth: -53 } });
+      expect(result.plan.steps[1]!.effects).toEqual(['y:<=-53']);
+    }
+    // From nothing: iron for the bucket comes up the same stairs' way (mined, smelted, crafted) before the trip down.
+    const full = steps(plan('lava_bucket', 1));
+    expect(full.slice(-2), full.join(' ')).toEqual(['mine:', 'fill_bucket:lava×1']);
+    expect(full.indexOf('craft_item:bucket')).toBeGreaterThan(full.indexOf('smelt_item:iron_ingot'));
+    // Already down there: no stairs.
+    const deep = createMinecraftHtn({ registry, world: OVERWORLD, verbs }).plan(
+      IntentSchema.parse({ id: 'w', source: 'user', goal: 'obtain lava_bucket', context: { count: 1 }, urgency: 0.5 }),
+      { ...world({ bucket: 1, stone_pickaxe: 1 }, false), position: { x: 0, y: -54, z: 0 } },
+    );
+    expect(steps(deep)).toEqual(['equip:stone_pickaxe', 'fill_bucket:lava×1']);
   });
 });
