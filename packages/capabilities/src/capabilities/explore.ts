@@ -82,13 +82,18 @@ function biomeInSight(bot: SinewBot, biome: string, unreachable: Set<string>): V
   return best;
 }
 
-/** Whether nothing but air, leaves, logs, plants and fluids lies within `SKY_CLEARANCE` above a block (its column is open to the sky). */
+/**
+ * Whether nothing but air, plants, leaves and logs lies within `SKY_CLEARANCE` above a block: its column is open to
+ * the sky. Fluid above hides it too (only a pond's top layer is seen), which also keeps the test to one read for the
+ * many aquifer blocks deep down.
+ */
 function openToSky(bot: SinewBot, position: Vec3): boolean {
   for (let dy = 1; dy <= SKY_CLEARANCE; dy++) {
     const block = bot.blockAt(position.offset(0, dy, 0));
     // Above the world's top (or the loaded data): sky.
     if (!block) return true;
-    if (block.boundingBox !== 'empty' && !block.name.endsWith('_leaves') && !block.name.endsWith('_log')) return false;
+    const clear = block.boundingBox === 'empty' ? block.name !== 'water' && block.name !== 'lava' : block.name.endsWith('_leaves') || block.name.endsWith('_log');
+    if (!clear) return false;
   }
   return true;
 }
@@ -125,7 +130,7 @@ function look(bot: SinewBot, target: ExploreArgs['target'], unreachable: Set<str
   const seen = (p: Vec3) => !unreachable.has(blockKey(p)) && touchesAir(bot, p);
   const position =
     findBlockPositions(bot, { matching, maxDistance: SIGHT, accept: seen })[0] ??
-    findBlockPositions(bot, { matching, maxDistance: FAR_SIGHT, accept: (p) => seen(p) && openToSky(bot, p) })[0];
+    findBlockPositions(bot, { matching, maxDistance: FAR_SIGHT, accept: (p) => openToSky(bot, p) && seen(p) })[0];
   const name = position && bot.blockAt(position)?.name;
   return position && name ? { kind: 'block', position, name } : undefined;
 }
