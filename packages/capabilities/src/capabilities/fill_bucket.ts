@@ -1,5 +1,6 @@
 import { accepted, blockKey, effectsUnmet, fail, guardFailed, guardOk, precondMissing, pred } from '@sinew/executor-contracts';
 import { EYE_HEIGHT } from '@sinew/executor-contracts/minecraft';
+import pathfinderPackage from 'mineflayer-pathfinder';
 import { iterators } from 'prismarine-world';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -14,6 +15,8 @@ import { climbMovementsFor } from '../body/mining.js';
 import { waitFor } from '../body/waiting.js';
 import { GoalWithinReach, walkTo } from '../body/walking.js';
 import { observeWorld } from '../world.js';
+
+const { goals } = pathfinderPackage;
 
 /** The filled bucket each fluid gives. */
 const FILLED = { water: 'water_bucket', lava: 'lava_bucket' } as const;
@@ -107,23 +110,34 @@ function stillness(bot: SinewBot): () => boolean {
   };
 }
 
-/** Stand within a bucket's reach of a source with it in clear view (reach alone is met through a wall). */
-class GoalInView extends GoalWithinReach {
+/**
+ * Get a source in view: the search heads for its bank (beside the air over it, feet level with the fluid's top) and
+ * ends there or at any cell on the way with the source in reach and in clear view. With "in reach and in view" as its
+ * only aim, the search first tried every cell in reach behind the rock; with the bank alone, it found none where a
+ * cave's floor is all lava.
+ */
+class GoalBank extends goals.Goal {
   constructor(
     private readonly bot: SinewBot,
     private readonly source: Vec3,
   ) {
-    super(source, BUCKET_REACH - 1);
+    super();
   }
-  override isEnd(node: { x: number; y: number; z: number }): boolean {
-    return super.isEnd(node) && aimAt(this.bot, this.source, new Vec3(node.x + 0.5, node.y + EYE_HEIGHT, node.z + 0.5)) !== null;
+  heuristic(node: { x: number; y: number; z: number }): number {
+    return Math.hypot(node.x - this.source.x, node.y - this.source.y - 1, node.z - this.source.z);
+  }
+  isEnd(node: { x: number; y: number; z: number }): boolean {
+    if (node.y === this.source.y + 1 && Math.max(Math.abs(node.x - this.source.x), Math.abs(node.z - this.source.z)) === 1) return true;
+    const eyes = new Vec3(node.x + 0.5, node.y + EYE_HEIGHT, node.z + 0.5);
+    return eyes.distanceTo(this.source.offset(0.5, 0.5, 0.5)) <= BUCKET_REACH - 1 && aimAt(this.bot, this.source, eyes) !== null;
   }
 }
 
 /**
  * Walks within a bucket's reach of one source and fills a bucket from it: undefined when filled, else why not. A
- * source no walk reaches (a cave's lava pool behind the rock a mine stairs through, a walled pond) is dug to when
- * the body holds a pickaxe: pathfinder's digging, which never breaks a block next to fluid and never steps in lava.
+ * source no walk brings into view (a cave's lava pool behind the rock a mine stairs through, a walled pond) is dug to
+ * when the body holds a pickaxe, with the mine's climbing movements: pathfinder digs (never a block next to fluid) and
+ * sets the blocks it carries as floor (a cave's floor beside its pool is lava too: seed 10 at y -55).
  */
 async function fillFrom(ctx: BotRunContext, source: Vec3, filled: string): Promise<Failure | 'missed' | undefined> {
   const walked = await walkTo(ctx, new GoalWithinReach(source, BUCKET_REACH - 1), { budgetMs: 60_000 });
@@ -131,7 +145,7 @@ async function fillFrom(ctx: BotRunContext, source: Vec3, filled: string): Promi
   const inView = () => eyeDistance(ctx.body, source) <= BUCKET_REACH && aimAt(ctx.body, source) !== null;
   if (!inView() && ctx.body.inventory.items().some((item) => item.name.endsWith('_pickaxe'))) {
     ctx.progress(`${blockKey(source)} is not in view within reach on foot: digging a way`);
-    const dug = await walkTo(ctx, new GoalInView(ctx.body, source), { budgetMs: 60_000, movements: climbMovementsFor(ctx.body) });
+    const dug = await walkTo(ctx, new GoalBank(ctx.body, source), { budgetMs: 60_000, movements: climbMovementsFor(ctx.body) });
     if (dug?.code === 'aborted' || ctx.signal.aborted) return ABORTED;
   }
   if (eyeDistance(ctx.body, source) > BUCKET_REACH) return 'missed';
