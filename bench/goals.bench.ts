@@ -24,7 +24,7 @@ interface Goal {
   readonly seed: number;
 }
 
-/** 34 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for, a bucket filled. */
+/** 35 goals, every kind of source: gathered, mined by tier at depth, smelted, crafted, hunted, sheared, explored for, a bucket filled with water and with lava. */
 const GOALS: readonly Goal[] = [
   { item: 'stick', count: 4, seed: 1 },
   { item: 'crafting_table', count: 1, seed: 2 },
@@ -60,6 +60,7 @@ const GOALS: readonly Goal[] = [
   { item: 'glass', count: 1, seed: 32 },
   { item: 'water_bucket', count: 1, inventory: { bucket: 1 }, seed: 33 },
   { item: 'water_bucket', count: 1, seed: 34 },
+  { item: 'lava_bucket', count: 1, inventory: { bucket: 1, stone_pickaxe: 1 }, seed: 10 },
 ];
 
 const inventoryText = (inventory: Goal['inventory']) => (inventory ? Object.entries(inventory).map(([name, n]) => `${name}=${n}`).join(',') : 'empty');
