@@ -156,7 +156,7 @@ async function fillFrom(ctx: BotRunContext, source: Vec3, filled: string): Promi
 export const fillBucket = defineBotCapability({
   name: 'fill_bucket',
   version: '1.0.0',
-  description: 'Fill `count` empty buckets from the nearest water (or lava) source blocks: walk to the bank, aim at a source, use the bucket.',
+  description: 'Fill `count` empty buckets from the nearest water (or lava) source blocks: walk to the bank (holding a pickaxe, dig a way there), aim at a source, use the bucket.',
   inputSchema: FillBucketArgsSchema,
   expectedDurationMs: 60_000,
   preconds: (args) => [pred.hasItem('bucket', args.count)],
