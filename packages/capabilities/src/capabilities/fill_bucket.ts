@@ -134,20 +134,20 @@ class GoalBank extends goals.Goal {
 }
 
 /**
- * Walks within a bucket's reach of one source and fills a bucket from it: undefined when filled, else why not. A
- * source no walk brings into view (a cave's lava pool behind the rock a mine stairs through, a walled pond) is dug to
- * when the body holds a pickaxe, with the mine's climbing movements: pathfinder digs (never a block next to fluid) and
- * sets the blocks it carries as floor (a cave's floor beside its pool is lava too: seed 10 at y -55).
+ * Walks within a bucket's reach of one source and fills a bucket from it: undefined when filled, else why not. A body
+ * holding a pickaxe walks with the mine's climbing movements toward the source's bank, so a source no walk reaches
+ * (a cave's lava pool behind the rock a mine stairs through, a walled pond) is dug to: pathfinder digs (never a block
+ * next to fluid) and sets the blocks it carries as floor (a cave's floor beside its pool is lava too: seed 10, y -55).
  */
 async function fillFrom(ctx: BotRunContext, source: Vec3, filled: string): Promise<Failure | 'missed' | undefined> {
-  const walked = await walkTo(ctx, new GoalWithinReach(source, BUCKET_REACH - 1), { budgetMs: 60_000 });
+  // With a pickaxe, one walk that may dig (pathfinder prices a dig above a step, so an open way is walked). On foot
+  // first and digging after cost a search of all the open ground around a walled source, long enough under load
+  // (no path found, nothing sent) for the step's 3 s stuck watchdog to end it.
+  const digs = ctx.body.inventory.items().some((item) => item.name.endsWith('_pickaxe'));
+  const walked = digs
+    ? await walkTo(ctx, new GoalBank(ctx.body, source), { budgetMs: 60_000, movements: climbMovementsFor(ctx.body) })
+    : await walkTo(ctx, new GoalWithinReach(source, BUCKET_REACH - 1), { budgetMs: 60_000 });
   if (walked?.code === 'aborted' || ctx.signal.aborted) return ABORTED;
-  const inView = () => eyeDistance(ctx.body, source) <= BUCKET_REACH && aimAt(ctx.body, source) !== null;
-  if (!inView() && ctx.body.inventory.items().some((item) => item.name.endsWith('_pickaxe'))) {
-    ctx.progress(`${blockKey(source)} is not in view within reach on foot: digging a way`);
-    const dug = await walkTo(ctx, new GoalBank(ctx.body, source), { budgetMs: 60_000, movements: climbMovementsFor(ctx.body) });
-    if (dug?.code === 'aborted' || ctx.signal.aborted) return ABORTED;
-  }
   if (eyeDistance(ctx.body, source) > BUCKET_REACH) return 'missed';
   return (await useBucketOn(ctx, source, filled)) ? undefined : 'missed';
 }
