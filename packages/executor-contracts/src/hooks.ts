@@ -21,7 +21,10 @@ export interface RepairHook {
   repair(request: RepairRequest): Promise<RepairResponse | undefined> | RepairResponse | undefined;
 }
 
-/** A repair: steps to run before the failed step is retried, or instead of it with `replace: true`. */
+/**
+ * A repair: steps to run before the failed step is retried, or instead of it with `replace: true`. Empty `steps` is a
+ * refusal: no repair, and `reason` says why (a planner's gap, a world it could not read), so the caller can report it.
+ */
 export interface RepairResponse {
   readonly steps: readonly PlanStep[];
   /** true: the steps replace the failed step; false (default): they run first, then the step is retried. */

@@ -171,10 +171,20 @@ describe('minecraftRepair and createPlannerRepairHook', () => {
     expect(response?.steps[1]).toMatchObject({ preconds: ['has_item:oak_planks:2'], effects: ['has_item:stick:+4'] });
   });
 
-  it('ignores failures it cannot subgoal', () => {
+  it('ignores failures it cannot subgoal; refuses a predicate it cannot plan with the gap as its reason', () => {
     const repair = minecraftRepair(way);
     expect(repair({ ...request([]), failure: { code: 'stuck', reason: 'stuck', retryable: true } }, world())).toBeUndefined();
-    expect(repair(request(['has_item:bedrock:1']), world())).toBeUndefined();
+    expect(repair(request(['has_item:bedrock:1']), world())).toEqual({ steps: [], reason: expect.stringMatching(/^no subgoal for has_item:bedrock:1: unobtainable: .*no source of bedrock/) });
+    // Sticks already held: the observed world disagrees with the failure, and the refusal says so.
+    expect(repair(request(['has_item:stick:2']), world({ stick: 4 }))?.reason).toMatch(/already hold in the observed world/);
+  });
+
+  it('the hook reports a refusal with its reason and the executor gets no steps', async () => {
+    const events: { repaired: boolean; reason: string }[] = [];
+    const hook = createPlannerRepairHook({ name: 'htn', repair: minecraftRepair(way) }, () => world(), { onRepair: (e) => void events.push(e) });
+    const response = await hook.repair(request(['has_item:bedrock:1']));
+    expect(response?.steps).toEqual([]);
+    expect(events).toEqual([{ planId: expect.any(String), stepId: expect.any(String), repaired: false, reason: expect.stringMatching(/^htn had no repair for precond_missing: .*\(no subgoal for has_item:bedrock:1: unobtainable/) }]);
   });
 
   it('answers effects_unmet on where the bot stands with a walk back that replaces the step; other unmet effects get none', () => {

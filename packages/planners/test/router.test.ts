@@ -215,6 +215,16 @@ describe('router: robustness and learning', () => {
     const quiet = createRouter({ planners: [silent], rules: DEFAULT_ROUTING_RULES });
     await expect(quiet.repair!(stickFailure, world)).resolves.toBeUndefined();
   });
+
+  it('a planner that refuses with a reason passes the repair on; when nobody repairs, every refusal is in the answer', async () => {
+    const refusing: Planner = { name: 'htn', verbs: () => [], plan: () => planFailure('htn', 'no_method', 'x'), repair: () => ({ steps: [], reason: 'no source of planks' }) };
+    const fixer: Planner = { ...chatPlanner(), repair: async () => ({ steps: [{ stepId: 'r1', type: 'chat', args: { message: 'fixed' } }], reason: 'llm fixed it' }) };
+    const router = createRouter({ planners: [refusing, fixer], rules: DEFAULT_ROUTING_RULES });
+    expect((await router.repair!(stickFailure, world))?.reason).toBe('llm fixed it');
+    const alsoRefusing: Planner = { ...chatPlanner(), repair: () => ({ steps: [], reason: 'not mine' }) };
+    const none = createRouter({ planners: [refusing, alsoRefusing], rules: DEFAULT_ROUTING_RULES });
+    await expect(none.repair!(stickFailure, world)).resolves.toEqual({ steps: [], reason: 'htn: no source of planks; llm: not mine' });
+  });
 });
 
 describe('a planner whose plan() never settles', () => {

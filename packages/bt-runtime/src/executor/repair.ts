@@ -60,6 +60,8 @@ export async function askRepair(ask: RepairAsk, planCtx: PlanContext, step: Plan
     }
     const read = readRepair(response);
     metrics.repairs.inc({ reason: failure.code, result: read ? 'steps' : 'none' });
+    const refusal = read ? undefined : (response as RepairResponse | undefined)?.reason;
+    if (typeof refusal === 'string') log.warn('repair hook refused', { stepId: step.stepId, reason: refusal.slice(0, 500) });
     return read;
   } catch (error) {
     metrics.repairs.inc({ reason: failure.code, result: 'error' });

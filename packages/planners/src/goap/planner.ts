@@ -112,7 +112,7 @@ export function createGoapPlanner(options: GoapPlannerOptions): GoapPlanner {
     },
     repair(request: RepairRequest, world: PlannerWorld): RepairResponse | undefined {
       const parsed = PlannerWorldSchema.safeParse(world);
-      if (!parsed.success) return undefined;
+      if (!parsed.success) return { steps: [], reason: `${name}: the observed world is not a PlannerWorld: ${z.prettifyError(parsed.error)}` };
       return repairFromDeclarations(request, parsed.data, { registry: options.registry, holds: options.evaluator ?? defaultEvaluator, planGoal });
     },
     lastSearch: () => last,

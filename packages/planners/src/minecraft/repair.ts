@@ -71,7 +71,9 @@ export function minecraftRepair(options: MinecraftRepairOptions): (request: Repa
     }
     if (!failure.missing?.length) return undefined;
     const result = subgoalsFor(failure.missing, world, options);
-    if (!result.ok || !result.steps.length) return undefined;
+    // A refusal with its cause: "no repair" alone left a failed plan unexplained.
+    if (!result.ok) return { steps: [], reason: `no subgoal for ${failure.missing.join(', ')}: ${result.gap.code}: ${result.gap.reason}` };
+    if (!result.steps.length) return { steps: [], reason: `${failure.missing.join(', ')} already hold in the observed world: nothing to repair` };
     return {
       steps: number(result.steps),
       reason: `${step.type} missing ${failure.missing.join(', ')} → ${result.steps.map(describe).join(', ')}`,

@@ -51,7 +51,9 @@ export function createPlannerRepairHook<World>(
         report(false, `repair threw: ${describeError(error)}`);
         throw error;
       }
-      report(Boolean(response), response?.reason ?? `${planner.name} had no repair for ${failure.code}: ${failure.reason}`);
+      const repaired = Boolean(response?.steps.length);
+      const refused = `${planner.name} had no repair for ${failure.code}: ${failure.reason}${response?.reason ? ` (${response.reason})` : ''}`;
+      report(repaired, repaired ? response!.reason : refused);
       return response;
     },
   };

@@ -209,10 +209,12 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
       const own = plans.get(request.plan.planId)?.planner ?? request.plan.planner;
       const ordered = [...options.planners].sort((a, b) => Number(b.name === own) - Number(a.name === own));
       const errors: unknown[] = [];
+      const refusals: string[] = [];
       for (const [index, planner] of ordered.entries()) {
         try {
           const response = await planner.repair?.(request, world);
-          if (response) return response;
+          if (response?.steps.length) return response;
+          if (response) refusals.push(`${planner.name}: ${response.reason}`);
         } catch (error) {
           // One planner's broken repair must not stop the others from trying; it is reported, not swallowed.
           errors.push(error);
@@ -222,7 +224,7 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
       }
       // Nobody answered and something broke: surface it so the executor counts and logs a repair error.
       if (errors.length > 0) throw new AggregateError(errors, `router: no repair for ${request.step.stepId}; ${errors.length} planner repair(s) threw`);
-      return undefined;
+      return refusals.length ? { steps: [], reason: refusals.join('; ') } : undefined;
     },
     recordOutcome(planId, success) {
       const entry = plans.get(planId);

@@ -93,8 +93,8 @@ describe('goap repair from declarations', () => {
   it('without a missing list, repairs from the capability’s own declared preconds for the step’s args', async () => {
     const step = { stepId: 'plant', type: 'plant_sapling', args: { sapling: 'birch_sapling' } };
     const response = await planner().repair(request(step), { ...world, inventory: {} });
-    // standing_on_grass cannot be planned: no repair, the step fails with its own code.
-    expect(response).toBeUndefined();
+    // standing_on_grass cannot be planned: no repair (a refusal naming why), the step fails with its own code.
+    expect(response).toEqual({ steps: [], reason: expect.stringMatching(/^goap: no plan for has_item:birch_sapling:1, custom:standing_on_grass: no_source/) });
     const onGrass = await createGoapPlanner({
       clock: frozen,
       registry: registry(),
@@ -108,7 +108,7 @@ describe('goap repair from declarations', () => {
     const goap = planner();
     const timeout = { ...request(plan.steps[0]!, ['has_item:torch:1']), failure: { code: 'timeout' as const, reason: 'slow', retryable: true } };
     expect(await goap.repair(timeout, world)).toBeUndefined();
-    expect(await goap.repair(request(plan.steps[0]!, ['has_item:bedrock:1']), world)).toBeUndefined();
+    expect(await goap.repair(request(plan.steps[0]!, ['has_item:bedrock:1']), world)).toMatchObject({ steps: [], reason: expect.stringMatching(/no_source: .*bedrock/) });
     // A missing list that does not parse falls back to the step's own declared preconds.
     expect((await goap.repair(request(plan.steps[0]!, ['not a predicate']), world))?.reason).toMatch(/for has_item:torch:1 before light_torch/);
   });
