@@ -23,7 +23,11 @@ describe('night-time hostile spawning', () => {
     await server?.stop();
   });
   beforeEach(async () => {
+    // Day first: a test ends at midnight with a spawner on, and the reset resumes startServer's; at night it would
+    // spawn between the reset and the test's own setup. The second setTime waits until the bot has every packet of the reset.
+    await setTime(server, 6_000, { daylightCycle: false });
     await reset(server);
+    await setTime(server, 6_000);
     firstSeen.clear();
   });
 
@@ -77,8 +81,10 @@ describe('night-time hostile spawning', () => {
   it('by default spawns as vanilla does: more than 24 blocks from the player and the world spawn; a zombie still comes (follow range 35)', async () => {
     const watch = watchHurts(server, ['camper']);
     try {
-      await setTime(server, 18_000, { daylightCycle: false });
+      // The spawner first, then midnight: startServer's 8–12 block spawner (back on after reset) would get a round in
+      // while setTime waits for its tick on a slow host (a zombie first seen 8.5 blocks away, CI on c12a0a1).
       setHostileSpawning(server, { cap: 2, intervalTicks: 5, kinds: ['zombie'], seed: 3 });
+      await setTime(server, 18_000, { daylightCycle: false });
       expect(await watch.until(() => hostiles(bot).length === 2, 200)).toBe(true);
       expect(firstSeen.size).toBe(2);
       for (const distance of firstSeen.values()) {
@@ -96,13 +102,13 @@ describe('night-time hostile spawning', () => {
     const options = { cap: 8, intervalTicks: 1, tries: 16, minDistance: 8, maxDistance: 12, kinds: ['zombie'], seed: 5 };
     const watch = watchHurts(server, ['camper']);
     try {
-      await setTime(server, 18_000, { daylightCycle: false });
       setHostileSpawning(server, options);
+      await setTime(server, 18_000, { daylightCycle: false });
       expect(await watch.until(() => hostiles(bot).length === 8, 100)).toBe(true);
       await reset(server);
-      await setTime(server, 18_000, { daylightCycle: false });
       // 8 × (12² − 8²) / (128² − 8²): about 0.04 of the cap lands in the ring; the far rest holds the cap for 600+ ticks
       setHostileSpawning(server, { ...options, area: 'vanilla' });
+      await setTime(server, 18_000, { daylightCycle: false });
       await watch.until(() => false, 100);
       expect(hostiles(bot).length).toBeLessThan(3);
     } finally {
@@ -114,14 +120,14 @@ describe('night-time hostile spawning', () => {
     const options = { cap: 6, tries: 1, intervalTicks: 20, minDistance: 8, maxDistance: 12, kinds: ['zombie'], seed: 4 };
     const watch = watchHurts(server, ['camper']);
     try {
-      await setTime(server, 18_000, { daylightCycle: false });
       setHostileSpawning(server, options);
+      await setTime(server, 18_000, { daylightCycle: false });
       // one round (one draw): at most one zombie
       await watch.until(() => false, 30);
       expect(hostiles(bot).length).toBeLessThanOrEqual(1);
       await reset(server);
-      await setTime(server, 18_000, { daylightCycle: false });
       setHostileSpawning(server, { ...options, prefill: true });
+      await setTime(server, 18_000, { daylightCycle: false });
       expect(await watch.until(() => hostiles(bot).length === 6, 30)).toBe(true);
       for (const distance of firstSeen.values()) {
         expect(distance).toBeGreaterThanOrEqual(8 - 1);
