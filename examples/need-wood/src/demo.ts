@@ -88,7 +88,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   say(`Sinew demo — ${woodStory ? 'need wood → wooden pickaxe' : `${start} → ${goal} ×${count}`} (needs → router → HTN → executor, live repair)`);
   const server = await startServer({
-    ...(terrain ? { world: { generator: 'terrain' as const, seed } } : {}),
+    // A generated world plays as vanilla does: a fed body heals (the testkit's default keeps health where a test put it).
+    ...(terrain ? { world: { generator: 'terrain' as const, seed }, naturalRegeneration: true } : {}),
     ...(options.hostiles ? { hostileSpawning: true } : {}),
   });
   let telemetry: SinewServer | undefined;
@@ -148,7 +149,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       ...(repair ? { repair } : {}),
     });
     // Self-preservation modes beside the plan: a hazard or a hostile preempts the active step, which then resumes.
-    modes = attachModes(body, { preemptor: executor, belief: beliefAdapter, onEvent: (e) => void (e.type === 'preempt' && print(`  ⚡ ${e.mode}: ${describeStep(e.step)} (${e.reason})`)) });
+    modes = attachModes(body, {
+      preemptor: executor,
+      belief: beliefAdapter,
+      onEvent: (e) => {
+        if (e.type === 'preempt') print(`  ⚡ ${e.mode}: ${describeStep(e.step)} (${e.reason})`);
+        else if (e.type === 'shelter') print(`  ⛰ ${e.mode}: ${e.edge === 'rise' ? 'sheltering, the plan waits' : 'shelter over'} (${e.reason})`);
+      },
+    });
     beliefAdapter.start();
     if (options.zombie) spawnZombieAfterFirstStep(executor, server, body);
     const token = createToken();

@@ -3,8 +3,9 @@ import type { PlanStep, PreemptOptions, Preemptor, StepOutcome } from '@sinew/ex
 interface Call {
   readonly steps: readonly PlanStep[];
   readonly reason: string;
-  /** The hold the caller asked for after the preemption (self-preservation modes). */
+  /** The hold the caller asked for after the preemption (self-preservation modes), and what it holds. */
   readonly holdMs: number | undefined;
+  readonly holds: 'caution' | 'all' | undefined;
   /** The preemption tier asked (a higher one stops a running lower one's step in the real executor). */
   readonly tier: number | undefined;
   /** Calls still running when this one started (one controller at a time ⇒ always 0). */
@@ -26,6 +27,11 @@ export class FakePreemptor implements Preemptor {
 
   preempt(steps: readonly PlanStep[], options: PreemptOptions): Promise<readonly StepOutcome[]> {
     if (this.mode === 'throw') throw new Error('executor is gone');
+    // Nothing to run: as the executor does, a hold only, answered at once (no flight).
+    if (steps.length === 0) {
+      this.calls.push({ steps, reason: options.reason, holdMs: options.holdMs, holds: options.holds, tier: options.tier, concurrent: 0, settle: () => undefined, fail: () => undefined });
+      return Promise.resolve([]);
+    }
     const concurrent = this.running;
     this.running += 1;
     this.maxConcurrent = Math.max(this.maxConcurrent, this.running);
@@ -41,6 +47,7 @@ export class FakePreemptor implements Preemptor {
         steps,
         reason: options.reason,
         holdMs: options.holdMs,
+        holds: options.holds,
         tier: options.tier,
         concurrent,
         settle: (status = 'succeeded') => {

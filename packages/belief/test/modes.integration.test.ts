@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Executor } from '@sinew/bt-runtime';
 import type { SinewBot } from '@sinew/capabilities';
-import { applyScenario, give, reset, setAir, teleport, waitUntil, type TestServer } from '@sinew/testkit';
+import { applyScenario, damage, give, reset, setAir, setNaturalRegeneration, spawnMob, teleport, waitUntil, type TestServer } from '@sinew/testkit';
 import type { ModeEvent } from '@sinew/belief';
 import { attachModes, bodySignals, type AttachedModes, type BeliefAdapter } from '@sinew/belief/mineflayer';
 import { startModesBot, type ModesBot } from './real-bot.js';
@@ -75,6 +75,44 @@ describe('self-preservation modes on the embedded server', () => {
     expect(bodySignals(bot)!.eyesInWater).toBe(false);
     expect(bot.health).toBe(20); // surfaced before the air ran out
     console.info(`[modes] water: reaction ${reactionMs('drowning')} ms, oxygen ${bot.oxygenLevel}, y ${bot.entity.position.y.toFixed(2)}`);
+  });
+
+  it('shelter: hurt with a zombie coming, the bot pillars up and the plan waits up there until it has healed', async () => {
+    setNaturalRegeneration(server, true);
+    try {
+      await give(bot, 'cobblestone', 16);
+      // Bread: healing drains the food bar below 18, where regeneration stops; up there the bot eats to heal on.
+      await give(bot, 'bread', 4);
+      await damage(bot, 15);
+      const start = bot.entity.position.floored();
+      await spawnMob(server, 'zombie', { x: start.x + 9, y: start.y, z: start.z });
+      expect(await until(() => events.some((e) => e.type === 'preempt' && e.step.type === 'pillar_up'), 15_000)).toBe(true);
+      // A plan step queued now (a chat: it moves nothing) waits while the body shelters.
+      let chattedAt: number | undefined;
+      let healthThen = 0;
+      const said = executor.run({ planId: 'shelter-plan', intentId: 'i', steps: [{ stepId: 'say', type: 'chat', args: { message: 'healed' } }] });
+      const off = bot.sinew.onActuate(({ command }) => {
+        if (command !== 'chat' || chattedAt !== undefined) return;
+        chattedAt = Date.now();
+        healthThen = bot.health;
+      });
+      try {
+        expect((await said).status).toBe('completed');
+      } finally {
+        off();
+      }
+      const rise = events.find((e) => e.type === 'shelter' && e.edge === 'rise');
+      const fall = events.find((e) => e.type === 'shelter' && e.edge === 'fall');
+      expect(rise, JSON.stringify(events.filter((e) => e.type !== 'defense').slice(0, 12))).toBeDefined();
+      expect(fall).toMatchObject({ reason: 'health back' });
+      expect(chattedAt!).toBeGreaterThanOrEqual(fall!.atMs);
+      expect(healthThen).toBeGreaterThanOrEqual(12);
+      expect(bot.entity.position.y).toBeGreaterThanOrEqual(start.y + 3);
+      expect(events.filter((e) => e.type === 'preempt' && e.step.type === 'pillar_up')).toHaveLength(1);
+      console.info(`[modes] shelter: held ${fall!.atMs - rise!.atMs} ms, health ${healthThen} when the plan went on`);
+    } finally {
+      setNaturalRegeneration(server, false);
+    }
   });
 
   it('hostile_swarm_at_nightfall: a zombie closing in is fought off (brave reflex through the modes) and the bot lives', async () => {

@@ -197,6 +197,91 @@ describe('self-preservation modes', () => {
     expect(await run({}, [])).toEqual(['consume_food']);
   });
 
+  it('shelters: up a pillar, low health holds every plan step while the hostile below cannot reach it, until health is back, it can reach again, or shelterMs is spent', async () => {
+    const { clock, preemptor, events, modes, body } = setup({ auto: true });
+    // The zombie comes within reach of a hurt body with blocks: pillar up, holding every plan step, not caution ones only.
+    // 8 blocks: inside the danger radius, outside the reflex's flee band
+    modes.threats(1, [zombieAt(8)]);
+    modes.body(body.set({ health: 5, food: 20, hasFood: false, scaffoldBlocks: 8 }));
+    await modes.idle();
+    expect(preemptor.calls.map((c) => [c.steps[0]?.type, c.holds])).toEqual([['pillar_up', 'all']]);
+    // Up there the zombie cannot walk to the body: no second pillar, a hold renewed every half second instead.
+    const holds = () => preemptor.calls.filter((c) => c.steps.length === 0);
+    for (let tick = 2; tick <= 9; tick += 1) {
+      await clock.advance(250);
+      modes.threats(tick, [], [zombieAt(3)]);
+      modes.body(body.signals);
+    }
+    await modes.idle();
+    expect(preemptor.calls.filter((c) => c.steps.length > 0).map((c) => c.steps[0]!.type)).toEqual(['pillar_up']);
+    expect(holds().length).toBe(4);
+    expect(holds()[0]).toMatchObject({ reason: 'mode:low_health:shelter', holdMs: 1_000, holds: 'all', tier: 2 });
+    expect(modes.status().sheltering).toBe(true);
+    // Healed (natural regeneration up there): the shelter ends and nothing holds the plan any more.
+    modes.body(body.set({ health: 12 }));
+    await clock.advance(600);
+    modes.threats(10, [], [zombieAt(3)]);
+    expect(holds().length).toBe(4);
+    expect(events.filter((e) => e.type === 'shelter').map((e) => e.type === 'shelter' && [e.edge, e.reason])).toEqual([
+      ['rise', 'health 5 with a hostile near that cannot reach the body'],
+      ['fall', 'health back'],
+    ]);
+
+    // Hurt again and sheltering: a hostile that can reach the body ends the shelter (low health's own fast path acts).
+    modes.body(body.set({ health: 4 }));
+    modes.threats(11, [], [zombieAt(3)]);
+    expect(modes.status().sheltering).toBe(true);
+    modes.threats(12, [zombieAt(9, 'skeleton')], [zombieAt(3)]);
+    expect(modes.status().sheltering).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'shelter', edge: 'fall', reason: 'a hostile can reach the body' });
+  });
+
+  it('a shelter lasts shelterMs at most per engagement, and ends once health stops rising (nothing heals it); 0 never shelters', async () => {
+    const clock = new ManualClock(1_000);
+    const preemptor = new FakePreemptor('auto');
+    const events: ModeEvent[] = [];
+    // released only at 20: the body heals slowly the whole minute and is still low at its end
+    const modes = createModes({ preemptor, config: { healthBelow: 19, healthReleaseAt: 20 }, now: () => clock.now(), onEvent: (e) => events.push(e) });
+    const body = new FakeBody();
+    for (let tick = 1; tick <= 130; tick += 1) {
+      modes.body(body.set({ health: 5 + tick * 0.05, hasFood: false }));
+      modes.threats(tick, [], [zombieAt(3)]);
+      await clock.advance(500);
+    }
+    const holds = preemptor.calls.filter((c) => c.steps.length === 0);
+    // one per 500 ms over 60 s, the last one cut to what is left: the plan is free 60 s after the rise
+    expect(holds.length).toBe(120);
+    expect(holds.slice(0, -1).every((c) => c.holdMs === 1_000)).toBe(true);
+    expect(holds.at(-1)!.holdMs).toBe(500);
+    expect(events.filter((e) => e.type === 'shelter').map((e) => e.type === 'shelter' && e.edge)).toEqual(['rise', 'fall']);
+    expect(events.at(-1)).toMatchObject({ type: 'shelter', reason: 'held 60000 ms (shelterMs): the plan goes on' });
+    expect(modes.status().sheltering).toBe(false);
+
+    // Health that stops rising: 10 s later the shelter ends, and stays over until low health releases and comes back.
+    const stalled = setup({ auto: true });
+    stalled.modes.body(stalled.body.set({ health: 5, hasFood: false }));
+    for (let tick = 1; tick <= 40; tick += 1) {
+      if (tick <= 6) stalled.modes.body(stalled.body.set({ health: 5 + tick * 0.5 }));
+      stalled.modes.threats(tick, [], [zombieAt(3)]);
+      await stalled.clock.advance(500);
+    }
+    expect(stalled.events.filter((e) => e.type === 'shelter').map((e) => e.type === 'shelter' && [e.edge, e.reason, e.atMs])).toEqual([
+      ['rise', 'health 5.5 with a hostile near that cannot reach the body', 1_000],
+      ['fall', 'health 8 has not risen for 10000 ms: the plan goes on', 1_000 + 2_500 + 10_000],
+    ]);
+
+    const never = createModes({ preemptor, config: { shelterMs: 0 }, now: () => clock.now() });
+    const before = preemptor.calls.length;
+    never.body(body.signals);
+    never.threats(1, [], [zombieAt(3)]);
+    expect(preemptor.calls.length).toBe(before);
+    // a hostile out of the danger radius, or lost, is nothing to shelter from
+    const far = setup({ auto: true });
+    far.modes.body(body.signals);
+    far.modes.threats(1, [], [zombieAt(12), { ...zombieAt(3), visibility: 'lost' }]);
+    expect(far.modes.status().sheltering).toBe(false);
+  });
+
   it('eats to heal: hurt below eatToHealBelow with food under 18 (no natural regeneration), once no hostile could reach it mid-meal', async () => {
     const calls = async (patch: Partial<BodySignals>, threats: ReflexThreat[] = [], profile?: 'brave' | 'cautious') => {
       const { preemptor, modes, body, events } = setup({ auto: true, ...(profile ? { profile } : {}) });

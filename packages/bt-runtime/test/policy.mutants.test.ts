@@ -2,7 +2,7 @@ import { ManualClock, parsePredicate, type Intent, type PlanStep, type Predicate
 import { describe, expect, it } from 'vitest';
 import { backoffMs, backoffWait, defineExecutorPolicy, PolicyError, type Wake } from '../src/executor/policy.js';
 import { effectsFailure, stepPredicates, takeBaseline, unmetPredicates } from '../src/executor/predicates.js';
-import { cautionWaitMs, effectiveSafetyLevel, holdCaution, restrictedRefusal, stepRank } from '../src/executor/safety-level.js';
+import { effectiveSafetyLevel, heldWaitMs, holdBody, restrictedRefusal, stepRank } from '../src/executor/safety-level.js';
 import type { PredicateEvaluator } from '../src/executor/types.js';
 
 const policy = defineExecutorPolicy();
@@ -88,21 +88,37 @@ describe('safety levels and ranks', () => {
 
   it('holds plain caution steps for the rest of a preemption\'s hold, never less than it already holds, and ignores a bad hold', () => {
     const clock = new ManualClock(1000);
-    const rt = { clock, cautionHeldUntil: 0 };
-    holdCaution(rt, 500);
-    expect(rt.cautionHeldUntil).toBe(1500);
-    holdCaution(rt, 100);
+    const rt = { clock, cautionHeldUntil: 0, heldUntil: 0 };
+    holdBody(rt, { holdMs: 500 });
+    expect(rt).toMatchObject({ cautionHeldUntil: 1500, heldUntil: 0 });
+    holdBody(rt, { holdMs: 100 });
     expect(rt.cautionHeldUntil).toBe(1500);
     for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, '900']) {
-      const untouched = { clock, cautionHeldUntil: 0 };
-      holdCaution(untouched, bad);
-      expect(untouched.cautionHeldUntil).toBe(0);
+      const untouched = { clock, cautionHeldUntil: 0, heldUntil: 0 };
+      holdBody(untouched, { holdMs: bad, holds: 'all' });
+      expect(untouched).toMatchObject({ cautionHeldUntil: 0, heldUntil: 0 });
     }
-    holdCaution(rt, 2 ** 40);
+    // an options object whose getter throws holds nothing, and does not throw
+    const throwing = { clock, cautionHeldUntil: 0, heldUntil: 0 };
+    holdBody(throwing, { get holdMs(): number { throw new Error('boom'); } });
+    expect(throwing.cautionHeldUntil).toBe(0);
+    holdBody(rt, { holdMs: 2 ** 40 });
     expect(rt.cautionHeldUntil).toBe(1000 + 2_147_483_647);
-    const fresh = { clock, cautionHeldUntil: 1500 };
-    expect([cautionWaitMs('caution', fresh), cautionWaitMs('safe', fresh), cautionWaitMs('restricted', fresh)]).toEqual([500, 0, 0]);
-    expect(cautionWaitMs('caution', { clock, cautionHeldUntil: 400 })).toBe(0);
+    const fresh = { clock, cautionHeldUntil: 1500, heldUntil: 0 };
+    expect([heldWaitMs('caution', fresh), heldWaitMs('safe', fresh), heldWaitMs('restricted', fresh)]).toEqual([500, 0, 0]);
+    expect(heldWaitMs('caution', { clock, cautionHeldUntil: 400, heldUntil: 0 })).toBe(0);
+  });
+
+  it("holds: 'all' holds every plan step, whatever its level; an unknown holds value holds caution steps only", async () => {
+    const clock = new ManualClock(1000);
+    const rt = { clock, cautionHeldUntil: 0, heldUntil: 0 };
+    holdBody(rt, { holdMs: 800, holds: 'all' });
+    expect(rt).toMatchObject({ cautionHeldUntil: 0, heldUntil: 1800 });
+    expect([heldWaitMs('caution', rt), heldWaitMs('safe', rt), heldWaitMs('restricted', rt)]).toEqual([800, 800, 800]);
+    holdBody(rt, { holdMs: 2000, holds: 'everything' });
+    expect([heldWaitMs('caution', rt), heldWaitMs('safe', rt)]).toEqual([2000, 800]);
+    await clock.advance(900);
+    expect([heldWaitMs('caution', rt), heldWaitMs('safe', rt)]).toEqual([1100, 0]);
   });
 });
 

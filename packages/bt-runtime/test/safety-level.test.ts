@@ -59,6 +59,27 @@ describe('PlanStep.safetyLevel is acted on (issue 26 item 3)', () => {
     await s.clock.advance(1);
     expect((await again).status).toBe('completed');
   });
+
+  it("holds: 'all' holds every plan step; preempt([]) with a hold renews it without interrupting or counting a preemption", async () => {
+    const s = setup();
+    const pillar = s.executor.preempt([{ stepId: 'p', type: 'flee' }], { reason: 'mode:low_health:pillar_up', holdMs: 500, holds: 'all', tier: 2 });
+    await s.clock.advance(1);
+    await pillar;
+    const plan = s.executor.run({ planId: 'mine', intentId: 'i', steps: [{ stepId: 'm', type: 'chat' }] });
+    // Sheltering: the mode renews the hold before it runs out, twice, with nothing to run.
+    await s.clock.advance(400);
+    expect(await s.executor.preempt([], { reason: 'mode:low_health:shelter', holdMs: 500, holds: 'all' })).toEqual([]);
+    await s.clock.advance(400);
+    await s.executor.preempt([], { reason: 'mode:low_health:shelter', holdMs: 500, holds: 'all' });
+    await s.clock.advance(450);
+    expect(s.body.calls).toEqual(['chat:flee']);
+    await s.clock.advance(100);
+    expect((await plan).status).toBe('completed');
+    expect(s.body.calls).toEqual(['chat:flee', 'chat:chat']);
+    const text = await s.executor.metrics.registry.getSingleMetricAsString('sinew_preemptions_total');
+    expect(text).toContain('reason="mode:low_health:pillar_up"} 1');
+    expect(text).not.toContain('shelter');
+  });
 });
 
 describe('Intent.urgency becomes step priority (URGENCY_PRIORITY)', () => {

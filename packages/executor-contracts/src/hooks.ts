@@ -39,6 +39,12 @@ export interface PreemptOptions {
   /** Plain `caution` steps are not dispatched for this long after (a self-preservation mode's hold). */
   readonly holdMs?: number;
   /**
+   * What `holdMs` holds: `caution` (default) plain caution steps; `all` every plan step, which waits (a running one
+   * finishes, an interrupted one resumes after): a hurt body sheltering out of a hostile's reach, where any plan step
+   * might walk it back down. With no steps to run, `preempt([], { holdMs, holds })` only holds (a mode renewing it).
+   */
+  readonly holds?: 'caution' | 'all';
+  /**
    * Default 0. A preemption's steps run to their end whatever preempts after them, except that one of a higher tier
    * interrupts the running step at its safe point (an atomic step finishes first): that step and the rest of its
    * preemption end `preempted`, never resumed — self-preservation (flee, low health) outranks a defense fight.

@@ -119,7 +119,12 @@ export function attachModes(bot: Bot, options: AttachModesOptions): AttachedMode
   for (const event of bodyEvents) bot.on(event as 'physicsTick', read);
   const counts = { checked: 0, unreachable: 0 };
   const reachable = reachFilter(bot, options.reachNodes ?? 400, Math.max(modes.config.dangerWithinBlocks, modes.config.defense.releaseBeyondBlocks), counts);
-  const off = options.belief?.on('tick', (tick) => modes.threats(tick.tickId, reachable(tick.threats)));
+  const off = options.belief?.on('tick', (tick) => {
+    const reach = reachable(tick.threats);
+    // the ones left out cannot walk to the body: a hurt body shelters from them (modes' shelterMs)
+    const cannotReach = reach.length === tick.threats.length ? [] : tick.threats.filter((t) => !reach.includes(t));
+    modes.threats(tick.tickId, reach, cannotReach);
+  });
   return {
     ...modes,
     reachCounts: () => ({ ...counts }),

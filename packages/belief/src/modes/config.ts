@@ -30,6 +30,13 @@ export const ModesConfigSchema = z
     dangerWithinBlocks: z.number().positive().default(10),
     /** Pillar up this high to get out of melee reach when low on health and cornered; 0 never pillars. */
     pillarHeight: z.number().int().min(0).max(8).default(3),
+    /**
+     * Low on health with every hostile near it unable to reach it (up a pillar), the body holds every plan step while
+     * that lasts, this long at most (it heals meanwhile when fed): a plan step would walk it back down into reach (a
+     * generated world's diamond mine resumed after each pillar until four pillars used up its resumes). It ends sooner
+     * once health has not risen for 10 s (no food, no regeneration: waiting heals nothing). 0 never holds.
+     */
+    shelterMs: z.number().int().nonnegative().default(60_000),
     /** `escape_fluid.radius`. */
     escapeRadius: z.number().int().min(1).max(16).default(8),
     /** An emergency met by neither a preemption nor damage within this long of its onset counts as `no_damage`. */

@@ -46,6 +46,13 @@ const REGENERATION_FOOD = 18;
 /** The executor's preemption tier of each: self-preservation interrupts a running defense fast path (never the reverse). */
 const PREEMPT_TIER: Record<ModeTier, number> = { self_preservation: 2, defense: 1, maintenance: 0 };
 const BODY_MODES = ['hazard_block', 'drowning', 'low_health', 'hunger'] as const;
+/** A shelter's hold is asked for this long at a time and renewed at half of it, while the shelter lasts. */
+const SHELTER_HOLD_MS = 1_000;
+/**
+ * A shelter ends when health has not risen for this long: no regeneration is coming (vanilla heals a fed body 1 per 4 s,
+ * and none below 18 food; an empty food bar with nothing to eat stays where it is).
+ */
+const SHELTER_STALL_MS = 10_000;
 type BodyMode = (typeof BODY_MODES)[number];
 
 /** What the modes report: signal edges, preemptions and their outcomes, deferrals, give-ups. */
@@ -57,6 +64,8 @@ export type ModeEvent =
   | { readonly type: 'deferred'; readonly mode: ModeName; readonly atMs: number; readonly reason: 'busy' | 'holding' | 'falling' | 'digging' | 'danger' }
   | { readonly type: 'no_fast_path'; readonly mode: ModeName; readonly atMs: number; readonly reason: string }
   | { readonly type: 'gave_up'; readonly mode: ModeName; readonly atMs: number; readonly attempts: number }
+  /** Low health out of every near hostile's reach: the plan is held (rise) until that ends (fall, with why); see `shelterMs`. */
+  | { readonly type: 'shelter'; readonly mode: 'low_health'; readonly edge: 'rise' | 'fall'; readonly atMs: number; readonly reason: string }
   | { readonly type: 'defense'; readonly atMs: number; readonly event: ReflexEvent }
   /** An emergency's end (see `createEmergencyTracker`): hazard recall counts these. */
   | { readonly type: 'emergency'; readonly mode: EmergencyMode; readonly result: EmergencyResult; readonly atMs: number; readonly onsetMs: number };
@@ -68,6 +77,8 @@ export interface ModesStatus {
   readonly controller: ModeName | undefined;
   readonly preempts: Readonly<Record<ModeName, number>>;
   readonly listenerErrors: number;
+  /** Whether low health holds the plan where no hostile near can reach the body (`shelterMs`). */
+  readonly sheltering: boolean;
 }
 
 /** The self-preservation and maintenance modes beside the plan. */
@@ -77,8 +88,11 @@ export interface Modes {
   readonly reflex: Reflex;
   /** Reads the body (call it on every physics tick or body event); may preempt. */
   body(signals: BodySignals): void;
-  /** Reads the belief layer's threats of this tick (call it every ingest tick); may preempt through the reflex. */
-  threats(tickId: number, threats: readonly ReflexThreat[]): void;
+  /**
+   * Reads the belief layer's threats of this tick (call it every ingest tick); may preempt through the reflex.
+   * `cannotReach`: the hostiles near that cannot walk to the body (left out of `threats`; a hurt body shelters from them).
+   */
+  threats(tickId: number, threats: readonly ReflexThreat[], cannotReach?: readonly ReflexThreat[]): void;
   /** True while a mode (or the reflex) drives the body. */
   inControl(): boolean;
   /** The modes' state and counters now. */
@@ -134,6 +148,13 @@ export function createModes(options: ModesOptions): Modes {
   // hunger's band (food below `foodBelow` until `foodReleaseAt`), and whether hunger is engaged only to heal
   let starving = false;
   let eatingToHeal = false;
+  // low health out of reach: since when the plan is held, when the hold was last asked, and whether shelterMs is spent
+  let shelterSince: number | undefined;
+  let shelterAskedAt = Number.NEGATIVE_INFINITY;
+  let shelterSpent = false;
+  // the best health seen while sheltering, and when it was first seen
+  let shelterBest = 0;
+  let shelterRoseAt = 0;
   const emergencies = createEmergencyTracker(config.emergencyWindowMs, (mode, result, atMs, onsetMs) => emit({ type: 'emergency', mode, result, atMs, onsetMs }));
 
   function emit(event: ModeEvent): void {
@@ -153,7 +174,8 @@ export function createModes(options: ModesOptions): Modes {
     let call: Promise<readonly StepOutcome[]>;
     try {
       // A self-preservation mode holds the body for its hold after its fast path: the executor keeps caution steps waiting.
-      const hold = TIER[mode] === 'self_preservation' ? { holdMs: config.holdMs } : {};
+      // A pillar holds every plan step: the next one could walk the body back down before the shelter's hold begins.
+      const hold = TIER[mode] === 'self_preservation' ? { holdMs: config.holdMs, ...(steps[0]?.type === 'pillar_up' ? { holds: 'all' as const } : {}) } : {};
       call = Promise.resolve(options.preemptor.preempt(steps, { reason: `mode:${mode}:${steps[0]?.type ?? 'none'}`, tier: PREEMPT_TIER[TIER[mode]], ...hold }));
     } catch (error) {
       call = Promise.reject(error);
@@ -243,6 +265,42 @@ export function createModes(options: ModesOptions): Modes {
     return 'no hostile near and nothing to eat';
   }
 
+  /**
+   * Low health with a hostile near that cannot reach the body, and none near that can: every plan step waits (the hold
+   * is renewed while this lasts, `shelterMs` at most per engagement), so the plan does not walk the body back into reach.
+   */
+  function shelter(waiting: boolean, at: number): void {
+    const why = !state.low_health.active ? 'health back' : !waiting ? 'no hostile waiting' : dangerNear ? 'a hostile can reach the body' : undefined;
+    if (why !== undefined || shelterSpent || config.shelterMs === 0) {
+      if (shelterSince !== undefined) emit({ type: 'shelter', mode: 'low_health', edge: 'fall', atMs: at, reason: why ?? 'released' });
+      shelterSince = undefined;
+      return;
+    }
+    const health = lastBody?.health ?? 0;
+    if (shelterSince === undefined) {
+      shelterSince = at;
+      shelterAskedAt = Number.NEGATIVE_INFINITY;
+      emit({ type: 'shelter', mode: 'low_health', edge: 'rise', atMs: at, reason: `health ${health} with a hostile near that cannot reach the body` });
+    }
+    if (at === shelterSince || health > shelterBest) [shelterBest, shelterRoseAt] = [health, at];
+    const left = config.shelterMs - (at - shelterSince);
+    const spent = left <= 0 ? `held ${config.shelterMs} ms (shelterMs)` : at - shelterRoseAt >= SHELTER_STALL_MS ? `health ${health} has not risen for ${at - shelterRoseAt} ms` : undefined;
+    if (spent !== undefined) {
+      shelterSpent = true;
+      shelterSince = undefined;
+      emit({ type: 'shelter', mode: 'low_health', edge: 'fall', atMs: at, reason: `${spent}: the plan goes on` });
+      return;
+    }
+    if (at - shelterAskedAt < SHELTER_HOLD_MS / 2) return;
+    shelterAskedAt = at;
+    try {
+      const asked = options.preemptor.preempt([], { reason: 'mode:low_health:shelter', holdMs: Math.min(SHELTER_HOLD_MS, left), holds: 'all', tier: PREEMPT_TIER.self_preservation });
+      void Promise.resolve(asked).catch(() => undefined);
+    } catch {
+      // a preemptor that throws holds nothing; the plan goes on as it would without the shelter
+    }
+  }
+
   function defer(mode: BodyMode, reason: 'busy' | 'holding' | 'falling' | 'danger', at: number): void {
     if (state[mode].deferredFor === reason) return;
     state[mode].deferredFor = reason;
@@ -301,18 +359,20 @@ export function createModes(options: ModesOptions): Modes {
         const engaged = reasons[mode] !== undefined;
         if (engaged === st.active) continue;
         Object.assign(st, { active: engaged, attempts: 0, gaveUp: false, stalled: false, holdUntil: 0, deferredFor: undefined });
+        if (mode === 'low_health') shelterSpent = false;
         emit({ type: 'signal', mode, edge: engaged ? 'rise' : 'fall', atMs: at, reason: reasons[mode] ?? 'released' });
         if (isEmergency(mode)) (engaged ? emergencies.onset : emergencies.released)(mode, at);
       }
       arbitrate(signals, at, reasons);
     },
-    threats(tickId, threats) {
+    threats(tickId, threats, cannotReach = []) {
       const ignored = new Set(config.ignoreClasses);
       const seen = threats.filter((t) => t.hostile && t.visibility !== 'lost' && !ignored.has(t.cls));
       nearest = seen.reduce<ReflexThreat | undefined>((a, t) => (!a || t.distance < a.distance ? t : a), undefined);
       const near = nearest !== undefined && nearest.distance <= config.dangerWithinBlocks;
       if (near !== dangerNear) (near ? emergencies.onset : emergencies.released)('defense', now());
       dangerNear = near;
+      shelter(cannotReach.some((t) => t.hostile && t.visibility !== 'lost' && !ignored.has(t.cls) && t.distance <= config.dangerWithinBlocks), now());
       // self-preservation outranks defense: while a body mode is engaged (and not given up) the reflex waits; a stalled
       // low_health too, so a hurt bot never picks a fight: it flees (low_health's fast path) once the hostile is near
       const selfFirst = BODY_MODES.some((m) => TIER[m] === 'self_preservation' && state[m].active && (!state[m].gaveUp || fleeing(m)));
@@ -328,6 +388,7 @@ export function createModes(options: ModesOptions): Modes {
       controller,
       preempts: { ...preempts },
       listenerErrors,
+      sheltering: shelterSince !== undefined,
     }),
     idle: async () => {
       while (inFlight) await inFlight;

@@ -20,7 +20,7 @@ import { endPlan, journalFailed } from './plan-end.js';
 import { ActuatorPulse } from './pulse.js';
 import type { Runtime, StepRunOptions } from './runtime.js';
 import { safeRead } from './safe.js';
-import { holdCaution } from './safety-level.js';
+import { holdBody } from './safety-level.js';
 import { StepSlot } from './slot.js';
 import { checkStepValue } from './step-checks.js';
 import { WatchdogTimer } from './watchdog.js';
@@ -89,7 +89,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
     const predicates = options.predicates ?? (signals.predicates as PredicateEvaluator<Body> | undefined);
     this.#keys = { idempotency: this.#idempotency, canaries: new CanaryTrials({ registry: options.registry, health: this.#health, metrics: this.metrics, events, log }) };
     const pulse = new ActuatorPulse(this.metrics);
-    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined, cautionHeldUntil: 0 };
+    this.#rt = { body, clock, policy: this.policy, metrics: this.metrics, activeSteps: gaugeSeries(this.metrics.activeSteps, '', {}), log, events, slot: new StepSlot(), watchdog: new WatchdogTimer(clock), pulse, report, predicates, active: undefined, closed: false, disconnected: undefined, preemptReason: undefined, cautionHeldUntil: 0, heldUntil: 0 };
     this.#unsubscribe.push(signals.onActuate((command) => pulse.onCommand(command)));
     const commands = actuatorCommandNames(body).map((name) => pulse.label(name));
     const unprime = primeMetrics(this.metrics, this.registry, commands);
@@ -219,8 +219,8 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
 
   async preempt(steps: readonly PlanStepInput[], options: PreemptOptions): Promise<StepOutcome[]> {
     const rt = this.#rt;
-    // Nothing to run: interrupting the active step would only use up one of its resumes.
-    if (!Array.isArray(steps) || steps.length === 0 || rt.closed) return [];
+    // Nothing to run: interrupting the active step would only use up one of its resumes; a hold asked still holds (a mode renewing it).
+    if (!Array.isArray(steps) || steps.length === 0 || rt.closed) return rt.closed ? [] : (holdBody(rt, options), []);
     const reason = typeof options?.reason === 'string' ? options.reason : 'unspecified';
     const tier = Number.isSafeInteger(options?.tier) && options.tier! > 0 ? options.tier! : 0;
     this.metrics.preemptions.inc({ reason: labelValue(reason, this.#reasonLabels) });
@@ -245,7 +245,7 @@ class ReactiveExecutor<Body extends ActuatorSource> implements Executor<Body> {
         }
       } finally {
         this.#preemption = undefined;
-        holdCaution(rt, options?.holdMs);
+        holdBody(rt, options);
         rt.slot.release();
       }
       await rt.report.flush();

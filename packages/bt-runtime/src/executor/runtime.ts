@@ -67,8 +67,10 @@ export interface Runtime<Body extends ActuatorSource> {
   disconnected: string | undefined;
   /** Reason of the latest preemption (reported with `step.preempted`). */
   preemptReason: string | undefined;
-  /** Until when (executor clock) a self-preservation preemption holds the body: plain `caution` steps wait. */
+  /** Until when (executor clock) a self-preservation preemption holds the body: plain `caution` steps wait… */
   cautionHeldUntil: number;
+  /** …and every plan step (`PreemptOptions.holds: 'all'`). */
+  heldUntil: number;
 }
 
 /** The step holds the body: `state()` shows it, the active-steps gauge counts it. */

@@ -1,5 +1,6 @@
 import { stepFailure, type Capability, type Intent, type PlanStep, type SafetyLevel, type StepFailure } from '@sinew/executor-contracts';
 import type { ExecutorPolicy } from './policy.js';
+import { safeRead } from './safe.js';
 
 const RANK: Readonly<Record<SafetyLevel, number>> = { safe: 0, caution: 1, restricted: 2 };
 
@@ -33,15 +34,32 @@ export function stepRank(step: PlanStep, intent: Intent | undefined): number {
   return URGENCY_PRIORITY.find((row) => intent.urgency >= row.atLeast)?.priority ?? 0;
 }
 
-/** How long a plain `caution` step must still wait: the rest of the self-preservation hold a preemption left (0: dispatch now). */
-export function cautionWaitMs(level: SafetyLevel, rt: { readonly clock: { now(): number }; readonly cautionHeldUntil: number }): number {
-  return level === 'caution' ? Math.max(0, rt.cautionHeldUntil - rt.clock.now()) : 0;
+/** How long a plan step must still wait: the rest of the hold a self-preservation preemption left (0: dispatch now). */
+export function heldWaitMs(level: SafetyLevel, rt: HeldRuntime): number {
+  const until = Math.max(rt.heldUntil, level === 'caution' ? rt.cautionHeldUntil : 0);
+  return Math.max(0, until - rt.clock.now());
 }
 
-/** After a self-preservation preemption (`holdMs` given): plain caution steps wait `holdMs` more (a bad value holds nothing). */
-export function holdCaution(rt: { readonly clock: { now(): number }; cautionHeldUntil: number }, holdMs: unknown): void {
+/** What a hold reads and writes of the executor's runtime. */
+export interface HeldRuntime {
+  readonly clock: { now(): number };
+  /** Plain `caution` steps wait until then… */
+  cautionHeldUntil: number;
+  /** …every plan step until then (a hurt body sheltering: any step might walk it back into reach). */
+  heldUntil: number;
+}
+
+/**
+ * After a self-preservation preemption (`holdMs` given): plain caution steps (`holds: 'caution'`, the default) or every
+ * plan step (`'all'`) wait `holdMs` more; a bad value (or one that throws when read) holds nothing. A hold only ever extends.
+ */
+export function holdBody(rt: HeldRuntime, options: unknown): void {
+  const holdMs = safeRead(options, 'holdMs');
+  const holds = safeRead(options, 'holds');
   if (typeof holdMs !== 'number' || !(holdMs > 0) || !Number.isFinite(holdMs)) return;
-  rt.cautionHeldUntil = Math.max(rt.cautionHeldUntil, rt.clock.now() + Math.min(holdMs, MAX_HOLD_MS));
+  const until = rt.clock.now() + Math.min(holdMs, MAX_HOLD_MS);
+  if (holds === 'all') rt.heldUntil = Math.max(rt.heldUntil, until);
+  else rt.cautionHeldUntil = Math.max(rt.cautionHeldUntil, until);
 }
 
 /** The longest hold one preemption may ask (a timer's range). */

@@ -9,7 +9,7 @@ import { stopFailure } from './plan-context.js';
 import { backoffMs, stepBackoff, type Wake } from './policy.js';
 import type { takeBaseline } from './predicates.js';
 import { activate, deactivate, releasePulse, type ActiveStep, type StepRunOptions } from './runtime.js';
-import { cautionWaitMs, effectiveSafetyLevel, stepRank } from './safety-level.js';
+import { effectiveSafetyLevel, heldWaitMs, stepRank } from './safety-level.js';
 import { guardFailure } from './step-checks.js';
 import { Phase, shownPhase, transition, NO_FAILURES, type StepPhase } from './step.js';
 import type { ActiveStepState, StepRef } from './types.js';
@@ -79,7 +79,7 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
   /** Runs the step to its end; never throws. The common case (a free slot, nothing to stop, yield to or hold for) has no async frame (attemptEnded). */
   run(): Promise<StepOutcome> {
     const { rt, planCtx } = this.o;
-    if (this.fastPath || planCtx.signal?.aborted || stopFailure(rt, planCtx) || cautionWaitMs(this.#level, rt) > 0 || !rt.slot.tryAcquire()) return this.#loop();
+    if (this.fastPath || planCtx.signal?.aborted || stopFailure(rt, planCtx) || heldWaitMs(this.#level, rt) > 0 || !rt.slot.tryAcquire()) return this.#loop();
     this.#holding = true;
     this.#to(Phase.admitted);
     activate(rt, this);
@@ -137,8 +137,8 @@ export class StepRun<Body extends ActuatorSource> implements ActiveStep<Body>, A
           if (ended) return ended;
           continue;
         }
-        // A plain caution step is not dispatched while a self-preservation preemption holds the body.
-        const held = this.fastPath ? 0 : cautionWaitMs(this.#level, rt);
+        // A plain caution step (or with holds: 'all', any plan step) is not dispatched while a self-preservation preemption holds the body.
+        const held = this.fastPath ? 0 : heldWaitMs(this.#level, rt);
         if (held > 0 && (await this.#sleep(held)) === 'preempted') this.#to(Phase.interrupted);
         if (held > 0) continue;
         const guard = (this.acceptOnly = this.#guard());
