@@ -36,8 +36,9 @@ export function stepRank(step: PlanStep, intent: Intent | undefined): number {
 
 /** How long a plan step must still wait: the rest of the hold a self-preservation preemption left (0: dispatch now). */
 export function heldWaitMs(level: SafetyLevel, rt: HeldRuntime): number {
-  const until = Math.max(rt.heldUntil, level === 'caution' ? rt.cautionHeldUntil : 0);
-  return Math.max(0, until - rt.clock.now());
+  const until = level === 'caution' ? Math.max(rt.heldUntil, rt.cautionHeldUntil) : rt.heldUntil;
+  // never held (the common case): no clock read on the step's hot path
+  return until === 0 ? 0 : Math.max(0, until - rt.clock.now());
 }
 
 /** What a hold reads and writes of the executor's runtime. */
