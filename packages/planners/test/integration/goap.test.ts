@@ -28,8 +28,13 @@ describe('the goal-oriented planner on the embedded server', () => {
     const planned = goap.planGoal([pred.hasItem('wooden_pickaxe', 1)], snapshot(), 'pickaxe');
     expect(planned.ok, JSON.stringify(planned)).toBe(true);
     if (!planned.ok) return;
-    const outcome = await executor.run(planned.plan);
-    const trace = JSON.stringify(outcome.steps.map((s) => [s.stepId, s.verb, s.status, s.failure?.reason]));
+    // What the bot held as each step began and ended: a CI run (series on 4ddb603) saw gather ×3 succeed and the next
+    // craft find fewer than 3 logs; its next failure says where they went.
+    const held: string[] = [];
+    const note = (when: string) => (e: { stepId: string }) => void held.push(`${when} ${e.stepId}: ${JSON.stringify(observeWorld(bot).inventory)}`);
+    const offs = [executor.on('step.dispatched', note('dispatched')), executor.on('step.succeeded', note('succeeded')), executor.on('step.failed', note('failed'))];
+    const outcome = await executor.run(planned.plan).finally(() => offs.forEach((off) => off()));
+    const trace = JSON.stringify(outcome.steps.map((s) => [s.stepId, s.verb, s.status, s.failure?.reason])) + `\n${held.join('\n')}`;
     expect(outcome.status, trace).toBe('completed');
     expect(count(bot, 'wooden_pickaxe')).toBe(1);
   });
