@@ -224,6 +224,12 @@ describe('router: robustness and learning', () => {
     const alsoRefusing: Planner = { ...chatPlanner(), repair: () => ({ steps: [], reason: 'not mine' }) };
     const none = createRouter({ planners: [refusing, alsoRefusing], rules: DEFAULT_ROUTING_RULES });
     await expect(none.repair!(stickFailure, world)).resolves.toEqual({ steps: [], reason: 'htn: no source of planks; llm: not mine' });
+    // A JavaScript planner's answer without steps is no repair either, not a throw: the next planner still repairs.
+    const shapeless: Planner = { ...refusing, repair: () => ({}) as never };
+    const events: RouteEvent[] = [];
+    const past = createRouter({ planners: [shapeless, fixer], rules: DEFAULT_ROUTING_RULES, onEvent: (e) => events.push(e) });
+    expect((await past.repair!(stickFailure, world))?.reason).toBe('llm fixed it');
+    expect(events).toEqual([]);
   });
 });
 

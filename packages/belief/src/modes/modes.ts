@@ -271,18 +271,17 @@ export function createModes(options: ModesOptions): Modes {
    */
   function shelter(waiting: boolean, at: number): void {
     const why = !state.low_health.active ? 'health back' : !waiting ? 'no hostile waiting' : dangerNear ? 'a hostile can reach the body' : undefined;
-    if (why !== undefined || shelterSpent || config.shelterMs === 0) {
-      if (shelterSince !== undefined) emit({ type: 'shelter', mode: 'low_health', edge: 'fall', atMs: at, reason: why ?? 'released' });
+    if (why !== undefined) {
+      if (shelterSince !== undefined) emit({ type: 'shelter', mode: 'low_health', edge: 'fall', atMs: at, reason: why });
       shelterSince = undefined;
       return;
     }
+    if (shelterSpent || config.shelterMs === 0) return;
     const health = lastBody?.health ?? 0;
     if (shelterSince === undefined) {
-      shelterSince = at;
-      shelterAskedAt = Number.NEGATIVE_INFINITY;
+      [shelterSince, shelterAskedAt, shelterBest, shelterRoseAt] = [at, Number.NEGATIVE_INFINITY, health, at];
       emit({ type: 'shelter', mode: 'low_health', edge: 'rise', atMs: at, reason: `health ${health} with a hostile near that cannot reach the body` });
-    }
-    if (at === shelterSince || health > shelterBest) [shelterBest, shelterRoseAt] = [health, at];
+    } else if (health > shelterBest) [shelterBest, shelterRoseAt] = [health, at];
     const left = config.shelterMs - (at - shelterSince);
     const spent = left <= 0 ? `held ${config.shelterMs} ms (shelterMs)` : at - shelterRoseAt >= SHELTER_STALL_MS ? `health ${health} has not risen for ${at - shelterRoseAt} ms` : undefined;
     if (spent !== undefined) {

@@ -2,6 +2,7 @@ import { describeError, type Logger, type PlanStep, type RepairHook, type Repair
 import type { Clock, TimerHandle } from '../clock/clock.js';
 import type { ExecutorMetrics } from '../metrics/metrics.js';
 import type { PlanContext } from './plan-context.js';
+import { safeRead } from './safe.js';
 
 /** The repair hook's answer, read defensively: replacement steps (checked one by one later) or none. */
 export function readRepair(response: unknown): { steps: unknown[]; replace: boolean } | undefined {
@@ -60,7 +61,8 @@ export async function askRepair(ask: RepairAsk, planCtx: PlanContext, step: Plan
     }
     const read = readRepair(response);
     metrics.repairs.inc({ reason: failure.code, result: read ? 'steps' : 'none' });
-    const refusal = read ? undefined : (response as RepairResponse | undefined)?.reason;
+    // read defensively, as readRepair does: a reason getter that throws must not count this answer twice
+    const refusal = read ? undefined : safeRead(response, 'reason');
     if (typeof refusal === 'string') log.warn('repair hook refused', { stepId: step.stepId, reason: refusal.slice(0, 500) });
     return read;
   } catch (error) {

@@ -36,7 +36,7 @@ export function repairFromDeclarations(
   if (missing.length === 0) return undefined;
   const planned = context.planGoal(missing, world, request.plan.intentId);
   if (!planned.ok) return { steps: [], reason: `goap: no plan for ${missing.map(formatPredicate).join(', ')}: ${planned.failure.code}: ${planned.failure.reason}` };
-  if (planned.plan.steps.length === 0) return undefined;
+  if (planned.plan.steps.length === 0) return { steps: [], reason: `goap: ${missing.map(formatPredicate).join(', ')} already hold in the observed world: nothing to repair` };
   const prefix = `${request.step.stepId}-r${request.repairsSoFar + 1}`;
   const steps: PlanStep[] = planned.plan.steps.map((step, index) => ({ ...step, stepId: `${prefix}-${index + 1}` }));
   return { steps, reason: `goap: ${steps.length} step(s) from declarations for ${missing.map(formatPredicate).join(', ')} before ${request.step.type}` };

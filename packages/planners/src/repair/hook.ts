@@ -51,10 +51,15 @@ export function createPlannerRepairHook<World>(
         report(false, `repair threw: ${describeError(error)}`);
         throw error;
       }
-      const repaired = Boolean(response?.steps.length);
-      const refused = `${planner.name} had no repair for ${failure.code}: ${failure.reason}${response?.reason ? ` (${response.reason})` : ''}`;
+      const repaired = hasSteps(response);
+      const refused = `${planner.name} had no repair for ${failure.code}: ${failure.reason}${typeof response?.reason === 'string' ? ` (${response.reason})` : ''}`;
       report(repaired, repaired ? response!.reason : refused);
       return response;
     },
   };
+}
+
+/** Whether a planner's repair answer has steps to run (a JavaScript planner may answer a shape without `steps`). */
+export function hasSteps(response: RepairResponse | undefined): boolean {
+  return Array.isArray(response?.steps) && response.steps.length > 0;
 }

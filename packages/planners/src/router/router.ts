@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { planFailure, readPlanResult, type Planner, type PlanResult, type PlannerWorld } from '../contract.js';
 import { setBounded } from '../memory/bounded.js';
 import { contextKey, type OutcomeMemory } from '../memory/outcomes.js';
+import { hasSteps } from '../repair/hook.js';
 import { GOAP_ROUTING_RULES } from './goap-routes.js';
 import { refuseUnsafeIntent, refuseUnsafePlan } from '../safety/guard.js';
 import { DEFAULT_SAFETY_RULES, screenIntent, type SafetyRules } from '../safety/rules.js';
@@ -213,8 +214,8 @@ export function createRouter<World = PlannerWorld>(options: RouterOptions<World>
       for (const [index, planner] of ordered.entries()) {
         try {
           const response = await planner.repair?.(request, world);
-          if (response?.steps.length) return response;
-          if (response) refusals.push(`${planner.name}: ${response.reason}`);
+          if (response && hasSteps(response)) return response;
+          if (typeof response?.reason === 'string') refusals.push(`${planner.name}: ${response.reason}`);
         } catch (error) {
           // One planner's broken repair must not stop the others from trying; it is reported, not swallowed.
           errors.push(error);
