@@ -46,22 +46,23 @@ const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
  */
 const SERVER_WORKERS = workersFrom('SINEW_SERVER_WORKERS', 4);
 /**
- * `SINEW_SERVER_ISOLATE=false` lets a server project's next file reuse the worker its last file ran in (vitest reuses a
- * worker only for a file of the same project): half the import time in measured subsets, but `testkit:server` failed
- * 1–2 tests in each of 3 runs so (a different one each time: dig/collect, spawning under torches, air, a crafting
- * story) and none in 2 isolated runs: some state outlives a file. Each server file gets a fresh worker until that is
- * found (issue 25).
+ * A server project's next file reuses the worker its last file ran in (vitest reuses a worker only for a file of the
+ * same project; `isolate: false`): mineflayer, flying-squid and the sources load once per worker, not once per file.
+ * `testkit:server` took 68 s of CPU so against 114 s with a fresh worker per file (issue 25). What a file leaves open
+ * would run beside the next: `test-support/server-file-guard.ts` fails a file that leaves a server, socket or child
+ * process behind. `SINEW_SERVER_ISOLATE=true` gives each file a fresh worker again (to rule sharing out).
  */
-const SERVER_ISOLATE = booleanFrom('SINEW_SERVER_ISOLATE', true);
+const SERVER_ISOLATE = booleanFrom('SINEW_SERVER_ISOLATE', false);
+const SERVER_SETUP = [`${root}test-support/server-file-guard.ts`];
 const CPU_WORKERS = workersFrom('SINEW_CPU_WORKERS', Math.max(1, availableParallelism()));
 const kindOf = createFileClassifier(root, Object.fromEntries(paths));
 
 /** Project name suffix, group order and workers of each kind. */
-const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean }> = {
-  server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: SERVER_ISOLATE },
-  process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true },
-  heavy: { suffix: ':heavy', order: 1, workers: CPU_WORKERS, isolate: false },
-  unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false },
+const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean; setupFiles: string[] }> = {
+  server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: SERVER_ISOLATE, setupFiles: SERVER_SETUP },
+  process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true, setupFiles: [] },
+  heavy: { suffix: ':heavy', order: 1, workers: CPU_WORKERS, isolate: false, setupFiles: [] },
+  unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false, setupFiles: [] },
 };
 
 /** A positive integer from the environment variable `name`, or the default; anything else stops the run with its name. */
@@ -91,7 +92,7 @@ export default defineConfig({
       return (Object.entries(KINDS) as [FileKind, (typeof KINDS)[FileKind]][])
         .map(([kind, settings]) => ({ ...settings, ofKind: files.filter((file) => kindOf(file) === kind) }))
         .filter(({ ofKind }) => ofKind.length > 0)
-        .map(({ suffix, order, workers, isolate, ofKind }) => ({
+        .map(({ suffix, order, workers, isolate, setupFiles, ofKind }) => ({
           extends: true,
           test: {
             name: `${dir.split('/').pop()!}${suffix}`,
@@ -101,6 +102,7 @@ export default defineConfig({
             hookTimeout: timeoutMs ?? 10_000,
             maxWorkers: workers,
             isolate,
+            setupFiles,
             sequence: { groupOrder: order },
             ...(execArgv ? { execArgv } : {}),
           },

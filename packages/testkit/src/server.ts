@@ -309,6 +309,19 @@ function trackDirtyChunks(serv: SquidServer, dirty: Set<string>): void {
   }
 }
 
+/**
+ * Waits for `promise` (which must not reject), or `ms` at most. The timer is cleared once either ends: a stopped server
+ * leaves no timer behind to fire later in the next test file sharing the worker.
+ */
+async function settledWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Quits a bot and waits (at most 2 s) for its socket to close. */
 export async function quitAndWait(bot: Bot): Promise<void> {
   const client = bot._client as unknown as { socket?: { destroyed?: boolean }; ended?: boolean; _endReason?: string };
@@ -316,7 +329,7 @@ export async function quitAndWait(bot: Bot): Promise<void> {
   const ended = once(bot, 'end').then(() => undefined);
   // Quitting again would replace the first quit's 30 s close timer with a new one, orphaning it: the process would stay alive.
   if (client._endReason === undefined) bot.quit();
-  await Promise.race([ended, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]);
+  await settledWithin(ended, 2_000);
 }
 
 async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<void> {
@@ -328,7 +341,7 @@ async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<
     } catch {
       // already closed
     }
-    return Promise.race([gone, new Promise<void>((resolve) => setTimeout(resolve, 500).unref())]);
+    return settledWithin(gone, 500);
   });
   await Promise.all(leaving);
   // Clients still in login/configuration are not players yet; end their sockets directly.
@@ -341,7 +354,7 @@ async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<
   ctx.timers.clear();
   serv.overworld?.stopSaving?.();
   // A save already under way would otherwise write region files after stop() resolved (and after a test removed the dir).
-  await Promise.race([serv.overworld?.waitSaving?.().catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]);
+  await settledWithin(serv.overworld?.waitSaving?.().catch(() => undefined), 3_000);
   const socketServer = (serv._server as unknown as { socketServer?: NetServer }).socketServer;
   const closed = socketServer?.listening ? once(socketServer, 'close').then(() => undefined) : Promise.resolve();
   try {
@@ -349,7 +362,7 @@ async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<
   } catch {
     // destroy() rejects when 'close' takes over 1 s; the wait below covers it
   }
-  await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]);
+  await settledWithin(closed, 3_000);
   // Handles finish closing on the next loop turns; resolve after them so callers see none left.
   await new Promise<void>((resolve) => setTimeout(resolve, 20));
 }
