@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test-support/sequencer.js';
 import { createFileClassifier, testFilesIn, type FileKind } from './test-support/file-kinds.js';
+import { TEST_PACKAGES } from './test-support/packages.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -17,53 +18,43 @@ const alias = [...paths]
   .sort(([a], [b]) => b.length - a.length)
   .map(([name, target]) => ({ find: new RegExp(`^${name}$`), replacement: target }));
 
-/** One vitest project per package; integration suites (real server) get longer timeouts. */
-const packages: { dir: string; timeoutMs?: number; execArgv?: string[] }[] = [
-  { dir: 'packages/executor-contracts' },
-  // --expose-gc: the memory regression test measures the heap after a full GC.
-  { dir: 'packages/bt-runtime', execArgv: ['--expose-gc'] },
-  { dir: 'packages/testkit', timeoutMs: 60_000 },
-  { dir: 'packages/capabilities', timeoutMs: 90_000 },
-  { dir: 'packages/belief', timeoutMs: 60_000 },
-  { dir: 'packages/planners', timeoutMs: 90_000 },
-  { dir: 'packages/server', timeoutMs: 90_000 },
-  { dir: 'packages/fleet', timeoutMs: 60_000 },
-  { dir: 'codemods', timeoutMs: 60_000 },
-  { dir: 'examples/need-wood', timeoutMs: 120_000 },
-  { dir: 'examples/custom-capability', timeoutMs: 90_000 },
-  { dir: 'examples/llm-planner', timeoutMs: 90_000 },
-];
-
 /**
- * Each package's files are split by what they wait on (`test-support/file-kinds.ts`). `<pkg>:server` files run a
- * real server and spend their time waiting on its ticks, not on the CPU (~15 % of their wall time): more of them at
- * once than there are cores. `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs,
- * README examples, worker fleets), `<pkg>:heavy` files type-check real code or search exhaustively, and
- * `<pkg>:unit` files run in-process; those three run one file per core (`SINEW_CPU_WORKERS` overrides). `npm test`
- * runs the server projects and the others in two vitest processes side by side, the others on one worker
- * (`scripts/test.mjs`); a plain `vitest run` runs the server group first. `npm run test:fast` runs only the
- * `<pkg>:unit` projects.
+ * Each package's files are split by what they wait on (`test-support/file-kinds.ts`). Server files run a real server
+ * and spend most of their time waiting on its ticks, not on the CPU: more of them at once than there are cores. They
+ * form one project, `server`, across every package: its files share workers (`isolate: false`), so mineflayer,
+ * flying-squid and the sources load once per worker, not once per file or per package (vitest hands a worker on only
+ * to a file of the same project), and its longest files start first whatever their package. Per package,
+ * `<pkg>:process` files start Node child processes on the TypeScript sources (CLIs, README examples, worker fleets),
+ * `<pkg>:heavy` files type-check real code or search exhaustively, and `<pkg>:unit` files run in-process; those run
+ * one file per core (`SINEW_CPU_WORKERS` overrides). `npm test` runs the server project and the others in two vitest
+ * processes side by side, the others on one worker (`scripts/test.mjs`); a plain `vitest run` runs the server group
+ * first. `npm run test:fast` runs only the `<pkg>:unit` projects. One package's files, all kinds:
+ * `npx vitest run packages/<pkg>/`.
  */
 const SERVER_WORKERS = workersFrom('SINEW_SERVER_WORKERS', 4);
 /**
- * A server project's next file reuses the worker its last file ran in (vitest reuses a worker only for a file of the
- * same project; `isolate: false`): mineflayer, flying-squid and the sources load once per worker, not once per file.
- * `testkit:server` took 68 s of CPU so against 114 s with a fresh worker per file (issue 25). What a file leaves open
- * would run beside the next: `test-support/server-file-guard.ts` fails a file that leaves a server, socket or child
- * process behind. `SINEW_SERVER_ISOLATE=true` gives each file a fresh worker again (to rule sharing out).
+ * Shared workers took `testkit`'s server files from 114 s of CPU to 68 s (issue 25). What a file leaves open would run
+ * beside the next file: `test-support/server-file-guard.ts` (the project's setup file) fails a file that leaves a
+ * server, socket or child process behind, and sets each file's time limits from its package's
+ * (`test-support/packages.ts`). `SINEW_SERVER_ISOLATE=true` gives each file a fresh worker again (to rule sharing out).
  */
 const SERVER_ISOLATE = booleanFrom('SINEW_SERVER_ISOLATE', false);
-const SERVER_SETUP = [`${root}test-support/server-file-guard.ts`];
 const CPU_WORKERS = workersFrom('SINEW_CPU_WORKERS', Math.max(1, availableParallelism()));
 const kindOf = createFileClassifier(root, Object.fromEntries(paths));
 
-/** Project name suffix, group order and workers of each kind. */
-const KINDS: Record<FileKind, { suffix: string; order: number; workers: number; isolate: boolean; setupFiles: string[] }> = {
-  server: { suffix: ':server', order: 0, workers: SERVER_WORKERS, isolate: SERVER_ISOLATE, setupFiles: SERVER_SETUP },
-  process: { suffix: ':process', order: 1, workers: CPU_WORKERS, isolate: true, setupFiles: [] },
-  heavy: { suffix: ':heavy', order: 1, workers: CPU_WORKERS, isolate: false, setupFiles: [] },
-  unit: { suffix: ':unit', order: 1, workers: CPU_WORKERS, isolate: false, setupFiles: [] },
+/** Project name suffix, group order, workers and isolation of each per-package kind. */
+const PER_PACKAGE: Record<Exclude<FileKind, 'server'>, { suffix: string; workers: number; isolate: boolean }> = {
+  process: { suffix: ':process', workers: CPU_WORKERS, isolate: true },
+  heavy: { suffix: ':heavy', workers: CPU_WORKERS, isolate: false },
+  unit: { suffix: ':unit', workers: CPU_WORKERS, isolate: false },
 };
+
+const filesOf = new Map(TEST_PACKAGES.map(({ dir }) => [dir, testFilesIn(`${root}${dir}`)]));
+const serverFiles = TEST_PACKAGES.flatMap(({ dir, execArgv }) => {
+  const files = filesOf.get(dir)!.filter((file) => kindOf(file) === 'server');
+  if (files.length > 0 && execArgv) throw new Error(`${dir}: its server files would run without its execArgv (${execArgv.join(' ')})`);
+  return files;
+});
 
 /** A positive integer from the environment variable `name`, or the default; anything else stops the run with its name. */
 function workersFrom(name: string, fallback: number): number {
@@ -87,26 +78,41 @@ export default defineConfig({
   test: {
     passWithNoTests: false,
     sequence: { sequencer: LongestFirstSequencer },
-    projects: packages.flatMap(({ dir, timeoutMs, execArgv }) => {
-      const files = testFilesIn(`${root}${dir}`);
-      return (Object.entries(KINDS) as [FileKind, (typeof KINDS)[FileKind]][])
-        .map(([kind, settings]) => ({ ...settings, ofKind: files.filter((file) => kindOf(file) === kind) }))
-        .filter(({ ofKind }) => ofKind.length > 0)
-        .map(({ suffix, order, workers, isolate, setupFiles, ofKind }) => ({
-          extends: true,
-          test: {
-            name: `${dir.split('/').pop()!}${suffix}`,
-            root: `${root}${dir}`,
-            include: ofKind.map((file) => relative(`${root}${dir}`, file)),
-            testTimeout: timeoutMs ?? 10_000,
-            hookTimeout: timeoutMs ?? 10_000,
-            maxWorkers: workers,
-            isolate,
-            setupFiles,
-            sequence: { groupOrder: order },
-            ...(execArgv ? { execArgv } : {}),
-          },
-        }));
-    }),
+    projects: [
+      {
+        extends: true as const,
+        test: {
+          name: 'server',
+          root,
+          include: serverFiles.map((file) => relative(root, file)),
+          // The longest package limit; the setup file sets each file's own before its tests are collected.
+          testTimeout: Math.max(...TEST_PACKAGES.map(({ timeoutMs }) => timeoutMs)),
+          hookTimeout: Math.max(...TEST_PACKAGES.map(({ timeoutMs }) => timeoutMs)),
+          maxWorkers: SERVER_WORKERS,
+          isolate: SERVER_ISOLATE,
+          setupFiles: [`${root}test-support/server-file-guard.ts`],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      ...TEST_PACKAGES.flatMap(({ dir, timeoutMs, execArgv }) =>
+        (Object.entries(PER_PACKAGE) as [Exclude<FileKind, 'server'>, (typeof PER_PACKAGE)[keyof typeof PER_PACKAGE]][])
+          .map(([kind, settings]) => ({ ...settings, ofKind: filesOf.get(dir)!.filter((file) => kindOf(file) === kind) }))
+          .filter(({ ofKind }) => ofKind.length > 0)
+          .map(({ suffix, workers, isolate, ofKind }) => ({
+            extends: true as const,
+            test: {
+              name: `${dir.split('/').pop()!}${suffix}`,
+              root: `${root}${dir}`,
+              include: ofKind.map((file) => relative(`${root}${dir}`, file)),
+              testTimeout: timeoutMs,
+              hookTimeout: timeoutMs,
+              maxWorkers: workers,
+              isolate,
+              sequence: { groupOrder: 1 },
+              ...(execArgv ? { execArgv } : {}),
+            },
+          })),
+      ),
+    ],
   },
 });

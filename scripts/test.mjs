@@ -100,7 +100,7 @@ const typecheck = runPart('typecheck', npm, ['run', 'typecheck'], { keep: true }
 });
 const consumer = runPart('test:consumer', npm, ['run', 'test:consumer'], { keep: true });
 const inProcess = vitestPart('in-process', ['*:unit', '*:heavy', '*:process'], { keep: true, env: { SINEW_CPU_WORKERS: '1' } });
-const server = report(await vitestPart('server', ['*:server']));
+const server = report(await vitestPart('server', ['server']));
 const unit = printKept(await inProcess);
 mergeReports(parts);
 await typecheck;

@@ -1,12 +1,18 @@
-import { afterAll } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, vi } from 'vitest';
+import { testPackageOf } from './packages.js';
 
 /**
- * Setup file of every `<pkg>:server` project. Server files share their worker with the next file of their project
- * (`isolate: false`, for the import time: issue 25), so a server, socket or child process one file leaves open would
- * go on running beside the next file's server and slow its ticks. Each file must close all it opened: this fails the
- * file that does not, naming what is left. Timers are not counted: libraries leave short races pending (mineflayer's
- * 20 s waits) that hold nothing open.
+ * Setup file of the `server` project, run before each of its files. The project holds every package's server files
+ * and its files share workers (`isolate: false`, for the import time: issue 25), so:
+ * - each file gets its own package's time limits (`test-support/packages.ts`) before its tests are collected;
+ * - a server, socket or child process one file leaves open would go on running beside the next file's server and slow
+ *   its ticks: this fails the file that does not close all it opened, naming what is left. Timers are not counted:
+ *   libraries leave short races pending (mineflayer's 20 s waits) that hold nothing open.
  */
+const { timeoutMs } = testPackageOf(fileURLToPath(new URL('..', import.meta.url)), expect.getState().testPath ?? '');
+vi.setConfig({ testTimeout: timeoutMs, hookTimeout: timeoutMs });
+
 const HELD_OPEN = new Set(['TCPServerWrap', 'TCPSocketWrap', 'ProcessWrap', 'UDPWrap']);
 
 function heldOpen(): string[] {
