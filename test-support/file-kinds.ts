@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * How a test file spends its time, which decides its vitest project (`<pkg>:server`, `<pkg>:process`,
- * `<pkg>:heavy`, `<pkg>:unit`).
+ * How a test file spends its time, which decides its vitest project (`server` for every package's server files;
+ * `<pkg>:process`, `<pkg>:heavy`, `<pkg>:unit`).
  */
 export type FileKind = 'server' | 'process' | 'heavy' | 'unit';
 

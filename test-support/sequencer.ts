@@ -15,7 +15,7 @@ const UNKNOWN_SECONDS = 10;
 /**
  * Runs each group (`sequence.groupOrder`) longest file first, across projects: vitest's own order runs
  * projects by name, so a slow file of a project named late would start when every worker but one is idle.
- * The files of a non-isolated project (`<pkg>:unit`) stay together, as one block as long as its longest
+ * The files of a non-isolated project (`<pkg>:unit`, `server`) stay together, as one block as long as its longest
  * file: vitest hands a worker on to the next file only when that file is of the same project, so a project
  * interleaved with others would start a fresh worker (and load its module graph again) for nearly every file.
  * A file's length is its duration in vitest's results cache, else KNOWN_SECONDS, else 10 s.
