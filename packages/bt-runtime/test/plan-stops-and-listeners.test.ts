@@ -123,6 +123,21 @@ describe('a repair hook that does not help', () => {
     expect(await s.executor.run(plan('slip'))).toMatchObject({ status: 'failed', repairs: 0 });
     expect(await metric(s.metrics.registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'none' })).toBe(1);
     expect(await metric(s.metrics.registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'steps' })).toBe(0);
+    expect(s.log.lines).toContain('warn repair hook refused {"stepId":"slip-1","reason":"nothing comes to mind"}');
+  });
+
+  it('one whose refusal reason throws when read is no repair, counted once as none, and logs no refusal', async () => {
+    const answer = {
+      steps: [],
+      get reason(): string {
+        throw new Error('reason unavailable');
+      },
+    };
+    const s = setup({ repair: { repair: () => answer } });
+    expect(await s.executor.run(plan('slip'))).toMatchObject({ status: 'failed', failure: { code: 'runner_error' }, repairs: 0 });
+    expect(await metric(s.metrics.registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'none' })).toBe(1);
+    expect(await metric(s.metrics.registry, 'sinew_plan_repairs_total', { reason: 'runner_error', result: 'error' })).toBe(0);
+    expect(s.log.lines.filter((line) => line.includes('repair hook'))).toEqual([]);
   });
 });
 
