@@ -13,17 +13,32 @@ import { testPackageOf } from './packages.js';
 const { timeoutMs } = testPackageOf(fileURLToPath(new URL('..', import.meta.url)), expect.getState().testPath ?? '');
 vi.setConfig({ testTimeout: timeoutMs, hookTimeout: timeoutMs });
 
-const HELD_OPEN = new Set(['TCPServerWrap', 'TCPSocketWrap', 'ProcessWrap', 'UDPWrap']);
+const HELD_OPEN = ['TCPServerWrap', 'TCPSocketWrap', 'ProcessWrap', 'UDPWrap'];
 
-function heldOpen(): string[] {
-  return process.getActiveResourcesInfo().filter((kind) => HELD_OPEN.has(kind));
+/** How many of each kind are open now. */
+function heldOpen(): Map<string, number> {
+  const counts = new Map(HELD_OPEN.map((kind) => [kind, 0]));
+  for (const kind of process.getActiveResourcesInfo()) if (counts.has(kind)) counts.set(kind, counts.get(kind)! + 1);
+  return counts;
+}
+
+// What was open before this file (what an earlier file of this worker left, already reported there): only what this
+// file adds fails it, so one leak fails one file, not every file after it in the worker.
+const before = heldOpen();
+
+/** What this file opened and has not closed, as "2 TCPSocketWrap, 1 TCPServerWrap" (empty when nothing). */
+function addedSinceStart(): string {
+  return [...heldOpen()]
+    .map(([kind, count]) => [kind, count - before.get(kind)!] as const)
+    .filter(([, added]) => added > 0)
+    .map(([kind, added]) => `${added} ${kind}`)
+    .join(', ');
 }
 
 afterAll(async () => {
   // Sockets and child processes finish closing a few loop turns after the file's own afterAll.
-  for (let waited = 0; heldOpen().length > 0 && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-  const left = heldOpen();
-  if (left.length === 0) return;
-  const counts = [...new Set(left)].map((kind) => `${left.filter((k) => k === kind).length} ${kind}`).join(', ');
-  throw new Error(`this file left ${counts} open after its last test: the next file in this worker would run beside them; close every server, bot and child process it starts`);
+  for (let waited = 0; addedSinceStart() !== '' && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  const left = addedSinceStart();
+  if (left === '') return;
+  throw new Error(`this file left ${left} open after its last test: the next file in this worker would run beside them; close every server, bot and child process it starts`);
 });

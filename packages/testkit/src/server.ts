@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig } from '@sinew/executor-contracts';
 import { once } from 'node:events';
-import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { Bot } from 'mineflayer';
 import { Vec3 } from 'vec3';
 import { z } from 'zod';
@@ -162,6 +162,7 @@ export async function startServer(input: StartServerOptions = {}): Promise<TestS
     throw err;
   }
   prepareWorld(serv, state, options, { version, terrainSeed });
+  trackConnections(serv);
   const address = serv._server.socketServer?.address() as { port: number } | null;
   const handle: TestServer = { host: '127.0.0.1', port: address?.port ?? options.port ?? 0, version, serv, external: false, spawn, stop };
   state.handle = handle;
@@ -309,6 +310,19 @@ function trackDirtyChunks(serv: SquidServer, dirty: Set<string>): void {
   }
 }
 
+/** The sockets each embedded server has accepted and not yet seen close. */
+const connections = new WeakMap<SquidServer, Set<Socket>>();
+
+/** Keeps the server's open connections, so stop() can close every one of them. */
+function trackConnections(serv: SquidServer): void {
+  const open = new Set<Socket>();
+  connections.set(serv, open);
+  (serv._server as unknown as { socketServer?: NetServer }).socketServer?.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+}
+
 /**
  * Waits for `promise` (which must not reject), or `ms` at most. The timer is cleared once either ends: a stopped server
  * leaves no timer behind to fire later in the next test file sharing the worker.
@@ -347,9 +361,19 @@ async function shutdownSquid(serv: SquidServer, ctx: ExtensionContext): Promise<
   // Clients still in login/configuration are not players yet; end their sockets directly.
   const clients = (serv._server as unknown as { clients?: Record<string, { end(r: string): void; socket?: { destroy(): void } }> }).clients ?? {};
   for (const client of Object.values(clients)) {
-    client.end('server stopped');
+    try {
+      client.end('server stopped');
+    } catch {
+      // already closed
+    }
     client.socket?.destroy();
   }
+  // Every connection still open (a peer that never answered the end: a SIGKILLed bot's, say) is closed now, and each
+  // player's logout runs before destroy(): destroy() makes a listed player's write throw, and a later logout's "left the
+  // game" broadcast to that player was an unhandled rejection in the test process (fleet's kill test, issue 25). With
+  // no connection left the socket server closes at once, not when the last peer lets go.
+  for (const socket of connections.get(serv) ?? []) socket.destroy();
+  await settledWithin(Promise.all(serv.players.map((player) => (player.disconnected ? undefined : once(player, 'disconnected')))), 1_000);
   for (const timer of ctx.timers) clearTimeout(timer);
   ctx.timers.clear();
   serv.overworld?.stopSaving?.();
