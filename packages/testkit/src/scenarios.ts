@@ -7,7 +7,7 @@ import type { SquidPlayer } from './squid/types.js';
 import { setTime } from './survival.js';
 import { syncAll } from './sync.js';
 import { techTreeOptionsSchema, techTreeWorld } from './outcrop.js';
-import { fill, placeTree, setBlock, type PlacedTree } from './world.js';
+import { fill, placeTree, setBlock, stateIdOf, type PlacedTree } from './world.js';
 
 const ColumnSchema = z.object({ x: z.number().int(), z: z.number().int() }).strict();
 const PositionSchema = z.object({ x: z.number(), y: z.number(), z: z.number() }).strict();
@@ -176,19 +176,24 @@ async function flappingCorridor(server: TestServer, o: z.output<typeof FlappingC
   }
   const gates = [c.offset(-L, 0, 1), c.offset(L, 0, 1)] as const;
   const goal = c.offset(0, 0, 3);
-  const swing = gateSwinger(server, state, c, gates, o);
+  const swing = gateSwinger(state, c, gates, o);
   return { start: c.offset(0.5, 0, 0.5), goal, gates: [...gates], swings: swing.count, stop: swing.stop };
 }
 
 /** Closes the gate the bot heads for (and opens the other) once it is `trigger` blocks toward it. */
-function gateSwinger(server: TestServer, state: ServerState, c: Vec3, gates: readonly [Vec3, Vec3], o: z.output<typeof FlappingCorridorSchema>) {
+function gateSwinger(state: ServerState, c: Vec3, gates: readonly [Vec3, Vec3], o: z.output<typeof FlappingCorridorSchema>) {
   const serv = state.serv!;
   let closed: 0 | 1 | null = null;
   let swings = 0;
   let busy = false;
   let stopped = false;
-  const setGate = async (gate: Vec3, block: string): Promise<void> => {
-    await fill(server, gate, gate.offset(0, 2, 0), block);
+  const wall = stateIdOf(serv, o.wall);
+  const air = stateIdOf(serv, 'air');
+  // Straight to the world, which sends each block to the players at once: `fill` would also wait for every client's
+  // round trip, and under load that wait between opening one gate and closing the other let the bot walk on toward the
+  // closing gate (a CI run saw it turn 4 blocks out, with the trigger at 1.5).
+  const setGate = async (gate: Vec3, stateId: number): Promise<void> => {
+    for (let y = 0; y <= 2; y++) await serv.setBlock(serv.overworld, gate.offset(0, y, 0), stateId);
   };
   const inside = (p: SquidPlayer): boolean => Math.floor(p.position.z) === c.z && Math.abs(p.position.x - (c.x + 0.5)) <= o.halfLength + 1;
   const onTick = (): void => {
@@ -202,8 +207,8 @@ function gateSwinger(server: TestServer, state: ServerState, c: Vec3, gates: rea
     closed = ahead;
     swings++;
     // Open the far gate first, so the re-plan the closing triggers already sees the way out.
-    setGate(gates[1 - ahead]!, 'air')
-      .then(() => setGate(gates[ahead]!, o.wall))
+    setGate(gates[1 - ahead]!, air)
+      .then(() => setGate(gates[ahead]!, wall))
       .catch((err: unknown) => serv.emit('error', err))
       .finally(() => {
         busy = false;
