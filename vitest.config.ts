@@ -42,7 +42,7 @@ const SERVER_ISOLATE = booleanFrom('SINEW_SERVER_ISOLATE', false);
 const CPU_WORKERS = workersFrom('SINEW_CPU_WORKERS', Math.max(1, availableParallelism()));
 const kindOf = createFileClassifier(root, Object.fromEntries(paths));
 
-/** Project name suffix, group order, workers and isolation of each per-package kind. */
+/** Project name suffix, workers and isolation of each per-package kind (they run after the server group). */
 const PER_PACKAGE: Record<Exclude<FileKind, 'server'>, { suffix: string; workers: number; isolate: boolean }> = {
   process: { suffix: ':process', workers: CPU_WORKERS, isolate: true },
   heavy: { suffix: ':heavy', workers: CPU_WORKERS, isolate: false },
