@@ -10,14 +10,19 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 let server: RedisServer;
 let dir: string;
 const closers: (() => Promise<void>)[] = [];
-const timing = { leaseMs: 1_000, lockMs: 1_000, stalledCheckMs: 200 };
+// A live worker renews its lease and lock every third of them: 3 s leaves a loaded machine's stalls (a CI run saw one
+// outlast the 333 ms of a 1 s lease: the plan was requeued and retaken mid-test) a full 2 s. A dead bot's lease is 1 s
+// (`dead`), so an heir waits no longer for it to run out.
+const timing = { leaseMs: 3_000, deadLeaseMs: 1_000, lockMs: 3_000, stalledCheckMs: 200 };
 
 function fleet(prefix: string) {
   const connection = { host: '127.0.0.1', port: server.port };
   const queue = createFleetQueue(connection, { prefix, lockMs: timing.lockMs, stalledCheckMs: timing.stalledCheckMs });
   const journal = createRedisJournal(connection, { prefix, leaseMs: timing.leaseMs });
-  closers.push(() => queue.close(), () => journal.close());
-  return { queue, journal };
+  /** The same journal as a bot that dies holding its lease uses it. */
+  const dead = createRedisJournal(connection, { prefix, leaseMs: timing.deadLeaseMs });
+  closers.push(() => queue.close(), () => journal.close(), () => dead.close());
+  return { queue, journal, dead };
 }
 
 function bot(name: string, world: string, verbs: string[], parts: { queue: FleetQueue; journal: FleetJournal }, events: (FleetEvent & { bot: string })[]): FleetWorker {
@@ -72,11 +77,11 @@ describe('fleet workers', () => {
     const parts = fleet('resume');
     const world = join(dir, 'resume.log');
     const plan = { planId: 'half-done', intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: 'first' } }, { stepId: 'b', type: 'dig', args: { mark: 'second' } }] };
-    const dead = (await parts.journal.acquire('half-done', 'dead-bot'))!;
-    await parts.journal.append(dead, { kind: 'plan_start', at: 1, plan });
-    await parts.journal.claimStep(dead, 'half-done:a');
-    await parts.journal.append(dead, { kind: 'step', at: 2, key: 'half-done:a', outcome: { planId: 'half-done', stepId: 'a', verb: 'dig', status: 'succeeded', attempts: 1, startedAt: 1, endedAt: 2 } });
-    await parts.journal.claimStep(dead, 'half-done:b'); // dispatched, then the process died: its lease runs out
+    const dead = (await parts.dead.acquire('half-done', 'dead-bot'))!;
+    await parts.dead.append(dead, { kind: 'plan_start', at: 1, plan });
+    await parts.dead.claimStep(dead, 'half-done:a');
+    await parts.dead.append(dead, { kind: 'step', at: 2, key: 'half-done:a', outcome: { planId: 'half-done', stepId: 'a', verb: 'dig', status: 'succeeded', attempts: 1, startedAt: 1, endedAt: 2 } });
+    await parts.dead.claimStep(dead, 'half-done:b'); // dispatched, then the process died: its lease runs out
     const events: (FleetEvent & { bot: string })[] = [];
     bot('heir', world, ['dig'], parts, events);
     await parts.queue.submit(plan);
@@ -87,13 +92,13 @@ describe('fleet workers', () => {
   });
 
   /** A plan whose first step `dead-bot` recorded and whose second it claimed (with `evidence`), then died. */
-  async function diedMidStep(parts: { journal: FleetJournal }, planId: string, evidence?: unknown, verb = 'dig') {
+  async function diedMidStep(parts: { dead: FleetJournal }, planId: string, evidence?: unknown, verb = 'dig') {
     const plan = { planId, intentId: 'i', steps: [{ stepId: 'a', type: 'dig', args: { mark: `${planId}#a` } }, { stepId: 'b', type: verb, args: { mark: `${planId}#b` } }] };
-    const dead = (await parts.journal.acquire(planId, 'dead-bot'))!;
-    await parts.journal.append(dead, { kind: 'plan_start', at: 1, plan });
-    await parts.journal.claimStep(dead, `${planId}:a`);
-    await parts.journal.append(dead, { kind: 'step', at: 2, key: `${planId}:a`, outcome: { planId, stepId: 'a', verb: 'dig', status: 'succeeded', attempts: 1, startedAt: 1, endedAt: 2 } });
-    await parts.journal.claimStep(dead, `${planId}:b`, evidence);
+    const dead = (await parts.dead.acquire(planId, 'dead-bot'))!;
+    await parts.dead.append(dead, { kind: 'plan_start', at: 1, plan });
+    await parts.dead.claimStep(dead, `${planId}:a`);
+    await parts.dead.append(dead, { kind: 'step', at: 2, key: `${planId}:a`, outcome: { planId, stepId: 'a', verb: 'dig', status: 'succeeded', attempts: 1, startedAt: 1, endedAt: 2 } });
+    await parts.dead.claimStep(dead, `${planId}:b`, evidence);
     return plan;
   }
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Bot } from 'mineflayer';
+import { createBot, type Bot } from 'mineflayer';
 import { connectBot, give, setBlock, setGameMode, startServer, GROUND_Y, type TestServer } from '../src/index.js';
 import { Vec3 } from 'vec3';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -45,6 +45,24 @@ describe('server lifecycle', () => {
     // closing sockets finish on the next loop turns; give them a moment, not a fixed sleep
     for (let i = 0; i < 20 && leftOver().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(leftOver()).toEqual([]);
+  });
+
+  it('stop() closes the server even when ending a client throws (a socket that broke mid-write), with every socket it accepted', async () => {
+    const server = await startServer();
+    // A bot of another process, as the fleet's workers are: stop() has no handle to quit it first.
+    const bot = createBot({ host: server.host, port: server.port, username: 'broken', version: server.version, auth: 'offline' });
+    await once(bot, 'spawn');
+    const inner = server.serv!._server as unknown as { clients: Record<string, { end(reason: string): void }>; socketServer: NetServer };
+    // flying-squid's kick on a socket that already failed throws from its serializer (seen in the fleet's kill test).
+    for (const client of Object.values(inner.clients)) {
+      client.end = () => {
+        throw new Error('SizeOf error: the socket already failed');
+      };
+    }
+    await server.stop();
+    expect(inner.socketServer.listening).toBe(false);
+    for (let i = 0; i < 20 && !bot._client.socket.destroyed; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(bot._client.socket.destroyed).toBe(true);
   });
 
   it('12 servers started and stopped in one fresh process add no listener that outlives its server', async () => {
