@@ -56,6 +56,8 @@ const serverFiles = TEST_PACKAGES.flatMap(({ dir, execArgv }) => {
   return files;
 });
 
+const LONGEST_LIMIT_MS = Math.max(...TEST_PACKAGES.map(({ timeoutMs }) => timeoutMs));
+
 /** A positive integer from the environment variable `name`, or the default; anything else stops the run with its name. */
 function workersFrom(name: string, fallback: number): number {
   const text = process.env[name];
@@ -86,8 +88,8 @@ export default defineConfig({
           root,
           include: serverFiles.map((file) => relative(root, file)),
           // The longest package limit; the setup file sets each file's own before its tests are collected.
-          testTimeout: Math.max(...TEST_PACKAGES.map(({ timeoutMs }) => timeoutMs)),
-          hookTimeout: Math.max(...TEST_PACKAGES.map(({ timeoutMs }) => timeoutMs)),
+          testTimeout: LONGEST_LIMIT_MS,
+          hookTimeout: LONGEST_LIMIT_MS,
           maxWorkers: SERVER_WORKERS,
           isolate: SERVER_ISOLATE,
           setupFiles: [`${root}test-support/server-file-guard.ts`],
