@@ -49,6 +49,14 @@ async function rawDig(bot: Bot, pos: Vec3, waitMs: number): Promise<void> {
   await sync(bot);
 }
 
+/** Holds up the event loop (the test process's, which the server shares) for `ms`, as a long collection or a slow callback does. */
+function holdUpLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy: no timer, no socket read
+  }
+}
+
 describe('vanilla survival rules through a plain mineflayer bot', () => {
   let server: TestServer;
   const bots: Bot[] = [];
@@ -139,6 +147,37 @@ describe('vanilla survival rules through a plain mineflayer bot', () => {
     expect(await blockNameOnServer(server, new Vec3(2, Y, 0))).toBe('stone');
     expect(handBot.blockAt(new Vec3(2, Y, 0))?.name).toBe('stone');
     expect(await blockNameOnServer(server, new Vec3(2, Y, 8))).toBe('air');
+  });
+
+  it('dig time counts from when the start may have arrived: a start read late (the shared event loop held up) is not charged to the client, an early finish still is', async () => {
+    const [dirtBot, stoneBot] = bots as [Bot, Bot];
+    await setBlock(server, { x: 2, y: Y, z: 0 }, 'dirt');
+    await setBlock(server, { x: 2, y: Y, z: 8 }, 'stone');
+    await waitUntil(server, () => dirtBot.blockAt(new Vec3(2, Y, 0))?.name === 'dirt', 40);
+    // bot.dig times its 750 ms itself; the loop is held up 400 ms right after its start is written, before the server reads it.
+    const client = dirtBot._client as unknown as { write(name: string, packet: { status?: number }): void };
+    const write = client.write;
+    client.write = function (this: unknown, name, packet) {
+      write.call(this, name, packet);
+      if (name === 'block_dig' && packet.status === 0) queueMicrotask(() => holdUpLoop(400));
+    };
+    try {
+      await dirtBot.dig(dirtBot.blockAt(new Vec3(2, Y, 0))!);
+    } finally {
+      client.write = write;
+    }
+    await sync(dirtBot);
+    await sync(dirtBot);
+    expect(await blockNameOnServer(server, new Vec3(2, Y, 0)), 'a full-length dig whose start was read 400 ms late').toBe('air');
+    expect(dropsSeen(server, dirtBot)).toContain('dirt');
+    // Stone by hand needs 7.5 s: a start, the same hold-up, a finish at once is refused whatever the hold-up is credited.
+    const location = { x: 2, y: Y, z: 8 };
+    stoneBot._client.write('block_dig', { status: 0, location, face: 1, sequence: 1 });
+    holdUpLoop(400);
+    stoneBot._client.write('block_dig', { status: 2, location, face: 1, sequence: 2 });
+    await sync(stoneBot);
+    await sync(stoneBot);
+    expect(await blockNameOnServer(server, new Vec3(2, Y, 8))).toBe('stone');
   });
 
   it('the dig is judged by the tool held when its finish was sent: switching tools at once for the next dig changes nothing', async () => {

@@ -30,20 +30,61 @@ interface DigPacket {
 
 const keyOf = (p: { x: number; y: number; z: number }): string => `${p.x},${p.y},${p.z}`;
 
+/** How often the loop's heartbeat runs (ms). */
+const BEAT_MS = 10;
+
+/**
+ * The event loop's heartbeat, which tells how long a packet read now may have waited unread. The server shares its
+ * process (and its one event loop) with the bots of a test: a client's packet written just before the loop is held up
+ * (a collection, a slow callback, a loaded machine) is read when the loop is free again, while the client's own timer
+ * kept running. A dig start read 300 ms late made a dirt dig that waited its full 750 ms measure 9 ticks of the 10.5
+ * vanilla needs, and the dig was refused (a CI run: the bot saw the block break, its drop never came).
+ */
+class LoopHeartbeat {
+  /** When the heartbeat last ran, and the time before that. */
+  #last = performance.now();
+  #previous = this.#last;
+
+  constructor(ctx: ExtensionContext) {
+    const timer = setInterval(() => {
+      this.#previous = this.#last;
+      this.#last = performance.now();
+    }, BEAT_MS);
+    timer.unref();
+    ctx.timers.add(timer);
+  }
+
+  /**
+   * Milliseconds a packet read at `now` may have waited because the loop was held up: 0 while the loop keeps its beat.
+   * The loop last proved it was reading sockets around the heartbeat before the latest one (after a hold-up, libuv runs
+   * the overdue timer before it reads the sockets, so the latest beat may itself come right after the hold-up); anything
+   * beyond two beats since then is time the packet could have been waiting. Never more than the hold-up itself (plus a
+   * beat): an early finish sent with its start in one go is still refused.
+   */
+  heldUpBefore(now: number): number {
+    return Math.max(0, now - this.#previous - 2 * BEAT_MS);
+  }
+}
+
 /**
  * Dig time from the held tool: a finish sent before the vanilla dig time (with vanilla's 0.7
  * allowance) is refused — the block stays, the client is told so. flying-squid accepted any
  * finish, so a start and a finish on obsidian in one tick broke it. Elapsed time is wall time
- * (clients time digs by the clock; flying-squid's tick timer falls behind under load).
+ * (clients time digs by the clock; flying-squid's tick timer falls behind under load), from when the start may have
+ * arrived: a start read late because the shared event loop was held up is not charged to the client (LoopHeartbeat).
  */
 export function installDigTime(ctx: ExtensionContext): void {
+  const heartbeat = new LoopHeartbeat(ctx);
   ctx.serv.on('newPlayer', (player: SquidPlayer) => {
     let started: { key: string; at: number } | null = null;
     // Finishes wait here until flying-squid's (async) handler reaches the dug hook.
     const finished = new Map<string, { elapsedMs: number; sequence: number }>();
     player._client.on('block_dig', (packet: DigPacket) => {
       const key = keyOf(packet.location);
-      if (packet.status === 0) started = { key, at: performance.now() };
+      if (packet.status === 0) {
+        const now = performance.now();
+        started = { key, at: now - heartbeat.heldUpBefore(now) };
+      }
       else if (packet.status === 1) started = null;
       else if (packet.status === 2) {
         const elapsedMs = started?.key === key ? performance.now() - started.at : -Infinity;
