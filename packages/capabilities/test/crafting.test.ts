@@ -15,6 +15,30 @@ describe('craft_item', () => {
     expect(count('oak_log')).toBe(0);
   });
 
+  it("waits for the result: the server's late answer to an earlier click (the planks shown at 4 for a moment after the craft) does not fail it", async () => {
+    const { bot } = world;
+    await give(bot, 'oak_log', 3);
+    const craft = bot.craft;
+    let restored: Promise<void> | undefined;
+    // As on a loaded server: the clicks are done, then the answer to the first one arrives, and the last state after it.
+    bot.craft = async function (this: unknown, ...args: Parameters<typeof craft>) {
+      await craft.apply(this, args);
+      const planks = bot.inventory.items().find((i) => i.name === 'oak_planks')!;
+      const withCount = (n: number): typeof planks => Object.assign(Object.create(Object.getPrototypeOf(planks) as object) as typeof planks, planks, { count: n });
+      bot.inventory.updateSlot(planks.slot, withCount(4));
+      restored = new Promise((resolve) => setTimeout(() => resolve(bot.inventory.updateSlot(planks.slot, withCount(planks.count))), 300));
+    };
+    try {
+      const outcome = await world.step('craft_item', { item: 'oak_planks', count: 12 });
+      expect(outcome.status, JSON.stringify(outcome.failure)).toBe('succeeded');
+      expect(outcome.attempts).toBe(1);
+    } finally {
+      bot.craft = craft;
+      await restored;
+    }
+    expect(count('oak_planks')).toBe(12);
+  });
+
   it('refuses a misspelled argument (`cout`) as invalid_args and crafts nothing, instead of crafting one plank', async () => {
     await give(world.bot, 'oak_log', 1);
     const outcome = await world.step('craft_item', { item: 'oak_planks', cout: 8 });

@@ -7,7 +7,11 @@ import { defineBotCapability } from '../body.js';
 import { ABORTED, thrown } from '../body/failures.js';
 import { nearestBlock } from '../body/geometry.js';
 import { countItem } from '../body/inventory.js';
+import { waitFor } from '../body/waiting.js';
 import { observeWorld } from '../world.js';
+
+/** How long a craft's result may take to show in the inventory once mineflayer's clicks are done (ms). */
+const RESULT_WAIT_MS = 2_000;
 
 /** Arguments of `craft_item`. */
 export const CraftItemArgsSchema = z.strictObject({
@@ -88,9 +92,16 @@ export const craftItem = defineBotCapability({
       return fail.precondMissing(`missing ${plan.missing.join(', ')}`, { missing: plan.missing });
     }
     if (ctx.signal.aborted) return ABORTED;
+    const before = countItem(bot, args.item);
+    const crafted = plan.times * plan.recipe.result.count;
     try {
       await bot.craft(plan.recipe, plan.times, plan.table);
-      return { ok: true, observables: { crafted: plan.times * plan.recipe.result.count, table: plan.table !== undefined } };
+      // mineflayer moves the items as it clicks, but the server's answer to an earlier click can still arrive and show
+      // that click's inventory for a moment (a CI run: 12 planks crafted from 3 logs, acceptance read fewer than 9 and
+      // the retry found no logs left). The result is awaited, bounded; acceptance still judges what is there.
+      await waitFor(ctx, () => countItem(bot, args.item) >= before + crafted, RESULT_WAIT_MS);
+      if (ctx.signal.aborted) return ABORTED;
+      return { ok: true, observables: { crafted, table: plan.table !== undefined } };
     } catch (error) {
       return ctx.signal.aborted ? ABORTED : thrown('runner_error', `craft ${args.item}`, error);
     }

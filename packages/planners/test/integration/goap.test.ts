@@ -33,6 +33,8 @@ describe('the goal-oriented planner on the embedded server', () => {
     const held: string[] = [];
     const note = (when: string) => (e: { stepId: string }) => void held.push(`${when} ${e.stepId}: ${JSON.stringify(observeWorld(bot).inventory)}`);
     const offs = [executor.on('step.dispatched', note('dispatched')), executor.on('step.succeeded', note('succeeded')), executor.on('step.failed', note('failed'))];
+    // Why an attempt before the last failed (a later CI run: craft_item crafted all 12 planks, then failed on its retry's guard).
+    offs.push(executor.on('step.retry', (e) => void held.push(`retry ${e.stepId} after ${e.failure.code}: ${e.failure.reason}`)));
     const outcome = await executor.run(planned.plan).finally(() => offs.forEach((off) => off()));
     const trace = JSON.stringify(outcome.steps.map((s) => [s.stepId, s.verb, s.status, s.failure?.reason])) + `\n${held.join('\n')}`;
     expect(outcome.status, trace).toBe('completed');
