@@ -55,14 +55,15 @@ class LoopHeartbeat {
   }
 
   /**
-   * Milliseconds a packet read at `now` may have waited because the loop was held up: 0 while the loop keeps its beat.
-   * The loop last proved it was reading sockets around the heartbeat before the latest one (after a hold-up, libuv runs
-   * the overdue timer before it reads the sockets, so the latest beat may itself come right after the hold-up); anything
-   * beyond two beats since then is time the packet could have been waiting. Never more than the hold-up itself (plus a
-   * beat): an early finish sent with its start in one go is still refused.
+   * The earliest moment a packet read now may have arrived: now, less the time it may have waited because the loop
+   * was held up (nothing while the loop keeps its beat). The loop last proved it was reading sockets around the
+   * heartbeat before the latest one (after a hold-up, libuv runs the overdue timer before it reads the sockets, so the
+   * latest beat may itself come right after the hold-up); anything beyond two beats since then is time the packet could
+   * have been waiting. Never earlier than the hold-up's start: an early finish sent with its start in one go is still refused.
    */
-  heldUpBefore(now: number): number {
-    return Math.max(0, now - this.#previous - 2 * BEAT_MS);
+  earliestArrival(): number {
+    const now = performance.now();
+    return now - Math.max(0, now - this.#previous - 2 * BEAT_MS);
   }
 }
 
@@ -81,10 +82,7 @@ export function installDigTime(ctx: ExtensionContext): void {
     const finished = new Map<string, { elapsedMs: number; sequence: number }>();
     player._client.on('block_dig', (packet: DigPacket) => {
       const key = keyOf(packet.location);
-      if (packet.status === 0) {
-        const now = performance.now();
-        started = { key, at: now - heartbeat.heldUpBefore(now) };
-      }
+      if (packet.status === 0) started = { key, at: heartbeat.earliestArrival() };
       else if (packet.status === 1) started = null;
       else if (packet.status === 2) {
         const elapsedMs = started?.key === key ? performance.now() - started.at : -Infinity;
